@@ -1,0 +1,3 @@
+module github.com/unitrace/unitrace
+
+go 1.26
