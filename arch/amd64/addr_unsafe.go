@@ -1,0 +1,32 @@
+package amd64
+
+import "unsafe"
+
+// frameSize is the size of a Frame: a multiple of 16, so a Frame at a 16-aligned stack top stays
+// aligned for FXSAVE.
+const frameSize = unsafe.Sizeof(Frame{})
+
+// addrOf returns the address of a kernel global. Kernel data lives in the image's .noptrbss,
+// which never moves, so its address may be handed to the hardware.
+func addrOf[T any](p *T) uintptr { return uintptr(unsafe.Pointer(p)) }
+
+// ptr turns a physical (identity-mapped) address into a pointer. Written through a *uintptr so
+// vet's unsafeptr check, which guards GC-visible memory, does not apply: these addresses are
+// kernel memory the garbage collector never sees.
+func ptr(addr uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&addr)) }
+
+// frameAt views the memory at addr (a kernel stack) as a Frame.
+func frameAt(addr uintptr) *Frame { return (*Frame)(ptr(addr)) }
+
+// FrameAt views the Frame at address addr: the CPU's CurrentFrame, for example.
+func FrameAt(addr uintptr) *Frame { return frameAt(addr) }
+
+// clearStack zeroes a kernel stack (its header must start zeroed: the stand-in g's fields past
+// the stack bounds are read by a stray morestack).
+func clearStack(base uintptr) {
+	b := (*[kstackSize]byte)(ptr(base))
+	*b = [kstackSize]byte{}
+}
+
+// Word reads the 8 bytes at addr. The caller has checked that addr is mapped.
+func Word(addr uintptr) uint64 { return *(*uint64)(ptr(addr)) }

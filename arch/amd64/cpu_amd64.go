@@ -1,0 +1,60 @@
+package amd64
+
+// Declarations of the instruction wrappers in cpu_amd64.s.
+
+func Outb(port uint16, v uint8)
+func Inb(port uint16) uint8
+func Outl(port uint16, v uint32)
+func Inl(port uint16) uint32
+func rdmsr(msr uint32) uint64
+func wrmsr(msr uint32, v uint64)
+func cpuid(leaf, sub uint32) (a, b, c, d uint32)
+
+// Rdtsc reads the time-stamp counter.
+func Rdtsc() uint64
+func rdrand() (v uint64, ok bool)
+func readCR3() uint64
+func writeCR3(v uint64)
+func readCR2() uint64
+
+// Invlpg drops the TLB entry for the page holding va.
+func Invlpg(va uintptr)
+func lgdt(pseudo uintptr)
+func lidt(pseudo uintptr)
+func ltr(sel uint16)
+func halt()
+
+// Pause hints a spin-wait loop.
+func Pause()
+func mmioRead32(addr uintptr) uint32
+func mmioWrite32(addr uintptr, v uint32)
+func readFP() uintptr
+
+// Declarations of the entry code in boot_amd64.s and trap_amd64.s; these are never called from Go
+// except where noted.
+
+func pvhEntry()
+func start64()
+func initKernelStackAt(base uintptr) // called from Go: writes a kernel stack's header
+func syscallEntry()
+func trapCommon()
+func vectors()
+func resume(f uintptr) // called from Go: enters a Frame, never returns
+func idleLoop()
+func addrOfIdleLoop() uintptr
+func addrOfSyscallEntry() uintptr
+func addrOfVectors() uintptr
+
+// bootStackBase is the base of the boot kernel stack, written by start64.
+var bootStackBase uintptr
+
+// cpu0 is the boot CPU's per-CPU area (GS base).
+var cpu0 CPU
+
+func setCR0WP()
+func addrOfText() uintptr
+func addrOfEtext() uintptr
+
+// AddrOfRuntimeEntry returns the address of _rt0_amd64_linux.
+func AddrOfRuntimeEntry() uintptr
+func addrOfEnd() uintptr

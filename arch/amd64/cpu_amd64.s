@@ -1,0 +1,202 @@
+#include "textflag.h"
+
+// Small instruction wrappers. Each is a leaf that touches only the registers it names; they are
+// called from kernel-mode Go with interrupts masked (or at boot).
+
+// func Outb(port uint16, v uint8)
+TEXT ·Outb(SB),NOSPLIT,$0-3
+	MOVW	port+0(FP), DX
+	MOVB	v+2(FP), AX
+	OUTB
+	RET
+
+// func Inb(port uint16) uint8
+TEXT ·Inb(SB),NOSPLIT,$0-9
+	MOVW	port+0(FP), DX
+	INB
+	MOVB	AX, ret+8(FP)
+	RET
+
+// func Outl(port uint16, v uint32)
+TEXT ·Outl(SB),NOSPLIT,$0-8
+	MOVW	port+0(FP), DX
+	MOVL	v+4(FP), AX
+	OUTL
+	RET
+
+// func Inl(port uint16) uint32
+TEXT ·Inl(SB),NOSPLIT,$0-12
+	MOVW	port+0(FP), DX
+	INL
+	MOVL	AX, ret+8(FP)
+	RET
+
+// func rdmsr(msr uint32) uint64
+TEXT ·rdmsr(SB),NOSPLIT,$0-16
+	MOVL	msr+0(FP), CX
+	RDMSR
+	SHLQ	$32, DX
+	ORQ	DX, AX
+	MOVQ	AX, ret+8(FP)
+	RET
+
+// func wrmsr(msr uint32, v uint64)
+TEXT ·wrmsr(SB),NOSPLIT,$0-16
+	MOVL	msr+0(FP), CX
+	MOVQ	v+8(FP), AX
+	MOVQ	AX, DX
+	SHRQ	$32, DX
+	WRMSR
+	RET
+
+// func cpuid(leaf, sub uint32) (a, b, c, d uint32)
+TEXT ·cpuid(SB),NOSPLIT,$0-24
+	MOVL	leaf+0(FP), AX
+	MOVL	sub+4(FP), CX
+	CPUID
+	MOVL	AX, a+8(FP)
+	MOVL	BX, b+12(FP)
+	MOVL	CX, c+16(FP)
+	MOVL	DX, d+20(FP)
+	RET
+
+// func Rdtsc() uint64
+TEXT ·Rdtsc(SB),NOSPLIT,$0-8
+	RDTSC
+	SHLQ	$32, DX
+	ORQ	DX, AX
+	MOVQ	AX, ret+0(FP)
+	RET
+
+// func rdrand() (v uint64, ok bool)
+TEXT ·rdrand(SB),NOSPLIT,$0-9
+	BYTE $0x48; BYTE $0x0f; BYTE $0xc7; BYTE $0xf0 // RDRAND RAX (CF=1 when valid)
+	SETCS	BX
+	MOVQ	AX, v+0(FP)
+	MOVB	BX, ok+8(FP)
+	RET
+
+// func readCR3() uint64
+TEXT ·readCR3(SB),NOSPLIT,$0-8
+	MOVQ	CR3, AX
+	MOVQ	AX, ret+0(FP)
+	RET
+
+// func writeCR3(v uint64)
+TEXT ·writeCR3(SB),NOSPLIT,$0-8
+	MOVQ	v+0(FP), AX
+	MOVQ	AX, CR3
+	RET
+
+// func readCR2() uint64
+TEXT ·readCR2(SB),NOSPLIT,$0-8
+	MOVQ	CR2, AX
+	MOVQ	AX, ret+0(FP)
+	RET
+
+// func Invlpg(va uintptr)
+TEXT ·Invlpg(SB),NOSPLIT,$0-8
+	MOVQ	va+0(FP), AX
+	INVLPG	(AX)
+	RET
+
+// func lgdt(pseudo uintptr)
+//
+// lgdt loads the GDT described by the 10-byte pseudo-descriptor at pseudo, then reloads CS
+// (with a far return to the next instruction) and the data segment registers.
+TEXT ·lgdt(SB),NOSPLIT,$0-8
+	MOVQ	pseudo+0(FP), AX
+	LGDT	0(AX)
+	MOVL	$0x10, AX
+	MOVW	AX, DS
+	MOVW	AX, ES
+	MOVW	AX, SS
+	LEAQ	reloaded<>(SB), AX
+	PUSHQ	$0x08
+	PUSHQ	AX
+	RETFQ
+TEXT reloaded<>(SB),NOSPLIT|NOFRAME,$0
+	RET
+
+// func lidt(pseudo uintptr)
+TEXT ·lidt(SB),NOSPLIT,$0-8
+	MOVQ	pseudo+0(FP), AX
+	LIDT	0(AX)
+	RET
+
+// func ltr(sel uint16)
+TEXT ·ltr(SB),NOSPLIT,$0-2
+	MOVW	sel+0(FP), AX
+	LTR	AX
+	RET
+
+// func halt()
+//
+// halt stops the CPU for good: interrupts off, HLT in a loop (an NMI would resume it).
+TEXT ·halt(SB),NOSPLIT,$0
+stop:
+	CLI
+	HLT
+	JMP	stop
+
+// func Pause()
+TEXT ·Pause(SB),NOSPLIT,$0
+	PAUSE
+	RET
+
+// func mmioRead32(addr uintptr) uint32
+TEXT ·mmioRead32(SB),NOSPLIT,$0-12
+	MOVQ	addr+0(FP), AX
+	MOVL	0(AX), AX
+	MOVL	AX, ret+8(FP)
+	RET
+
+// func mmioWrite32(addr uintptr, v uint32)
+TEXT ·mmioWrite32(SB),NOSPLIT,$0-12
+	MOVQ	addr+0(FP), AX
+	MOVL	v+8(FP), BX
+	MOVL	BX, 0(AX)
+	RET
+
+// func readFP() uintptr
+//
+// readFP returns RBP: with the assembler-inserted frame (NOSPLIT, $0 args, no locals) absent,
+// this is the frame pointer of the Go function that called readFP.
+TEXT ·readFP(SB),NOSPLIT,$0-8
+	MOVQ	BP, AX
+	MOVQ	AX, ret+0(FP)
+	RET
+
+// func setCR0WP()
+TEXT ·setCR0WP(SB),NOSPLIT,$0
+	MOVQ	CR0, AX
+	ORQ	$(1<<16), AX
+	MOVQ	AX, CR0
+	RET
+
+// func addrOfText() uintptr
+TEXT ·addrOfText(SB),NOSPLIT,$0-8
+	LEAQ	runtime·text(SB), AX
+	MOVQ	AX, ret+0(FP)
+	RET
+
+// func addrOfEtext() uintptr
+TEXT ·addrOfEtext(SB),NOSPLIT,$0-8
+	LEAQ	runtime·etext(SB), AX
+	MOVQ	AX, ret+0(FP)
+	RET
+
+// func AddrOfRuntimeEntry() uintptr
+//
+// AddrOfRuntimeEntry returns the address of the Go runtime's Linux entry point, where the first
+// thread starts with the initial process stack. An assembly reference, not a linkname.
+TEXT ·AddrOfRuntimeEntry(SB),NOSPLIT,$0-8
+	LEAQ	_rt0_amd64_linux(SB), AX
+	MOVQ	AX, ret+0(FP)
+	RET
+
+// func addrOfEnd() uintptr
+TEXT ·addrOfEnd(SB),NOSPLIT,$0-8
+	LEAQ	runtime·end(SB), AX
+	MOVQ	AX, ret+0(FP)
+	RET

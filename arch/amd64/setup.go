@@ -1,0 +1,133 @@
+package amd64
+
+// Kernel stack slots, each kstackSize bytes and aligned to it, right after the image. Slot 0 is
+// the boot stack that start64 set up.
+const (
+	slotBoot = iota
+	slotSyscall
+	slotIRQ
+	slotException
+	slotDoubleFault
+	slotNMI
+	slotMachineCheck
+	slotIdle
+	numStackSlots
+)
+
+// KernelStacksEnd is the first byte after the boot CPU's kernel stacks: the physical frame
+// allocator must not hand out anything below it (down to the image's start).
+func KernelStacksEnd() uintptr { return bootStackBase + numStackSlots*kstackSize }
+
+// ImageStart is the physical (and virtual) address of the image's first byte: the ELF header
+// page at 1 MiB (see boot_amd64.s).
+const ImageStart = 0x100000
+
+func stackBase(slot int) uintptr { return bootStackBase + uintptr(slot)*kstackSize }
+func stackTop(slot int) uint64   { return uint64(stackBase(slot) + kstackSize) }
+
+// MSRs (Intel SDM vol. 4).
+const (
+	msrEFER   = 0xc0000080
+	msrSTAR   = 0xc0000081
+	msrLSTAR  = 0xc0000082
+	msrFMASK  = 0xc0000084
+	msrFSBase = 0xc0000100
+	msrGSBase = 0xc0000101
+	eferSCE   = 1 << 0
+	// syscallFMASK clears TF, IF, DF, AC and NT on SYSCALL: the kernel runs with interrupts
+	// masked and the direction flag clear.
+	syscallFMASK = FlagTF | FlagIF | FlagDF | FlagAC | FlagNT
+)
+
+var (
+	idt       [NumVectors][2]uint64
+	idtPseudo [16]byte
+	gdtPseudo [16]byte
+)
+
+// InitCPU sets up the boot CPU: its kernel stacks, GDT with TSS and IST stacks, the IDT with all
+// 256 vectors, the SYSCALL MSRs, and masks the legacy PIC. Interrupts stay masked.
+func InitCPU() {
+	c := &cpu0
+	for s := slotSyscall; s < numStackSlots; s++ {
+		clearStack(stackBase(s))
+		initKernelStackAt(stackBase(s))
+	}
+	c.SyscallStack = stackTop(slotSyscall)
+	for n, slot := range [numIST]int{slotIRQ, slotException, slotDoubleFault, slotNMI, slotMachineCheck} {
+		putTSSIST(&c.TSS, n+1, stackTop(slot))
+	}
+	c.GDT[0] = 0
+	c.GDT[1] = gdtKernelCode
+	c.GDT[2] = gdtKernelData
+	c.GDT[3], c.GDT[4] = tssDescriptor(uint64(addrOf(&c.TSS[0])))
+	putPseudoDescriptor(&gdtPseudo, uint64(addrOf(&c.GDT[0])), uint16(len(c.GDT)*8-1))
+	lgdt(addrOf(&gdtPseudo[0]))
+	ltr(tssSelector)
+
+	stubs := uint64(addrOfVectors())
+	for v := 0; v < NumVectors; v++ {
+		idt[v][0], idt[v][1] = idtGate(stubs+uint64(v)*16, istFor(v))
+	}
+	putPseudoDescriptor(&idtPseudo, uint64(addrOf(&idt[0][0])), uint16(len(idt)*16-1))
+	lidt(addrOf(&idtPseudo[0]))
+
+	wrmsr(msrEFER, rdmsr(msrEFER)|eferSCE)
+	wrmsr(msrSTAR, uint64(KernelCS)<<32|uint64(KernelCS)<<48)
+	wrmsr(msrLSTAR, uint64(addrOfSyscallEntry()))
+	wrmsr(msrFMASK, syscallFMASK)
+
+	// The 8259 PICs would deliver IRQ0-15 on vectors 8-15 (exceptions): mask both.
+	Outb(0x21, 0xff)
+	Outb(0xa1, 0xff)
+}
+
+// IdleFrame fills f with the context of the boot CPU's idle thread: idleLoop on its own stack,
+// interrupts enabled.
+func IdleFrame(f *Frame) {
+	*f = Frame{}
+	f.InitFX()
+	f.RIP = uint64(addrOfIdleLoop())
+	f.RSP = stackTop(slotIdle)
+	f.CS, f.SS = KernelCS, KernelSS
+	f.RFLAGS = InitialFlags
+	f.FSBase = uint64(stackBase(slotIdle)) + kstackFSOffset
+}
+
+// ThreadFrame fills f with the initial context of a thread that starts at pc with stack sp.
+func ThreadFrame(f *Frame, pc, sp uintptr) {
+	*f = Frame{}
+	f.InitFX()
+	f.RIP, f.RSP = uint64(pc), uint64(sp)
+	f.CS, f.SS = KernelCS, KernelSS
+	f.RFLAGS = InitialFlags
+}
+
+// Enter starts running the context in f on this CPU and never returns. The Frame is copied to
+// the top of the IRQ stack first, so f may live anywhere.
+func Enter(f *Frame) {
+	top := uintptr(stackTop(slotIRQ))
+	dst := frameAt(top - frameSize)
+	*dst = *f
+	dst.Prev = 0
+	resume(top - frameSize)
+}
+
+// Halt stops this CPU for good.
+func Halt() { halt() }
+
+// LoadPageTable switches to the page tables rooted at root (CR3), turning on CR0.WP first so the
+// read-only bit binds ring-0 writes too (everything runs at ring 0).
+func LoadPageTable(root uintptr) {
+	setCR0WP()
+	writeCR3(uint64(root))
+}
+
+// FlushTLB drops all non-global TLB entries.
+func FlushTLB() { writeCR3(readCR3()) }
+
+// TextRange returns the bounds of the image's executable code.
+func TextRange() (lo, hi uintptr) { return addrOfText(), addrOfEtext() }
+
+// ImageEnd returns the end of the loaded image (runtime.end: the end of its bss).
+func ImageEnd() uintptr { return addrOfEnd() }

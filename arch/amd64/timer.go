@@ -1,0 +1,160 @@
+package amd64
+
+import "math/bits"
+
+// Time: the TSC is the clock (calibrated against the PIT at boot), the local APIC timer is the
+// scheduler tick.
+
+const (
+	pitHz       = 1193182
+	pitCh0      = 0x40
+	pitCommand  = 0x43
+	lapicBase   = 0xfee00000
+	lapicEOI    = 0xb0
+	lapicSVR    = 0xf0
+	lapicTPR    = 0x80
+	lapicLVTTmr = 0x320
+	lapicInit   = 0x380
+	lapicCount  = 0x390
+	lapicDivide = 0x3e0
+	msrAPICBase = 0x1b
+
+	lvtMasked   = 1 << 16
+	lvtPeriodic = 1 << 17
+	divideBy16  = 0x3
+)
+
+var (
+	tscHz    uint64 // TSC ticks per second
+	tscBase  uint64 // TSC at boot: monotonic time zero
+	tscMult  uint64 // ns = (tsc-tscBase) * tscMult >> 32
+	lapicHz  uint64 // LAPIC timer ticks per second (after the divider)
+	pitFound bool
+)
+
+func pitCount() uint16 {
+	Outb(pitCommand, 0x00) // latch channel 0
+	lo := Inb(pitCh0)
+	hi := Inb(pitCh0)
+	return uint16(hi)<<8 | uint16(lo)
+}
+
+// calibrateTSC measures the TSC against PIT channel 0 counting down at 1.193182 MHz for about
+// 10 ms. It reads the counter by latching (no speaker-gate port 0x61, which -M microvm lacks).
+// It returns 0 if no PIT answers.
+func calibrateTSC() uint64 {
+	Outb(pitCommand, 0x34) // channel 0, lobyte/hibyte, mode 2 (rate generator), binary
+	Outb(pitCh0, 0xff)
+	Outb(pitCh0, 0xff)
+	prev := pitCount()
+	start := Rdtsc()
+	var elapsed uint64
+	for spins := 0; elapsed < pitHz/100; spins++ {
+		cur := pitCount()
+		if cur <= prev {
+			elapsed += uint64(prev - cur)
+		} else { // reloaded from 65535 (the count runs 65535..1)
+			elapsed += uint64(prev) + 65535 - uint64(cur)
+		}
+		prev = cur
+		if spins > 50_000_000 && elapsed == 0 {
+			return 0
+		}
+	}
+	ticks := Rdtsc() - start
+	pitFound = true
+	return ticks * pitHz / elapsed
+}
+
+// cpuidTSCHz returns the TSC frequency from CPUID leaf 0x15 (crystal ratio) or the hypervisor
+// leaf 0x40000010, or 0.
+func cpuidTSCHz() uint64 {
+	if max, _, _, _ := cpuid(0, 0); max >= 0x15 {
+		den, num, crystal, _ := cpuid(0x15, 0)
+		if den != 0 && num != 0 && crystal != 0 {
+			return uint64(crystal) * uint64(num) / uint64(den)
+		}
+	}
+	if max, _, _, _ := cpuid(0x40000000, 0); max >= 0x40000010 {
+		khz, _, _, _ := cpuid(0x40000010, 0)
+		return uint64(khz) * 1000
+	}
+	return 0
+}
+
+// InitClock calibrates the TSC and sets monotonic time zero.
+func InitClock() {
+	tscHz = calibrateTSC()
+	if tscHz == 0 {
+		tscHz = cpuidTSCHz()
+	}
+	if tscHz == 0 {
+		tscHz = 1_000_000_000 // last resort: a guess, reported at boot
+	}
+	tscMult = (1_000_000_000 << 32) / tscHz
+	tscBase = Rdtsc()
+}
+
+// TSCHz returns the calibrated TSC frequency.
+func TSCHz() uint64 { return tscHz }
+
+// Nanotime returns nanoseconds since InitClock.
+//
+//go:nosplit
+func Nanotime() int64 {
+	hi, lo := bits.Mul64(Rdtsc()-tscBase, tscMult)
+	return int64(hi<<32 | lo>>32)
+}
+
+// TSCToNanos converts a TSC difference to nanoseconds.
+func TSCToNanos(d uint64) int64 {
+	hi, lo := bits.Mul64(d, tscMult)
+	return int64(hi<<32 | lo>>32)
+}
+
+func lapicRead(reg uintptr) uint32     { return mmioRead32(lapicBase + reg) }
+func lapicWrite(reg uintptr, v uint32) { mmioWrite32(lapicBase+reg, v) }
+
+// InitTick enables the local APIC, measures its timer against the TSC and starts it periodic at
+// hz on VectorTimer.
+func InitTick(hz uint64) {
+	wrmsr(msrAPICBase, rdmsr(msrAPICBase)|1<<11) // global enable
+	lapicWrite(lapicTPR, 0)
+	lapicWrite(lapicSVR, 0x100|VectorSpurious) // software enable
+	lapicWrite(lapicDivide, divideBy16)
+	lapicWrite(lapicLVTTmr, lvtMasked|VectorTimer)
+	lapicWrite(lapicInit, 0xffffffff)
+	start := Rdtsc()
+	for Rdtsc()-start < tscHz/100 {
+		Pause()
+	}
+	used := 0xffffffff - uint64(lapicRead(lapicCount))
+	lapicHz = used * 100
+	if lapicHz == 0 {
+		lapicHz = 62_500_000
+	}
+	lapicWrite(lapicLVTTmr, lvtPeriodic|VectorTimer)
+	lapicWrite(lapicInit, uint32(lapicHz/hz))
+}
+
+// LAPICHz returns the measured local APIC timer frequency.
+func LAPICHz() uint64 { return lapicHz }
+
+// EOI acknowledges the interrupt being handled to the local APIC.
+//
+//go:nosplit
+func EOI() { lapicWrite(lapicEOI, 0) }
+
+// Random returns 64 bits from RDRAND when the CPU has it (CPUID.1:ECX bit 30).
+func Random() (uint64, bool) {
+	_, _, c, _ := cpuid(1, 0)
+	if c&(1<<30) == 0 {
+		return 0, false
+	}
+	for i := 0; i < 10; i++ {
+		if v, ok := rdrand(); ok {
+			return v, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,67 @@
+package kernel
+
+import (
+	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/boot"
+)
+
+// bootMain is the kernel's first Go code, called by arch/amd64's start64 on the boot kernel
+// stack with interrupts masked and the boot page tables (4 GiB identity map). It brings up the
+// machine, builds the program's initial stack and enters the Go runtime's own entry point as
+// the first thread. It never returns.
+func bootMain(startInfoAddr uintptr) {
+	bootTSC := amd64.Rdtsc()
+	amd64.InitConsole()
+	if err := boot.ParsePVH(startInfoAddr, readPhys, &startInfo); err != boot.OK {
+		panicBoot(err.String())
+	}
+	parseCommandLine()
+	amd64.InitCPU()
+	initMemory(amd64.KernelStacksEnd())
+	amd64.InitClock()
+	bootWallNanos = amd64.ReadRTC().Unix() * 1e9
+	fds.Init()
+
+	amd64.IdleFrame(&threads[idleSlot].frame)
+	threads[idleSlot].state = threadRunnable
+	main := newThread()
+	t := &threads[main]
+	sp := buildInitialStack()
+	amd64.ThreadFrame(&t.frame, amd64.AddrOfRuntimeEntry(), sp)
+	t.state = threadRunning
+	curSlot = main
+	t.runStart = nanotime()
+	bootNanos = amd64.TSCToNanos(amd64.Rdtsc() - bootTSC)
+	if opts.verbose {
+		klog().s("boot: tsc ").u(amd64.TSCHz()).s(" Hz, kernel ready in ").d(bootNanos / 1000).s(" us").nl()
+	}
+	amd64.InitTick(tickHz)
+	amd64.Enter(&t.frame)
+}
+
+const tickHz = 1000
+
+var (
+	startInfo boot.StartInfo
+	bootNanos int64
+)
+
+// readPhys reads physical memory for the start_info parser: the boot page tables identity-map
+// the low 4 GiB.
+func readPhys(pa uintptr, dst []byte) bool {
+	if pa+uintptr(len(dst)) < pa || pa+uintptr(len(dst)) > 4<<30 {
+		return false
+	}
+	for i := range dst {
+		dst[i] = *(*byte)(ptr(pa + uintptr(i)))
+	}
+	return true
+}
+
+// crashForTest makes the kernel fault on purpose (boot option unitrace.debug=kfault), so the
+// fault report can be tested: it reads through a nil pointer in kernel mode.
+func crashForTest() {
+	klog().s("debug: faulting in the kernel on purpose").nl()
+	bad := uintptr(8)
+	_ = *(*uint64)(ptr(bad))
+}

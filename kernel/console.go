@@ -1,0 +1,98 @@
+package kernel
+
+import "github.com/unitrace/unitrace/arch/amd64"
+
+// Kernel console output without fmt (which allocates): strings, decimal and hex numbers,
+// assembled in a small buffer and written to the UART.
+
+type line struct {
+	buf [256]byte
+	n   int
+}
+
+func (l *line) s(s string) *line {
+	for i := 0; i < len(s); i++ {
+		l.b(s[i])
+	}
+	return l
+}
+
+func (l *line) b(c byte) *line {
+	if l.n == len(l.buf) {
+		l.flush()
+	}
+	l.buf[l.n] = c
+	l.n++
+	return l
+}
+
+func (l *line) d(v int64) *line {
+	if v < 0 {
+		l.b('-')
+		return l.u(uint64(-v))
+	}
+	return l.u(uint64(v))
+}
+
+func (l *line) u(v uint64) *line {
+	var tmp [20]byte
+	i := len(tmp)
+	for {
+		i--
+		tmp[i] = byte('0' + v%10)
+		v /= 10
+		if v == 0 {
+			break
+		}
+	}
+	for ; i < len(tmp); i++ {
+		l.b(tmp[i])
+	}
+	return l
+}
+
+func (l *line) x(v uint64) *line {
+	const digits = "0123456789abcdef"
+	l.s("0x")
+	started := false
+	for shift := 60; shift >= 0; shift -= 4 {
+		d := v >> uint(shift) & 0xf
+		if d != 0 || started || shift == 0 {
+			l.b(digits[d])
+			started = true
+		}
+	}
+	return l
+}
+
+// x16 prints v as 16 hex digits, for register dumps.
+func (l *line) x16(v uint64) *line {
+	const digits = "0123456789abcdef"
+	for shift := 60; shift >= 0; shift -= 4 {
+		l.b(digits[v>>uint(shift)&0xf])
+	}
+	return l
+}
+
+func (l *line) flush() {
+	consoleWrite(l.buf[:l.n])
+	l.n = 0
+}
+
+// nl ends the line and writes it.
+func (l *line) nl() {
+	l.b('\n')
+	l.flush()
+}
+
+// logf starts a kernel message line: "unitrace: ...".
+func klog() *line {
+	l := &kline
+	l.n = 0
+	return l.s("unitrace: ")
+}
+
+// kline is the buffer of kernel messages (one CPU, interrupts masked: one line at a time).
+var kline line
+
+func consoleWrite(b []byte) { amd64.ConsoleWrite(b) }

@@ -1,0 +1,22 @@
+package kernel
+
+// Linux errno values (asm-generic/errno-base.h, errno.h); system calls return -errno.
+const (
+	EPERM     = 1
+	ENOENT    = 2
+	ESRCH     = 3
+	EINTR     = 4
+	EBADF     = 9
+	EAGAIN    = 11
+	ENOMEM    = 12
+	EFAULT    = 14
+	EEXIST    = 17
+	ENODEV    = 19
+	EINVAL    = 22
+	ENOSPC    = 28
+	ESPIPE    = 29
+	ENOSYS    = 38
+	ETIMEDOUT = 110
+)
+
+func neg(errno int) uint64 { return uint64(-int64(errno)) }

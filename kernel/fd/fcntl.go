@@ -1,0 +1,41 @@
+package fd
+
+// Fcntl implements fcntl(fd, cmd, arg) for the descriptor and status flags:
+//
+//   - F_GETFD returns FD_CLOEXEC or 0; F_SETFD sets it from bit 0 of arg.
+//   - F_GETFL returns O_RDWR, plus O_NONBLOCK if set: every descriptor here
+//     is open for reading and writing (Linux opens eventfd and epoll files
+//     O_RDWR too, and the runtime wants O_RDWR without O_NONBLOCK on 0..2).
+//   - F_SETFL changes O_NONBLOCK only; Linux ignores the access mode and
+//     creation flags there too, and the other changeable flags (O_APPEND,
+//     O_ASYNC, O_DIRECT, O_NOATIME) mean nothing for these files, so they
+//     are ignored rather than refused.
+//
+// A closed fd is EBADF, any other cmd EINVAL (there is no F_DUPFD: the table
+// has no shared open files).
+func (t *Table) Fcntl(fd, cmd int, arg uintptr) (ret int, errno int) {
+	if !t.isOpen(fd) {
+		return 0, EBADF
+	}
+	f := &t.files[fd]
+	flags := uint32(arg) // Linux reads arg as an int for these commands
+	switch cmd {
+	case F_GETFD:
+		if f.cloexec {
+			return FD_CLOEXEC, 0
+		}
+		return 0, 0
+	case F_SETFD:
+		f.cloexec = flags&FD_CLOEXEC != 0
+		return 0, 0
+	case F_GETFL:
+		if f.nonblock {
+			return O_RDWR | O_NONBLOCK, 0
+		}
+		return O_RDWR, 0
+	case F_SETFL:
+		f.nonblock = flags&O_NONBLOCK != 0
+		return 0, 0
+	}
+	return 0, EINVAL
+}

@@ -1,0 +1,78 @@
+package fd
+
+// Linux ABI numbers, the same on amd64 and arm64 (asm-generic values).
+
+// Error numbers returned by the Table methods (positive; the syscall layer
+// negates them).
+const (
+	EPERM  = 1
+	ENOENT = 2
+	EBADF  = 9
+	EAGAIN = 11
+	EEXIST = 17
+	EINVAL = 22
+	EMFILE = 24
+	ENOSPC = 28
+	ELOOP  = 40
+)
+
+// Open-file status flags and descriptor flags (fcntl.h).
+const (
+	O_RDWR     = 0x2
+	O_NONBLOCK = 0x800
+	O_CLOEXEC  = 0x80000
+	FD_CLOEXEC = 1
+)
+
+// fcntl commands this table implements.
+const (
+	F_GETFD = 1
+	F_SETFD = 2
+	F_GETFL = 3
+	F_SETFL = 4
+)
+
+// eventfd2 flags.
+const (
+	EFD_SEMAPHORE = 1
+	EFD_NONBLOCK  = O_NONBLOCK
+	EFD_CLOEXEC   = O_CLOEXEC
+)
+
+// epoll_create1 flag and epoll_ctl operations.
+const (
+	EPOLL_CLOEXEC = O_CLOEXEC
+	EPOLL_CTL_ADD = 1
+	EPOLL_CTL_DEL = 2
+	EPOLL_CTL_MOD = 3
+)
+
+// epoll event bits (eventpoll.h).
+const (
+	EPOLLIN        = 0x1
+	EPOLLPRI       = 0x2
+	EPOLLOUT       = 0x4
+	EPOLLERR       = 0x8
+	EPOLLHUP       = 0x10
+	EPOLLRDNORM    = 0x40
+	EPOLLRDBAND    = 0x80
+	EPOLLWRNORM    = 0x100
+	EPOLLWRBAND    = 0x200
+	EPOLLMSG       = 0x400
+	EPOLLRDHUP     = 0x2000
+	EPOLLEXCLUSIVE = 1 << 28
+	EPOLLWAKEUP    = 1 << 29
+	EPOLLONESHOT   = 1 << 30
+	EPOLLET        = 1 << 31
+)
+
+// privateBits are the epoll flags that select behaviour rather than events;
+// a one-shot watch that fired keeps only these, which disables it.
+const privateBits = EPOLLWAKEUP | EPOLLONESHOT | EPOLLET | EPOLLEXCLUSIVE
+
+// exclusiveOKBits are the only bits EPOLL_CTL_ADD accepts with EPOLLEXCLUSIVE.
+const exclusiveOKBits = EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP | EPOLLWAKEUP | EPOLLET | EPOLLEXCLUSIVE
+
+// maxNests is Linux's EP_MAX_NESTS: a chain of epoll instances watching one
+// another has at most this many links (five instances).
+const maxNests = 4

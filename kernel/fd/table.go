@@ -1,0 +1,143 @@
+// Package fd is the file descriptor table: the console on 0, 1 and 2,
+// eventfds and epoll instances, with Linux semantics (eventfd(2),
+// epoll_ctl(2), epoll_wait(2), fcntl(2), close(2)).
+//
+// Each descriptor is its own open file: there is no dup, so descriptor
+// flags (FD_CLOEXEC) and status flags (O_NONBLOCK) live side by side.
+// Blocking is the caller's business: methods never block; they return EAGAIN
+// and the caller decides with Nonblocking whether to sleep, and uses Watchers
+// to find the epoll instances whose waiters a change may concern.
+//
+// The package is kernel-mode Go: a Table holds only integers and fixed
+// arrays, never allocates and never panics on any input. It does no locking:
+// the caller serialises all calls.
+package fd
+
+// MaxFDs is the size of the descriptor table.
+const MaxFDs = 256
+
+// MaxWatches is the number of (epoll, fd) interest entries across all epoll
+// instances; EPOLL_CTL_ADD beyond it fails with ENOSPC, as Linux does past
+// max_user_watches.
+const MaxWatches = 1024
+
+// Kind is what an open descriptor refers to.
+type Kind uint8
+
+const (
+	KindNone Kind = iota // not open
+	KindConsole
+	KindEventfd
+	KindEpoll
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindNone:
+		return "none"
+	case KindConsole:
+		return "console"
+	case KindEventfd:
+		return "eventfd"
+	case KindEpoll:
+		return "epoll"
+	}
+	return "invalid"
+}
+
+// file is one open descriptor and the object behind it.
+type file struct {
+	count     uint64 // eventfd counter
+	kind      Kind
+	cloexec   bool // FD_CLOEXEC
+	nonblock  bool // O_NONBLOCK
+	semaphore bool // EFD_SEMAPHORE
+	watchers  list // watches (in any epoll) whose target is this descriptor
+	members   list // epoll: the watches this instance owns
+	ready     list // epoll: watches that may have events, in arrival order
+}
+
+// Table is a descriptor table. Call Init before use.
+type Table struct {
+	files   [MaxFDs]file
+	watches [MaxWatches]watch
+	free    ref // free watches, linked through their inEpoll links
+	handed  int // watches[0:handed] have been handed out at least once
+
+	// Generation marks let the graph walks (loop checks, wakeup
+	// propagation, readiness of nested epolls) visit each descriptor once
+	// per walk without clearing anything.
+	gen       uint32
+	markGen   [MaxFDs]uint32
+	markDepth [MaxFDs]int8
+	pollGen   [MaxFDs]uint32
+	pollVal   [MaxFDs]uint32
+}
+
+// Init empties the table and opens descriptors 0, 1 and 2 on the console,
+// O_RDWR, blocking, without FD_CLOEXEC.
+func (t *Table) Init() {
+	*t = Table{}
+	for fd := 0; fd < 3; fd++ {
+		t.files[fd].kind = KindConsole
+	}
+}
+
+func (t *Table) isOpen(fd int) bool {
+	return fd >= 0 && fd < MaxFDs && t.files[fd].kind != KindNone
+}
+
+// Kind reports what fd refers to; KindNone if it is not open or out of range.
+func (t *Table) Kind(fd int) Kind {
+	if fd < 0 || fd >= MaxFDs {
+		return KindNone
+	}
+	return t.files[fd].kind
+}
+
+// Nonblocking reports whether fd has O_NONBLOCK set: when a read or write
+// returns EAGAIN, the caller returns it to the program instead of sleeping.
+func (t *Table) Nonblocking(fd int) bool {
+	return t.isOpen(fd) && t.files[fd].nonblock
+}
+
+// open takes the lowest free descriptor, as Linux does, or returns -1.
+func (t *Table) open(kind Kind, cloexec, nonblock bool) int {
+	for fd := range t.files {
+		if t.files[fd].kind == KindNone {
+			t.files[fd] = file{kind: kind, cloexec: cloexec, nonblock: nonblock}
+			return fd
+		}
+	}
+	return -1
+}
+
+// Close closes fd. Every epoll interest in fd is dropped; closing an epoll
+// instance also drops the interests it holds. Threads blocked on fd are the
+// caller's to wake (Linux keeps such a file alive until they return; here
+// their next call sees EBADF).
+func (t *Table) Close(fd int) (errno int) {
+	if !t.isOpen(fd) {
+		return EBADF
+	}
+	f := &t.files[fd]
+	for f.members.head != none {
+		t.removeWatch(f.members.head)
+	}
+	for f.watchers.head != none {
+		t.removeWatch(f.watchers.head)
+	}
+	*f = file{}
+	return 0
+}
+
+// newGen starts a graph walk: every mark from earlier walks becomes stale.
+func (t *Table) newGen() uint32 {
+	t.gen++
+	if t.gen == 0 { // wrapped: stale marks could now match, so clear them
+		t.markGen = [MaxFDs]uint32{}
+		t.pollGen = [MaxFDs]uint32{}
+		t.gen = 1
+	}
+	return t.gen
+}

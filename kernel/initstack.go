@@ -1,0 +1,45 @@
+package kernel
+
+import (
+	"github.com/unitrace/unitrace/boot"
+	"github.com/unitrace/unitrace/kernel/initstack"
+	"github.com/unitrace/unitrace/kernel/mm"
+)
+
+// initialStackWindow is how much of the main thread's stack the initial process stack may use.
+const initialStackWindow = 64 << 10
+
+// argv0 is the program name in os.Args[0].
+const argv0 = "/app"
+
+// buildInitialStack maps the main thread's stack (demand-paged, like every user mapping) and
+// writes the Linux initial process stack at its top from the command line. It returns the SP
+// the runtime's entry point starts with.
+func buildInitialStack() uintptr {
+	if _, errno := space.Map(stackLo, stackSize, mm.ProtRead|mm.ProtWrite, true); errno != 0 {
+		panicBoot("cannot map the main thread's stack")
+	}
+	mem, ok := userBytes(userHi-initialStackWindow, initialStackWindow, true)
+	if !ok {
+		panicBoot("cannot populate the main thread's stack")
+	}
+	var argv, envv [boot.MaxWords + 1]string
+	argv[0] = argv0
+	nargs := cmdline.NumArgs()
+	for i := 0; i < nargs; i++ {
+		argv[1+i] = cmdline.Arg(i)
+	}
+	nenv := cmdline.NumEnv()
+	for i := 0; i < nenv; i++ {
+		envv[i] = cmdline.Env(i)
+	}
+	aux := initstack.Auxv{PageSize: pageSize, HWCap: archHWCap(), Platform: archPlatform}
+	for i := 0; i < len(aux.Random); i += 8 {
+		put64(aux.Random[i:], random64())
+	}
+	sp, errno := initstack.Build(mem, userHi, argv[:1+nargs], envv[:nenv], aux)
+	if errno != 0 {
+		panicBoot("the command line does not fit the initial stack")
+	}
+	return sp
+}

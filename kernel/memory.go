@@ -1,0 +1,84 @@
+package kernel
+
+import (
+	"github.com/unitrace/unitrace/boot"
+	"github.com/unitrace/unitrace/kernel/mm"
+)
+
+// Memory: one address space shared by the kernel and the Go program (one process).
+//
+//	[0, 64 KiB)            unmapped: nil dereferences fault
+//	[64 KiB, identEnd)     identity map of RAM and MMIO, kernel only (never handed to mmap)
+//	[userLo, userHi)       the program's mappings (mmap), populated on demand with zeroed frames
+//	[stackLo, userHi)      the main thread's stack (part of the user range)
+//
+// The identity map covers at least the low 4 GiB so all MMIO (LAPIC, IOAPIC, virtio-mmio) is
+// reachable at its physical address.
+
+const (
+	pageSize   = mm.PageSize
+	nullGuard  = 64 << 10
+	userHi     = 0x7fff_ffff_f000
+	stackSize  = 8 << 20
+	stackLo    = userHi - stackSize
+	mmapBase   = stackLo - (1 << 30)
+	minIdent   = 4 << 30
+	hugePage   = 2 << 20
+	gib        = 1 << 30
+	maxUserLen = userHi
+)
+
+var (
+	frames   mm.Frames
+	space    mm.Space
+	identEnd uintptr // end of the identity map; user space starts here
+	ramEnd   uintptr
+)
+
+// allocFrame hands a zeroed frame to the page-table code.
+func allocFrame() (uintptr, bool) { return frames.Alloc() }
+
+func freeFrame(pa uintptr) { frames.Free(pa) }
+
+// initMemory sets up the frame allocator from the firmware memory map, builds the kernel's
+// page tables (identity map plus an empty user half), switches to them, and prepares the user
+// address space. kernelEnd is the first byte after the image and the boot kernel stacks.
+func initMemory(kernelEnd uintptr) {
+	for i := 0; i < startInfo.Memory.Len(); i++ {
+		e := startInfo.Memory.At(i)
+		if e.Type == boot.MemoryRAM && uintptr(e.Addr+e.Size) > ramEnd {
+			ramEnd = uintptr(e.Addr + e.Size)
+		}
+	}
+	meta := (kernelEnd + pageSize - 1) &^ (pageSize - 1)
+	metaLen := mm.MetaSize(ramEnd)
+	frames.Init(meta, metaLen)
+	firstFree := (meta + metaLen + pageSize - 1) &^ (pageSize - 1)
+	for i := 0; i < startInfo.Memory.Len(); i++ {
+		e := startInfo.Memory.At(i)
+		if e.Type != boot.MemoryRAM {
+			continue
+		}
+		start, end := uintptr(e.Addr), uintptr(e.Addr+e.Size)
+		if start < firstFree {
+			start = firstFree // low memory, the image, kernel stacks and the frame bitmap stay ours
+		}
+		if start < end {
+			frames.AddFree(start, end)
+		}
+	}
+
+	identEnd = (ramEnd + gib - 1) &^ (gib - 1)
+	if identEnd < minIdent {
+		identEnd = minIdent
+	}
+	if !buildKernelPageTables() {
+		panicBoot("cannot build the kernel page tables: out of frames")
+	}
+	space.Init(identEnd, userHi, mmapBase)
+	if !opts.verbose {
+		return
+	}
+	st := frames.Stats()
+	klog().s("memory: ").u(uint64(ramEnd >> 20)).s(" MiB RAM, ").u(st.Free * pageSize >> 20).s(" MiB free, identity map to ").x(uint64(identEnd)).nl()
+}

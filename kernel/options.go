@@ -1,0 +1,40 @@
+package kernel
+
+import "github.com/unitrace/unitrace/boot"
+
+// Kernel options: unitrace.NAME[=VALUE] words on the command line, before "--".
+//
+//	unitrace.strace=1        print every system call on the console
+//	unitrace.verbose=1       print boot details (clock, memory, boot time)
+//	unitrace.debug=kfault    fault inside the kernel on the first system call (tests the report)
+type options struct {
+	verbose    bool
+	strace     bool
+	debugFault bool
+}
+
+var (
+	opts    options
+	cmdline boot.Cmdline
+)
+
+// parseCommandLine splits the command line and reads the kernel options; a malformed command
+// line stops the boot with a message naming the problem.
+func parseCommandLine() {
+	if err := cmdline.Parse(startInfo.Cmdline()); err != boot.OK {
+		klog().s("command line: ").s(err.String()).s(": ").s(cmdline.BadWord()).nl()
+		panicBoot("malformed command line")
+	}
+	for i := 0; i < cmdline.NumOptions(); i++ {
+		switch o := cmdline.Option(i); o {
+		case "unitrace.strace=1":
+			opts.strace = true
+		case "unitrace.verbose=1":
+			opts.verbose = true
+		case "unitrace.debug=kfault":
+			opts.debugFault = true
+		default:
+			klog().s("unknown kernel option ignored: ").s(o).nl()
+		}
+	}
+}

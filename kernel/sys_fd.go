@@ -1,0 +1,216 @@
+package kernel
+
+import (
+	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/kernel/fd"
+)
+
+// File descriptors: the console (0, 1, 2), eventfds and epoll instances. The Go runtime's
+// netpoller is one epoll instance watching one eventfd; time.Sleep and timers block in
+// epoll_pwait.
+
+var fds fd.Table
+
+const maxEpollBatch = 64
+
+var (
+	epollBuf  [maxEpollBatch]fd.Event
+	watchBuf  [16]int32
+	epollWire [maxEpollBatch * 16]byte
+)
+
+func sysWriteFD(n int, buf, count uintptr) uint64 {
+	switch fds.Kind(n) {
+	case fd.KindConsole:
+		b, ok := userBytes(buf, count, false)
+		if !ok {
+			return neg(EFAULT)
+		}
+		consoleWrite(b)
+		return uint64(count)
+	case fd.KindEventfd:
+		if count < 8 {
+			return neg(EINVAL)
+		}
+		v, ok := readUser64(buf)
+		if !ok {
+			return neg(EFAULT)
+		}
+		if errno := fds.EventfdWrite(n, v); errno != 0 {
+			return neg(errno)
+		}
+		wakeEventfdWatchers(n)
+		return 8
+	case fd.KindNone:
+		return neg(EBADF)
+	}
+	return neg(EINVAL)
+}
+
+// wakeEventfdWatchers wakes the threads waiting on the eventfd itself and in every epoll
+// instance that watches it.
+func wakeEventfdWatchers(n int) {
+	futexWake(eventfdKey(n), maxThreads)
+	k := fds.Watchers(n, watchBuf[:])
+	for i := 0; i < k; i++ {
+		futexWake(epollKey(int(watchBuf[i])), maxThreads)
+	}
+}
+
+func sysReadFD(f *Frame, n int, buf, count uintptr) (uint64, bool) {
+	switch fds.Kind(n) {
+	case fd.KindConsole:
+		return 0, true // no console input: end of file
+	case fd.KindEventfd:
+		if count < 8 {
+			return neg(EINVAL), true
+		}
+		if !userRange(buf, 8, true) {
+			return neg(EFAULT), true
+		}
+		v, errno := fds.EventfdRead(n)
+		if errno == EAGAIN && !fds.Nonblocking(n) {
+			t := cur()
+			t.waitFD, t.waitAddr, t.deadline = int32(n), buf, 0
+			futexes.Enqueue(eventfdKey(n), curSlot)
+			block(f, waitEventfd)
+			return 0, false
+		}
+		if errno != 0 {
+			return neg(errno), true
+		}
+		writeUser64(buf, v)
+		return 8, true
+	case fd.KindNone:
+		return neg(EBADF), true
+	}
+	return neg(EINVAL), true
+}
+
+func sysEpollCtlImpl(epfd, op, target int, evAddr uintptr) uint64 {
+	var ev fd.Event
+	if op != epollCtlDel {
+		b, ok := userBytes(evAddr, epollEventSize, false)
+		if !ok {
+			return neg(EFAULT)
+		}
+		ev, _ = fd.GetEvent(b, epollPacked)
+	}
+	return errnoOr(fds.EpollCtl(epfd, op, target, ev), 0)
+}
+
+const epollCtlDel = 2
+
+// sysEpollPwaitImpl returns ready events at once, or blocks until an eventfd it watches is
+// written or the timeout (in ms; -1 forever) passes. The signal mask argument is ignored: the
+// kernel delivers signals only at system-call and interrupt returns anyway.
+func sysEpollPwaitImpl(f *Frame, nr uint64, epfd int, events uintptr, maxEvents int, timeout uint64) (uint64, bool) {
+	if maxEvents <= 0 {
+		return neg(EINVAL), true
+	}
+	if !userRange(events, uintptr(maxEvents)*epollEventSize, true) {
+		return neg(EFAULT), true
+	}
+	n, errno := epollCollect(epfd, events, maxEvents)
+	if errno != 0 {
+		return neg(errno), true
+	}
+	var deadline int64
+	switch {
+	case n > 0:
+		return uint64(n), true
+	case nr == sysEpollPwait2:
+		if timeout != 0 {
+			ns, ok := readTimespec(uintptr(timeout))
+			if !ok {
+				return neg(EFAULT), true
+			}
+			if ns == 0 {
+				return 0, true
+			}
+			deadline = nanotime() + ns
+		}
+	case int32(timeout) == 0:
+		return 0, true
+	case int32(timeout) > 0:
+		deadline = nanotime() + int64(int32(timeout))*1_000_000
+	}
+	t := cur()
+	t.waitFD, t.waitAddr, t.waitMax, t.deadline = int32(epfd), events, int32(maxEvents), deadline
+	futexes.Enqueue(epollKey(epfd), curSlot)
+	if deadline != 0 {
+		sleepUntil(deadline)
+	}
+	block(f, waitEpoll)
+	return 0, false
+}
+
+// epollCollect copies up to max ready events of epfd to user memory at events.
+func epollCollect(epfd int, events uintptr, max int) (int, int) {
+	if max > maxEpollBatch {
+		max = maxEpollBatch
+	}
+	n, errno := fds.EpollReady(epfd, epollBuf[:max])
+	if errno != 0 || n == 0 {
+		return 0, errno
+	}
+	size := uintptr(n) * epollEventSize
+	b, ok := userBytes(events, size, true)
+	if !ok {
+		return 0, EFAULT
+	}
+	fd.PutEvents(b, epollBuf[:n], epollPacked)
+	return n, 0
+}
+
+// sysGetrandomImpl fills the buffer from RDRAND when the CPU has it, else from a generator
+// seeded at boot.
+func sysGetrandomImpl(buf, count uintptr) uint64 {
+	if count > 1<<20 {
+		count = 1 << 20
+	}
+	b, ok := userBytes(buf, count, true)
+	if !ok {
+		return neg(EFAULT)
+	}
+	for i := 0; i < len(b); i += 8 {
+		v := random64()
+		for j := 0; j < 8 && i+j < len(b); j++ {
+			b[i+j] = byte(v >> (8 * j))
+		}
+	}
+	return uint64(count)
+}
+
+var rngState uint64
+
+// random64 returns RDRAND output or, without it, splitmix64 over a state seeded from the TSC.
+func random64() uint64 {
+	if v, ok := amd64.Random(); ok {
+		return v
+	}
+	if rngState == 0 {
+		rngState = amd64.Rdtsc() | 1
+	}
+	rngState += 0x9e3779b97f4a7c15
+	z := rngState
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// sysUnameImpl fills struct utsname (6 fields of 65 bytes).
+func sysUnameImpl(addr uintptr) uint64 {
+	b, ok := userBytes(addr, 6*65, true)
+	if !ok {
+		return neg(EFAULT)
+	}
+	for i := range b {
+		b[i] = 0
+	}
+	fields := [6]string{"Linux", "unitrace", "6.1.0-unitrace", "#1", "x86_64", "(none)"}
+	for i, s := range fields {
+		copy(b[i*65:i*65+64], s)
+	}
+	return 0
+}

@@ -1,0 +1,246 @@
+package kernel
+
+import "github.com/unitrace/unitrace/kernel/waitq"
+
+// futex, sleeping and clocks.
+
+const (
+	futexOpWait      = 0
+	futexOpWake      = 1
+	futexPrivateFlag = 128
+	futexClockRT     = 256
+	futexWaitBitset  = 9
+	futexWakeBitset  = 10
+)
+
+// futexes holds every blocked thread, keyed by what it waits for: a futex word's address, or a
+// synthetic key above the user address range (epollKey, eventfdKey).
+var futexes waitq.Table
+
+func epollKey(fd int) uintptr   { return 1<<63 | uintptr(fd) }
+func eventfdKey(fd int) uintptr { return 1<<62 | uintptr(fd) }
+
+// sysFutexImpl serves FUTEX_WAIT and FUTEX_WAKE (private or not: one process), with a relative
+// CLOCK_MONOTONIC timeout for WAIT, and their BITSET forms with a full mask (absolute timeout).
+// The compare is on the 32-bit word, as Linux does: the runtime waits with val = 0xffffffff.
+func sysFutexImpl(f *Frame, uaddr uintptr, op int, val uint32, timeout uintptr) (uint64, bool) {
+	cmd := op &^ (futexPrivateFlag | futexClockRT)
+	switch cmd {
+	case futexOpWake, futexWakeBitset:
+		if uaddr&3 != 0 {
+			return neg(EINVAL), true
+		}
+		return uint64(futexWake(uaddr, int(int32(val)))), true
+	case futexOpWait, futexWaitBitset:
+	default:
+		return neg(ENOSYS), true
+	}
+	word, ok := readUser32(uaddr)
+	if !ok {
+		return neg(EFAULT), true
+	}
+	if word != val {
+		return neg(EAGAIN), true
+	}
+	var deadline int64
+	if timeout != 0 {
+		ns, ok := readTimespec(timeout)
+		if !ok {
+			return neg(EFAULT), true
+		}
+		if ns < 0 {
+			return neg(EINVAL), true
+		}
+		if cmd == futexWaitBitset {
+			if op&futexClockRT != 0 {
+				ns -= wallOffset()
+			}
+			deadline = ns
+		} else {
+			deadline = nanotime() + ns
+		}
+		if deadline <= nanotime() {
+			return neg(ETIMEDOUT), true
+		}
+	}
+	if !futexes.Enqueue(uaddr, curSlot) {
+		return neg(ENOMEM), true
+	}
+	cur().deadline = deadline
+	if deadline != 0 {
+		sleepUntil(deadline)
+	}
+	block(f, waitFutex)
+	return 0, false
+}
+
+// futexWake wakes up to n threads waiting on uaddr and returns how many it woke.
+func futexWake(uaddr uintptr, n int) int {
+	if n <= 0 {
+		return 0
+	}
+	if n > len(woken) {
+		n = len(woken)
+	}
+	k := futexes.Wake(uaddr, n, woken[:])
+	for i := 0; i < k; i++ {
+		wake(woken[i], false)
+	}
+	return k
+}
+
+// completeWait finishes the system call of a thread that blocked, now that it runs again: it
+// stores the result in f, or blocks the thread again if the wake-up was spurious.
+func completeWait(f *Frame, slot int32) {
+	t := &threads[slot]
+	kind := t.wait
+	t.wait = waitNone
+	switch kind {
+	case waitFutex:
+		if t.timedOut {
+			setSysRet(f, neg(ETIMEDOUT))
+		} else {
+			setSysRet(f, 0)
+		}
+	case waitSleep:
+		setSysRet(f, 0)
+	case waitEpoll:
+		n, errno := epollCollect(int(t.waitFD), t.waitAddr, int(t.waitMax))
+		switch {
+		case errno != 0:
+			setSysRet(f, neg(errno))
+		case n > 0 || t.timedOut:
+			setSysRet(f, uint64(n))
+		default:
+			t.wait = kind
+			rearm(slot, epollKey(int(t.waitFD)))
+		}
+	case waitEventfd:
+		v, errno := fds.EventfdRead(int(t.waitFD))
+		switch {
+		case errno == EAGAIN:
+			t.wait = kind
+			rearm(slot, eventfdKey(int(t.waitFD)))
+		case errno != 0:
+			setSysRet(f, neg(errno))
+		case !writeUser64(t.waitAddr, v):
+			setSysRet(f, neg(EFAULT))
+		default:
+			setSysRet(f, 8)
+		}
+	}
+}
+
+// readTimespec reads a struct timespec and returns it in nanoseconds, or -1 if it is invalid.
+func readTimespec(addr uintptr) (int64, bool) {
+	b, ok := userBytes(addr, 16, false)
+	if !ok {
+		return 0, false
+	}
+	sec, nsec := int64(le64(b[0:8])), int64(le64(b[8:16]))
+	if sec < 0 || nsec < 0 || nsec >= 1e9 {
+		return -1, true
+	}
+	if sec > (1<<62)/1_000_000_000 {
+		sec = (1 << 62) / 1_000_000_000 // far enough in the future
+	}
+	return sec*1e9 + nsec, true
+}
+
+func writeTimespec(addr uintptr, ns int64) bool {
+	b, ok := userBytes(addr, 16, true)
+	if !ok {
+		return false
+	}
+	put64(b[0:8], uint64(ns/1e9))
+	put64(b[8:16], uint64(ns%1e9))
+	return true
+}
+
+const (
+	clockRealtime       = 0
+	clockMonotonic      = 1
+	clockProcessCPU     = 2
+	clockThreadCPU      = 3
+	clockMonotonicRaw   = 4
+	clockRealtimeCoarse = 5
+	clockMonotonicCoars = 6
+	clockBoottime       = 7
+	timerAbstime        = 1
+)
+
+// bootWallNanos is the wall-clock time at monotonic zero, from the CMOS clock at boot.
+var bootWallNanos int64
+
+func wallOffset() int64 { return bootWallNanos }
+
+func clockNow(id int) (int64, bool) {
+	switch id {
+	case clockRealtime, clockRealtimeCoarse:
+		return bootWallNanos + nanotime(), true
+	case clockMonotonic, clockMonotonicRaw, clockMonotonicCoars, clockBoottime, clockProcessCPU, clockThreadCPU:
+		return nanotime(), true
+	}
+	return 0, false
+}
+
+func sysClockGettimeImpl(id int, ts uintptr) uint64 {
+	now, ok := clockNow(id)
+	if !ok {
+		return neg(EINVAL)
+	}
+	if !writeTimespec(ts, now) {
+		return neg(EFAULT)
+	}
+	return 0
+}
+
+func sysClockGetresImpl(id int, ts uintptr) uint64 {
+	if _, ok := clockNow(id); !ok {
+		return neg(EINVAL)
+	}
+	if ts != 0 && !writeTimespec(ts, 1) {
+		return neg(EFAULT)
+	}
+	return 0
+}
+
+func sysNanosleepImpl(f *Frame, req, rem uintptr) (uint64, bool) {
+	ns, ok := readTimespec(req)
+	if !ok {
+		return neg(EFAULT), true
+	}
+	if ns < 0 {
+		return neg(EINVAL), true
+	}
+	return sleepFor(f, nanotime()+ns)
+}
+
+func sysClockNanosleepImpl(f *Frame, id, flags int, req, rem uintptr) (uint64, bool) {
+	now, ok := clockNow(id)
+	if !ok {
+		return neg(EINVAL), true
+	}
+	ns, ok := readTimespec(req)
+	if !ok {
+		return neg(EFAULT), true
+	}
+	if ns < 0 {
+		return neg(EINVAL), true
+	}
+	deadline := nanotime() + ns
+	if flags&timerAbstime != 0 {
+		deadline = nanotime() + (ns - now)
+	}
+	return sleepFor(f, deadline)
+}
+
+func sleepFor(f *Frame, deadline int64) (uint64, bool) {
+	if deadline <= nanotime() {
+		return 0, true
+	}
+	cur().deadline = deadline
+	sleepUntil(deadline)
+	block(f, waitSleep)
+	return 0, false
+}

@@ -1,0 +1,112 @@
+package kernel
+
+import "github.com/unitrace/unitrace/kernel/mm"
+
+// mmap flags (asm-generic/mman-common.h, x86 mman.h).
+const (
+	mapShared         = 0x01
+	mapPrivate        = 0x02
+	mapFixed          = 0x10
+	mapAnonymous      = 0x20
+	mapPopulate       = 0x8000
+	mapFixedNoreplace = 0x100000
+
+	madvNormal     = 0
+	madvDontneed   = 4
+	madvFree       = 8
+	madvHugepage   = 14
+	madvNohugepage = 15
+	madvCollapse   = 25
+)
+
+func pageUp(n uintptr) uintptr { return (n + pageSize - 1) &^ (pageSize - 1) }
+
+// sysMmapImpl serves anonymous mappings with Linux semantics: hints honoured when free,
+// MAP_FIXED exact (replacing what was there with fresh zero pages), PROT_NONE reservations that
+// cost no frames; pages are populated on first touch.
+func sysMmapImpl(addr, length uintptr, prot, flags uint32, fd int32, off uint64) uint64 {
+	if flags&mapAnonymous == 0 {
+		if fds.Kind(int(fd)) == 0 {
+			return neg(EBADF)
+		}
+		return neg(ENODEV) // no file system: nothing else can be mapped
+	}
+	if flags&(mapShared|mapPrivate) == 0 || prot&^(mm.ProtRead|mm.ProtWrite|mm.ProtExec) != 0 {
+		return neg(EINVAL)
+	}
+	if length == 0 || pageUp(length) < length {
+		return neg(EINVAL)
+	}
+	length = pageUp(length)
+	fixed := flags&(mapFixed|mapFixedNoreplace) != 0
+	if fixed {
+		if addr&(pageSize-1) != 0 {
+			return neg(EINVAL)
+		}
+		if flags&mapFixedNoreplace != 0 && !rangeFree(addr, length) {
+			return neg(EEXIST)
+		}
+	}
+	got, errno := space.Map(addr, length, prot, fixed)
+	if errno != 0 {
+		return neg(errno)
+	}
+	if fixed {
+		archUnmapRange(got, got+length) // replaced pages come back as fresh zero pages
+	}
+	if flags&mapPopulate != 0 && prot != mm.ProtNone {
+		userRange(got, length, prot&mm.ProtWrite != 0)
+	}
+	return uint64(got)
+}
+
+// rangeFree reports whether no page of [addr, addr+length) is mapped.
+func rangeFree(addr, length uintptr) bool {
+	for i := 0; i < space.Len(); i++ {
+		r := space.At(i)
+		if r.Start < addr+length && addr < r.End {
+			return false
+		}
+	}
+	return true
+}
+
+func sysMunmapImpl(addr, length uintptr) uint64 {
+	if errno := space.Unmap(addr, length); errno != 0 {
+		return neg(errno)
+	}
+	archUnmapRange(addr, addr+pageUp(length))
+	return 0
+}
+
+func sysMprotectImpl(addr, length uintptr, prot uint32) uint64 {
+	if errno := space.Protect(addr, length, prot); errno != 0 {
+		return neg(errno)
+	}
+	if prot == mm.ProtNone {
+		archUnmapRange(addr, addr+pageUp(length)) // contents are lost, as the runtime allows
+		return 0
+	}
+	archProtectRange(addr, addr+pageUp(length), prot)
+	return 0
+}
+
+// sysMadviseImpl: DONTNEED and FREE give the frames back (the next touch sees zeros, which is
+// what Linux guarantees for DONTNEED on private anonymous memory and permits for FREE); the
+// huge-page hints have nothing to act on and succeed.
+func sysMadviseImpl(addr, length uintptr, advice int) uint64 {
+	if addr&(pageSize-1) != 0 || pageUp(length) < length {
+		return neg(EINVAL)
+	}
+	switch advice {
+	case madvDontneed, madvFree:
+		if addr < identEnd || addr+length > userHi {
+			return neg(EINVAL)
+		}
+		archUnmapRange(addr, addr+pageUp(length))
+		return 0
+	case madvNormal, 1, 2, 3, madvHugepage, madvNohugepage, madvCollapse, 12, 13, 16, 17:
+		return 0 // RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, DONTDUMP, DODUMP
+	}
+	return neg(EINVAL)
+}

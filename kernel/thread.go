@@ -1,0 +1,90 @@
+package kernel
+
+// Threads: every clone() makes one. A thread's context lives in its slot's Frame while it is not
+// running; the running thread's context is the Frame on the kernel stack of the current trap.
+
+const maxThreads = 256
+
+type threadState uint8
+
+const (
+	threadFree threadState = iota
+	threadRunnable
+	threadRunning
+	threadBlocked
+)
+
+// waitKind says what a blocked thread waits for and how its system call completes.
+type waitKind uint8
+
+const (
+	waitNone    waitKind = iota
+	waitFutex            // futex WAIT: result 0 on wake, -ETIMEDOUT on timeout
+	waitSleep            // nanosleep: result 0 at the deadline
+	waitEpoll            // epoll_pwait: re-poll on wake, 0 events on timeout
+	waitEventfd          // blocking eventfd read: retry on wake
+)
+
+type thread struct {
+	frame Frame // saved context while not running
+	state threadState
+	tid   int32
+	gen   uint32 // bumped each time the slot is reused
+
+	wait     waitKind
+	timedOut bool
+	deadline int64 // absolute deadline of the wait (ns), 0 for none
+	// epoll_pwait / read arguments, to complete the call after a wake-up.
+	waitFD     int32
+	waitAddr   uintptr
+	waitMax    int32
+	clearChild uintptr // CLONE_CHILD_CLEARTID: zeroed and futex-woken at exit
+
+	sigMask    uint64 // blocked signals (bit n-1 for signal n)
+	sigPending uint64
+	altStack   uintptr
+	altSize    uintptr
+	altFlags   int32
+	onAltStack bool
+	runStart   int64 // when the thread last started running (ns), for the quantum
+}
+
+var (
+	threads  [maxThreads]thread
+	nextTID  int32 = 1 // the main thread is tid 1, which is also the pid
+	live     int       // threads other than idle that have not exited
+	curSlot  int32     // slot of the thread running on this CPU
+	idleSlot int32     // slot 0: the idle thread
+)
+
+const processID = 1
+
+// newThread takes a free slot for a thread and gives it a tid, or returns -1.
+func newThread() int32 {
+	for i := int32(1); i < maxThreads; i++ {
+		t := &threads[i]
+		if t.state == threadFree {
+			gen := t.gen + 1
+			*t = thread{}
+			t.gen = gen
+			t.tid = nextTID
+			nextTID++
+			t.state = threadBlocked
+			live++
+			return i
+		}
+	}
+	return -1
+}
+
+// slotOfTID finds the live thread with tid, or -1.
+func slotOfTID(tid int32) int32 {
+	for i := int32(1); i < maxThreads; i++ {
+		if threads[i].state != threadFree && threads[i].tid == tid {
+			return i
+		}
+	}
+	return -1
+}
+
+func cur() *thread { return &threads[curSlot] }

@@ -1,0 +1,77 @@
+package kernel
+
+import "github.com/unitrace/unitrace/arch/amd64"
+
+// trap is the kernel's entry from every interrupt, exception and system call: the entry stubs
+// call it with the Frame they built on a kernel stack, interrupts masked. Whatever context f
+// holds when trap returns is the one the CPU resumes.
+func trap(f *Frame) {
+	if f.Prev != 0 {
+		kernelFault(f, "fault inside the kernel")
+	}
+	switch v := f.Vector; {
+	case v == amd64.VectorSyscall:
+		syscall(f)
+	case v == amd64.VectorTimer:
+		amd64.EOI()
+		tick(f)
+	case v == amd64.VectorSpurious:
+		// spurious LAPIC interrupt: no EOI
+	case v < amd64.FirstExternalVector:
+		threadException(f)
+	default:
+		amd64.EOI()
+		reportOnce(&warnedStrayIRQ, "stray interrupt ignored")
+	}
+	deliverSignals(f)
+}
+
+var warnedStrayIRQ bool
+
+// Page-fault error code bits (Intel SDM vol. 3A §4.7).
+const (
+	pfPresent = 1 << 0
+	pfWrite   = 1 << 1
+	pfFetch   = 1 << 4
+)
+
+// threadException handles an exception raised by a thread (the Go program, or the idle thread):
+// demand paging for page faults in mapped memory, otherwise the Linux signal for the fault.
+func threadException(f *Frame) {
+	if curSlot == idleSlot {
+		kernelFault(f, "exception in the idle thread")
+	}
+	switch f.Vector {
+	case amd64.VectorPageFault:
+		addr := uintptr(f.CR2)
+		if faultIn(addr, f.ErrorCode&pfWrite != 0, f.ErrorCode&pfFetch != 0) {
+			return
+		}
+		code := int32(segvMaperr)
+		if _, ok := space.Find(addr); ok {
+			code = segvAccerr
+		}
+		forceSignal(f, sigSEGV, sigInfo{signo: sigSEGV, code: code, addr: uint64(addr)})
+	case amd64.VectorDivideError:
+		forceSignal(f, sigFPE, sigInfo{signo: sigFPE, code: fpeIntdiv, addr: f.RIP})
+	case amd64.VectorX87Error, amd64.VectorSIMDError:
+		forceSignal(f, sigFPE, sigInfo{signo: sigFPE, code: 0, addr: f.RIP})
+	case amd64.VectorInvalidOpcode:
+		forceSignal(f, sigILL, sigInfo{signo: sigILL, code: illIllopn, addr: f.RIP})
+	case amd64.VectorBreakpoint, amd64.VectorDebug:
+		forceSignal(f, sigTRAP, sigInfo{signo: sigTRAP, code: trapBrkpt})
+	case amd64.VectorAlignmentCheck:
+		forceSignal(f, sigBUS, sigInfo{signo: sigBUS, code: busAdraln})
+	case amd64.VectorGeneralProtect, 10, 11, 12:
+		// A non-canonical address or a bad segment: Linux says SIGSEGV, SI_KERNEL, address 0.
+		forceSignal(f, sigSEGV, sigInfo{signo: sigSEGV, code: siKernel})
+	default:
+		kernelFault(f, "unexpected exception")
+	}
+}
+
+// outOfMemory reports that no frame is left for a page of the program.
+func outOfMemory(va uintptr) {
+	klog().s("out of memory: no frame for the page at ").x(uint64(va)).nl()
+	exitGroup(137) // as if killed by SIGKILL (the OOM killer's signal)
+}

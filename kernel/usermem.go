@@ -1,0 +1,136 @@
+package kernel
+
+import (
+	"unsafe"
+
+	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/kernel/mm"
+)
+
+// User memory: the kernel reads and writes the program's memory through the same virtual
+// addresses, after making sure each page is mapped with the needed access. The kernel never
+// takes a page fault on user memory: a fault in kernel mode is always a kernel bug.
+
+// faultIn makes the page holding va present, if the user map allows the access. It is the page
+// fault handler's core and the kernel's own way to touch user memory.
+func faultIn(va uintptr, write, exec bool) bool {
+	r, ok := space.Find(va)
+	if !ok || r.Prot == mm.ProtNone {
+		return false
+	}
+	if write && r.Prot&mm.ProtWrite == 0 || exec && r.Prot&mm.ProtExec == 0 {
+		return false
+	}
+	page := va &^ (pageSize - 1)
+	if _, flags, present := archLookup(page); present {
+		// Present but faulting (or checked by the kernel): allowed only if the PTE already grants
+		// the access; otherwise the region's protection forbids it.
+		return !write || archWritable(flags)
+	}
+	pa, ok := frames.Alloc()
+	if !ok {
+		outOfMemory(va)
+		return false
+	}
+	if !archMapUser(page, pa, r.Prot) {
+		frames.Free(pa)
+		outOfMemory(va)
+		return false
+	}
+	return true
+}
+
+// userRange checks that [addr, addr+n) is user memory with the needed access and makes every
+// page of it present.
+func userRange(addr, n uintptr, write bool) bool {
+	if n == 0 {
+		return true
+	}
+	end := addr + n
+	if end < addr {
+		return false
+	}
+	if addr >= amd64.ImageStart && end <= amd64.ImageEnd() {
+		return true // the program's own globals, in the image: always present
+	}
+	if addr < identEnd || end > userHi {
+		return false
+	}
+	for p := addr &^ (pageSize - 1); p < end; p += pageSize {
+		if !faultIn(p, write, false) {
+			return false
+		}
+	}
+	return true
+}
+
+// userBytes returns the user memory [addr, addr+n) as a byte slice, or ok=false if it is not
+// all mapped with the needed access. The slice must not outlive the system call.
+func userBytes(addr, n uintptr, write bool) ([]byte, bool) {
+	if !userRange(addr, n, write) {
+		return nil, false
+	}
+	if n == 0 {
+		return nil, true
+	}
+	return unsafe.Slice((*byte)(ptr(addr)), n), true
+}
+
+// readUser32 reads the 32-bit word at addr (aligned, so it cannot straddle pages).
+func readUser32(addr uintptr) (uint32, bool) {
+	if addr&3 != 0 || !userRange(addr, 4, false) {
+		return 0, false
+	}
+	return *(*uint32)(ptr(addr)), true
+}
+
+func readUser64(addr uintptr) (uint64, bool) {
+	b, ok := userBytes(addr, 8, false)
+	if !ok {
+		return 0, false
+	}
+	return le64(b), true
+}
+
+func writeUser64(addr uintptr, v uint64) bool {
+	b, ok := userBytes(addr, 8, true)
+	if !ok {
+		return false
+	}
+	put64(b, v)
+	return true
+}
+
+func writeUser32(addr uintptr, v uint32) bool {
+	b, ok := userBytes(addr, 4, true)
+	if !ok {
+		return false
+	}
+	put32(b, v)
+	return true
+}
+
+// ptr turns an address into a pointer. Written through a *uintptr so vet's unsafeptr check,
+// which guards GC-visible memory, does not apply: kernel and user pages here are never Go heap
+// objects the kernel could lose track of (the kernel holds no Go pointers at all).
+func ptr(addr uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&addr)) }
+
+func le64(b []byte) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+func put64(b []byte, v uint64) {
+	_ = b[7]
+	for i := 0; i < 8; i++ {
+		b[i] = byte(v >> (8 * i))
+	}
+}
+
+func put32(b []byte, v uint32) {
+	_ = b[3]
+	for i := 0; i < 4; i++ {
+		b[i] = byte(v >> (8 * i))
+	}
+}

@@ -1,0 +1,257 @@
+package vm_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hugelgupf/vmtest/qemu"
+	"github.com/unitrace/unitrace/tools/image"
+	"github.com/unitrace/unitrace/tools/vmconfig"
+)
+
+const (
+	// vmTimeout bounds one boot. hello takes a few seconds under TCG;
+	// the margin is for slow, loaded CI machines.
+	vmTimeout = 5 * time.Minute
+	// helloApp and fakeApp are main packages, relative to the module root.
+	helloApp = "examples/hello"
+	fakeApp  = "tests/vm/testdata/fakeguest/cmd/fake"
+)
+
+// repoRoot is the module root: tests run in tests/vm.
+var repoRoot = func() string {
+	abs, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		panic(err)
+	}
+	return abs
+}()
+
+var scratch string // removed by TestMain
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "unitrace-vmtest-")
+	if err != nil {
+		panic(err)
+	}
+	scratch = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// requireQEMU skips the test when the emulator for arch is missing.
+func requireQEMU(t *testing.T, arch qemu.Arch) {
+	t.Helper()
+	bin := vmconfig.QEMUBinary(arch)
+	if _, err := exec.LookPath(bin); err != nil {
+		t.Skipf("%s is not installed, so no VM can boot here: run `make deps` (apt-get install qemu-system-x86 qemu-system-arm)", bin)
+	}
+}
+
+// images builds each app once per test binary.
+var images = struct {
+	sync.Mutex
+	m map[string]*imageOnce
+}{m: map[string]*imageOnce{}}
+
+type imageOnce struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// buildImage returns the amd64 image of the main package app.
+func buildImage(t *testing.T, app string) string {
+	t.Helper()
+	images.Lock()
+	e := images.m[app]
+	if e == nil {
+		e = &imageOnce{}
+		images.m[app] = e
+	}
+	images.Unlock()
+	e.once.Do(func() {
+		spec, _ := image.SpecFor(image.AMD64)
+		var stderr bytes.Buffer
+		out := filepath.Join(scratch, strings.ReplaceAll(app, "/", "_")+".elf")
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		res, err := image.Build(ctx, image.BuildConfig{AppDir: filepath.Join(repoRoot, app), Output: out, Spec: spec, Stderr: &stderr})
+		e.path, e.err = res.Path, err
+		if err != nil {
+			e.err = errors.Join(err, errors.New(stderr.String()))
+		}
+	})
+	if e.err != nil {
+		t.Fatalf("building %s: %v", app, e.err)
+	}
+	return e.path
+}
+
+// lines records console output as lines without line endings. It never
+// blocks or fails (vmtest trap: a stalled serial writer stalls QEMU), and
+// bounds what it keeps (trap: a guest that prints an endless line).
+type lines struct {
+	mu      sync.Mutex
+	partial []byte
+	done    []string
+}
+
+const (
+	maxLineBytes = 4096
+	maxLines     = 100000
+)
+
+func (l *lines) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, b := range p {
+		switch {
+		case b == '\n':
+			l.end()
+		case len(l.partial) < maxLineBytes:
+			l.partial = append(l.partial, b)
+		}
+	}
+	return len(p), nil
+}
+
+func (l *lines) end() {
+	if len(l.done) < maxLines {
+		l.done = append(l.done, strings.TrimRight(string(l.partial), "\r"))
+	}
+	l.partial = l.partial[:0]
+}
+
+func (l *lines) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.partial) > 0 {
+		l.end()
+	}
+	return nil
+}
+
+func (l *lines) all() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.done...)
+}
+
+// bootVM boots cfg through vmtest and returns the console lines and how the
+// VM ended. It always waits for QEMU (vmtest requires it) and never uses
+// StartT, whose line logger deadlocks on lines over 64 KiB.
+func bootVM(t *testing.T, cfg vmconfig.Config) ([]string, vmconfig.Outcome) {
+	t.Helper()
+	if cfg.Timeout == 0 {
+		cfg.Timeout = vmTimeout
+	}
+	var console vmconfig.Console
+	var rec lines
+	opts, err := cfg.Options(qemu.WithSerialOutput(&console, &rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The context is a second bound in case QEMU ignores the kill.
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.Timeout+time.Minute)
+	defer cancel()
+	vm, err := opts.Start(ctx)
+	if err != nil {
+		t.Fatalf("starting QEMU: %v", err)
+	}
+	t.Logf("QEMU: %s", vm.CmdlineQuoted())
+	waitErr := vm.Wait()
+	out := vmconfig.GuestExit(cfg.Arch, waitErr, console.Seen())
+	got := rec.all()
+	if t.Failed() || testing.Verbose() {
+		t.Logf("console:\n%s", strings.Join(got, "\n"))
+	}
+	return got, out
+}
+
+// programLines drops the kernel's own messages from console lines.
+func programLines(console []string) []string {
+	var out []string
+	for _, l := range console {
+		if !strings.HasPrefix(l, vmconfig.KernelPrefix) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// compareLines reports every line where got and want differ.
+func compareLines(t *testing.T, got, want []string) {
+	t.Helper()
+	for i := range max(len(got), len(want)) {
+		var g, w string
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(want) {
+			w = want[i]
+		}
+		if g != w {
+			t.Errorf("line %d: got %q, want %q", i+1, g, w)
+		}
+	}
+}
+
+// launcher builds tools/unitrace once.
+var launcher struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// runLauncher runs `unitrace run args...` from the module root and returns
+// its standard output, standard error and exit status.
+func runLauncher(t *testing.T, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	launcher.once.Do(func() {
+		launcher.path = filepath.Join(scratch, "unitrace")
+		cmd := exec.Command("go", "build", "-o", launcher.path, "./tools/unitrace")
+		cmd.Dir = repoRoot
+		if out, err := cmd.CombinedOutput(); err != nil {
+			launcher.err = errors.Join(err, errors.New(string(out)))
+		}
+	})
+	if launcher.err != nil {
+		t.Fatalf("building the launcher: %v", launcher.err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), vmTimeout+2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, launcher.path, append([]string{"run"}, args...)...)
+	cmd.Dir = repoRoot
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		status = ee.ExitCode()
+	default:
+		t.Fatalf("unitrace run: %v", err)
+	}
+	t.Logf("unitrace run %s: status %d\nstderr:\n%s", strings.Join(args, " "), status, e.String())
+	return o.String(), e.String(), status
+}
+
+// consoleLines splits launcher output into lines without line endings.
+func consoleLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+		out = append(out, strings.TrimRight(l, "\r"))
+	}
+	return out
+}

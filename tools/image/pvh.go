@@ -1,0 +1,55 @@
+package image
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+)
+
+// Patch checks data as Inspect does and, when spec asks for it, rewrites the
+// Go build-id note in place into the PVH entry note QEMU looks for
+// (XEN_ELFNOTE_PHYS32_ENTRY). The note keeps its size, so no other byte of
+// the file moves: n_namesz stays 4 with the name "Xen\0", n_type becomes 18
+// and the descriptor becomes the entry address (little-endian, 8 bytes)
+// followed by zeros. Patching a patched image is a no-op.
+func Patch(data []byte, spec Spec) (Info, error) {
+	info, err := Inspect(data, spec)
+	if err != nil || !spec.PVHNote {
+		return info, err
+	}
+	note := data[info.NoteOffset:]
+	binary.LittleEndian.PutUint32(note[8:], pvhNoteType)
+	copy(note[noteHeaderSize:], pvhNoteName)
+	desc := note[noteHeaderSize+noteNameSize : noteHeaderSize+noteNameSize+info.NoteDesc]
+	clear(desc)
+	binary.LittleEndian.PutUint64(desc, info.Entry)
+	info.PVH = true
+	return info, nil
+}
+
+// PatchFile applies Patch to the file at path. The file is rewritten only if
+// it is valid; an invalid file is left as it was.
+func PatchFile(path string, spec Spec) (Info, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Info{}, err
+	}
+	info, err := Patch(data, spec)
+	if err != nil {
+		return info, fmt.Errorf("%s: %w", path, err)
+	}
+	if !spec.PVHNote {
+		return info, nil
+	}
+	// Only the note's bytes changed: write just those.
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return info, err
+	}
+	end := info.NoteOffset + noteHeaderSize + noteNameSize + int64(info.NoteDesc)
+	if _, err := f.WriteAt(data[info.NoteOffset:end], info.NoteOffset); err != nil {
+		f.Close()
+		return info, err
+	}
+	return info, f.Close()
+}

@@ -1,0 +1,3 @@
+module example.com/nokernel
+
+go 1.26

@@ -1,0 +1,4 @@
+package kern
+
+// Test files are not kernel code: this allocation must not be reported.
+var testOnly = new(node)

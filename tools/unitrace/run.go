@@ -1,0 +1,270 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/hugelgupf/vmtest/qemu"
+	"github.com/unitrace/unitrace/tools/image"
+	"github.com/unitrace/unitrace/tools/vmconfig"
+)
+
+// statusBuildFailed is the exit status when no image could be built: the go
+// build failed or the builder refused the result (126: "cannot execute").
+const statusBuildFailed = 126
+
+// runOptions is the parsed command line of "unitrace run".
+type runOptions struct {
+	arch    string
+	machine string
+	memory  string
+	smp     int
+	accel   string
+	cpu     string
+	timeout time.Duration
+	output  string
+	verbose bool
+	dryRun  bool
+	appDir  string
+	env     []string // KEY=VALUE words for the guest
+	args    []string // the program's arguments
+}
+
+const runDoc = `Build the main package in APP_DIR (it imports github.com/unitrace/unitrace/kernel)
+into an image and boot it in QEMU with the console on standard output.
+KEY=VALUE words become the program's environment (unitrace.* ones are kernel
+options); words after -- become its arguments. Flags may also follow APP_DIR.
+
+Exit status: the guest's own; 70 when the guest kernel faults; 124 when the
+guest runs past -timeout; 125 when QEMU fails or ends without the guest's exit
+line; 126 when the image cannot be built; 2 for a usage error.
+
+Flags:
+`
+
+func parseRun(name string, args []string, stderr io.Writer) (runOptions, error) {
+	o := runOptions{}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: unitrace run [flags] APP_DIR [KEY=VALUE ...] [-- ARGS ...]\n\n%s", runDoc)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&o.arch, "arch", string(qemu.ArchAMD64), "guest architecture: amd64 or arm64")
+	fs.StringVar(&o.machine, "machine", "", "QEMU machine: microvm (default), q35 or pc on amd64; virt on arm64")
+	fs.StringVar(&o.memory, "m", vmconfig.DefaultMemory, "guest memory (QEMU -m)")
+	fs.IntVar(&o.smp, "smp", 1, "number of CPUs")
+	fs.StringVar(&o.accel, "accel", vmconfig.TCG, "accelerator: tcg or kvm (falls back to tcg when KVM is unusable)")
+	fs.StringVar(&o.cpu, "cpu", vmconfig.DefaultCPU, "QEMU CPU model, e.g. max or qemu64")
+	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "kill the guest after this long (0: never)")
+	fs.StringVar(&o.output, "o", "", "image path (default: build/<name>-<arch>.elf in the program's module)")
+	fs.BoolVar(&o.verbose, "v", false, "print the QEMU command line before booting")
+	fs.BoolVar(&o.dryRun, "n", false, "build the image and print the QEMU command line without booting")
+
+	// Everything after the first "--" belongs to the guest program.
+	before := args
+	if i := slices.Index(args, "--"); i >= 0 {
+		before, o.args = args[:i], args[i+1:]
+	}
+	// Parse flags wherever they appear before "--".
+	var words []string
+	for {
+		if err := fs.Parse(before); err != nil {
+			return o, err
+		}
+		before = fs.Args()
+		if len(before) == 0 {
+			break
+		}
+		words = append(words, before[0])
+		before = before[1:]
+	}
+	if len(words) == 0 {
+		return o, usageError{"missing APP_DIR"}
+	}
+	o.appDir, o.env = words[0], words[1:]
+	for _, kv := range o.env {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return o, usageError{fmt.Sprintf("%q after APP_DIR is not KEY=VALUE (program arguments go after --)", kv)}
+		}
+	}
+	if o.timeout < 0 {
+		return o, usageError{"-timeout must not be negative"}
+	}
+	return o, nil
+}
+
+func runCommand(std stdio, name string, args []string) error {
+	o, err := parseRun(name, args, std.err)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		var uerr usageError
+		if !errors.As(err, &uerr) {
+			return exitStatus(2) // the flag package already said what and printed the usage
+		}
+		return err
+	}
+	arch := qemu.Arch(o.arch)
+	spec, err := image.SpecFor(image.Arch(o.arch))
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	accel, note, err := vmconfig.ResolveAccel(o.accel, arch)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	cfg := vmconfig.Config{Arch: arch, Machine: o.machine, CPU: o.cpu, Memory: o.memory, SMP: o.smp, Accel: accel,
+		Kernel: "image.elf", Env: o.env, Args: o.args}
+	if _, err := cfg.Cmdline(); err != nil { // refuse bad options before the build
+		return usageError{err.Error()}
+	}
+
+	res, err := image.Build(context.Background(), image.BuildConfig{AppDir: o.appDir, Output: o.output, Spec: spec, Stderr: std.err})
+	if err != nil {
+		fmt.Fprintf(std.err, "unitrace run: %v\n", err)
+		return exitStatus(statusBuildFailed)
+	}
+	cfg.Kernel = res.Path
+	if note != "" {
+		fmt.Fprintf(std.err, "unitrace run: %s\n", note)
+	}
+	if o.dryRun {
+		line, err := quotedCmdline(cfg)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(std.out, line)
+		return nil
+	}
+	if o.verbose {
+		line, err := quotedCmdline(cfg)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(std.err, "unitrace run: %s\n", line)
+	}
+	out := boot(cfg, o.timeout, std)
+	if out.Kind != vmconfig.Exited {
+		fmt.Fprintf(std.err, "unitrace run: %s (exit status %d)\n", out.Reason, out.Status)
+	}
+	return exitStatus(out.Status)
+}
+
+func quotedCmdline(cfg vmconfig.Config) (string, error) {
+	args, err := cfg.Cmdline()
+	if err != nil {
+		return "", err
+	}
+	for i, a := range args {
+		if strings.ContainsAny(a, " \t\n'\"\\$") {
+			args[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(args, " "), nil
+}
+
+// boot runs QEMU attached to the terminal (standard input goes to the guest,
+// the console to std.out) while scanning the console for the protocol lines,
+// and decodes how the VM ended. vmtest is not used here: it puts QEMU on a
+// pty of its own, which cannot be interactive.
+func boot(cfg vmconfig.Config, timeout time.Duration, std stdio) vmconfig.Outcome {
+	arch := cfg.Arch
+	if arch == "" {
+		arch = qemu.ArchAMD64
+	}
+	args, err := cfg.Cmdline()
+	if err != nil {
+		return vmconfig.Outcome{Kind: vmconfig.QEMUFailed, Status: vmconfig.StatusQEMUFailed, Reason: err.Error()}
+	}
+	var console vmconfig.Console
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdin = std.in
+	cmd.Stdout = &tee{w: std.out, scan: &console}
+	cmd.Stderr = std.err
+	// After QEMU is gone, stop copying its output even if something it
+	// started still holds the pipe.
+	cmd.WaitDelay = 2 * time.Second
+
+	// The terminal's ^C reaches QEMU too (it exits by itself); the launcher
+	// stays alive to report, and passes SIGTERM on.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+
+	if err := cmd.Start(); err != nil {
+		out := vmconfig.GuestExit(arch, err, vmconfig.Seen{})
+		if errors.Is(err, exec.ErrNotFound) {
+			out.Reason += " (install QEMU: make deps)"
+		}
+		return out
+	}
+	var timedOut, interrupted atomic.Bool
+	if timeout > 0 {
+		t := time.AfterFunc(timeout, func() {
+			timedOut.Store(true)
+			cmd.Process.Kill()
+		})
+		defer t.Stop()
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			select {
+			case s := <-sigs:
+				interrupted.Store(true)
+				cmd.Process.Signal(s)
+			case <-done:
+				return
+			}
+		}
+	})
+	err = cmd.Wait()
+	close(done)
+	wg.Wait()
+	console.Close()
+	if timedOut.Load() {
+		err = fmt.Errorf("%w after %v: %w", vmconfig.ErrTimeout, timeout, err)
+	}
+	out := vmconfig.GuestExit(arch, err, console.Seen())
+	if timedOut.Load() && out.Kind == vmconfig.Hung {
+		out.Reason = fmt.Sprintf("the guest did not exit within -timeout %v; QEMU was killed", timeout)
+	}
+	if interrupted.Load() && out.Kind == vmconfig.QEMUFailed {
+		out.Reason = "interrupted: " + out.Reason
+	}
+	return out
+}
+
+// tee copies QEMU's output to the terminal and to the protocol scanner. It
+// never fails: a closed terminal (unitrace run ... | head) must not stall
+// QEMU, and the scanner still needs the rest.
+type tee struct {
+	w      io.Writer
+	broken bool
+	scan   io.Writer
+}
+
+func (t *tee) Write(p []byte) (int, error) {
+	if !t.broken {
+		if _, err := t.w.Write(p); err != nil {
+			t.broken = true
+		}
+	}
+	t.scan.Write(p)
+	return len(p), nil
+}
