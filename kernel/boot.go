@@ -10,7 +10,6 @@ import (
 // machine, builds the program's initial stack and enters the Go runtime's own entry point as
 // the first thread. It never returns.
 func bootMain(startInfoAddr uintptr) {
-	bootTSC := amd64.Rdtsc()
 	amd64.InitConsole()
 	if err := boot.ParsePVH(startInfoAddr, readPhys, &startInfo); err != boot.OK {
 		panicBoot(err.String())
@@ -31,7 +30,7 @@ func bootMain(startInfoAddr uintptr) {
 	t.state = threadRunning
 	curSlot = main
 	t.runStart = nanotime()
-	bootNanos = amd64.TSCToNanos(amd64.Rdtsc() - bootTSC)
+	bootNanos = nanotime()
 	if opts.verbose {
 		klog().s("boot: tsc ").u(amd64.TSCHz()).s(" Hz, kernel ready in ").d(bootNanos / 1000).s(" us").nl()
 	}

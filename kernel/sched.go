@@ -15,7 +15,29 @@ var (
 	sleepers timerq.Queue
 	woken    [maxThreads]int32 // scratch for wake-ups
 	switches uint64
+
+	exitedCPUNanos int64 // CPU time of threads that have exited, for CLOCK_PROCESS_CPUTIME_ID
 )
+
+// threadCPUNanos is the CPU time the running thread has used.
+func threadCPUNanos() int64 {
+	t := cur()
+	return t.cpuNanos + nanotime() - t.runStart
+}
+
+// processCPUNanos is the CPU time all of the program's threads have used.
+func processCPUNanos() int64 {
+	sum := exitedCPUNanos
+	if curSlot != idleSlot {
+		sum += nanotime() - cur().runStart
+	}
+	for i := int32(1); i < maxThreads; i++ {
+		if threads[i].state != threadFree {
+			sum += threads[i].cpuNanos
+		}
+	}
+	return sum
+}
 
 func enqueue(slot int32) {
 	threads[slot].state = threadRunnable
@@ -40,12 +62,18 @@ func switchTo(f *Frame, next int32) {
 		threads[next].state = threadRunning
 		return
 	}
-	threads[curSlot].frame = *f
+	now := nanotime()
+	prev := &threads[curSlot]
+	prev.frame = *f
+	prev.cpuNanos += now - prev.runStart
+	if curSlot != idleSlot && prev.state == threadFree {
+		exitedCPUNanos += prev.cpuNanos
+	}
 	*f = threads[next].frame
 	curSlot = next
 	t := &threads[next]
 	t.state = threadRunning
-	t.runStart = nanotime()
+	t.runStart = now
 	switches++
 	if t.wait != waitNone {
 		completeWait(f, next)

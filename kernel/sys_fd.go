@@ -15,7 +15,7 @@ const maxEpollBatch = 64
 
 var (
 	epollBuf  [maxEpollBatch]fd.Event
-	watchBuf  [16]int32
+	watchBuf  [fd.MaxFDs]int32
 	epollWire [maxEpollBatch * 16]byte
 )
 
@@ -39,7 +39,7 @@ func sysWriteFD(n int, buf, count uintptr) uint64 {
 		if errno := fds.EventfdWrite(n, v); errno != 0 {
 			return neg(errno)
 		}
-		wakeEventfdWatchers(n)
+		wakeFDWaiters(n)
 		return 8
 	case fd.KindNone:
 		return neg(EBADF)
@@ -47,10 +47,11 @@ func sysWriteFD(n int, buf, count uintptr) uint64 {
 	return neg(EINVAL)
 }
 
-// wakeEventfdWatchers wakes the threads waiting on the eventfd itself and in every epoll
-// instance that watches it.
-func wakeEventfdWatchers(n int) {
+// wakeFDWaiters wakes the threads waiting on fd n itself (blocking eventfd reads) and in every
+// epoll instance that watches it, after its readiness may have changed.
+func wakeFDWaiters(n int) {
 	futexWake(eventfdKey(n), maxThreads)
+	futexWake(epollKey(n), maxThreads)
 	k := fds.Watchers(n, watchBuf[:])
 	for i := 0; i < k; i++ {
 		futexWake(epollKey(int(watchBuf[i])), maxThreads)
@@ -80,6 +81,7 @@ func sysReadFD(f *Frame, n int, buf, count uintptr) (uint64, bool) {
 			return neg(errno), true
 		}
 		writeUser64(buf, v)
+		wakeFDWaiters(n) // writability (EPOLLOUT) may have changed
 		return 8, true
 	case fd.KindNone:
 		return neg(EBADF), true
@@ -96,7 +98,11 @@ func sysEpollCtlImpl(epfd, op, target int, evAddr uintptr) uint64 {
 		}
 		ev, _ = fd.GetEvent(b, epollPacked)
 	}
-	return errnoOr(fds.EpollCtl(epfd, op, target, ev), 0)
+	if errno := fds.EpollCtl(epfd, op, target, ev); errno != 0 {
+		return neg(errno)
+	}
+	wakeFDWaiters(epfd) // the new watch may be ready already
+	return 0
 }
 
 const epollCtlDel = 2

@@ -127,6 +127,7 @@ func completeWait(f *Frame, slot int32) {
 			setSysRet(f, neg(EFAULT))
 		default:
 			setSysRet(f, 8)
+			wakeFDWaiters(int(t.waitFD))
 		}
 	}
 }
@@ -178,8 +179,12 @@ func clockNow(id int) (int64, bool) {
 	switch id {
 	case clockRealtime, clockRealtimeCoarse:
 		return bootWallNanos + nanotime(), true
-	case clockMonotonic, clockMonotonicRaw, clockMonotonicCoars, clockBoottime, clockProcessCPU, clockThreadCPU:
+	case clockMonotonic, clockMonotonicRaw, clockMonotonicCoars, clockBoottime:
 		return nanotime(), true
+	case clockProcessCPU:
+		return processCPUNanos(), true
+	case clockThreadCPU:
+		return threadCPUNanos(), true
 	}
 	return 0, false
 }

@@ -46,7 +46,8 @@ type thread struct {
 	altSize    uintptr
 	altFlags   int32
 	onAltStack bool
-	runStart   int64 // when the thread last started running (ns), for the quantum
+	runStart   int64 // when the thread last started running (ns): quantum and CPU time
+	cpuNanos   int64 // CPU time used before runStart
 }
 
 var (

@@ -100,6 +100,10 @@ TEXT ·start64(SB),NOSPLIT|NOFRAME,$0
 	MOVW	AX, FS
 	MOVW	AX, GS
 	MOVL	SI, SI                  // zero-extend start_info
+	RDTSC                           // monotonic time zero: the first 64-bit instruction's TSC
+	SHLQ	$32, DX
+	ORQ	DX, AX
+	MOVQ	AX, ·entryTSC(SB)
 
 	MOVQ	CR0, AX
 	ANDQ	$~4, AX                 // EM off

@@ -324,7 +324,11 @@ func runSpace(t *testing.T, ops []byte) {
 
 func TestSpaceModel(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
-	for round := 0; round < 200; round++ {
+	rounds := 100
+	if testing.Short() {
+		rounds = 10
+	}
+	for round := 0; round < rounds; round++ {
 		ops := make([]byte, 1+4*500)
 		rng.Read(ops)
 		runSpace(t, ops)

@@ -45,6 +45,10 @@ func Build(ctx context.Context, cfg BuildConfig) (Result, error) {
 	if out == "" {
 		out = filepath.Join(pkg.moduleDir, "build", fmt.Sprintf("%s-%s.elf", filepath.Base(pkg.dir), cfg.Spec.Arch))
 	}
+	// The go command runs in AppDir: give it a path that means the same there.
+	if out, err = filepath.Abs(out); err != nil {
+		return Result{}, err
+	}
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return Result{}, err
 	}

@@ -15,6 +15,9 @@ import (
 
 const progEntry = "example.com/prog/entry.start"
 
+// testdataDir is absolute, for tests that change directory.
+var testdataDir, _ = filepath.Abs("testdata")
+
 // progSpec is the layout of arch with the test program's entry symbol.
 func progSpec(t *testing.T, arch Arch) Spec {
 	t.Helper()
@@ -151,6 +154,25 @@ func TestDefaultOutput(t *testing.T) {
 	left, _ := filepath.Glob(filepath.Join(mod, "build", ".*.tmp"))
 	if len(left) != 0 {
 		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+func TestBuildRelativeOutput(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	app, err := filepath.Abs(filepath.Join(testdataDir, "prog"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Build(context.Background(), BuildConfig{AppDir: app, Output: filepath.Join("out", "prog.elf"), Spec: progSpec(t, AMD64)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "out", "prog.elf"); res.Path != want {
+		t.Errorf("image at %s, want %s", res.Path, want)
+	}
+	if _, err := os.Stat(res.Path); err != nil {
+		t.Error(err)
 	}
 }
 

@@ -170,11 +170,16 @@ func quotedCmdline(cfg vmconfig.Config) (string, error) {
 		return "", err
 	}
 	for i, a := range args {
-		if strings.ContainsAny(a, " \t\n'\"\\$") {
+		if a == "" || strings.IndexFunc(a, shellSpecial) >= 0 {
 			args[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 		}
 	}
 	return strings.Join(args, " "), nil
+}
+
+// shellSpecial reports whether r needs quoting for a POSIX shell.
+func shellSpecial(r rune) bool {
+	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
 }
 
 // boot runs QEMU attached to the terminal (standard input goes to the guest,
@@ -205,6 +210,9 @@ func boot(cfg vmconfig.Config, timeout time.Duration, std stdio) vmconfig.Outcom
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 
+	if f, ok := std.in.(*os.File); ok {
+		defer saveTerminal(f)()
+	}
 	if err := cmd.Start(); err != nil {
 		out := vmconfig.GuestExit(arch, err, vmconfig.Seen{})
 		if errors.Is(err, exec.ErrNotFound) {
@@ -245,7 +253,8 @@ func boot(cfg vmconfig.Config, timeout time.Duration, std stdio) vmconfig.Outcom
 		out.Reason = fmt.Sprintf("the guest did not exit within -timeout %v; QEMU was killed", timeout)
 	}
 	if interrupted.Load() && out.Kind == vmconfig.QEMUFailed {
-		out.Reason = "interrupted: " + out.Reason
+		// QEMU ends on SIGINT with status 0, which would read as a triple fault.
+		out.Reason = "interrupted: QEMU stopped on the signal before the guest exited"
 	}
 	return out
 }

@@ -152,3 +152,15 @@ func TestBoot(t *testing.T) {
 		}
 	})
 }
+
+func TestQuotedCmdline(t *testing.T) {
+	line, err := quotedCmdline(vmconfig.Config{Kernel: "/tmp/my image.elf", Env: []string{"A=$x"}, Args: []string{"it's", "a;b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"-kernel '/tmp/my image.elf'", `-append 'A=$x -- it'\''s a;b'`, "-M microvm,isa-serial=on"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("%s\nlacks %s", line, want)
+		}
+	}
+}

@@ -67,6 +67,9 @@ func QEMUStatus(arch qemu.Arch, code int) int {
 // (exec.Cmd.Wait or vmtest's VM.Wait; wrap ErrTimeout into it when your own
 // deadline killed QEMU) and from what its console showed.
 func GuestExit(arch qemu.Arch, waitErr error, seen Seen) Outcome {
+	if arch == "" {
+		arch = qemu.ArchAMD64 // as in Config
+	}
 	status, sig, exitErr := 0, syscall.Signal(0), (*exec.ExitError)(nil)
 	if errors.As(waitErr, &exitErr) {
 		status = exitErr.ExitCode()
@@ -89,7 +92,7 @@ func GuestExit(arch qemu.Arch, waitErr error, seen Seen) Outcome {
 		case exitErr == nil && waitErr != nil:
 			reason += fmt.Sprintf("; QEMU: %v", waitErr)
 		case sig != 0:
-			reason += fmt.Sprintf("; QEMU was killed by %v", sig)
+			reason += fmt.Sprintf("; QEMU died of signal %d (%v)", int(sig), sig)
 		case status != QEMUStatus(arch, FaultExitCode):
 			reason += fmt.Sprintf("; QEMU exited with status %d instead of %d", status, QEMUStatus(arch, FaultExitCode))
 		}
@@ -99,7 +102,7 @@ func GuestExit(arch qemu.Arch, waitErr error, seen Seen) Outcome {
 	case waitErr != nil && exitErr == nil:
 		return Outcome{QEMUFailed, StatusQEMUFailed, fmt.Sprintf("QEMU failed: %v", waitErr)}
 	case sig != 0:
-		return Outcome{QEMUFailed, StatusQEMUFailed, fmt.Sprintf("QEMU was killed by %v", sig)}
+		return Outcome{QEMUFailed, StatusQEMUFailed, fmt.Sprintf("QEMU died of signal %d (%v)", int(sig), sig)}
 	case seen.ExitLine && status == QEMUStatus(arch, seen.ExitStatus):
 		return Outcome{Exited, seen.ExitStatus, fmt.Sprintf("the guest exited with status %d", seen.ExitStatus)}
 	case seen.ExitLine:

@@ -63,7 +63,7 @@ func TestGuestExit(t *testing.T) {
 		{"fault wins over exit line", amd, exit(255), Seen{ExitLine: true, ExitStatus: 127, Fault: true, FaultHalting: true}, KernelFault, 70, ""},
 		{"timeout by vmtest", amd, killed, Seen{}, Hung, 124, "timeout"},
 		{"timeout by launcher", amd, fmt.Errorf("%w after 1s: %w", ErrTimeout, killed), exited(3), Hung, 124, ""},
-		{"interrupted", amd, interrupted, Seen{}, QEMUFailed, 125, "killed by interrupt"},
+		{"interrupted", amd, interrupted, Seen{}, QEMUFailed, 125, "died of signal 2 (interrupt)"},
 		{"QEMU missing", amd, exec.Command("/nonexistent/qemu").Run(), Seen{}, QEMUFailed, 125, "QEMU failed"},
 		{"triple fault", amd, nil, Seen{}, QEMUFailed, 125, "triple-faulted"},
 		{"triple fault after exit line", amd, nil, exited(0), QEMUFailed, 125, "instead of 1"},

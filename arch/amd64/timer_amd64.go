@@ -82,7 +82,11 @@ func cpuidTSCHz() uint64 {
 	return 0
 }
 
-// InitClock calibrates the TSC and sets monotonic time zero.
+// entryTSC is the TSC when the CPU first ran 64-bit code (start64): monotonic time zero, so
+// CLOCK_MONOTONIC read in main.main is the guest's boot time.
+var entryTSC uint64
+
+// InitClock calibrates the TSC; monotonic time counts from entryTSC.
 func InitClock() {
 	tscHz = calibrateTSC()
 	if tscHz == 0 {
@@ -92,13 +96,13 @@ func InitClock() {
 		tscHz = 1_000_000_000 // last resort: a guess, reported at boot
 	}
 	tscMult = (1_000_000_000 << 32) / tscHz
-	tscBase = Rdtsc()
+	tscBase = entryTSC
 }
 
 // TSCHz returns the calibrated TSC frequency.
 func TSCHz() uint64 { return tscHz }
 
-// Nanotime returns nanoseconds since InitClock.
+// Nanotime returns nanoseconds since the kernel's entry.
 //
 //go:nosplit
 func Nanotime() int64 {
