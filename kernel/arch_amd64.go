@@ -1,6 +1,9 @@
 package kernel
 
-import "github.com/unitrace/unitrace/arch/amd64"
+import (
+	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/kernel/sysnames"
+)
 
 // The kernel's view of the hardware layer on amd64. Each arch provides the same names.
 type Frame = amd64.Frame
@@ -28,3 +31,11 @@ const (
 const archPlatform = "x86_64"
 
 func archHWCap() uint64 { return 0 }
+
+// syscallName names a Linux/amd64 system call for messages.
+func syscallName(nr uint64) string {
+	if n := sysnames.AMD64(nr); n != "" {
+		return n
+	}
+	return "unknown"
+}

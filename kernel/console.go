@@ -17,6 +17,14 @@ func (l *line) s(s string) *line {
 	return l
 }
 
+// bs appends raw bytes (a []byte->string conversion would allocate).
+func (l *line) bs(b []byte) *line {
+	for _, c := range b {
+		l.b(c)
+	}
+	return l
+}
+
 func (l *line) b(c byte) *line {
 	if l.n == len(l.buf) {
 		l.flush()

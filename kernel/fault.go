@@ -1,20 +1,78 @@
 package kernel
 
-import "github.com/unitrace/unitrace/arch/amd64"
+import (
+	"unsafe"
+
+	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/kernel/symtab"
+)
 
 // kernelFault reports a fault the kernel cannot hand to the program (a fault in the kernel
 // itself, a double fault, an exception in the idle thread) and stops the machine: vector, error
 // code, fault address, all registers, and a backtrace from the exception frame's pc followed by
 // its frame-pointer chain, every step validated. It never returns.
 func kernelFault(f *Frame, why string) {
+	if inFaultReport {
+		// The report itself faulted: say where, and stop without trying again.
+		klog().s("kernel fault while reporting a kernel fault: rip ").x(f.RIP).s(" cr2 ").x(f.CR2).nl()
+		klog().s("kernel fault, halting").nl()
+		amd64.Exit(amd64.FaultExitValue)
+	}
+	inFaultReport = true
 	klog().s("kernel fault: ").s(why).nl()
 	klog().s("vector ").u(f.Vector).s(" (").s(vectorName(f.Vector)).s(") error ").x(f.ErrorCode).s(" cr2 ").x(f.CR2).nl()
 	dumpRegs(f)
-	klog().s("backtrace:").nl()
-	klog().s("  ").x(f.RIP).s(" (exception pc)").nl()
-	walkFrames(uintptr(f.RBP), func(pc uintptr) { klog().s("  ").x(uint64(pc)).nl() })
+	klog().s("backtrace (exception pc, then the frame-pointer chain):").nl()
+	syms, haveSyms := kernelSymtab()
+	printFrame(&syms, haveSyms, uintptr(f.RIP), false)
+	walkFrames(uintptr(f.RBP), func(pc uintptr) { printFrame(&syms, haveSyms, pc, true) })
 	klog().s("kernel fault, halting").nl()
 	amd64.Exit(amd64.FaultExitValue)
+}
+
+// inFaultReport is set while a fault report is being printed.
+var inFaultReport bool
+
+// kernelSymtab reads the image's own pclntab.
+func kernelSymtab() (symtab.Table, bool) {
+	start, end := amd64.Pclntab()
+	text, _ := amd64.TextRange()
+	if end <= start {
+		return symtab.Table{}, false
+	}
+	return symtab.New(unsafe.Slice((*byte)(ptr(start)), end-start), text)
+}
+
+// printFrame prints one backtrace entry, "pc function+offset file:line", with the functions
+// inlined at pc before it. A return address is looked up at pc-1: the call, not what follows.
+func printFrame(syms *symtab.Table, ok bool, pc uintptr, isReturn bool) {
+	look := pc
+	if isReturn {
+		look--
+	}
+	if !ok {
+		klog().s("  ").x(uint64(pc)).nl()
+		return
+	}
+	for depth := 0; depth < 16; depth++ {
+		fr, found := syms.InlinedAt(look, depth)
+		if !found {
+			if depth == 0 {
+				klog().s("  ").x(uint64(pc)).s(" ?").nl()
+			}
+			return
+		}
+		l := klog().s("  ").x(uint64(pc)).s(" ").bs(fr.Name)
+		if !fr.Inlined {
+			l.s("+").x(uint64(pc - fr.Entry))
+		} else {
+			l.s(" (inlined)")
+		}
+		l.s(" ").bs(fr.File).s(":").d(int64(fr.Line)).nl()
+		if !fr.Inlined {
+			return
+		}
+	}
 }
 
 // panicBoot stops a boot that cannot continue.

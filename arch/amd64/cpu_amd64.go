@@ -58,3 +58,4 @@ func addrOfEtext() uintptr
 // AddrOfRuntimeEntry returns the address of _rt0_amd64_linux.
 func AddrOfRuntimeEntry() uintptr
 func addrOfEnd() uintptr
+func addrOfPclntab() (start, end uintptr)

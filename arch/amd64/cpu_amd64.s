@@ -200,3 +200,11 @@ TEXT ·addrOfEnd(SB),NOSPLIT,$0-8
 	LEAQ	runtime·end(SB), AX
 	MOVQ	AX, ret+0(FP)
 	RET
+
+// func addrOfPclntab() (start, end uintptr)
+TEXT ·addrOfPclntab(SB),NOSPLIT,$0-16
+	LEAQ	runtime·pclntab(SB), AX
+	MOVQ	AX, start+0(FP)
+	LEAQ	runtime·epclntab(SB), AX
+	MOVQ	AX, end+8(FP)
+	RET

@@ -131,3 +131,7 @@ func TextRange() (lo, hi uintptr) { return addrOfText(), addrOfEtext() }
 
 // ImageEnd returns the end of the loaded image (runtime.end: the end of its bss).
 func ImageEnd() uintptr { return addrOfEnd() }
+
+// Pclntab returns the bounds of the image's Go symbol table (runtime.pclntab ..
+// runtime.epclntab), which the kernel reads to symbolize its fault reports.
+func Pclntab() (start, end uintptr) { return addrOfPclntab() }

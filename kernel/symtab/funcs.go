@@ -11,8 +11,6 @@ type fun struct {
 // findFunc returns the function whose text holds pc, and pc as an offset
 // from runtime.text. Like the runtime's findfunc, a pc in the padding after a
 // function belongs to that function.
-//
-//go:nosplit
 func (t *Table) findFunc(pc uintptr) (fun, uint64, bool) {
 	if t.nfunc == 0 || pc < t.text {
 		return fun{}, 0, false
@@ -53,16 +51,12 @@ func (t *Table) findFunc(pc uintptr) (fun, uint64, bool) {
 }
 
 // field reads the 32-bit field at offset at of f's _func record.
-//
-//go:nosplit
 func (t *Table) field(f fun, at uint64) uint32 {
 	v, _ := le32(t.tab, f.rec+at)
 	return v
 }
 
 // pcdataOffset returns the pctab offset of f's pcdata table k, 0 if none.
-//
-//go:nosplit
 func (t *Table) pcdataOffset(f fun, k uint64) uint32 {
 	if k >= uint64(t.field(f, funcNPCData)) {
 		return 0
@@ -72,8 +66,6 @@ func (t *Table) pcdataOffset(f fun, k uint64) uint32 {
 
 // funcdataOffset returns the go:func.* offset of f's funcdata k, ^0 if none
 // (the linker's marker for a missing entry).
-//
-//go:nosplit
 func (t *Table) funcdataOffset(f fun, k uint64) uint32 {
 	if f.rec+funcNFuncData >= uint64(len(t.tab)) || k >= uint64(t.tab[f.rec+funcNFuncData]) {
 		return ^uint32(0)
@@ -83,8 +75,6 @@ func (t *Table) funcdataOffset(f fun, k uint64) uint32 {
 }
 
 // name returns the function name at offset nameOff of funcnametab.
-//
-//go:nosplit
 func (t *Table) name(nameOff int32) ([]byte, bool) {
 	if nameOff < 0 {
 		return nil, false
@@ -93,8 +83,6 @@ func (t *Table) name(nameOff int32) ([]byte, bool) {
 }
 
 // file returns the name of file number fileno of f's compilation unit.
-//
-//go:nosplit
 func (t *Table) file(f fun, fileno int32) ([]byte, bool) {
 	if fileno < 0 {
 		return nil, false
@@ -113,8 +101,6 @@ func (t *Table) file(f fun, fileno int32) ([]byte, bool) {
 
 // fileLine returns the source position of the instruction at text offset
 // off inside f.
-//
-//go:nosplit
 func (t *Table) fileLine(f fun, off uint64) ([]byte, int32, bool) {
 	fileno, ok1 := t.pcvalue(f, t.field(f, funcPCFile), off)
 	line, ok2 := t.pcvalue(f, t.field(f, funcPCLn), off)

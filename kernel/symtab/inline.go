@@ -29,8 +29,6 @@ type inlCall struct {
 
 // inlineIndex returns the inline tree record in effect at text offset off
 // of f, or -1 for f's own code (also when the tree is unknown or corrupt).
-//
-//go:nosplit
 func (t *Table) inlineIndex(f fun, off uint64) (int32, uint64) {
 	if t.gofunc == 0 {
 		return -1, 0
@@ -47,8 +45,6 @@ func (t *Table) inlineIndex(f fun, off uint64) (int32, uint64) {
 }
 
 // inlCallAt decodes the inlinedCall record at position pos of the table.
-//
-//go:nosplit
 func (t *Table) inlCallAt(pos uint64) (inlCall, bool) {
 	if pos < t.gofunc || !t.functab.contains(pos, inlCallSize) {
 		return inlCall{}, false
@@ -108,12 +104,12 @@ func (t *Table) plausibleGoFunc(base uint64) bool {
 		rec, ok := t.funcRecord(i)
 		entry, ok1 := t.ftabEntry(i)
 		end, ok2 := t.ftabEntry(i + 1)
-		if !ok || !ok1 || !ok2 || end <= entry {
+		if !ok || !ok1 || !ok2 {
 			return false
 		}
 		f := fun{rec: rec, entry: entry, end: end}
 		tree := t.funcdataOffset(f, funcdataInlTree)
-		if tree == ^uint32(0) {
+		if tree == ^uint32(0) || end <= entry { // race builds have zero-size markers
 			continue
 		}
 		used := t.pcmax(f, t.pcdataOffset(f, pcdataInlTreeIndex))
@@ -130,9 +126,10 @@ func (t *Table) plausibleGoFunc(base uint64) bool {
 // plausibleInlCall reports whether the record at pos looks like record j of
 // f's inline tree as the compiler writes it (cmd/internal/obj/pcln.go adds a
 // call's parent before the call): zero padding, a funcID in the small range
-// Go uses, a name offset that starts a funcnametab string, a non-negative
-// start line, and a parent pc inside f where the innermost inlined call has
-// a smaller index than j (or is f's own code).
+// Go uses, a name offset that starts a funcnametab string, a start line (the
+// line of a func keyword, so at least 1, which rejects zero padding), and a
+// parent pc inside f where the innermost inlined call has a smaller index
+// than j (or is f's own code).
 func (t *Table) plausibleInlCall(f fun, pos uint64, j int32) bool {
 	if !t.functab.contains(pos, inlCallSize) || t.tab[pos+1]|t.tab[pos+2]|t.tab[pos+3] != 0 || t.tab[pos] >= 64 {
 		return false
@@ -141,7 +138,7 @@ func (t *Table) plausibleInlCall(f fun, pos uint64, j int32) bool {
 	parent, _ := le32(t.tab, pos+inlCallParentPC)
 	start, _ := le32(t.tab, pos+inlCallStartLine)
 	nameAt := t.funcnames.start + uint64(name)
-	if !t.funcnames.contains(nameAt, 1) || (name != 0 && t.tab[nameAt-1] != 0) || int32(start) < 0 {
+	if !t.funcnames.contains(nameAt, 1) || (name != 0 && t.tab[nameAt-1] != 0) || int32(start) <= 0 {
 		return false
 	}
 	if int32(parent) < 0 || f.entry+uint64(parent) >= f.end {

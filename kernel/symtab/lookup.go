@@ -16,13 +16,18 @@ type Frame struct {
 	Wrapper bool
 }
 
+// InlineTrees reports whether New located the inline trees. Without them,
+// Lookup returns the physical function for every pc (with the source
+// position of pc itself, which may lie in inlined code).
+func (t *Table) InlineTrees() bool {
+	return t.gofunc != 0
+}
+
 // Lookup returns the innermost logical frame at pc: the inlined function
 // whose code pc is in, or the physical function, with the source position of
 // pc. It is what runtime.FuncForPC(pc) reports. pc must point into the
 // instruction of interest: for a return address, pass the address minus 1,
 // as runtime.CallersFrames does. ok is false when no function holds pc.
-//
-//go:nosplit
 func (t *Table) Lookup(pc uintptr) (Frame, bool) {
 	return t.InlinedAt(pc, 0)
 }
@@ -35,8 +40,6 @@ func (t *Table) Lookup(pc uintptr) (Frame, bool) {
 //
 // Each call costs O(depth) pc-table decodes, so walking all frames is
 // quadratic in the inlining depth, which is small.
-//
-//go:nosplit
 func (t *Table) InlinedAt(pc uintptr, depth int) (Frame, bool) {
 	f, off, ok := t.findFunc(pc)
 	if !ok || depth < 0 || depth > maxInlineDepth {

@@ -9,8 +9,6 @@ package symtab
 // delta and a varint pc delta in units of the instruction quantum, starting
 // from value -1 at the entry; a zero value delta after the first pair ends
 // the table. Each value holds for [previous pc, new pc).
-//
-//go:nosplit
 func (t *Table) pcvalue(f fun, tab uint32, target uint64) (int32, bool) {
 	if tab == 0 {
 		return -1, false

@@ -6,16 +6,12 @@ package symtab
 type region struct{ start, end uint64 }
 
 // contains reports whether the n bytes at pos lie inside r.
-//
-//go:nosplit
 func (r region) contains(pos, n uint64) bool {
 	return pos >= r.start && pos <= r.end && r.end-pos >= n
 }
 
 // le32 reads the little-endian uint32 at pos of b. Both guest architectures
 // are little-endian, and New rejects a table whose magic reads otherwise.
-//
-//go:nosplit
 func le32(b []byte, pos uint64) (uint32, bool) {
 	if pos > uint64(len(b)) || uint64(len(b))-pos < 4 {
 		return 0, false
@@ -26,8 +22,6 @@ func le32(b []byte, pos uint64) (uint32, bool) {
 
 // word reads the little-endian unsigned integer of size bytes (4 or 8) at
 // pos of b: the pcHeader's fields are target-pointer sized.
-//
-//go:nosplit
 func word(b []byte, pos uint64, size uint64) (uint64, bool) {
 	lo, ok := le32(b, pos)
 	if !ok || size == 4 {
@@ -41,8 +35,6 @@ func word(b []byte, pos uint64, size uint64) (uint64, bool) {
 // group first, high bit set on all but the last byte) at pos, which must lie
 // in r. It returns the value truncated to 32 bits as runtime.readvarint does,
 // and the number of bytes read, 0 when the varint runs past r.
-//
-//go:nosplit
 func uvarint(b []byte, r region, pos uint64) (uint32, uint64) {
 	var v, shift uint32
 	for n := uint64(0); ; n++ {
@@ -61,8 +53,6 @@ func uvarint(b []byte, r region, pos uint64) (uint32, uint64) {
 
 // cstring returns the NUL-terminated string at offset off of r, without the
 // NUL; ok is false when off is outside r or no NUL ends the string inside r.
-//
-//go:nosplit
 func cstring(b []byte, r region, off uint64) ([]byte, bool) {
 	if r.start > r.end || r.end > uint64(len(b)) || off >= r.end-r.start {
 		return nil, false

@@ -189,10 +189,14 @@ func valueAt(runs []run, off uint32) int32 {
 	return -1
 }
 
-// modelFrame is the reference answer for InlinedAt(entry+off, depth).
-func (s *synth) modelFrame(fi int, off uint32, depth int) (name, file string, line int32, inlined, ok bool) {
+// modelFrame is the reference answer for InlinedAt(entry+off, depth), with
+// inline trees in use or (noInline) not found.
+func (s *synth) modelFrame(fi int, off uint32, depth int, noInline bool) (name, file string, line int32, inlined, ok bool) {
 	f := s.funcs[fi]
 	ix := valueAt(f.inlIdx, off)
+	if noInline {
+		ix = -1
+	}
 	for range depth {
 		if ix < 0 {
 			return "", "", 0, false, false

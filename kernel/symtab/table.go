@@ -103,8 +103,6 @@ func New(pclntab []byte, textStart uintptr) (Table, bool) {
 
 // ftabEntry returns the entry offset (from runtime.text) of function i; i ==
 // nfunc gives the end of the last function.
-//
-//go:nosplit
 func (t *Table) ftabEntry(i uint64) (uint64, bool) {
 	if i > t.nfunc {
 		return 0, false
@@ -115,8 +113,6 @@ func (t *Table) ftabEntry(i uint64) (uint64, bool) {
 
 // funcRecord returns the position in the table of function i's _func, after
 // checking that its fixed part and its pcdata and funcdata arrays fit.
-//
-//go:nosplit
 func (t *Table) funcRecord(i uint64) (uint64, bool) {
 	if i >= t.nfunc {
 		return 0, false
