@@ -23,15 +23,8 @@ import (
 //
 //	go test ./tests/vm -run '^$' -bench Syscalls -benchtime 1x
 func BenchmarkSyscalls(b *testing.B) {
-	requireQEMU(&testing.T{}, qemu.ArchAMD64)
-	if _, err := exec.LookPath(vmconfig.QEMUBinary(qemu.ArchAMD64)); err != nil {
-		b.Skip("QEMU is not installed")
-	}
-	t := &testing.T{}
-	kernel := buildImage(t, "examples/syscallbench")
-	if t.Failed() {
-		b.Fatal("building examples/syscallbench failed")
-	}
+	requireQEMU(b, qemu.ArchAMD64)
+	kernel := buildImage(b, "examples/syscallbench")
 	const iterations = "-n=40000"
 	for i := 0; i < b.N; i++ {
 		guest := bootMetrics(b, kernel, iterations)
@@ -47,8 +40,7 @@ func BenchmarkSyscalls(b *testing.B) {
 
 func bootMetrics(b *testing.B, kernel, arg string) map[string]float64 {
 	b.Helper()
-	t := &testing.T{}
-	console, out := bootVM(t, vmconfig.Config{Machine: "microvm", Accel: vmconfig.TCG, Kernel: kernel, Args: []string{arg}})
+	console, out := bootVM(b, vmconfig.Config{Machine: "microvm", Accel: vmconfig.TCG, Kernel: kernel, Args: []string{arg}})
 	if out.Kind != vmconfig.Exited || out.Status != 0 {
 		b.Fatalf("guest: outcome %+v\n%s", out, strings.Join(console, "\n"))
 	}

@@ -49,7 +49,7 @@ func TestMain(m *testing.M) {
 }
 
 // requireQEMU skips the test when the emulator for arch is missing.
-func requireQEMU(t *testing.T, arch qemu.Arch) {
+func requireQEMU(t testing.TB, arch qemu.Arch) {
 	t.Helper()
 	bin := vmconfig.QEMUBinary(arch)
 	if _, err := exec.LookPath(bin); err != nil {
@@ -70,7 +70,7 @@ type imageOnce struct {
 }
 
 // buildImage returns the amd64 image of the main package app.
-func buildImage(t *testing.T, app string) string {
+func buildImage(t testing.TB, app string) string {
 	t.Helper()
 	images.Lock()
 	e := images.m[app]
@@ -150,7 +150,7 @@ func (l *lines) all() []string {
 // bootVM boots cfg through vmtest and returns the console lines and how the
 // VM ended. It always waits for QEMU (vmtest requires it) and never uses
 // StartT, whose line logger deadlocks on lines over 64 KiB.
-func bootVM(t *testing.T, cfg vmconfig.Config) ([]string, vmconfig.Outcome) {
+func bootVM(t testing.TB, cfg vmconfig.Config) ([]string, vmconfig.Outcome) {
 	t.Helper()
 	if cfg.Timeout == 0 {
 		cfg.Timeout = vmTimeout
