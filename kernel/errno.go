@@ -13,6 +13,7 @@ const (
 	EEXIST    = 17
 	ENODEV    = 19
 	EINVAL    = 22
+	ENOTTY    = 25
 	ENOSPC    = 28
 	ESPIPE    = 29
 	ENOSYS    = 38

@@ -134,8 +134,6 @@ func dispatch(f *Frame, nr uint64, a *[6]uint64) (ret uint64, done bool) {
 	return neg(ENOSYS), true
 }
 
-const ENOTTY = 25
-
 func errnoOr(errno int, v uint64) uint64 {
 	if errno != 0 {
 		return neg(errno)

@@ -1,0 +1,188 @@
+// Package record defines the binary trace record that the guest writes into
+// its per-CPU rings and that the host reads out of DATA frames.
+//
+// A record is little-endian and 8-byte aligned:
+//
+//	off  size  field
+//	0    2     size     whole record in bytes, a multiple of 8, stack included
+//	2    2     tpid     tracepoint id (see TPID)
+//	4    1     flags    see Flags
+//	5    1     nframes  number of stack words at the end
+//	6    2     cpu
+//	8    8     ts       raw ticks (TSC on amd64, CNTVCT on arm64)
+//	16   4     tid      kernel thread id
+//	20   4     seq      per-CPU sequence number
+//	24   8*n   args     8-byte slots; a string takes StrSlots slots
+//	...  8*nf  stack    stack[0] is the leaf pc, the rest return addresses
+//
+// nargs = (size - HeaderSize - 8*nframes) / 8. docs/trace-format.md is the
+// full specification, with the sequence-number and LOST accounting rules.
+//
+// The encoders in this package run in the guest, in interrupt context: they
+// are //go:nosplit, never allocate and never panic; they report a record that
+// does not fit with a false or zero result. The Decoder is for the host.
+package record
+
+// Version is the record-format version carried in HELLO. It changes only
+// when a header field moves or changes meaning; new arguments of a fixed
+// schema record are appended and do not change it.
+const Version = 1
+
+// Header layout.
+const (
+	HeaderSize = 24
+	SlotSize   = 8 // every argument and stack word
+	Align      = 8
+
+	OffSize    = 0
+	OffTPID    = 2
+	OffFlags   = 4
+	OffNFrames = 5
+	OffCPU     = 6
+	OffTS      = 8
+	OffTID     = 16
+	OffSeq     = 20
+	OffArgs    = HeaderSize
+
+	// MaxSize is the largest size the u16 size field can hold that is a
+	// multiple of Align.
+	MaxSize = 1<<16 - Align
+	// MaxFrames is the most stack words the u8 nframes field can count.
+	MaxFrames = 255
+	// StrSlots is how many argument slots one string argument takes: its
+	// bytes, truncated to StrBytes and NUL-padded.
+	StrSlots = 3
+	StrBytes = StrSlots * SlotSize
+	// PadMinSize is the smallest PAD record: only size and tpid of a PAD
+	// are meaningful, so it needs one slot, not a whole header.
+	PadMinSize = Align
+)
+
+// TPID is a tracepoint id. Ids below FirstDictID have a fixed meaning; the
+// others are assigned at boot and described by the DICT frame.
+type TPID uint16
+
+const (
+	TPPad      TPID = 0 // filler to the end of a ring; never sent to the host
+	TPLost     TPID = 1 // records dropped before they reached the ring
+	TPSample   TPID = 2 // a sampler tick
+	TPClock    TPID = 3 // a (ticks, ns since boot) reference pair
+	TPThrottle TPID = 4 // the sampler changed its rate
+
+	FirstDictID TPID = 16 // 5-15 are reserved
+)
+
+// Flags is the record's flags byte. Decoders ignore bits they do not know.
+type Flags uint8
+
+const (
+	HasStack           Flags = 1 << 0 // nframes stack words follow the args
+	PC0Exact           Flags = 1 << 1 // stack[0] came from a trap frame: do not subtract 1
+	StackFromInterrupt Flags = 1 << 2 // the stack is the interrupted thread's
+	StackTrunc         Flags = 1 << 3 // the walk reached its depth cap
+	WalkStop           Flags = 1 << 4 // a frame-pointer check failed and ended the walk
+	ArgsTrunc          Flags = 1 << 5 // a string argument was cut to StrBytes
+	InIRQ              Flags = 1 << 6 // emitted in interrupt context
+	NoInterruptFrame   Flags = 1 << 7 // the sampler fell back to the ordinary walk
+)
+
+// LOST record arguments (tpid 1). The record's seq is the first dropped seq
+// and does not itself consume a sequence number.
+const (
+	LostArgCount   = 0 // number of records dropped
+	LostArgFirstTS = 1 // ts of the first dropped record
+	LostArgLastTS  = 2 // ts of the last dropped record
+	LostArgCauses  = 3 // LostCause bits
+	LostArgs       = 4
+)
+
+// LostCause says why records were dropped; a LOST record ORs the causes of
+// the drops it covers.
+type LostCause uint64
+
+const (
+	CauseRingFull    LostCause = 1 << 0 // streaming ring had no room
+	CauseNested      LostCause = 1 << 1 // re-entrant emit on the same CPU
+	CauseBeforeRings LostCause = 1 << 2 // emit before the rings existed
+	knownLostCauses            = CauseRingFull | CauseNested | CauseBeforeRings
+)
+
+// SAMPLE record arguments (tpid 2).
+const (
+	SampleArgSP     = 0
+	SampleArgFP     = 1
+	SampleArgLR     = 2 // 0 on amd64
+	SampleArgW0     = 3 // word at [sp]
+	SampleArgW1     = 4 // word at [sp+8]
+	SampleArgTID    = 5 // goroutine or kernel task id
+	SampleArgLateNs = 6 // tick time minus programmed deadline
+	SampleArgState  = 7 // SampleState
+	SampleArgs      = 8
+)
+
+// SampleState is the SAMPLE state slot: bit 0 idle, bits 4-7 the stack kind.
+type SampleState uint64
+
+const (
+	StateIdle      SampleState = 1 << 0
+	StackKindShift             = 4
+	StackKindMask  SampleState = 0xf << StackKindShift
+)
+
+// StackKind is the kind of stack the sampler interrupted.
+type StackKind uint8
+
+const (
+	StackUnknown   StackKind = 0
+	StackGoroutine StackKind = 1
+	StackSystem    StackKind = 2 // g0
+	StackInterrupt StackKind = 3
+	StackKernel    StackKind = 4
+)
+
+// Kind returns the stack kind held in bits 4-7.
+func (s SampleState) Kind() StackKind {
+	return StackKind((s & StackKindMask) >> StackKindShift)
+}
+
+// MakeSampleState builds a state slot.
+//
+//go:nosplit
+func MakeSampleState(idle bool, kind StackKind) SampleState {
+	s := SampleState(kind&0xf) << StackKindShift
+	if idle {
+		s |= StateIdle
+	}
+	return s
+}
+
+// CLOCK record arguments (tpid 3).
+const (
+	ClockArgTicks = 0
+	ClockArgNs    = 1 // ns since boot at Ticks
+	ClockArgs     = 2
+)
+
+// THROTTLE record arguments (tpid 4).
+const (
+	ThrottleArgOldHz = 0
+	ThrottleArgNewHz = 1
+	ThrottleArgs     = 2
+)
+
+// FixedArgs returns the number of argument slots a fixed-schema record must
+// have at least, and false for dictionary and reserved ids. Records may carry
+// more slots than this (fields are only ever appended).
+func FixedArgs(id TPID) (int, bool) {
+	switch id {
+	case TPLost:
+		return LostArgs, true
+	case TPSample:
+		return SampleArgs, true
+	case TPClock:
+		return ClockArgs, true
+	case TPThrottle:
+		return ThrottleArgs, true
+	}
+	return 0, false
+}

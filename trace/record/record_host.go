@@ -1,0 +1,74 @@
+package record
+
+// Host-only code (see decode_host.go).
+
+// Record is one decoded record. Args and Stack are fresh slices owned by the
+// caller; Raw aliases the decoder's input.
+type Record struct {
+	Header
+	Offset int64    // of the record's first byte, in the caller's coordinates
+	Args   []uint64 // argument slots
+	Stack  []uint64 // stack words, leaf first
+	Raw    []byte   // the whole record
+}
+
+// String returns the NUL-trimmed string argument that starts at slot i, and
+// false if the slots are outside the args.
+func (r *Record) String(i int) (string, bool) {
+	if i < 0 || i+StrSlots > len(r.Args) {
+		return "", false
+	}
+	var b [StrBytes]byte
+	for j := 0; j < StrSlots; j++ {
+		v := r.Args[i+j]
+		for k := 0; k < SlotSize; k++ {
+			b[j*SlotSize+k] = byte(v >> (8 * k))
+		}
+	}
+	n := 0
+	for n < len(b) && b[n] != 0 {
+		n++
+	}
+	return string(b[:n]), true
+}
+
+// Lost returns the LOST arguments; ok is false for other records.
+func (r *Record) Lost() (l Lost, ok bool) {
+	if r.TPID != TPLost || len(r.Args) < LostArgs {
+		return Lost{}, false
+	}
+	return Lost{
+		FirstSeq: r.Seq,
+		Count:    r.Args[LostArgCount],
+		FirstTS:  r.Args[LostArgFirstTS],
+		LastTS:   r.Args[LostArgLastTS],
+		Causes:   LostCause(r.Args[LostArgCauses]),
+	}, true
+}
+
+// Sample returns the SAMPLE arguments; ok is false for other records.
+func (r *Record) Sample() (s Sample, ok bool) {
+	if r.TPID != TPSample || len(r.Args) < SampleArgs {
+		return Sample{}, false
+	}
+	a := r.Args
+	return Sample{SP: a[SampleArgSP], FP: a[SampleArgFP], LR: a[SampleArgLR],
+		W0: a[SampleArgW0], W1: a[SampleArgW1], TID: a[SampleArgTID],
+		LateNs: a[SampleArgLateNs], State: SampleState(a[SampleArgState])}, true
+}
+
+// Clock returns the CLOCK arguments; ok is false for other records.
+func (r *Record) Clock() (ticks, ns uint64, ok bool) {
+	if r.TPID != TPClock || len(r.Args) < ClockArgs {
+		return 0, 0, false
+	}
+	return r.Args[ClockArgTicks], r.Args[ClockArgNs], true
+}
+
+// Throttle returns the THROTTLE arguments; ok is false for other records.
+func (r *Record) Throttle() (oldHz, newHz uint64, ok bool) {
+	if r.TPID != TPThrottle || len(r.Args) < ThrottleArgs {
+		return 0, 0, false
+	}
+	return r.Args[ThrottleArgOldHz], r.Args[ThrottleArgNewHz], true
+}
