@@ -194,8 +194,8 @@ func kernelFile(name string, pkgs []kernelPackage) string {
 	}
 	for _, p := range pkgs {
 		for _, f := range p.files {
-			if strings.HasSuffix(f, "_test.go") {
-				continue
+			if strings.HasSuffix(f, "_test.go") || strings.HasSuffix(f, "_host.go") {
+				continue // tests, and host-only code kept beside the guest code it decodes
 			}
 			slash := filepath.ToSlash(f)
 			if slash == name || strings.HasSuffix(slash, "/"+name) {

@@ -13,9 +13,14 @@ type testMem struct {
 	base uintptr
 }
 
+// liveMem keeps every test ring's memory reachable: a Ring holds only the
+// address, which does not keep a Go buffer alive.
+var liveMem []*testMem
+
 func newMem(size uint64) *testMem {
 	m := &testMem{buf: make([]uint64, size/8)}
 	m.base = uintptr(unsafe.Pointer(&m.buf[0]))
+	liveMem = append(liveMem, m)
 	return m
 }
 

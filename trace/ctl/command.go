@@ -1,0 +1,135 @@
+package ctl
+
+import "github.com/unitrace/unitrace/trace/ring"
+
+// Size caps.
+const (
+	MaxCommand  = 1024 // bytes in one command
+	MaxString   = 64   // bytes in one string value
+	MaxHz       = 10000
+	MaxForcedHz = 100000
+)
+
+// Op is a command.
+type Op uint8
+
+const (
+	OpNone Op = iota
+	OpHello
+	OpList
+	OpEnable
+	OpDisable
+	OpMode
+	OpSnapshot
+	OpFlush
+	OpStats
+	OpStop
+	OpSamplerStart
+	OpSamplerStop
+	numOps
+)
+
+// opNames are the wire names, indexed by Op.
+var opNames = [numOps]string{"", "hello", "list", "enable", "disable", "mode", "snapshot", "flush",
+	"stats", "stop", "sampler.start", "sampler.stop"}
+
+// String returns the wire name of the command ("" for OpNone or invalid).
+func (o Op) String() string {
+	if o >= numOps {
+		return ""
+	}
+	return opNames[o]
+}
+
+// RingMode is the mode command's "ring" value.
+type RingMode uint8
+
+const (
+	RingUnset RingMode = iota
+	RingStream
+	RingFlight
+)
+
+// Field bits: which optional fields a command carried (Command.Has) and
+// which a command accepts.
+const (
+	HasMatch uint8 = 1 << iota
+	HasStack
+	HasRing
+	HasSize
+	HasHz
+	HasForce
+)
+
+// allowed and required fields per Op (beyond id and cmd).
+var (
+	allowed = [numOps]uint8{
+		OpList:         HasMatch,
+		OpEnable:       HasMatch | HasStack,
+		OpDisable:      HasMatch | HasStack,
+		OpMode:         HasRing | HasSize,
+		OpSamplerStart: HasHz | HasForce,
+	}
+	required = [numOps]uint8{
+		OpEnable:  HasMatch,
+		OpDisable: HasMatch,
+	}
+)
+
+// Command is a parsed command. It holds no pointers, so the kernel may keep
+// it anywhere.
+type Command struct {
+	ID       uint32
+	Op       Op
+	Has      uint8 // Has* bits of the optional fields present
+	Match    [MaxString]byte
+	MatchLen uint8
+	Stack    bool
+	Ring     RingMode
+	Size     uint64
+	Hz       uint32
+	Force    bool
+}
+
+// Pattern returns the match glob ("*" when the command had none).
+func (c *Command) Pattern() []byte {
+	if c.Has&HasMatch == 0 {
+		return star[:]
+	}
+	n := min(int(c.MatchLen), len(c.Match))
+	return c.Match[:n]
+}
+
+var star = [1]byte{'*'}
+
+// validate checks the fields against the command; it runs after the whole
+// object parsed, because JSON fields come in any order.
+func (c *Command) validate() Err {
+	if c.Op == OpNone {
+		return ErrNoCmd
+	}
+	if c.Has&^allowed[c.Op] != 0 {
+		return ErrFieldNotForCmd
+	}
+	if c.Has&required[c.Op] != required[c.Op] {
+		return ErrMissingField
+	}
+	switch c.Op {
+	case OpMode:
+		if c.Has&(HasRing|HasSize) == 0 {
+			return ErrMissingField
+		}
+		if c.Has&HasSize != 0 && (c.Size < ring.MinSize || c.Size > ring.MaxSize || c.Size&(c.Size-1) != 0) {
+			return ErrBadSize
+		}
+	case OpSamplerStart:
+		limit := uint32(MaxHz)
+		if c.Force {
+			limit = MaxForcedHz
+		}
+		if c.Has&HasHz != 0 && (c.Hz == 0 || c.Hz > limit) {
+			return ErrBadHz
+		}
+	}
+	return ErrNone
+}

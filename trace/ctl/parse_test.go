@@ -1,0 +1,201 @@
+package ctl
+
+import (
+	"strings"
+	"testing"
+)
+
+func cmd(op Op, id uint32, has uint8, f func(*Command)) Command {
+	c := Command{ID: id, Op: op, Has: has}
+	if f != nil {
+		f(&c)
+	}
+	return c
+}
+
+func withMatch(s string) func(*Command) {
+	return func(c *Command) { c.MatchLen = uint8(copy(c.Match[:], s)) }
+}
+
+func TestParseCommands(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Command
+	}{
+		{`{"id":1,"cmd":"hello"}`, cmd(OpHello, 1, 0, nil)},
+		{` { "cmd" : "hello" , "id" : 0 } ` + "\n", cmd(OpHello, 0, 0, nil)},
+		{`{"id":2,"cmd":"list"}`, cmd(OpList, 2, 0, nil)},
+		{`{"id":3,"cmd":"list","match":"sys*"}`, cmd(OpList, 3, HasMatch, withMatch("sys*"))},
+		{`{"id":4,"cmd":"enable","match":"syscall_?"}`, cmd(OpEnable, 4, HasMatch, withMatch("syscall_?"))},
+		{`{"id":5,"cmd":"enable","match":"*","stack":true}`, cmd(OpEnable, 5, HasMatch|HasStack,
+			func(c *Command) { withMatch("*")(c); c.Stack = true })},
+		{`{"id":6,"cmd":"disable","match":"a\"b\\c\/d"}`, cmd(OpDisable, 6, HasMatch, withMatch(`a"b\c/d`))},
+		{`{"id":7,"cmd":"disable","match":"","stack":false}`, cmd(OpDisable, 7, HasMatch|HasStack, nil)},
+		{`{"id":8,"cmd":"mode","ring":"flight"}`, cmd(OpMode, 8, HasRing, func(c *Command) { c.Ring = RingFlight })},
+		{`{"id":9,"cmd":"mode","ring":"stream","size":16384}`, cmd(OpMode, 9, HasRing|HasSize,
+			func(c *Command) { c.Ring = RingStream; c.Size = 16384 })},
+		{`{"id":10,"cmd":"mode","size":1073741824}`, cmd(OpMode, 10, HasSize, func(c *Command) { c.Size = 1 << 30 })},
+		{`{"id":11,"cmd":"snapshot"}`, cmd(OpSnapshot, 11, 0, nil)},
+		{`{"id":12,"cmd":"flush"}`, cmd(OpFlush, 12, 0, nil)},
+		{`{"id":13,"cmd":"stats"}`, cmd(OpStats, 13, 0, nil)},
+		{`{"id":14,"cmd":"stop"}`, cmd(OpStop, 14, 0, nil)},
+		{`{"id":15,"cmd":"sampler.start"}`, cmd(OpSamplerStart, 15, 0, nil)},
+		{`{"id":16,"cmd":"sampler.start","hz":10000}`, cmd(OpSamplerStart, 16, HasHz, func(c *Command) { c.Hz = 10000 })},
+		{`{"id":17,"cmd":"sampler.start","hz":100000,"force":true}`, cmd(OpSamplerStart, 17, HasHz|HasForce,
+			func(c *Command) { c.Hz = 100000; c.Force = true })},
+		{`{"id":18,"cmd":"sampler.stop"}`, cmd(OpSamplerStop, 18, 0, nil)},
+		{`{"id":4294967295,"cmd":"stop"}`, cmd(OpStop, 4294967295, 0, nil)},
+		{`{"id":1,"cmd":"list","match":"` + strings.Repeat("x", 64) + `"}`, cmd(OpList, 1, HasMatch, withMatch(strings.Repeat("x", 64)))},
+	}
+	for _, tt := range tests {
+		got, e := Parse([]byte(tt.in))
+		if e != ErrNone || got != tt.want {
+			t.Errorf("Parse(%s) = %+v, %q; want %+v", tt.in, got, e.Message(), tt.want)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Err
+	}{
+		{`{"id":1,"cmd":"stop"` + strings.Repeat(" ", MaxCommand) + `}`, ErrTooLong},
+		{``, ErrSyntax},
+		{`[]`, ErrSyntax},
+		{`{"id":1,"cmd":"stop"`, ErrSyntax},
+		{`{"id":1 "cmd":"stop"}`, ErrSyntax},
+		{`{"id":1,,"cmd":"stop"}`, ErrSyntax},
+		{`{"id":1,"cmd":"stop",}`, ErrSyntax},
+		{`{id:1}`, ErrSyntax},
+		{`{"id":1,"cmd":"stop`, ErrSyntax},
+		{`{"id":1,"cmd":"stop\`, ErrSyntax},
+		{`{"id":1,"cmd":tru}`, ErrSyntax},
+		{`{"id":1,"cmd":"stop"}x`, ErrTrailing},
+		{`{"id":1,"cmd":"stop"}{}`, ErrTrailing},
+		{`{"id":1,"cmd":{"a":1}}`, ErrNesting},
+		{`{"id":[1],"cmd":"stop"}`, ErrNesting},
+		{`{"id":1,"cmd":"list","match":"` + strings.Repeat("x", 65) + `"}`, ErrStringTooLong},
+		{`{"id":1,"cmd":"list","match":"a\u0041"}`, ErrBadString},
+		{`{"id":1,"cmd":"list","match":"a` + "\t" + `"}`, ErrBadString},
+		{`{"id":1,"cmd":"list","match":"é"}`, ErrBadString},
+		{`{"id":01,"cmd":"stop"}`, ErrBadNumber},
+		{`{"id":1.0,"cmd":"stop"}`, ErrBadNumber},
+		{`{"id":1e3,"cmd":"stop"}`, ErrBadNumber},
+		{`{"id":-1,"cmd":"stop"}`, ErrOutOfRange},
+		{`{"id":4294967296,"cmd":"stop"}`, ErrOutOfRange},
+		{`{"id":18446744073709551616,"cmd":"stop"}`, ErrOutOfRange},
+		{`{"id":1,"cmd":"stop","bogus":1}`, ErrUnknownField},
+		{`{"id":1,"ID":2,"cmd":"stop"}`, ErrUnknownField},
+		{`{"id":1,"id":2,"cmd":"stop"}`, ErrDuplicateField},
+		{`{"id":1,"cmd":"stop","cmd":"stop"}`, ErrDuplicateField},
+		{`{"id":"1","cmd":"stop"}`, ErrWrongType},
+		{`{"id":1,"cmd":7}`, ErrWrongType},
+		{`{"id":1,"cmd":null}`, ErrWrongType},
+		{`{"id":1,"cmd":"enable","match":"*","stack":1}`, ErrWrongType},
+		{`{"id":1,"cmd":"Stop"}`, ErrUnknownCmd},
+		{`{"id":1,"cmd":"reboot"}`, ErrUnknownCmd},
+		{`{"cmd":"stop"}`, ErrNoID},
+		{`{}`, ErrNoID},
+		{`{"id":1}`, ErrNoCmd},
+		{`{"id":1,"cmd":"stop","match":"*"}`, ErrFieldNotForCmd},
+		{`{"id":1,"cmd":"list","stack":true}`, ErrFieldNotForCmd},
+		{`{"id":1,"cmd":"mode","hz":10}`, ErrFieldNotForCmd},
+		{`{"id":1,"cmd":"enable"}`, ErrMissingField},
+		{`{"id":1,"cmd":"disable","stack":true}`, ErrMissingField},
+		{`{"id":1,"cmd":"mode"}`, ErrMissingField},
+		{`{"id":1,"cmd":"mode","ring":"ring"}`, ErrBadRing},
+		{`{"id":1,"cmd":"mode","size":12345}`, ErrBadSize},
+		{`{"id":1,"cmd":"mode","size":8192}`, ErrBadSize},
+		{`{"id":1,"cmd":"mode","size":2147483648}`, ErrBadSize},
+		{`{"id":1,"cmd":"sampler.start","hz":0}`, ErrBadHz},
+		{`{"id":1,"cmd":"sampler.start","hz":10001}`, ErrBadHz},
+		{`{"id":1,"cmd":"sampler.start","hz":100001,"force":true}`, ErrBadHz},
+		{`{"id":1,"cmd":"sampler.start","hz":20000,"force":false}`, ErrBadHz},
+	}
+	for _, tt := range tests {
+		got, e := Parse([]byte(tt.in))
+		if e != tt.want || got != (Command{}) {
+			t.Errorf("Parse(%.80s) = %+v, %q; want error %q", tt.in, got, e.Message(), tt.want.Message())
+		}
+	}
+	for e := Err(1); e < numErrs; e++ {
+		if e.Message() == "" {
+			t.Errorf("Err %d has no message", e)
+		}
+	}
+	if Err(200).Message() == "" {
+		t.Error("out-of-range Err has no message")
+	}
+}
+
+func TestParseAllocs(t *testing.T) {
+	in := []byte(`{"id":5,"cmd":"enable","match":"sys*","stack":true}`)
+	bad := []byte(`{"id":5,"cmd":"enable","match":"sys*","stack":true,"x":1}`)
+	buf := make([]byte, 256)
+	if a := testing.AllocsPerRun(1000, func() {
+		c, _ := Parse(in)
+		Parse(bad)
+		c.Encode(buf)
+		EncodeOK(buf, c.ID)
+		EncodeError(buf, c.ID, ErrUnknownField)
+		Match(c.Pattern(), "syscall_enter")
+	}); a != 0 {
+		t.Fatalf("%v allocations per run", a)
+	}
+}
+
+func TestEncodeReplies(t *testing.T) {
+	buf := make([]byte, 128)
+	n, ok := EncodeOK(buf, 42)
+	if !ok || string(buf[:n]) != `{"id":42,"ok":true}` {
+		t.Errorf("EncodeOK = %q", buf[:n])
+	}
+	n, ok = EncodeError(buf, 0, ErrBadRing)
+	if !ok || string(buf[:n]) != `{"id":0,"error":"ring must be \"stream\" or \"flight\""}` {
+		t.Errorf("EncodeError = %q", buf[:n])
+	}
+	w := NewWriter(buf)
+	w.Uint("id", 4294967295)
+	w.Bool("ok", false)
+	w.String("name", []byte("a\"\\\x01"))
+	n, ok = w.End()
+	if !ok || string(buf[:n]) != `{"id":4294967295,"ok":false,"name":"a\"\\?"}` {
+		t.Errorf("Writer = %q", buf[:n])
+	}
+	for size := range len(`{"id":42,"ok":true}`) {
+		if _, ok := EncodeOK(buf[:size], 42); ok {
+			t.Errorf("EncodeOK fit in %d bytes", size)
+		}
+	}
+}
+
+func TestMatch(t *testing.T) {
+	tests := []struct {
+		pattern, name string
+		want          bool
+	}{
+		{"*", "", true},
+		{"*", "syscall_enter", true},
+		{"", "", true},
+		{"", "a", false},
+		{"syscall_enter", "syscall_enter", true},
+		{"syscall_enter", "syscall_exit", false},
+		{"syscall_*", "syscall_exit", true},
+		{"syscall_*", "sched_switch", false},
+		{"*_exit", "syscall_exit", true},
+		{"*_exit", "syscall_exit2", false},
+		{"s?s*_e*t", "syscall_exit", true},
+		{"?", "", false},
+		{"??", "ab", true},
+		{"a*b*c", "aXbYbZc", true},
+		{"a*b*c", "aXbYbZ", false},
+		{"**a", "a", true},
+		{"*a*a*a*b", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", false},
+	}
+	for _, tt := range tests {
+		if got := Match([]byte(tt.pattern), tt.name); got != tt.want {
+			t.Errorf("Match(%q, %q) = %v", tt.pattern, tt.name, got)
+		}
+	}
+}
