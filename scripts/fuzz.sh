@@ -13,12 +13,12 @@ for pkg in $(go list ./...); do
 	for target in $targets; do
 		echo "fuzz: $pkg $target for $fuzztime"
 		count=$((count + 1))
-		if ! go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg"; then
+		if ! go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" -fuzzminimizetime 1s "$pkg"; then
 			# A failure the fuzzer can reproduce leaves its input in testdata/fuzz, which the
 			# retry replays first, so it fails again. A retry that passes was the fuzzing engine
 			# itself giving up (a worker killed or starved on a loaded machine), seen once here.
 			echo "fuzz: $pkg $target failed; retrying once"
-			if ! go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg"; then
+			if ! go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" -fuzzminimizetime 1s "$pkg"; then
 				failed+=("$pkg $target")
 			fi
 		fi

@@ -59,3 +59,18 @@ func addrOfEtext() uintptr
 func AddrOfRuntimeEntry() uintptr
 func addrOfEnd() uintptr
 func addrOfPclntab() (start, end uintptr)
+
+// IRQSave masks interrupts and returns the previous flags for IRQRestore.
+func IRQSave() uint64
+
+// IRQRestore re-enables interrupts if they were enabled when IRQSave ran.
+func IRQRestore(flags uint64)
+
+// CurrentStack returns the bounds of the stack the caller runs on.
+func CurrentStack() (lo, hi uintptr)
+
+// CallerFP returns the frame pointer of the caller's caller.
+func CallerFP() uintptr
+
+// CPUIndex returns the number of the CPU it runs on (guest kernel only).
+func CPUIndex() uint32

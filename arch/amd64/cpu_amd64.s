@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "go_asm.h"
 
 // Small instruction wrappers. Each is a leaf that touches only the registers it names; they are
 // called from kernel-mode Go with interrupts masked (or at boot).
@@ -207,4 +208,57 @@ TEXT ·addrOfPclntab(SB),NOSPLIT,$0-16
 	MOVQ	AX, start+0(FP)
 	LEAQ	runtime·epclntab(SB), AX
 	MOVQ	AX, end+8(FP)
+	RET
+
+// func IRQSave() uint64
+//
+// IRQSave masks interrupts and returns the previous RFLAGS, for IRQRestore. Safe with
+// interrupts already masked (trap context).
+TEXT ·IRQSave(SB),NOSPLIT,$0-8
+	PUSHFQ
+	POPQ	AX
+	CLI
+	MOVQ	AX, ret+0(FP)
+	RET
+
+// func IRQRestore(flags uint64)
+//
+// IRQRestore enables interrupts again if flags (from IRQSave) had them enabled.
+TEXT ·IRQRestore(SB),NOSPLIT,$0-8
+	MOVQ	flags+0(FP), AX
+	TESTQ	$(1<<9), AX
+	JZ	masked
+	STI
+masked:
+	RET
+
+// func CurrentStack() (lo, hi uintptr)
+//
+// CurrentStack returns the bounds of the stack the caller runs on, from the g that FS:-8 points
+// to: the running goroutine's g in a thread (the Go runtime keeps it current on g0 and gsignal
+// stacks too), the kernel stack's stand-in g in a trap handler (percpu.go).
+TEXT ·CurrentStack(SB),NOSPLIT,$0-16
+	MOVQ	-8(FS), AX
+	MOVQ	0(AX), BX
+	MOVQ	BX, lo+0(FP)
+	MOVQ	8(AX), BX
+	MOVQ	BX, hi+8(FP)
+	RET
+
+// func CallerFP() uintptr
+//
+// CallerFP returns the frame pointer of the function that called CallerFP's caller: RBP here
+// is the caller's frame, whose saved-BP slot holds its caller's frame pointer.
+TEXT ·CallerFP(SB),NOSPLIT,$0-8
+	MOVQ	0(BP), AX
+	MOVQ	AX, ret+0(FP)
+	RET
+
+// func CPUIndex() uint32
+//
+// CPUIndex returns the number of the CPU it runs on, from the per-CPU area (GS base). Only valid
+// in the guest kernel, where GS base always points at a CPU struct.
+TEXT ·CPUIndex(SB),NOSPLIT,$0-4
+	MOVQ	CPU_ID(GS), AX
+	MOVL	AX, ret+0(FP)
 	RET

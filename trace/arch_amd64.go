@@ -1,0 +1,29 @@
+package trace
+
+import "github.com/unitrace/unitrace/arch/amd64"
+
+// The few machine facts the emit path needs, from the hardware layer.
+
+//go:nosplit
+func cpuIndex() int { return int(amd64.CPUIndex()) }
+
+//go:nosplit
+func ticks() uint64 { return amd64.Rdtsc() }
+
+//go:nosplit
+func irqSave() uint64 { return amd64.IRQSave() }
+
+//go:nosplit
+func irqRestore(f uint64) { amd64.IRQRestore(f) }
+
+// currentWalk bounds a walk of the stack the caller runs on.
+//
+//go:nosplit
+func currentWalk() Walk {
+	lo, hi := amd64.CurrentStack()
+	tlo, thi := amd64.TextRange()
+	return Walk{StackLo: lo, StackHi: hi, TextLo: tlo, TextHi: thi}
+}
+
+//go:nosplit
+func callerFP() uintptr { return amd64.CallerFP() }

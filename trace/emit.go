@@ -1,0 +1,104 @@
+package trace
+
+import (
+	"github.com/unitrace/unitrace/trace/record"
+	"github.com/unitrace/unitrace/trace/ring"
+)
+
+// The emit path. Emit0..Emit4 are the only entry points a tracepoint site calls: each checks
+// the enabled bit first (the disabled path), then hands its arguments to emit. They are not
+// inlined, so a site costs a load, a branch and a call, and so that emit can find the
+// tracepoint's caller one frame up.
+
+//go:nosplit
+//go:noinline
+func (p *Point) Emit0() {
+	if s := p.state.Load(); s&Enabled != 0 {
+		emit(p, s, 0, 0, 0, 0, 0)
+	}
+}
+
+//go:nosplit
+//go:noinline
+func (p *Point) Emit1(a uint64) {
+	if s := p.state.Load(); s&Enabled != 0 {
+		emit(p, s, 1, a, 0, 0, 0)
+	}
+}
+
+//go:nosplit
+//go:noinline
+func (p *Point) Emit2(a, b uint64) {
+	if s := p.state.Load(); s&Enabled != 0 {
+		emit(p, s, 2, a, b, 0, 0)
+	}
+}
+
+//go:nosplit
+//go:noinline
+func (p *Point) Emit3(a, b, c uint64) {
+	if s := p.state.Load(); s&Enabled != 0 {
+		emit(p, s, 3, a, b, c, 0)
+	}
+}
+
+//go:nosplit
+//go:noinline
+func (p *Point) Emit4(a, b, c, d uint64) {
+	if s := p.state.Load(); s&Enabled != 0 {
+		emit(p, s, 4, a, b, c, d)
+	}
+}
+
+// emit writes one record for p with n arguments. With Backtrace set it appends the frame-pointer
+// chain of the Emit's caller: the first frame is the function that fired the tracepoint.
+//
+//go:nosplit
+//go:noinline
+func emit(p *Point, state uint32, n int, a, b, c, d uint64) {
+	flags := irqSave()
+	cpu := cpuIndex()
+	if cpu < 0 || cpu >= MaxCPUs {
+		irqRestore(flags)
+		return
+	}
+	cs := &cpus[cpu]
+	if cs.inEmit.Load() != 0 {
+		cs.ring.Drop(ring.CauseNested)
+		irqRestore(flags)
+		return
+	}
+	cs.inEmit.Store(1)
+	ts := ticks()
+
+	var w Walk
+	fp := uintptr(0)
+	nframes := 0
+	var rflags record.Flags
+	if state&Backtrace != 0 {
+		w = currentWalk()
+		fp = callerFP() // the Emit's frame: its return address is the tracepoint's caller
+		nframes, rflags = w.frames(fp, 0, MaxDepth)
+		rflags |= record.HasStack
+	}
+	size := record.HeaderSize + (n+nframes)*record.SlotSize
+	if addr, _, ok := cs.ring.Reserve(uint32(size), ts); ok {
+		store16(addr+record.OffTPID, p.id)
+		store8(addr+record.OffFlags, uint8(rflags))
+		store8(addr+record.OffNFrames, uint8(nframes))
+		store32(addr+record.OffTID, cs.tid.Load())
+		args := addr + record.OffArgs
+		vals := [4]uint64{a, b, c, d}
+		for i := 0; i < n && i < len(vals); i++ {
+			store(args+uintptr(i)*8, vals[i])
+		}
+		if nframes > 0 {
+			// The second walk sees the same, unchanged chain (interrupts are masked): it writes
+			// what the first one counted, straight into the ring.
+			w.frames(fp, args+uintptr(n)*8, nframes)
+		}
+		cs.ring.Commit()
+	}
+	cs.inEmit.Store(0)
+	irqRestore(flags)
+}

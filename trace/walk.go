@@ -1,0 +1,53 @@
+package trace
+
+import "github.com/unitrace/unitrace/trace/record"
+
+// MaxDepth is the most frames a walk records (Go's own CPU profiler's limit).
+const MaxDepth = 64
+
+// Walk is a frame-pointer walk's bounds: the stack it may read and the text its return
+// addresses must fall in.
+type Walk struct {
+	StackLo, StackHi uintptr // the walked thread's stack: every frame must lie inside
+	TextLo, TextHi   uintptr // return addresses must point into the image's code
+}
+
+// frames walks the frame-pointer chain from fp and, if out is non-zero, stores each return
+// address as a little-endian word at out, out+8, ... It returns how many it found and the
+// record flags describing how the walk ended: 0 at the natural end of the chain (a zero frame
+// pointer), WalkStop when a check failed (the bad frame is not recorded), StackTrunc at max.
+//
+// Every load is checked before it is made: the frame must lie inside [StackLo, StackHi),
+// 8-byte aligned, strictly above the previous one (a walk only moves toward the stack's base),
+// and the return address must point into the text. So garbage in a frame pointer ends the walk
+// and never faults, and nothing outside the text is ever recorded as a frame.
+//
+//go:nosplit
+func (w *Walk) frames(fp uintptr, out uintptr, max int) (n int, flags record.Flags) {
+	prev := uintptr(0)
+	for n < max {
+		if fp == 0 {
+			return n, 0
+		}
+		if w.StackHi < 16 || fp&7 != 0 || fp < w.StackLo || fp > w.StackHi-16 || fp <= prev {
+			return n, record.WalkStop
+		}
+		ret := load(fp + 8)
+		if ret < w.TextLo || ret >= w.TextHi {
+			if ret == 0 {
+				return n, 0 // the outermost frame (goexit, a thread's entry) has no caller
+			}
+			return n, record.WalkStop
+		}
+		if out != 0 {
+			store(out+uintptr(n)*8, uint64(ret))
+		}
+		n++
+		prev = fp
+		fp = load(fp)
+	}
+	if fp != 0 {
+		return n, record.StackTrunc
+	}
+	return n, 0
+}

@@ -1,0 +1,146 @@
+package trace
+
+import (
+	"testing"
+	"unsafe"
+
+	"github.com/unitrace/unitrace/trace/record"
+)
+
+// fakeStack builds frame-pointer chains in a real Go buffer: frame i is at words[off[i]], its
+// saved frame pointer (word 0) links to frame i+1 and word 1 holds its return address.
+type fakeStack struct {
+	words []uintptr
+}
+
+func newFakeStack(n int) *fakeStack { return &fakeStack{words: make([]uintptr, n)} }
+
+func (s *fakeStack) addr(i int) uintptr { return uintptr(unsafe.Pointer(&s.words[i])) }
+
+func (s *fakeStack) bounds() (lo, hi uintptr) { return s.addr(0), s.addr(len(s.words)-1) + 8 }
+
+// chain links frames at the given word offsets with the given return addresses; the last
+// frame's saved frame pointer is last.
+func (s *fakeStack) chain(offs []int, rets []uintptr, last uintptr) uintptr {
+	for i, o := range offs {
+		next := last
+		if i+1 < len(offs) {
+			next = s.addr(offs[i+1])
+		}
+		s.words[o] = next
+		s.words[o+1] = rets[i]
+	}
+	return s.addr(offs[0])
+}
+
+const textLo, textHi = 0x100000, 0x200000
+
+func walkOf(s *fakeStack) Walk {
+	lo, hi := s.bounds()
+	return Walk{StackLo: lo, StackHi: hi, TextLo: textLo, TextHi: textHi}
+}
+
+func TestWalkChain(t *testing.T) {
+	s := newFakeStack(64)
+	fp := s.chain([]int{4, 10, 20}, []uintptr{0x100010, 0x100020, 0x100030}, 0)
+	w := walkOf(s)
+	out := make([]uint64, 8)
+	n, flags := w.frames(fp, uintptr(unsafe.Pointer(&out[0])), len(out))
+	if n != 3 || flags != 0 {
+		t.Fatalf("n=%d flags=%v, want 3 frames and a natural end", n, flags)
+	}
+	for i, want := range []uint64{0x100010, 0x100020, 0x100030} {
+		if out[i] != want {
+			t.Errorf("frame %d = %#x, want %#x", i, out[i], want)
+		}
+	}
+	if n2, _ := w.frames(fp, 0, len(out)); n2 != n {
+		t.Errorf("counting walk found %d, writing walk %d", n2, n)
+	}
+}
+
+func TestWalkStops(t *testing.T) {
+	s := newFakeStack(64)
+	lo, hi := s.bounds()
+	cases := []struct {
+		name  string
+		setup func() uintptr
+		n     int
+		flags record.Flags
+	}{
+		{"garbage fp like 0x4", func() uintptr { return 0x4 }, 0, record.WalkStop},
+		{"misaligned", func() uintptr { return s.addr(4) + 3 }, 0, record.WalkStop},
+		{"below the stack", func() uintptr { return lo - 64 }, 0, record.WalkStop},
+		{"above the stack", func() uintptr { return hi + 64 }, 0, record.WalkStop},
+		{"return address outside text", func() uintptr {
+			return s.chain([]int{4, 10}, []uintptr{0x100010, 0xdeadbeef}, 0)
+		}, 1, record.WalkStop},
+		{"loop back to itself", func() uintptr {
+			fp := s.chain([]int{20}, []uintptr{0x100010}, 0)
+			s.words[20] = fp
+			return fp
+		}, 1, record.WalkStop},
+		{"downward link", func() uintptr {
+			return s.chain([]int{30, 12}, []uintptr{0x100010, 0x100020}, 0)
+		}, 1, record.WalkStop},
+		{"outermost frame with zero return address", func() uintptr {
+			return s.chain([]int{4, 10}, []uintptr{0x100010, 0}, 0)
+		}, 1, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			clear(s.words)
+			w := walkOf(s)
+			n, flags := w.frames(c.setup(), 0, MaxDepth)
+			if n != c.n || flags != c.flags {
+				t.Errorf("n=%d flags=%v, want n=%d flags=%v", n, flags, c.n, c.flags)
+			}
+		})
+	}
+}
+
+func TestWalkTruncates(t *testing.T) {
+	s := newFakeStack(2*MaxDepth + 20)
+	var offs []int
+	var rets []uintptr
+	for i := 0; i < MaxDepth+10; i++ {
+		offs = append(offs, 2*i)
+		rets = append(rets, uintptr(textLo+16*i))
+	}
+	fp := s.chain(offs, rets, 0)
+	w := walkOf(s)
+	n, flags := w.frames(fp, 0, MaxDepth)
+	if n != MaxDepth || flags != record.StackTrunc {
+		t.Fatalf("n=%d flags=%v, want %d frames and StackTrunc", n, flags, MaxDepth)
+	}
+}
+
+// FuzzWalk fills a stack with arbitrary words and walks it from an arbitrary frame pointer: the
+// walk must never read outside the stack (the bounds check comes first) and never record a
+// return address outside the text.
+func FuzzWalk(f *testing.F) {
+	f.Add([]byte{8, 0, 0, 0, 0, 0, 0, 0, 16, 0, 16, 0, 0, 0, 0, 0}, uint16(0))
+	f.Fuzz(func(t *testing.T, data []byte, start uint16) {
+		s := newFakeStack(256)
+		lo, _ := s.bounds()
+		for i := 0; i+8 <= len(data) && i/8 < len(s.words); i += 8 {
+			v := uintptr(data[i]) | uintptr(data[i+1])<<8 | uintptr(data[i+2])<<16
+			switch data[i+3] % 3 { // mix stack addresses, text addresses and garbage
+			case 0:
+				s.words[i/8] = lo + v%(256*8)
+			case 1:
+				s.words[i/8] = textLo + v%(textHi-textLo)
+			default:
+				s.words[i/8] = v
+			}
+		}
+		w := walkOf(s)
+		out := make([]uint64, MaxDepth)
+		n, _ := w.frames(lo+uintptr(start)%(256*8), uintptr(unsafe.Pointer(&out[0])), MaxDepth)
+		for i := 0; i < n; i++ {
+			if out[i] < textLo || out[i] >= textHi {
+				t.Fatalf("frame %d = %#x is outside the text", i, out[i])
+			}
+		}
+	})
+}
