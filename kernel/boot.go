@@ -16,10 +16,16 @@ func bootMain(startInfoAddr uintptr) {
 	}
 	parseCommandLine()
 	amd64.InitCPU()
-	initMemory(amd64.KernelStacksEnd())
+	amd64.InitIOAPIC()
+	devMem := traceDeviceMemory()
+	carved := initMemory(amd64.KernelStacksEnd(), devMem)
 	amd64.InitClock()
 	bootWallNanos = amd64.ReadRTC().Unix() * 1e9
 	fds.Init()
+	if devMem != 0 {
+		initTraceDevice(carved)
+		amd64.UnmaskSharedGSIs()
+	}
 
 	amd64.IdleFrame(&threads[idleSlot].frame)
 	threads[idleSlot].state = threadRunnable

@@ -6,6 +6,7 @@ const (
 	ENOENT    = 2
 	ESRCH     = 3
 	EINTR     = 4
+	EIO       = 5
 	EBADF     = 9
 	EAGAIN    = 11
 	ENOMEM    = 12

@@ -43,7 +43,10 @@ func freeFrame(pa uintptr) { frames.Free(pa) }
 // initMemory sets up the frame allocator from the firmware memory map, builds the kernel's
 // page tables (identity map plus an empty user half), switches to them, and prepares the user
 // address space. kernelEnd is the first byte after the image and the boot kernel stacks.
-func initMemory(kernelEnd uintptr) {
+// initMemory also carves carveSize bytes of physically contiguous memory right after the frame
+// bitmap (devices and trace rings need contiguous blocks; the frame allocator hands out single
+// frames) and returns its address.
+func initMemory(kernelEnd, carveSize uintptr) (carved uintptr) {
 	for i := 0; i < startInfo.Memory.Len(); i++ {
 		e := startInfo.Memory.At(i)
 		if e.Type == boot.MemoryRAM && uintptr(e.Addr+e.Size) > ramEnd {
@@ -53,7 +56,8 @@ func initMemory(kernelEnd uintptr) {
 	meta := (kernelEnd + pageSize - 1) &^ (pageSize - 1)
 	metaLen := mm.MetaSize(ramEnd)
 	frames.Init(meta, metaLen)
-	firstFree := (meta + metaLen + pageSize - 1) &^ (pageSize - 1)
+	carved = (meta + metaLen + pageSize - 1) &^ (pageSize - 1)
+	firstFree := carved + pageUp(carveSize)
 	for i := 0; i < startInfo.Memory.Len(); i++ {
 		e := startInfo.Memory.At(i)
 		if e.Type != boot.MemoryRAM {
@@ -77,8 +81,9 @@ func initMemory(kernelEnd uintptr) {
 	}
 	space.Init(identEnd, userHi, mmapBase)
 	if !opts.verbose {
-		return
+		return carved
 	}
 	st := frames.Stats()
 	klog().s("memory: ").u(uint64(ramEnd >> 20)).s(" MiB RAM, ").u(st.Free * pageSize >> 20).s(" MiB free, identity map to ").x(uint64(identEnd)).nl()
+	return carved
 }

@@ -47,6 +47,15 @@ func sysWriteFD(n int, buf, count uintptr) uint64 {
 	return neg(EINVAL)
 }
 
+// sysWriteDevice writes to a trace port, blocking until the device has the bytes.
+func sysWriteDevice(f *Frame, n int, buf, count uintptr) (uint64, bool) {
+	ret, done := deviceIO(f, curSlot, true, n, buf, count)
+	if !done {
+		blockOnDevice(f, n)
+	}
+	return ret, done
+}
+
 // wakeFDWaiters wakes the threads waiting on fd n itself (blocking eventfd reads) and in every
 // epoll instance that watches it, after its readiness may have changed.
 func wakeFDWaiters(n int) {
@@ -83,6 +92,12 @@ func sysReadFD(f *Frame, n int, buf, count uintptr) (uint64, bool) {
 		writeUser64(buf, v)
 		wakeFDWaiters(n) // writability (EPOLLOUT) may have changed
 		return 8, true
+	case fd.KindDevice:
+		ret, done := deviceIO(f, curSlot, false, n, buf, count)
+		if !done {
+			blockOnDevice(f, n)
+		}
+		return ret, done
 	case fd.KindNone:
 		return neg(EBADF), true
 	}

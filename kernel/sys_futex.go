@@ -115,6 +115,8 @@ func completeWait(f *Frame, slot int32) {
 			t.wait = kind
 			rearm(slot, epollKey(int(t.waitFD)))
 		}
+	case waitDevice:
+		completeDeviceWait(f, slot)
 	case waitEventfd:
 		v, errno := fds.EventfdRead(int(t.waitFD))
 		switch {

@@ -1,6 +1,9 @@
 package kernel
 
-import "github.com/unitrace/unitrace/arch/amd64"
+import (
+	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/kernel/fd"
+)
 
 // The system-call dispatcher. Each handler takes the trap Frame (so a blocking call can switch
 // threads by rewriting it) and the six arguments, and returns the raw result (a value, or
@@ -38,6 +41,9 @@ func syscall(f *Frame) {
 func dispatch(f *Frame, nr uint64, a *[6]uint64) (ret uint64, done bool) {
 	switch nr {
 	case sysWrite:
+		if fds.Kind(int(a[0])) == fd.KindDevice {
+			return sysWriteDevice(f, int(a[0]), uintptr(a[1]), uintptr(a[2]))
+		}
 		return sysWriteFD(int(a[0]), uintptr(a[1]), uintptr(a[2])), true
 	case sysRead:
 		return sysReadFD(f, int(a[0]), uintptr(a[1]), uintptr(a[2]))

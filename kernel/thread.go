@@ -23,6 +23,7 @@ const (
 	waitSleep            // nanosleep: result 0 at the deadline
 	waitEpoll            // epoll_pwait: re-poll on wake, 0 events on timeout
 	waitEventfd          // blocking eventfd read: retry on wake
+	waitDevice           // a trace-port read or write: retry on wake
 )
 
 type thread struct {
@@ -38,6 +39,8 @@ type thread struct {
 	waitFD     int32
 	waitAddr   uintptr
 	waitMax    int32
+	waitCount  uintptr // read/write byte count (trace ports)
+	waitWrite  bool
 	clearChild uintptr // CLONE_CHILD_CLEARTID: zeroed and futex-woken at exit
 
 	sigMask    uint64 // blocked signals (bit n-1 for signal n)

@@ -20,6 +20,13 @@ func trap(f *Frame) {
 	case v < amd64.FirstExternalVector:
 		threadException(f)
 	default:
+		if gsi, ok := amd64.DeviceGSI(v); ok {
+			if !deviceInterrupt() {
+				amd64.MaskGSI(gsi) // nobody's line: a level-triggered line would fire forever
+			}
+			amd64.EOI()
+			break
+		}
 		amd64.EOI()
 		reportOnce(&warnedStrayIRQ, "stray interrupt ignored")
 	}

@@ -43,7 +43,7 @@ func (t *Table) EpollCtl(epfd, op, fd int, ev Event) (errno int) {
 		return EBADF
 	}
 	target := t.files[fd].kind
-	if target == KindConsole {
+	if target == KindConsole || target == KindDevice {
 		return EPERM
 	}
 	if epfd == fd || t.files[epfd].kind != KindEpoll {

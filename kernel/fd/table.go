@@ -29,6 +29,7 @@ const (
 	KindConsole
 	KindEventfd
 	KindEpoll
+	KindDevice // a kernel device (a virtio-serial port), read and written by the kernel
 )
 
 func (k Kind) String() string {
@@ -41,13 +42,15 @@ func (k Kind) String() string {
 		return "eventfd"
 	case KindEpoll:
 		return "epoll"
+	case KindDevice:
+		return "device"
 	}
 	return "invalid"
 }
 
 // file is one open descriptor and the object behind it.
 type file struct {
-	count     uint64 // eventfd counter
+	count     uint64 // eventfd counter; device number for KindDevice
 	kind      Kind
 	cloexec   bool // FD_CLOEXEC
 	nonblock  bool // O_NONBLOCK

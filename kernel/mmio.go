@@ -1,0 +1,17 @@
+package kernel
+
+import "sync/atomic"
+
+// mmioBus is the kernel's virtio.Bus: 32-bit device-register accesses through the identity map.
+// Atomic loads and stores are single, untorn, never-elided accesses (a plain MOV on amd64), which
+// is what device registers need.
+//
+// Drivers receive it as &bus, a pointer to a global: an interface holding that pointer needs no
+// allocation (an interface method call makes its receiver escape, which a global already has).
+type mmioBus struct{}
+
+var bus mmioBus
+
+func (*mmioBus) Read32(addr uintptr) uint32 { return atomic.LoadUint32((*uint32)(ptr(addr))) }
+
+func (*mmioBus) Write32(addr uintptr, v uint32) { atomic.StoreUint32((*uint32)(ptr(addr)), v) }

@@ -1,0 +1,216 @@
+package kernel
+
+import (
+	"unsafe"
+
+	"github.com/unitrace/unitrace/kernel/virtio"
+)
+
+// The trace device: a virtio-serial device (QEMU's virtio-serial-device on a virtio-mmio
+// transport) with the named ports org.unitrace.data and org.unitrace.ctl. The kernel opens them
+// as descriptors 3 and 4 before the program starts; the guest's trace agent writes frames to 3
+// and reads commands from 4 with ordinary write and read system calls. A write blocks until the
+// device has taken the bytes, so a host that does not read stalls the writer and nothing else.
+
+const (
+	dataPortName = "org.unitrace.data"
+	ctlPortName  = "org.unitrace.ctl"
+	bounceSize   = 64 << 10 // the largest single write to a port
+	devData      = 1        // fd device numbers
+	devCtl       = 2
+	// TraceDataFD and TraceCtlFD are the descriptors of the two ports.
+	TraceDataFD = 3
+	TraceCtlFD  = 4
+)
+
+var (
+	vdev      virtio.Device
+	vdevBase  uintptr // virtio-mmio window, 0 when there is no device
+	vdevReady bool
+	vdevMem   uintptr // physical block: virtio.MemSize, then one bounce buffer per port
+
+	ports [3]portState // by device number
+)
+
+// portState serialises writers on one port: one buffer in flight at a time.
+type portState struct {
+	port   int
+	busy   bool
+	owner  int32 // thread slot whose write is in flight
+	token  virtio.Token
+	n      uint32
+	bounce uintptr
+}
+
+// traceDeviceMemory probes for the device and returns how much contiguous memory it needs (0
+// without a device). It runs at boot, before the frame allocator exists.
+func traceDeviceMemory() uintptr {
+	addr, _, err := virtio.FindConsole(&bus, virtio.MicrovmBase, virtio.MicrovmSlots)
+	if err != virtio.OK {
+		return 0
+	}
+	vdevBase = addr
+	return pageUp(virtio.MemSize) + 2*bounceSize
+}
+
+// initTraceDevice brings the device up in the memory reserved for it and opens the ports.
+func initTraceDevice(mem uintptr) {
+	if vdevBase == 0 {
+		return
+	}
+	vdevMem = mem
+	cfg := virtio.Config{Base: vdevBase, MemPA: mem, MemSize: virtio.MemSize}
+	if err := vdev.Init(&bus, cfg); err != virtio.OK {
+		klog().s("trace device at ").x(uint64(vdevBase)).s(": ").s(err.String()).nl()
+		return
+	}
+	vdev.Poll(&bus) // take the port announcements already queued
+	vdevReady = true
+	bounce := mem + pageUp(virtio.MemSize)
+	for i, name := range [2]string{dataPortName, ctlPortName} {
+		dev := i + 1
+		p := vdev.FindPort(name)
+		ports[dev] = portState{port: p, bounce: bounce + uintptr(i)*bounceSize}
+		if p >= 0 {
+			vdev.Open(&bus, p)
+		}
+	}
+	if fdn, _ := fds.OpenDevice(devData); fdn != TraceDataFD {
+		klog().s("trace device: data port got fd ").d(int64(fdn)).nl()
+	}
+	if fdn, _ := fds.OpenDevice(devCtl); fdn != TraceCtlFD {
+		klog().s("trace device: ctl port got fd ").d(int64(fdn)).nl()
+	}
+}
+
+func portKey(dev uint32) uintptr { return 1<<61 | uintptr(dev) }
+
+// deviceInterrupt handles a device line: returns false if the trace device did not raise it.
+func deviceInterrupt() bool {
+	if !vdevReady {
+		return false
+	}
+	ev := vdev.Interrupt(&bus)
+	for ev.More {
+		more := vdev.Poll(&bus)
+		ev.Ports |= more.Ports
+		ev.TxDone |= more.TxDone
+		ev.RxData |= more.RxData
+		ev.More = more.More
+	}
+	if !ev.Any() {
+		return false
+	}
+	for dev := uint32(1); dev < uint32(len(ports)); dev++ {
+		futexWake(portKey(dev), maxThreads)
+	}
+	return true
+}
+
+// deviceWrite serves write(2) on a port: it copies up to bounceSize bytes into the port's
+// bounce buffer, queues them and blocks until the device has taken them. Called again by the
+// wait completion after each wake-up.
+func deviceWrite(f *Frame, slot int32, dev uint32, buf, count uintptr) (ret uint64, done bool) {
+	ps := &ports[dev]
+	if !vdevReady || ps.port < 0 {
+		return neg(EIO), true
+	}
+	if ps.busy && ps.owner == slot {
+		if !vdev.Done(ps.port, ps.token) {
+			return 0, false // still in flight: keep waiting
+		}
+		ps.busy = false
+		futexWake(portKey(dev), maxThreads)
+		return uint64(ps.n), true
+	}
+	if ps.busy {
+		return 0, false // another thread's write is in flight: wait for the port
+	}
+	n := count
+	if n > bounceSize {
+		n = bounceSize
+	}
+	if n == 0 {
+		return 0, true
+	}
+	src, ok := userBytes(buf, n, false)
+	if !ok {
+		return neg(EFAULT), true
+	}
+	copy(physBytes(ps.bounce, n), src)
+	tok, err := vdev.Send(&bus, ps.port, ps.bounce, uint32(n))
+	switch err {
+	case virtio.OK:
+		ps.busy, ps.owner, ps.token, ps.n = true, slot, tok, uint32(n)
+		return 0, false
+	case virtio.ErrQueueFull, virtio.ErrHostClosed:
+		return 0, false // wait for the host
+	}
+	return neg(EIO), true
+}
+
+// deviceRead serves read(2) on a port: whatever the host has sent, or block until it sends.
+func deviceRead(dev uint32, buf, count uintptr) (ret uint64, done bool) {
+	ps := &ports[dev]
+	if !vdevReady || ps.port < 0 {
+		return neg(EIO), true
+	}
+	if count == 0 {
+		return 0, true
+	}
+	dst, ok := userBytes(buf, count, true)
+	if !ok {
+		return neg(EFAULT), true
+	}
+	n, err := vdev.Receive(&bus, ps.port, dst)
+	if err != virtio.OK && err != virtio.ErrHostClosed {
+		return neg(EIO), true
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return uint64(n), true
+}
+
+// deviceIO runs a port read or write for the thread in slot and, if it cannot finish yet,
+// parks the thread on the port's key (waitDevice) to try again when the device interrupts.
+func deviceIO(f *Frame, slot int32, write bool, n int, buf, count uintptr) (uint64, bool) {
+	dev, _ := fds.Device(n)
+	var ret uint64
+	var done bool
+	if write {
+		ret, done = deviceWrite(f, slot, dev, buf, count)
+	} else {
+		ret, done = deviceRead(dev, buf, count)
+	}
+	if done {
+		return ret, true
+	}
+	t := &threads[slot]
+	t.waitFD, t.waitAddr, t.waitCount, t.deadline = int32(n), buf, count, 0
+	t.waitWrite = write
+	return 0, false
+}
+
+// blockOnDevice parks the running thread until the trace device interrupts.
+func blockOnDevice(f *Frame, n int) {
+	dev, _ := fds.Device(n)
+	futexes.Enqueue(portKey(dev), curSlot)
+	block(f, waitDevice)
+}
+
+// completeDeviceWait retries a port read or write after a wake-up.
+func completeDeviceWait(f *Frame, slot int32) {
+	t := &threads[slot]
+	ret, done := deviceIO(f, slot, t.waitWrite, int(t.waitFD), t.waitAddr, t.waitCount)
+	if done {
+		setSysRet(f, ret)
+		return
+	}
+	dev, _ := fds.Device(int(t.waitFD))
+	t.wait = waitDevice
+	rearm(slot, portKey(dev))
+}
+
+// physBytes views n bytes of identity-mapped kernel memory at pa.
+func physBytes(pa, n uintptr) []byte { return unsafe.Slice((*byte)(ptr(pa)), n) }
