@@ -18,7 +18,8 @@ func bootMain(startInfoAddr uintptr) {
 	amd64.InitCPU()
 	amd64.InitIOAPIC()
 	devMem := traceDeviceMemory()
-	carved := initMemory(amd64.KernelStacksEnd(), devMem)
+	ringMem := traceRingMemory()
+	carved := initMemory(amd64.KernelStacksEnd(), devMem+ringMem)
 	amd64.InitClock()
 	bootWallNanos = amd64.ReadRTC().Unix() * 1e9
 	fds.Init()
@@ -26,6 +27,11 @@ func bootMain(startInfoAddr uintptr) {
 		initTraceDevice(carved)
 		amd64.UnmaskSharedGSIs()
 	}
+	ringBase := uintptr(0)
+	if ringMem != 0 {
+		ringBase = carved + devMem
+	}
+	initTracing(ringBase)
 
 	amd64.IdleFrame(&threads[idleSlot].frame)
 	threads[idleSlot].state = threadRunnable

@@ -7,6 +7,8 @@ import "github.com/unitrace/unitrace/boot"
 //	unitrace.strace=1        print every system call on the console
 //	unitrace.verbose=1       print boot details (clock, memory, boot time)
 //	unitrace.debug=kfault    fault inside the kernel on the first system call (tests the report)
+//
+// and the tracer's options (tracing.go).
 type options struct {
 	verbose    bool
 	strace     bool
@@ -34,7 +36,9 @@ func parseCommandLine() {
 		case "unitrace.debug=kfault":
 			opts.debugFault = true
 		default:
-			klog().s("unknown kernel option ignored: ").s(o).nl()
+			if !traceOption(i, o) {
+				klog().s("unknown kernel option ignored: ").s(o).nl()
+			}
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package kernel
 
-import "github.com/unitrace/unitrace/kernel/timerq"
+import (
+	"github.com/unitrace/unitrace/kernel/timerq"
+	"github.com/unitrace/unitrace/trace"
+)
 
 // The scheduler: round-robin over a FIFO run queue, driven by the timer tick (preemption after a
 // quantum) and by blocking system calls. One CPU: the kernel runs with interrupts masked, so
@@ -69,8 +72,10 @@ func switchTo(f *Frame, next int32) {
 	if curSlot != idleSlot && prev.state == threadFree {
 		exitedCPUNanos += prev.cpuNanos
 	}
+	tpSchedSwitch.Emit2(uint64(prev.tid), uint64(threads[next].tid))
 	*f = threads[next].frame
 	curSlot = next
+	trace.SetThread(0, uint32(threads[next].tid))
 	t := &threads[next]
 	t.state = threadRunning
 	t.runStart = now
@@ -146,6 +151,7 @@ func yield(f *Frame) {
 // tick runs on every timer interrupt: wake expired sleepers, then preempt the running thread if
 // its quantum is used up (or if it is idle and something became runnable).
 func tick(f *Frame) {
+	tpTimerTick.Emit1(uint64(runqLen))
 	now := nanotime()
 	n := sleepers.Expired(now, woken[:])
 	for i := 0; i < n; i++ {

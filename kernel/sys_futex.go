@@ -63,6 +63,7 @@ func sysFutexImpl(f *Frame, uaddr uintptr, op int, val uint32, timeout uintptr) 
 			return neg(ETIMEDOUT), true
 		}
 	}
+	tpFutexWait.Emit2(uint64(uaddr), uint64(val))
 	if !futexes.Enqueue(uaddr, curSlot) {
 		return neg(ENOMEM), true
 	}
@@ -85,6 +86,9 @@ func futexWake(uaddr uintptr, n int) int {
 	k := futexes.Wake(uaddr, n, woken[:])
 	for i := 0; i < k; i++ {
 		wake(woken[i], false)
+	}
+	if uaddr < 1<<47 {
+		tpFutexWake.Emit2(uint64(uaddr), uint64(k)) // real futex words, not the kernel's own keys
 	}
 	return k
 }

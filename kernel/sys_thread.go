@@ -51,6 +51,7 @@ func sysCloneImpl(f *Frame, flags uint64, stack, ptid, ctid, tls uintptr) uint64
 		t.clearChild = ctid
 	}
 	enqueue(slot)
+	tpThreadCreate.Emit1(uint64(t.tid))
 	return uint64(t.tid)
 }
 
@@ -61,6 +62,7 @@ var warnedFork bool
 // last thread exits, the program exits with its status.
 func sysExitThread(f *Frame, code int) {
 	t := cur()
+	tpThreadExit.Emit2(uint64(t.tid), uint64(code))
 	if t.clearChild != 0 && writeUser32(t.clearChild, 0) {
 		futexWake(t.clearChild, 1)
 	}

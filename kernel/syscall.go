@@ -18,9 +18,11 @@ func syscall(f *Frame) {
 	a := [6]uint64{}
 	sysArgs(f, &a)
 	tid := cur().tid
+	tpSyscallEnter.Emit4(nr, a[0], a[1], a[2])
 	ret, done := dispatch(f, nr, &a)
 	if done {
 		setSysRet(f, ret)
+		tpSyscallExit.Emit2(nr, ret)
 	}
 	if opts.strace {
 		l := klog().s("[").d(int64(tid)).s("] ").s(syscallName(nr)).s("(").u(nr).s(")")

@@ -141,6 +141,7 @@ func deviceWrite(f *Frame, slot int32, dev uint32, buf, count uintptr) (ret uint
 	tok, err := vdev.Send(&bus, ps.port, ps.bounce, uint32(n))
 	switch err {
 	case virtio.OK:
+		tpVirtioNotify.Emit2(uint64(ps.port), uint64(n))
 		ps.busy, ps.owner, ps.token, ps.n = true, slot, tok, uint32(n)
 		return 0, false
 	case virtio.ErrQueueFull, virtio.ErrHostClosed:

@@ -13,18 +13,22 @@ func trap(f *Frame) {
 	case v == amd64.VectorSyscall:
 		syscall(f)
 	case v == amd64.VectorTimer:
+		tpIRQEntry.Emit1(v)
 		amd64.EOI()
 		tick(f)
+		tpIRQExit.Emit1(v)
 	case v == amd64.VectorSpurious:
 		// spurious LAPIC interrupt: no EOI
 	case v < amd64.FirstExternalVector:
 		threadException(f)
 	default:
 		if gsi, ok := amd64.DeviceGSI(v); ok {
+			tpIRQEntry.Emit1(v)
 			if !deviceInterrupt() {
 				amd64.MaskGSI(gsi) // nobody's line: a level-triggered line would fire forever
 			}
 			amd64.EOI()
+			tpIRQExit.Emit1(v)
 			break
 		}
 		amd64.EOI()
@@ -51,6 +55,7 @@ func threadException(f *Frame) {
 	switch f.Vector {
 	case amd64.VectorPageFault:
 		addr := uintptr(f.CR2)
+		tpPageFault.Emit2(uint64(addr), f.ErrorCode)
 		if faultIn(addr, f.ErrorCode&pfWrite != 0, f.ErrorCode&pfFetch != 0) {
 			return
 		}

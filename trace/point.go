@@ -158,3 +158,7 @@ func SetGlobalBacktrace(on bool) {
 		}
 	}
 }
+
+// EnableString is Enable with the pattern as a string (a view of the kernel command line, for
+// example), without copying it.
+func EnableString(pattern string, flags uint32) int { return Enable(bytesOf(pattern), flags) }

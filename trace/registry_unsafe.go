@@ -8,3 +8,6 @@ import "unsafe"
 func addrOfPoint(p *Point) uintptr { return uintptr(unsafe.Pointer(p)) }
 
 func pointAt(addr uintptr) *Point { return *(**Point)(unsafe.Pointer(&addr)) }
+
+// bytesOf views a string's bytes without copying; the caller only reads them.
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }

@@ -243,6 +243,8 @@ func callFindings(dump string, pkgs []kernelPackage) ([]finding, int) {
 		fn, dir   string
 		functions int
 	)
+	host := hostFunctions(dump)
+	skip := false
 	sc := bufio.NewScanner(strings.NewReader(dump))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
@@ -250,7 +252,11 @@ func callFindings(dump string, pkgs []kernelPackage) ([]finding, int) {
 		if rest, ok := strings.CutPrefix(line, "TEXT "); ok {
 			name, file, _ := strings.Cut(rest, " ")
 			fn, dir = strings.TrimSuffix(name, "(SB)"), filepath.Dir(file)
+			skip = host[fn] || host[strings.Replace(fn, "(*", "", 1)] || host[valueMethod(fn)]
 			functions++
+			continue
+		}
+		if skip {
 			continue
 		}
 		m := instRE.FindStringSubmatch(line)
@@ -268,6 +274,37 @@ func callFindings(dump string, pkgs []kernelPackage) ([]finding, int) {
 		out = append(out, finding{pos: instFile(m[1], dir, pkgs) + ":" + m[2], function: fn, what: "calls " + target})
 	}
 	return out, functions
+}
+
+// hostFunctions names the functions defined in *_host.go files: host-only code that a guest may
+// still link (the trace agent, ordinary Go, uses the host-side String methods), which the
+// kernel-mode rules do not cover. Their compiler-made pointer-receiver wrappers are skipped
+// with them.
+func hostFunctions(dump string) map[string]bool {
+	host := map[string]bool{}
+	sc := bufio.NewScanner(strings.NewReader(dump))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(sc.Text(), "TEXT ")
+		if !ok {
+			continue
+		}
+		name, file, _ := strings.Cut(rest, " ")
+		if strings.HasSuffix(file, "_host.go") {
+			host[strings.TrimSuffix(name, "(SB)")] = true
+		}
+	}
+	return host
+}
+
+// valueMethod turns a pointer-receiver wrapper's name, pkg.(*T).M, into the value method's, pkg.T.M.
+func valueMethod(fn string) string {
+	i := strings.Index(fn, "(*")
+	j := strings.Index(fn, ").")
+	if i < 0 || j < i {
+		return fn
+	}
+	return fn[:i] + fn[i+2:j] + fn[j+1:]
 }
 
 // instFile turns objdump's base file name into a path: in the function's

@@ -1,0 +1,172 @@
+package kernel
+
+import (
+	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/trace"
+	"github.com/unitrace/unitrace/trace/agent"
+	"github.com/unitrace/unitrace/trace/record"
+	"github.com/unitrace/unitrace/trace/ring"
+)
+
+// The kernel's tracepoints, and the tracer's boot options:
+//
+//	unitrace.trace=GLOB[,GLOB...]  tracepoints enabled at boot
+//	unitrace.backtrace=1           the global log-backtrace option (Backtrace on every enabled point)
+//	unitrace.ring=SIZE             per-CPU ring size: a power of two, 16K..1G, K/M/G suffixes
+//	unitrace.mode=stream|flight    drop new records when full (default), or overwrite old ones
+
+var (
+	tpSyscallEnter = trace.Point{Name: "syscall_enter", Format: "nr=%d a0=%x a1=%x a2=%x",
+		Args: trace.ArgKinds{N: 4, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KHex, record.KHex, record.KHex}}}
+	tpSyscallExit = trace.Point{Name: "syscall_exit", Format: "nr=%d ret=%d",
+		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KI64}}}
+	tpSchedSwitch = trace.Point{Name: "sched_switch", Format: "prev=%d next=%d",
+		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KU64}}}
+	tpThreadCreate = trace.Point{Name: "thread_create", Format: "tid=%d",
+		Args: trace.ArgKinds{N: 1, Kinds: [trace.MaxArgs]record.Kind{record.KU64}}}
+	tpThreadExit = trace.Point{Name: "thread_exit", Format: "tid=%d code=%d",
+		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KI64}}}
+	tpFutexWait = trace.Point{Name: "futex_wait", Format: "addr=%x val=%d",
+		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KHex, record.KU64}}}
+	tpFutexWake = trace.Point{Name: "futex_wake", Format: "addr=%x woken=%d",
+		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KHex, record.KU64}}}
+	tpPageFault = trace.Point{Name: "page_fault", Format: "addr=%x error=%x",
+		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KHex, record.KHex}}}
+	tpIRQEntry = trace.Point{Name: "irq_entry", Format: "vector=%d",
+		Args: trace.ArgKinds{N: 1, Kinds: [trace.MaxArgs]record.Kind{record.KU64}}}
+	tpIRQExit = trace.Point{Name: "irq_exit", Format: "vector=%d",
+		Args: trace.ArgKinds{N: 1, Kinds: [trace.MaxArgs]record.Kind{record.KU64}}}
+	tpTimerTick = trace.Point{Name: "timer_tick", Format: "runnable=%d",
+		Args: trace.ArgKinds{N: 1, Kinds: [trace.MaxArgs]record.Kind{record.KU64}}}
+	tpVirtioNotify = trace.Point{Name: "virtio_notify", Format: "port=%d bytes=%d",
+		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KU64}}}
+
+	kernelPoints = [...]*trace.Point{&tpSyscallEnter, &tpSyscallExit, &tpSchedSwitch, &tpThreadCreate,
+		&tpThreadExit, &tpFutexWait, &tpFutexWake, &tpPageFault, &tpIRQEntry, &tpIRQExit, &tpTimerTick,
+		&tpVirtioNotify}
+)
+
+// traceOpts are the tracer's boot options.
+type traceOpts struct {
+	enable    [8]int // command-line option indexes of the unitrace.trace= words (pointer-free)
+	nenable   int
+	backtrace bool
+	ringSize  uint64
+	mode      ring.Mode
+}
+
+var topts = traceOpts{ringSize: ring.DefaultSize, mode: ring.Stream}
+
+// traceOption reads kernel option word i (o); it reports whether the word was a tracer option.
+func traceOption(i int, o string) bool {
+	switch {
+	case hasPrefixStr(o, "unitrace.trace="):
+		if topts.nenable < len(topts.enable) {
+			topts.enable[topts.nenable] = i
+			topts.nenable++
+		}
+	case o == "unitrace.backtrace=1":
+		topts.backtrace = true
+	case o == "unitrace.mode=stream":
+		topts.mode = ring.Stream
+	case o == "unitrace.mode=flight":
+		topts.mode = ring.Flight
+	case hasPrefixStr(o, "unitrace.ring="):
+		size, ok := parseSize(o[len("unitrace.ring="):])
+		if !ok || size < ring.MinSize || size > ring.MaxSize || size&(size-1) != 0 {
+			klog().s("unitrace.ring: want a power of two from 16K to 1G, got ").s(o[len("unitrace.ring="):]).nl()
+			return true
+		}
+		topts.ringSize = size
+	default:
+		return false
+	}
+	return true
+}
+
+// parseSize reads a decimal byte count with an optional K, M or G suffix.
+func parseSize(s string) (uint64, bool) {
+	var v uint64
+	i := 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		v = v*10 + uint64(s[i]-'0')
+		if v > 1<<40 {
+			return 0, false
+		}
+	}
+	if i == 0 {
+		return 0, false
+	}
+	switch s[i:] {
+	case "":
+	case "K", "k":
+		v <<= 10
+	case "M", "m":
+		v <<= 20
+	case "G", "g":
+		v <<= 30
+	default:
+		return 0, false
+	}
+	return v, true
+}
+
+func hasPrefixStr(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+
+// traceRingMemory is how much contiguous memory the tracer needs (one ring: one CPU).
+func traceRingMemory() uintptr {
+	if vdevBase == 0 {
+		return 0 // no trace device: nothing could read the rings
+	}
+	return uintptr(topts.ringSize)
+}
+
+// initTracing registers the kernel's tracepoints, gives CPU 0 its ring and applies the boot
+// options. Points registered here fire from now on; the agent drains the rings once the Go
+// runtime runs.
+func initTracing(mem uintptr) {
+	for _, p := range kernelPoints {
+		trace.Register(p)
+	}
+	if mem == 0 {
+		return
+	}
+	if !trace.SetupRing(0, mem, topts.ringSize, topts.mode) {
+		klog().s("tracer: cannot set up the ring").nl()
+		return
+	}
+	trace.SetGlobalBacktrace(topts.backtrace)
+	for i := 0; i < topts.nenable; i++ {
+		v := cmdline.Option(topts.enable[i])[len("unitrace.trace="):]
+		for len(v) > 0 {
+			j := 0
+			for j < len(v) && v[j] != ',' {
+				j++
+			}
+			if j > 0 && trace.EnableString(v[:j], trace.Enabled) == 0 {
+				klog().s("unitrace.trace: no tracepoint matches ").s(v[:j]).nl()
+			}
+			if j == len(v) {
+				break
+			}
+			v = v[j+1:]
+		}
+	}
+	tracingReady = true
+	text, _ := amd64.TextRange()
+	trace.SetBootInfo(trace.BootInfo{
+		NCPU: 1, TickHz: amd64.TSCHz(), RefTicks: amd64.Rdtsc(), RefNs: uint64(nanotime()),
+		RefUnixNs: bootWallNanos + nanotime(), TextStart: uint64(text),
+		RingSize: topts.ringSize, Flight: topts.mode == ring.Flight, Ready: true,
+	})
+}
+
+// The trace agent (an ordinary goroutine) starts with the program's package initialisation, once
+// the Go runtime runs; as a plain Linux process the kernel never booted and nothing starts.
+func init() {
+	if tracingReady {
+		agent.Start()
+	}
+}
+
+var tracingReady bool
