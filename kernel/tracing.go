@@ -14,6 +14,12 @@ import (
 //	unitrace.backtrace=1           the global log-backtrace option (Backtrace on every enabled point)
 //	unitrace.ring=SIZE             per-CPU ring size: a power of two, 16K..1G, K/M/G suffixes
 //	unitrace.mode=stream|flight    drop new records when full (default), or overwrite old ones
+//	unitrace.tracer=1              run the tracer with nothing enabled at boot (the host enables
+//	                               tracepoints later over the control port)
+//
+// The tracer (rings and the agent that drains them to the data port) runs only when one of these
+// options is given and the machine has the trace device; otherwise the ports are left to the
+// program.
 
 var (
 	tpSyscallEnter = trace.Point{Name: "syscall_enter", Format: "nr=%d a0=%x a1=%x a2=%x",
@@ -48,6 +54,7 @@ var (
 
 // traceOpts are the tracer's boot options.
 type traceOpts struct {
+	wanted    bool   // some tracer option was given
 	enable    [8]int // command-line option indexes of the unitrace.trace= words (pointer-free)
 	nenable   int
 	backtrace bool
@@ -59,7 +66,9 @@ var topts = traceOpts{ringSize: ring.DefaultSize, mode: ring.Stream}
 
 // traceOption reads kernel option word i (o); it reports whether the word was a tracer option.
 func traceOption(i int, o string) bool {
+	handled := true
 	switch {
+	case o == "unitrace.tracer=1":
 	case hasPrefixStr(o, "unitrace.trace="):
 		if topts.nenable < len(topts.enable) {
 			topts.enable[topts.nenable] = i
@@ -75,13 +84,14 @@ func traceOption(i int, o string) bool {
 		size, ok := parseSize(o[len("unitrace.ring="):])
 		if !ok || size < ring.MinSize || size > ring.MaxSize || size&(size-1) != 0 {
 			klog().s("unitrace.ring: want a power of two from 16K to 1G, got ").s(o[len("unitrace.ring="):]).nl()
-			return true
+			break
 		}
 		topts.ringSize = size
 	default:
-		return false
+		handled = false
 	}
-	return true
+	topts.wanted = topts.wanted || handled
+	return handled
 }
 
 // parseSize reads a decimal byte count with an optional K, M or G suffix.
@@ -115,8 +125,8 @@ func hasPrefixStr(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p
 
 // traceRingMemory is how much contiguous memory the tracer needs (one ring: one CPU).
 func traceRingMemory() uintptr {
-	if vdevBase == 0 {
-		return 0 // no trace device: nothing could read the rings
+	if vdevBase == 0 || !topts.wanted {
+		return 0 // no trace device (nothing could read the rings), or no tracing asked for
 	}
 	return uintptr(topts.ringSize)
 }

@@ -63,24 +63,31 @@ func drain() {
 	}
 	buf := make([]byte, 60<<10)
 	for {
-		sent := false
+		busy := false
 		for cpu := 0; cpu < b.NCPU; cpu++ {
 			r := trace.Ring(cpu)
 			if r == nil || r.Mode() != ring.Stream {
 				continue
 			}
-			n, _ := r.CopyOut(buf)
-			if n == 0 {
-				continue
+			// Drain what is there now, then rest: draining emits records of its own (its
+			// writes block and switch threads), so "drain until empty" would never end.
+			for pass := 0; pass < 64; pass++ {
+				n, _ := r.CopyOut(buf)
+				if n == 0 {
+					break
+				}
+				first := uint32(buf[record.OffSeq]) | uint32(buf[record.OffSeq+1])<<8 |
+					uint32(buf[record.OffSeq+2])<<16 | uint32(buf[record.OffSeq+3])<<24
+				if w.WriteMessage(&wire.Data{CPU: uint16(cpu), FirstSeq: first, Records: buf[:n]}) != nil {
+					return
+				}
 			}
-			first := uint32(buf[record.OffSeq]) | uint32(buf[record.OffSeq+1])<<8 |
-				uint32(buf[record.OffSeq+2])<<16 | uint32(buf[record.OffSeq+3])<<24
-			if w.WriteMessage(&wire.Data{CPU: uint16(cpu), FirstSeq: first, Records: buf[:n]}) != nil {
-				return
+			first, second := r.Peek()
+			if first.Len+second.Len > r.Size()/2 {
+				busy = true // filling faster than one pass per period drains it
 			}
-			sent = true
 		}
-		if !sent {
+		if !busy {
 			time.Sleep(drainPeriod)
 		}
 	}
