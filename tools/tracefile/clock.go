@@ -50,10 +50,15 @@ func (c *Clock) Ns(ticks uint64) int64 {
 		}
 		p = c.pairs[i]
 	}
+	base := int64(min(p.ns, 1<<63-1))
 	if ticks >= p.ticks {
-		return int64(p.ns) + c.scale(ticks-p.ticks)
+		d := c.scale(ticks - p.ticks)
+		if base > 1<<63-1-d {
+			return 1<<63 - 1
+		}
+		return base + d
 	}
-	return int64(p.ns) - c.scale(p.ticks-ticks)
+	return base - c.scale(p.ticks-ticks) // both non-negative: cannot overflow
 }
 
 // scale converts a tick delta to ns, saturating instead of overflowing.

@@ -24,9 +24,14 @@ type command struct {
 	run     func(std stdio, name string, args []string) error
 }
 
-// commands is the subcommand table; later issues add record, list, pprof...
+// commands is the subcommand table; later issues add pprof, folded...
 var commands = []command{
-	{"run", "[flags] APP_DIR [KEY=VALUE ...] [-- ARGS ...]", "build the main package in APP_DIR into an image and boot it in QEMU", runCommand},
+	{"run", "[flags] APP_DIR [KEY=VALUE ...] [-- ARGS ...]", "build the main package in APP_DIR into an image and boot it in QEMU (-trace records it)", runCommand},
+	{"record", "-data SOCK -ctl SOCK [-trace GLOBS] [-backtrace] [-d DURATION] -o FILE", "attach to a running guest's trace ports (run -sockets DIR) and record", recordCommand},
+	{"check", "FILE", "check a recording: transport errors, sequence gaps against LOST counts, clock sanity", checkCommand},
+	{"list", "[-t GLOBS] [-cpu N] [-tid N] [-since D] [-until D] [-b] FILE", "print a recording's records in time order", listCommand},
+	{"summary", "FILE", "counts per tracepoint, per-CPU spans, lost totals, durations of paired tracepoints", summaryCommand},
+	{"timeline", "FILE -o trace.json", "write Chrome trace-event JSON for Perfetto", timelineCommand},
 }
 
 type stdio struct {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/hugelgupf/vmtest/qemu"
 	"github.com/unitrace/unitrace/tools/image"
+	"github.com/unitrace/unitrace/tools/tracefile"
 	"github.com/unitrace/unitrace/tools/vmconfig"
 )
 
@@ -40,6 +42,15 @@ type runOptions struct {
 	appDir  string
 	env     []string // KEY=VALUE words for the guest
 	args    []string // the program's arguments
+
+	trace     vmconfig.TraceOptions
+	traceFile string // recording; default next to the image
+	sockets   string // expose the trace ports in this directory instead of recording
+}
+
+// tracing reports whether the run has the trace ports.
+func (o *runOptions) tracing() bool {
+	return o.trace != (vmconfig.TraceOptions{}) || o.traceFile != "" || o.sockets != ""
 }
 
 const runDoc = `Build the main package in APP_DIR (it imports github.com/unitrace/unitrace/kernel)
@@ -50,6 +61,10 @@ options); words after -- become its arguments. Flags may also follow APP_DIR.
 Exit status: the guest's own; 70 when the guest kernel faults; 124 when the
 guest runs past -timeout; 125 when QEMU fails or ends without the guest's exit
 line; 126 when the image cannot be built; 2 for a usage error.
+
+Tracing (microvm on amd64, virt on arm64): -trace, -backtrace, -ring, -mode
+become unitrace.* kernel options, and the launcher records the guest's
+org.unitrace.data port to -tracefile while the guest runs (docs/tracing.md).
 
 Flags:
 `
@@ -72,6 +87,12 @@ func parseRun(name string, args []string, stderr io.Writer) (runOptions, error) 
 	fs.StringVar(&o.output, "o", "", "image path (default: build/<name>-<arch>.elf in the program's module)")
 	fs.BoolVar(&o.verbose, "v", false, "print the QEMU command line before booting")
 	fs.BoolVar(&o.dryRun, "n", false, "build the image and print the QEMU command line without booting")
+	fs.StringVar(&o.trace.Globs, "trace", "", "enable these tracepoints at boot (GLOB[,GLOB...]) and record the trace")
+	fs.BoolVar(&o.trace.Backtrace, "backtrace", false, "record a backtrace with every enabled tracepoint")
+	fs.StringVar(&o.trace.Ring, "ring", "", "per-CPU trace ring size: a power of two from 16K to 1G (default: the kernel's, 1M)")
+	fs.StringVar(&o.trace.Mode, "mode", "", "trace ring mode: stream (drop new records when full) or flight (overwrite old ones)")
+	fs.StringVar(&o.traceFile, "tracefile", "", "write the recording here (default: the image path with .utrace for .elf)")
+	fs.StringVar(&o.sockets, "sockets", "", "put the trace port sockets in this directory for \"unitrace record\" instead of recording")
 
 	// Everything after the first "--" belongs to the guest program.
 	before := args
@@ -103,6 +124,14 @@ func parseRun(name string, args []string, stderr io.Writer) (runOptions, error) 
 	if o.timeout < 0 {
 		return o, usageError{"-timeout must not be negative"}
 	}
+	if o.sockets != "" && o.traceFile != "" {
+		return o, usageError{"-sockets leaves the recording to \"unitrace record\": it cannot be combined with -tracefile"}
+	}
+	words, err := o.trace.Env()
+	if err != nil {
+		return o, usageError{err.Error()}
+	}
+	o.env = append(o.env, words...)
 	return o, nil
 }
 
@@ -129,6 +158,9 @@ func runCommand(std stdio, name string, args []string) error {
 	}
 	cfg := vmconfig.Config{Arch: arch, Machine: o.machine, CPU: o.cpu, Memory: o.memory, SMP: o.smp, Accel: accel,
 		Kernel: "image.elf", Env: o.env, Args: o.args}
+	if o.tracing() {
+		cfg.Trace = &vmconfig.TracePorts{Data: dataSocket, Ctl: ctlSocket}
+	}
 	if _, err := cfg.Cmdline(); err != nil { // refuse bad options before the build
 		return usageError{err.Error()}
 	}
@@ -150,6 +182,12 @@ func runCommand(std stdio, name string, args []string) error {
 		fmt.Fprintln(std.out, line)
 		return nil
 	}
+	var session *traceSession
+	if o.tracing() {
+		if session, err = setupTrace(o, &cfg, res.Path, accel, std); err != nil {
+			return err
+		}
+	}
 	if o.verbose {
 		line, err := quotedCmdline(cfg)
 		if err != nil {
@@ -158,10 +196,55 @@ func runCommand(std stdio, name string, args []string) error {
 		fmt.Fprintf(std.err, "unitrace run: %s\n", line)
 	}
 	out := boot(cfg, o.timeout, std)
+	if session != nil {
+		if err := session.finish(std); err != nil {
+			fmt.Fprintf(std.err, "unitrace run: recording: %v\n", err)
+		}
+	}
 	if out.Kind != vmconfig.Exited {
 		fmt.Fprintf(std.err, "unitrace run: %s (exit status %d)\n", out.Reason, out.Status)
 	}
 	return exitStatus(out.Status)
+}
+
+// setupTrace puts the trace ports on sockets: in -sockets DIR with QEMU
+// listening (for "unitrace record"), or in a temporary directory where the
+// launcher listens and records to the trace file.
+func setupTrace(o runOptions, cfg *vmconfig.Config, image, accel string, std stdio) (*traceSession, error) {
+	if o.sockets != "" {
+		if err := os.MkdirAll(o.sockets, 0o755); err != nil {
+			return nil, err
+		}
+		dir, _ := filepath.Abs(o.sockets)
+		cfg.Trace = &vmconfig.TracePorts{Data: filepath.Join(dir, dataSocket), Ctl: filepath.Join(dir, ctlSocket), Server: true}
+		fmt.Fprintf(std.err, "unitrace run: attach with: unitrace record -data %s -ctl %s -elf %s -o FILE\n",
+			cfg.Trace.Data, cfg.Trace.Ctl, image)
+		return nil, nil
+	}
+	session, ports, err := listenTrace()
+	if err != nil {
+		return nil, err
+	}
+	cfg.Trace = ports
+	file := o.traceFile
+	if file == "" {
+		file = strings.TrimSuffix(image, ".elf") + ".utrace"
+	}
+	host := &tracefile.Host{Image: image, Accel: accel, Start: time.Now().UTC(), Tool: "unitrace run"}
+	if abs, err := filepath.Abs(image); err == nil {
+		host.Image = abs
+	}
+	if id, err := tracefile.ReadBuildID(image); err == nil {
+		host.BuildID = tracefile.BuildIDHex(id)
+	}
+	if args, err := cfg.Cmdline(); err == nil {
+		host.QEMU = args
+	}
+	if err := session.start(file, host, std); err != nil {
+		session.cleanup()
+		return nil, err
+	}
+	return session, nil
 }
 
 func quotedCmdline(cfg vmconfig.Config) (string, error) {

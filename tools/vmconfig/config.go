@@ -39,6 +39,9 @@ type Config struct {
 	QEMU string
 	// ExtraArgs are appended to QEMU's arguments (devices of later issues).
 	ExtraArgs []string
+	// Trace, when set, adds the tracer's virtio-serial ports on unix
+	// sockets (microvm and virt only).
+	Trace *TracePorts
 }
 
 // Defaults.
@@ -147,6 +150,13 @@ func (c Config) QEMUArgs() ([]string, error) {
 		"-serial", "stdio",
 	}
 	args = append(args, m.exitArgs...)
+	if c.Trace != nil {
+		ports, err := c.Trace.qemuArgs(m.name)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, ports...)
+	}
 	return append(args, c.ExtraArgs...), nil
 }
 

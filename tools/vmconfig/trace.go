@@ -1,0 +1,131 @@
+package vmconfig
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Names of the tracer's virtio-serial ports (docs/trace-format.md). Their
+// port numbers start at 1: port 0 would be a virtconsole, which QEMU lets
+// drop data when the host lags.
+const (
+	DataPortName = "org.unitrace.data"
+	CtlPortName  = "org.unitrace.ctl"
+	DataPortNr   = 1
+	CtlPortNr    = 2
+)
+
+// TracePorts puts the tracer's two ports on unix sockets.
+type TracePorts struct {
+	Data string // socket path of org.unitrace.data
+	Ctl  string // socket path of org.unitrace.ctl
+	// Server makes QEMU listen on the sockets (server=on,wait=off) for a
+	// tool to attach later; otherwise QEMU connects to sockets the
+	// launcher listens on before it starts QEMU.
+	Server bool
+}
+
+// traceMachines have a virtio-mmio bus for virtio-serial-device.
+var traceMachines = map[string]bool{"microvm": true, "virt": true}
+
+// qemuArgs returns the device and chardev options of the ports.
+func (p *TracePorts) qemuArgs(machine string) ([]string, error) {
+	if !traceMachines[machine] {
+		return nil, fmt.Errorf("tracing needs a virtio-mmio bus: machine %q has none (use -machine microvm on amd64, virt on arm64)", machine)
+	}
+	if p.Data == "" || p.Ctl == "" {
+		return nil, fmt.Errorf("trace ports need two socket paths")
+	}
+	for _, s := range []string{p.Data, p.Ctl} {
+		if strings.ContainsRune(s, ',') {
+			return nil, fmt.Errorf("socket path %q contains a comma, which QEMU's option syntax cannot carry", s)
+		}
+	}
+	server := ""
+	if p.Server {
+		server = ",server=on,wait=off"
+	}
+	return []string{
+		"-device", "virtio-serial-device,id=utser",
+		"-chardev", "socket,id=utdata,path=" + p.Data + server,
+		"-device", fmt.Sprintf("virtserialport,bus=utser.0,chardev=utdata,name=%s,nr=%d", DataPortName, DataPortNr),
+		"-chardev", "socket,id=utctl,path=" + p.Ctl + server,
+		"-device", fmt.Sprintf("virtserialport,bus=utser.0,chardev=utctl,name=%s,nr=%d", CtlPortName, CtlPortNr),
+	}, nil
+}
+
+// TraceOptions are the tracer's boot options, passed on the guest command
+// line before "--".
+type TraceOptions struct {
+	Globs     string // tracepoints enabled at boot: GLOB[,GLOB...]
+	Backtrace bool   // the global log-backtrace option
+	Ring      string // bytes per CPU ring: a power of two, 16K..1G, K/M/G suffixes
+	Mode      string // "stream" or "flight"
+}
+
+// Ring size limits.
+const (
+	MinRing = 16 << 10
+	MaxRing = 1 << 30
+)
+
+// Env returns the unitrace.* words for the options that are set.
+func (o TraceOptions) Env() ([]string, error) {
+	var env []string
+	if o.Globs != "" {
+		for _, g := range strings.Split(o.Globs, ",") {
+			if g == "" {
+				return nil, fmt.Errorf("-trace %q has an empty glob", o.Globs)
+			}
+		}
+		env = append(env, "unitrace.trace="+o.Globs)
+	}
+	if o.Backtrace {
+		env = append(env, "unitrace.backtrace=1")
+	}
+	if o.Ring != "" {
+		if _, err := ParseRingSize(o.Ring); err != nil {
+			return nil, err
+		}
+		env = append(env, "unitrace.ring="+o.Ring)
+	}
+	switch o.Mode {
+	case "":
+	case "stream", "flight":
+		env = append(env, "unitrace.mode="+o.Mode)
+	default:
+		return nil, fmt.Errorf("-mode %q: want stream or flight", o.Mode)
+	}
+	for _, w := range env {
+		if err := oneWord("trace option", w); err != nil {
+			return nil, err
+		}
+	}
+	return env, nil
+}
+
+// ParseRingSize parses a ring size: a number with an optional K, M or G
+// suffix (powers of 1024), a power of two between MinRing and MaxRing.
+func ParseRingSize(s string) (uint64, error) {
+	num, mul := s, uint64(1)
+	if n := len(s); n > 0 {
+		switch s[n-1] {
+		case 'K', 'k':
+			num, mul = s[:n-1], 1<<10
+		case 'M', 'm':
+			num, mul = s[:n-1], 1<<20
+		case 'G', 'g':
+			num, mul = s[:n-1], 1<<30
+		}
+	}
+	v, err := strconv.ParseUint(num, 10, 64)
+	if err != nil || v > MaxRing {
+		return 0, fmt.Errorf("ring size %q: want a power of two from 16K to 1G", s)
+	}
+	v *= mul
+	if v < MinRing || v > MaxRing || v&(v-1) != 0 {
+		return 0, fmt.Errorf("ring size %q: want a power of two from 16K to 1G", s)
+	}
+	return v, nil
+}
