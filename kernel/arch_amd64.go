@@ -8,8 +8,6 @@ import (
 // The kernel's view of the hardware layer on amd64. Each arch provides the same names.
 type Frame = amd64.Frame
 
-const archName = "amd64"
-
 // Linux/amd64 system-call convention: number in RAX, arguments in RDI, RSI, RDX, R10, R8, R9,
 // result in RAX.
 func sysNum(f *Frame) uint64 { return f.RAX }
@@ -31,6 +29,9 @@ const (
 const archPlatform = "x86_64"
 
 func archHWCap() uint64 { return 0 }
+
+// cpuIndex is the number of the CPU the kernel runs on.
+func cpuIndex() int { return int(amd64.CPUIndex()) }
 
 // syscallName names a Linux/amd64 system call for messages.
 func syscallName(nr uint64) string {

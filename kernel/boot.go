@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/boot"
+	"github.com/unitrace/unitrace/trace"
 )
 
 // bootMain is the kernel's first Go code, called by arch/amd64's start64 on the boot kernel
@@ -41,6 +42,7 @@ func bootMain(startInfoAddr uintptr) {
 	amd64.ThreadFrame(&t.frame, amd64.AddrOfRuntimeEntry(), sp)
 	t.state = threadRunning
 	curSlot = main
+	trace.SetThread(cpuIndex(), uint32(t.tid))
 	t.runStart = nanotime()
 	bootNanos = nanotime()
 	if opts.verbose {

@@ -59,25 +59,20 @@ func (l *line) u(v uint64) *line {
 	return l
 }
 
-func (l *line) x(v uint64) *line {
-	const digits = "0123456789abcdef"
-	l.s("0x")
-	started := false
-	for shift := 60; shift >= 0; shift -= 4 {
-		d := v >> uint(shift) & 0xf
-		if d != 0 || started || shift == 0 {
-			l.b(digits[d])
-			started = true
-		}
-	}
-	return l
-}
+// x prints v in hex with a 0x prefix and no leading zeros.
+func (l *line) x(v uint64) *line { return l.s("0x").hex(v, false) }
 
 // x16 prints v as 16 hex digits, for register dumps.
-func (l *line) x16(v uint64) *line {
+func (l *line) x16(v uint64) *line { return l.hex(v, true) }
+
+func (l *line) hex(v uint64, zeros bool) *line {
 	const digits = "0123456789abcdef"
 	for shift := 60; shift >= 0; shift -= 4 {
-		l.b(digits[v>>uint(shift)&0xf])
+		d := v >> uint(shift) & 0xf
+		if d != 0 || zeros || shift == 0 {
+			l.b(digits[d])
+			zeros = true
+		}
 	}
 	return l
 }

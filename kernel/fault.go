@@ -1,10 +1,10 @@
 package kernel
 
 import (
-	"unsafe"
-
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/kernel/symtab"
+	"github.com/unitrace/unitrace/trace"
+	"github.com/unitrace/unitrace/trace/record"
 )
 
 // kernelFault reports a fault the kernel cannot hand to the program (a fault in the kernel
@@ -25,7 +25,24 @@ func kernelFault(f *Frame, why string) {
 	klog().s("backtrace (exception pc, then the frame-pointer chain):").nl()
 	syms, haveSyms := kernelSymtab()
 	printFrame(&syms, haveSyms, uintptr(f.RIP), false)
-	walkFrames(uintptr(f.RBP), func(pc uintptr) { printFrame(&syms, haveSyms, pc, true) })
+	var pcs [trace.MaxDepth]uint64
+	n, how := 0, record.Flags(0)
+	if lo, hi, ok := amd64.KernelStackBounds(uintptr(f.RSP)); ok {
+		tlo, thi := amd64.TextRange()
+		w := trace.Walk{StackLo: lo, StackHi: hi, TextLo: tlo, TextHi: thi}
+		n, how = w.PCs(uintptr(f.RBP), pcs[:])
+	} else {
+		klog().s("  (rsp is on no kernel stack: no frame-pointer walk)").nl()
+	}
+	for i := 0; i < n; i++ {
+		printFrame(&syms, haveSyms, uintptr(pcs[i]), true)
+	}
+	switch {
+	case how&record.WalkStop != 0:
+		klog().s("  (walk stopped at a frame that failed a check)").nl()
+	case how&record.StackTrunc != 0:
+		klog().s("  (deeper frames not shown)").nl()
+	}
 	klog().s("kernel fault, halting").nl()
 	amd64.Exit(amd64.FaultExitValue)
 }
@@ -40,7 +57,7 @@ func kernelSymtab() (symtab.Table, bool) {
 	if end <= start {
 		return symtab.Table{}, false
 	}
-	return symtab.New(unsafe.Slice((*byte)(ptr(start)), end-start), text)
+	return symtab.New(bytesAt(start, end-start), text)
 }
 
 // printFrame prints one backtrace entry, "pc function+offset file:line", with the functions
@@ -102,41 +119,6 @@ func dumpRegs(f *Frame) {
 		l.s(p.name).s("=").x16(p.v).s(" ")
 	}
 	l.nl()
-}
-
-// Frame-pointer walk limits: a frame must lie in the kernel's identity-mapped RAM, above the
-// previous one, 8-byte aligned; its return address must be in the image's text.
-const maxWalkDepth = 64
-
-// walkFrames follows the frame-pointer chain from fp, calling emit for each return address. It
-// validates every load before making it and stops at the first failed check.
-func walkFrames(fp uintptr, emit func(pc uintptr)) {
-	textLo, textHi := amd64.TextRange()
-	prev := uintptr(0)
-	for depth := 0; depth < maxWalkDepth; depth++ {
-		if fp == 0 || fp&7 != 0 || fp <= prev || !mappedWord(fp) || !mappedWord(fp+8) {
-			return
-		}
-		ret := uintptr(amd64.Word(fp + 8))
-		if ret < textLo || ret >= textHi {
-			return
-		}
-		emit(ret)
-		prev = fp
-		fp = uintptr(amd64.Word(fp))
-	}
-}
-
-// mappedWord reports whether the 8 bytes at addr are readable kernel or present user memory.
-func mappedWord(addr uintptr) bool {
-	if addr < nullGuard {
-		return false
-	}
-	if addr+8 <= ramEnd {
-		return true
-	}
-	_, _, ok := archLookup(addr)
-	return ok
 }
 
 func vectorName(v uint64) string {

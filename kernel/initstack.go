@@ -1,6 +1,8 @@
 package kernel
 
 import (
+	"encoding/binary"
+
 	"github.com/unitrace/unitrace/boot"
 	"github.com/unitrace/unitrace/kernel/initstack"
 	"github.com/unitrace/unitrace/kernel/mm"
@@ -35,7 +37,7 @@ func buildInitialStack() uintptr {
 	}
 	aux := initstack.Auxv{PageSize: pageSize, HWCap: archHWCap(), Platform: archPlatform}
 	for i := 0; i < len(aux.Random); i += 8 {
-		put64(aux.Random[i:], random64())
+		binary.LittleEndian.PutUint64(aux.Random[i:], random64())
 	}
 	sp, errno := initstack.Build(mem, userHi, argv[:1+nargs], envv[:nenv], aux)
 	if errno != 0 {

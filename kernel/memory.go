@@ -16,16 +16,15 @@ import (
 // reachable at its physical address.
 
 const (
-	pageSize   = mm.PageSize
-	nullGuard  = 64 << 10
-	userHi     = 0x7fff_ffff_f000
-	stackSize  = 8 << 20
-	stackLo    = userHi - stackSize
-	mmapBase   = stackLo - (1 << 30)
-	minIdent   = 4 << 30
-	hugePage   = 2 << 20
-	gib        = 1 << 30
-	maxUserLen = userHi
+	pageSize  = mm.PageSize
+	nullGuard = 64 << 10
+	userHi    = 0x7fff_ffff_f000
+	stackSize = 8 << 20
+	stackLo   = userHi - stackSize
+	mmapBase  = stackLo - (1 << 30)
+	minIdent  = 4 << 30
+	hugePage  = 2 << 20
+	gib       = 1 << 30
 )
 
 var (

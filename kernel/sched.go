@@ -17,7 +17,6 @@ var (
 	runqLen  int
 	sleepers timerq.Queue
 	woken    [maxThreads]int32 // scratch for wake-ups
-	switches uint64
 
 	exitedCPUNanos int64 // CPU time of threads that have exited, for CLOCK_PROCESS_CPUTIME_ID
 )
@@ -75,11 +74,10 @@ func switchTo(f *Frame, next int32) {
 	tpSchedSwitch.Emit2(uint64(prev.tid), uint64(threads[next].tid))
 	*f = threads[next].frame
 	curSlot = next
-	trace.SetThread(0, uint32(threads[next].tid))
+	trace.SetThread(cpuIndex(), uint32(threads[next].tid))
 	t := &threads[next]
 	t.state = threadRunning
 	t.runStart = now
-	switches++
 	if t.wait != waitNone {
 		completeWait(f, next)
 	}

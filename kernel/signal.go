@@ -1,5 +1,7 @@
 package kernel
 
+import "encoding/binary"
+
 // Signals, as the Go runtime uses them: SIGURG from tgkill for asynchronous preemption, and
 // synchronous SIGSEGV/SIGBUS/SIGFPE/SIGILL/SIGTRAP for faults in Go code, which the runtime turns
 // into panics. Delivery follows Linux: a Linux-compatible signal frame on the thread's stack (or
@@ -85,10 +87,10 @@ func sysSigaction(sig int, act, old uintptr, size uintptr) uint64 {
 			return neg(EFAULT)
 		}
 		a := sigactions[sig]
-		put64(b[0:], a.handler)
-		put64(b[8:], a.flags)
-		put64(b[16:], a.restorer)
-		put64(b[24:], a.mask)
+		binary.LittleEndian.PutUint64(b[0:], a.handler)
+		binary.LittleEndian.PutUint64(b[8:], a.flags)
+		binary.LittleEndian.PutUint64(b[16:], a.restorer)
+		binary.LittleEndian.PutUint64(b[24:], a.mask)
 	}
 	if act != 0 {
 		if sig == sigKILL || sig == sigSTOP {
@@ -98,7 +100,7 @@ func sysSigaction(sig int, act, old uintptr, size uintptr) uint64 {
 		if !ok {
 			return neg(EFAULT)
 		}
-		sigactions[sig] = sigaction{handler: le64(b[0:]), flags: le64(b[8:]), restorer: le64(b[16:]), mask: le64(b[24:]) &^ unblockable}
+		sigactions[sig] = sigaction{handler: binary.LittleEndian.Uint64(b[0:]), flags: binary.LittleEndian.Uint64(b[8:]), restorer: binary.LittleEndian.Uint64(b[16:]), mask: binary.LittleEndian.Uint64(b[24:]) &^ unblockable}
 	}
 	return 0
 }
@@ -146,9 +148,9 @@ func sysSigaltstackImpl(f *Frame, ss, old uintptr) uint64 {
 		} else if onStack {
 			flags = ssOnstack
 		}
-		put64(b[0:], uint64(t.altStack))
-		put64(b[8:], uint64(flags))
-		put64(b[16:], uint64(t.altSize))
+		binary.LittleEndian.PutUint64(b[0:], uint64(t.altStack))
+		binary.LittleEndian.PutUint64(b[8:], uint64(flags))
+		binary.LittleEndian.PutUint64(b[16:], uint64(t.altSize))
 	}
 	if ss != 0 {
 		b, ok := userBytes(ss, 24, false)
@@ -158,7 +160,7 @@ func sysSigaltstackImpl(f *Frame, ss, old uintptr) uint64 {
 		if onStack {
 			return neg(EPERM)
 		}
-		sp, flags, size := uintptr(le64(b[0:])), int32(le64(b[8:])), uintptr(le64(b[16:]))
+		sp, flags, size := uintptr(binary.LittleEndian.Uint64(b[0:])), int32(binary.LittleEndian.Uint64(b[8:])), uintptr(binary.LittleEndian.Uint64(b[16:]))
 		switch {
 		case flags == ssDisable:
 			t.altStack, t.altSize, t.altFlags = 0, 0, 0

@@ -1,6 +1,10 @@
 package kernel
 
-import "github.com/unitrace/unitrace/arch/amd64"
+import (
+	"encoding/binary"
+
+	"github.com/unitrace/unitrace/arch/amd64"
+)
 
 // The Linux x86-64 signal frame (arch/x86/include/asm/sigframe.h, uapi/asm/sigcontext.h,
 // uapi/asm-generic/ucontext.h), as the Go runtime reads it (runtime/defs_linux_amd64.go):
@@ -49,7 +53,7 @@ func pushSignalFrame(f *Frame, t *thread, sig int, info sigInfo, a sigaction) bo
 	}
 	copy(b[fp-frame:], f.FX[:])
 
-	put64(b[0:], a.restorer)
+	binary.LittleEndian.PutUint64(b[0:], a.restorer)
 	uc := b[sfUcontext:]
 	altFlags := uint64(ssDisable)
 	if t.altSize != 0 {
@@ -58,29 +62,29 @@ func pushSignalFrame(f *Frame, t *thread, sig int, info sigInfo, a sigaction) bo
 			altFlags = ssOnstack
 		}
 	}
-	put64(uc[ucStack:], uint64(t.altStack))
-	put64(uc[ucStack+8:], altFlags)
-	put64(uc[ucStack+16:], uint64(t.altSize))
+	binary.LittleEndian.PutUint64(uc[ucStack:], uint64(t.altStack))
+	binary.LittleEndian.PutUint64(uc[ucStack+8:], altFlags)
+	binary.LittleEndian.PutUint64(uc[ucStack+16:], uint64(t.altSize))
 	mc := uc[ucMcontext:]
 	regs := [18]uint64{f.R8, f.R9, f.R10, f.R11, f.R12, f.R13, f.R14, f.R15, f.RDI, f.RSI, f.RBP, f.RBX, f.RDX, f.RAX, f.RCX, f.RSP, f.RIP, f.RFLAGS}
 	for i, r := range regs {
-		put64(mc[scR8+8*i:], r)
+		binary.LittleEndian.PutUint64(mc[scR8+8*i:], r)
 	}
-	put64(mc[scCSGSFS:], f.CS|f.SS<<48)
-	put64(mc[scErr:], f.ErrorCode)
-	put64(mc[scTrapno:], f.Vector)
-	put64(mc[scOldmask:], t.sigMask)
-	put64(mc[scCR2:], f.CR2)
-	put64(mc[scFpstate:], uint64(fp))
-	put64(uc[ucSigmask:], t.sigMask)
+	binary.LittleEndian.PutUint64(mc[scCSGSFS:], f.CS|f.SS<<48)
+	binary.LittleEndian.PutUint64(mc[scErr:], f.ErrorCode)
+	binary.LittleEndian.PutUint64(mc[scTrapno:], f.Vector)
+	binary.LittleEndian.PutUint64(mc[scOldmask:], t.sigMask)
+	binary.LittleEndian.PutUint64(mc[scCR2:], f.CR2)
+	binary.LittleEndian.PutUint64(mc[scFpstate:], uint64(fp))
+	binary.LittleEndian.PutUint64(uc[ucSigmask:], t.sigMask)
 
 	si := b[sfInfo:]
-	put32(si[0:], uint32(info.signo))
-	put32(si[8:], uint32(info.code))
+	binary.LittleEndian.PutUint32(si[0:], uint32(info.signo))
+	binary.LittleEndian.PutUint32(si[8:], uint32(info.code))
 	if info.code == siTkill || info.code == siUser {
-		put32(si[16:], uint32(info.pid))
+		binary.LittleEndian.PutUint32(si[16:], uint32(info.pid))
 	} else {
-		put64(si[16:], info.addr)
+		binary.LittleEndian.PutUint64(si[16:], info.addr)
 	}
 
 	f.RSP = uint64(frame)
@@ -107,9 +111,9 @@ func sysSigreturn(f *Frame) (uint64, bool) {
 	mc := uc[ucMcontext:]
 	var regs [18]uint64
 	for i := range regs {
-		regs[i] = le64(mc[scR8+8*i:])
+		regs[i] = binary.LittleEndian.Uint64(mc[scR8+8*i:])
 	}
-	fp := uintptr(le64(mc[scFpstate:]))
+	fp := uintptr(binary.LittleEndian.Uint64(mc[scFpstate:]))
 	if fp != 0 {
 		fx, ok := userBytes(fp, fxSize, false)
 		if !ok {
@@ -120,13 +124,13 @@ func sysSigreturn(f *Frame) (uint64, bool) {
 		// MXCSR reserved bits set would make FXRSTOR fault in the kernel: clear them.
 		mxcsr := uint32(f.FX[24]) | uint32(f.FX[25])<<8 | uint32(f.FX[26])<<16 | uint32(f.FX[27])<<24
 		mxcsr &= 0xffff
-		put32(f.FX[24:28], mxcsr)
+		binary.LittleEndian.PutUint32(f.FX[24:28], mxcsr)
 	}
 	f.R8, f.R9, f.R10, f.R11, f.R12, f.R13, f.R14, f.R15 = regs[0], regs[1], regs[2], regs[3], regs[4], regs[5], regs[6], regs[7]
 	f.RDI, f.RSI, f.RBP, f.RBX, f.RDX, f.RAX, f.RCX, f.RSP = regs[8], regs[9], regs[10], regs[11], regs[12], regs[13], regs[14], regs[15]
 	f.RIP = regs[16]
 	f.RFLAGS = f.RFLAGS&^userFlags | regs[17]&userFlags | amd64.FlagIF
 	t := cur()
-	t.sigMask = le64(uc[ucSigmask:]) &^ unblockable
+	t.sigMask = binary.LittleEndian.Uint64(uc[ucSigmask:]) &^ unblockable
 	return 0, false // RAX is the restored context's, not a result
 }

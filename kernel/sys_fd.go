@@ -1,6 +1,8 @@
 package kernel
 
 import (
+	"encoding/binary"
+
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/kernel/fd"
 )
@@ -14,9 +16,8 @@ var fds fd.Table
 const maxEpollBatch = 64
 
 var (
-	epollBuf  [maxEpollBatch]fd.Event
-	watchBuf  [fd.MaxFDs]int32
-	epollWire [maxEpollBatch * 16]byte
+	epollBuf [maxEpollBatch]fd.Event
+	watchBuf [fd.MaxFDs]int32
 )
 
 func sysWriteFD(n int, buf, count uintptr) uint64 {
@@ -49,21 +50,39 @@ func sysWriteFD(n int, buf, count uintptr) uint64 {
 
 // sysWriteDevice writes to a trace port, blocking until the device has the bytes.
 func sysWriteDevice(f *Frame, n int, buf, count uintptr) (uint64, bool) {
-	ret, done := deviceIO(f, curSlot, true, n, buf, count)
+	ret, done := deviceIO(curSlot, true, n, buf, count)
 	if !done {
 		blockOnDevice(f, n)
 	}
 	return ret, done
 }
 
+// eventfdRead reads eventfd n's counter into the 8 bytes at buf, or reports that a blocking
+// reader must wait (done=false). The system call and the wait completion both use it.
+func eventfdRead(n int, buf uintptr) (ret uint64, done bool) {
+	b, ok := userBytes(buf, 8, true) // checked before the counter is consumed
+	if !ok {
+		return neg(EFAULT), true
+	}
+	v, errno := fds.EventfdRead(n)
+	switch {
+	case errno == EAGAIN && !fds.Nonblocking(n):
+		return 0, false
+	case errno != 0:
+		return neg(errno), true
+	}
+	binary.LittleEndian.PutUint64(b, v)
+	wakeFDWaiters(n) // writability (EPOLLOUT) may have changed
+	return 8, true
+}
+
 // wakeFDWaiters wakes the threads waiting on fd n itself (blocking eventfd reads) and in every
 // epoll instance that watches it, after its readiness may have changed.
 func wakeFDWaiters(n int) {
-	futexWake(eventfdKey(n), maxThreads)
-	futexWake(epollKey(n), maxThreads)
+	futexWake(fdKey(n), maxThreads)
 	k := fds.Watchers(n, watchBuf[:])
 	for i := 0; i < k; i++ {
-		futexWake(epollKey(int(watchBuf[i])), maxThreads)
+		futexWake(fdKey(int(watchBuf[i])), maxThreads)
 	}
 }
 
@@ -75,25 +94,16 @@ func sysReadFD(f *Frame, n int, buf, count uintptr) (uint64, bool) {
 		if count < 8 {
 			return neg(EINVAL), true
 		}
-		if !userRange(buf, 8, true) {
-			return neg(EFAULT), true
-		}
-		v, errno := fds.EventfdRead(n)
-		if errno == EAGAIN && !fds.Nonblocking(n) {
+		ret, done := eventfdRead(n, buf)
+		if !done {
 			t := cur()
 			t.waitFD, t.waitAddr, t.deadline = int32(n), buf, 0
-			futexes.Enqueue(eventfdKey(n), curSlot)
+			futexes.Enqueue(fdKey(n), curSlot)
 			block(f, waitEventfd)
-			return 0, false
 		}
-		if errno != 0 {
-			return neg(errno), true
-		}
-		writeUser64(buf, v)
-		wakeFDWaiters(n) // writability (EPOLLOUT) may have changed
-		return 8, true
+		return ret, done
 	case fd.KindDevice:
-		ret, done := deviceIO(f, curSlot, false, n, buf, count)
+		ret, done := deviceIO(curSlot, false, n, buf, count)
 		if !done {
 			blockOnDevice(f, n)
 		}
@@ -157,8 +167,8 @@ func sysEpollPwaitImpl(f *Frame, nr uint64, epfd int, events uintptr, maxEvents 
 		deadline = nanotime() + int64(int32(timeout))*1_000_000
 	}
 	t := cur()
-	t.waitFD, t.waitAddr, t.waitMax, t.deadline = int32(epfd), events, int32(maxEvents), deadline
-	futexes.Enqueue(epollKey(epfd), curSlot)
+	t.waitFD, t.waitAddr, t.waitCount, t.deadline = int32(epfd), events, uintptr(maxEvents), deadline
+	futexes.Enqueue(fdKey(epfd), curSlot)
 	if deadline != 0 {
 		sleepUntil(deadline)
 	}

@@ -1,6 +1,10 @@
 package kernel
 
-import "github.com/unitrace/unitrace/kernel/waitq"
+import (
+	"encoding/binary"
+
+	"github.com/unitrace/unitrace/kernel/waitq"
+)
 
 // futex, sleeping and clocks.
 
@@ -14,11 +18,12 @@ const (
 )
 
 // futexes holds every blocked thread, keyed by what it waits for: a futex word's address, or a
-// synthetic key above the user address range (epollKey, eventfdKey).
+// synthetic key above the user address range (fdKey, portKey).
 var futexes waitq.Table
 
-func epollKey(fd int) uintptr   { return 1<<63 | uintptr(fd) }
-func eventfdKey(fd int) uintptr { return 1<<62 | uintptr(fd) }
+// fdKey is what a thread blocked on descriptor fd waits for: epoll_pwait on an epoll instance,
+// a blocking read of an eventfd. Whatever may change fd's readiness wakes it (wakeFDWaiters).
+func fdKey(fd int) uintptr { return 1<<63 | uintptr(fd) }
 
 // sysFutexImpl serves FUTEX_WAIT and FUTEX_WAKE (private or not: one process), with a relative
 // CLOCK_MONOTONIC timeout for WAIT, and their BITSET forms with a full mask (absolute timeout).
@@ -109,7 +114,7 @@ func completeWait(f *Frame, slot int32) {
 	case waitSleep:
 		setSysRet(f, 0)
 	case waitEpoll:
-		n, errno := epollCollect(int(t.waitFD), t.waitAddr, int(t.waitMax))
+		n, errno := epollCollect(int(t.waitFD), t.waitAddr, int(t.waitCount))
 		switch {
 		case errno != 0:
 			setSysRet(f, neg(errno))
@@ -117,23 +122,16 @@ func completeWait(f *Frame, slot int32) {
 			setSysRet(f, uint64(n))
 		default:
 			t.wait = kind
-			rearm(slot, epollKey(int(t.waitFD)))
+			rearm(slot, fdKey(int(t.waitFD)))
 		}
 	case waitDevice:
 		completeDeviceWait(f, slot)
 	case waitEventfd:
-		v, errno := fds.EventfdRead(int(t.waitFD))
-		switch {
-		case errno == EAGAIN:
+		if ret, done := eventfdRead(int(t.waitFD), t.waitAddr); done {
+			setSysRet(f, ret)
+		} else {
 			t.wait = kind
-			rearm(slot, eventfdKey(int(t.waitFD)))
-		case errno != 0:
-			setSysRet(f, neg(errno))
-		case !writeUser64(t.waitAddr, v):
-			setSysRet(f, neg(EFAULT))
-		default:
-			setSysRet(f, 8)
-			wakeFDWaiters(int(t.waitFD))
+			rearm(slot, fdKey(int(t.waitFD)))
 		}
 	}
 }
@@ -144,7 +142,7 @@ func readTimespec(addr uintptr) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
-	sec, nsec := int64(le64(b[0:8])), int64(le64(b[8:16]))
+	sec, nsec := int64(binary.LittleEndian.Uint64(b[0:8])), int64(binary.LittleEndian.Uint64(b[8:16]))
 	if sec < 0 || nsec < 0 || nsec >= 1e9 {
 		return -1, true
 	}
@@ -159,8 +157,8 @@ func writeTimespec(addr uintptr, ns int64) bool {
 	if !ok {
 		return false
 	}
-	put64(b[0:8], uint64(ns/1e9))
-	put64(b[8:16], uint64(ns%1e9))
+	binary.LittleEndian.PutUint64(b[0:8], uint64(ns/1e9))
+	binary.LittleEndian.PutUint64(b[8:16], uint64(ns%1e9))
 	return true
 }
 

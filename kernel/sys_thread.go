@@ -1,6 +1,10 @@
 package kernel
 
-import "github.com/unitrace/unitrace/arch/amd64"
+import (
+	"encoding/binary"
+
+	"github.com/unitrace/unitrace/arch/amd64"
+)
 
 // clone flags (include/uapi/linux/sched.h).
 const (
@@ -119,7 +123,7 @@ func sysSchedGetaffinityImpl(size, mask uintptr) uint64 {
 	if !ok {
 		return neg(EFAULT)
 	}
-	put64(b, 1)
+	binary.LittleEndian.PutUint64(b, 1)
 	return maskBytes
 }
 

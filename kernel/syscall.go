@@ -17,7 +17,7 @@ func syscall(f *Frame) {
 	nr := sysNum(f)
 	a := [6]uint64{}
 	sysArgs(f, &a)
-	tid := cur().tid
+	tid := cur().tid // before dispatch: a blocking call switches threads
 	tpSyscallEnter.Emit4(nr, a[0], a[1], a[2])
 	ret, done := dispatch(f, nr, &a)
 	if done {

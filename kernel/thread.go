@@ -38,8 +38,7 @@ type thread struct {
 	// epoll_pwait / read arguments, to complete the call after a wake-up.
 	waitFD     int32
 	waitAddr   uintptr
-	waitMax    int32
-	waitCount  uintptr // read/write byte count (trace ports)
+	waitCount  uintptr // read/write byte count, epoll_pwait maxevents
 	waitWrite  bool
 	clearChild uintptr // CLONE_CHILD_CLEARTID: zeroed and futex-woken at exit
 

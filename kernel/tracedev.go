@@ -1,8 +1,6 @@
 package kernel
 
 import (
-	"unsafe"
-
 	"github.com/unitrace/unitrace/kernel/virtio"
 )
 
@@ -110,7 +108,7 @@ func deviceInterrupt() bool {
 // deviceWrite serves write(2) on a port: it copies up to bounceSize bytes into the port's
 // bounce buffer, queues them and blocks until the device has taken them. Called again by the
 // wait completion after each wake-up.
-func deviceWrite(f *Frame, slot int32, dev uint32, buf, count uintptr) (ret uint64, done bool) {
+func deviceWrite(slot int32, dev uint32, buf, count uintptr) (ret uint64, done bool) {
 	ps := &ports[dev]
 	if !vdevReady || ps.port < 0 {
 		return neg(EIO), true
@@ -137,7 +135,7 @@ func deviceWrite(f *Frame, slot int32, dev uint32, buf, count uintptr) (ret uint
 	if !ok {
 		return neg(EFAULT), true
 	}
-	copy(physBytes(ps.bounce, n), src)
+	copy(bytesAt(ps.bounce, n), src)
 	tok, err := vdev.Send(&bus, ps.port, ps.bounce, uint32(n))
 	switch err {
 	case virtio.OK:
@@ -175,12 +173,12 @@ func deviceRead(dev uint32, buf, count uintptr) (ret uint64, done bool) {
 
 // deviceIO runs a port read or write for the thread in slot and, if it cannot finish yet,
 // parks the thread on the port's key (waitDevice) to try again when the device interrupts.
-func deviceIO(f *Frame, slot int32, write bool, n int, buf, count uintptr) (uint64, bool) {
+func deviceIO(slot int32, write bool, n int, buf, count uintptr) (uint64, bool) {
 	dev, _ := fds.Device(n)
 	var ret uint64
 	var done bool
 	if write {
-		ret, done = deviceWrite(f, slot, dev, buf, count)
+		ret, done = deviceWrite(slot, dev, buf, count)
 	} else {
 		ret, done = deviceRead(dev, buf, count)
 	}
@@ -203,7 +201,7 @@ func blockOnDevice(f *Frame, n int) {
 // completeDeviceWait retries a port read or write after a wake-up.
 func completeDeviceWait(f *Frame, slot int32) {
 	t := &threads[slot]
-	ret, done := deviceIO(f, slot, t.waitWrite, int(t.waitFD), t.waitAddr, t.waitCount)
+	ret, done := deviceIO(slot, t.waitWrite, int(t.waitFD), t.waitAddr, t.waitCount)
 	if done {
 		setSysRet(f, ret)
 		return
@@ -212,6 +210,3 @@ func completeDeviceWait(f *Frame, slot int32) {
 	t.wait = waitDevice
 	rearm(slot, portKey(dev))
 }
-
-// physBytes views n bytes of identity-mapped kernel memory at pa.
-func physBytes(pa, n uintptr) []byte { return unsafe.Slice((*byte)(ptr(pa)), n) }

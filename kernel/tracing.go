@@ -1,6 +1,8 @@
 package kernel
 
 import (
+	"strings"
+
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/agent"
@@ -69,7 +71,7 @@ func traceOption(i int, o string) bool {
 	handled := true
 	switch {
 	case o == "unitrace.tracer=1":
-	case hasPrefixStr(o, "unitrace.trace="):
+	case strings.HasPrefix(o, "unitrace.trace="):
 		if topts.nenable < len(topts.enable) {
 			topts.enable[topts.nenable] = i
 			topts.nenable++
@@ -80,9 +82,9 @@ func traceOption(i int, o string) bool {
 		topts.mode = ring.Stream
 	case o == "unitrace.mode=flight":
 		topts.mode = ring.Flight
-	case hasPrefixStr(o, "unitrace.ring="):
-		size, ok := parseSize(o[len("unitrace.ring="):])
-		if !ok || size < ring.MinSize || size > ring.MaxSize || size&(size-1) != 0 {
+	case strings.HasPrefix(o, "unitrace.ring="):
+		size, ok := ring.ParseSize(o[len("unitrace.ring="):])
+		if !ok {
 			klog().s("unitrace.ring: want a power of two from 16K to 1G, got ").s(o[len("unitrace.ring="):]).nl()
 			break
 		}
@@ -93,35 +95,6 @@ func traceOption(i int, o string) bool {
 	topts.wanted = topts.wanted || handled
 	return handled
 }
-
-// parseSize reads a decimal byte count with an optional K, M or G suffix.
-func parseSize(s string) (uint64, bool) {
-	var v uint64
-	i := 0
-	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-		v = v*10 + uint64(s[i]-'0')
-		if v > 1<<40 {
-			return 0, false
-		}
-	}
-	if i == 0 {
-		return 0, false
-	}
-	switch s[i:] {
-	case "":
-	case "K", "k":
-		v <<= 10
-	case "M", "m":
-		v <<= 20
-	case "G", "g":
-		v <<= 30
-	default:
-		return 0, false
-	}
-	return v, true
-}
-
-func hasPrefixStr(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 
 // traceRingMemory is how much contiguous memory the tracer needs (one ring: one CPU).
 func traceRingMemory() uintptr {

@@ -1,7 +1,7 @@
 package kernel
 
 import (
-	"unsafe"
+	"encoding/binary"
 
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/kernel/mm"
@@ -73,7 +73,7 @@ func userBytes(addr, n uintptr, write bool) ([]byte, bool) {
 	if n == 0 {
 		return nil, true
 	}
-	return unsafe.Slice((*byte)(ptr(addr)), n), true
+	return bytesAt(addr, n), true
 }
 
 // readUser32 reads the 32-bit word at addr (aligned, so it cannot straddle pages).
@@ -89,7 +89,7 @@ func readUser64(addr uintptr) (uint64, bool) {
 	if !ok {
 		return 0, false
 	}
-	return le64(b), true
+	return binary.LittleEndian.Uint64(b), true
 }
 
 func writeUser64(addr uintptr, v uint64) bool {
@@ -97,7 +97,7 @@ func writeUser64(addr uintptr, v uint64) bool {
 	if !ok {
 		return false
 	}
-	put64(b, v)
+	binary.LittleEndian.PutUint64(b, v)
 	return true
 }
 
@@ -106,31 +106,6 @@ func writeUser32(addr uintptr, v uint32) bool {
 	if !ok {
 		return false
 	}
-	put32(b, v)
+	binary.LittleEndian.PutUint32(b, v)
 	return true
-}
-
-// ptr turns an address into a pointer. Written through a *uintptr so vet's unsafeptr check,
-// which guards GC-visible memory, does not apply: kernel and user pages here are never Go heap
-// objects the kernel could lose track of (the kernel holds no Go pointers at all).
-func ptr(addr uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&addr)) }
-
-func le64(b []byte) uint64 {
-	_ = b[7]
-	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-}
-
-func put64(b []byte, v uint64) {
-	_ = b[7]
-	for i := 0; i < 8; i++ {
-		b[i] = byte(v >> (8 * i))
-	}
-}
-
-func put32(b []byte, v uint32) {
-	_ = b[3]
-	for i := 0; i < 4; i++ {
-		b[i] = byte(v >> (8 * i))
-	}
 }

@@ -23,3 +23,8 @@ func store16(addr uintptr, v uint16) { *(*uint16)(ptr(addr)) = v }
 
 //go:nosplit
 func store8(addr uintptr, v uint8) { *(*uint8)(ptr(addr)) = v }
+
+// addrOfWords is the address of a slice's first element, for frames' raw output pointer.
+//
+//go:nosplit
+func addrOfWords(s []uint64) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(s))) }

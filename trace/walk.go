@@ -51,3 +51,15 @@ func (w *Walk) frames(fp uintptr, out uintptr, max int) (n int, flags record.Fla
 	}
 	return n, 0
 }
+
+// PCs walks the chain from fp into pcs, with the same checks as the tracer's own walks, and
+// returns how many return addresses it stored and how the walk ended. The kernel's fault report
+// uses it, so every frame-pointer walk in the kernel validates each load the same way.
+//
+//go:nosplit
+func (w *Walk) PCs(fp uintptr, pcs []uint64) (int, record.Flags) {
+	if len(pcs) == 0 {
+		return 0, 0
+	}
+	return w.frames(fp, addrOfWords(pcs), len(pcs))
+}

@@ -18,15 +18,9 @@ func ptr(addr uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer
 // frameAt views the memory at addr (a kernel stack) as a Frame.
 func frameAt(addr uintptr) *Frame { return (*Frame)(ptr(addr)) }
 
-// FrameAt views the Frame at address addr: the CPU's CurrentFrame, for example.
-func FrameAt(addr uintptr) *Frame { return frameAt(addr) }
-
 // clearStack zeroes a kernel stack (its header must start zeroed: the stand-in g's fields past
 // the stack bounds are read by a stray morestack).
 func clearStack(base uintptr) {
 	b := (*[kstackSize]byte)(ptr(base))
 	*b = [kstackSize]byte{}
 }
-
-// Word reads the 8 bytes at addr. The caller has checked that addr is mapped.
-func Word(addr uintptr) uint64 { return *(*uint64)(ptr(addr)) }

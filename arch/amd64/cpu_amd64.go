@@ -15,7 +15,6 @@ func Rdtsc() uint64
 func rdrand() (v uint64, ok bool)
 func readCR3() uint64
 func writeCR3(v uint64)
-func readCR2() uint64
 
 // Invlpg drops the TLB entry for the page holding va.
 func Invlpg(va uintptr)
@@ -28,7 +27,6 @@ func halt()
 func Pause()
 func mmioRead32(addr uintptr) uint32
 func mmioWrite32(addr uintptr, v uint32)
-func readFP() uintptr
 
 // Declarations of the entry code in boot_amd64.s and trap_amd64.s; these are never called from Go
 // except where noted.

@@ -89,12 +89,6 @@ TEXT ·writeCR3(SB),NOSPLIT,$0-8
 	MOVQ	AX, CR3
 	RET
 
-// func readCR2() uint64
-TEXT ·readCR2(SB),NOSPLIT,$0-8
-	MOVQ	CR2, AX
-	MOVQ	AX, ret+0(FP)
-	RET
-
 // func Invlpg(va uintptr)
 TEXT ·Invlpg(SB),NOSPLIT,$0-8
 	MOVQ	va+0(FP), AX
@@ -157,15 +151,6 @@ TEXT ·mmioWrite32(SB),NOSPLIT,$0-12
 	MOVQ	addr+0(FP), AX
 	MOVL	v+8(FP), BX
 	MOVL	BX, 0(AX)
-	RET
-
-// func readFP() uintptr
-//
-// readFP returns RBP: with the assembler-inserted frame (NOSPLIT, $0 args, no locals) absent,
-// this is the frame pointer of the Go function that called readFP.
-TEXT ·readFP(SB),NOSPLIT,$0-8
-	MOVQ	BP, AX
-	MOVQ	AX, ret+0(FP)
 	RET
 
 // func setCR0WP()

@@ -113,9 +113,6 @@ func Enter(f *Frame) {
 	resume(top - frameSize)
 }
 
-// Halt stops this CPU for good.
-func Halt() { halt() }
-
 // LoadPageTable switches to the page tables rooted at root (CR3), turning on CR0.WP first so the
 // read-only bit binds ring-0 writes too (everything runs at ring 0).
 func LoadPageTable(root uintptr) {
@@ -135,3 +132,13 @@ func ImageEnd() uintptr { return addrOfEnd() }
 // Pclntab returns the bounds of the image's Go symbol table (runtime.pclntab ..
 // runtime.epclntab), which the kernel reads to symbolize its fault reports.
 func Pclntab() (start, end uintptr) { return addrOfPclntab() }
+
+// KernelStackBounds returns the usable bounds of the kernel stack that holds sp (below its
+// stand-in g header), or ok=false when sp is on none of them.
+func KernelStackBounds(sp uintptr) (lo, hi uintptr, ok bool) {
+	if sp < bootStackBase || sp >= KernelStacksEnd() {
+		return 0, 0, false
+	}
+	base := sp &^ (kstackSize - 1)
+	return base + kstackLo, base + kstackSize, true
+}

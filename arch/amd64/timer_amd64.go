@@ -25,11 +25,10 @@ const (
 )
 
 var (
-	tscHz    uint64 // TSC ticks per second
-	tscBase  uint64 // TSC at boot: monotonic time zero
-	tscMult  uint64 // ns = (tsc-tscBase) * tscMult >> 32
-	lapicHz  uint64 // LAPIC timer ticks per second (after the divider)
-	pitFound bool
+	tscHz   uint64 // TSC ticks per second
+	tscBase uint64 // TSC at boot: monotonic time zero
+	tscMult uint64 // ns = (tsc-tscBase) * tscMult >> 32
+	lapicHz uint64 // LAPIC timer ticks per second (after the divider)
 )
 
 func pitCount() uint16 {
@@ -62,7 +61,6 @@ func calibrateTSC() uint64 {
 		}
 	}
 	ticks := Rdtsc() - start
-	pitFound = true
 	return ticks * pitHz / elapsed
 }
 
@@ -110,12 +108,6 @@ func Nanotime() int64 {
 	return int64(hi<<32 | lo>>32)
 }
 
-// TSCToNanos converts a TSC difference to nanoseconds.
-func TSCToNanos(d uint64) int64 {
-	hi, lo := bits.Mul64(d, tscMult)
-	return int64(hi<<32 | lo>>32)
-}
-
 func lapicRead(reg uintptr) uint32     { return mmioRead32(lapicBase + reg) }
 func lapicWrite(reg uintptr, v uint32) { mmioWrite32(lapicBase+reg, v) }
 
@@ -140,9 +132,6 @@ func InitTick(hz uint64) {
 	lapicWrite(lapicLVTTmr, lvtPeriodic|VectorTimer)
 	lapicWrite(lapicInit, uint32(lapicHz/hz))
 }
-
-// LAPICHz returns the measured local APIC timer frequency.
-func LAPICHz() uint64 { return lapicHz }
 
 // EOI acknowledges the interrupt being handled to the local APIC.
 //

