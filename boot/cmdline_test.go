@@ -210,13 +210,19 @@ func FuzzParse(f *testing.F) {
 		`a"b c"d "" "\"q\"" \x`,
 		"A=1 bad -- x", `"open`, "\x00abc", "-- -- --", "unitrace.",
 		strings.Repeat("w ", MaxWords+1) + `"open`,
+		strings.Repeat("?", MaxCmdline+1) + "\x00tail", // too long before its NUL
+		strings.Repeat("?", MaxCmdline) + "\x00tail",   // exactly full before its NUL
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
 		var c Cmdline
 		err := c.Parse(line)
-		if len(line) > MaxCmdline && strings.IndexByte(string(line), 0) < 0 {
+		text := line
+		if nul := slices.Index(line, 0); nul >= 0 {
+			text = line[:nul]
+		}
+		if len(text) > MaxCmdline {
 			if err != ErrCmdlineTooLong {
 				t.Fatalf("long line: %v", err)
 			}

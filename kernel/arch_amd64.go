@@ -18,6 +18,9 @@ func sysArgs(f *Frame, a *[6]uint64) {
 
 func setSysRet(f *Frame, v uint64) { f.RAX = v }
 
+// sysRet is the result setSysRet stored.
+func sysRet(f *Frame) uint64 { return f.RAX }
+
 // struct epoll_event is packed (12 bytes) on amd64.
 const (
 	epollPacked    = true

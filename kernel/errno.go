@@ -11,6 +11,7 @@ const (
 	EAGAIN    = 11
 	ENOMEM    = 12
 	EFAULT    = 14
+	EBUSY     = 16
 	EEXIST    = 17
 	ENODEV    = 19
 	EINVAL    = 22
@@ -18,6 +19,7 @@ const (
 	ENOSPC    = 28
 	ESPIPE    = 29
 	ENOSYS    = 38
+	EMSGSIZE  = 90
 	ETIMEDOUT = 110
 )
 

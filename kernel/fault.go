@@ -5,6 +5,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/symtab"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/record"
+	"github.com/unitrace/unitrace/trace/wire"
 )
 
 // kernelFault reports a fault the kernel cannot hand to the program (a fault in the kernel
@@ -43,6 +44,7 @@ func kernelFault(f *Frame, why string) {
 	case how&record.StackTrunc != 0:
 		klog().s("  (deeper frames not shown)").nl()
 	}
+	traceFinish(wire.EndPanic, 0) // the trace up to the fault is the best evidence there is
 	klog().s("kernel fault, halting").nl()
 	amd64.Exit(amd64.FaultExitValue)
 }

@@ -50,9 +50,9 @@ func sysWriteFD(n int, buf, count uintptr) uint64 {
 
 // sysWriteDevice writes to a trace port, blocking until the device has the bytes.
 func sysWriteDevice(f *Frame, n int, buf, count uintptr) (uint64, bool) {
-	ret, done := deviceIO(curSlot, true, n, buf, count)
+	ret, done := portIO(curSlot, opWrite, n, 0, buf, count)
 	if !done {
-		blockOnDevice(f, n)
+		blockOnPort(f, portOpDevice(opWrite, n))
 	}
 	return ret, done
 }
@@ -103,9 +103,9 @@ func sysReadFD(f *Frame, n int, buf, count uintptr) (uint64, bool) {
 		}
 		return ret, done
 	case fd.KindDevice:
-		ret, done := deviceIO(curSlot, false, n, buf, count)
+		ret, done := portIO(curSlot, opRead, n, 0, buf, count)
 		if !done {
-			blockOnDevice(f, n)
+			blockOnPort(f, portOpDevice(opRead, n))
 		}
 		return ret, done
 	case fd.KindNone:

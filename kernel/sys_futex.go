@@ -134,6 +134,9 @@ func completeWait(f *Frame, slot int32) {
 			rearm(slot, fdKey(int(t.waitFD)))
 		}
 	}
+	if t.wait == waitNone && kind != waitNone {
+		tpSyscallExit.Emit2(t.sysNr, sysRet(f)) // the pair of the syscall_enter before the wait
+	}
 }
 
 // readTimespec reads a struct timespec and returns it in nanoseconds, or -1 if it is invalid.

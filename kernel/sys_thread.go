@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/trace/wire"
 )
 
 // clone flags (include/uapi/linux/sched.h).
@@ -82,6 +83,7 @@ func sysExitThread(f *Frame, code int) {
 
 // exitGroup ends the program: the console's last line says the status, then the machine stops.
 func exitGroup(code int) {
+	traceFinish(wire.EndExit, int32(code&0xff))
 	klog().s("exit status ").d(int64(code & 0xff)).nl()
 	amd64.Exit(uint32(code & 0xff))
 }

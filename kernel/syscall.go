@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/kernel/fd"
+	"github.com/unitrace/unitrace/trace"
 )
 
 // The system-call dispatcher. Each handler takes the trap Frame (so a blocking call can switch
@@ -18,12 +19,15 @@ func syscall(f *Frame) {
 	a := [6]uint64{}
 	sysArgs(f, &a)
 	tid := cur().tid // before dispatch: a blocking call switches threads
+	cur().sysNr = nr
 	tpSyscallEnter.Emit4(nr, a[0], a[1], a[2])
 	ret, done := dispatch(f, nr, &a)
 	if done {
 		setSysRet(f, ret)
 		tpSyscallExit.Emit2(nr, ret)
-	}
+	} else if nr == sysRtSigreturn && cur().tid == tid {
+		tpSyscallExit.Emit2(nr, sysRet(f)) // the restored context's rax, as Linux reports it
+	} // else syscall_exit fires when the wait completes (completeWait)
 	if opts.strace {
 		l := klog().s("[").d(int64(tid)).s("] ").s(syscallName(nr)).s("(").u(nr).s(")")
 		for i := 0; i < 3; i++ {
@@ -71,6 +75,7 @@ func dispatch(f *Frame, nr uint64, a *[6]uint64) (ret uint64, done bool) {
 		return sysSigreturn(f)
 	case sysSchedYield:
 		setSysRet(f, 0)
+		tpSyscallExit.Emit2(nr, 0) // yield switches threads without a wait to complete
 		yield(f)
 		return 0, false
 	case sysNanosleep:
@@ -137,6 +142,12 @@ func dispatch(f *Frame, nr uint64, a *[6]uint64) (ret uint64, done bool) {
 		return sysUnameImpl(uintptr(a[0])), true
 	case sysIoctl:
 		return neg(ENOTTY), true
+	case trace.SysDrain:
+		return tracePortCall(f, opTraceDrain, a[0], 0, 0)
+	case trace.SysSend:
+		return tracePortCall(f, opTraceSend, a[0], uintptr(a[1]), uintptr(a[2]))
+	case trace.SysCtl:
+		return traceCtl(a[0], a[1], a[2]), true
 	}
 	reportUnknownSyscall(nr)
 	return neg(ENOSYS), true

@@ -33,13 +33,15 @@ type thread struct {
 	gen   uint32 // bumped each time the slot is reused
 
 	wait     waitKind
+	sysNr    uint64 // the system call the thread is in (for syscall_exit after a wait)
 	timedOut bool
 	deadline int64 // absolute deadline of the wait (ns), 0 for none
 	// epoll_pwait / read arguments, to complete the call after a wake-up.
 	waitFD     int32
 	waitAddr   uintptr
 	waitCount  uintptr // read/write byte count, epoll_pwait maxevents
-	waitWrite  bool
+	waitOp     portOp  // waitDevice: which port operation to retry
+	waitArg    uint64  // waitDevice: the operation's first argument (trace drain and send)
 	clearChild uintptr // CLONE_CHILD_CLEARTID: zeroed and futex-woken at exit
 
 	sigMask    uint64 // blocked signals (bit n-1 for signal n)

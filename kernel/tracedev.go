@@ -34,10 +34,24 @@ var (
 type portState struct {
 	port   int
 	busy   bool
-	owner  int32 // thread slot whose write is in flight
+	owner  int32 // thread slot whose write is in flight; -1 for the tracer's sends, which nobody waits for
 	token  virtio.Token
 	n      uint32
 	bounce uintptr
+}
+
+// free reports whether the port's bounce buffer may be filled again. It collects a finished
+// send of the tracer's (owner -1); a write(2)'s send is collected by its writer, which waits for
+// it to learn the byte count.
+func (ps *portState) free() bool {
+	if !ps.busy {
+		return true
+	}
+	if ps.owner < 0 && vdev.Done(ps.port, ps.token) {
+		ps.busy = false
+		return true
+	}
+	return false
 }
 
 // traceDeviceMemory probes for the device and returns how much contiguous memory it needs (0
@@ -89,6 +103,7 @@ func deviceInterrupt() bool {
 		return false
 	}
 	ev := vdev.Interrupt(&bus)
+	raised := ev.Raised // ours, even if there is nothing new: see below
 	for ev.More {
 		more := vdev.Poll(&bus)
 		ev.Ports |= more.Ports
@@ -97,7 +112,10 @@ func deviceInterrupt() bool {
 		ev.More = more.More
 	}
 	if !ev.Any() {
-		return false
+		// A completion can land between the status acknowledge and the Poll of the previous
+		// interrupt: that Poll takes it, and its status bit raises this interrupt with nothing
+		// new. The line is still ours; calling it someone else's would mask it for good.
+		return raised
 	}
 	for dev := uint32(1); dev < uint32(len(ports)); dev++ {
 		futexWake(portKey(dev), maxThreads)
@@ -112,6 +130,9 @@ func deviceWrite(slot int32, dev uint32, buf, count uintptr) (ret uint64, done b
 	ps := &ports[dev]
 	if !vdevReady || ps.port < 0 {
 		return neg(EIO), true
+	}
+	if dev == devData && tracingReady {
+		return neg(EBUSY), true // the tracer owns the data port: a program's bytes would corrupt its frames
 	}
 	if ps.busy && ps.owner == slot {
 		if !vdev.Done(ps.port, ps.token) {
@@ -171,42 +192,64 @@ func deviceRead(dev uint32, buf, count uintptr) (ret uint64, done bool) {
 	return uint64(n), true
 }
 
-// deviceIO runs a port read or write for the thread in slot and, if it cannot finish yet,
-// parks the thread on the port's key (waitDevice) to try again when the device interrupts.
-func deviceIO(slot int32, write bool, n int, buf, count uintptr) (uint64, bool) {
+// portOp is a port operation a thread may block in.
+type portOp uint8
+
+const (
+	opRead       portOp = iota // read(2) on a port
+	opWrite                    // write(2) on a port
+	opTraceDrain               // the agent's drain of one ring (tracestream.go)
+	opTraceSend                // the agent's send of one frame (tracestream.go)
+)
+
+// portOpDevice is the port an operation uses: the descriptor's for read and write, the data
+// port for the agent's operations.
+func portOpDevice(op portOp, n int) uint32 {
+	if op == opTraceDrain || op == opTraceSend {
+		return devData
+	}
 	dev, _ := fds.Device(n)
+	return dev
+}
+
+// portIO runs a port operation for the thread in slot and, if it cannot finish yet, records
+// it in the thread so that completeDeviceWait can retry it when the device interrupts.
+func portIO(slot int32, op portOp, n int, arg uint64, buf, count uintptr) (uint64, bool) {
 	var ret uint64
 	var done bool
-	if write {
-		ret, done = deviceWrite(slot, dev, buf, count)
-	} else {
-		ret, done = deviceRead(dev, buf, count)
+	switch op {
+	case opWrite:
+		ret, done = deviceWrite(slot, portOpDevice(op, n), buf, count)
+	case opRead:
+		ret, done = deviceRead(portOpDevice(op, n), buf, count)
+	case opTraceDrain:
+		ret, done = traceDrain(int(arg))
+	case opTraceSend:
+		ret, done = traceSend(arg, buf, count)
 	}
 	if done {
 		return ret, true
 	}
 	t := &threads[slot]
 	t.waitFD, t.waitAddr, t.waitCount, t.deadline = int32(n), buf, count, 0
-	t.waitWrite = write
+	t.waitOp, t.waitArg = op, arg
 	return 0, false
 }
 
-// blockOnDevice parks the running thread until the trace device interrupts.
-func blockOnDevice(f *Frame, n int) {
-	dev, _ := fds.Device(n)
+// blockOnPort parks the running thread until the trace device interrupts.
+func blockOnPort(f *Frame, dev uint32) {
 	futexes.Enqueue(portKey(dev), curSlot)
 	block(f, waitDevice)
 }
 
-// completeDeviceWait retries a port read or write after a wake-up.
+// completeDeviceWait retries a port operation after a wake-up.
 func completeDeviceWait(f *Frame, slot int32) {
 	t := &threads[slot]
-	ret, done := deviceIO(slot, t.waitWrite, int(t.waitFD), t.waitAddr, t.waitCount)
+	ret, done := portIO(slot, t.waitOp, int(t.waitFD), t.waitArg, t.waitAddr, t.waitCount)
 	if done {
 		setSysRet(f, ret)
 		return
 	}
-	dev, _ := fds.Device(int(t.waitFD))
 	t.wait = waitDevice
-	rearm(slot, portKey(dev))
+	rearm(slot, portKey(portOpDevice(t.waitOp, int(t.waitFD))))
 }

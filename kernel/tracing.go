@@ -8,6 +8,7 @@ import (
 	"github.com/unitrace/unitrace/trace/agent"
 	"github.com/unitrace/unitrace/trace/record"
 	"github.com/unitrace/unitrace/trace/ring"
+	"github.com/unitrace/unitrace/trace/wire"
 )
 
 // The kernel's tracepoints, and the tracer's boot options:
@@ -18,6 +19,7 @@ import (
 //	unitrace.mode=stream|flight    drop new records when full (default), or overwrite old ones
 //	unitrace.tracer=1              run the tracer with nothing enabled at boot (the host enables
 //	                               tracepoints later over the control port)
+//	unitrace.accel=tcg|kvm         how QEMU runs the guest, reported in HELLO (set by the launcher)
 //
 // The tracer (rings and the agent that drains them to the data port) runs only when one of these
 // options is given and the machine has the trace device; otherwise the ports are left to the
@@ -62,6 +64,7 @@ type traceOpts struct {
 	backtrace bool
 	ringSize  uint64
 	mode      ring.Mode
+	accel     trace.Accel
 }
 
 var topts = traceOpts{ringSize: ring.DefaultSize, mode: ring.Stream}
@@ -82,6 +85,12 @@ func traceOption(i int, o string) bool {
 		topts.mode = ring.Stream
 	case o == "unitrace.mode=flight":
 		topts.mode = ring.Flight
+	case o == "unitrace.accel=tcg": // the launcher's word on how QEMU runs us, for HELLO
+		topts.accel = trace.AccelTCG
+		return true // not a reason to run the tracer
+	case o == "unitrace.accel=kvm":
+		topts.accel = trace.AccelKVM
+		return true
 	case strings.HasPrefix(o, "unitrace.ring="):
 		size, ok := ring.ParseSize(o[len("unitrace.ring="):])
 		if !ok {
@@ -136,9 +145,10 @@ func initTracing(mem uintptr) {
 		}
 	}
 	tracingReady = true
+	traceRingMem = mem
 	text, _ := amd64.TextRange()
 	trace.SetBootInfo(trace.BootInfo{
-		NCPU: 1, TickHz: amd64.TSCHz(), RefTicks: amd64.Rdtsc(), RefNs: uint64(nanotime()),
+		NCPU: 1, Arch: wire.ArchAMD64, TickSource: wire.TickTSC, Accel: topts.accel, TickHz: amd64.TSCHz(), RefTicks: amd64.Rdtsc(), RefNs: uint64(nanotime()),
 		RefUnixNs: bootWallNanos + nanotime(), TextStart: uint64(text),
 		RingSize: topts.ringSize, Flight: topts.mode == ring.Flight, Ready: true,
 	})
@@ -148,8 +158,15 @@ func initTracing(mem uintptr) {
 // the Go runtime runs; as a plain Linux process the kernel never booted and nothing starts.
 func init() {
 	if tracingReady {
+		stream.started = true
 		agent.Start()
 	}
 }
 
-var tracingReady bool
+var (
+	tracingReady bool
+	traceRingMem uintptr // the rings' memory: CPU n's ring is the n-th block of the boot size
+)
+
+// traceRingBase returns the memory of CPU cpu's ring.
+func traceRingBase(cpu int) uintptr { return traceRingMem + uintptr(cpu)*uintptr(topts.ringSize) }

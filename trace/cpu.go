@@ -15,6 +15,9 @@ type cpuState struct {
 	ring   ring.Ring
 	inEmit atomic.Uint32 // non-zero while this CPU is inside emit: a nested emit is dropped
 	tid    atomic.Uint32 // the thread running on this CPU, set by the scheduler
+
+	truncatedStacks atomic.Uint64 // walks that stopped at the depth cap
+	walkStops       atomic.Uint64 // walks ended by a failed check
 }
 
 var cpus [MaxCPUs]cpuState

@@ -79,6 +79,7 @@ func emit(p *Point, state uint32, n int, a, b, c, d uint64) {
 		w = currentWalk()
 		fp = callerFP() // the Emit's frame: its return address is the tracepoint's caller
 		nframes, rflags = w.frames(fp, 0, MaxDepth)
+		cs.countWalk(rflags)
 		rflags |= record.HasStack
 	}
 	size := record.HeaderSize + (n+nframes)*record.SlotSize

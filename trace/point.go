@@ -115,6 +115,9 @@ func PointAt(i int) *Point {
 // Enable sets flags on every tracepoint whose name matches the glob pattern and returns how many
 // matched. With the global log-backtrace option on, Backtrace comes with Enabled.
 func Enable(pattern []byte, flags uint32) int {
+	if stopped.Load() {
+		return 0
+	}
 	if globalBT.Load() && flags&Enabled != 0 {
 		flags |= Backtrace
 	}

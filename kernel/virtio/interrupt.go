@@ -8,6 +8,9 @@ type Events struct {
 	RxData uint32 // ports with received bytes for Receive
 	Config bool   // the device signalled a configuration change
 	More   bool   // a used ring still had entries after the per-call budget: Poll again
+	// Raised says the device's InterruptStatus was set (Interrupt only): the line was the
+	// device's even when a Poll before this interrupt already took everything it announced.
+	Raised bool
 }
 
 // Any reports whether anything changed.
@@ -27,6 +30,7 @@ func (d *Device) Interrupt(bus Bus) Events {
 	}
 	ev := d.Poll(bus)
 	ev.Config = st&interruptConfig != 0
+	ev.Raised = st != 0
 	return ev
 }
 

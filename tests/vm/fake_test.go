@@ -78,7 +78,7 @@ func TestLauncherFakeGuest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			stdout, stderr, status := runLauncher(t, append([]string{"-o", out, fakeApp}, tt.args...)...)
+			stdout, stderr, status := runLauncher(t, append([]string{"-image", out, fakeApp}, tt.args...)...)
 			if got := consoleLines(stdout); !slices.Equal(got, tt.console) {
 				t.Errorf("console %q, want %q", got, tt.console)
 			}

@@ -52,7 +52,7 @@ func TestHello(t *testing.T) {
 // guest's status.
 func TestHelloCommandLine(t *testing.T) {
 	requireQEMU(t, qemu.ArchAMD64)
-	stdout, _, status := runLauncher(t, "-o", filepath.Join(scratch, "hello-cmdline.elf"), helloApp,
+	stdout, _, status := runLauncher(t, "-image", filepath.Join(scratch, "hello-cmdline.elf"), helloApp,
 		"HELLO_NAME=from-the-command-line", "GODEBUG=asyncpreemptoff=0", "--", "first", "--second", "k=v")
 	lines := consoleLines(stdout)
 	for _, want := range []string{
@@ -73,7 +73,7 @@ func TestHelloCommandLine(t *testing.T) {
 // report on the console and the launcher's kernel-fault status.
 func TestKernelFault(t *testing.T) {
 	requireQEMU(t, qemu.ArchAMD64)
-	stdout, stderr, status := runLauncher(t, "-o", filepath.Join(scratch, "hello-kfault.elf"), helloApp, "unitrace.debug=kfault", "--")
+	stdout, stderr, status := runLauncher(t, "-image", filepath.Join(scratch, "hello-kfault.elf"), helloApp, "unitrace.debug=kfault", "--")
 	lines := consoleLines(stdout)
 	first := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, vmconfig.FaultLinePrefix) })
 	halt := slices.Index(lines, vmconfig.FaultHaltLine)

@@ -217,6 +217,13 @@ var launcher struct {
 // its standard output, standard error and exit status.
 func runLauncher(t *testing.T, args ...string) (stdout, stderr string, status int) {
 	t.Helper()
+	return runTool(t, append([]string{"run"}, args...)...)
+}
+
+// runTool runs `unitrace args...` (any subcommand) from the module root and returns its
+// standard output, standard error and exit status.
+func runTool(t *testing.T, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
 	launcher.once.Do(func() {
 		launcher.path = filepath.Join(scratch, "unitrace")
 		cmd := exec.Command("go", "build", "-o", launcher.path, "./tools/unitrace")
@@ -230,7 +237,7 @@ func runLauncher(t *testing.T, args ...string) (stdout, stderr string, status in
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), vmTimeout+2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, launcher.path, append([]string{"run"}, args...)...)
+	cmd := exec.CommandContext(ctx, launcher.path, args...)
 	cmd.Dir = repoRoot
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
@@ -241,9 +248,9 @@ func runLauncher(t *testing.T, args ...string) (stdout, stderr string, status in
 	case errors.As(err, &ee):
 		status = ee.ExitCode()
 	default:
-		t.Fatalf("unitrace run: %v", err)
+		t.Fatalf("unitrace %s: %v", args[0], err)
 	}
-	t.Logf("unitrace run %s: status %d\nstderr:\n%s", strings.Join(args, " "), status, e.String())
+	t.Logf("unitrace %s: status %d\nstderr:\n%s", strings.Join(args, " "), status, e.String())
 	return o.String(), e.String(), status
 }
 

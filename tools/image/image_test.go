@@ -101,6 +101,11 @@ func TestBuildPatchesPVHNote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// This program does not link the tracer, so it has no build-id slot (tests/vm checks that a
+	// real image reports its id in HELLO).
+	if res.Info.IDSlot != -1 {
+		t.Errorf("build-id slot at %d in a program without the tracer", res.Info.IDSlot)
+	}
 	again := bytes.Clone(data)
 	if _, err := Patch(again, spec); err != nil || !bytes.Equal(again, data) {
 		t.Errorf("second patch: err %v, changed %v", err, !bytes.Equal(again, data))

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+
+	"github.com/unitrace/unitrace/trace/imageid"
 )
 
 // Patch checks data as Inspect does and, when spec asks for it, rewrites the
@@ -12,10 +14,18 @@ import (
 // the file moves: n_namesz stays 4 with the name "Xen\0", n_type becomes 18
 // and the descriptor becomes the entry address (little-endian, 8 bytes)
 // followed by zeros. Patching a patched image is a no-op.
+//
+// It also writes the GNU build ID into the guest's build-id slot, when the image has one.
 func Patch(data []byte, spec Spec) (Info, error) {
 	info, err := Inspect(data, spec)
-	if err != nil || !spec.PVHNote {
+	if err != nil {
 		return info, err
+	}
+	if info.IDSlot >= 0 && !imageid.Fill(data[info.IDSlot:info.IDSlot+imageid.Size], info.BuildID) {
+		return info, fmt.Errorf("%w: a build id of %d bytes does not fit", ErrBadIDSlot, len(info.BuildID))
+	}
+	if !spec.PVHNote {
+		return info, nil
 	}
 	note := data[info.NoteOffset:]
 	binary.LittleEndian.PutUint32(note[8:], pvhNoteType)
@@ -38,18 +48,23 @@ func PatchFile(path string, spec Spec) (Info, error) {
 	if err != nil {
 		return info, fmt.Errorf("%s: %w", path, err)
 	}
-	if !spec.PVHNote {
-		return info, nil
-	}
-	// Only the note's bytes changed: write just those.
+	// Only the note's and the slot's bytes changed: write just those.
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
 		return info, err
 	}
-	end := info.NoteOffset + noteHeaderSize + noteNameSize + int64(info.NoteDesc)
-	if _, err := f.WriteAt(data[info.NoteOffset:end], info.NoteOffset); err != nil {
-		f.Close()
-		return info, err
+	if spec.PVHNote {
+		end := info.NoteOffset + noteHeaderSize + noteNameSize + int64(info.NoteDesc)
+		if _, err := f.WriteAt(data[info.NoteOffset:end], info.NoteOffset); err != nil {
+			f.Close()
+			return info, err
+		}
+	}
+	if info.IDSlot >= 0 {
+		if _, err := f.WriteAt(data[info.IDSlot:info.IDSlot+imageid.Size], info.IDSlot); err != nil {
+			f.Close()
+			return info, err
+		}
 	}
 	return info, f.Close()
 }

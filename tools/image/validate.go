@@ -18,6 +18,7 @@ var (
 	ErrExternalLink     = errors.New("linked by an external linker")
 	ErrNoGoNote         = errors.New("no .note.go.buildid note")
 	ErrNoteTooSmall     = errors.New(".note.go.buildid is too small for the PVH entry note")
+	ErrBadIDSlot        = errors.New("the build-id slot is not what the tracer declares")
 	ErrNoteNotInSegment = errors.New(".note.go.buildid is outside every PT_NOTE segment")
 	ErrNoEntrySymbol    = errors.New("entry symbol missing")
 	ErrEntryMismatch    = errors.New("ELF entry point is not the entry symbol")
@@ -52,6 +53,7 @@ type Info struct {
 	NoteDesc    int    // size of that note's descriptor in bytes
 	PVH         bool   // the note already is the PVH entry note
 	BuildID     []byte // the GNU build ID: the image's identity
+	IDSlot      int64  // file offset of the guest's build-id slot (package imageid), -1 if none
 }
 
 // Inspect checks that data is an image for spec and describes it. It never
@@ -90,6 +92,9 @@ func Inspect(data []byte, spec Spec) (Info, error) {
 		return info, err
 	}
 	if info.BuildID, err = gnuBuildID(f, data); err != nil {
+		return info, err
+	}
+	if info.IDSlot, err = findIDSlot(f, data); err != nil {
 		return info, err
 	}
 	return info, nil

@@ -73,9 +73,13 @@ func checkTrace(w io.Writer, file string, tr *tracefile.Trace) int {
 	}
 
 	overwritten := map[uint16]uint64{}
+	final := map[uint16]wire.CPUStats{} // the counters after the last record, when the guest said goodbye
 	if n := len(tr.Stats); n > 0 {
 		for _, s := range tr.Stats[n-1].CPUs {
 			overwritten[s.CPU] = s.Overwritten
+			if tr.End != nil {
+				final[s.CPU] = s
+			}
 		}
 	}
 	fmt.Fprintln(w, "sequence:")
@@ -88,8 +92,23 @@ func checkTrace(w io.Writer, file string, tr *tracefile.Trace) int {
 		if a.Overlaps > 0 {
 			bad("cpu %d: %d seqs accounted twice", a.CPU, a.Overlaps)
 		}
+		if st, ok := final[a.CPU]; ok {
+			// The guest's own count of what it produced must be what the seqs say: every record
+			// written or dropped took one.
+			dropped := st.DroppedFull + st.DroppedNested + st.DroppedEarly + st.DroppedOther
+			fmt.Fprintf(w, "    final STATS: written %d + dropped %d = %d produced", st.Written, dropped, st.Written+dropped)
+			if st.Discarded > 0 || st.Pending > 0 {
+				fmt.Fprintf(w, " (%d discarded by a mode change, %d never reported)", st.Discarded, st.Pending)
+			}
+			fmt.Fprintln(w)
+			if st.Written+dropped != a.Produced {
+				bad("cpu %d: the guest counted %d records produced, the sequence numbers say %d", a.CPU, st.Written+dropped, a.Produced)
+			}
+		}
 		switch {
 		case a.Missing == 0:
+		case a.Missing <= final[a.CPU].Discarded:
+			fmt.Fprintf(w, "    %d missing, within the %d a mode change discarded\n", a.Missing, final[a.CPU].Discarded)
 		case mode == wire.ModeFlight && a.Missing <= overwritten[a.CPU]:
 			fmt.Fprintf(w, "    %d missing, within the %d the flight recorder overwrote\n", a.Missing, overwritten[a.CPU])
 		case mode == wire.ModeFlight:

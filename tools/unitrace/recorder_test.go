@@ -172,7 +172,7 @@ func TestRecord(t *testing.T) {
 }
 
 func TestParseRunTrace(t *testing.T) {
-	o, err := parseRun("run", []string{"-trace", "sys*", "-backtrace", "-ring", "64K", "-mode", "flight", "-tracefile", "t.utrace", "app", "A=1"}, &bytes.Buffer{})
+	o, err := parseRun("run", []string{"-trace", "sys*", "-backtrace", "-ring", "64K", "-mode", "flight", "-o", "t.utrace", "app", "A=1"}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,13 +180,17 @@ func TestParseRunTrace(t *testing.T) {
 	if got := strings.Join(o.env, " "); got != want || !o.tracing() || o.traceFile != "t.utrace" {
 		t.Errorf("env %q, options %+v", got, o)
 	}
-	for _, bad := range [][]string{{"-ring", "3K", "app"}, {"-mode", "x", "app"}, {"-sockets", "d", "-tracefile", "f", "app"}} {
+	for _, bad := range [][]string{{"-ring", "3K", "app"}, {"-mode", "x", "app"}, {"-sockets", "d", "-o", "f", "app"}} {
 		if _, err := parseRun("run", bad, &bytes.Buffer{}); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
 	}
 	if o, _ := parseRun("run", []string{"app"}, &bytes.Buffer{}); o.tracing() {
 		t.Error("tracing without trace flags")
+	}
+	// Recording without tracepoints at boot still starts the tracer (the host enables them later).
+	if o, err := parseRun("run", []string{"-o", "t.utrace", "app"}, &bytes.Buffer{}); err != nil || strings.Join(o.env, " ") != "unitrace.tracer=1" {
+		t.Errorf("-o alone: env %q, err %v", o.env, err)
 	}
 	if _, errs, st := runCLI(t, "run", "-machine", "q35", "-trace", "x", "app"); st != 2 || !strings.Contains(errs, "virtio-mmio") {
 		t.Errorf("q35: status %d, %s", st, errs)

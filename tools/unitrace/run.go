@@ -64,7 +64,7 @@ line; 126 when the image cannot be built; 2 for a usage error.
 
 Tracing (microvm on amd64, virt on arm64): -trace, -backtrace, -ring, -mode
 become unitrace.* kernel options, and the launcher records the guest's
-org.unitrace.data port to -tracefile while the guest runs (docs/tracing.md).
+org.unitrace.data port to -o FILE while the guest runs (docs/tracing.md).
 
 Flags:
 `
@@ -84,14 +84,14 @@ func parseRun(name string, args []string, stderr io.Writer) (runOptions, error) 
 	fs.StringVar(&o.accel, "accel", vmconfig.TCG, "accelerator: tcg or kvm (falls back to tcg when KVM is unusable)")
 	fs.StringVar(&o.cpu, "cpu", vmconfig.DefaultCPU, "QEMU CPU model, e.g. max or qemu64")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "kill the guest after this long (0: never)")
-	fs.StringVar(&o.output, "o", "", "image path (default: build/<name>-<arch>.elf in the program's module)")
+	fs.StringVar(&o.output, "image", "", "image path (default: build/<name>-<arch>.elf in the program's module)")
 	fs.BoolVar(&o.verbose, "v", false, "print the QEMU command line before booting")
 	fs.BoolVar(&o.dryRun, "n", false, "build the image and print the QEMU command line without booting")
 	fs.StringVar(&o.trace.Globs, "trace", "", "enable these tracepoints at boot (GLOB[,GLOB...]) and record the trace")
 	fs.BoolVar(&o.trace.Backtrace, "backtrace", false, "record a backtrace with every enabled tracepoint")
 	fs.StringVar(&o.trace.Ring, "ring", "", "per-CPU trace ring size: a power of two from 16K to 1G (default: the kernel's, 1M)")
 	fs.StringVar(&o.trace.Mode, "mode", "", "trace ring mode: stream (drop new records when full) or flight (overwrite old ones)")
-	fs.StringVar(&o.traceFile, "tracefile", "", "write the recording here (default: the image path with .utrace for .elf)")
+	fs.StringVar(&o.traceFile, "o", "", "record the trace to this file (default with -trace: the image path with .utrace for .elf)")
 	fs.StringVar(&o.sockets, "sockets", "", "put the trace port sockets in this directory for \"unitrace record\" instead of recording")
 
 	// Everything after the first "--" belongs to the guest program.
@@ -125,11 +125,14 @@ func parseRun(name string, args []string, stderr io.Writer) (runOptions, error) 
 		return o, usageError{"-timeout must not be negative"}
 	}
 	if o.sockets != "" && o.traceFile != "" {
-		return o, usageError{"-sockets leaves the recording to \"unitrace record\": it cannot be combined with -tracefile"}
+		return o, usageError{"-sockets leaves the recording to \"unitrace record\": it cannot be combined with -o"}
 	}
 	words, err := o.trace.Env()
 	if err != nil {
 		return o, usageError{err.Error()}
+	}
+	if o.tracing() && len(words) == 0 {
+		words = append(words, "unitrace.tracer=1") // record, with the tracepoints enabled later over the control port
 	}
 	o.env = append(o.env, words...)
 	return o, nil
@@ -160,6 +163,7 @@ func runCommand(std stdio, name string, args []string) error {
 		Kernel: "image.elf", Env: o.env, Args: o.args}
 	if o.tracing() {
 		cfg.Trace = &vmconfig.TracePorts{Data: dataSocket, Ctl: ctlSocket}
+		cfg.Env = append(cfg.Env, "unitrace.accel="+accel) // for HELLO: instruction-level results mislead under TCG
 	}
 	if _, err := cfg.Cmdline(); err != nil { // refuse bad options before the build
 		return usageError{err.Error()}

@@ -24,7 +24,7 @@ func TestParseRun(t *testing.T) {
 		{[]string{"-machine", "q35", "app", "-m", "512M", "GODEBUG=x=1", "unitrace.debug=kfault", "--", "-v", "--", "a"},
 			"app", []string{"GODEBUG=x=1", "unitrace.debug=kfault"}, []string{"-v", "--", "a"},
 			func(o runOptions) bool { return o.machine == "q35" && o.memory == "512M" }},
-		{[]string{"app", "-timeout", "5s", "-accel=kvm", "-smp", "2", "-cpu", "qemu64", "-o", "x.elf", "-v", "-n"},
+		{[]string{"app", "-timeout", "5s", "-accel=kvm", "-smp", "2", "-cpu", "qemu64", "-image", "x.elf", "-v", "-n"},
 			"app", nil, nil,
 			func(o runOptions) bool {
 				return o.timeout == 5*time.Second && o.accel == "kvm" && o.smp == 2 && o.cpu == "qemu64" && o.output == "x.elf" && o.verbose && o.dryRun

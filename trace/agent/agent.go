@@ -1,120 +1,115 @@
-// Package agent is the guest's trace agent: an ordinary goroutine (not kernel-mode code) that
-// drains the per-CPU rings into wire frames on the trace data port (descriptor 3). Its writes
-// block while the host does not read; the rings then fill and drop new records, counted, so the
-// code that emits tracepoints never blocks.
+// Package agent is the guest's trace agent: ordinary goroutines (not kernel-mode code) that
+// keep the trace flowing to the host. The drain loop asks the kernel to move records from the
+// per-CPU rings to the data port (trace.SysDrain); the control loop serves the host's commands
+// on the control port (descriptor 4). Both block when the host does not read; the rings then
+// fill and drop new records, counted, so the code that emits tracepoints never blocks.
 package agent
 
 import (
-	"encoding/binary"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/unitrace/unitrace/trace"
-	"github.com/unitrace/unitrace/trace/record"
 	"github.com/unitrace/unitrace/trace/ring"
-	"github.com/unitrace/unitrace/trace/wire"
 )
 
-// DataFD is the trace data port's descriptor, opened by the kernel at boot.
-const DataFD = 3
+// CtlFD is the control port's descriptor, opened by the kernel at boot.
+const CtlFD = 4
 
-// drainPeriod is how often an idle drain looks at the rings again.
-const drainPeriod = 10 * time.Millisecond
+const (
+	drainPeriod = 10 * time.Millisecond // how often an idle drain looks at the rings again
+	clockPeriod = time.Second           // how often a CLOCK frame goes out
+	passLimit   = 64                    // frames per ring per pass, so one busy ring cannot starve the rest
+)
 
 var once sync.Once
 
-// Start launches the drain goroutine once. The kernel calls it from an init function when it
-// booted with a trace device.
+// Start launches the agent once. The kernel calls it from an init function when it booted
+// with the tracer on.
 func Start() {
-	once.Do(func() { go drain() })
+	once.Do(func() {
+		a := &agent{}
+		go a.run()
+	})
 }
 
-// portWriter writes whole buffers to the data port, a bounded chunk per system call.
-type portWriter struct{}
-
-func (portWriter) Write(p []byte) (int, error) {
-	done := 0
-	for done < len(p) {
-		n, err := syscall.Write(DataFD, p[done:])
-		if err != nil {
-			return done, err
-		}
-		done += n
-	}
-	return done, nil
+// agent is the state the two loops share. mu serialises their use of the data port, so a
+// command's frames (a flush's DATA, a STATS, END) come out whole and in order.
+type agent struct {
+	mu      sync.Mutex
+	stopped bool // END is out: nothing more goes to the data port
 }
 
-func drain() {
-	w := wire.NewWriter(portWriter{})
-	b := trace.Boot()
-	mode := wire.ModeStream
-	if b.Flight {
-		mode = wire.ModeFlight
+func (a *agent) run() {
+	a.mu.Lock()
+	err := a.sendHello()
+	a.mu.Unlock()
+	if err != nil {
+		return // no data port to speak of: nothing else will work either
 	}
-	dict := dictionary()
-	hello := &wire.Hello{
-		ProtoMajor: wire.ProtoMajor, ProtoMinor: wire.ProtoMinor, RecordVersion: record.Version,
-		Arch: wire.ArchAMD64, NCPU: uint16(b.NCPU), TickSource: wire.TickTSC, RingMode: mode,
-		PageSize: 4096, RingSize: b.RingSize, TickHz: b.TickHz, RefTicks: b.RefTicks, RefNs: b.RefNs,
-		RefUnixNs: b.RefUnixNs, TextStart: b.TextStart, DictHash: dict.Hash(), Accel: "unknown",
-	}
-	if w.WriteMessage(hello) != nil || w.WriteMessage(dict) != nil {
-		return
-	}
-	buf := make([]byte, 60<<10)
+	go a.serveControl()
+	lastClock := time.Now()
 	for {
-		busy := false
-		for cpu := 0; cpu < b.NCPU; cpu++ {
-			r := trace.Ring(cpu)
-			if r == nil || r.Mode() != ring.Stream {
-				continue
-			}
-			// Drain what is there now, then rest: draining emits records of its own (its
-			// writes block and switch threads), so "drain until empty" would never end.
-			for pass := 0; pass < 64; pass++ {
-				n, consumed := r.CopyOut(buf)
-				if consumed == 0 {
-					break
-				}
-				r.Release(consumed) // the records are in buf now: the ring may reuse their room
-				if n == 0 {
-					continue // only PADs
-				}
-				first := binary.LittleEndian.Uint32(buf[record.OffSeq:])
-				if w.WriteMessage(&wire.Data{CPU: uint16(cpu), FirstSeq: first, Records: buf[:n]}) != nil {
-					return
-				}
-			}
-			first, second := r.Peek()
-			if first.Len+second.Len > r.Size()/2 {
-				busy = true // filling faster than one pass per period drains it
-			}
+		a.mu.Lock()
+		if a.stopped {
+			a.mu.Unlock()
+			return
 		}
+		busy := a.drainStream()
+		if time.Since(lastClock) >= clockPeriod {
+			a.sendClock()
+			lastClock = time.Now()
+		}
+		a.mu.Unlock()
 		if !busy {
 			time.Sleep(drainPeriod)
 		}
 	}
 }
 
-// dictionary describes every registered tracepoint.
-func dictionary() *wire.Dict {
-	d := &wire.Dict{}
-	for i := 0; i < trace.NumPoints(); i++ {
-		p := trace.PointAt(i)
-		e := wire.DictEntry{ID: record.TPID(p.ID()), Name: p.Name, Format: p.Format}
-		f := p.Flags()
-		if f&trace.Enabled != 0 {
-			e.Flags |= wire.PointEnabled
+// drainStream moves what the stream rings hold now to the port, and reports whether a ring is
+// filling faster than one pass per period drains it. It does not drain until empty: draining
+// fires tracepoints of its own (system calls, context switches), so that would never end.
+// Flight rings keep their records until a snapshot. Call with mu held.
+func (a *agent) drainStream() (busy bool) {
+	for cpu := 0; cpu < trace.Boot().NCPU; cpu++ {
+		r := trace.Ring(cpu)
+		if r == nil || r.Mode() != ring.Stream {
+			continue
 		}
-		if f&trace.Backtrace != 0 {
-			e.Flags |= wire.PointBacktrace
+		for range passLimit {
+			if n, err := drain(cpu); err != nil || n == 0 {
+				break
+			}
 		}
-		if f&trace.InterruptBacktrace != 0 {
-			e.Flags |= wire.PointInterruptBacktrace
+		first, second := r.Peek()
+		if first.Len+second.Len > r.Size()/2 {
+			busy = true
 		}
-		e.Kinds = append(e.Kinds, p.Args.Kinds[:p.Args.N]...)
-		d.Entries = append(d.Entries, e)
 	}
-	return d
+	return busy
+}
+
+// drainAll empties every ring up to what it held when called (a flush, a snapshot, the end),
+// and returns the record bytes sent. Call with mu held.
+func (a *agent) drainAll() (total uint64, err error) {
+	for cpu := 0; cpu < trace.Boot().NCPU; cpu++ {
+		r := trace.Ring(cpu)
+		if r == nil || r.Size() == 0 {
+			continue
+		}
+		// Bound the passes by the ring's size: records emitted meanwhile wait for the next drain.
+		limit := r.Size()/(60<<10) + 2
+		for range limit {
+			n, err := drain(cpu)
+			if err != nil {
+				return total, err
+			}
+			if n == 0 {
+				break
+			}
+			total += n
+		}
+	}
+	return total, nil
 }

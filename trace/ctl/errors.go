@@ -25,6 +25,8 @@ const (
 	ErrBadRing
 	ErrBadSize
 	ErrBadHz
+	ErrUnavailable
+	ErrFailed
 	numErrs
 )
 
@@ -49,6 +51,8 @@ var errMessages = [numErrs]string{
 	ErrBadRing:        "ring must be \"stream\" or \"flight\"",
 	ErrBadSize:        "size must be a power of two within the ring limits",
 	ErrBadHz:          "hz out of range",
+	ErrUnavailable:    "not available in this kernel",
+	ErrFailed:         "the kernel could not carry it out",
 }
 
 // Message returns the reply text for e (constant strings; no allocation).

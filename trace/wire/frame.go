@@ -44,7 +44,7 @@ const (
 // does not know; minor versions only append fields or frame types.
 const (
 	ProtoMajor = 1
-	ProtoMinor = 0
+	ProtoMinor = 1
 )
 
 // Type is a frame type. Readers skip types they do not know by length.

@@ -14,15 +14,18 @@ type CPUStats struct {
 	SamplerLate     uint64 // ticks later than their deadline
 	Throttled       uint64 // sampler rate reductions
 	Overwritten     uint64 // flight-recorder records overwritten
+	DroppedOther    uint64 // records given up for another cause (an invalid size, an aborted reservation)
+	Discarded       uint64 // unread records thrown away when a ring was re-initialised (mode command)
+	Pending         uint64 // dropped records no LOST record has reported yet
 }
 
 // NumCounters is how many counters this version writes per CPU.
-const NumCounters = 11
+const NumCounters = 14
 
 func (c *CPUStats) counters() [NumCounters]*uint64 {
 	return [NumCounters]*uint64{&c.Written, &c.Bytes, &c.DroppedFull, &c.DroppedNested,
 		&c.DroppedEarly, &c.TruncatedStacks, &c.WalkStops, &c.SamplerTicks, &c.SamplerLate,
-		&c.Throttled, &c.Overwritten}
+		&c.Throttled, &c.Overwritten, &c.DroppedOther, &c.Discarded, &c.Pending}
 }
 
 // Stats is a snapshot of every CPU's counters.

@@ -68,7 +68,7 @@ func messages() map[string]Message {
 		}},
 		"data":  &Data{CPU: 1, FirstSeq: 41, Records: sampleRecords()},
 		"lost":  &Lost{CPU: 1, Cause: LostNoHost, FirstSeq: 43, Count: 10, Bytes: 640},
-		"stats": &Stats{Ticks: 99, CPUs: []CPUStats{{CPU: 0, Written: 1, Bytes: 2, DroppedFull: 3, DroppedNested: 4, DroppedEarly: 5, TruncatedStacks: 6, WalkStops: 7, SamplerTicks: 8, SamplerLate: 9, Throttled: 10, Overwritten: 11}, {CPU: 1, Written: 100}}},
+		"stats": &Stats{Ticks: 99, CPUs: []CPUStats{{CPU: 0, Written: 1, Bytes: 2, DroppedFull: 3, DroppedNested: 4, DroppedEarly: 5, TruncatedStacks: 6, WalkStops: 7, SamplerTicks: 8, SamplerLate: 9, Throttled: 10, Overwritten: 11, DroppedOther: 12, Discarded: 13, Pending: 14}, {CPU: 1, Written: 100}}},
 		"clock": &Clock{CPU: 1, Ticks: 5000, Ns: 2000, UnixNs: -1},
 		"end":   &End{Reason: EndPanic, Status: 2, Ticks: 777, Message: "kernel: nil dereference"},
 		"cmd":   &JSON{Type: TypeCmd, Body: []byte(`{"id":1,"cmd":"stats"}`)},
@@ -211,5 +211,27 @@ func TestDictHash(t *testing.T) {
 	d2.Entries[1].Kinds = []record.Kind{record.KHex}
 	if d2.Hash() == h {
 		t.Error("hash ignores kinds")
+	}
+}
+
+// A STATS payload of protocol 1.0 (11 counters per CPU) still decodes: the counters 1.1
+// appended read as zero.
+func TestStatsFromProto10(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join("testdata", "stats_proto1.0.hex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := hex.DecodeString(strings.Join(strings.Fields(string(text)), ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s Stats
+	if err := s.Unmarshal(p); err != nil {
+		t.Fatal(err)
+	}
+	want := CPUStats{CPU: 0, Written: 1, Bytes: 2, DroppedFull: 3, DroppedNested: 4, DroppedEarly: 5, TruncatedStacks: 6,
+		WalkStops: 7, SamplerTicks: 8, SamplerLate: 9, Throttled: 10, Overwritten: 11}
+	if len(s.CPUs) != 2 || s.CPUs[0] != want || s.CPUs[1].Written != 100 {
+		t.Fatalf("decoded %+v", s)
 	}
 }

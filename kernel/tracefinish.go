@@ -1,0 +1,100 @@
+package kernel
+
+import (
+	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/trace"
+	"github.com/unitrace/unitrace/trace/wire"
+)
+
+// finishPatience is how long the final flush waits for the host to take one frame before it
+// gives the rest up: a host that stopped reading must not keep the guest from exiting forever.
+const finishPatience = 10_000_000_000 // ns
+
+var finishing bool // traceFinish is running: a fault inside it must not start it again
+
+// traceFinish is the tracer's last act, when the program exits or the kernel faults. The agent
+// will not run again, so the kernel sends the rest itself, polling the device with interrupts
+// masked: it waits for the frame in flight, drains every ring (a flight ring: every record not
+// sent yet), then sends STATS with the final counters and END with the reason, and waits until
+// the host has taken END, so nothing is cut off when the machine stops.
+func traceFinish(reason wire.EndReason, status int32) {
+	if !tracingReady || !stream.started || ports[devData].port < 0 || stream.finished || finishing {
+		return
+	}
+	finishing = true
+	trace.Stop()
+	ncpu := trace.Boot().NCPU
+	for cpu := 0; cpu < ncpu; cpu++ {
+		// Drain, publish the drops no record carried (a full ring only has room for that LOST
+		// record once drained), drain that too.
+		if !finishRing(cpu) {
+			return
+		}
+		if r := trace.Ring(cpu); r != nil && r.FlushLost(amd64.Rdtsc()) && !finishRing(cpu) {
+			return
+		}
+	}
+	buf, ok := awaitFrameBuffer()
+	if !ok {
+		return
+	}
+	p := buf[wire.HeaderSize:]
+	n := wire.PutStatsHeader(p, amd64.Rdtsc(), ncpu)
+	for cpu := 0; cpu < ncpu; cpu++ {
+		st := trace.CPUStats(cpu)
+		n += wire.PutCPUStats(p[n:], &st)
+	}
+	if !sendFrame(buf, wire.TypeStats, 0, n) {
+		finishFailed("the device refused a frame")
+		return
+	}
+	if buf, ok = awaitFrameBuffer(); !ok {
+		return
+	}
+	n = wire.PutEnd(buf[wire.HeaderSize:], reason, status, amd64.Rdtsc())
+	if !sendFrame(buf, wire.TypeEnd, 0, n) {
+		finishFailed("the device refused a frame")
+		return
+	}
+	stream.finished = true
+	awaitFrameBuffer() // END is out before the machine stops
+}
+
+// finishRing sends what cpu's ring holds; false if the flush had to give up.
+func finishRing(cpu int) bool {
+	for {
+		buf, ok := awaitFrameBuffer()
+		if !ok {
+			return false
+		}
+		n := fillData(buf, cpu)
+		if n == 0 {
+			return true
+		}
+		if !sendFrame(buf, wire.TypeData, 0, n) {
+			finishFailed("the device refused a frame")
+			return false
+		}
+	}
+}
+
+// awaitFrameBuffer polls the device until the data port's buffer is free. It gives up (and
+// says so) after finishPatience without progress.
+func awaitFrameBuffer() ([]byte, bool) {
+	deadline := nanotime() + finishPatience
+	for {
+		if buf, ok := frameBuffer(); ok {
+			return buf, true
+		}
+		if nanotime() > deadline {
+			finishFailed("the host stopped reading the data port")
+			return nil, false
+		}
+		vdev.Poll(&bus)
+	}
+}
+
+func finishFailed(why string) {
+	stream.finished = true
+	klog().s("tracer: final flush given up: ").s(why).s("; the rest of the trace is lost").nl()
+}

@@ -1,0 +1,187 @@
+package kernel
+
+import (
+	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/trace"
+	"github.com/unitrace/unitrace/trace/record"
+	"github.com/unitrace/unitrace/trace/ring"
+	"github.com/unitrace/unitrace/trace/wire"
+)
+
+// The data port's frames. The kernel frames everything the tracer sends: the agent asks for a
+// ring's records to be drained (trace.SysDrain) and for its own messages to be sent
+// (trace.SysSend), and the final flush at exit goes on from there. So one sequence counter
+// numbers every frame on the port, and records leave their ring in the same step (the producers
+// paused: this runs with interrupts masked) that queues them on the wire.
+
+var stream struct {
+	seq      uint32                // the next frame's sequence number on the data port
+	flightAt [trace.MaxCPUs]uint64 // flight mode: ring position of the first record not yet sent
+	finished bool                  // END is sent (or could not be): nothing more goes out
+	// started is set once package initialisation ran (the agent's start): the frame encoders'
+	// tables exist from then on, and the host has had HELLO before anything else.
+	started bool
+}
+
+// frameBuffer returns the data port's bounce buffer once it is free, or ok false if a send is
+// still in flight.
+func frameBuffer() (buf []byte, ok bool) {
+	ps := &ports[devData]
+	if !ps.free() {
+		return nil, false
+	}
+	return bytesAt(ps.bounce, bounceSize), true
+}
+
+// sendFrame puts the header before the payload already in buf[HeaderSize:HeaderSize+n] and
+// queues the frame. It returns false when the device refused it (it then stays unsent).
+func sendFrame(buf []byte, typ wire.Type, flags uint16, n int) bool {
+	ps := &ports[devData]
+	wire.PutHeader(buf, typ, flags, stream.seq, buf[wire.HeaderSize:wire.HeaderSize+n])
+	total := uint32(wire.HeaderSize + n)
+	tok, err := vdev.Send(&bus, ps.port, ps.bounce, total)
+	if err != 0 {
+		return false
+	}
+	stream.seq++
+	ps.busy, ps.owner, ps.token, ps.n = true, -1, tok, total
+	tpVirtioNotify.Emit2(uint64(ps.port), uint64(total))
+	return true
+}
+
+// fillData copies records of cpu's ring into a DATA payload at buf[HeaderSize:] and returns
+// the payload length, 0 when there is nothing to send.
+func fillData(buf []byte, cpu int) int {
+	r := trace.Ring(cpu)
+	if r == nil || r.Size() == 0 {
+		return 0
+	}
+	recs := buf[wire.HeaderSize+wire.DataHeaderSize:]
+	var n int
+	switch r.Mode() {
+	case ring.Stream:
+		var consumed uint64
+		n, consumed = r.CopyOut(recs)
+		r.Release(consumed) // the records are in the buffer, which goes out before anything else
+	case ring.Flight:
+		var next uint64
+		var ok bool
+		n, next, ok = r.CopyFrom(recs, stream.flightAt[cpu])
+		if !ok {
+			return 0
+		}
+		stream.flightAt[cpu] = next
+	}
+	if n == 0 {
+		return 0
+	}
+	first := uint32(recs[record.OffSeq]) | uint32(recs[record.OffSeq+1])<<8 |
+		uint32(recs[record.OffSeq+2])<<16 | uint32(recs[record.OffSeq+3])<<24
+	wire.PutDataHeader(buf[wire.HeaderSize:], uint16(cpu), first)
+	return wire.DataHeaderSize + n
+}
+
+// traceDrain serves trace.SysDrain: done false means the port is busy and the caller waits.
+func traceDrain(cpu int) (ret uint64, done bool) {
+	if !tracingReady || ports[devData].port < 0 || stream.finished {
+		return neg(ENODEV), true
+	}
+	if cpu < 0 || cpu >= trace.MaxCPUs {
+		return neg(EINVAL), true
+	}
+	buf, ok := frameBuffer()
+	if !ok {
+		return 0, false
+	}
+	n := fillData(buf, cpu)
+	if n == 0 {
+		return 0, true
+	}
+	if !sendFrame(buf, wire.TypeData, 0, n) {
+		return neg(EIO), true // the records are gone: the host sees the seq gap
+	}
+	return uint64(n - wire.DataHeaderSize), true
+}
+
+// traceSend serves trace.SysSend.
+func traceSend(typeFlags uint64, src, count uintptr) (ret uint64, done bool) {
+	if !tracingReady || ports[devData].port < 0 || stream.finished {
+		return neg(ENODEV), true
+	}
+	if count > trace.MaxSendPayload {
+		return neg(EMSGSIZE), true
+	}
+	typ, flags := wire.Type(typeFlags), uint16(typeFlags>>8)
+	if typ == wire.TypeData || typ == wire.TypeEnd && stream.finished {
+		return neg(EINVAL), true // DATA frames come from SysDrain only
+	}
+	payload, ok := userBytes(src, count, false)
+	if !ok && count > 0 {
+		return neg(EFAULT), true
+	}
+	buf, free := frameBuffer()
+	if !free {
+		return 0, false
+	}
+	copy(buf[wire.HeaderSize:], payload)
+	if !sendFrame(buf, typ, flags, int(count)) {
+		return neg(EIO), true
+	}
+	if typ == wire.TypeEnd {
+		stream.finished = true
+	}
+	return uint64(count), true
+}
+
+// traceCtl serves trace.SysCtl.
+func traceCtl(op, a, b uint64) uint64 {
+	if !tracingReady {
+		return neg(ENODEV)
+	}
+	ncpu := trace.Boot().NCPU
+	switch op {
+	case trace.CtlMode:
+		mode, size := ring.Mode(a), b
+		if mode != ring.Stream && mode != ring.Flight {
+			return neg(EINVAL)
+		}
+		if size == 0 {
+			size = topts.ringSize
+		}
+		if size > topts.ringSize {
+			return neg(ENOMEM) // the boot option sized the memory there is
+		}
+		for cpu := 0; cpu < ncpu; cpu++ {
+			if !trace.SetupRing(cpu, traceRingBase(cpu), size, mode) {
+				return neg(EINVAL)
+			}
+			stream.flightAt[cpu] = 0
+		}
+		return 0
+	case trace.CtlStop:
+		trace.Stop()
+		flushLost(ncpu)
+		return 0
+	case trace.CtlFlushLost:
+		flushLost(ncpu)
+		return 0
+	}
+	return neg(EINVAL)
+}
+
+func flushLost(ncpu int) {
+	for cpu := 0; cpu < ncpu; cpu++ {
+		if r := trace.Ring(cpu); r != nil {
+			r.FlushLost(amd64.Rdtsc())
+		}
+	}
+}
+
+// tracePortCall runs the agent's drain or send, blocking the thread while the port is busy.
+func tracePortCall(f *Frame, op portOp, arg uint64, buf, count uintptr) (uint64, bool) {
+	ret, done := portIO(curSlot, op, -1, arg, buf, count)
+	if !done {
+		blockOnPort(f, devData)
+	}
+	return ret, done
+}

@@ -1,0 +1,35 @@
+package trace
+
+// The trace agent's private system calls. The agent is an ordinary goroutine; these calls are
+// how it has the kernel move records from a ring to the data port, so that taking records out of
+// a ring and queueing them on the wire happen in one step, with the producers paused: no record
+// is ever out of its ring but not yet on its way to the host, and the kernel's final flush at exit
+// can carry on exactly where the agent stopped. The numbers are far above any Linux system call.
+const (
+	// SysDrain (cpu) queues one DATA frame with the oldest records of the CPU's ring (stream
+	// mode), or the records not sent yet (flight mode); it returns the record bytes sent, 0
+	// when there was nothing to send. It blocks while the port's buffer is busy.
+	SysDrain = 0x1001
+	// SysSend (type | flags<<8, buf, len) queues one frame of the given type with that payload;
+	// it returns len. Payloads longer than MaxSendPayload fail with EMSGSIZE: split them into
+	// fragments with the wire's more flag.
+	SysSend = 0x1002
+	// SysCtl (op, a, b) runs a tracer operation that needs the producers paused (Ctl*).
+	SysCtl = 0x1003
+)
+
+// MaxSendPayload is the largest payload of one SysSend.
+const MaxSendPayload = 64<<10 - 24
+
+// SysCtl operations.
+const (
+	// CtlMode (mode, size) re-initialises every ring in mode (ring.Stream or ring.Flight) with
+	// size bytes (0: keep the size; at most the size set at boot, whose memory is all there is).
+	// Unread records are discarded and counted.
+	CtlMode = 1
+	// CtlStop stops tracing for good: every tracepoint is disabled, enables are refused from
+	// now on, and pending drops are written out as LOST records, ready for the last drain.
+	CtlStop = 2
+	// CtlFlushLost writes pending drops out as LOST records (before a flush or snapshot).
+	CtlFlushLost = 3
+)
