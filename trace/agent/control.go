@@ -117,6 +117,9 @@ func encode(r response) []byte {
 
 // run1 carries out a parsed command.
 func (a *agent) run1(c *ctl.Command, resp *response) ctl.Err {
+	if trace.Stopped() && c.Op != ctl.OpList {
+		return ctl.ErrStopped // after stop the session is over: END is out
+	}
 	switch c.Op {
 	case ctl.OpList:
 		for i := 0; i < trace.NumPoints(); i++ {

@@ -27,6 +27,7 @@ const (
 	ErrBadHz
 	ErrUnavailable
 	ErrFailed
+	ErrStopped
 	numErrs
 )
 
@@ -53,6 +54,7 @@ var errMessages = [numErrs]string{
 	ErrBadHz:          "hz out of range",
 	ErrUnavailable:    "not available in this kernel",
 	ErrFailed:         "the kernel could not carry it out",
+	ErrStopped:        "the tracer is stopped",
 }
 
 // Message returns the reply text for e (constant strings; no allocation).

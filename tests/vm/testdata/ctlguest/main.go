@@ -1,0 +1,31 @@
+// Command ctlguest is the guest of TestTraceControl: it keeps making system calls (so that
+// enabled tracepoints fire) until the host stops the tracer with the stop command, then exits
+// with status 0. It gives up after a minute so that a broken test cannot hang the machine.
+package main
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+
+	_ "github.com/unitrace/unitrace/kernel"
+	"github.com/unitrace/unitrace/trace"
+)
+
+func main() {
+	deadline := time.Now().Add(time.Minute)
+	calls := 0
+	for !trace.Stopped() {
+		if time.Now().After(deadline) {
+			fmt.Println("ctlguest: never stopped")
+			os.Exit(1)
+		}
+		syscall.Getpid()
+		calls++
+		if calls%100 == 0 {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	fmt.Println("ctlguest: tracer stopped after", calls, "calls")
+}
