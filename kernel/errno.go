@@ -16,6 +16,7 @@ const (
 	ENODEV    = 19
 	EINVAL    = 22
 	ENOTTY    = 25
+	EPIPE     = 32
 	ENOSPC    = 28
 	ESPIPE    = 29
 	ENOSYS    = 38

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/kernel/virtio"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/wire"
 )
@@ -44,16 +45,16 @@ func traceFinish(reason wire.EndReason, status int32) {
 		st := trace.CPUStats(cpu)
 		n += wire.PutCPUStats(p[n:], &st)
 	}
-	if !sendFrame(buf, wire.TypeStats, 0, n) {
-		finishFailed("the device refused a frame")
+	if err := sendFrame(buf, wire.TypeStats, 0, n); err != virtio.OK {
+		finishRefused(err)
 		return
 	}
 	if buf, ok = awaitFrameBuffer(); !ok {
 		return
 	}
 	n = wire.PutEnd(buf[wire.HeaderSize:], reason, status, amd64.Rdtsc())
-	if !sendFrame(buf, wire.TypeEnd, 0, n) {
-		finishFailed("the device refused a frame")
+	if err := sendFrame(buf, wire.TypeEnd, 0, n); err != virtio.OK {
+		finishRefused(err)
 		return
 	}
 	stream.finished = true
@@ -71,8 +72,8 @@ func finishRing(cpu int) bool {
 		if n == 0 {
 			return true
 		}
-		if !sendFrame(buf, wire.TypeData, 0, n) {
-			finishFailed("the device refused a frame")
+		if err := sendFrame(buf, wire.TypeData, 0, n); err != virtio.OK {
+			finishRefused(err)
 			return false
 		}
 	}
@@ -81,6 +82,10 @@ func finishRing(cpu int) bool {
 // awaitFrameBuffer polls the device until the data port's buffer is free. It gives up (and
 // says so) after finishPatience without progress.
 func awaitFrameBuffer() ([]byte, bool) {
+	if !hostListening() {
+		finishFailed("no host has the data port open")
+		return nil, false
+	}
 	deadline := nanotime() + finishPatience
 	for {
 		if buf, ok := frameBuffer(); ok {
@@ -92,6 +97,14 @@ func awaitFrameBuffer() ([]byte, bool) {
 		}
 		vdev.Poll(&bus)
 	}
+}
+
+func finishRefused(err virtio.Err) {
+	if err == virtio.ErrHostClosed {
+		finishFailed("no host has the data port open")
+		return
+	}
+	finishFailed(err.String())
 }
 
 func finishFailed(why string) {

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/kernel/virtio"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/record"
 	"github.com/unitrace/unitrace/trace/ring"
@@ -23,30 +24,37 @@ var stream struct {
 	started bool
 }
 
-// frameBuffer returns the data port's bounce buffer once it is free, or ok false if a send is
-// still in flight.
+// frameBuffer returns the data port's bounce buffer once it is free and a host has the port
+// open, or ok false if a send is still in flight or nobody listens (QEMU would discard the
+// frame: the records wait in their ring instead, and drop, counted, when it fills).
 func frameBuffer() (buf []byte, ok bool) {
 	ps := &ports[devData]
-	if !ps.free() {
+	if !ps.free() || !hostListening() {
 		return nil, false
 	}
 	return bytesAt(ps.bounce, bounceSize), true
 }
 
+// hostListening reports whether a host has the data port open.
+func hostListening() bool {
+	p := vdev.Port(ports[devData].port)
+	return p.HostConnected
+}
+
 // sendFrame puts the header before the payload already in buf[HeaderSize:HeaderSize+n] and
-// queues the frame. It returns false when the device refused it (it then stays unsent).
-func sendFrame(buf []byte, typ wire.Type, flags uint16, n int) bool {
+// queues the frame. It returns the device's refusal, if any (the frame then stays unsent).
+func sendFrame(buf []byte, typ wire.Type, flags uint16, n int) virtio.Err {
 	ps := &ports[devData]
 	wire.PutHeader(buf, typ, flags, stream.seq, buf[wire.HeaderSize:wire.HeaderSize+n])
 	total := uint32(wire.HeaderSize + n)
 	tok, err := vdev.Send(&bus, ps.port, ps.bounce, total)
-	if err != 0 {
-		return false
+	if err != virtio.OK {
+		return err
 	}
 	stream.seq++
 	ps.busy, ps.owner, ps.token, ps.n = true, -1, tok, total
 	tpVirtioNotify.Emit2(uint64(ps.port), uint64(total))
-	return true
+	return virtio.OK
 }
 
 // fillData copies records of cpu's ring into a DATA payload at buf[HeaderSize:] and returns
@@ -97,8 +105,12 @@ func traceDrain(cpu int) (ret uint64, done bool) {
 	if n == 0 {
 		return 0, true
 	}
-	if !sendFrame(buf, wire.TypeData, 0, n) {
-		return neg(EIO), true // the records are gone: the host sees the seq gap
+	switch sendFrame(buf, wire.TypeData, 0, n) {
+	case virtio.OK:
+	case virtio.ErrHostClosed:
+		return neg(EPIPE), true // no host: the records are gone, and the host sees the seq gap if one attaches
+	default:
+		return neg(EIO), true
 	}
 	return uint64(n - wire.DataHeaderSize), true
 }
@@ -124,7 +136,11 @@ func traceSend(typeFlags uint64, src, count uintptr) (ret uint64, done bool) {
 		return 0, false
 	}
 	copy(buf[wire.HeaderSize:], payload)
-	if !sendFrame(buf, typ, flags, int(count)) {
+	switch sendFrame(buf, typ, flags, int(count)) {
+	case virtio.OK:
+	case virtio.ErrHostClosed:
+		return neg(EPIPE), true
+	default:
 		return neg(EIO), true
 	}
 	if typ == wire.TypeEnd {
