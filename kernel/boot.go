@@ -48,11 +48,10 @@ func bootMain(startInfoAddr uintptr) {
 	if opts.verbose {
 		klog().s("boot: tsc ").u(amd64.TSCHz()).s(" Hz, kernel ready in ").d(bootNanos / 1000).s(" us").nl()
 	}
-	amd64.InitTick(tickHz)
+	initTimers()
+	startBootSampler()
 	amd64.Enter(&t.frame)
 }
-
-const tickHz = 1000
 
 var (
 	startInfo boot.StartInfo

@@ -23,6 +23,7 @@ var (
 // parseCommandLine splits the command line and reads the kernel options; a malformed command
 // line stops the boot with a message naming the problem.
 func parseCommandLine() {
+	sampleOpts.hzWord = -1
 	if err := cmdline.Parse(startInfo.Cmdline()); err != boot.OK {
 		klog().s("command line: ").s(err.String()).s(": ").s(cmdline.BadWord()).nl()
 		panicBoot("malformed command line")
@@ -36,6 +37,10 @@ func parseCommandLine() {
 		case "unitrace.debug=kfault":
 			opts.debugFault = true
 		default:
+			if sampleOption(i, o) {
+				topts.wanted = true // samples travel through the tracer
+				continue
+			}
 			if !traceOption(i, o) {
 				klog().s("unknown kernel option ignored: ").s(o).nl()
 			}

@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/kernel/virtio"
+	"github.com/unitrace/unitrace/sampler"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/record"
 	"github.com/unitrace/unitrace/trace/ring"
@@ -180,6 +181,14 @@ func traceCtl(op, a, b uint64) uint64 {
 		return 0
 	case trace.CtlFlushLost:
 		flushLost(ncpu)
+		return 0
+	case trace.CtlSamplerStart:
+		if e := sampler.CheckHz(a, b != 0); e != sampler.OK {
+			return neg(EINVAL)
+		}
+		return startSampler(a)
+	case trace.CtlSamplerStop:
+		stopSampler()
 		return 0
 	}
 	return neg(EINVAL)

@@ -120,6 +120,7 @@ func initTracing(mem uintptr) {
 	for _, p := range kernelPoints {
 		trace.Register(p)
 	}
+	trace.RegisterFixed(&tpSamplerTick, record.TPSample)
 	if mem == 0 {
 		return
 	}

@@ -12,10 +12,9 @@ func trap(f *Frame) {
 	switch v := f.Vector; {
 	case v == amd64.VectorSyscall:
 		syscall(f)
-	case v == amd64.VectorTimer:
+	case v == amd64.VectorTimer || v == amd64.VectorSampler:
 		tpIRQEntry.Emit1(v)
-		amd64.EOI()
-		tick(f)
+		timerInterrupt(f)
 		tpIRQExit.Emit1(v)
 	case v == amd64.VectorSpurious:
 		// spurious LAPIC interrupt: no EOI

@@ -18,6 +18,9 @@ type cpuState struct {
 
 	truncatedStacks atomic.Uint64 // walks that stopped at the depth cap
 	walkStops       atomic.Uint64 // walks ended by a failed check
+	samplerTicks    atomic.Uint64 // the sampler's counters, as the kernel reports them
+	samplerLate     atomic.Uint64
+	throttled       atomic.Uint64
 }
 
 var cpus [MaxCPUs]cpuState

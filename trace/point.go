@@ -15,7 +15,7 @@ const (
 )
 
 // MaxArgs is the most argument slots a tracepoint has (a string takes record.StrSlots).
-const MaxArgs = 6
+const MaxArgs = 8
 
 // ArgKinds lists a tracepoint's argument kinds. Write it as a literal,
 // ArgKinds{N: 2, Kinds: [MaxArgs]record.Kind{record.KU64, record.KHex}}, so that a Point declared

@@ -38,6 +38,9 @@ func CPUStats(cpu int) wire.CPUStats {
 		DroppedEarly:    r.Dropped[ring.CauseEarly],
 		TruncatedStacks: cs.truncatedStacks.Load(),
 		WalkStops:       cs.walkStops.Load(),
+		SamplerTicks:    cs.samplerTicks.Load(),
+		SamplerLate:     cs.samplerLate.Load(),
+		Throttled:       cs.throttled.Load(),
 		Overwritten:     r.Overwritten,
 		DroppedOther:    r.Dropped[ring.CauseInvalid] + r.Dropped[ring.CauseAborted],
 		Discarded:       r.Discarded,
@@ -59,3 +62,16 @@ func Stop() {
 
 // Stopped reports whether Stop was called.
 func Stopped() bool { return stopped.Load() }
+
+// NoteSampler records CPU cpu's sampler counters for STATS (the kernel's sampler keeps them).
+//
+//go:nosplit
+func NoteSampler(cpu int, samples, late, throttles uint64) {
+	if cpu < 0 || cpu >= MaxCPUs {
+		return
+	}
+	cs := &cpus[cpu]
+	cs.samplerTicks.Store(samples)
+	cs.samplerLate.Store(late)
+	cs.throttled.Store(throttles)
+}

@@ -32,4 +32,9 @@ const (
 	CtlStop = 2
 	// CtlFlushLost writes pending drops out as LOST records (before a flush or snapshot).
 	CtlFlushLost = 3
+	// CtlSamplerStart (hz, force) starts or restarts the sampler at hz (force: up to 100 kHz)
+	// and returns the rate in force; EINVAL for a rate the sampler refuses.
+	CtlSamplerStart = 4
+	// CtlSamplerStop stops the sampler; when it returns, no further sample is taken.
+	CtlSamplerStop = 5
 )

@@ -10,6 +10,10 @@ const MaxDepth = 64
 type Walk struct {
 	StackLo, StackHi uintptr // the walked thread's stack: every frame must lie inside
 	TextLo, TextHi   uintptr // return addresses must point into the image's code
+	// Mapped asks for every frame's page to be checked against the page tables before it is
+	// read: for another thread's stack, where a page inside the bounds may never have been
+	// touched (demand paging) and a fault in an interrupt handler is fatal.
+	Mapped bool
 }
 
 // frames walks the frame-pointer chain from fp and, if out is non-zero, stores each return
@@ -25,12 +29,23 @@ type Walk struct {
 //go:nosplit
 func (w *Walk) frames(fp uintptr, out uintptr, max int) (n int, flags record.Flags) {
 	prev := uintptr(0)
+	page := ^uintptr(0) // the last page checked (Mapped)
 	for n < max {
 		if fp == 0 {
 			return n, 0
 		}
 		if w.StackHi < 16 || fp&7 != 0 || fp < w.StackLo || fp > w.StackHi-16 || fp <= prev {
 			return n, record.WalkStop
+		}
+		if w.Mapped {
+			for _, a := range [2]uintptr{fp, fp + 8} {
+				if a>>12 != page {
+					if !readable(a) {
+						return n, record.WalkStop
+					}
+					page = a >> 12
+				}
+			}
 		}
 		ret := load(fp + 8)
 		if ret < w.TextLo || ret >= w.TextHi {

@@ -247,3 +247,12 @@ TEXT ·CPUIndex(SB),NOSPLIT,$0-4
 	MOVQ	CPU_ID(GS), AX
 	MOVL	AX, ret+0(FP)
 	RET
+
+// func InterruptedFrame() uintptr
+//
+// InterruptedFrame returns CPU.CurrentFrame: the address of the Frame the entry stub built for
+// the trap being handled, 0 when the CPU runs a thread. Guest kernel only (GS base is a CPU).
+TEXT ·InterruptedFrame(SB),NOSPLIT,$0-8
+	MOVQ	CPU_CurrentFrame(GS), AX
+	MOVQ	AX, ret+0(FP)
+	RET

@@ -47,6 +47,7 @@ const (
 	VectorMachineCheck   = 18
 	VectorSIMDError      = 19
 	VectorTimer          = 32 // local APIC timer: the scheduler tick
+	VectorSampler        = 33 // local APIC timer: the sampler's tick (timer.go multiplexes the two)
 	VectorSpurious       = 255
 	FirstExternalVector  = 32
 	NumVectors           = 256

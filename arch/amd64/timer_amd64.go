@@ -19,9 +19,8 @@ const (
 	lapicDivide = 0x3e0
 	msrAPICBase = 0x1b
 
-	lvtMasked   = 1 << 16
-	lvtPeriodic = 1 << 17
-	divideBy16  = 0x3
+	lvtMasked  = 1 << 16
+	divideBy16 = 0x3
 )
 
 var (
@@ -111,9 +110,9 @@ func Nanotime() int64 {
 func lapicRead(reg uintptr) uint32     { return mmioRead32(lapicBase + reg) }
 func lapicWrite(reg uintptr, v uint32) { mmioWrite32(lapicBase+reg, v) }
 
-// InitTick enables the local APIC, measures its timer against the TSC and starts it periodic at
-// hz on VectorTimer.
-func InitTick(hz uint64) {
+// InitLocalTimer enables the local APIC and measures its timer against the TSC; the timer stays
+// masked until ArmTimer.
+func InitLocalTimer() {
 	wrmsr(msrAPICBase, rdmsr(msrAPICBase)|1<<11) // global enable
 	lapicWrite(lapicTPR, 0)
 	lapicWrite(lapicSVR, 0x100|VectorSpurious) // software enable
@@ -129,8 +128,30 @@ func InitTick(hz uint64) {
 	if lapicHz == 0 {
 		lapicHz = 62_500_000
 	}
-	lapicWrite(lapicLVTTmr, lvtPeriodic|VectorTimer)
-	lapicWrite(lapicInit, uint32(lapicHz/hz))
+	lapicWrite(lapicLVTTmr, lvtMasked|VectorTimer) // ArmTimer starts it
+}
+
+// ArmTimer programs this CPU's local APIC timer to interrupt once, on vector, when the TSC
+// reaches deadline (at once if it has). One timer serves the scheduler tick and the sampler:
+// the kernel arms it for whichever deadline comes first, with that one's vector. The deadline is
+// converted to a one-shot count at the calibrated rates, so the interrupt may come a little
+// early; the kernel then finds nothing due and arms again for the rest.
+//
+//go:nosplit
+func ArmTimer(deadline uint64, vector uint8) {
+	now := Rdtsc()
+	count := uint64(1)
+	if deadline > now {
+		hi, lo := bits.Mul64(deadline-now, lapicHz)
+		if tscHz != 0 && hi < tscHz { // else the quotient overflows: cap below
+			q, _ := bits.Div64(hi, lo, tscHz)
+			count = max(q, 1)
+		} else {
+			count = 0xffffffff
+		}
+	}
+	lapicWrite(lapicLVTTmr, uint32(vector)) // one-shot, unmasked
+	lapicWrite(lapicInit, uint32(min(count, 0xffffffff)))
 }
 
 // EOI acknowledges the interrupt being handled to the local APIC.

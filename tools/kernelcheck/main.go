@@ -33,7 +33,7 @@ import (
 // them are host-only decoders and are skipped; trace/wire is not here: it
 // runs in the guest's drain goroutine, ordinary Go). Later issues add
 // ./sampler/... here.
-var kernelPackages = []string{"./kernel/...", "./arch/...", "./boot/...", "./trace/ring", "./trace/record", "./trace/ctl"}
+var kernelPackages = []string{"./kernel/...", "./arch/...", "./boot/...", "./sampler", "./trace/ring", "./trace/record", "./trace/ctl", "./trace/imageid"}
 
 func main() {
 	n, err := run(os.Args[1:], os.Stdout, os.Stderr)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"syscall"
 
+	"github.com/unitrace/unitrace/sampler"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/ctl"
 	"github.com/unitrace/unitrace/trace/ring"
@@ -80,6 +81,8 @@ type response struct {
 	// Written and Dropped total the counters of every CPU (stats).
 	Written *uint64 `json:"written,omitempty"`
 	Dropped *uint64 `json:"dropped,omitempty"`
+	// Hz is the sampling rate in force after sampler.start.
+	Hz *uint64 `json:"hz,omitempty"`
 }
 
 type pointInfo struct {
@@ -149,8 +152,25 @@ func (a *agent) run1(c *ctl.Command, resp *response) ctl.Err {
 		n := trace.Disable(c.Pattern(), flags)
 		resp.Matched = &n
 		return ctl.ErrNone
-	case ctl.OpSamplerStart, ctl.OpSamplerStop:
-		return ctl.ErrUnavailable
+	case ctl.OpSamplerStart:
+		hz := uint64(sampler.DefaultHz)
+		if c.Has&ctl.HasHz != 0 {
+			hz = uint64(c.Hz)
+		}
+		force := uint64(0)
+		if c.Force {
+			force = 1
+		}
+		got, err := kernelCtlValue(trace.CtlSamplerStart, hz, force)
+		if err != nil {
+			return ctl.ErrBadHz
+		}
+		resp.Hz = &got
+		return ctl.ErrNone
+	case ctl.OpSamplerStop:
+		// The kernel returns once the timer can take no further sample: the reply is the
+		// acknowledgement the host waits for.
+		return status(kernelCtl(trace.CtlSamplerStop, 0, 0))
 	}
 	// The rest use the data port: one at a time, between the drain loop's passes.
 	a.mu.Lock()

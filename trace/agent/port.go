@@ -56,6 +56,15 @@ func sendRaw(typ wire.Type, flags uint16, p []byte) error {
 	return nil
 }
 
+// kernelCtlValue runs a tracer operation in the kernel and returns its result.
+func kernelCtlValue(op, a, b uint64) (uint64, error) {
+	r, _, errno := syscall.Syscall(trace.SysCtl, uintptr(op), uintptr(a), uintptr(b))
+	if errno != 0 {
+		return 0, errno
+	}
+	return uint64(r), nil
+}
+
 // kernelCtl runs a tracer operation in the kernel (trace.Ctl*).
 func kernelCtl(op, a, b uint64) error {
 	_, _, errno := syscall.Syscall(trace.SysCtl, uintptr(op), uintptr(a), uintptr(b))

@@ -1,0 +1,99 @@
+package kernel
+
+import (
+	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/sampler"
+	"github.com/unitrace/unitrace/trace"
+	"github.com/unitrace/unitrace/trace/record"
+)
+
+// The sampling profiler's kernel side. Each sample is one SAMPLE record from the sampler_tick
+// tracepoint, taken in the sampler's timer interrupt: the exact interrupted pc from the
+// interrupt frame, then the interrupted thread's frame-pointer chain (trace.EmitSample). Boot
+// options:
+//
+//	unitrace.sample=HZ          sample from boot at HZ (1..10000)
+//	unitrace.sample.force=1     allow up to 100000 Hz
+//	unitrace.debug=samplewalk   the sampler records the ordinary walk of its own handler instead
+//	                            of the interrupted thread (to show what that gets wrong)
+//
+// The control port's sampler.start {hz, force} and sampler.stop do the same at run time.
+
+var tpSamplerTick = trace.Point{Name: "sampler_tick",
+	Format: "sp=%x fp=%x lr=%x w0=%x w1=%x tid=%d late_ns=%d state=%x",
+	Args: trace.ArgKinds{N: 8, Kinds: [trace.MaxArgs]record.Kind{record.KHex, record.KHex, record.KHex,
+		record.KHex, record.KHex, record.KU64, record.KU64, record.KHex}}}
+
+// sampleOpts are the sampler's boot options.
+var sampleOpts struct {
+	hzWord   int // command-line option index of unitrace.sample=, -1 for none
+	force    bool
+	ordinary bool // debug: the ordinary walk instead of the interrupt frame
+}
+
+// sampleOption reads kernel option word i (o); it reports whether the word was a sampler option.
+func sampleOption(i int, o string) bool {
+	switch {
+	case len(o) > len("unitrace.sample=") && o[:len("unitrace.sample=")] == "unitrace.sample=":
+		sampleOpts.hzWord = i
+	case o == "unitrace.sample.force=1":
+		sampleOpts.force = true
+	case o == "unitrace.debug=samplewalk":
+		sampleOpts.ordinary = true
+	default:
+		return false
+	}
+	return true
+}
+
+// startBootSampler starts the sampler if the command line asked for it; the tracer must be up.
+func startBootSampler() {
+	if sampleOpts.hzWord < 0 {
+		return
+	}
+	v := cmdline.Option(sampleOpts.hzWord)[len("unitrace.sample="):]
+	hz, err := sampler.ParseHz(v, sampleOpts.force)
+	if err != sampler.OK {
+		klog().s("unitrace.sample=").s(v).s(": ").s(err.String()).s("; the sampler stays off").nl()
+		return
+	}
+	if !tracingReady {
+		klog().s("unitrace.sample: no trace device, so no sampler").nl()
+		return
+	}
+	startSampler(uint64(hz))
+}
+
+// startSampler (re)starts this CPU's sampler at hz and enables sampler_tick; it returns the
+// rate in force.
+func startSampler(hz uint64) uint64 {
+	s := &samplers[0]
+	r, _ := amd64.Random()
+	now := amd64.Rdtsc()
+	s.Start(uint32(hz), amd64.TSCHz(), now, r^now)
+	flags := trace.Enabled | trace.InterruptBacktrace
+	if sampleOpts.ordinary {
+		flags = trace.Enabled | trace.Backtrace
+	}
+	tpSamplerTick.SetFlags(flags)
+	armTimer()
+	return uint64(s.Hz())
+}
+
+// stopSampler turns the sampler off. When it returns no further sample is taken: a sampler
+// interrupt already pending finds the sampler off.
+func stopSampler() {
+	samplers[0].Stop()
+	tpSamplerTick.SetFlags(0)
+	armTimer()
+}
+
+// takeSample emits the due sample and applies the throttle rule to what it cost.
+func takeSample(s *sampler.CPU, now uint64) {
+	late := s.Fire(now)
+	tpSamplerTick.EmitSample(s.NsFromTicks(late), curSlot == idleSlot)
+	if throttled, oldHz, newHz := s.Cost(amd64.Rdtsc() - now); throttled {
+		trace.EmitThrottle(uint64(oldHz), uint64(newHz))
+	}
+	trace.NoteSampler(cpuIndex(), s.Samples, s.Late, s.Throttles)
+}

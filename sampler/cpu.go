@@ -1,0 +1,116 @@
+package sampler
+
+// CPU is one CPU's sampler. Only that CPU uses it, from its timer interrupt or with interrupts
+// masked, so it needs no locks.
+type CPU struct {
+	on          bool
+	hz          uint32 // the current rate (throttling lowers it)
+	requestedHz uint32 // the rate Start was given
+	period      uint64 // ticks between samples at hz
+	next        uint64 // tick count the next sample is due at
+	tickHz      uint64 // ticks per second
+	avgCost     uint64 // handler cost, exponentially averaged (weight 1/costWeight), in ticks
+	costSamples uint64 // samples averaged so far since Start
+
+	// Counters, cumulative since boot.
+	Samples   uint64 // ticks that took a sample
+	Late      uint64 // ticks that came after their deadline by more than a tenth of a period
+	Missed    uint64 // deadlines that passed without a tick (the CPU had interrupts masked)
+	Throttles uint64 // rate reductions
+}
+
+// Start turns the sampler on at hz, with ticks counting tickHz per second. The first sample is
+// due at now plus offset modulo one period: a random offset keeps CPUs (and successive runs) from
+// sampling in lockstep with periodic work. Rates CheckHz would refuse are the caller's to refuse;
+// Start clamps them into range instead of misbehaving.
+func (c *CPU) Start(hz uint32, tickHz, now, offset uint64) {
+	hz = max(hz, 1)
+	hz = min(hz, MaxForcedHz)
+	c.on, c.hz, c.requestedHz, c.tickHz = true, hz, hz, max(tickHz, 1)
+	c.period = max(c.tickHz/uint64(hz), 1)
+	c.next = now + offset%c.period
+	c.avgCost, c.costSamples = 0, 0
+}
+
+// Stop turns the sampler off. A tick that still arrives finds it off and takes no sample.
+func (c *CPU) Stop() { c.on = false }
+
+// On reports whether the sampler runs.
+func (c *CPU) On() bool { return c.on }
+
+// Hz returns the current rate (0 when off).
+func (c *CPU) Hz() uint32 {
+	if !c.on {
+		return 0
+	}
+	return c.hz
+}
+
+// Next returns the tick count the next sample is due at; meaningful only while On.
+func (c *CPU) Next() uint64 { return c.next }
+
+// Period returns the ticks between samples at the current rate.
+func (c *CPU) Period() uint64 { return c.period }
+
+// Due reports whether a sample is due at now.
+func (c *CPU) Due(now uint64) bool { return c.on && now >= c.next }
+
+// Fire takes the due tick at now: it returns how many ticks late the tick is against its
+// deadline and moves the deadline on by whole periods, so the rate stays exact however late a
+// tick comes (fixed-rate re-arm: no drift), and deadlines that passed unseen are skipped and
+// counted rather than fired in a burst.
+func (c *CPU) Fire(now uint64) (late uint64) {
+	late = now - c.next
+	c.Samples++
+	if late > c.period/10 {
+		c.Late++
+	}
+	skipped := late / c.period
+	c.Missed += skipped
+	c.next += (skipped + 1) * c.period
+	return late
+}
+
+// costWeight is the averaging weight of one sample's cost (1/costWeight), and costWarmup how
+// many samples after Start are left out of the average: the first runs of the handler are slow
+// under TCG, which translates its code then, and must not halve the rate.
+const (
+	costWeight = 8
+	costWarmup = 8
+)
+
+// Cost accounts the handler's cost for the tick just taken, in ticks. When the averaged cost
+// exceeds a quarter of the period the rate is halved (never below 1 Hz) and Cost returns the
+// old and new rates for the THROTTLE record.
+func (c *CPU) Cost(ticks uint64) (throttled bool, oldHz, newHz uint32) {
+	if !c.on {
+		return false, 0, 0
+	}
+	c.costSamples++
+	switch {
+	case c.costSamples <= costWarmup:
+		return false, 0, 0 // the first runs of the handler are not its cost
+	case c.costSamples == costWarmup+1:
+		c.avgCost = ticks
+	default:
+		c.avgCost = c.avgCost - c.avgCost/costWeight + ticks/costWeight
+	}
+	if c.avgCost <= c.period/4 || c.hz <= 1 {
+		return false, 0, 0
+	}
+	oldHz = c.hz
+	c.hz = max(c.hz/2, 1)
+	c.period = max(c.tickHz/uint64(c.hz), 1)
+	c.Throttles++
+	return true, oldHz, c.hz
+}
+
+// NsFromTicks converts a tick count at this CPU's tick rate to nanoseconds.
+func (c *CPU) NsFromTicks(t uint64) uint64 {
+	if c.tickHz == 0 {
+		return 0
+	}
+	s := t / c.tickHz
+	r := t % c.tickHz
+	return s*1_000_000_000 + r*1_000_000_000/c.tickHz
+}

@@ -1,0 +1,15 @@
+//go:build unitrace_host
+
+package trace
+
+// A host process is never inside an interrupt handler: the sample path falls back to the
+// ordinary walk, as the guest does outside one.
+
+//go:nosplit
+func interruptedContext() (c interrupted, ok bool) { return c, false }
+
+//go:nosplit
+func readable(va uintptr) bool { return va&7 == 0 }
+
+//go:nosplit
+func textWalk(lo, hi uintptr) Walk { return Walk{StackLo: lo, StackHi: hi} }
