@@ -189,7 +189,7 @@ func traceCtl(op, a, b uint64) uint64 {
 		return startSampler(a)
 	case trace.CtlSamplerStop:
 		stopSampler()
-		return 0
+		return amd64.Rdtsc() // no sample is younger
 	}
 	return neg(EINVAL)
 }

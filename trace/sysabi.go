@@ -35,6 +35,7 @@ const (
 	// CtlSamplerStart (hz, force) starts or restarts the sampler at hz (force: up to 100 kHz)
 	// and returns the rate in force; EINVAL for a rate the sampler refuses.
 	CtlSamplerStart = 4
-	// CtlSamplerStop stops the sampler; when it returns, no further sample is taken.
+	// CtlSamplerStop stops the sampler and returns the tick count after it stopped: when it
+	// returns, no further sample is taken, and none has a younger timestamp.
 	CtlSamplerStop = 5
 )

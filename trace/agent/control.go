@@ -83,6 +83,9 @@ type response struct {
 	Dropped *uint64 `json:"dropped,omitempty"`
 	// Hz is the sampling rate in force after sampler.start.
 	Hz *uint64 `json:"hz,omitempty"`
+	// Ticks bounds the sampler's run in record time: sampler.start's samples are all younger,
+	// sampler.stop's all older.
+	Ticks *uint64 `json:"ticks,omitempty"`
 }
 
 type pointInfo struct {
@@ -161,16 +164,23 @@ func (a *agent) run1(c *ctl.Command, resp *response) ctl.Err {
 		if c.Force {
 			force = 1
 		}
+		before := trace.Ticks() // no sample of this run is older
 		got, err := kernelCtlValue(trace.CtlSamplerStart, hz, force)
 		if err != nil {
 			return ctl.ErrBadHz
 		}
-		resp.Hz = &got
+		resp.Hz, resp.Ticks = &got, &before
 		return ctl.ErrNone
 	case ctl.OpSamplerStop:
-		// The kernel returns once the timer can take no further sample: the reply is the
-		// acknowledgement the host waits for.
-		return status(kernelCtl(trace.CtlSamplerStop, 0, 0))
+		// The kernel returns once the timer can take no further sample, with the tick count
+		// at that moment: the reply is the acknowledgement the host waits for, and no sample
+		// is younger than its ticks.
+		at, err := kernelCtlValue(trace.CtlSamplerStop, 0, 0)
+		if err != nil {
+			return ctl.ErrFailed
+		}
+		resp.Ticks = &at
+		return ctl.ErrNone
 	}
 	// The rest use the data port: one at a time, between the drain loop's passes.
 	a.mu.Lock()

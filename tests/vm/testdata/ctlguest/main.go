@@ -1,6 +1,7 @@
 // Command ctlguest is the guest of TestTraceControl: it keeps making system calls (so that
 // enabled tracepoints fire) until the host stops the tracer with the stop command, then exits
-// with status 0. It gives up after a minute so that a broken test cannot hang the machine.
+// with status 0 (shortly after, so the stop's reply gets out). It gives up after a minute so that
+// a broken test cannot hang the machine.
 package main
 
 import (
@@ -27,5 +28,6 @@ func main() {
 			time.Sleep(time.Millisecond)
 		}
 	}
+	time.Sleep(300 * time.Millisecond) // let the agent reply to stop before the machine goes away
 	fmt.Println("ctlguest: tracer stopped after", calls, "calls")
 }
