@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/unitrace/unitrace/sampler"
 	"github.com/unitrace/unitrace/trace/ring"
 )
 
@@ -63,6 +64,8 @@ type TraceOptions struct {
 	Backtrace bool   // the global log-backtrace option
 	Ring      string // bytes per CPU ring: a power of two, 16K..1G, K/M/G suffixes
 	Mode      string // "stream" or "flight"
+	Sample    string // sampler rate in Hz from boot ("" for none)
+	Force     bool   // allow sampler rates above 10 kHz (up to 100 kHz)
 }
 
 // Ring size limits.
@@ -97,6 +100,18 @@ func (o TraceOptions) Env() ([]string, error) {
 		env = append(env, "unitrace.mode="+o.Mode)
 	default:
 		return nil, fmt.Errorf("-mode %q: want stream or flight", o.Mode)
+	}
+	if o.Sample != "" {
+		if _, e := sampler.ParseHz(o.Sample, o.Force); e != sampler.OK {
+			return nil, fmt.Errorf("-sample %q: %s", o.Sample, e)
+		}
+		env = append(env, "unitrace.sample="+o.Sample)
+	}
+	if o.Force {
+		if o.Sample == "" {
+			return nil, fmt.Errorf("-sample-force needs -sample HZ")
+		}
+		env = append(env, "unitrace.sample.force=1")
 	}
 	for _, w := range env {
 		if err := oneWord("trace option", w); err != nil {

@@ -54,7 +54,12 @@ func TestTraceOptions(t *testing.T) {
 	if env, err := (TraceOptions{}).Env(); err != nil || len(env) != 0 {
 		t.Errorf("empty: %q %v", env, err)
 	}
-	for _, bad := range []TraceOptions{{Globs: "a,,b"}, {Globs: "a b"}, {Mode: "ring"}, {Ring: "3K"}} {
+	env, err = TraceOptions{Sample: "20000", Force: true}.Env()
+	if want := []string{"unitrace.sample=20000", "unitrace.sample.force=1"}; err != nil || !slices.Equal(env, want) {
+		t.Errorf("sample: got %q, %v", env, err)
+	}
+	for _, bad := range []TraceOptions{{Globs: "a,,b"}, {Globs: "a b"}, {Mode: "ring"}, {Ring: "3K"},
+		{Sample: "0"}, {Sample: "-1"}, {Sample: "1k"}, {Sample: "20000"}, {Sample: "200000", Force: true}, {Force: true}} {
 		if _, err := bad.Env(); err == nil {
 			t.Errorf("%+v: no error", bad)
 		}
