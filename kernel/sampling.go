@@ -97,3 +97,16 @@ func takeSample(s *sampler.CPU, now uint64) {
 	}
 	trace.NoteSampler(cpuIndex(), s.Samples, s.Late, s.Throttles)
 }
+
+// reportSampler prints the sampler's counters and handler cost at exit, when it ran: the
+// in-guest numbers behind docs/measurements.md.
+func reportSampler() {
+	s := &samplers[0]
+	if s.Samples == 0 {
+		return
+	}
+	p50, p99, n := s.CostPercentiles()
+	klog().s("sampler: ").u(s.Samples).s(" samples, ").u(s.Late).s(" late, ").u(s.Missed).s(" missed, ").
+		u(s.Throttles).s(" throttled; handler cost over the last ").d(int64(n)).s(": median ").u(p50).
+		s(" cycles (").u(s.NsFromTicks(p50)).s(" ns), p99 ").u(p99).s(" cycles (").u(s.NsFromTicks(p99)).s(" ns)").nl()
+}

@@ -83,6 +83,8 @@ func sysExitThread(f *Frame, code int) {
 
 // exitGroup ends the program: the console's last line says the status, then the machine stops.
 func exitGroup(code int) {
+	stopSampler()
+	reportSampler()
 	traceFinish(wire.EndExit, int32(code&0xff))
 	klog().s("exit status ").d(int64(code & 0xff)).nl()
 	amd64.Exit(uint32(code & 0xff))

@@ -4,13 +4,15 @@ package sampler
 // masked, so it needs no locks.
 type CPU struct {
 	on          bool
-	hz          uint32 // the current rate (throttling lowers it)
-	requestedHz uint32 // the rate Start was given
-	period      uint64 // ticks between samples at hz
-	next        uint64 // tick count the next sample is due at
-	tickHz      uint64 // ticks per second
-	avgCost     uint64 // handler cost, exponentially averaged (weight 1/costWeight), in ticks
-	costSamples uint64 // samples averaged so far since Start
+	hz          uint32           // the current rate (throttling lowers it)
+	requestedHz uint32           // the rate Start was given
+	period      uint64           // ticks between samples at hz
+	next        uint64           // tick count the next sample is due at
+	tickHz      uint64           // ticks per second
+	avgCost     uint64           // handler cost, exponentially averaged (weight 1/costWeight), in ticks
+	costSamples uint64           // samples averaged so far since Start
+	costs       [costKeep]uint32 // the last costKeep handler costs, for CostPercentiles
+	ncosts      uint64
 
 	// Counters, cumulative since boot.
 	Samples   uint64 // ticks that took a sample
@@ -77,7 +79,34 @@ func (c *CPU) Fire(now uint64) (late uint64) {
 const (
 	costWeight = 8
 	costWarmup = 8
+	costKeep   = 4096 // handler costs kept for percentiles
 )
+
+// CostPercentiles returns the median and 99th percentile of the last handler costs (in ticks),
+// and how many costs they are computed from. It sorts the kept costs in place, so call it once
+// the sampler is done (at exit).
+func (c *CPU) CostPercentiles() (p50, p99 uint64, n int) {
+	n = int(min(c.ncosts, costKeep))
+	if n == 0 {
+		return 0, 0, 0
+	}
+	v := c.costs[:n]
+	insertionSort(v)
+	return uint64(v[n/2]), uint64(v[min(n*99/100, n-1)]), n
+}
+
+// insertionSort sorts v in place without allocating (n is at most costKeep, once, at exit).
+func insertionSort(v []uint32) {
+	for i := 1; i < len(v); i++ {
+		x := v[i]
+		j := i
+		for j > 0 && v[j-1] > x {
+			v[j] = v[j-1]
+			j--
+		}
+		v[j] = x
+	}
+}
 
 // Cost accounts the handler's cost for the tick just taken, in ticks. When the averaged cost
 // exceeds a quarter of the period the rate is halved (never below 1 Hz) and Cost returns the
@@ -86,6 +115,8 @@ func (c *CPU) Cost(ticks uint64) (throttled bool, oldHz, newHz uint32) {
 	if !c.on {
 		return false, 0, 0
 	}
+	c.costs[c.ncosts%costKeep] = uint32(min(ticks, 1<<32-1))
+	c.ncosts++
 	c.costSamples++
 	switch {
 	case c.costSamples <= costWarmup:

@@ -142,3 +142,18 @@ func TestStartClamps(t *testing.T) {
 		t.Fatalf("NsFromTicks = %d", ns)
 	}
 }
+
+func TestCostPercentiles(t *testing.T) {
+	var c CPU
+	c.Start(1000, 1_000_000_000, 0, 0)
+	if _, _, n := c.CostPercentiles(); n != 0 {
+		t.Fatal("percentiles without costs")
+	}
+	for i := 1; i <= 1000; i++ {
+		c.Cost(uint64(1001 - i)) // 1000 down to 1
+	}
+	p50, p99, n := c.CostPercentiles()
+	if n != 1000 || p50 != 501 || p99 != 991 {
+		t.Fatalf("p50 %d p99 %d n %d", p50, p99, n)
+	}
+}
