@@ -1,3 +1,5 @@
+//go:build amd64 && !unitrace_host
+
 package trace
 
 import "github.com/unitrace/unitrace/arch/amd64"
@@ -25,5 +27,3 @@ func currentWalk() Walk {
 	return Walk{StackLo: lo, StackHi: hi, TextLo: tlo, TextHi: thi}
 }
 
-//go:nosplit
-func callerFP() uintptr { return amd64.CallerFP() }

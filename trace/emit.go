@@ -103,3 +103,8 @@ func emit(p *Point, state uint32, n int, a, b, c, d uint64) {
 	cs.inEmit.Store(0)
 	irqRestore(flags)
 }
+
+// callerFP returns the frame pointer of its caller's caller (assembly, per architecture).
+//
+//go:noescape
+func callerFP() uintptr

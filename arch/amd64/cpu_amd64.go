@@ -67,8 +67,5 @@ func IRQRestore(flags uint64)
 // CurrentStack returns the bounds of the stack the caller runs on.
 func CurrentStack() (lo, hi uintptr)
 
-// CallerFP returns the frame pointer of the caller's caller.
-func CallerFP() uintptr
-
 // CPUIndex returns the number of the CPU it runs on (guest kernel only).
 func CPUIndex() uint32

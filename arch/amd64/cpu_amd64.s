@@ -230,15 +230,6 @@ TEXT ·CurrentStack(SB),NOSPLIT,$0-16
 	MOVQ	BX, hi+8(FP)
 	RET
 
-// func CallerFP() uintptr
-//
-// CallerFP returns the frame pointer of the function that called CallerFP's caller: RBP here
-// is the caller's frame, whose saved-BP slot holds its caller's frame pointer.
-TEXT ·CallerFP(SB),NOSPLIT,$0-8
-	MOVQ	0(BP), AX
-	MOVQ	AX, ret+0(FP)
-	RET
-
 // func CPUIndex() uint32
 //
 // CPUIndex returns the number of the CPU it runs on, from the per-CPU area (GS base). Only valid

@@ -38,6 +38,10 @@ func Start() {
 type agent struct {
 	mu      sync.Mutex
 	stopped bool // END is out: nothing more goes to the data port
+	// points is how many tracepoints the last DICT described. The program registers its own
+	// in its package initialisation, which may run after the agent started: a HELLO and DICT
+	// go out again when the count changes, so the host can name every record.
+	points int
 }
 
 func (a *agent) run() {
@@ -54,6 +58,9 @@ func (a *agent) run() {
 		if a.stopped {
 			a.mu.Unlock()
 			return
+		}
+		if trace.NumPoints() != a.points {
+			a.sendHello()
 		}
 		busy := a.drainStream()
 		if time.Since(lastClock) >= clockPeriod {

@@ -22,6 +22,7 @@ func (a *agent) sendHello() error {
 		size = r.Size()
 	}
 	dict := dictionary()
+	a.points = len(dict.Entries)
 	hello := &wire.Hello{
 		ProtoMajor: wire.ProtoMajor, ProtoMinor: wire.ProtoMinor, RecordVersion: record.Version,
 		Arch: b.Arch, NCPU: uint16(b.NCPU), TickSource: b.TickSource, RingMode: mode,
