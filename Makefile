@@ -70,8 +70,10 @@ deps:
 check:
 	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	@for arch in $(CHECK_ARCHES); do echo "go vet (GOARCH=$$arch)"; GOOS=linux GOARCH=$$arch $(GO) vet ./... || exit 1; done
+	$(GO) vet -tags unitrace_host ./trace/
 	$(GO) run ./tools/kernelcheck
 
 test: deps check
 	$(GO) test -timeout 30m ./...
+	$(GO) test -tags unitrace_host ./trace/
 	scripts/fuzz.sh $(FUZZTIME)
