@@ -2,7 +2,11 @@ module github.com/unitrace/unitrace
 
 go 1.26
 
-require github.com/hugelgupf/vmtest v0.0.0-20240307030256-5d9f3d34a58d
+require (
+	github.com/google/pprof v0.0.0-20260709232956-b9395ee17fa0
+	github.com/hugelgupf/vmtest v0.0.0-20240307030256-5d9f3d34a58d
+	golang.org/x/arch v0.26.0
+)
 
 require (
 	github.com/Netflix/go-expect v0.0.0-20220104043353-73e0943537d2 // indirect

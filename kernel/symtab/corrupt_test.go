@@ -88,6 +88,7 @@ func TestCorruptedBytes(t *testing.T) {
 // the table and hold no NUL.
 func checkFrame(t *testing.T, tab []byte, table *Table, pc uintptr, depth int) {
 	t.Helper()
+	checkFunc(t, tab, table, pc)
 	fr, ok := table.InlinedAt(pc, depth)
 	if !ok {
 		return
@@ -104,5 +105,26 @@ func checkFrame(t *testing.T, tab []byte, table *Table, pc uintptr, depth int) {
 	}
 	if fr.File == nil && fr.Line != 0 {
 		t.Fatalf("InlinedAt(%#x, %d): line %d without a file", pc, depth, fr.Line)
+	}
+}
+
+// checkFunc checks FuncAt and SPDelta at pc: a found function holds pc and
+// its name lies inside the table; an SP delta is never negative.
+func checkFunc(t *testing.T, tab []byte, table *Table, pc uintptr) {
+	t.Helper()
+	if d, ok := table.SPDelta(pc); ok && d < 0 {
+		t.Fatalf("SPDelta(%#x) = %d", pc, d)
+	}
+	f, ok := table.FuncAt(pc)
+	if !ok {
+		return
+	}
+	if pc < f.Entry || pc >= f.End || len(f.Name) > len(tab) {
+		t.Fatalf("FuncAt(%#x) = [%#x, %#x) with a %d-byte name", pc, f.Entry, f.End, len(f.Name))
+	}
+	for _, c := range f.Name {
+		if c == 0 {
+			t.Fatalf("FuncAt(%#x): NUL inside %q", pc, f.Name)
+		}
 	}
 }

@@ -24,7 +24,7 @@ type command struct {
 	run     func(std stdio, name string, args []string) error
 }
 
-// commands is the subcommand table; later issues add pprof, folded...
+// commands is the subcommand table.
 var commands = []command{
 	{"run", "[flags] APP_DIR [KEY=VALUE ...] [-- ARGS ...]", "build the main package in APP_DIR into an image and boot it in QEMU (-trace records it)", runCommand},
 	{"record", "-data SOCK -ctl SOCK [-trace GLOBS] [-backtrace] [-d DURATION] -o FILE", "attach to a running guest's trace ports (run -sockets DIR) and record", recordCommand},
@@ -32,6 +32,11 @@ var commands = []command{
 	{"list", "[-t GLOBS] [-cpu N] [-tid N] [-since D] [-until D] [-b] FILE", "print a recording's records in time order", listCommand},
 	{"summary", "FILE", "counts per tracepoint, per-CPU spans, lost totals, durations of paired tracepoints", summaryCommand},
 	{"timeline", "FILE -o trace.json", "write Chrome trace-event JSON for Perfetto", timelineCommand},
+	{"prof", "[-g thread|cpu|none] [-r] [-function F] [-min-hits N|N%] [-max-depth N] [-idle] [-no-leaf-fix] FILE", "print the sampled call tree, or the callers and callees of one function", profCommand},
+	{"pprof", "[-idle] [-no-leaf-fix] FILE -o cpu.pb.gz", "write the samples as a pprof profile for go tool pprof", pprofCommand},
+	{"folded", "[-g thread|cpu|none] [-min-hits N|N%] [-max-depth N] [-idle] [-no-leaf-fix] FILE", "print folded stacks (root;...;leaf count) for flamegraph.pl and speedscope", foldedCommand},
+	{"flame", "[-g thread|cpu|none] [-min-hits N|N%] [-max-depth N] [-idle] [-no-leaf-fix] FILE -o FILE.svg", "write a self-contained SVG flame graph", flameCommand},
+	{"annotate", "-func F [-idle] FILE", "disassemble a function with per-instruction sample counts", annotateCommand},
 }
 
 type stdio struct {
