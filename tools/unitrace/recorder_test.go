@@ -188,6 +188,11 @@ func TestParseRunTrace(t *testing.T) {
 	if o, _ := parseRun("run", []string{"app"}, &bytes.Buffer{}); o.tracing() {
 		t.Error("tracing without trace flags")
 	}
+	for _, bad := range [][]string{{"-pprof", "cpu.pb.gz", "app"}, {"-sample", "100", "-pprof", "p", "-sockets", "d", "app"}} {
+		if _, err := parseRun("run", bad, &bytes.Buffer{}); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
 	// Recording without tracepoints at boot still starts the tracer (the host enables them later).
 	if o, err := parseRun("run", []string{"-o", "t.utrace", "app"}, &bytes.Buffer{}); err != nil || strings.Join(o.env, " ") != "unitrace.tracer=1" {
 		t.Errorf("-o alone: env %q, err %v", o.env, err)

@@ -45,12 +45,13 @@ type runOptions struct {
 
 	trace     vmconfig.TraceOptions
 	traceFile string // recording; default next to the image
+	pprofFile string // write the samples as a pprof profile here after the run
 	sockets   string // expose the trace ports in this directory instead of recording
 }
 
 // tracing reports whether the run has the trace ports.
 func (o *runOptions) tracing() bool {
-	return o.trace != (vmconfig.TraceOptions{}) || o.traceFile != "" || o.sockets != ""
+	return o.trace != (vmconfig.TraceOptions{}) || o.traceFile != "" || o.sockets != "" || o.pprofFile != ""
 }
 
 const runDoc = `Build the main package in APP_DIR (it imports github.com/unitrace/unitrace/kernel)
@@ -93,6 +94,7 @@ func parseRun(name string, args []string, stderr io.Writer) (runOptions, error) 
 	fs.StringVar(&o.trace.Sample, "sample", "", "run the sampling profiler from boot at this rate in Hz (1..10000) and record the samples")
 	fs.BoolVar(&o.trace.Force, "sample-force", false, "allow -sample rates up to 100000 Hz")
 	fs.StringVar(&o.trace.Mode, "mode", "", "trace ring mode: stream (drop new records when full) or flight (overwrite old ones)")
+	fs.StringVar(&o.pprofFile, "pprof", "", "after the run, write the samples as a pprof profile to this file (with -sample)")
 	fs.StringVar(&o.traceFile, "o", "", "record the trace to this file (default with -trace: the image path with .utrace for .elf)")
 	fs.StringVar(&o.sockets, "sockets", "", "put the trace port sockets in this directory for \"unitrace record\" instead of recording")
 
@@ -125,6 +127,12 @@ func parseRun(name string, args []string, stderr io.Writer) (runOptions, error) 
 	}
 	if o.timeout < 0 {
 		return o, usageError{"-timeout must not be negative"}
+	}
+	if o.pprofFile != "" && o.trace.Sample == "" {
+		return o, usageError{"-pprof writes the sampler's profile: it needs -sample HZ"}
+	}
+	if o.sockets != "" && o.pprofFile != "" {
+		return o, usageError{"-sockets leaves the recording to \"unitrace record\": it cannot be combined with -pprof"}
 	}
 	if o.sockets != "" && o.traceFile != "" {
 		return o, usageError{"-sockets leaves the recording to \"unitrace record\": it cannot be combined with -o"}
@@ -205,6 +213,12 @@ func runCommand(std stdio, name string, args []string) error {
 	if session != nil {
 		if err := session.finish(std); err != nil {
 			fmt.Fprintf(std.err, "unitrace run: recording: %v\n", err)
+		} else if o.pprofFile != "" {
+			if err := writeRunProfile(session.file, res.Path, o.pprofFile); err != nil {
+				fmt.Fprintf(std.err, "unitrace run: profile: %v\n", err)
+			} else {
+				fmt.Fprintf(std.err, "unitrace run: profile %s (go tool pprof -top %s %s)\n", o.pprofFile, res.Path, o.pprofFile)
+			}
 		}
 	}
 	if out.Kind != vmconfig.Exited {

@@ -28,6 +28,7 @@ type traceSession struct {
 	dataSeen      bool
 	drainTimeout  time.Duration
 	logPrefix     string
+	file          string // the recording
 }
 
 // socketNames are the socket file names inside the session directory.
@@ -56,6 +57,7 @@ func listenTrace() (*traceSession, *vmconfig.TracePorts, error) {
 
 // start opens the recording and begins accepting QEMU's connections.
 func (s *traceSession) start(file string, host *tracefile.Host, std stdio) error {
+	s.file = file
 	rec, err := newRecorder(file, host)
 	if err != nil {
 		return err
