@@ -1,0 +1,324 @@
+package vm_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hugelgupf/vmtest/qemu"
+	"github.com/unitrace/unitrace/tools/profile"
+	"github.com/unitrace/unitrace/tools/tracefile"
+	"github.com/unitrace/unitrace/trace/record"
+)
+
+// The sampler against workloads whose true profile is known by construction
+// (examples/groundtruth). Each test boots one workload with the sampler at 1 kHz from boot and
+// reads the recording with the host's own symbolizer.
+
+const groundtruthApp = "examples/groundtruth"
+
+// gtSample is one SAMPLE record with its stack symbolized: funcs[0] is the function holding the
+// interrupted pc, then one name per recorded return address (inlined frames folded into the
+// function they were inlined into).
+type gtSample struct {
+	rec   tracefile.Rec
+	funcs []string
+}
+
+func (s gtSample) leaf() string {
+	if len(s.funcs) == 0 {
+		return ""
+	}
+	return s.funcs[0]
+}
+
+func (s gtSample) has(fn string) bool {
+	for _, f := range s.funcs {
+		if f == fn {
+			return true
+		}
+	}
+	return false
+}
+
+// sampleWorkload boots the groundtruth workload with the sampler on (and env) and returns its
+// samples in time order, plus the image it ran.
+func sampleWorkload(t *testing.T, workload string, env ...string) ([]gtSample, *tracefile.Image) {
+	t.Helper()
+	requireQEMU(t, qemu.ArchAMD64)
+	name := strings.Join(append([]string{workload}, env...), "-")
+	name = strings.NewReplacer("=", "_", ".", "_").Replace(name)
+	img := filepath.Join(scratch, "gt-"+name+".elf")
+	file := filepath.Join(scratch, "gt-"+name+".utrace")
+	args := append([]string{"-image", img, "-sample", "1000", "-o", file, groundtruthApp}, env...)
+	_, stderr, status := runLauncher(t, append(args, "--", workload, "3s")...)
+	if status != 0 {
+		t.Fatalf("%s: status %d\n%s", workload, status, stderr)
+	}
+	tr, err := tracefile.LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, err := tracefile.OpenImage(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []gtSample
+	for _, r := range tr.Merged() {
+		if r.TPID != record.TPSample {
+			continue
+		}
+		s := gtSample{rec: r}
+		for i, pc := range r.Stack {
+			frames := im.Frames(pc, i == 0 && r.Flags&record.PC0Exact != 0)
+			if len(frames) == 0 {
+				s.funcs = append(s.funcs, "?")
+				continue
+			}
+			s.funcs = append(s.funcs, frames[len(frames)-1].Func) // the outermost: the real frame
+		}
+		out = append(out, s)
+	}
+	if len(out) < 1000 {
+		t.Fatalf("%s: only %d samples", workload, len(out))
+	}
+	return out, im
+}
+
+// window returns the samples between the first and the last one for which in holds: the
+// stretch of the run the workload's hot code ran in, every thread included.
+func window(samples []gtSample, in func(gtSample) bool) []gtSample {
+	first, last := -1, -1
+	for i, s := range samples {
+		if in(s) {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	return samples[first : last+1]
+}
+
+func pct(n, of int) float64 {
+	if of == 0 {
+		return 0
+	}
+	return 100 * float64(n) / float64(of)
+}
+
+// TestGroundTruthHash: innerHash ← outerWorkload ← main.main takes about 99% of the CPU by
+// construction. At least 90% of the samples taken while it runs must have innerHash as their
+// leaf, and 99% of those the whole stack. Booted with the sampler's debug mode that records the
+// ordinary walk of its own handler instead (the wrong answer the mission warns about),
+// innerHash never appears as a leaf.
+func TestGroundTruthHash(t *testing.T) {
+	const inner, outer = "main.innerHash", "main.outerWorkload"
+	samples, _ := sampleWorkload(t, "hash")
+	w := window(samples, func(s gtSample) bool { return s.leaf() == inner })
+	leaf, full := 0, 0
+	for _, s := range w {
+		if s.leaf() != inner {
+			continue
+		}
+		leaf++
+		if len(s.funcs) >= 3 && s.funcs[1] == outer && s.funcs[2] == "main.main" {
+			full++
+		}
+	}
+	t.Logf("interrupt-frame sampler: %d samples in the run, innerHash leaf in %d (%.1f%%), full stack in %d (%.2f%% of those)",
+		len(w), leaf, pct(leaf, len(w)), full, pct(full, leaf))
+	if pct(leaf, len(w)) < 90 {
+		t.Errorf("innerHash is the leaf of %.1f%% of the samples, want at least 90%%", pct(leaf, len(w)))
+	}
+	if pct(full, leaf) < 99 {
+		t.Errorf("%.2f%% of the innerHash samples show innerHash <- outerWorkload <- main.main, want 99%%", pct(full, leaf))
+	}
+
+	before, _ := sampleWorkload(t, "hash", "unitrace.debug=samplewalk")
+	leaves := map[string]int{}
+	for _, s := range before {
+		leaves[s.leaf()]++
+	}
+	t.Logf("ordinary-walk sampler (before): %d samples, leaves %v", len(before), leaves)
+	if leaves[inner] != 0 {
+		t.Errorf("the ordinary walk found innerHash as a leaf %d times", leaves[inner])
+	}
+}
+
+// TestGroundTruthBadFramePointers: assembly spins with garbage in the frame-pointer register.
+// The guest must not fault or hang, every walk that meets the garbage must stop with WalkStop,
+// and no recorded frame may lie outside the kernel's text.
+func TestGroundTruthBadFramePointers(t *testing.T) {
+	samples, _ := sampleWorkload(t, "badfp")
+	garbage := map[uint64]bool{0x4: true, 0x0000_8000_0000_0000: true, 0xdead_beef_dead_beef: true, 0xffff_ffff_ffff_fff8: true}
+	met, stopped, outside := 0, 0, 0
+	for _, s := range samples {
+		for _, f := range s.funcs {
+			if f == "?" {
+				outside++
+			}
+		}
+		sp, fp := s.rec.Args[record.SampleArgSP], s.rec.Args[record.SampleArgFP]
+		var meets bool
+		switch s.leaf() {
+		case "main.spinWithFramePointer":
+			meets = garbage[fp]
+		case "main.spinOnFakeFrames":
+			meets = fp == sp || fp == sp+4 // the fake records on its own stack
+		}
+		if !meets {
+			continue
+		}
+		met++
+		if s.rec.Flags&record.WalkStop != 0 {
+			stopped++
+		} else if met-stopped <= 5 {
+			t.Errorf("a walk from fp %#x (sp %#x, leaf %s) did not stop: %d frames %v", fp, sp, s.leaf(), len(s.funcs), s.funcs)
+		}
+	}
+	t.Logf("%d samples, %d met garbage, %d of those stopped with WalkStop, %d frames outside the text", len(samples), met, stopped, outside)
+	if met < 100 {
+		t.Errorf("only %d samples met the garbage", met)
+	}
+	if outside > 0 {
+		t.Errorf("%d recorded frames lie outside the kernel's text", outside)
+	}
+}
+
+// TestGroundTruthRecursion: 200 frames of recursion, spinning at the bottom. Every sample there
+// must be truncated (StackTrunc) with exactly 64 frames, all of them recurse.
+func TestGroundTruthRecursion(t *testing.T) {
+	samples, _ := sampleWorkload(t, "recurse")
+	deep, right := 0, 0
+	for _, s := range samples {
+		if s.leaf() != "main.recurse" {
+			continue
+		}
+		deep++
+		ok := s.rec.Flags&record.StackTrunc != 0 && len(s.funcs) == 64
+		for _, f := range s.funcs {
+			ok = ok && f == "main.recurse"
+		}
+		if ok {
+			right++
+		} else if deep-right <= 3 {
+			t.Errorf("sample flags %#x, %d frames: %v", s.rec.Flags, len(s.funcs), s.funcs)
+		}
+	}
+	t.Logf("%d samples in recurse, %d truncated at 64 frames of recurse", deep, right)
+	if deep < 1000 || right != deep {
+		t.Errorf("%d of %d recursion samples are right", right, deep)
+	}
+}
+
+// TestGroundTruthShares: share60, share30 and share10 do the same work 6:3:1 times; the
+// sampler must find each share within 5 percentage points.
+func TestGroundTruthShares(t *testing.T) {
+	samples, _ := sampleWorkload(t, "shares")
+	count := map[string]int{}
+	total := 0
+	for _, s := range samples {
+		switch l := s.leaf(); l {
+		case "main.share60", "main.share30", "main.share10":
+			count[l]++
+			total++
+		}
+	}
+	report := fmt.Sprintf("%d samples in the shares:", total)
+	for _, f := range []struct {
+		name string
+		want float64
+	}{{"main.share60", 60}, {"main.share30", 30}, {"main.share10", 10}} {
+		got := pct(count[f.name], total)
+		report += fmt.Sprintf(" %s %.1f%% (want %.0f)", f.name, got, f.want)
+		if got < f.want-5 || got > f.want+5 {
+			t.Errorf("%s has %.1f%% of the samples, want %.0f±5", f.name, got, f.want)
+		}
+	}
+	t.Log(report)
+	if total < 1000 {
+		t.Errorf("only %d samples in the shares", total)
+	}
+}
+
+// TestRunSampler runs what `make run-sampler` runs (scripts/run-sampler.sh) on the demo, with
+// its results in a temporary directory: it must boot, print the top functions and the call
+// tree, and write a pprof profile that `go tool pprof -top` reads, the folded stacks and the
+// flame graph.
+func TestRunSampler(t *testing.T) {
+	requireQEMU(t, qemu.ArchAMD64)
+	dir := t.TempDir()
+	runTool(t, "--help") // builds the launcher binary the script then uses
+	cmd := exec.Command("scripts/run-sampler.sh")
+	cmd.Dir = repoRoot
+	cmd.Env = append(os.Environ(), "RESULTS="+dir, "OUT="+filepath.Join(dir, "build"), "UNITRACE="+launcher.path, "ARGS=2s")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("run-sampler: %v\n%s", err, out)
+	}
+	for _, want := range []string{"== top functions", "main.multiplyMatrices", "== call tree", "main.hashWorker"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q\n%s", want, out)
+		}
+	}
+	for _, f := range []string{"cpu.pb.gz", "sampler.folded", "sampler.svg"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	top, err := exec.Command("go", "tool", "pprof", "-top", filepath.Join(dir, "build", "demo.elf"), filepath.Join(dir, "cpu.pb.gz")).CombinedOutput()
+	if err != nil || !strings.Contains(string(top), "main.multiplyMatrices") {
+		t.Errorf("go tool pprof -top: %v\n%s", err, top)
+	}
+}
+
+// TestGroundTruthAsmLeaf: a frameless assembly leaf (spinLeaf, no frame record) called from
+// middle. The frame-pointer chain skips middle; with the host's leaf fix at least 95% of the
+// samples in the leaf must show middle as its caller. The count without the fix is reported.
+func TestGroundTruthAsmLeaf(t *testing.T) {
+	requireQEMU(t, qemu.ArchAMD64)
+	img := filepath.Join(scratch, "gt-asmleaf.elf")
+	file := filepath.Join(scratch, "gt-asmleaf.utrace")
+	if _, stderr, status := runLauncher(t, "-image", img, "-sample", "1000", "-o", file, groundtruthApp, "--", "asmleaf", "3s"); status != 0 {
+		t.Fatalf("status %d\n%s", status, stderr)
+	}
+	tr, err := tracefile.LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, err := profile.OpenFor(img, tr, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(opt profile.Options) (leaf, withMiddle int) {
+		p, err := profile.Build(tr, im, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range p.Samples {
+			names := s.Names()
+			if len(names) == 0 || names[0] != "main.spinLeaf" {
+				continue
+			}
+			leaf++
+			if len(names) > 1 && names[1] == "main.middle" {
+				withMiddle++
+			}
+		}
+		return leaf, withMiddle
+	}
+	leaf, fixed := count(profile.Options{})
+	rawLeaf, raw := count(profile.Options{NoLeafFix: true})
+	t.Logf("spinLeaf samples: %d; caller middle with the leaf fix %d (%.1f%%), without it %d of %d (%.1f%%)",
+		leaf, fixed, pct(fixed, leaf), raw, rawLeaf, pct(raw, rawLeaf))
+	if leaf < 1000 || pct(fixed, leaf) < 95 {
+		t.Errorf("with the fix %d of %d spinLeaf samples show middle, want at least 95%%", fixed, leaf)
+	}
+}
