@@ -1,0 +1,55 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"regexp"
+	"testing"
+)
+
+// runMainEnv makes the test binary run main instead of the tests, so that a test can run the
+// program as a child process.
+const runMainEnv = "DEMO_TEST_RUN_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// TestRun runs the demo briefly as a child process and checks its exit status and its report.
+func TestRun(t *testing.T) {
+	out, err := runChild("300ms")
+	if err != nil {
+		t.Fatalf("exit: %v, output:\n%s", err, out)
+	}
+	want := regexp.MustCompile(`^` +
+		`demo: json: [1-9][0-9]* round trips of 100 orders, checksum 0x[0-9a-f]{16}\n` +
+		`demo: sort: [1-9][0-9]* sorts of 20000 records, checksum 0x[0-9a-f]{16}\n` +
+		`demo: sha256: [1-9][0-9]* SHA-256 sums of 64 KiB, checksum 0x[0-9a-f]{16}\n` +
+		`demo: matrix: [1-9][0-9]* 96x96 matrix multiplies, checksum 0x[0-9a-f]{16}\n` +
+		`demo: 4 workers ran for [0-9.]+m?s\n$`)
+	if !want.MatchString(out) {
+		t.Errorf("output:\n%s\ndoes not match\n%s", out, want)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{{"soon"}, {"0s"}, {"1s", "extra"}} {
+		out, err := runChild(args...)
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Errorf("args %q: exit %v, want status 2; output:\n%s", args, err, out)
+		}
+	}
+}
+
+func runChild(args ...string) (string, error) {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), runMainEnv+"=1")
+	out, err := cmd.Output()
+	return string(out), err
+}

@@ -1,0 +1,90 @@
+// Command groundtruth runs one profiling workload whose true profile is known by construction,
+// so that the VM tests can sample it and compare what the sampler and the host tool report with
+// the truth:
+//
+//	hash     innerHash (a Go leaf with a frame) ← outerWorkload ← main.main, ~99% in innerHash
+//	asmleaf  spinLeaf (a frameless assembly leaf) ← middle ← main.main, ~99% in spinLeaf
+//	badfp    assembly that spins with garbage in the frame-pointer register (0x4, a
+//	         non-canonical address, an unaligned stack address, frame records on its own stack
+//	         that loop back), restoring it before it returns
+//	recurse  recurse 200 frames deep (more than a walk's 64), spinning at the bottom
+//	shares   share60, share30, share10 doing the same unit of work 6:3:1 times, interleaved
+//
+// Usage: groundtruth WORKLOAD [DURATION]. DURATION is in time.ParseDuration syntax (default 3s
+// of wall time). Every workload runs on the main goroutine, in calls of under a millisecond to
+// its hot function, and reads the clock and yields only every few milliseconds (see
+// checkEvery), so that nearly all of its time is in the hot function. On a one-CPU guest the
+// main goroutine normally stays on the first thread, but the runtime may move it to another one
+// when it hands its P off (the kernel's trace agent blocking in a system call can cause that),
+// so a test should find the workload's samples by main.main in their stacks, not by thread id.
+// At the end a workload prints one line,
+//
+//	groundtruth: WORKLOAD elapsed=DURATION calls=N units=N checksum=0xHEX
+//
+// (calls: calls of the hot function, or for recurse of the bottom frame's spin loop; units:
+// the loop iterations they ran in total; checksum: the result the work computed, printed so
+// that no work can be optimised away) and exits with status 0. A usage error exits with
+// status 2.
+//
+// Booted as a unitrace image the arguments follow "--" on the kernel command line (QEMU's
+// -append '-- hash 2s'); on the host `go run ./examples/groundtruth hash 1s` runs the same code,
+// since the kernel package does nothing there.
+package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	_ "github.com/unitrace/unitrace/kernel"
+)
+
+// defaultDuration is long enough for ~3000 samples at 1 kHz, under TCG as much as natively.
+const defaultDuration = 3 * time.Second
+
+// result is what a workload reports: how often it called its hot function, how many loop
+// iterations those calls ran, and the value they computed.
+type result struct {
+	calls, units, checksum uint64
+}
+
+const usage = "usage: groundtruth hash|asmleaf|badfp|recurse|shares [DURATION]"
+
+func main() {
+	if len(os.Args) < 2 || len(os.Args) > 3 {
+		fail(usage)
+	}
+	d := defaultDuration
+	if len(os.Args) == 3 {
+		var err error
+		d, err = time.ParseDuration(os.Args[2])
+		if err != nil || d <= 0 {
+			fail(fmt.Sprintf("groundtruth: bad duration %q\n%s", os.Args[2], usage))
+		}
+	}
+	start := time.Now()
+	var r result
+	// Each workload is called from here directly, so main.main is the known caller of its top
+	// function in every sample.
+	switch os.Args[1] {
+	case "hash":
+		r = outerWorkload(d)
+	case "asmleaf":
+		r = middle(d)
+	case "badfp":
+		r = badFramePointers(d)
+	case "recurse":
+		r = recurse(recursionDepth, d)
+	case "shares":
+		r = shares(d)
+	default:
+		fail(fmt.Sprintf("groundtruth: unknown workload %q\n%s", os.Args[1], usage))
+	}
+	fmt.Printf("groundtruth: %s elapsed=%v calls=%d units=%d checksum=%#x\n",
+		os.Args[1], time.Since(start).Round(time.Millisecond), r.calls, r.units, r.checksum)
+}
+
+func fail(msg string) {
+	fmt.Fprintln(os.Stderr, msg)
+	os.Exit(2)
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"runtime"
+	"runtime/trace"
+	"testing"
+	"time"
+)
+
+// runMainEnv makes the test binary run main instead of the tests, so that a test can run the
+// program as a child process.
+const runMainEnv = "GROUNDTRUTH_TEST_RUN_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// xorshift is the reference for every spin loop in the package: n steps of xorshift64 (13, 7, 17).
+func xorshift(x, n uint64) uint64 {
+	for range n {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+	}
+	return x
+}
+
+// TestSpinsMatchReference checks that the assembly loops and the share functions compute what
+// their doc says, whatever garbage the frame-pointer register holds meanwhile, and that they
+// return at all (a garbage frame pointer they did not restore would crash the caller).
+func TestSpinsMatchReference(t *testing.T) {
+	for _, x := range []uint64{1, 0x9e3779b97f4a7c15, 1 << 63} {
+		for _, n := range []uint64{0, 1, 2, 1000} {
+			want := xorshift(x, n)
+			check := func(name string, got uint64) {
+				t.Helper()
+				if got != want {
+					t.Errorf("%s(%#x, %d) = %#x, want %#x", name, x, n, got, want)
+				}
+			}
+			check("spinLeaf", spinLeaf(x, n))
+			for _, fp := range absoluteGarbage {
+				check(fmt.Sprintf("spinWithFramePointer/%#x", fp), spinWithFramePointer(x, n, fp))
+			}
+			for shape := range stackShapes + 1 { // one past the last: taken as stackCycle
+				check(fmt.Sprintf("spinOnFakeFrames/%d", shape), spinOnFakeFrames(x, n, shape))
+			}
+			check("share60", share60(x, int(n)))
+			check("share30", share30(x, int(n)))
+			check("share10", share10(x, int(n)))
+		}
+	}
+}
+
+// TestBadFramePointersUnderExecutionTracer runs the badfp workload while the execution tracer
+// records, on one P next to a goroutine that keeps blocking. The tracer unwinds stacks with
+// frame pointers and without validation (runtime.fpTracebackPCs), among them the badfp
+// goroutine's stack each time it is preempted between two assembly calls, so a frame pointer
+// the assembly failed to restore would crash the test.
+func TestBadFramePointersUnderExecutionTracer(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	if err := trace.Start(io.Discard); err != nil {
+		t.Skipf("execution tracer unavailable: %v", err)
+	}
+	defer trace.Stop()
+	stop := make(chan struct{})
+	ping := make(chan int)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case ping <- 1:
+			}
+		}
+	}()
+	done := make(chan result)
+	go func() { done <- badFramePointers(200 * time.Millisecond) }()
+	var r result
+	for waiting := true; waiting; {
+		select {
+		case r = <-done:
+			waiting = false
+		case <-ping:
+		}
+	}
+	close(stop)
+	if r.calls == 0 {
+		t.Errorf("badFramePointers made no calls")
+	}
+}
+
+// TestWorkloads runs each workload as a child process, the way the VM tests boot it, and checks
+// its exit status and summary line.
+func TestWorkloads(t *testing.T) {
+	for _, name := range []string{"hash", "asmleaf", "badfp", "recurse", "shares"} {
+		t.Run(name, func(t *testing.T) {
+			out, err := runChild(name, "100ms")
+			if err != nil {
+				t.Fatalf("exit: %v, output:\n%s", err, out)
+			}
+			line := regexp.MustCompile(`^groundtruth: ` + name +
+				` elapsed=([0-9.]+m?s) calls=([1-9][0-9]*) units=([1-9][0-9]*) checksum=0x[0-9a-f]+\n$`)
+			m := line.FindStringSubmatch(out)
+			if m == nil {
+				t.Fatalf("output %q does not match %v", out, line)
+			}
+			d, err := time.ParseDuration(m[1])
+			if err != nil || d < 100*time.Millisecond || d > 10*time.Second {
+				t.Errorf("elapsed %s, want at least 100ms and not far over", m[1])
+			}
+		})
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	bad := [][]string{{}, {"nope"}, {"hash", "soon"}, {"hash", "-1s"}, {"hash", "1s", "extra"}}
+	for _, args := range bad {
+		out, err := runChild(args...)
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Errorf("args %q: exit %v, want status 2; output:\n%s", args, err, out)
+		}
+	}
+}
+
+func runChild(args ...string) (string, error) {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), runMainEnv+"=1")
+	out, err := cmd.Output()
+	return string(out), err
+}
