@@ -215,14 +215,14 @@ var launcher struct {
 
 // runLauncher runs `unitrace run args...` from the module root and returns
 // its standard output, standard error and exit status.
-func runLauncher(t *testing.T, args ...string) (stdout, stderr string, status int) {
+func runLauncher(t testing.TB, args ...string) (stdout, stderr string, status int) {
 	t.Helper()
 	return runTool(t, append([]string{"run"}, args...)...)
 }
 
 // runTool runs `unitrace args...` (any subcommand) from the module root and returns its
 // standard output, standard error and exit status.
-func runTool(t *testing.T, args ...string) (stdout, stderr string, status int) {
+func runTool(t testing.TB, args ...string) (stdout, stderr string, status int) {
 	t.Helper()
 	launcher.once.Do(func() {
 		launcher.path = filepath.Join(scratch, "unitrace")
