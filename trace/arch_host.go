@@ -45,4 +45,3 @@ func currentWalk() Walk {
 	tlo, thi := amd64.TextRange()
 	return Walk{StackLo: lo, StackHi: hi, TextLo: tlo, TextHi: thi}
 }
-

@@ -2,8 +2,8 @@ package vm_test
 
 import (
 	"path/filepath"
-	"slices"
 	"regexp"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
