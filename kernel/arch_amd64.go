@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/kernel/sysnames"
+	"github.com/unitrace/unitrace/trace/wire"
 )
 
 // The kernel's view of the hardware layer on amd64. Each arch provides the same names.
@@ -32,6 +33,62 @@ const (
 const archPlatform = "x86_64"
 
 func archHWCap() uint64 { return 0 }
+
+// Machine facts and controls the portable kernel uses, under one name on every arch.
+
+// ticks reads the counter that stamps trace records and drives the timers (the TSC).
+func ticks() uint64 { return amd64.Rdtsc() }
+
+// ticksHz is the counter's rate.
+func ticksHz() uint64 { return amd64.TSCHz() }
+
+// archNanotime is the kernel's clock: ns since the kernel's entry.
+func archNanotime() int64 { return amd64.Nanotime() }
+
+// hwRandom returns a hardware random number (RDRAND) if the CPU has one.
+func hwRandom() (uint64, bool) { return amd64.Random() }
+
+// exitMachine stops the machine with status code (isa-debug-exit).
+func exitMachine(code uint32) { amd64.Exit(code) }
+
+// faultExitValue is the exit code a kernel fault stops the machine with.
+const faultExitValue = amd64.FaultExitValue
+
+// textRange, pclntab and imageRange locate the image's code, its pclntab and the whole image.
+func textRange() (lo, hi uintptr)   { return amd64.TextRange() }
+func pclntab() (start, end uintptr) { return amd64.Pclntab() }
+func imageRange() (start, end uintptr) {
+	return amd64.ImageStart, amd64.ImageEnd()
+}
+
+// kernelStackBounds returns the kernel stack sp lies on.
+func kernelStackBounds(sp uintptr) (lo, hi uintptr, ok bool) { return amd64.KernelStackBounds(sp) }
+
+// consoleWrite writes to the console (COM1).
+func consoleWrite(b []byte) { amd64.ConsoleWrite(b) }
+
+// The trace format's names for this machine.
+const (
+	traceArch       = wire.ArchAMD64
+	traceTickSource = wire.TickTSC
+)
+
+// initLocalTimer starts this CPU's timer hardware (the local APIC's), unarmed.
+func initLocalTimer() { amd64.InitLocalTimer() }
+
+// armTimer arms this CPU's timer for deadline (in ticks): for the sampler, or for the
+// scheduler tick. On amd64 one LAPIC timer serves both, on the vector of whichever it is armed
+// for.
+func armTimer(deadline uint64, sampler bool) {
+	v := uint8(amd64.VectorTimer)
+	if sampler {
+		v = amd64.VectorSampler
+	}
+	amd64.ArmTimer(deadline, v)
+}
+
+// ackTimer acknowledges the timer interrupt being handled.
+func ackTimer() { amd64.EOI() }
 
 // cpuIndex is the number of the CPU the kernel runs on.
 func cpuIndex() int { return int(amd64.CPUIndex()) }

@@ -1,7 +1,5 @@
 package kernel
 
-import "github.com/unitrace/unitrace/arch/amd64"
-
 // Kernel console output without fmt (which allocates): strings, decimal and hex numbers,
 // assembled in a small buffer and written to the UART.
 
@@ -97,5 +95,3 @@ func klog() *line {
 
 // kline is the buffer of kernel messages (one CPU, interrupts masked: one line at a time).
 var kline line
-
-func consoleWrite(b []byte) { amd64.ConsoleWrite(b) }

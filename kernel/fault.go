@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/kernel/symtab"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/record"
@@ -15,23 +14,25 @@ import (
 func kernelFault(f *Frame, why string) {
 	if inFaultReport {
 		// The report itself faulted: say where, and stop without trying again.
-		klog().s("kernel fault while reporting a kernel fault: rip ").x(f.RIP).s(" cr2 ").x(f.CR2).nl()
+		pc, _, _ := framePCSPFP(f)
+		klog().s("kernel fault while reporting a kernel fault: pc ").x(uint64(pc)).nl()
 		klog().s("kernel fault, halting").nl()
-		amd64.Exit(amd64.FaultExitValue)
+		exitMachine(faultExitValue)
 	}
 	inFaultReport = true
 	klog().s("kernel fault: ").s(why).nl()
-	klog().s("vector ").u(f.Vector).s(" (").s(vectorName(f.Vector)).s(") error ").x(f.ErrorCode).s(" cr2 ").x(f.CR2).nl()
+	printTrap(f)
 	dumpRegs(f)
 	klog().s("backtrace (exception pc, then the frame-pointer chain):").nl()
 	syms, haveSyms := kernelSymtab()
-	printFrame(&syms, haveSyms, uintptr(f.RIP), false)
+	pc, sp, fp := framePCSPFP(f)
+	printFrame(&syms, haveSyms, pc, false)
 	var pcs [trace.MaxDepth]uint64
 	n, how := 0, record.Flags(0)
-	if lo, hi, ok := amd64.KernelStackBounds(uintptr(f.RSP)); ok {
-		tlo, thi := amd64.TextRange()
+	if lo, hi, ok := kernelStackBounds(sp); ok {
+		tlo, thi := textRange()
 		w := trace.Walk{StackLo: lo, StackHi: hi, TextLo: tlo, TextHi: thi}
-		n, how = w.PCs(uintptr(f.RBP), pcs[:])
+		n, how = w.PCs(fp, pcs[:])
 	} else {
 		klog().s("  (rsp is on no kernel stack: no frame-pointer walk)").nl()
 	}
@@ -46,7 +47,7 @@ func kernelFault(f *Frame, why string) {
 	}
 	traceFinish(wire.EndPanic, 0) // the trace up to the fault is the best evidence there is
 	klog().s("kernel fault, halting").nl()
-	amd64.Exit(amd64.FaultExitValue)
+	exitMachine(faultExitValue)
 }
 
 // inFaultReport is set while a fault report is being printed.
@@ -54,8 +55,8 @@ var inFaultReport bool
 
 // kernelSymtab reads the image's own pclntab.
 func kernelSymtab() (symtab.Table, bool) {
-	start, end := amd64.Pclntab()
-	text, _ := amd64.TextRange()
+	start, end := pclntab()
+	text, _ := textRange()
 	if end <= start {
 		return symtab.Table{}, false
 	}
@@ -98,43 +99,13 @@ func printFrame(syms *symtab.Table, ok bool, pc uintptr, isReturn bool) {
 func panicBoot(why string) {
 	klog().s("kernel fault: boot: ").s(why).nl()
 	klog().s("kernel fault, halting").nl()
-	amd64.Exit(amd64.FaultExitValue)
+	exitMachine(faultExitValue)
 }
 
-func dumpRegs(f *Frame) {
-	pairs := [...]struct {
-		name string
-		v    uint64
-	}{
-		{"rip", f.RIP}, {"rsp", f.RSP}, {"rbp", f.RBP}, {"rflags", f.RFLAGS},
-		{"rax", f.RAX}, {"rbx", f.RBX}, {"rcx", f.RCX}, {"rdx", f.RDX},
-		{"rsi", f.RSI}, {"rdi", f.RDI}, {"r8", f.R8}, {"r9", f.R9},
-		{"r10", f.R10}, {"r11", f.R11}, {"r12", f.R12}, {"r13", f.R13},
-		{"r14", f.R14}, {"r15", f.R15}, {"cs", f.CS}, {"ss", f.SS}, {"fs.base", f.FSBase},
-	}
-	l := klog()
-	for i, p := range pairs {
-		if i > 0 && i%4 == 0 {
-			l.nl()
-			l = klog()
-		}
-		l.s(p.name).s("=").x16(p.v).s(" ")
-	}
-	l.nl()
-}
-
-func vectorName(v uint64) string {
-	names := [...]string{"divide error", "debug", "NMI", "breakpoint", "overflow", "bound range",
-		"invalid opcode", "device not available", "double fault", "coprocessor overrun",
-		"invalid TSS", "segment not present", "stack fault", "general protection", "page fault",
-		"reserved", "x87 error", "alignment check", "machine check", "SIMD error"}
-	switch {
-	case v < uint64(len(names)):
-		return names[v]
-	case v == amd64.VectorSyscall:
-		return "system call"
-	case v < 32:
-		return "reserved exception"
-	}
-	return "interrupt"
+// crashForTest makes the kernel fault on purpose (boot option unitrace.debug=kfault), so the
+// fault report can be tested: it reads through a nil pointer in kernel mode.
+func crashForTest() {
+	klog().s("debug: faulting in the kernel on purpose").nl()
+	bad := uintptr(8)
+	_ = *(*uint64)(ptr(bad))
 }

@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/sampler"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/record"
@@ -68,15 +67,15 @@ func startBootSampler() {
 // rate in force.
 func startSampler(hz uint64) uint64 {
 	s := &samplers[0]
-	r, _ := amd64.Random()
-	now := amd64.Rdtsc()
-	s.Start(uint32(hz), amd64.TSCHz(), now, r^now)
+	r, _ := hwRandom()
+	now := ticks()
+	s.Start(uint32(hz), ticksHz(), now, r^now)
 	flags := trace.Enabled | trace.InterruptBacktrace
 	if sampleOpts.ordinary {
 		flags = trace.Enabled | trace.Backtrace
 	}
 	tpSamplerTick.SetFlags(flags)
-	armTimer()
+	armNext()
 	return uint64(s.Hz())
 }
 
@@ -85,14 +84,14 @@ func startSampler(hz uint64) uint64 {
 func stopSampler() {
 	samplers[0].Stop()
 	tpSamplerTick.SetFlags(0)
-	armTimer()
+	armNext()
 }
 
 // takeSample emits the due sample and applies the throttle rule to what it cost.
 func takeSample(s *sampler.CPU, now uint64) {
 	late := s.Fire(now)
 	tpSamplerTick.EmitSample(s.NsFromTicks(late), curSlot == idleSlot)
-	if throttled, oldHz, newHz := s.Cost(amd64.Rdtsc() - now); throttled {
+	if throttled, oldHz, newHz := s.Cost(ticks() - now); throttled {
 		trace.EmitThrottle(uint64(oldHz), uint64(newHz))
 	}
 	trace.NoteSampler(cpuIndex(), s.Samples, s.Late, s.Throttles)

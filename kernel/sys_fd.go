@@ -3,7 +3,6 @@ package kernel
 import (
 	"encoding/binary"
 
-	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/kernel/fd"
 )
 
@@ -217,11 +216,11 @@ var rngState uint64
 
 // random64 returns RDRAND output or, without it, splitmix64 over a state seeded from the TSC.
 func random64() uint64 {
-	if v, ok := amd64.Random(); ok {
+	if v, ok := hwRandom(); ok {
 		return v
 	}
 	if rngState == 0 {
-		rngState = amd64.Rdtsc() | 1
+		rngState = ticks() | 1
 	}
 	rngState += 0x9e3779b97f4a7c15
 	z := rngState

@@ -3,7 +3,6 @@ package kernel
 import (
 	"encoding/binary"
 
-	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/trace/wire"
 )
 
@@ -87,7 +86,7 @@ func exitGroup(code int) {
 	reportSampler()
 	traceFinish(wire.EndExit, int32(code&0xff))
 	klog().s("exit status ").d(int64(code & 0xff)).nl()
-	amd64.Exit(uint32(code & 0xff))
+	exitMachine(uint32(code & 0xff))
 }
 
 const (

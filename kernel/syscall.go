@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/trace"
 )
@@ -173,4 +172,4 @@ func reportUnknownSyscall(nr uint64) {
 
 var reportedSyscalls [512]bool
 
-func nanotime() int64 { return amd64.Nanotime() }
+func nanotime() int64 { return archNanotime() }

@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/sampler"
 )
 
@@ -22,19 +21,19 @@ var samplers [1]sampler.CPU
 
 // initTimers starts the scheduler tick on this CPU.
 func initTimers() {
-	amd64.InitLocalTimer()
-	timers.tickPeriod = max(amd64.TSCHz()/tickHz, 1)
-	timers.tickNext = amd64.Rdtsc() + timers.tickPeriod
-	armTimer()
+	initLocalTimer()
+	timers.tickPeriod = max(ticksHz()/tickHz, 1)
+	timers.tickNext = ticks() + timers.tickPeriod
+	armNext()
 }
 
-// armTimer arms the local timer for the earliest deadline.
-func armTimer() {
-	d, v := timers.tickNext, uint8(amd64.VectorTimer)
+// armNext arms the local timer for the earliest deadline.
+func armNext() {
+	d, sampler := timers.tickNext, false
 	if s := &samplers[0]; s.On() && s.Next() < d {
-		d, v = s.Next(), amd64.VectorSampler
+		d, sampler = s.Next(), true
 	}
-	amd64.ArmTimer(d, v)
+	armTimer(d, sampler)
 }
 
 // timerInterrupt handles the local timer, whichever vector it came on: first the sample, while
@@ -42,8 +41,8 @@ func armTimer() {
 // interrupt that comes a little early (the one-shot count is rounded) finds nothing due and
 // just arms the timer again.
 func timerInterrupt(f *Frame) {
-	amd64.EOI()
-	now := amd64.Rdtsc()
+	ackTimer()
+	now := ticks()
 	if s := &samplers[0]; s.Due(now) {
 		takeSample(s, now)
 	}
@@ -51,5 +50,5 @@ func timerInterrupt(f *Frame) {
 		timers.tickNext += ((now-timers.tickNext)/timers.tickPeriod + 1) * timers.tickPeriod
 		tick(f)
 	}
-	armTimer()
+	armNext()
 }

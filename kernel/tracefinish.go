@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/kernel/virtio"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/wire"
@@ -31,7 +30,7 @@ func traceFinish(reason wire.EndReason, status int32) {
 		if !finishRing(cpu) {
 			return
 		}
-		if r := trace.Ring(cpu); r != nil && r.FlushLost(amd64.Rdtsc()) && !finishRing(cpu) {
+		if r := trace.Ring(cpu); r != nil && r.FlushLost(ticks()) && !finishRing(cpu) {
 			return
 		}
 	}
@@ -40,7 +39,7 @@ func traceFinish(reason wire.EndReason, status int32) {
 		return
 	}
 	p := buf[wire.HeaderSize:]
-	n := wire.PutStatsHeader(p, amd64.Rdtsc(), ncpu)
+	n := wire.PutStatsHeader(p, ticks(), ncpu)
 	for cpu := 0; cpu < ncpu; cpu++ {
 		st := trace.CPUStats(cpu)
 		n += wire.PutCPUStats(p[n:], &st)
@@ -52,7 +51,7 @@ func traceFinish(reason wire.EndReason, status int32) {
 	if buf, ok = awaitFrameBuffer(); !ok {
 		return
 	}
-	n = wire.PutEnd(buf[wire.HeaderSize:], reason, status, amd64.Rdtsc())
+	n = wire.PutEnd(buf[wire.HeaderSize:], reason, status, ticks())
 	if err := sendFrame(buf, wire.TypeEnd, 0, n); err != virtio.OK {
 		finishRefused(err)
 		return

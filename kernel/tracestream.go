@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/kernel/virtio"
 	"github.com/unitrace/unitrace/sampler"
 	"github.com/unitrace/unitrace/trace"
@@ -189,7 +188,7 @@ func traceCtl(op, a, b uint64) uint64 {
 		return startSampler(a)
 	case trace.CtlSamplerStop:
 		stopSampler()
-		return amd64.Rdtsc() // no sample is younger
+		return ticks() // no sample is younger
 	}
 	return neg(EINVAL)
 }
@@ -197,7 +196,7 @@ func traceCtl(op, a, b uint64) uint64 {
 func flushLost(ncpu int) {
 	for cpu := 0; cpu < ncpu; cpu++ {
 		if r := trace.Ring(cpu); r != nil {
-			r.FlushLost(amd64.Rdtsc())
+			r.FlushLost(ticks())
 		}
 	}
 }

@@ -3,12 +3,10 @@ package kernel
 import (
 	"strings"
 
-	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/agent"
 	"github.com/unitrace/unitrace/trace/record"
 	"github.com/unitrace/unitrace/trace/ring"
-	"github.com/unitrace/unitrace/trace/wire"
 )
 
 // The kernel's tracepoints, and the tracer's boot options:
@@ -147,9 +145,9 @@ func initTracing(mem uintptr) {
 	}
 	tracingReady = true
 	traceRingMem = mem
-	text, _ := amd64.TextRange()
+	text, _ := textRange()
 	trace.SetBootInfo(trace.BootInfo{
-		NCPU: 1, Arch: wire.ArchAMD64, TickSource: wire.TickTSC, Accel: topts.accel, TickHz: amd64.TSCHz(), RefTicks: amd64.Rdtsc(), RefNs: uint64(nanotime()),
+		NCPU: 1, Arch: traceArch, TickSource: traceTickSource, Accel: topts.accel, TickHz: ticksHz(), RefTicks: ticks(), RefNs: uint64(nanotime()),
 		RefUnixNs: bootWallNanos + nanotime(), TextStart: uint64(text),
 		RingSize: topts.ringSize, Flight: topts.mode == ring.Flight, Ready: true,
 	})

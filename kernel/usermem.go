@@ -3,7 +3,6 @@ package kernel
 import (
 	"encoding/binary"
 
-	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/kernel/mm"
 )
 
@@ -50,7 +49,7 @@ func userRange(addr, n uintptr, write bool) bool {
 	if end < addr {
 		return false
 	}
-	if addr >= amd64.ImageStart && end <= amd64.ImageEnd() {
+	if start, stop := imageRange(); addr >= start && end <= stop {
 		return true // the program's own globals, in the image: always present
 	}
 	if addr < identEnd || end > userHi {

@@ -69,11 +69,3 @@ func readPhys(pa uintptr, dst []byte) bool {
 	}
 	return true
 }
-
-// crashForTest makes the kernel fault on purpose (boot option unitrace.debug=kfault), so the
-// fault report can be tested: it reads through a nil pointer in kernel mode.
-func crashForTest() {
-	klog().s("debug: faulting in the kernel on purpose").nl()
-	bad := uintptr(8)
-	_ = *(*uint64)(ptr(bad))
-}

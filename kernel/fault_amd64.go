@@ -1,0 +1,53 @@
+package kernel
+
+import "github.com/unitrace/unitrace/arch/amd64"
+
+// The amd64 half of the kernel fault report: the trap's own words and the registers.
+
+// printTrap prints the vector, the error code and the fault address of f.
+func printTrap(f *Frame) {
+	klog().s("vector ").u(f.Vector).s(" (").s(vectorName(f.Vector)).s(") error ").x(f.ErrorCode).s(" cr2 ").x(f.CR2).nl()
+}
+
+// framePCSPFP returns the trapped context's pc, stack pointer and frame pointer.
+func framePCSPFP(f *Frame) (pc, sp, fp uintptr) {
+	return uintptr(f.RIP), uintptr(f.RSP), uintptr(f.RBP)
+}
+
+func dumpRegs(f *Frame) {
+	pairs := [...]struct {
+		name string
+		v    uint64
+	}{
+		{"rip", f.RIP}, {"rsp", f.RSP}, {"rbp", f.RBP}, {"rflags", f.RFLAGS},
+		{"rax", f.RAX}, {"rbx", f.RBX}, {"rcx", f.RCX}, {"rdx", f.RDX},
+		{"rsi", f.RSI}, {"rdi", f.RDI}, {"r8", f.R8}, {"r9", f.R9},
+		{"r10", f.R10}, {"r11", f.R11}, {"r12", f.R12}, {"r13", f.R13},
+		{"r14", f.R14}, {"r15", f.R15}, {"cs", f.CS}, {"ss", f.SS}, {"fs.base", f.FSBase},
+	}
+	l := klog()
+	for i, p := range pairs {
+		if i > 0 && i%4 == 0 {
+			l.nl()
+			l = klog()
+		}
+		l.s(p.name).s("=").x16(p.v).s(" ")
+	}
+	l.nl()
+}
+
+func vectorName(v uint64) string {
+	names := [...]string{"divide error", "debug", "NMI", "breakpoint", "overflow", "bound range",
+		"invalid opcode", "device not available", "double fault", "coprocessor overrun",
+		"invalid TSS", "segment not present", "stack fault", "general protection", "page fault",
+		"reserved", "x87 error", "alignment check", "machine check", "SIMD error"}
+	switch {
+	case v < uint64(len(names)):
+		return names[v]
+	case v == amd64.VectorSyscall:
+		return "system call"
+	case v < 32:
+		return "reserved exception"
+	}
+	return "interrupt"
+}
