@@ -90,6 +90,10 @@ func armTimer(deadline uint64, sampler bool) {
 // ackTimer acknowledges the timer interrupt being handled.
 func ackTimer() { amd64.EOI() }
 
+// framePC and frameSP are a trapped context's pc and stack pointer.
+func framePC(f *Frame) uintptr { return uintptr(f.RIP) }
+func frameSP(f *Frame) uintptr { return uintptr(f.RSP) }
+
 // cpuIndex is the number of the CPU the kernel runs on.
 func cpuIndex() int { return int(amd64.CPUIndex()) }
 

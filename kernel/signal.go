@@ -136,7 +136,7 @@ func sysSigprocmask(how int, set, old uintptr, size uintptr) uint64 {
 
 func sysSigaltstackImpl(f *Frame, ss, old uintptr) uint64 {
 	t := cur()
-	onStack := t.altSize != 0 && uint64(f.SP()-t.altStack) < uint64(t.altSize)
+	onStack := t.altSize != 0 && uint64(frameSP(f)-t.altStack) < uint64(t.altSize)
 	if old != 0 {
 		b, ok := userBytes(old, 24, true)
 		if !ok {
@@ -294,6 +294,6 @@ func defaultIgnored(sig int) bool {
 // killedBy ends the program the way Linux's default action would, with the shell's status
 // convention 128+signal.
 func killedBy(f *Frame, sig int, info sigInfo) {
-	klog().s("program killed by signal ").d(int64(sig)).s(" at pc ").x(uint64(f.PC())).s(", addr ").x(info.addr).nl()
+	klog().s("program killed by signal ").d(int64(sig)).s(" at pc ").x(uint64(framePC(f))).s(", addr ").x(info.addr).nl()
 	exitGroup(128 + sig)
 }

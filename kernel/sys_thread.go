@@ -21,9 +21,9 @@ const (
 )
 
 // sysCloneImpl creates a thread sharing everything (the only kind there is: one process). The
-// child resumes after the SYSCALL with the parent's registers except RAX = 0, RSP = stack and,
-// with CLONE_SETTLS, FS base = tls; the Go runtime's clone child relies on the other registers
-// surviving.
+// child resumes after the system call with the parent's registers except the result (0), the
+// stack pointer (stack) and, with CLONE_SETTLS, the thread pointer (cloneChildContext); the Go
+// runtime's clone child relies on the other registers surviving.
 func sysCloneImpl(f *Frame, flags uint64, stack, ptid, ctid, tls uintptr) uint64 {
 	if flags&(cloneVM|cloneThread|cloneSighand) != cloneVM|cloneThread|cloneSighand {
 		reportOnce(&warnedFork, "clone without CLONE_VM|CLONE_THREAD (a new process) is not supported")
@@ -35,13 +35,7 @@ func sysCloneImpl(f *Frame, flags uint64, stack, ptid, ctid, tls uintptr) uint64
 	}
 	t := &threads[slot]
 	t.frame = *f
-	t.frame.RAX = 0
-	if stack != 0 {
-		t.frame.RSP = uint64(stack)
-	}
-	if flags&cloneSettls != 0 {
-		t.frame.FSBase = uint64(tls)
-	}
+	cloneChildContext(&t.frame, stack, tls, flags&cloneSettls != 0)
 	t.sigMask = cur().sigMask
 	if flags&cloneParentSettid != 0 && !writeUser32(ptid, uint32(t.tid)) {
 		t.state = threadFree
@@ -87,32 +81,6 @@ func exitGroup(code int) {
 	traceFinish(wire.EndExit, int32(code&0xff))
 	klog().s("exit status ").d(int64(code & 0xff)).nl()
 	exitMachine(uint32(code & 0xff))
-}
-
-const (
-	archSetGS = 0x1001
-	archSetFS = 0x1002
-	archGetFS = 0x1003
-	archGetGS = 0x1004
-)
-
-func sysArchPrctlImpl(f *Frame, code int, addr uintptr) uint64 {
-	switch code {
-	case archSetFS:
-		if addr >= userHi && addr < 1<<63 {
-			return neg(EPERM) // non-canonical: Linux refuses it too
-		}
-		f.FSBase = uint64(addr)
-		return 0
-	case archGetFS:
-		if !writeUser64(addr, f.FSBase) {
-			return neg(EFAULT)
-		}
-		return 0
-	case archSetGS, archGetGS:
-		return neg(EPERM) // GS belongs to the kernel (the per-CPU area)
-	}
-	return neg(EINVAL)
 }
 
 // sysSchedGetaffinityImpl reports the CPUs the kernel schedules on (one, for now): the Go runtime

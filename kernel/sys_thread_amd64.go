@@ -1,0 +1,41 @@
+package kernel
+
+// amd64's thread-pointer calls: arch_prctl, and the clone child's registers.
+
+// cloneChildContext makes f, a copy of the parent's frame, the clone child's: RAX = 0 (the
+// child's result), RSP = stack if given, and FS base = tls with CLONE_SETTLS.
+func cloneChildContext(f *Frame, stack, tls uintptr, settls bool) {
+	f.RAX = 0
+	if stack != 0 {
+		f.RSP = uint64(stack)
+	}
+	if settls {
+		f.FSBase = uint64(tls)
+	}
+}
+
+const (
+	archSetGS = 0x1001
+	archSetFS = 0x1002
+	archGetFS = 0x1003
+	archGetGS = 0x1004
+)
+
+func sysArchPrctlImpl(f *Frame, code int, addr uintptr) uint64 {
+	switch code {
+	case archSetFS:
+		if addr >= userHi && addr < 1<<63 {
+			return neg(EPERM) // non-canonical: Linux refuses it too
+		}
+		f.FSBase = uint64(addr)
+		return 0
+	case archGetFS:
+		if !writeUser64(addr, f.FSBase) {
+			return neg(EFAULT)
+		}
+		return 0
+	case archSetGS, archGetGS:
+		return neg(EPERM) // GS belongs to the kernel (the per-CPU area)
+	}
+	return neg(EINVAL)
+}
