@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/kernel/sysnames"
+	"github.com/unitrace/unitrace/kernel/virtio"
 	"github.com/unitrace/unitrace/trace/wire"
 )
 
@@ -89,6 +90,9 @@ func armTimer(deadline uint64, sampler bool) {
 
 // ackTimer acknowledges the timer interrupt being handled.
 func ackTimer() { amd64.EOI() }
+
+// virtioWindow is where the machine's virtio-mmio slots are (QEMU microvm's).
+func virtioWindow() (base uintptr, slots int) { return virtio.MicrovmBase, virtio.MicrovmSlots }
 
 // framePC and frameSP are a trapped context's pc and stack pointer.
 func framePC(f *Frame) uintptr { return uintptr(f.RIP) }

@@ -57,7 +57,8 @@ func (ps *portState) free() bool {
 // traceDeviceMemory probes for the device and returns how much contiguous memory it needs (0
 // without a device). It runs at boot, before the frame allocator exists.
 func traceDeviceMemory() uintptr {
-	addr, _, err := virtio.FindConsole(&bus, virtio.MicrovmBase, virtio.MicrovmSlots)
+	window, slots := virtioWindow()
+	addr, _, err := virtio.FindConsole(&bus, window, slots)
 	if err != virtio.OK {
 		return 0
 	}
