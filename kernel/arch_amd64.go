@@ -77,15 +77,15 @@ const (
 // initLocalTimer starts this CPU's timer hardware (the local APIC's), unarmed.
 func initLocalTimer() { amd64.InitLocalTimer() }
 
-// armTimer arms this CPU's timer for deadline (in ticks): for the sampler, or for the
-// scheduler tick. On amd64 one LAPIC timer serves both, on the vector of whichever it is armed
-// for.
-func armTimer(deadline uint64, sampler bool) {
-	v := uint8(amd64.VectorTimer)
-	if sampler {
-		v = amd64.VectorSampler
+// armTimers arms this CPU's timer for the scheduler tick's deadline and, when the sampler is on,
+// the sampler's (in ticks). On amd64 one LAPIC timer serves both: it is armed one-shot for the
+// earlier deadline, on that client's vector.
+func armTimers(tick, sample uint64, samplerOn bool) {
+	if samplerOn && sample < tick {
+		amd64.ArmTimer(sample, amd64.VectorSampler)
+		return
 	}
-	amd64.ArmTimer(deadline, v)
+	amd64.ArmTimer(tick, amd64.VectorTimer)
 }
 
 // ackTimer acknowledges the timer interrupt being handled.

@@ -4,11 +4,12 @@ import (
 	"github.com/unitrace/unitrace/sampler"
 )
 
-// One local timer per CPU serves two clients: the scheduler tick (tickHz, on VectorTimer) and
-// the sampler (its own rate, on VectorSampler). Both keep absolute deadlines in TSC ticks; the
-// timer is armed one-shot for whichever comes first, with that client's vector, so a sample
-// interrupt is told apart from a tick by its vector and neither rate drifts: each deadline moves
-// on by whole periods from the last one, however late the interrupt came.
+// Two clients share each CPU's timer hardware: the scheduler tick (tickHz) and the sampler (its
+// own rate). Both keep absolute deadlines in ticks (the TSC, CNTVCT) and neither rate drifts:
+// each deadline moves on by whole periods from the last one, however late the interrupt came.
+// armTimers (per arch) programs the hardware: on amd64 the one LAPIC timer, one-shot for the
+// earlier deadline on that client's vector; on arm64 the virtual timer for the tick and the
+// physical timer for the sampler. Either way the handler takes whatever is due.
 
 const tickHz = 1000
 
@@ -27,13 +28,10 @@ func initTimers() {
 	armNext()
 }
 
-// armNext arms the local timer for the earliest deadline.
+// armNext arms this CPU's timer hardware for the tick's and the sampler's next deadlines.
 func armNext() {
-	d, sampler := timers.tickNext, false
-	if s := &samplers[0]; s.On() && s.Next() < d {
-		d, sampler = s.Next(), true
-	}
-	armTimer(d, sampler)
+	s := &samplers[0]
+	armTimers(timers.tickNext, s.Next(), s.On())
 }
 
 // timerInterrupt handles the local timer, whichever vector it came on: first the sample, while
