@@ -1,0 +1,59 @@
+package arm64
+
+// CPU is the per-CPU area. TPIDR_EL1 points at it for the whole life of the CPU: Go on
+// linux/arm64 keeps g in R28 and never touches TPIDR_EL1 (TPIDR_EL0 only with cgo), so the
+// register is ours. The entry stubs reach its fields through go_asm.h offsets (CPU_CurrentFrame,
+// ...).
+type CPU struct {
+	Self uint64 // address of this CPU struct, so Go code can check TPIDR_EL1
+
+	// CurrentFrame is the address of the Frame of the trap being handled on this CPU: set by the
+	// entry stub for the duration of the handler and restored on exit (Frame.Prev), so it is zero
+	// whenever the CPU runs a thread and non-zero in every handler. The sampler reads the
+	// interrupted thread's registers from it.
+	CurrentFrame uint64
+
+	ID uint64 // CPU number, 0 for the boot CPU
+
+	// TrapStack is the top of the kernel stack SP_EL1 holds while a thread runs: every
+	// exception from EL1t builds its Frame just below it.
+	TrapStack uint64
+
+	// FaultStack is the top of the stack an exception from EL1h moves to when the kernel stack
+	// it interrupted is short of room (a kernel stack overflow), so the fault can be reported.
+	FaultStack uint64
+
+	Scratch uint64 // free for the stubs' use
+}
+
+// kstackSize is the size of every kernel stack (boot, trap, fault, idle). Kernel stacks are
+// aligned to their size so the entry stubs can find the stack's header from SP alone.
+const kstackSize = 32 << 10
+
+// A kernel stack starts with a header that makes Go code safe to run on it: a stand-in g whose
+// first words are the stack bounds the compiler's stack checks read (runtime.g.stack.lo, .hi,
+// stackguard0, stackguard1: a layout known to the linker and stable across releases). The stubs
+// point R28 (g; the ABI0 wrappers do not reload it on arm64) at that g. Every stack check then
+// passes while the stack has room, and an overflow calls morestack with g.m == nil, which faults
+// at once (a load near address 0, which is unmapped) instead of corrupting memory.
+const (
+	kstackGWords = 16                    // the stand-in g (128 bytes), zero beyond the bounds
+	kstackLo     = kstackGWords * 8      // lowest usable stack byte (16-byte aligned)
+	stackGuard   = 928                   // runtime stackGuard: stackNosplit+stackSystem+StackSmall
+	kstackGuard  = kstackLo + stackGuard // stackguard0 offset
+)
+
+// kstackTrapRoom is how much room an exception from EL1h needs on the stack it interrupted: its
+// Frame, the handler's Go frames and a fault report. With less (SP within this many bytes of
+// its stack's base) the stub moves to the CPU's fault stack. A multiple of 4096, so CMP encodes
+// it as a shifted 12-bit immediate.
+const kstackTrapRoom = 8 << 10
+
+// frameGap is left free above every Frame the stubs build: the kernel code an EL1h exception
+// interrupts may have live data just below its SP (Go's arm64 prologue saves the caller's frame
+// pointer at SP-8), so a Frame must start at least 16 bytes lower. Frames taken from EL1t keep
+// the same gap, so every Frame sits at the same distance from the SP it was built from.
+const frameGap = 16
+
+// trapReserve is how far a stub lowers SP_EL1 to build a Frame.
+const trapReserve = frameSize + frameGap

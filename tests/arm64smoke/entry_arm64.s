@@ -1,0 +1,483 @@
+#include "textflag.h"
+
+// entryPoints stands in for the kernel's table (kernel/entry_arm64.s), under the kernel's own
+// linker name, which arch/arm64's entry_arm64.h refers to: this image does not link the kernel,
+// so the name is free, and arch/arm64's stubs call this package's bootMain and trap instead.
+// Referring to them here also makes the compiler emit their ABI0 wrappers.
+DATA github·com∕unitrace∕unitrace∕kernel·entryPoints+0(SB)/8, $·bootMain(SB)
+DATA github·com∕unitrace∕unitrace∕kernel·entryPoints+8(SB)/8, $·trap(SB)
+GLOBL github·com∕unitrace∕unitrace∕kernel·entryPoints(SB), RODATA, $16
+
+// smokeThread is the test thread, entered in EL1t on its own SP_EL0 by arm64.Enter. It never
+// returns and never touches its stack.
+//
+// It loads a pattern into x1-x27 (but x8, the call number, and x18) and v0-v31, makes call 1
+// with SVC #0 (trap checks the Frame against the pattern, clobbers the FP registers and returns
+// 42 in x0), checks on return that x0 is 42 and everything else is intact, reports the verdict
+// in x0 with call 2, loads from address 8 (unmapped: trap checks the data abort and skips the
+// load), makes call 3 (trap arms the virtual timer) and waits for interrupts.
+TEXT ·smokeThread(SB),NOSPLIT|NOFRAME,$0
+	MOVD	$0x5a5a000000010101, R1
+	MOVD	$0x5a5a000000020202, R2
+	MOVD	$0x5a5a000000030303, R3
+	MOVD	$0x5a5a000000040404, R4
+	MOVD	$0x5a5a000000050505, R5
+	MOVD	$0x5a5a000000060606, R6
+	MOVD	$0x5a5a000000070707, R7
+	MOVD	$0x5a5a000000090909, R9
+	MOVD	$0x5a5a0000000a0a0a, R10
+	MOVD	$0x5a5a0000000b0b0b, R11
+	MOVD	$0x5a5a0000000c0c0c, R12
+	MOVD	$0x5a5a0000000d0d0d, R13
+	MOVD	$0x5a5a0000000e0e0e, R14
+	MOVD	$0x5a5a0000000f0f0f, R15
+	MOVD	$0x5a5a000000101010, R16
+	MOVD	$0x5a5a000000111111, R17
+	MOVD	$0x5a5a000000131313, R19
+	MOVD	$0x5a5a000000141414, R20
+	MOVD	$0x5a5a000000151515, R21
+	MOVD	$0x5a5a000000161616, R22
+	MOVD	$0x5a5a000000171717, R23
+	MOVD	$0x5a5a000000181818, R24
+	MOVD	$0x5a5a000000191919, R25
+	MOVD	$0x5a5a0000001a1a1a, R26
+	MOVD	$0x5a5a0000001b1b1b, R27
+	MOVD	$0xf00d000000000000, R0
+	VDUP	R0, V0.D2
+	MOVD	$0xf00d000000000303, R0
+	VDUP	R0, V1.D2
+	MOVD	$0xf00d000000000606, R0
+	VDUP	R0, V2.D2
+	MOVD	$0xf00d000000000909, R0
+	VDUP	R0, V3.D2
+	MOVD	$0xf00d000000000c0c, R0
+	VDUP	R0, V4.D2
+	MOVD	$0xf00d000000000f0f, R0
+	VDUP	R0, V5.D2
+	MOVD	$0xf00d000000001212, R0
+	VDUP	R0, V6.D2
+	MOVD	$0xf00d000000001515, R0
+	VDUP	R0, V7.D2
+	MOVD	$0xf00d000000001818, R0
+	VDUP	R0, V8.D2
+	MOVD	$0xf00d000000001b1b, R0
+	VDUP	R0, V9.D2
+	MOVD	$0xf00d000000001e1e, R0
+	VDUP	R0, V10.D2
+	MOVD	$0xf00d000000002121, R0
+	VDUP	R0, V11.D2
+	MOVD	$0xf00d000000002424, R0
+	VDUP	R0, V12.D2
+	MOVD	$0xf00d000000002727, R0
+	VDUP	R0, V13.D2
+	MOVD	$0xf00d000000002a2a, R0
+	VDUP	R0, V14.D2
+	MOVD	$0xf00d000000002d2d, R0
+	VDUP	R0, V15.D2
+	MOVD	$0xf00d000000003030, R0
+	VDUP	R0, V16.D2
+	MOVD	$0xf00d000000003333, R0
+	VDUP	R0, V17.D2
+	MOVD	$0xf00d000000003636, R0
+	VDUP	R0, V18.D2
+	MOVD	$0xf00d000000003939, R0
+	VDUP	R0, V19.D2
+	MOVD	$0xf00d000000003c3c, R0
+	VDUP	R0, V20.D2
+	MOVD	$0xf00d000000003f3f, R0
+	VDUP	R0, V21.D2
+	MOVD	$0xf00d000000004242, R0
+	VDUP	R0, V22.D2
+	MOVD	$0xf00d000000004545, R0
+	VDUP	R0, V23.D2
+	MOVD	$0xf00d000000004848, R0
+	VDUP	R0, V24.D2
+	MOVD	$0xf00d000000004b4b, R0
+	VDUP	R0, V25.D2
+	MOVD	$0xf00d000000004e4e, R0
+	VDUP	R0, V26.D2
+	MOVD	$0xf00d000000005151, R0
+	VDUP	R0, V27.D2
+	MOVD	$0xf00d000000005454, R0
+	VDUP	R0, V28.D2
+	MOVD	$0xf00d000000005757, R0
+	VDUP	R0, V29.D2
+	MOVD	$0xf00d000000005a5a, R0
+	VDUP	R0, V30.D2
+	MOVD	$0xf00d000000005d5d, R0
+	VDUP	R0, V31.D2
+	MOVD	$1, R8
+	SVC	$0
+	CMP	$42, R0
+	BNE	bad
+	MOVD	$0x5a5a000000010101, R0
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0x5a5a000000020202, R0
+	CMP	R0, R2
+	BNE	bad
+	MOVD	$0x5a5a000000030303, R0
+	CMP	R0, R3
+	BNE	bad
+	MOVD	$0x5a5a000000040404, R0
+	CMP	R0, R4
+	BNE	bad
+	MOVD	$0x5a5a000000050505, R0
+	CMP	R0, R5
+	BNE	bad
+	MOVD	$0x5a5a000000060606, R0
+	CMP	R0, R6
+	BNE	bad
+	MOVD	$0x5a5a000000070707, R0
+	CMP	R0, R7
+	BNE	bad
+	MOVD	$0x5a5a000000090909, R0
+	CMP	R0, R9
+	BNE	bad
+	MOVD	$0x5a5a0000000a0a0a, R0
+	CMP	R0, R10
+	BNE	bad
+	MOVD	$0x5a5a0000000b0b0b, R0
+	CMP	R0, R11
+	BNE	bad
+	MOVD	$0x5a5a0000000c0c0c, R0
+	CMP	R0, R12
+	BNE	bad
+	MOVD	$0x5a5a0000000d0d0d, R0
+	CMP	R0, R13
+	BNE	bad
+	MOVD	$0x5a5a0000000e0e0e, R0
+	CMP	R0, R14
+	BNE	bad
+	MOVD	$0x5a5a0000000f0f0f, R0
+	CMP	R0, R15
+	BNE	bad
+	MOVD	$0x5a5a000000101010, R0
+	CMP	R0, R16
+	BNE	bad
+	MOVD	$0x5a5a000000111111, R0
+	CMP	R0, R17
+	BNE	bad
+	MOVD	$0x5a5a000000131313, R0
+	CMP	R0, R19
+	BNE	bad
+	MOVD	$0x5a5a000000141414, R0
+	CMP	R0, R20
+	BNE	bad
+	MOVD	$0x5a5a000000151515, R0
+	CMP	R0, R21
+	BNE	bad
+	MOVD	$0x5a5a000000161616, R0
+	CMP	R0, R22
+	BNE	bad
+	MOVD	$0x5a5a000000171717, R0
+	CMP	R0, R23
+	BNE	bad
+	MOVD	$0x5a5a000000181818, R0
+	CMP	R0, R24
+	BNE	bad
+	MOVD	$0x5a5a000000191919, R0
+	CMP	R0, R25
+	BNE	bad
+	MOVD	$0x5a5a0000001a1a1a, R0
+	CMP	R0, R26
+	BNE	bad
+	MOVD	$0x5a5a0000001b1b1b, R0
+	CMP	R0, R27
+	BNE	bad
+	MOVD	$0xf00d000000000000, R0
+	VMOV	V0.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V0.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000000303, R0
+	VMOV	V1.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V1.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000000606, R0
+	VMOV	V2.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V2.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000000909, R0
+	VMOV	V3.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V3.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000000c0c, R0
+	VMOV	V4.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V4.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000000f0f, R0
+	VMOV	V5.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V5.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000001212, R0
+	VMOV	V6.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V6.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000001515, R0
+	VMOV	V7.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V7.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000001818, R0
+	VMOV	V8.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V8.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000001b1b, R0
+	VMOV	V9.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V9.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000001e1e, R0
+	VMOV	V10.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V10.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000002121, R0
+	VMOV	V11.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V11.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000002424, R0
+	VMOV	V12.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V12.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000002727, R0
+	VMOV	V13.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V13.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000002a2a, R0
+	VMOV	V14.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V14.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000002d2d, R0
+	VMOV	V15.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V15.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000003030, R0
+	VMOV	V16.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V16.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000003333, R0
+	VMOV	V17.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V17.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000003636, R0
+	VMOV	V18.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V18.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000003939, R0
+	VMOV	V19.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V19.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000003c3c, R0
+	VMOV	V20.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V20.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000003f3f, R0
+	VMOV	V21.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V21.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000004242, R0
+	VMOV	V22.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V22.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000004545, R0
+	VMOV	V23.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V23.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000004848, R0
+	VMOV	V24.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V24.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000004b4b, R0
+	VMOV	V25.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V25.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000004e4e, R0
+	VMOV	V26.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V26.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000005151, R0
+	VMOV	V27.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V27.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000005454, R0
+	VMOV	V28.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V28.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000005757, R0
+	VMOV	V29.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V29.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000005a5a, R0
+	VMOV	V30.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V30.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$0xf00d000000005d5d, R0
+	VMOV	V31.D[0], R1
+	CMP	R0, R1
+	BNE	bad
+	VMOV	V31.D[1], R1
+	CMP	R0, R1
+	BNE	bad
+	MOVD	$1, R0
+	B	report
+bad:
+	MOVD	ZR, R0
+report:
+	MOVD	$2, R8
+	SVC	$0
+	MOVD	$8, R1
+	MOVD	(R1), R2                // data abort: trap skips this load
+	MOVD	$3, R8
+	SVC	$0
+wait:
+	WFI
+	B	wait
+
+// func addrOfSmokeThread() uintptr
+TEXT ·addrOfSmokeThread(SB),NOSPLIT,$0-8
+	MOVD	$·smokeThread(SB), R0
+	MOVD	R0, ret+0(FP)
+	RET
+
+// func addrOfBootResume() uintptr
+TEXT ·addrOfBootResume(SB),NOSPLIT,$0-8
+	MOVD	$·bootResume(SB), R0
+	MOVD	R0, ret+0(FP)
+	RET
+
+// func clobberFP()
+//
+// clobberFP zeroes v0-v31, so a thread whose FP state survives a trap proves the trap path
+// restored it.
+TEXT ·clobberFP(SB),NOSPLIT,$0
+	VEOR	V0.B16, V0.B16, V0.B16
+	VEOR	V1.B16, V1.B16, V1.B16
+	VEOR	V2.B16, V2.B16, V2.B16
+	VEOR	V3.B16, V3.B16, V3.B16
+	VEOR	V4.B16, V4.B16, V4.B16
+	VEOR	V5.B16, V5.B16, V5.B16
+	VEOR	V6.B16, V6.B16, V6.B16
+	VEOR	V7.B16, V7.B16, V7.B16
+	VEOR	V8.B16, V8.B16, V8.B16
+	VEOR	V9.B16, V9.B16, V9.B16
+	VEOR	V10.B16, V10.B16, V10.B16
+	VEOR	V11.B16, V11.B16, V11.B16
+	VEOR	V12.B16, V12.B16, V12.B16
+	VEOR	V13.B16, V13.B16, V13.B16
+	VEOR	V14.B16, V14.B16, V14.B16
+	VEOR	V15.B16, V15.B16, V15.B16
+	VEOR	V16.B16, V16.B16, V16.B16
+	VEOR	V17.B16, V17.B16, V17.B16
+	VEOR	V18.B16, V18.B16, V18.B16
+	VEOR	V19.B16, V19.B16, V19.B16
+	VEOR	V20.B16, V20.B16, V20.B16
+	VEOR	V21.B16, V21.B16, V21.B16
+	VEOR	V22.B16, V22.B16, V22.B16
+	VEOR	V23.B16, V23.B16, V23.B16
+	VEOR	V24.B16, V24.B16, V24.B16
+	VEOR	V25.B16, V25.B16, V25.B16
+	VEOR	V26.B16, V26.B16, V26.B16
+	VEOR	V27.B16, V27.B16, V27.B16
+	VEOR	V28.B16, V28.B16, V28.B16
+	VEOR	V29.B16, V29.B16, V29.B16
+	VEOR	V30.B16, V30.B16, V30.B16
+	VEOR	V31.B16, V31.B16, V31.B16
+	RET
+
+// func brk()
+//
+// brk executes BRK #0x77 in the caller's context; trap skips it.
+TEXT ·brk(SB),NOSPLIT,$0
+	BRK	$0x77
+	RET
