@@ -53,11 +53,6 @@ func bootMain(startInfoAddr uintptr) {
 	amd64.Enter(&t.frame)
 }
 
-var (
-	startInfo boot.StartInfo
-	bootNanos int64
-)
-
 // readPhys reads physical memory for the start_info parser: the boot page tables identity-map
 // the low 4 GiB.
 func readPhys(pa uintptr, dst []byte) bool {

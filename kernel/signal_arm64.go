@@ -42,8 +42,8 @@ const (
 func pushSignalFrame(f *Frame, t *thread, sig int, info sigInfo, a sigaction) bool {
 	// Go's arm64 functions keep the caller's frame pointer at sp-8 for their whole body, so
 	// the frame starts below that word (research §4.2: live data below SP).
-	sp := uintptr(f.SP) - 16
-	onAlt := t.altSize != 0 && uint64(uintptr(f.SP)-t.altStack) < uint64(t.altSize)
+	sp := uintptr(f.SavedSP) - 16
+	onAlt := t.altSize != 0 && uint64(uintptr(f.SavedSP)-t.altStack) < uint64(t.altSize)
 	if a.flags&saOnstack != 0 && t.altSize != 0 && !onAlt {
 		sp = t.altStack + t.altSize
 	}
@@ -81,7 +81,7 @@ func pushSignalFrame(f *Frame, t *thread, sig int, info sigInfo, a sigaction) bo
 	for i := 0; i < 31; i++ {
 		binary.LittleEndian.PutUint64(mc[scRegs+8*i:], f.X[i])
 	}
-	binary.LittleEndian.PutUint64(mc[scSP:], f.SP)
+	binary.LittleEndian.PutUint64(mc[scSP:], f.SavedSP)
 	binary.LittleEndian.PutUint64(mc[scPC:], f.ELR)
 	binary.LittleEndian.PutUint64(mc[scPstate:], f.SPSR)
 	res := mc[scReserved:]
@@ -102,7 +102,7 @@ func pushSignalFrame(f *Frame, t *thread, sig int, info sigInfo, a sigaction) bo
 	binary.LittleEndian.PutUint64(rec[0:], f.X[29])
 	binary.LittleEndian.PutUint64(rec[8:], f.ELR)
 
-	f.SP = uint64(frame)
+	f.SavedSP = uint64(frame)
 	f.ELR = a.handler
 	f.X[0] = uint64(sig)
 	f.X[1] = uint64(frame + sfInfo)
@@ -118,7 +118,7 @@ func pushSignalFrame(f *Frame, t *thread, sig int, info sigInfo, a sigaction) bo
 // sysSigreturn restores the context saved by pushSignalFrame, as the handler left it. The
 // trampoline runs with sp back at the frame.
 func sysSigreturn(f *Frame) (uint64, bool) {
-	frame := uintptr(f.SP)
+	frame := uintptr(f.SavedSP)
 	b, ok := userBytes(frame, sfTotal, false)
 	if !ok {
 		killedBy(f, sigSEGV, sigInfo{signo: sigSEGV, code: siKernel})
@@ -129,7 +129,7 @@ func sysSigreturn(f *Frame) (uint64, bool) {
 	for i := 0; i < 31; i++ {
 		f.X[i] = binary.LittleEndian.Uint64(mc[scRegs+8*i:])
 	}
-	f.SP = binary.LittleEndian.Uint64(mc[scSP:])
+	f.SavedSP = binary.LittleEndian.Uint64(mc[scSP:])
 	f.ELR = binary.LittleEndian.Uint64(mc[scPC:])
 	f.SPSR = f.SPSR&^pstateNZCV | binary.LittleEndian.Uint64(mc[scPstate:])&pstateNZCV
 	res := mc[scReserved:]

@@ -2,6 +2,11 @@ package kernel
 
 // amd64's thread-pointer calls: arch_prctl, and the clone child's registers.
 
+// cloneArgs reads clone's arguments: on amd64 (flags, stack, parent_tid, child_tid, tls).
+func cloneArgs(a *[6]uint64) (flags uint64, stack, ptid, ctid, tls uintptr) {
+	return a[0], uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), uintptr(a[4])
+}
+
 // cloneChildContext makes f, a copy of the parent's frame, the clone child's: RAX = 0 (the
 // child's result), RSP = stack if given, and FS base = tls with CLONE_SETTLS.
 func cloneChildContext(f *Frame, stack, tls uintptr, settls bool) {

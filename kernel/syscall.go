@@ -90,7 +90,8 @@ func dispatch(f *Frame, nr uint64, a *[6]uint64) (ret uint64, done bool) {
 	case sysGetuid, sysGetgid, sysGeteuid, sysGetegid:
 		return 0, true
 	case sysClone:
-		return sysCloneImpl(f, a[0], uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), uintptr(a[4])), true
+		flags, stack, ptid, ctid, tls := cloneArgs(a)
+		return sysCloneImpl(f, flags, stack, ptid, ctid, tls), true
 	case sysExit:
 		sysExitThread(f, int(a[0]))
 		return 0, false

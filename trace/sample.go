@@ -14,9 +14,10 @@ import (
 
 // interrupted is the context a timer interrupt stopped, and the stack it ran on.
 type interrupted struct {
-	pc, sp, fp, tls uintptr
-	kind            record.StackKind
-	lo, hi          uintptr // the stack's bounds (0, 0 when unknown)
+	pc, sp, fp, lr uintptr // lr: arm64's link register (0 on amd64)
+	tls            uintptr
+	kind           record.StackKind
+	lo, hi         uintptr // the stack's bounds (0, 0 when unknown)
 }
 
 // RegisterFixed registers p under a fixed-meaning id (record.TPSample for the sampler's point):
@@ -82,6 +83,7 @@ func emitSample(p *Point, state uint32, lateNs uint64, idle bool) {
 		rflags |= record.PC0Exact | record.StackFromInterrupt | record.HasStack
 		pc0 = c.pc
 		args[record.SampleArgSP], args[record.SampleArgFP] = uint64(c.sp), uint64(c.fp)
+		args[record.SampleArgLR] = uint64(c.lr)
 		if c.hi != 0 && c.sp >= c.lo && c.sp+16 <= c.hi && readable(c.sp) && readable(c.sp+8) {
 			args[record.SampleArgW0], args[record.SampleArgW1] = uint64(load(c.sp)), uint64(load(c.sp+8))
 		}

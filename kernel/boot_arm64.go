@@ -1,0 +1,117 @@
+package kernel
+
+import (
+	"github.com/unitrace/unitrace/arch/arm64"
+	"github.com/unitrace/unitrace/boot/fdt"
+	"github.com/unitrace/unitrace/trace"
+)
+
+// machine is what the device tree says about the board (QEMU virt).
+var machine fdt.Machine
+
+// dtbMax caps how much of the device tree the kernel reads (QEMU writes at most 1 MiB, and the
+// image starts 2 MiB above it).
+const dtbMax = 2 << 20
+
+// bootMain is the kernel's first Go code, called by arch/arm64's boot entry at EL1 on the boot
+// kernel stack with interrupts masked, the MMU on and the boot identity map, with the device
+// tree's address. It brings up the machine, builds the program's initial stack and enters the
+// Go runtime's own entry point as the first thread. It never returns.
+func bootMain(dtb uintptr) {
+	arm64.InitConsole(0) // the default PL011 until the device tree says where it is
+	readDeviceTree(dtb)
+	if machine.UART.Present() {
+		arm64.InitConsole(uintptr(machine.UART.Reg.Addr))
+	}
+	parseCommandLine()
+	arm64.InitCPU()
+	initGIC()
+	devMem := traceDeviceMemory()
+	ringMem := traceRingMemory()
+	carved := initMemory(arm64.KernelStacksEnd(), devMem+ringMem)
+	arm64.InitClock()
+	if machine.RTC.Present() {
+		arm64.InitRTC(uintptr(machine.RTC.Reg.Addr))
+		bootWallNanos = arm64.ReadRTC().Unix() * 1e9
+	}
+	fds.Init()
+	if devMem != 0 {
+		initTraceDevice(carved)
+		enableVirtioIRQ(vdevBase)
+	}
+	ringBase := uintptr(0)
+	if ringMem != 0 {
+		ringBase = carved + devMem
+	}
+	initTracing(ringBase)
+
+	arm64.IdleFrame(&threads[idleSlot].frame)
+	threads[idleSlot].state = threadRunnable
+	main := newThread()
+	t := &threads[main]
+	sp := buildInitialStack()
+	arm64.ThreadFrame(&t.frame, arm64.AddrOfRuntimeEntry(), sp)
+	t.state = threadRunning
+	curSlot = main
+	trace.SetThread(cpuIndex(), uint32(t.tid))
+	t.runStart = nanotime()
+	bootNanos = nanotime()
+	if opts.verbose {
+		klog().s("boot: counter ").u(arm64.TicksHz()).s(" Hz, kernel ready in ").d(bootNanos / 1000).s(" us").nl()
+	}
+	initTimers()
+	startBootSampler()
+	arm64.Enter(&t.frame)
+}
+
+// readDeviceTree reads the board description at dtb into machine and the boot info (memory,
+// command line); without a usable device tree the boot cannot go on.
+func readDeviceTree(dtb uintptr) {
+	size, err := fdt.TotalSize(bytesAt(dtb, 40))
+	if err != fdt.OK {
+		klog().s("device tree at ").x(uint64(dtb)).s(": ").s(err.String()).nl()
+		panicBoot("no device tree")
+	}
+	blob := fdt.Blob(bytesAt(dtb, uintptr(min(size, dtbMax))))
+	if err := blob.ReadMachine(&machine); err != fdt.OK {
+		klog().s("device tree: ").s(err.String()).nl()
+		panicBoot("unreadable device tree")
+	}
+	var addrs, sizes [fdt.MaxMemory]uint64
+	for i := 0; i < machine.NumMemory; i++ {
+		addrs[i], sizes[i] = machine.Memory[i].Addr, machine.Memory[i].Size
+	}
+	if e := startInfo.SetRAM(addrs[:machine.NumMemory], sizes[:machine.NumMemory]); e != 0 {
+		panicBoot("device tree: unusable memory map")
+	}
+	if e := startInfo.SetCmdline(machine.Bootargs.Bytes(blob)); e != 0 {
+		panicBoot("device tree: command line too long")
+	}
+}
+
+// initGIC brings up the interrupt controller the device tree names (GICv2, or v3).
+func initGIC() {
+	g := &machine.GIC
+	switch {
+	case g.Version == 3 && g.NumRedist > 0:
+		if !arm64.InitGICv3(uintptr(g.Dist.Addr), uintptr(g.Redist[0].Addr)) {
+			panicBoot("GICv3 without system-register access")
+		}
+	case g.Version == 2:
+		arm64.InitGIC(uintptr(g.Dist.Addr), uintptr(g.CPU.Addr))
+	default:
+		arm64.InitGIC(arm64.DefaultGICDBase, arm64.DefaultGICCBase)
+	}
+}
+
+// enableVirtioIRQ routes the interrupt of the virtio-mmio transport at base (the trace device).
+func enableVirtioIRQ(base uintptr) {
+	for i := 0; i < machine.NumVirtio; i++ {
+		if d := &machine.Virtio[i]; uintptr(d.Reg.Addr) == base && d.INTID != 0 {
+			arm64.ConfigureIRQ(d.INTID, true) // virtio-mmio on virt: edge-triggered SPIs
+			arm64.EnableIRQ(d.INTID, 0x80)
+			return
+		}
+	}
+	klog().s("trace device: no interrupt in the device tree").nl()
+}

@@ -1,0 +1,97 @@
+package kernel
+
+import "github.com/unitrace/unitrace/arch/arm64"
+
+// trap is the kernel's entry from every exception: the vector stubs call it on SP_EL1 with the
+// Frame they built, interrupts masked. Threads (the Go program and the idle thread) run at
+// EL1t, so an exception of an EL1h kind is the kernel's own fault. Whatever context f holds
+// when trap returns is the one the CPU resumes.
+func trap(f *Frame) {
+	if !f.FromThread() || f.Prev != 0 {
+		kernelFault(f, "exception in the kernel")
+	}
+	switch {
+	case f.IsIRQ():
+		interrupt(f)
+	case f.Kind == arm64.KindSyncEL1t:
+		if arm64.ESRClass(f.ESR) == arm64.ECSVC64 {
+			syscall(f)
+		} else {
+			threadException(f)
+		}
+	default:
+		kernelFault(f, "unexpected exception (FIQ or SError)")
+	}
+	deliverSignals(f)
+}
+
+// interrupt handles an IRQ: it acknowledges the GIC, runs the handler of the interrupt ID,
+// then signals the end of the interrupt (after the handler, which drops a level-triggered
+// line: re-arming a timer, reading a device's status).
+func interrupt(f *Frame) {
+	ack := arm64.AcknowledgeIRQ()
+	id := arm64.INTID(ack)
+	if id == arm64.IntidSpurious {
+		return
+	}
+	tpIRQEntry.Emit1(uint64(id))
+	switch id {
+	case arm64.IntidVirtualTimer, arm64.IntidPhysicalTimer:
+		timerInterrupt(f)
+	default:
+		if !deviceInterrupt() {
+			arm64.DisableIRQ(id) // nobody's line: a level-triggered line would fire forever
+			reportOnce(&warnedStrayIRQ, "stray interrupt disabled")
+		}
+	}
+	arm64.EndOfIRQ(ack)
+	tpIRQExit.Emit1(uint64(id))
+}
+
+var warnedStrayIRQ bool
+
+// threadException handles a synchronous exception raised by a thread: demand paging for
+// translation faults in mapped memory, otherwise the Linux signal for the fault.
+func threadException(f *Frame) {
+	if curSlot == idleSlot {
+		kernelFault(f, "exception in the idle thread")
+	}
+	pc := f.ELR
+	switch arm64.ESRClass(f.ESR) {
+	case arm64.ECDataAbort, arm64.ECInstrAbort:
+		addr := uintptr(f.FAR)
+		kind, _ := arm64.AbortFault(f.ESR)
+		tpPageFault.Emit2(uint64(addr), f.ESR)
+		switch kind {
+		case arm64.FaultTranslation, arm64.FaultPermission, arm64.FaultAccessFlag:
+			if kind != arm64.FaultPermission && faultIn(addr, arm64.AbortIsWrite(f.ESR), arm64.AbortIsFetch(f.ESR)) {
+				return
+			}
+			code := int32(segvMaperr)
+			if _, ok := space.Find(addr); ok {
+				code = segvAccerr
+			}
+			forceSignal(f, sigSEGV, sigInfo{signo: sigSEGV, code: code, addr: uint64(addr)})
+		case arm64.FaultAlignment:
+			forceSignal(f, sigBUS, sigInfo{signo: sigBUS, code: busAdraln, addr: uint64(addr)})
+		default:
+			forceSignal(f, sigBUS, sigInfo{signo: sigBUS, code: 0, addr: uint64(addr)})
+		}
+	case arm64.ECPCAlign, arm64.ECSPAlign:
+		forceSignal(f, sigBUS, sigInfo{signo: sigBUS, code: busAdraln, addr: pc})
+	case arm64.ECBRK64, arm64.ECBreakpoint, arm64.ECSoftStep, arm64.ECWatchpoint:
+		forceSignal(f, sigTRAP, sigInfo{signo: sigTRAP, code: trapBrkpt, addr: pc})
+	case arm64.ECFPException64:
+		forceSignal(f, sigFPE, sigInfo{signo: sigFPE, code: 0, addr: pc})
+	case arm64.ECUnknown, arm64.ECIllegalState, arm64.ECSysReg:
+		forceSignal(f, sigILL, sigInfo{signo: sigILL, code: illIllopn, addr: pc})
+	default:
+		kernelFault(f, "unexpected exception")
+	}
+}
+
+// outOfMemory reports that no frame is left for a page of the program.
+func outOfMemory(va uintptr) {
+	klog().s("out of memory: no frame for the page at ").x(uint64(va)).nl()
+	exitGroup(137) // as if killed by SIGKILL (the OOM killer's signal)
+}
