@@ -108,8 +108,14 @@ func initGIC() {
 func enableVirtioIRQ(base uintptr) {
 	for i := 0; i < machine.NumVirtio; i++ {
 		if d := &machine.Virtio[i]; uintptr(d.Reg.Addr) == base && d.INTID != 0 {
-			arm64.ConfigureIRQ(d.INTID, true) // virtio-mmio on virt: edge-triggered SPIs
+			// Level-sensitive, whatever the device tree's flags say: QEMU's virtio-mmio holds its
+			// line high while InterruptStatus is non-zero, and an edge-triggered line that was
+			// already high when it was enabled would never interrupt.
+			arm64.ConfigureIRQ(d.INTID, false)
 			arm64.EnableIRQ(d.INTID, 0x80)
+			if opts.verbose {
+				klog().s("trace device: virtio-mmio at ").x(uint64(base)).s(", interrupt ").d(int64(d.INTID)).nl()
+			}
 			return
 		}
 	}

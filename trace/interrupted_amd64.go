@@ -69,6 +69,9 @@ func (c *interrupted) classify() {
 //go:nosplit
 func readable(va uintptr) bool { return amd64.Readable(va) }
 
+// frameBelowSP is how far below the interrupted sp the innermost frame record may lie: amd64 frames lie at or above sp.
+const frameBelowSP = 0
+
 // textWalk bounds a walk of another thread's stack [lo, hi), checking each page.
 //
 //go:nosplit

@@ -64,6 +64,9 @@ func (c *interrupted) classify(g uintptr) {
 //go:nosplit
 func readable(va uintptr) bool { return arm64.Readable(va) }
 
+// frameBelowSP is how far below the interrupted sp the innermost frame record may lie: Go's arm64 functions keep their frame record (caller's fp, then the return address) at sp-8.
+const frameBelowSP = 8
+
 // textWalk bounds a walk of another thread's stack [lo, hi), checking each page.
 //
 //go:nosplit

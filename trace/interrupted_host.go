@@ -13,3 +13,6 @@ func readable(va uintptr) bool { return va&7 == 0 }
 
 //go:nosplit
 func textWalk(lo, hi uintptr) Walk { return Walk{StackLo: lo, StackHi: hi} }
+
+// frameBelowSP: see interrupted_amd64.go.
+const frameBelowSP = 0

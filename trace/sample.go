@@ -88,7 +88,7 @@ func emitSample(p *Point, state uint32, lateNs uint64, idle bool) {
 			args[record.SampleArgW0], args[record.SampleArgW1] = uint64(load(c.sp)), uint64(load(c.sp+8))
 		}
 		if c.hi != 0 {
-			w = textWalk(max(c.lo, c.sp), c.hi)
+			w = textWalk(max(c.lo, c.sp-frameBelowSP), c.hi)
 			fp, walkMax = c.fp, MaxDepth-1
 		}
 	case state&(InterruptBacktrace|Backtrace) != 0:
