@@ -4,7 +4,8 @@
 # the host while it runs, then prints the top functions and the call tree and writes the pprof
 # profile, the folded stacks and the flame graph, and says how to open each.
 #
-# Environment: APP (main package, default examples/demo), HZ (sampling rate, default 1000),
+# Environment: APP (main package, default examples/demo), ARCH (amd64 or arm64, default amd64),
+# HZ (sampling rate, default 1000),
 # ARGS (the program's arguments), UNITRACE (the unitrace binary, default: go run), OUT (directory
 # for the image and the recording, default build/sampler), RESULTS (where the three results go,
 # default the current directory): cpu.pb.gz, sampler.folded, sampler.svg.
@@ -12,18 +13,19 @@ set -euo pipefail
 results=$(realpath "${RESULTS:-.}")
 cd "$(dirname "$0")/.."
 app=${APP:-examples/demo}
+arch=${ARCH:-amd64}
 hz=${HZ:-1000}
 out=${OUT:-build/sampler}
 unitrace=${UNITRACE:-go run ./tools/unitrace}
 mkdir -p "$out"
-name=$(basename "$app")
+name=$(basename "$app")-$arch
 image=$out/$name.elf
 recording=$out/$name.utrace
 
-echo "run-sampler: booting $app with the sampler at $hz Hz (console below)"
+echo "run-sampler: booting $app ($arch) with the sampler at $hz Hz (console below)"
 status=0
 # shellcheck disable=SC2086
-$unitrace run -sample "$hz" -image "$image" -o "$recording" -pprof "$results/cpu.pb.gz" "$app" -- ${ARGS:-} || status=$?
+$unitrace run -arch "$arch" -sample "$hz" -image "$image" -o "$recording" -pprof "$results/cpu.pb.gz" "$app" -- ${ARGS:-} || status=$?
 if [ "$status" -ne 0 ]; then
 	echo "run-sampler: $app ended with status $status" >&2
 	exit 1
