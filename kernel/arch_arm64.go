@@ -49,9 +49,9 @@ func hwRandom() (uint64, bool) { return arm64.Random() }
 // exitMachine stops the machine with status code (semihosting SYS_EXIT).
 func exitMachine(code uint32) { arm64.Exit(code) }
 
-// faultExitValue is the exit code a kernel fault stops the machine with: the launcher reads the
-// fault from the console, and 255 is what amd64's isa-debug-exit value of 0x7f decodes to.
-const faultExitValue = 255
+// faultExitValue is the exit code a kernel fault stops the machine with: 0x7f, as on amd64
+// (semihosting passes it through exactly; tools/vmconfig expects it).
+const faultExitValue = 0x7f
 
 // textRange, pclntab and imageRange locate the image's code, its pclntab and the whole image.
 func textRange() (lo, hi uintptr)   { return arm64.TextRange() }
