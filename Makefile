@@ -2,7 +2,7 @@
 #
 # Variables (make run APP=examples/hello MACHINE=q35 MEM=512M ARGS="a b"):
 #   APP      main package directory to build and boot (default examples/hello)
-#   ARCH     guest architecture: amd64 (arm64 arrives later)
+#   ARCH     guest architecture: amd64 (default) or arm64
 #   MACHINE  QEMU machine: microvm (default), q35, pc; virt on arm64
 #   MEM      guest memory, QEMU -m syntax (default 256M)
 #   ACCEL    tcg (default) or kvm
@@ -10,8 +10,7 @@
 #   ENV      KEY=VALUE words for the guest: environment and unitrace.* options
 #   ARGS     the program's arguments (os.Args[1:])
 #   FUZZTIME how long `make test` fuzzes each fuzz target (default 10s)
-#   CHECK_ARCHES  GOARCH values `make check` vets (default amd64; add arm64
-#                 once the kernel builds for it)
+#   CHECK_ARCHES  GOARCH values `make check` vets (default amd64 arm64)
 
 SHELL := /bin/bash
 GO ?= go
@@ -24,7 +23,7 @@ TIMEOUT ?= 10m
 ENV ?=
 ARGS ?=
 FUZZTIME ?= 10s
-CHECK_ARCHES ?= amd64
+CHECK_ARCHES ?= amd64 arm64
 
 UNITRACE := build/unitrace
 RUNFLAGS = -arch $(ARCH) $(if $(MACHINE),-machine $(MACHINE)) -m $(MEM) -accel $(ACCEL) -timeout $(TIMEOUT)
@@ -38,7 +37,7 @@ help:
 	@echo "make image         build build/<app>-<arch>.elf from APP (default examples/hello)"
 	@echo "make run           build APP and boot it in QEMU (MACHINE= MEM= ACCEL= ENV= ARGS=)"
 	@echo "make check         gofmt, go vet and the kernel-mode check"
-	@echo "make deps          install QEMU with apt-get when qemu-system-x86_64 is missing"
+	@echo "make deps          install QEMU with apt-get when qemu-system-x86_64 or -aarch64 is missing"
 
 image:
 	$(GO) run ./tools/mkimage -arch $(ARCH) $(APP)
@@ -55,11 +54,11 @@ run: deps launcher
 # Boots examples/demo with the sampling profiler, prints the top functions and the call tree,
 # and writes cpu.pb.gz, sampler.folded and sampler.svg (scripts/run-sampler.sh).
 run-sampler: deps launcher
-	UNITRACE=$(UNITRACE) scripts/run-sampler.sh
+	UNITRACE=$(UNITRACE) ARCH=$(ARCH) scripts/run-sampler.sh
 
 deps:
-	@if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then \
-		echo "deps: qemu-system-x86_64 is missing; installing qemu-system-x86 and qemu-system-arm with apt-get"; \
+	@if ! command -v qemu-system-x86_64 >/dev/null 2>&1 || ! command -v qemu-system-aarch64 >/dev/null 2>&1; then \
+		echo "deps: qemu-system-x86_64 or qemu-system-aarch64 is missing; installing qemu-system-x86 and qemu-system-arm with apt-get"; \
 		$(SUDO) apt-get update && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends qemu-system-x86 qemu-system-arm; \
 	fi
@@ -69,6 +68,7 @@ check:
 	@for arch in $(CHECK_ARCHES); do echo "go vet (GOARCH=$$arch)"; GOOS=linux GOARCH=$$arch $(GO) vet ./... || exit 1; done
 	$(GO) vet -tags unitrace_host ./trace/
 	$(GO) run ./tools/kernelcheck
+	$(GO) run ./tools/kernelcheck -arch arm64
 
 # The VM tests run on their own, after the rest: the sampler's ground-truth profiles are
 # measured in guest time, which is host time under TCG, so other test binaries competing for the
