@@ -7,7 +7,8 @@
 #      same boot (examples/tracebench stream), and `unitrace check` on that recording.
 # Prints a summary table; the raw outputs stay in $WORK (printed at the end).
 #
-# Environment: COUNT (host -count, 5), RECORDS (stream records of 56 bytes, 200000), RING
+# Environment: ARCH (guest architecture, amd64 or arm64; the host benchmarks are the host's),
+# COUNT (host -count, 5), RECORDS (stream records of 56 bytes, 200000), RING
 # (stream ring, 1M: the stream is ten times larger, so the pacing has to work), TIMEOUT (per
 # boot, 10m), WORK (output directory; default a new temporary one), TRACEBENCH_ARGS (flags for
 # the cycles part, e.g. "-n 200000").
@@ -17,6 +18,7 @@ count=${COUNT:-5}
 records=${RECORDS:-200000}
 ring=${RING:-1M}
 timeout=${TIMEOUT:-10m}
+arch=${ARCH:-amd64}
 work=${WORK:-$(mktemp -d -t tracebench.XXXXXX)}
 mkdir -p "$work"
 failed=0
@@ -35,7 +37,7 @@ boot() { # name, unitrace run arguments...
 	local name=$1
 	shift
 	echo "tracebench: booting examples/tracebench $name" >&2
-	"$work/unitrace" run -timeout "$timeout" -image "$work/tracebench.elf" -o "$work/$name.utrace" "$@" \
+	"$work/unitrace" run -arch "$arch" -timeout "$timeout" -image "$work/tracebench-$arch.elf" -o "$work/$name.utrace" "$@" \
 		>"$work/$name.out" 2>"$work/$name.err"
 	local rc=$?
 	if [ $rc -ne 0 ]; then
