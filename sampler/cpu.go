@@ -7,7 +7,9 @@ type CPU struct {
 	hz          uint32           // the current rate (throttling lowers it)
 	requestedHz uint32           // the rate Start was given
 	period      uint64           // ticks between samples at hz
-	next        uint64           // tick count the next sample is due at
+	next        uint64           // tick count the next sample is due at: grid plus a random jitter
+	grid        uint64           // the next deadline of the fixed-rate grid (no jitter)
+	rng         uint64           // xorshift state for the jitter
 	tickHz      uint64           // ticks per second
 	avgCost     uint64           // handler cost, exponentially averaged (weight 1/costWeight), in ticks
 	costSamples uint64           // samples averaged so far since Start
@@ -21,17 +23,35 @@ type CPU struct {
 	Throttles uint64 // rate reductions
 }
 
-// Start turns the sampler on at hz, with ticks counting tickHz per second. The first sample is
-// due at now plus offset modulo one period: a random offset keeps CPUs (and successive runs) from
-// sampling in lockstep with periodic work. Rates CheckHz would refuse are the caller's to refuse;
-// Start clamps them into range instead of misbehaving.
+// Start turns the sampler on at hz, with ticks counting tickHz per second. The grid of
+// deadlines starts at now plus offset modulo one period, and each sample is due at its grid
+// point plus a random jitter of up to half a period (offset seeds it): a periodic sampler whose
+// phase stayed fixed against other periodic work (the scheduler tick also runs at 1 kHz, and
+// the runtime's sysmon wakes on it) would see the same instants of that work in every period,
+// not a fair share of the time. The jitter never accumulates: the grid keeps the exact rate.
+// Rates CheckHz would refuse are the caller's to refuse; Start clamps them into range instead of
+// misbehaving.
 func (c *CPU) Start(hz uint32, tickHz, now, offset uint64) {
 	hz = max(hz, 1)
 	hz = min(hz, MaxForcedHz)
 	c.on, c.hz, c.requestedHz, c.tickHz = true, hz, hz, max(tickHz, 1)
 	c.period = max(c.tickHz/uint64(hz), 1)
-	c.next = now + offset%c.period
+	c.grid = now + offset%c.period
+	c.rng = offset | 1
+	c.next = c.grid + c.jitter()
 	c.avgCost, c.costSamples = 0, 0
+}
+
+// jitter returns a random offset in [0, period/2) (xorshift64).
+func (c *CPU) jitter() uint64 {
+	c.rng ^= c.rng << 13
+	c.rng ^= c.rng >> 7
+	c.rng ^= c.rng << 17
+	span := c.period / 2
+	if span == 0 {
+		return 0
+	}
+	return c.rng % span
 }
 
 // Stop turns the sampler off. A tick that still arrives finds it off and takes no sample.
@@ -58,18 +78,22 @@ func (c *CPU) Period() uint64 { return c.period }
 func (c *CPU) Due(now uint64) bool { return c.on && now >= c.next }
 
 // Fire takes the due tick at now: it returns how many ticks late the tick is against its
-// deadline and moves the deadline on by whole periods, so the rate stays exact however late a
-// tick comes (fixed-rate re-arm: no drift), and deadlines that passed unseen are skipped and
-// counted rather than fired in a burst.
+// deadline, moves the grid on by whole periods past now, so the rate stays exact however late a
+// tick comes (fixed-rate re-arm: no drift), counts the grid points that passed unseen as missed
+// rather than firing them in a burst, and draws the next deadline's jitter.
 func (c *CPU) Fire(now uint64) (late uint64) {
 	late = now - c.next
 	c.Samples++
 	if late > c.period/10 {
 		c.Late++
 	}
-	skipped := late / c.period
-	c.Missed += skipped
-	c.next += (skipped + 1) * c.period
+	k := uint64(1)
+	if now >= c.grid {
+		k = (now-c.grid)/c.period + 1
+	}
+	c.Missed += k - 1
+	c.grid += k * c.period
+	c.next = c.grid + c.jitter()
 	return late
 }
 

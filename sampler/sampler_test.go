@@ -39,39 +39,50 @@ func TestParseHz(t *testing.T) {
 	}
 }
 
-// Ticks taken at random lateness never drift: after N fires the deadline is exactly N periods
-// (plus skipped ones) past the first, and each deadline lies on the original grid.
+// Ticks taken at random lateness never drift: the grid stays on the original one, every
+// deadline lies in [grid point, grid point + period/2), and samples plus missed deadlines count
+// the grid points passed.
 func TestFixedRateNoDrift(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var c CPU
 	const tickHz = 2_000_000_000
 	c.Start(1000, tickHz, 5_000, 123_456)
-	first := c.Next()
+	first := c.grid
 	if first < 5_000 || first >= 5_000+c.Period() {
-		t.Fatalf("first deadline %d not within one period of start", first)
+		t.Fatalf("first grid point %d not within one period of start", first)
 	}
-	now := first
+	var phases [8]int
 	for i := 0; i < 10000; i++ {
-		now = max(now, c.Next()) + uint64(rng.IntN(int(c.Period()/3)))
+		j := c.Next() - c.grid
+		if j >= c.Period()/2 {
+			t.Fatalf("jitter %d of a period %d", j, c.Period())
+		}
+		phases[j*8/(c.Period()/2)]++
+		now := c.Next() + uint64(rng.IntN(int(c.Period()/3)))
 		if rng.IntN(100) == 0 {
 			now += 3 * c.Period() // interrupts masked for a while
 		}
-		if !c.Due(now) {
-			t.Fatal("a tick at or after the deadline is not due")
+		if !c.Due(now) || c.Due(c.Next()-1) {
+			t.Fatal("Due does not match the deadline")
 		}
-		late := c.Fire(now)
-		if late != now-(c.Next()-c.Period()*(1+late/c.Period())) {
-			t.Fatalf("late %d inconsistent", late)
+		deadline := c.Next()
+		if late := c.Fire(now); late != now-deadline {
+			t.Fatalf("late %d, want %d", late, now-deadline)
 		}
-		if (c.Next()-first)%c.Period() != 0 || c.Next() <= now {
-			t.Fatalf("deadline %d off the grid or not in the future (now %d)", c.Next(), now)
+		if (c.grid-first)%c.Period() != 0 || c.grid <= now {
+			t.Fatalf("grid %d off the grid or not in the future (now %d)", c.grid, now)
 		}
 	}
-	if got := c.Samples + c.Missed; got != (c.Next()-first)/c.Period() {
-		t.Errorf("samples %d + missed %d != periods elapsed %d", c.Samples, c.Missed, (c.Next()-first)/c.Period())
+	if got := c.Samples + c.Missed; got != (c.grid-first)/c.Period() {
+		t.Errorf("samples %d + missed %d != periods elapsed %d", c.Samples, c.Missed, (c.grid-first)/c.Period())
 	}
 	if c.Missed == 0 || c.Late == 0 {
 		t.Errorf("missed %d, late %d: the test did not exercise them", c.Missed, c.Late)
+	}
+	for i, n := range phases { // the jitter spreads over its whole range
+		if n < 10000/8/2 {
+			t.Errorf("jitter bucket %d has %d of 10000 samples: %v", i, n, phases)
+		}
 	}
 }
 

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hugelgupf/vmtest/qemu"
 	"github.com/unitrace/unitrace/tools/vmconfig"
 )
 
@@ -19,15 +18,25 @@ import (
 // (TCG) and as an ordinary Linux process on this host, pinned to one CPU with GOMAXPROCS=1 so
 // both schedule their threads on one CPU. It reports each side's system-call round trip
 // (getpid) and futex ping-pong round trip (two wake-ups and two thread switches), and their
-// ratios, plus the guest's boot time (kernel entry to main.main).
+// ratios, plus the guest's boot time (kernel entry to main.main). It runs once per guest
+// architecture (sub-benchmarks amd64 and arm64); the host side is this machine either way, so
+// an arm64 guest's ratios include the cost of emulating another instruction set.
 //
 //	go test ./tests/vm -run '^$' -bench Syscalls -benchtime 1x
 func BenchmarkSyscalls(b *testing.B) {
-	requireQEMU(b, qemu.ArchAMD64)
-	kernel := buildImage(b, "examples/syscallbench")
+	for _, a := range guestArchs {
+		b.Run(a.name, func(b *testing.B) {
+			requireQEMU(b, a.qemu)
+			benchmarkSyscalls(b, a)
+		})
+	}
+}
+
+func benchmarkSyscalls(b *testing.B, a guestArch) {
+	kernel := buildImage(b, a, "examples/syscallbench")
 	const iterations = "-n=40000"
 	for i := 0; i < b.N; i++ {
-		guest := bootMetrics(b, kernel, iterations)
+		guest := bootMetrics(b, a, kernel, iterations)
 		host := hostMetrics(b, iterations)
 		for _, m := range []string{"getpid_ns", "futex_pingpong_ns"} {
 			b.ReportMetric(guest[m], "guest_"+m)
@@ -38,9 +47,11 @@ func BenchmarkSyscalls(b *testing.B) {
 	}
 }
 
-func bootMetrics(b *testing.B, kernel, arg string) map[string]float64 {
+func bootMetrics(b *testing.B, a guestArch, kernel, arg string) map[string]float64 {
 	b.Helper()
-	console, out := bootVM(b, vmconfig.Config{Machine: "microvm", Accel: vmconfig.TCG, Kernel: kernel, Args: []string{arg}})
+	cfg := a.config(kernel)
+	cfg.Args = []string{arg}
+	console, out := bootVM(b, cfg)
 	if out.Kind != vmconfig.Exited || out.Status != 0 {
 		b.Fatalf("guest: outcome %+v\n%s", out, strings.Join(console, "\n"))
 	}

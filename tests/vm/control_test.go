@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hugelgupf/vmtest/qemu"
 	"github.com/unitrace/unitrace/tools/tracefile"
 	"github.com/unitrace/unitrace/tools/vmconfig"
 	"github.com/unitrace/unitrace/trace/wire"
@@ -37,9 +36,10 @@ type reply struct {
 // error reply and changes nothing), asks for stats, flushes, switches the rings to flight mode,
 // takes a snapshot and stops the tracer, which ends the guest. The data port's recording must be
 // a whole session: the syscall records the enable asked for, STATS, and END (stop).
-func TestTraceControl(t *testing.T) {
-	requireQEMU(t, qemu.ArchAMD64)
-	kernel := buildImage(t, "tests/vm/testdata/ctlguest")
+func TestTraceControl(t *testing.T) { forEachArch(t, testTraceControl) }
+
+func testTraceControl(t *testing.T, a guestArch) {
+	kernel := buildImage(t, a, "tests/vm/testdata/ctlguest")
 	dir := t.TempDir()
 	listen := func(name string) net.Listener {
 		ln, err := net.Listen("unix", filepath.Join(dir, name))
@@ -57,7 +57,9 @@ func TestTraceControl(t *testing.T) {
 	booted := make(chan outcome, 1)
 	go func() {
 		ports := &vmconfig.TracePorts{Data: filepath.Join(dir, "data.sock"), Ctl: filepath.Join(dir, "ctl.sock")}
-		c, r := bootVM(t, vmconfig.Config{Machine: "microvm", Accel: vmconfig.TCG, Kernel: kernel, Env: []string{"unitrace.tracer=1"}, Trace: ports})
+		cfg := a.config(kernel)
+		cfg.Env, cfg.Trace = []string{"unitrace.tracer=1"}, ports
+		c, r := bootVM(t, cfg)
 		booted <- outcome{c, r}
 	}()
 	accept := func(ln net.Listener) net.Conn {

@@ -13,11 +13,13 @@ import (
 // '|' turned into line breaks and then, depending on its first word x=<op>,
 // exits through isa-debug-exit, triple-faults or hangs. It needs no kernel,
 // so these tests check the harness itself: QEMU options on every machine,
-// the PVH note, -append delivery, console capture and exit decoding.
+// the PVH note, -append delivery, console capture and exit decoding. They are
+// amd64's only: the fake guest is a PVH program that exits through
+// isa-debug-exit.
 
 func TestFakeGuest(t *testing.T) {
 	requireQEMU(t, qemu.ArchAMD64)
-	kernel := buildImage(t, fakeApp)
+	kernel := buildImage(t, amd64, fakeApp)
 	tests := []struct {
 		name    string
 		env     []string
@@ -78,7 +80,7 @@ func TestLauncherFakeGuest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			stdout, stderr, status := runLauncher(t, append([]string{"-image", out, fakeApp}, tt.args...)...)
+			stdout, stderr, status := runLauncher(t, amd64, append([]string{"-image", out, fakeApp}, tt.args...)...)
 			if got := consoleLines(stdout); !slices.Equal(got, tt.console) {
 				t.Errorf("console %q, want %q", got, tt.console)
 			}

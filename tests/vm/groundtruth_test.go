@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hugelgupf/vmtest/qemu"
 	"github.com/unitrace/unitrace/tools/profile"
 	"github.com/unitrace/unitrace/tools/tracefile"
+	"github.com/unitrace/unitrace/tools/vmconfig"
 	"github.com/unitrace/unitrace/trace/record"
 )
 
@@ -46,18 +46,18 @@ func (s gtSample) has(fn string) bool {
 
 // sampleWorkload boots the groundtruth workload with the sampler on (and env) and returns its
 // samples in time order, plus the image it ran.
-func sampleWorkload(t *testing.T, workload string, env ...string) ([]gtSample, *tracefile.Image) {
+func sampleWorkload(t *testing.T, a guestArch, workload string, env ...string) ([]gtSample, *tracefile.Image) {
 	t.Helper()
-	requireQEMU(t, qemu.ArchAMD64)
 	name := strings.Join(append([]string{workload}, env...), "-")
 	name = strings.NewReplacer("=", "_", ".", "_").Replace(name)
-	img := filepath.Join(scratch, "gt-"+name+".elf")
-	file := filepath.Join(scratch, "gt-"+name+".utrace")
+	img := a.path("gt-" + name + ".elf")
+	file := a.path("gt-" + name + ".utrace")
 	args := append([]string{"-image", img, "-sample", "1000", "-o", file, groundtruthApp}, env...)
-	_, stderr, status := runLauncher(t, append(args, "--", workload, "3s")...)
+	stdout, stderr, status := runLauncher(t, a, append(args, "--", workload, "3s")...)
 	if status != 0 {
 		t.Fatalf("%s: status %d\n%s", workload, status, stderr)
 	}
+	logSamplerReport(t, stdout)
 	tr, err := tracefile.LoadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -86,6 +86,19 @@ func sampleWorkload(t *testing.T, workload string, env ...string) ([]gtSample, *
 		t.Fatalf("%s: only %d samples", workload, len(out))
 	}
 	return out, im
+}
+
+// logSamplerReport logs the kernel's exit report of the sampler from a run's console: how many
+// samples it took, how many came late, and how often it throttled itself (it halves its rate
+// when its handler's averaged cost passes a quarter of the period, which a loaded host can
+// cause under TCG). It explains a run with too few samples.
+func logSamplerReport(t *testing.T, console string) {
+	t.Helper()
+	for _, l := range consoleLines(console) {
+		if strings.HasPrefix(l, vmconfig.KernelPrefix+"sampler: ") {
+			t.Log(l)
+		}
+	}
 }
 
 // window returns the samples between the first and the last one for which in holds: the
@@ -118,9 +131,11 @@ func pct(n, of int) float64 {
 // leaf, and 99% of those the whole stack. Booted with the sampler's debug mode that records the
 // ordinary walk of its own handler instead (the wrong answer the mission warns about),
 // innerHash never appears as a leaf.
-func TestGroundTruthHash(t *testing.T) {
+func TestGroundTruthHash(t *testing.T) { forEachArch(t, testGroundTruthHash) }
+
+func testGroundTruthHash(t *testing.T, a guestArch) {
 	const inner, outer = "main.innerHash", "main.outerWorkload"
-	samples, _ := sampleWorkload(t, "hash")
+	samples, _ := sampleWorkload(t, a, "hash")
 	w := window(samples, func(s gtSample) bool { return s.leaf() == inner })
 	leaf, full := 0, 0
 	for _, s := range w {
@@ -141,7 +156,7 @@ func TestGroundTruthHash(t *testing.T) {
 		t.Errorf("%.2f%% of the innerHash samples show innerHash <- outerWorkload <- main.main, want 99%%", pct(full, leaf))
 	}
 
-	before, _ := sampleWorkload(t, "hash", "unitrace.debug=samplewalk")
+	before, _ := sampleWorkload(t, a, "hash", "unitrace.debug=samplewalk")
 	leaves := map[string]int{}
 	for _, s := range before {
 		leaves[s.leaf()]++
@@ -155,8 +170,16 @@ func TestGroundTruthHash(t *testing.T) {
 // TestGroundTruthBadFramePointers: assembly spins with garbage in the frame-pointer register.
 // The guest must not fault or hang, every walk that meets the garbage must stop with WalkStop,
 // and no recorded frame may lie outside the kernel's text.
-func TestGroundTruthBadFramePointers(t *testing.T) {
-	samples, _ := sampleWorkload(t, "badfp")
+func TestGroundTruthBadFramePointers(t *testing.T) { forEachArch(t, testGroundTruthBadFramePointers) }
+
+// fakeFramesAt is where spinOnFakeFrames builds its fake frame records, above the sp it spins
+// with (badfp_amd64.s, badfp_arm64.s: arm64 keeps the saved link register and its own frame
+// pointer below them).
+var fakeFramesAt = map[string]uint64{"amd64": 0, "arm64": 16}
+
+func testGroundTruthBadFramePointers(t *testing.T, a guestArch) {
+	samples, _ := sampleWorkload(t, a, "badfp")
+	fake := fakeFramesAt[a.name]
 	garbage := map[uint64]bool{0x4: true, 0x0000_8000_0000_0000: true, 0xdead_beef_dead_beef: true, 0xffff_ffff_ffff_fff8: true}
 	met, stopped, outside := 0, 0, 0
 	for _, s := range samples {
@@ -171,7 +194,7 @@ func TestGroundTruthBadFramePointers(t *testing.T) {
 		case "main.spinWithFramePointer":
 			meets = garbage[fp]
 		case "main.spinOnFakeFrames":
-			meets = fp == sp || fp == sp+4 // the fake records on its own stack
+			meets = fp == sp+fake || fp == sp+fake+4 // the fake records on its own stack
 		}
 		if !meets {
 			continue
@@ -194,11 +217,22 @@ func TestGroundTruthBadFramePointers(t *testing.T) {
 
 // TestGroundTruthRecursion: 200 frames of recursion, spinning at the bottom. Every sample there
 // must be truncated (StackTrunc) with exactly 64 frames, all of them recurse.
-func TestGroundTruthRecursion(t *testing.T) {
-	samples, _ := sampleWorkload(t, "recurse")
-	deep, right := 0, 0
+func TestGroundTruthRecursion(t *testing.T) { forEachArch(t, testGroundTruthRecursion) }
+
+func testGroundTruthRecursion(t *testing.T, a guestArch) {
+	samples, _ := sampleWorkload(t, a, "recurse")
+	deep, right, shallow := 0, 0, 0
 	for _, s := range samples {
 		if s.leaf() != "main.recurse" {
+			continue
+		}
+		if s.rec.Flags&record.StackTrunc == 0 && len(s.funcs) < 64 {
+			// Taken during the one-time descent, before the recursion was 64 deep: a true,
+			// shorter stack, which must end in main.main without the truncation flag.
+			if !s.has("main.main") {
+				t.Errorf("a shallow recurse sample without main.main: flags %#x, %v", s.rec.Flags, s.funcs)
+			}
+			shallow++
 			continue
 		}
 		deep++
@@ -212,16 +246,18 @@ func TestGroundTruthRecursion(t *testing.T) {
 			t.Errorf("sample flags %#x, %d frames: %v", s.rec.Flags, len(s.funcs), s.funcs)
 		}
 	}
-	t.Logf("%d samples in recurse, %d truncated at 64 frames of recurse", deep, right)
+	t.Logf("%d deep samples in recurse, %d truncated at 64 frames of recurse; %d taken during the descent", deep, right, shallow)
 	if deep < 500 || right != deep {
-		t.Errorf("%d of %d recursion samples are right", right, deep)
+		t.Errorf("%d of %d deep recursion samples are right", right, deep)
 	}
 }
 
 // TestGroundTruthShares: share60, share30 and share10 do the same work 6:3:1 times; the
 // sampler must find each share within 5 percentage points.
-func TestGroundTruthShares(t *testing.T) {
-	samples, _ := sampleWorkload(t, "shares")
+func TestGroundTruthShares(t *testing.T) { forEachArch(t, testGroundTruthShares) }
+
+func testGroundTruthShares(t *testing.T, a guestArch) {
+	samples, _ := sampleWorkload(t, a, "shares")
 	count := map[string]int{}
 	total := 0
 	for _, s := range samples {
@@ -252,13 +288,14 @@ func TestGroundTruthShares(t *testing.T) {
 // its results in a temporary directory: it must boot, print the top functions and the call
 // tree, and write a pprof profile that `go tool pprof -top` reads, the folded stacks and the
 // flame graph.
-func TestRunSampler(t *testing.T) {
-	requireQEMU(t, qemu.ArchAMD64)
+func TestRunSampler(t *testing.T) { forEachArch(t, testRunSampler) }
+
+func testRunSampler(t *testing.T, a guestArch) {
 	dir := t.TempDir()
 	runTool(t, "--help") // builds the launcher binary the script then uses
 	cmd := exec.Command("scripts/run-sampler.sh")
 	cmd.Dir = repoRoot
-	cmd.Env = append(os.Environ(), "RESULTS="+dir, "OUT="+filepath.Join(dir, "build"), "UNITRACE="+launcher.path, "ARGS=2s")
+	cmd.Env = append(os.Environ(), "ARCH="+a.name, "RESULTS="+dir, "OUT="+filepath.Join(dir, "build"), "UNITRACE="+launcher.path, "ARGS=2s")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("run-sampler: %v\n%s", err, out)
@@ -273,7 +310,7 @@ func TestRunSampler(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
-	top, err := exec.Command("go", "tool", "pprof", "-top", filepath.Join(dir, "build", "demo.elf"), filepath.Join(dir, "cpu.pb.gz")).CombinedOutput()
+	top, err := exec.Command("go", "tool", "pprof", "-top", filepath.Join(dir, "build", "demo-"+a.name+".elf"), filepath.Join(dir, "cpu.pb.gz")).CombinedOutput()
 	if err != nil || !strings.Contains(string(top), "main.multiplyMatrices") {
 		t.Errorf("go tool pprof -top: %v\n%s", err, top)
 	}
@@ -282,13 +319,16 @@ func TestRunSampler(t *testing.T) {
 // TestGroundTruthAsmLeaf: a frameless assembly leaf (spinLeaf, no frame record) called from
 // middle. The frame-pointer chain skips middle; with the host's leaf fix at least 95% of the
 // samples in the leaf must show middle as its caller. The count without the fix is reported.
-func TestGroundTruthAsmLeaf(t *testing.T) {
-	requireQEMU(t, qemu.ArchAMD64)
-	img := filepath.Join(scratch, "gt-asmleaf.elf")
-	file := filepath.Join(scratch, "gt-asmleaf.utrace")
-	if _, stderr, status := runLauncher(t, "-image", img, "-sample", "1000", "-o", file, groundtruthApp, "--", "asmleaf", "3s"); status != 0 {
+func TestGroundTruthAsmLeaf(t *testing.T) { forEachArch(t, testGroundTruthAsmLeaf) }
+
+func testGroundTruthAsmLeaf(t *testing.T, a guestArch) {
+	img := a.path("gt-asmleaf.elf")
+	file := a.path("gt-asmleaf.utrace")
+	stdout, stderr, status := runLauncher(t, a, "-image", img, "-sample", "1000", "-o", file, groundtruthApp, "--", "asmleaf", "3s")
+	if status != 0 {
 		t.Fatalf("status %d\n%s", status, stderr)
 	}
+	logSamplerReport(t, stdout)
 	tr, err := tracefile.LoadFile(file)
 	if err != nil {
 		t.Fatal(err)

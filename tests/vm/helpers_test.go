@@ -57,7 +57,7 @@ func requireQEMU(t testing.TB, arch qemu.Arch) {
 	}
 }
 
-// images builds each app once per test binary.
+// images builds each (arch, app) once per test binary.
 var images = struct {
 	sync.Mutex
 	m map[string]*imageOnce
@@ -69,20 +69,25 @@ type imageOnce struct {
 	err  error
 }
 
-// buildImage returns the amd64 image of the main package app.
-func buildImage(t testing.TB, app string) string {
+// buildImage returns the image of the main package app for arch a.
+func buildImage(t testing.TB, a guestArch, app string) string {
 	t.Helper()
+	key := a.name + " " + app
 	images.Lock()
-	e := images.m[app]
+	e := images.m[key]
 	if e == nil {
 		e = &imageOnce{}
-		images.m[app] = e
+		images.m[key] = e
 	}
 	images.Unlock()
 	e.once.Do(func() {
-		spec, _ := image.SpecFor(image.AMD64)
+		spec, err := image.SpecFor(a.image)
+		if err != nil {
+			e.err = err
+			return
+		}
 		var stderr bytes.Buffer
-		out := filepath.Join(scratch, strings.ReplaceAll(app, "/", "_")+".elf")
+		out := a.path(strings.ReplaceAll(app, "/", "_") + ".elf")
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
 		res, err := image.Build(ctx, image.BuildConfig{AppDir: filepath.Join(repoRoot, app), Output: out, Spec: spec, Stderr: &stderr})
@@ -92,7 +97,7 @@ func buildImage(t testing.TB, app string) string {
 		}
 	})
 	if e.err != nil {
-		t.Fatalf("building %s: %v", app, e.err)
+		t.Fatalf("building %s for %s: %v", app, a.name, e.err)
 	}
 	return e.path
 }
@@ -213,11 +218,11 @@ var launcher struct {
 	err  error
 }
 
-// runLauncher runs `unitrace run args...` from the module root and returns
+// runLauncher runs `unitrace run -arch a args...` from the module root and returns
 // its standard output, standard error and exit status.
-func runLauncher(t testing.TB, args ...string) (stdout, stderr string, status int) {
+func runLauncher(t testing.TB, a guestArch, args ...string) (stdout, stderr string, status int) {
 	t.Helper()
-	return runTool(t, append([]string{"run"}, args...)...)
+	return runTool(t, append([]string{"run", "-arch", a.name}, args...)...)
 }
 
 // runTool runs `unitrace args...` (any subcommand) from the module root and returns its

@@ -9,18 +9,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hugelgupf/vmtest/qemu"
 	"github.com/unitrace/unitrace/tools/vmconfig"
 )
 
-// TestTracePorts boots examples/portecho on microvm with a virtio-serial device whose two named
-// ports are unix sockets this test listens on. The guest writes 2000 lines to the data port
+// TestTracePorts boots examples/portecho (amd64 microvm, arm64 virt) with a virtio-serial device
+// whose two named ports are unix sockets this test listens on. The guest writes 2000 lines to the data port
 // (each write blocks until the device took it), then waits on the control port; the test sends
 // a command once every line has arrived, and the guest echoes it on the data port. It checks
 // that every byte arrived in order and that the blocked read woke up on the device's interrupt.
-func TestTracePorts(t *testing.T) {
-	requireQEMU(t, qemu.ArchAMD64)
-	kernel := buildImage(t, "examples/portecho")
+func TestTracePorts(t *testing.T) { forEachArch(t, testTracePorts) }
+
+func testTracePorts(t *testing.T, a guestArch) {
+	kernel := buildImage(t, a, "examples/portecho")
 	dir := t.TempDir()
 	listen := func(name string) net.Listener {
 		ln, err := net.Listen("unix", filepath.Join(dir, name))
@@ -62,7 +62,9 @@ func TestTracePorts(t *testing.T) {
 		}
 		result <- got
 	}()
-	console, out := bootVM(t, vmconfig.Config{Machine: "microvm", Accel: vmconfig.TCG, Kernel: kernel, ExtraArgs: extra})
+	cfg := a.config(kernel)
+	cfg.ExtraArgs = extra
+	console, out := bootVM(t, cfg)
 	if out.Kind != vmconfig.Exited || out.Status != 0 {
 		t.Fatalf("outcome %+v\n%s", out, strings.Join(console, "\n"))
 	}

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hugelgupf/vmtest/qemu"
 	"github.com/unitrace/unitrace/tools/tracefile"
 	"github.com/unitrace/unitrace/tools/vmconfig"
 	"github.com/unitrace/unitrace/trace/record"
@@ -37,7 +36,7 @@ type vmOutcome struct {
 }
 
 // startGuest boots kernel with env and the trace ports on sockets this test listens on.
-func startGuest(t *testing.T, kernel string, env []string) *guestSession {
+func startGuest(t *testing.T, a guestArch, kernel string, env []string) *guestSession {
 	t.Helper()
 	dir := t.TempDir()
 	listen := func(name string) net.Listener {
@@ -52,7 +51,9 @@ func startGuest(t *testing.T, kernel string, env []string) *guestSession {
 	g := &guestSession{t: t, copied: make(chan error, 1), booted: make(chan vmOutcome, 1)}
 	go func() {
 		ports := &vmconfig.TracePorts{Data: filepath.Join(dir, "data.sock"), Ctl: filepath.Join(dir, "ctl.sock")}
-		c, r := bootVM(t, vmconfig.Config{Machine: "microvm", Accel: vmconfig.TCG, Kernel: kernel, Env: env, Trace: ports})
+		cfg := a.config(kernel)
+		cfg.Env, cfg.Trace = env, ports
+		c, r := bootVM(t, cfg)
 		g.booted <- vmOutcome{c, r}
 	}()
 	accept := func(ln net.Listener) net.Conn {
@@ -112,9 +113,10 @@ func (g *guestSession) finish(wantStatus int) *tracefile.Trace {
 // TestSamplerStartStop starts and stops the sampler 100 times over the control port while the
 // guest keeps working, then checks that the guest survived and that every sample lies inside
 // one of the runs: none before its start's reply, none after its stop was acknowledged.
-func TestSamplerStartStop(t *testing.T) {
-	requireQEMU(t, qemu.ArchAMD64)
-	g := startGuest(t, buildImage(t, "tests/vm/testdata/ctlguest"), []string{"unitrace.tracer=1"})
+func TestSamplerStartStop(t *testing.T) { forEachArch(t, testSamplerStartStop) }
+
+func testSamplerStartStop(t *testing.T, a guestArch) {
+	g := startGuest(t, a, buildImage(t, a, "tests/vm/testdata/ctlguest"), []string{"unitrace.tracer=1"})
 	type run struct{ from, to uint64 }
 	var runs []run
 	var r struct {
@@ -185,10 +187,13 @@ func TestSamplerStartStop(t *testing.T) {
 // kernel function that fires it), while the samples carry the interrupted thread: an exact
 // pc, flagged, mostly outside the kernel.
 func TestInterruptBacktraceOnlyForSamples(t *testing.T) {
-	requireQEMU(t, qemu.ArchAMD64)
-	img := filepath.Join(scratch, "hello-sampled.elf")
-	file := filepath.Join(scratch, "hello-sampled.utrace")
-	_, stderr, status := runLauncher(t, "-image", img, "-trace", "timer_tick", "-backtrace", "-o", file, helloApp, "unitrace.sample=1000")
+	forEachArch(t, testInterruptBacktraceOnlyForSamples)
+}
+
+func testInterruptBacktraceOnlyForSamples(t *testing.T, a guestArch) {
+	img := a.path("hello-sampled.elf")
+	file := a.path("hello-sampled.utrace")
+	_, stderr, status := runLauncher(t, a, "-image", img, "-trace", "timer_tick", "-backtrace", "-o", file, helloApp, "unitrace.sample=1000")
 	if status != 3 {
 		t.Fatalf("status %d\n%s", status, stderr)
 	}

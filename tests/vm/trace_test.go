@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hugelgupf/vmtest/qemu"
 	"github.com/unitrace/unitrace/tools/tracefile"
 	"github.com/unitrace/unitrace/tools/vmconfig"
 	"github.com/unitrace/unitrace/trace/wire"
@@ -23,11 +22,12 @@ import (
 // with the tool's own commands: the session is whole (HELLO with the image's build id, END with
 // the exit status, every seq accounted for), summary shows the tracepoints with plausible
 // counts, and list -b shows backtraces that start at the function that fired the tracepoint.
-func TestTraceHello(t *testing.T) {
-	requireQEMU(t, qemu.ArchAMD64)
-	img := filepath.Join(scratch, "hello-trace.elf")
-	file := filepath.Join(scratch, "hello.utrace")
-	_, stderr, status := runLauncher(t, "-image", img, "-trace", "syscall_*,sched_switch", "-backtrace", "-o", file, helloApp)
+func TestTraceHello(t *testing.T) { forEachArch(t, testTraceHello) }
+
+func testTraceHello(t *testing.T, a guestArch) {
+	img := a.path("hello-trace.elf")
+	file := a.path("hello.utrace")
+	_, stderr, status := runLauncher(t, a, "-image", img, "-trace", "syscall_*,sched_switch", "-backtrace", "-o", file, helloApp)
 	if status != 3 {
 		t.Fatalf("status %d, want hello's 3\n%s", status, stderr)
 	}
@@ -39,7 +39,7 @@ func TestTraceHello(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr.Hello == nil || !bytes.Equal(tr.Hello.BuildID, id) || tr.Hello.Accel != "tcg" {
+	if tr.Hello == nil || !bytes.Equal(tr.Hello.BuildID, id) || tr.Hello.Accel != "tcg" || tr.Hello.Arch != a.wire {
 		t.Fatalf("HELLO %+v, image build id %x", tr.Hello, id)
 	}
 	if tr.End == nil || tr.End.Reason != wire.EndExit || tr.End.Status != 3 {
@@ -74,7 +74,7 @@ func TestTraceHello(t *testing.T) {
 	}
 
 	// list -b: each syscall_enter's backtrace starts at kernel.syscall, which fires it; each
-	// sched_switch's at the scheduler function that fires it.
+	// sched_switch's at the scheduler function that fires it, kernel.switchTo, on both arches.
 	out, _, st = runTool(t, "list", "-b", "-t", "syscall_enter,sched_switch", file)
 	if st != 0 {
 		t.Fatalf("list: status %d", st)
@@ -105,13 +105,14 @@ func TestTraceHello(t *testing.T) {
 // slowly, in both ring modes, and checks that every record the guest produced is accounted for
 // exactly: received, or reported lost by a LOST record (stream), or overwritten (flight), with
 // the guest's final counters agreeing with the sequence numbers.
-func TestTraceLossAccounting(t *testing.T) {
-	requireQEMU(t, qemu.ArchAMD64)
-	kernel := buildImage(t, helloApp)
+func TestTraceLossAccounting(t *testing.T) { forEachArch(t, testTraceLossAccounting) }
+
+func testTraceLossAccounting(t *testing.T, a guestArch) {
+	kernel := buildImage(t, a, helloApp)
 	for _, mode := range []string{"stream", "flight"} {
 		t.Run(mode, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), mode+".utrace")
-			recordSlowly(t, kernel, file, []string{"unitrace.trace=syscall_*,sched_switch", "unitrace.ring=16K", "unitrace.mode=" + mode})
+			recordSlowly(t, a, kernel, file, []string{"unitrace.trace=syscall_*,sched_switch", "unitrace.ring=16K", "unitrace.mode=" + mode})
 			tr, err := tracefile.LoadFile(file)
 			if err != nil {
 				t.Fatal(err)
@@ -149,7 +150,7 @@ func TestTraceLossAccounting(t *testing.T) {
 
 // recordSlowly boots kernel with the trace ports on sockets this test listens on and copies
 // the data port to file at about 256 KiB/s, much slower than hello produces records.
-func recordSlowly(t *testing.T, kernel, file string, env []string) {
+func recordSlowly(t *testing.T, a guestArch, kernel, file string, env []string) {
 	t.Helper()
 	dir := t.TempDir()
 	listen := func(name string) net.Listener {
@@ -192,7 +193,9 @@ func recordSlowly(t *testing.T, kernel, file string, env []string) {
 		}
 	}()
 	ports := &vmconfig.TracePorts{Data: filepath.Join(dir, "data.sock"), Ctl: filepath.Join(dir, "ctl.sock")}
-	console, res := bootVM(t, vmconfig.Config{Machine: "microvm", Accel: vmconfig.TCG, Kernel: kernel, Env: env, Trace: ports})
+	cfg := a.config(kernel)
+	cfg.Env, cfg.Trace = env, ports
+	console, res := bootVM(t, cfg)
 	if res.Kind != vmconfig.Exited || res.Status != 3 {
 		t.Fatalf("outcome %+v\n%s", res, strings.Join(console, "\n"))
 	}
