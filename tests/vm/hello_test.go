@@ -26,7 +26,7 @@ func helloGolden(t *testing.T) []string {
 }
 
 // helloMachines are the machines TestHello boots hello on, per architecture.
-var helloMachines = map[string][]string{"amd64": {"microvm", "q35"}, "arm64": {"virt"}}
+var helloMachines = map[string][]string{"amd64": {"microvm", "q35"}, "arm64": {"virt", "virt-gicv3"}}
 
 // TestHello boots examples/hello on each machine under TCG and compares its
 // console line by line with the golden output.

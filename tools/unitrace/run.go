@@ -79,7 +79,7 @@ func parseRun(name string, args []string, stderr io.Writer) (runOptions, error) 
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&o.arch, "arch", string(qemu.ArchAMD64), "guest architecture: amd64 or arm64")
-	fs.StringVar(&o.machine, "machine", "", "QEMU machine: microvm (default), q35 or pc on amd64; virt on arm64")
+	fs.StringVar(&o.machine, "machine", "", "QEMU machine: microvm (default), q35 or pc on amd64; virt (default) or virt-gicv3 on arm64")
 	fs.StringVar(&o.memory, "m", vmconfig.DefaultMemory, "guest memory (QEMU -m)")
 	fs.IntVar(&o.smp, "smp", 1, "number of CPUs")
 	fs.StringVar(&o.accel, "accel", vmconfig.TCG, "accelerator: tcg or kvm (falls back to tcg when KVM is unusable)")

@@ -73,6 +73,8 @@ var machines = []machine{
 	{qemu.ArchAMD64, "pc", "pc", amd64ExitDevice},
 	// virt: the exit is semihosting SYS_EXIT, which works under TCG only.
 	{qemu.ArchArm64, "virt", "virt", []string{"-semihosting-config", "enable=on,target=native"}},
+	// virt with a GICv3 interrupt controller instead of the default GICv2.
+	{qemu.ArchArm64, "virt-gicv3", "virt,gic-version=3", []string{"-semihosting-config", "enable=on,target=native"}},
 }
 
 // Machines lists the machine names unitrace supports for arch, default first.

@@ -96,7 +96,7 @@ func TestMachines(t *testing.T) {
 	if got := Machines(qemu.ArchAMD64); !slices.Equal(got, []string{"microvm", "q35", "pc"}) {
 		t.Errorf("amd64 machines %v", got)
 	}
-	if got := Machines(qemu.ArchArm64); !slices.Equal(got, []string{"virt"}) {
+	if got := Machines(qemu.ArchArm64); !slices.Equal(got, []string{"virt", "virt-gicv3"}) {
 		t.Errorf("arm64 machines %v", got)
 	}
 }

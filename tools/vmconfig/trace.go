@@ -29,7 +29,7 @@ type TracePorts struct {
 }
 
 // traceMachines have a virtio-mmio bus for virtio-serial-device.
-var traceMachines = map[string]bool{"microvm": true, "virt": true}
+var traceMachines = map[string]bool{"microvm": true, "virt": true, "virt-gicv3": true}
 
 // qemuArgs returns the device and chardev options of the ports.
 func (p *TracePorts) qemuArgs(machine string) ([]string, error) {
