@@ -98,6 +98,13 @@ func virtioWindow() (base uintptr, slots int) { return virtio.MicrovmBase, virti
 func framePC(f *Frame) uintptr { return uintptr(f.RIP) }
 func frameSP(f *Frame) uintptr { return uintptr(f.RSP) }
 
+// archIdleFrame, archThreadFrame, archRuntimeEntry and archEnter build thread contexts and
+// enter one (startProgram).
+func archIdleFrame(f *Frame)                   { amd64.IdleFrame(f) }
+func archThreadFrame(f *Frame, pc, sp uintptr) { amd64.ThreadFrame(f, pc, sp) }
+func archRuntimeEntry() uintptr                { return amd64.AddrOfRuntimeEntry() }
+func archEnter(f *Frame)                       { amd64.Enter(f) }
+
 // cpuIndex is the number of the CPU the kernel runs on.
 func cpuIndex() int { return int(amd64.CPUIndex()) }
 

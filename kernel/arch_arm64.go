@@ -107,6 +107,13 @@ func virtioWindow() (base uintptr, slots int) {
 func framePC(f *Frame) uintptr { return f.PC() }
 func frameSP(f *Frame) uintptr { return f.SP() }
 
+// archIdleFrame, archThreadFrame, archRuntimeEntry and archEnter build thread contexts and
+// enter one (startProgram).
+func archIdleFrame(f *Frame)                   { arm64.IdleFrame(f) }
+func archThreadFrame(f *Frame, pc, sp uintptr) { arm64.ThreadFrame(f, pc, sp) }
+func archRuntimeEntry() uintptr                { return arm64.AddrOfRuntimeEntry() }
+func archEnter(f *Frame)                       { arm64.Enter(f) }
+
 // cpuIndex is the number of the CPU the kernel runs on.
 func cpuIndex() int { return int(arm64.CPUIndex()) }
 

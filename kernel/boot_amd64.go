@@ -3,7 +3,6 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/boot"
-	"github.com/unitrace/unitrace/trace"
 )
 
 // bootMain is the kernel's first Go code, called by arch/amd64's start64 on the boot kernel
@@ -18,39 +17,16 @@ func bootMain(startInfoAddr uintptr) {
 	parseCommandLine()
 	amd64.InitCPU()
 	amd64.InitIOAPIC()
-	devMem := traceDeviceMemory()
-	ringMem := traceRingMemory()
-	carved := initMemory(amd64.KernelStacksEnd(), devMem+ringMem)
+	devBlock, ringBlock := carveMemory(amd64.KernelStacksEnd())
 	amd64.InitClock()
 	bootWallNanos = amd64.ReadRTC().Unix() * 1e9
 	fds.Init()
-	if devMem != 0 {
-		initTraceDevice(carved)
+	if devBlock != 0 {
+		initTraceDevice(devBlock)
 		amd64.UnmaskSharedGSIs()
 	}
-	ringBase := uintptr(0)
-	if ringMem != 0 {
-		ringBase = carved + devMem
-	}
-	initTracing(ringBase)
-
-	amd64.IdleFrame(&threads[idleSlot].frame)
-	threads[idleSlot].state = threadRunnable
-	main := newThread()
-	t := &threads[main]
-	sp := buildInitialStack()
-	amd64.ThreadFrame(&t.frame, amd64.AddrOfRuntimeEntry(), sp)
-	t.state = threadRunning
-	curSlot = main
-	trace.SetThread(cpuIndex(), uint32(t.tid))
-	t.runStart = nanotime()
-	bootNanos = nanotime()
-	if opts.verbose {
-		klog().s("boot: tsc ").u(amd64.TSCHz()).s(" Hz, kernel ready in ").d(bootNanos / 1000).s(" us").nl()
-	}
-	initTimers()
-	startBootSampler()
-	amd64.Enter(&t.frame)
+	initTracing(ringBlock)
+	startProgram()
 }
 
 // readPhys reads physical memory for the start_info parser: the boot page tables identity-map

@@ -3,7 +3,6 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/arch/arm64"
 	"github.com/unitrace/unitrace/boot/fdt"
-	"github.com/unitrace/unitrace/trace"
 )
 
 // machine is what the device tree says about the board (QEMU virt).
@@ -26,42 +25,19 @@ func bootMain(dtb uintptr) {
 	parseCommandLine()
 	arm64.InitCPU()
 	initGIC()
-	devMem := traceDeviceMemory()
-	ringMem := traceRingMemory()
-	carved := initMemory(arm64.KernelStacksEnd(), devMem+ringMem)
+	devBlock, ringBlock := carveMemory(arm64.KernelStacksEnd())
 	arm64.InitClock()
 	if machine.RTC.Present() {
 		arm64.InitRTC(uintptr(machine.RTC.Reg.Addr))
 		bootWallNanos = arm64.ReadRTC().Unix() * 1e9
 	}
 	fds.Init()
-	if devMem != 0 {
-		initTraceDevice(carved)
+	if devBlock != 0 {
+		initTraceDevice(devBlock)
 		enableVirtioIRQ(vdevBase)
 	}
-	ringBase := uintptr(0)
-	if ringMem != 0 {
-		ringBase = carved + devMem
-	}
-	initTracing(ringBase)
-
-	arm64.IdleFrame(&threads[idleSlot].frame)
-	threads[idleSlot].state = threadRunnable
-	main := newThread()
-	t := &threads[main]
-	sp := buildInitialStack()
-	arm64.ThreadFrame(&t.frame, arm64.AddrOfRuntimeEntry(), sp)
-	t.state = threadRunning
-	curSlot = main
-	trace.SetThread(cpuIndex(), uint32(t.tid))
-	t.runStart = nanotime()
-	bootNanos = nanotime()
-	if opts.verbose {
-		klog().s("boot: counter ").u(arm64.TicksHz()).s(" Hz, kernel ready in ").d(bootNanos / 1000).s(" us").nl()
-	}
-	initTimers()
-	startBootSampler()
-	arm64.Enter(&t.frame)
+	initTracing(ringBlock)
+	startProgram()
 }
 
 // readDeviceTree reads the board description at dtb into machine and the boot info (memory,

@@ -86,3 +86,26 @@ func initMemory(kernelEnd, carveSize uintptr) (carved uintptr) {
 	klog().s("memory: ").u(uint64(ramEnd >> 20)).s(" MiB RAM, ").u(st.Free * pageSize >> 20).s(" MiB free, identity map to ").x(uint64(identEnd)).nl()
 	return carved
 }
+
+// archUnmapRange removes the pages of [start, end), frees their frames and flushes the TLB.
+func archUnmapRange(start, end uintptr) int {
+	n := ptUnmapRange(start, end)
+	if n > 0 {
+		flushTLB()
+	}
+	return n
+}
+
+// archProtectRange applies prot to the present pages of [start, end).
+func archProtectRange(start, end uintptr, prot uint32) {
+	changed := false
+	for va := start; va < end; va += pageSize {
+		if _, _, ok := archLookup(va); ok {
+			ptProtect(va, prot)
+			changed = true
+		}
+	}
+	if changed {
+		flushTLB()
+	}
+}

@@ -62,25 +62,8 @@ func archLookup(va uintptr) (pa uintptr, flags uint64, ok bool) { return kpt.Loo
 
 func archWritable(flags uint64) bool { return flags&amd64.PTEWrite != 0 }
 
-// archUnmapRange removes the pages of [start, end), frees their frames and flushes the TLB.
-func archUnmapRange(start, end uintptr) int {
-	n := kpt.UnmapRange(start, end, freeFrame)
-	if n > 0 {
-		amd64.FlushTLB()
-	}
-	return n
-}
-
-// archProtectRange applies prot to the present pages of [start, end).
-func archProtectRange(start, end uintptr, prot uint32) {
-	changed := false
-	for va := start; va < end; va += pageSize {
-		if _, _, ok := kpt.Lookup(va); ok {
-			kpt.Protect(va, pteFor(prot))
-			changed = true
-		}
-	}
-	if changed {
-		amd64.FlushTLB()
-	}
-}
+// ptUnmapRange, ptProtect and flushTLB are the page-table steps memory.go's archUnmapRange and
+// archProtectRange take.
+func ptUnmapRange(start, end uintptr) int { return kpt.UnmapRange(start, end, freeFrame) }
+func ptProtect(va uintptr, prot uint32)   { kpt.Protect(va, pteFor(prot)) }
+func flushTLB()                           { amd64.FlushTLB() }

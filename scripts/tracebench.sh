@@ -83,7 +83,7 @@ cat <<EOF
 | streaming, one boot | bytes | seconds | MB/s |
 | --- | --- | --- | --- |
 | trace records over virtio-serial (first emit to ring drained) | $(field stream bytes) | $(field stream s) | $(field stream MB/s) |
-| the same bytes written to the 16550 console | $(field uart bytes) | $(field uart s) | $(field uart MB/s) |
+| the same bytes written to the console UART (16550 on amd64, PL011 on arm64) | $(field uart bytes) | $(field uart s) | $(field uart MB/s) |
 
 virtio-serial vs UART: $(field stream_vs_uart x)x faster; $(field stream records) records, $(field stream dropped) dropped in the guest;
 unitrace check: $verdict ($lost)

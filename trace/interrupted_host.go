@@ -16,3 +16,6 @@ func textWalk(lo, hi uintptr) Walk { return Walk{StackLo: lo, StackHi: hi} }
 
 // frameBelowSP: see interrupted_amd64.go.
 const frameBelowSP = 0
+
+//go:nosplit
+func kernelStackBounds(sp uintptr) (lo, hi uintptr, ok bool) { return 0, 0, false }
