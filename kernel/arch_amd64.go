@@ -105,6 +105,9 @@ func archThreadFrame(f *Frame, pc, sp uintptr) { amd64.ThreadFrame(f, pc, sp) }
 func archRuntimeEntry() uintptr                { return amd64.AddrOfRuntimeEntry() }
 func archEnter(f *Frame)                       { amd64.Enter(f) }
 
+// parkCPU waits for an interrupt with interrupts masked: as good as stopped.
+func parkCPU() { amd64.Halt() }
+
 // cpuIndex is the number of the CPU the kernel runs on.
 func cpuIndex() int { return int(amd64.CPUIndex()) }
 

@@ -114,6 +114,9 @@ func archThreadFrame(f *Frame, pc, sp uintptr) { arm64.ThreadFrame(f, pc, sp) }
 func archRuntimeEntry() uintptr                { return arm64.AddrOfRuntimeEntry() }
 func archEnter(f *Frame)                       { arm64.Enter(f) }
 
+// parkCPU waits for an interrupt with interrupts masked: as good as stopped.
+func parkCPU() { arm64.WaitForInterrupt() }
+
 // cpuIndex is the number of the CPU the kernel runs on.
 func cpuIndex() int { return int(arm64.CPUIndex()) }
 

@@ -1,6 +1,8 @@
 // Package amd64 is the hardware layer of unitrace on x86-64: the PVH boot entry, descriptor
 // tables, the exception frame and its entry stubs, the per-CPU area, port I/O and MSRs, the 16550
-// console, the local APIC and PIT timers, the CMOS clock and the exit device.
+// console, the local APIC and PIT timers, the CMOS clock and the exit device, and the start of
+// application processors (StartAP: INIT-SIPI-SIPI through a real-mode trampoline, per-CPU
+// areas, descriptor tables and stacks) with IPIs between CPUs (SendIPI).
 //
 // It knows hardware and nothing of Linux system calls. The portable kernel
 // (github.com/unitrace/unitrace/kernel) calls it through ordinary Go functions; the entry stubs call

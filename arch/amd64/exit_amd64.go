@@ -14,3 +14,7 @@ func Exit(code uint32) {
 	Outl(debugExitPort, code)
 	halt()
 }
+
+// Halt stops the calling CPU for good (interrupts off, HLT in a loop): for a CPU the kernel has
+// no use for.
+func Halt() { halt() }

@@ -21,7 +21,23 @@ type CPU struct {
 	_   [8]byte
 	// GDT is this CPU's descriptor table: null, kernel code, kernel data, TSS (two slots).
 	GDT [5]uint64
+	// GDTR is the LGDT operand for GDT.
+	GDTR [16]byte
+
+	// Fields for an application processor's start (StartAP, apStart64): the top of its boot
+	// stack (less the 16 bytes of the entry call's argument area), the FS base that makes Go code
+	// safe on that stack (its stand-in g's TLS slot), its local APIC ID, and Online, which the
+	// AP sets once its descriptor tables are loaded.
+	StackTop uint64
+	FSBase   uint64
+	APICID   uint64
+	Online   uint32
+	_        uint32
 }
+
+// MaxCPUs bounds the CPUs the hardware layer can run: the boot CPU and MaxCPUs-1 application
+// processors, each with a fixed per-CPU area and numStackSlots kernel stacks.
+const MaxCPUs = 16
 
 // kstackSize is the size of every kernel stack (boot, SYSCALL, the IST stacks). Kernel stacks are
 // aligned to their size so the entry stubs can find the stack's header from RSP alone.

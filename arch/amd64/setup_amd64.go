@@ -14,16 +14,34 @@ const (
 	numStackSlots
 )
 
-// KernelStacksEnd is the first byte after the boot CPU's kernel stacks: the physical frame
+// Each CPU has numStackSlots kernel stacks: CPU i's stacks follow CPU i-1's, so the boot CPU's
+// are where start64 put its boot stack. Only the CPUs that ReserveCPUs allowed for have theirs.
+var reservedCPUs uintptr // 0 means 1: the boot CPU alone
+
+// ReserveCPUs makes room for the kernel stacks of n CPUs (clamped to 1..MaxCPUs) after the
+// image and returns the number reserved. It must run before anything allocates memory after
+// KernelStacksEnd; StartAP refuses CPU indexes at or above it.
+func ReserveCPUs(n int) int {
+	n = max(1, min(n, MaxCPUs))
+	reservedCPUs = uintptr(n)
+	return n
+}
+
+func cpusReserved() uintptr { return max(reservedCPUs, 1) }
+
+// KernelStacksEnd is the first byte after the reserved CPUs' kernel stacks: the physical frame
 // allocator must not hand out anything below it (down to the image's start).
-func KernelStacksEnd() uintptr { return bootStackBase + numStackSlots*kstackSize }
+func KernelStacksEnd() uintptr { return bootStackBase + cpusReserved()*numStackSlots*kstackSize }
 
 // ImageStart is the physical (and virtual) address of the image's first byte: the ELF header
 // page at 1 MiB (see boot_amd64.s).
 const ImageStart = 0x100000
 
-func stackBase(slot int) uintptr { return bootStackBase + uintptr(slot)*kstackSize }
-func stackTop(slot int) uint64   { return uint64(stackBase(slot) + kstackSize) }
+func stackBaseOf(cpu, slot int) uintptr {
+	return bootStackBase + (uintptr(cpu)*numStackSlots+uintptr(slot))*kstackSize
+}
+func stackTopOf(cpu, slot int) uint64 { return uint64(stackBaseOf(cpu, slot) + kstackSize) }
+func stackBase(slot int) uintptr      { return stackBaseOf(0, slot) }
 
 // MSRs (Intel SDM vol. 4).
 const (
@@ -39,59 +57,78 @@ const (
 	syscallFMASK = FlagTF | FlagIF | FlagDF | FlagAC | FlagNT
 )
 
+// idt is shared by every CPU: the gates are the same, and each CPU's TSS gives them its own
+// IST stacks.
 var (
 	idt       [NumVectors][2]uint64
 	idtPseudo [16]byte
-	gdtPseudo [16]byte
 )
 
-// InitCPU sets up the boot CPU: its kernel stacks, GDT with TSS and IST stacks, the IDT with all
-// 256 vectors, the SYSCALL MSRs, and masks the legacy PIC. Interrupts stay masked.
-func InitCPU() {
-	c := &cpu0
-	for s := slotSyscall; s < numStackSlots; s++ {
-		clearStack(stackBase(s))
-		initKernelStackAt(stackBase(s))
+// setupCPUArea prepares the per-CPU area c of CPU index: its kernel stacks (all but the boot
+// CPU's boot stack, which it is running on), the IST stacks in its TSS, its GDT and LGDT
+// operand.
+func setupCPUArea(c *CPU, index int) {
+	first := slotBoot
+	if index == 0 {
+		first = slotSyscall
 	}
-	c.SyscallStack = stackTop(slotSyscall)
+	for s := first; s < numStackSlots; s++ {
+		clearStack(stackBaseOf(index, s))
+		initKernelStackAt(stackBaseOf(index, s))
+	}
+	c.Self = uint64(addrOf(c))
+	c.ID = uint64(index)
+	c.SyscallStack = stackTopOf(index, slotSyscall)
+	c.TSS = [104]byte{}
 	for n, slot := range [numIST]int{slotIRQ, slotException, slotDoubleFault, slotNMI, slotMachineCheck} {
-		putTSSIST(&c.TSS, n+1, stackTop(slot))
+		putTSSIST(&c.TSS, n+1, stackTopOf(index, slot))
 	}
 	c.GDT[0] = 0
 	c.GDT[1] = gdtKernelCode
 	c.GDT[2] = gdtKernelData
 	c.GDT[3], c.GDT[4] = tssDescriptor(uint64(addrOf(&c.TSS[0])))
-	putPseudoDescriptor(&gdtPseudo, uint64(addrOf(&c.GDT[0])), uint16(len(c.GDT)*8-1))
-	lgdt(addrOf(&gdtPseudo[0]))
-	ltr(tssSelector)
+	putPseudoDescriptor(&c.GDTR, uint64(addrOf(&c.GDT[0])), uint16(len(c.GDT)*8-1))
+}
 
+// loadCPUTables loads c's GDT and TSS and the shared IDT, and points SYSCALL at the entry
+// stub: the per-CPU register state every CPU needs before it takes a trap.
+func loadCPUTables(c *CPU) {
+	lgdt(addrOf(&c.GDTR[0]))
+	ltr(tssSelector)
+	lidt(addrOf(&idtPseudo[0]))
+	wrmsr(msrEFER, rdmsr(msrEFER)|eferSCE)
+	wrmsr(msrSTAR, uint64(KernelCS)<<32|uint64(KernelCS)<<48)
+	wrmsr(msrLSTAR, uint64(addrOfSyscallEntry()))
+	wrmsr(msrFMASK, syscallFMASK)
+}
+
+// InitCPU sets up the boot CPU: its kernel stacks, GDT with TSS and IST stacks, the IDT with all
+// 256 vectors, the SYSCALL MSRs, and masks the legacy PIC. Interrupts stay masked.
+func InitCPU() {
 	stubs := uint64(addrOfVectors())
 	for v := 0; v < NumVectors; v++ {
 		idt[v][0], idt[v][1] = idtGate(stubs+uint64(v)*16, istFor(v))
 	}
 	putPseudoDescriptor(&idtPseudo, uint64(addrOf(&idt[0][0])), uint16(len(idt)*16-1))
-	lidt(addrOf(&idtPseudo[0]))
-
-	wrmsr(msrEFER, rdmsr(msrEFER)|eferSCE)
-	wrmsr(msrSTAR, uint64(KernelCS)<<32|uint64(KernelCS)<<48)
-	wrmsr(msrLSTAR, uint64(addrOfSyscallEntry()))
-	wrmsr(msrFMASK, syscallFMASK)
+	setupCPUArea(&cpu0, 0)
+	loadCPUTables(&cpu0)
 
 	// The 8259 PICs would deliver IRQ0-15 on vectors 8-15 (exceptions): mask both.
 	Outb(0x21, 0xff)
 	Outb(0xa1, 0xff)
 }
 
-// IdleFrame fills f with the context of the boot CPU's idle thread: idleLoop on its own stack,
+// IdleFrame fills f with the context of the calling CPU's idle thread: idleLoop on its own stack,
 // interrupts enabled.
 func IdleFrame(f *Frame) {
 	*f = Frame{}
 	f.InitFX()
+	cpu := int(CPUIndex())
 	f.RIP = uint64(addrOfIdleLoop())
-	f.RSP = stackTop(slotIdle)
+	f.RSP = stackTopOf(cpu, slotIdle)
 	f.CS, f.SS = KernelCS, KernelSS
 	f.RFLAGS = InitialFlags
-	f.FSBase = uint64(stackBase(slotIdle)) + kstackFSOffset
+	f.FSBase = uint64(stackBaseOf(cpu, slotIdle)) + kstackFSOffset
 }
 
 // ThreadFrame fills f with the initial context of a thread that starts at pc with stack sp.
@@ -106,7 +143,7 @@ func ThreadFrame(f *Frame, pc, sp uintptr) {
 // Enter starts running the context in f on this CPU and never returns. The Frame is copied to
 // the top of the IRQ stack first, so f may live anywhere.
 func Enter(f *Frame) {
-	top := uintptr(stackTop(slotIRQ))
+	top := uintptr(stackTopOf(int(CPUIndex()), slotIRQ))
 	dst := frameAt(top - frameSize)
 	*dst = *f
 	dst.Prev = 0

@@ -110,14 +110,21 @@ func Nanotime() int64 {
 func lapicRead(reg uintptr) uint32     { return mmioRead32(lapicBase + reg) }
 func lapicWrite(reg uintptr, v uint32) { mmioWrite32(lapicBase+reg, v) }
 
-// InitLocalTimer enables the local APIC and measures its timer against the TSC; the timer stays
-// masked until ArmTimer.
-func InitLocalTimer() {
+// InitLocalAPIC enables the calling CPU's local APIC with its timer masked, at the divider
+// InitLocalTimer calibrated. The boot CPU gets it from InitLocalTimer; each application
+// processor calls it once (the rate measured on the boot CPU holds for all: one bus clock).
+func InitLocalAPIC() {
 	wrmsr(msrAPICBase, rdmsr(msrAPICBase)|1<<11) // global enable
 	lapicWrite(lapicTPR, 0)
 	lapicWrite(lapicSVR, 0x100|VectorSpurious) // software enable
 	lapicWrite(lapicDivide, divideBy16)
 	lapicWrite(lapicLVTTmr, lvtMasked|VectorTimer)
+}
+
+// InitLocalTimer enables the local APIC and measures its timer against the TSC; the timer stays
+// masked until ArmTimer.
+func InitLocalTimer() {
+	InitLocalAPIC()
 	lapicWrite(lapicInit, 0xffffffff)
 	start := Rdtsc()
 	for Rdtsc()-start < tscHz/100 {

@@ -23,3 +23,6 @@ func clearStack(base uintptr) {
 	b := (*[kstackSize]byte)(ptr(base))
 	*b = [kstackSize]byte{}
 }
+
+// cpuSize is the size of a per-CPU area, the span StartCPU writes back to memory.
+const cpuSize = unsafe.Sizeof(CPU{})

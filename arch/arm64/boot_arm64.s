@@ -25,6 +25,35 @@
 	MOVD	tmp, 16(base); \
 	MOVD	tmp, 24(base)
 
+// DROP_TO_EL1(target) leaves EL2 for EL1h at target, with the EL2 setup described at
+// bootEntry. Entry: EL2, DAIF masked. Clobbers R0; every other register reaches target intact.
+// It defines the label noGICv3, so it is used at most once per TEXT block.
+#define DROP_TO_EL1(target) \
+	MOVD	$const_hcrRW, R0; \
+	MSR_R0_HCR_EL2; \
+	MOVD	$const_cptrEL2RES1, R0; \
+	MSR_R0_CPTR_EL2; \
+	MOVD	ZR, R0; \
+	MSR_R0_HSTR_EL2; \
+	MSR_R0_CNTVOFF_EL2; \
+	MOVD	$const_cnthctlEL1PCx, R0; \
+	MSR_R0_CNTHCTL_EL2; \
+	MRS	ID_AA64PFR0_EL1, R0; \
+	UBFX	$24, R0, $4, R0; \
+	CBZ	R0, noGICv3; \
+	MOVD	$const_iccSREEL2, R0; \
+	MSR_R0_ICC_SRE_EL2; \
+	ISB	$15; \
+noGICv3: \
+	MOVD	$const_sctlrEL1Reset, R0; \
+	MSR	R0, SCTLR_EL1; \
+	MOVD	$const_spsrEL2ToEL1h, R0; \
+	MSR_R0_SPSR_EL2; \
+	MOVD	$target, R0; \
+	MSR_R0_ELR_EL2; \
+	ISB	$15; \
+	ERET
+
 // bootEntry is the image's entry point (ELF e_entry, selected with -ldflags -E).
 //
 // Entry state (QEMU -M virt -kernel with an ELF, research/baremetal-go.md §2.2): EL1h, or EL2
@@ -45,30 +74,7 @@ TEXT ·bootEntry(SB),NOSPLIT|NOFRAME,$0
 	CMP	$2, R0
 	BNE	atEL1
 
-	MOVD	$const_hcrRW, R0
-	MSR_R0_HCR_EL2
-	MOVD	$const_cptrEL2RES1, R0
-	MSR_R0_CPTR_EL2
-	MOVD	ZR, R0
-	MSR_R0_HSTR_EL2
-	MSR_R0_CNTVOFF_EL2
-	MOVD	$const_cnthctlEL1PCx, R0
-	MSR_R0_CNTHCTL_EL2
-	MRS	ID_AA64PFR0_EL1, R0     // GIC field (27:24): system register interface present
-	UBFX	$24, R0, $4, R0
-	CBZ	R0, noGICv3
-	MOVD	$const_iccSREEL2, R0
-	MSR_R0_ICC_SRE_EL2
-	ISB	$15
-noGICv3:
-	MOVD	$const_sctlrEL1Reset, R0
-	MSR	R0, SCTLR_EL1
-	MOVD	$const_spsrEL2ToEL1h, R0
-	MSR_R0_SPSR_EL2
-	MOVD	$bootEL1<>(SB), R0
-	MSR_R0_ELR_EL2
-	ISB	$15
-	ERET
+	DROP_TO_EL1(bootEL1<>(SB))
 atEL1:
 	B	bootEL1<>(SB)
 
@@ -109,7 +115,7 @@ TEXT bootEL1<>(SB),NOSPLIT|NOFRAME,$0
 	ADD	$const_kstackSize, R1, R2
 	MOVD	R2, RSP
 
-	MOVD	$·cpu0(SB), R0
+	MOVD	$·cpus(SB), R0          // cpus[0]
 	MOVD	R0, CPU_Self(R0)
 	MSR	R0, TPIDR_EL1
 	ADD	$(const_slotFault*const_kstackSize), R1, R3 // the fault stack, ready before InitCPU
@@ -230,3 +236,68 @@ TEXT ·initKernelStackAt(SB),NOSPLIT,$0-8
 	RET
 
 GLOBL ·bootTables(SB), NOPTR, $((const_bootTablePages+1)*4096)
+
+// secondaryEntry is where PSCI CPU_ON starts a secondary CPU (StartCPU, smp_arm64.go).
+//
+// Entry state (PSCI, DEN 0022 6.4): the EL the boot CPU was entered at (EL2 if the firmware
+// runs at EL3 and EL2 exists, else EL1), MMU and caches off, x0 = the context ID: the address
+// of the CPU's per-CPU area, which StartCPU filled and cleaned to memory. At EL2 it drops to
+// secondaryEL1 like the boot CPU (DROP_TO_EL1); x19 carries the area across the ERET.
+TEXT ·secondaryEntry(SB),NOSPLIT|NOFRAME,$0
+	MSR	$15, DAIFSet
+	MOVD	R0, R19
+	MRS	CurrentEL, R0
+	UBFX	$2, R0, $2, R0
+	CMP	$2, R0
+	BNE	secondaryAtEL1
+	DROP_TO_EL1(secondaryEL1<>(SB))
+secondaryAtEL1:
+	B	secondaryEL1<>(SB)
+
+// secondaryEL1 brings a secondary CPU to where Go code runs, as bootEL1 does the boot CPU, but
+// with everything prepared by StartCPU: its per-CPU area (R19) holds its boot stack, and TTBR0
+// is the boot CPU's page tables, so every CPU sees the same memory. With the MMU off it only
+// reads the area (Device memory: what StartCPU cleaned to memory) and writes nothing.
+//
+// It resets SCTLR_EL1 (firmware need not), enables FP/SIMD, points SP_EL1 at its boot stack,
+// TPIDR_EL1 at its area and VBAR_EL1 at the vectors, turns the MMU on, and calls the kernel's
+// secondary entry point (ABI0, on the boot stack, g = its stand-in g, R29 = 0) with the CPU's
+// index. If that returns, the CPU waits with interrupts masked, forever.
+TEXT secondaryEL1<>(SB),NOSPLIT|NOFRAME,$0
+	MOVD	R29, R0                 // no-op read: R29 is undefined here, nothing to save (tells vet's framepointer check)
+	MSR	$15, DAIFSet
+	MOVD	$const_sctlrEL1Reset, R0
+	MSR	R0, SCTLR_EL1
+	ISB	$15
+	MOVD	$1, R0
+	MSR	R0, SPSel
+	MOVD	$const_cpacrFPEN, R0
+	MSR	R0, CPACR_EL1
+	ISB	$15
+	MOVD	CPU_BootStack(R19), R1
+	MOVD	R1, RSP
+	MSR	R19, TPIDR_EL1
+	MOVD	$·vectors(SB), R0
+	MSR	R0, VBAR_EL1
+	ISB	$15
+	MOVD	CPU_TTBR0(R19), R0
+	BL	enableMMU<>(SB)
+
+	MOVD	CPU_BootStack(R19), g
+	SUB	$const_kstackSize, g
+	MOVD	ZR, R29
+	SUB	$16, RSP
+	MOVD	CPU_ID(R19), R0
+	MOVD	R0, 8(RSP)
+	MOVD	KERNEL_ENTRY_SECONDARY, R0
+	CALL	(R0)
+secondaryHalt:
+	MSR	$15, DAIFSet
+	WFI
+	B	secondaryHalt
+
+// func addrOfSecondaryEntry() uintptr
+TEXT ·addrOfSecondaryEntry(SB),NOSPLIT,$0-8
+	MOVD	$·secondaryEntry(SB), R0
+	MOVD	R0, ret+0(FP)
+	RET

@@ -76,8 +76,9 @@ var entryTicks uint64
 // entryEL is the exception level bootEntry was entered at (1, or 2 when it dropped from EL2).
 var entryEL uint64
 
-// cpu0 is the boot CPU's per-CPU area (TPIDR_EL1).
-var cpu0 CPU
+// cpus are the per-CPU areas (each CPU's TPIDR_EL1 points at its own); cpus[0] is the boot
+// CPU's. An entry with Self == 0 belongs to a CPU that has not been started.
+var cpus [MaxCPUs]CPU
 
 // exitBlock is the semihosting SYS_EXIT parameter block (reason, subcode).
 var exitBlock [2]uint64

@@ -361,3 +361,62 @@ stop:
 	MSR	$15, DAIFSet
 	WFI
 	B	stop
+
+// func storeBarrier()
+//
+// storeBarrier is DSB ISHST: earlier stores are visible to every CPU in the inner-shareable
+// domain before any later store (an MMIO write that interrupts another CPU) is made.
+TEXT ·storeBarrier(SB),NOSPLIT,$0
+	DSB	$0xa                    // ISHST
+	RET
+
+// func iccWriteSGI1R(v uint64)
+//
+// iccWriteSGI1R generates a group 1 SGI (ICC_SGI1R_EL1, GICv3). The DSB ISHST first makes
+// earlier stores visible to the target (a system-register write is not ordered by them).
+TEXT ·iccWriteSGI1R(SB),NOSPLIT,$0-8
+	MOVD	v+0(FP), R0
+	DSB	$0xa                    // ISHST
+	MSR	R0, ICC_SGI1R_EL1
+	ISB	$15
+	RET
+
+// func cleanDcacheRange(start, end uintptr)
+//
+// cleanDcacheRange writes back every data cache line holding [start, end) to the point of
+// coherency (DC CVAC), so a CPU that reads that memory with its MMU and caches still off sees
+// it. It steps 16 bytes, the smallest line the architecture allows (CTR_EL0.DminLine >= 2).
+TEXT ·cleanDcacheRange(SB),NOSPLIT,$0-16
+	MOVD	start+0(FP), R0
+	MOVD	end+8(FP), R1
+	AND	$~15, R0
+loop:
+	CMP	R1, R0
+	BHS	done
+	DC	CVAC, R0
+	ADD	$16, R0
+	B	loop
+done:
+	DSB	$15                     // SY
+	RET
+
+// func psciCall(method int, fn, a1, a2, a3 uint64) uint64
+//
+// psciCall calls PSCI firmware through HVC #0 (method PSCIMethodHVC) or SMC #0 (otherwise)
+// with the SMC calling convention: function ID in x0, arguments in x1-x3, result in x0. The
+// firmware preserves x18-x30 (SMCCC), so g (R28) and the frame pointer survive.
+TEXT ·psciCall(SB),NOSPLIT,$0-48
+	MOVD	method+0(FP), R4
+	MOVD	fn+8(FP), R0
+	MOVD	a1+16(FP), R1
+	MOVD	a2+24(FP), R2
+	MOVD	a3+32(FP), R3
+	CMP	$const_PSCIMethodHVC, R4
+	BNE	viaSMC
+	HVC	$0
+	B	done
+viaSMC:
+	SMC	$0
+done:
+	MOVD	R0, ret+40(FP)
+	RET

@@ -4,6 +4,11 @@
 // the VMSAv8-64 page tables, the generic timer, the GICv2 and GICv3 interrupt controllers, the
 // PL011 console, the PL031 clock and the semihosting exit.
 //
+// Secondary CPUs (up to MaxCPUs) are started with PSCI CPU_ON (StartCPU, smp_arm64.go): each
+// gets its own per-CPU area and kernel stacks (stacks.go), enters at secondaryEntry, turns its
+// MMU on with the boot CPU's page tables and calls the kernel's secondary entry point; it then
+// brings up its own side of the GIC (InitGICCPU) and can be interrupted with SendIPI.
+//
 // Go threads run in EL1t (on SP_EL0); every exception is taken on SP_EL1, the per-CPU kernel
 // stack, which is the arm64 analogue of amd64's IST stacks. The exception vectors taken from
 // EL1t mean "trap from a thread"; those taken from EL1h mean "the kernel itself trapped".

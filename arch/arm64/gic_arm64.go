@@ -4,13 +4,20 @@ package arm64
 // interface MMIO, or GICv3 (-M virt,gic-version=3) through its distributor, this CPU's
 // redistributor and the ICC system registers. gic.go has the register math.
 
-// gic is the controller in use: pointer-free, set once at boot.
+// gic is the controller in use: pointer-free, set once at boot by the boot CPU.
 var gic struct {
 	version uint32  // 0 until InitGIC or InitGICv3 succeeds, then 2 or 3
 	lines   uint32  // INTIDs the distributor implements
 	dist    uintptr // GICD base
-	cpu     uintptr // GICv2: GICC base
-	sgi     uintptr // GICv3: this CPU's redistributor SGI_base frame
+	cpu     uintptr // GICv2: GICC base (the same address on every CPU: its registers are banked)
+	redist  uintptr // GICv3: the first redistributor frame
+}
+
+// gicCPU is the per-CPU controller state, indexed by CPU number and written by each CPU for
+// itself in InitGIC, InitGICv3 or InitGICCPU. A zero entry means the CPU's interface is not up.
+var gicCPU [MaxCPUs]struct {
+	sgi  uintptr // GICv3: the CPU's redistributor SGI_base frame (SGI and PPI registers)
+	mask uint8   // GICv2: the CPU interface's target mask (GICD_SGIR CPUTargetList)
 }
 
 // GICVersion returns the version of the initialized interrupt controller, 0 before.
@@ -41,10 +48,28 @@ func InitGIC(dist, cpu uintptr) {
 		}
 	}
 	mmioWrite32(dist+gicdCTLR, gicdCTLREnableGrp0|gicdCTLREnableGrp1)
+	gic.version, gic.lines, gic.dist, gic.cpu, gic.redist = 2, lines, dist, cpu, 0
+	initGICv2CPU(thisCPU())
+}
+
+// initGICv2CPU brings up the calling CPU's side of a GICv2: its banked SGI and PPI registers
+// (disabled, not pending, group 0, default priority) and its CPU interface, and records its
+// target mask for SendIPI.
+func initGICv2CPU(id int) {
+	if id < 0 || id >= MaxCPUs {
+		return
+	}
+	dist, cpu := gic.dist, gic.cpu
+	mmioWrite32(dist+gicdICENABLER, ^uint32(0))
+	mmioWrite32(dist+gicdICPENDR, ^uint32(0))
+	mmioWrite32(dist+gicdIGROUPR, 0)
+	for i := uint32(0); i < IntidFirstSPI; i += 4 {
+		mmioWrite32(dist+byteReg(gicdIPRIORITYR, i), gicDefaultPriority*0x01010101)
+	}
 	mmioWrite32(cpu+giccPMR, gicPriorityMask)
 	mmioWrite32(cpu+giccBPR, 0)
 	mmioWrite32(cpu+giccCTLR, giccCTLREnable)
-	gic.version, gic.lines, gic.dist, gic.cpu, gic.sgi = 2, lines, dist, cpu, 0
+	gicCPU[id].mask = gicv2CPUMask(mmioRead32(dist + gicdITARGETSR))
 }
 
 // InitGICv3 brings up a GICv3 whose distributor is at dist and redistributors start at redist:
@@ -54,8 +79,7 @@ func InitGIC(dist, cpu uintptr) {
 // redistributor there or cannot use the system registers.
 func InitGICv3(dist, redist uintptr) bool {
 	mpidr := readMPIDR()
-	rd, ok := findRedistributor(redist, mpidrAffinity(mpidr))
-	if !ok || iccEnableSRE()&1 == 0 {
+	if _, ok := findRedistributor(redist, mpidrAffinity(mpidr)); !ok || iccEnableSRE()&1 == 0 {
 		return false
 	}
 	mmioWrite32(dist+gicdCTLR, 0)
@@ -78,7 +102,22 @@ func InitGICv3(dist, redist uintptr) bool {
 	}
 	mmioWrite32(dist+gicdCTLR, gicdCTLRARE|gicdCTLREnableGrp1|gicdCTLREnableGrp0)
 	gicv3WaitRWP(dist)
+	gic.version, gic.lines, gic.dist, gic.cpu, gic.redist = 3, lines, dist, 0, redist
+	return initGICv3CPU(thisCPU())
+}
 
+// initGICv3CPU brings up the calling CPU's side of a GICv3: it finds the CPU's redistributor by
+// its MPIDR affinity, wakes it, sets up its SGIs and PPIs (disabled, not pending, group 1,
+// default priority), turns on the ICC system-register interface with group 1 enabled, and
+// records the SGI_base frame for EnableIRQ.
+func initGICv3CPU(id int) bool {
+	if id < 0 || id >= MaxCPUs {
+		return false
+	}
+	rd, ok := findRedistributor(gic.redist, mpidrAffinity(readMPIDR()))
+	if !ok || iccEnableSRE()&1 == 0 {
+		return false
+	}
 	mmioWrite32(rd+gicrWAKER, mmioRead32(rd+gicrWAKER)&^gicrWAKERSleep)
 	for i := 0; i < 1_000_000 && mmioRead32(rd+gicrWAKER)&gicrWAKERAsleep != 0; i++ {
 	}
@@ -93,24 +132,60 @@ func InitGICv3(dist, redist uintptr) bool {
 	iccWritePMR(gicPriorityMask)
 	iccWriteBPR1(0)
 	iccWriteIGRPEN1(1)
-	gic.version, gic.lines, gic.dist, gic.cpu, gic.sgi = 3, lines, dist, 0, sgi
+	gicCPU[id].sgi = sgi
 	return true
+}
+
+// InitGICCPU brings up the calling secondary CPU's side of the interrupt controller the boot CPU
+// initialized (InitGIC or InitGICv3): banked GICv2 registers and CPU interface, or its GICv3
+// redistributor and system registers. Interrupts stay masked in DAIF; EnableIRQ then enables
+// SGIs and PPIs (the timers) for this CPU. It returns false if there is no controller, or no
+// redistributor for this CPU.
+func InitGICCPU() bool {
+	switch gic.version {
+	case 2:
+		initGICv2CPU(thisCPU())
+		return true
+	case 3:
+		return initGICv3CPU(thisCPU())
+	}
+	return false
+}
+
+// SendIPI sends SGI sgi (0-15) to CPU cpu (an index, as StartCPU numbers them). It returns
+// false, sending nothing, for an SGI or CPU out of range or a CPU whose interrupt controller
+// side is not up (GICv2: its InitGICCPU has not run; GICv3: it was never started). Earlier
+// stores are made visible to the target first (DSB ISHST), so it may read what the sender
+// wrote before the interrupt.
+//
+//go:nosplit
+func SendIPI(cpu int, sgi uint32) bool {
+	if cpu < 0 || cpu >= MaxCPUs || sgi > maxSGI {
+		return false
+	}
+	switch gic.version {
+	case 2:
+		mask := gicCPU[cpu].mask
+		if mask == 0 {
+			return false
+		}
+		storeBarrier()
+		mmioWrite32(gic.dist+gicdSGIR, sgirValue(mask, sgi))
+		return true
+	case 3:
+		if cpus[cpu].Self == 0 {
+			return false
+		}
+		iccWriteSGI1R(sgi1rValue(cpus[cpu].MPIDR, sgi))
+		return true
+	}
+	return false
 }
 
 // findRedistributor walks the redistributor frames from base to the one whose GICR_TYPER
 // affinity is aff, stopping at the frame marked Last.
 func findRedistributor(base uintptr, aff uint32) (uintptr, bool) {
-	for i := uintptr(0); i < gicrMaxFrames; i++ {
-		rd := base + i*gicrFrameSize
-		typer := mmioRead64(rd + gicrTYPER)
-		if uint32(typer>>32) == aff {
-			return rd, true
-		}
-		if typer&gicrTYPERLast != 0 {
-			break
-		}
-	}
-	return 0, false
+	return findRedistributorWith(base, aff, mmioRead64)
 }
 
 // gicv3WaitRWP waits (bounded) until a distributor register write has taken effect.
@@ -171,7 +246,11 @@ func irqRegs(intid uint32) (uintptr, bool) {
 	case gic.version == 0 || intid >= gic.lines:
 		return 0, false
 	case gic.version == 3 && intid < IntidFirstSPI:
-		return gic.sgi, true
+		id := thisCPU()
+		if id < 0 || id >= MaxCPUs || gicCPU[id].sgi == 0 {
+			return 0, false
+		}
+		return gicCPU[id].sgi, true
 	}
 	return gic.dist, true
 }

@@ -24,7 +24,18 @@ type CPU struct {
 	FaultStack uint64
 
 	Scratch uint64 // free for the stubs' use
+
+	// The fields below are written by StartCPU before PSCI CPU_ON and read by secondaryEntry
+	// with its MMU still off, so StartCPU cleans them to the point of coherency.
+
+	MPIDR     uint64 // the CPU's MPIDR_EL1 affinity (its GICv3 and PSCI address)
+	BootStack uint64 // top of the CPU's boot stack (slotBoot), its first SP_EL1
+	TTBR0     uint64 // page tables the CPU turns its MMU on with: the boot CPU's, shared
 }
+
+// MaxCPUs is how many CPUs the hardware layer can run: the size of the per-CPU area array and
+// of the kernel stack region after the image (MaxCPUs*numStackSlots stacks).
+const MaxCPUs = 8
 
 // kstackSize is the size of every kernel stack (boot, trap, fault, idle). Kernel stacks are
 // aligned to their size so the entry stubs can find the stack's header from SP alone.

@@ -1,42 +1,52 @@
 package arm64
 
-// Kernel stack slots, each kstackSize bytes and aligned to it, right after the image. Slot 0 is
-// the boot stack that bootEL1 set up.
-const (
-	slotBoot  = iota
-	slotTrap  // SP_EL1 while a thread runs: every exception from EL1t starts here
-	slotFault // where an exception from EL1h goes when its stack is short of room
-	slotIdle  // the idle thread's SP_EL0
-	numStackSlots
-)
+// KernelStacksEnd is the first byte after the kernel stacks of all MaxCPUs CPUs: the physical
+// frame allocator must not hand out anything below it (down to ImageStart).
+func KernelStacksEnd() uintptr { return bootStackBase + kstackRegionSize }
 
-// KernelStacksEnd is the first byte after the boot CPU's kernel stacks: the physical frame
-// allocator must not hand out anything below it (down to ImageStart).
-func KernelStacksEnd() uintptr { return bootStackBase + numStackSlots*kstackSize }
+// stackBaseOf returns the base of CPU cpu's stack slot. The callers pass a CPU index they have
+// checked (CPUIndex, or StartCPU's); an index out of range gets CPU 0's slot rather than a
+// stack outside the region.
+//
+//go:nosplit
+func stackBaseOf(cpu, slot int) uintptr {
+	off, ok := kstackOffset(cpu, slot)
+	if !ok {
+		off, _ = kstackOffset(0, slot)
+	}
+	return bootStackBase + off
+}
 
-func stackBase(slot int) uintptr { return bootStackBase + uintptr(slot)*kstackSize }
-func stackTop(slot int) uint64   { return uint64(stackBase(slot) + kstackSize) }
+func stackTopOf(cpu, slot int) uint64 { return uint64(stackBaseOf(cpu, slot) + kstackSize) }
+
+// thisCPU returns the index of the CPU it runs on (CPU.ID through TPIDR_EL1).
+//
+//go:nosplit
+func thisCPU() int { return int(CPUIndex()) }
 
 // InitCPU sets up the boot CPU's kernel stacks and the per-CPU area's stack pointers. The boot
 // code has already installed the vectors (VBAR_EL1), the per-CPU area (TPIDR_EL1), FP/SIMD
 // access and the MMU. Interrupts stay masked.
 func InitCPU() {
-	c := &cpu0
+	c := &cpus[0]
 	for s := slotTrap; s < numStackSlots; s++ {
-		clearStack(stackBase(s))
-		initKernelStackAt(stackBase(s))
+		clearStack(stackBaseOf(0, s))
+		initKernelStackAt(stackBaseOf(0, s))
 	}
-	c.TrapStack = stackTop(slotTrap)
-	c.FaultStack = stackTop(slotFault)
+	c.TrapStack = stackTopOf(0, slotTrap)
+	c.FaultStack = stackTopOf(0, slotFault)
 	c.ID = 0
+	c.MPIDR = readMPIDR() & mpidrAffinityMask
+	c.BootStack = stackTopOf(0, slotBoot)
+	c.TTBR0 = readTTBR0()
 }
 
-// IdleFrame fills f with the context of the boot CPU's idle thread: idleLoop on its own stack,
-// in EL1t with interrupts unmasked.
+// IdleFrame fills f with the context of the calling CPU's idle thread: idleLoop on that CPU's
+// idle stack, in EL1t with interrupts unmasked.
 func IdleFrame(f *Frame) {
 	*f = Frame{}
 	f.ELR = uint64(addrOfIdleLoop())
-	f.SavedSP = stackTop(slotIdle)
+	f.SavedSP = stackTopOf(thisCPU(), slotIdle)
 	f.SPSR = InitialSPSR
 }
 
@@ -48,11 +58,11 @@ func ThreadFrame(f *Frame, pc, sp uintptr) {
 	f.SPSR = InitialSPSR
 }
 
-// Enter starts running the context in f on this CPU and never returns. The Frame is copied to
-// where the trap stubs build theirs (below the trap stack's top), so f may live anywhere, and
-// once the thread runs SP_EL1 is the trap stack's top.
+// Enter starts running the context in f on the calling CPU and never returns. The Frame is
+// copied to where the trap stubs build theirs (below the top of this CPU's trap stack), so f
+// may live anywhere, and once the thread runs SP_EL1 is the trap stack's top.
 func Enter(f *Frame) {
-	at := uintptr(stackTop(slotTrap)) - trapReserve
+	at := uintptr(stackTopOf(thisCPU(), slotTrap)) - trapReserve
 	dst := frameAt(at)
 	*dst = *f
 	dst.Prev = 0

@@ -21,3 +21,6 @@ func addrOfFrame(f *arm64.Frame) uintptr { return uintptr(unsafe.Pointer(f)) }
 func arm64PointerTo(addr uintptr) unsafe.Pointer {
 	return *(*unsafe.Pointer)(unsafe.Pointer(&addr))
 }
+
+// bytesAt views n bytes of identity-mapped memory at addr (the device tree) as a slice.
+func bytesAt(addr, n uintptr) []byte { return unsafe.Slice((*byte)(arm64PointerTo(addr)), n) }

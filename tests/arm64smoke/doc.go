@@ -18,7 +18,11 @@
 //   - the virtual timer (INTID 27) and the physical timer (INTID 30) interrupt the thread
 //     through the GIC (v2, or v3 with gic-version=3), with a nested BRK inside the first
 //     handler checking the CurrentFrame chain;
-//   - the PL031 gives a plausible time.
+//   - the PL031 gives a plausible time;
+//   - with -smp N, CPU 0 starts CPUs 1..N-1 with arm64.StartCPU (PSCI CPU_ON, the CPUs and the
+//     conduit read from the device tree with boot/fdt); each reports itself at EL1 with the MMU
+//     on, brings up its side of the GIC, takes its own virtual timer interrupt on its own trap
+//     stack from its idle thread, and answers an SGI CPU 0 sends with arm64.SendIPI.
 //
 // It then exits with status 7 through semihosting. The Go test in this directory builds it and
 // boots it; main.main never runs (the Go runtime is never started).

@@ -2,11 +2,13 @@
 
 // entryPoints stands in for the kernel's table (kernel/entry_arm64.s), under the kernel's own
 // linker name, which arch/arm64's entry_arm64.h refers to: this image does not link the kernel,
-// so the name is free, and arch/arm64's stubs call this package's bootMain and trap instead.
+// so the name is free, and arch/arm64's stubs call this package's bootMain, trap and
+// secondaryMain instead.
 // Referring to them here also makes the compiler emit their ABI0 wrappers.
 DATA github·com∕unitrace∕unitrace∕kernel·entryPoints+0(SB)/8, $·bootMain(SB)
 DATA github·com∕unitrace∕unitrace∕kernel·entryPoints+8(SB)/8, $·trap(SB)
-GLOBL github·com∕unitrace∕unitrace∕kernel·entryPoints(SB), RODATA, $16
+DATA github·com∕unitrace∕unitrace∕kernel·entryPoints+16(SB)/8, $·secondaryMain(SB)
+GLOBL github·com∕unitrace∕unitrace∕kernel·entryPoints(SB), RODATA, $24
 
 // smokeThread is the test thread, entered in EL1t on its own SP_EL0 by arm64.Enter. It never
 // returns and never touches its stack.

@@ -32,10 +32,12 @@ var (
 	brks        int     // BRK traps taken
 	overflowing bool    // recurse is running: a data abort at EL1h is expected
 	lastBrkPrev uint64  // Frame.Prev of the last BRK trap
+	dtbAddr     uintptr // the device tree, for the SMP test's CPU list
 )
 
 // bootMain is called by arch/arm64's boot code on the boot stack, MMU on, interrupts masked.
 func bootMain(dtb uintptr) {
+	dtbAddr = dtb
 	arm64.InitConsole(0)
 	if arm64.CurrentEL() != 1 || !arm64.MMUEnabled() {
 		fail("not at EL1 with the MMU on")
@@ -183,6 +185,10 @@ func checkPageTable(dtb uintptr) {
 func trap(f *arm64.Frame) {
 	if arm64.InterruptedFrame() != addrOfFrame(f) {
 		fail("CurrentFrame is not the trap's Frame")
+	}
+	if arm64.CPUIndex() != 0 {
+		secondaryTrap(f)
+		return
 	}
 	ec := arm64.ESRClass(f.ESR)
 	switch {
@@ -335,11 +341,13 @@ func finish() {
 	puts("rtc: ")
 	putd(uint64(t))
 	puts(" s since 1970\n")
+	startSecondaries()
 	puts("arm64 smoke: PASS\n")
 	arm64.Exit(exitPass)
 }
 
 func fail(why string) {
+	lockConsole()
 	puts(why)
 	puts("\narm64 smoke: FAIL\n")
 	arm64.Exit(exitFail)

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -36,12 +38,13 @@ var wantLines = []string{
 	"brk: nested in the handler, Prev links the outer Frame",
 	"timer: physical fired (INTID 30)",
 	"rtc: ",
+	"smp: ",
 	"arm64 smoke: PASS",
 }
 
 // TestBoot builds the smoke image and boots it on QEMU -M virt under TCG, with GICv2 and GICv3,
-// a Cortex-A57 and -cpu max, entered at EL1 and at EL2; each run must print the expected lines
-// and exit with status 7 through semihosting.
+// a Cortex-A57 and -cpu max, entered at EL1 and at EL2, with 1, 2 and 4 CPUs; each run must
+// print the expected lines and exit with status 7 through semihosting.
 func TestBoot(t *testing.T) {
 	qemu, err := exec.LookPath("qemu-system-aarch64")
 	if err != nil {
@@ -51,21 +54,35 @@ func TestBoot(t *testing.T) {
 	for _, c := range []struct {
 		name, machine, cpu string
 		gic, entryEL       string
+		smp                int
 	}{
-		{"a57-gicv2", "virt", "cortex-a57", "2", "1"},
-		{"max-gicv2", "virt", "max", "2", "1"},
-		{"a57-gicv3", "virt,gic-version=3", "cortex-a57", "3", "1"},
-		{"max-gicv3", "virt,gic-version=3", "max", "3", "1"},
-		{"a57-gicv2-el2", "virt,virtualization=on", "cortex-a57", "2", "2"},
-		{"max-gicv3-el2", "virt,gic-version=3,virtualization=on", "max", "3", "2"},
+		{"a57-gicv2", "virt", "cortex-a57", "2", "1", 1},
+		{"max-gicv2", "virt", "max", "2", "1", 1},
+		{"a57-gicv3", "virt,gic-version=3", "cortex-a57", "3", "1", 1},
+		{"max-gicv3", "virt,gic-version=3", "max", "3", "1", 1},
+		{"a57-gicv2-el2", "virt,virtualization=on", "cortex-a57", "2", "2", 1},
+		{"max-gicv3-el2", "virt,gic-version=3,virtualization=on", "max", "3", "2", 1},
+		{"a57-gicv2-smp2", "virt", "cortex-a57", "2", "1", 2},
+		{"max-gicv2-smp4", "virt", "max", "2", "1", 4},
+		{"a57-gicv3-smp4", "virt,gic-version=3", "cortex-a57", "3", "1", 4},
+		{"max-gicv3-smp2", "virt,gic-version=3", "max", "3", "1", 2},
+		{"a57-gicv2-el2-smp4", "virt,virtualization=on", "cortex-a57", "2", "2", 4},
+		{"max-gicv2-el2-smp2", "virt,virtualization=on", "max", "2", "2", 2},
+		{"a57-gicv3-el2-smp2", "virt,gic-version=3,virtualization=on", "cortex-a57", "3", "2", 2},
+		{"max-gicv3-el2-smp4", "virt,gic-version=3,virtualization=on", "max", "3", "2", 4},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			out, status := boot(t, qemu, image, "-M", c.machine, "-cpu", c.cpu)
+			out, status := boot(t, qemu, image, "-M", c.machine, "-cpu", c.cpu, "-smp", strconv.Itoa(c.smp))
 			lines := consoleLines(out)
 			checkLines(t, lines)
 			if !contains(lines, "gic: v"+c.gic) || !contains(lines, "boot: entered at EL"+c.entryEL) {
 				t.Errorf("want gic: v%s and boot: entered at EL%s", c.gic, c.entryEL)
+			}
+			for _, want := range smpLines(c.smp) {
+				if !contains(lines, want) {
+					t.Errorf("missing console line %q", want)
+				}
 			}
 			if status != passStatus {
 				t.Errorf("exit status %d, want %d", status, passStatus)
@@ -75,6 +92,20 @@ func TestBoot(t *testing.T) {
 			}
 		})
 	}
+}
+
+// smpLines are the lines a run with n CPUs must print, in any order but for the last: each
+// secondary's own report (QEMU virt gives CPU i, up to 8, the MPIDR affinity i), then CPU 0's
+// summary.
+func smpLines(n int) []string {
+	var lines []string
+	for i := 1; i < n; i++ {
+		lines = append(lines,
+			fmt.Sprintf("cpu %d online, MPIDR %#x, EL1, MMU on", i, i),
+			fmt.Sprintf("cpu %d timer: virtual fired (INTID 27)", i),
+			fmt.Sprintf("cpu %d sgi: SGI 1 from cpu 0", i))
+	}
+	return append(lines, fmt.Sprintf("smp: %d CPUs online, each took its own timer interrupt and an SGI from cpu 0", n))
 }
 
 // buildImage links this package for arm64 at the address arch/arm64 expects.
