@@ -1,6 +1,8 @@
 package kernel
 
 import (
+	"strings"
+
 	"github.com/unitrace/unitrace/sampler"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/record"
@@ -33,7 +35,7 @@ var sampleOpts struct {
 // sampleOption reads kernel option word i (o); it reports whether the word was a sampler option.
 func sampleOption(i int, o string) bool {
 	switch {
-	case len(o) > len("unitrace.sample=") && o[:len("unitrace.sample=")] == "unitrace.sample=":
+	case strings.HasPrefix(o, "unitrace.sample="):
 		sampleOpts.hzWord = i
 	case o == "unitrace.sample.force=1":
 		sampleOpts.force = true

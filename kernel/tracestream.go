@@ -124,7 +124,7 @@ func traceSend(typeFlags uint64, src, count uintptr) (ret uint64, done bool) {
 		return neg(EMSGSIZE), true
 	}
 	typ, flags := wire.Type(typeFlags), uint16(typeFlags>>8)
-	if typ == wire.TypeData || typ == wire.TypeEnd && stream.finished {
+	if typ == wire.TypeData {
 		return neg(EINVAL), true // DATA frames come from SysDrain only
 	}
 	payload, ok := userBytes(src, count, false)

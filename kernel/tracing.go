@@ -149,7 +149,6 @@ func initTracing(mem uintptr) {
 	trace.SetBootInfo(trace.BootInfo{
 		NCPU: 1, Arch: traceArch, TickSource: traceTickSource, Accel: topts.accel, TickHz: ticksHz(), RefTicks: ticks(), RefNs: uint64(nanotime()),
 		RefUnixNs: bootWallNanos + nanotime(), TextStart: uint64(text),
-		RingSize: topts.ringSize, Flight: topts.mode == ring.Flight, Ready: true,
 	})
 }
 

@@ -5,7 +5,6 @@ package sampler
 type CPU struct {
 	on          bool
 	hz          uint32           // the current rate (throttling lowers it)
-	requestedHz uint32           // the rate Start was given
 	period      uint64           // ticks between samples at hz
 	next        uint64           // tick count the next sample is due at: grid plus a random jitter
 	grid        uint64           // the next deadline of the fixed-rate grid (no jitter)
@@ -34,7 +33,7 @@ type CPU struct {
 func (c *CPU) Start(hz uint32, tickHz, now, offset uint64) {
 	hz = max(hz, 1)
 	hz = min(hz, MaxForcedHz)
-	c.on, c.hz, c.requestedHz, c.tickHz = true, hz, hz, max(tickHz, 1)
+	c.on, c.hz, c.tickHz = true, hz, max(tickHz, 1)
 	c.period = max(c.tickHz/uint64(hz), 1)
 	c.grid = now + offset%c.period
 	c.rng = offset | 1

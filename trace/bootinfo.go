@@ -13,10 +13,7 @@ type BootInfo struct {
 	RefNs      uint64 // ...taken this many ns after boot...
 	RefUnixNs  int64  // ...at this wall-clock time
 	TextStart  uint64
-	RingSize   uint64
-	Flight     bool
 	Accel      Accel // what the launcher said QEMU runs the guest with
-	Ready      bool  // rings are set up and a trace device is there to drain them to
 }
 
 // Accel is the accelerator the launcher reports (unitrace.accel= on the command line).

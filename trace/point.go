@@ -84,6 +84,17 @@ var (
 // Register assigns p the next id. It returns false when the registry is full or p is already
 // registered. Not safe to call concurrently with itself (boot and package init are serial).
 func Register(p *Point) bool {
+	if !register(p, record.FirstDictID+record.TPID(npoints.Load())) {
+		return false
+	}
+	if globalBT.Load() && p.state.Load()&Enabled != 0 {
+		p.state.Store(p.state.Load() | Backtrace)
+	}
+	return true
+}
+
+// register records p in the registry under id.
+func register(p *Point, id record.TPID) bool {
 	if p.id != 0 {
 		return false
 	}
@@ -93,11 +104,8 @@ func Register(p *Point) bool {
 		return false
 	}
 	registry[n] = addrOfPoint(p)
-	p.id = uint16(record.FirstDictID) + uint16(n)
+	p.id = uint16(id)
 	npoints.Store(n + 1)
-	if globalBT.Load() && p.state.Load()&Enabled != 0 {
-		p.state.Store(p.state.Load() | Backtrace)
-	}
 	return true
 }
 

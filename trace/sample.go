@@ -23,18 +23,10 @@ type interrupted struct {
 // RegisterFixed registers p under a fixed-meaning id (record.TPSample for the sampler's point):
 // its records have a fixed schema the host knows without the DICT, and the DICT still names it.
 func RegisterFixed(p *Point, id record.TPID) bool {
-	if p.id != 0 || id == 0 || id >= record.FirstDictID {
+	if id == 0 || id >= record.FirstDictID {
 		return false
 	}
-	n := npoints.Load()
-	if n >= MaxPoints {
-		regFailed.Add(1)
-		return false
-	}
-	registry[n] = addrOfPoint(p)
-	p.id = uint16(id)
-	npoints.Store(n + 1)
-	return true
+	return register(p, id)
 }
 
 // EmitSample writes a SAMPLE record for the sampler's point p: lateNs is how late the tick

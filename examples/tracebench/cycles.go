@@ -8,6 +8,7 @@ import (
 
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/record"
+	"github.com/unitrace/unitrace/trace/ring"
 )
 
 // cycles measures the cost per emit of each case in TSC cycles: reps runs of n emits, after one
@@ -19,7 +20,7 @@ func cycles(b trace.BootInfo, n, nbt, reps, frames int) error {
 		return errors.New("-n, -nbt and -reps must be positive")
 	}
 	fmt.Printf("tracebench: tsc_hz %d\n", b.TickHz)
-	if !b.Flight {
+	if trace.Ring(0).Mode() != ring.Flight {
 		fmt.Println("tracebench: note: not a flight ring; the enabled cases may fill it and measure dropped emits")
 	}
 	tpOff.SetFlags(0)

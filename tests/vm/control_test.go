@@ -1,18 +1,13 @@
 package vm_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/unitrace/unitrace/tools/tracefile"
-	"github.com/unitrace/unitrace/tools/vmconfig"
 	"github.com/unitrace/unitrace/trace/wire"
 )
 
@@ -40,58 +35,15 @@ func TestTraceControl(t *testing.T) { forEachArch(t, testTraceControl) }
 
 func testTraceControl(t *testing.T, a guestArch) {
 	kernel := buildImage(t, a, "tests/vm/testdata/ctlguest")
-	dir := t.TempDir()
-	listen := func(name string) net.Listener {
-		ln, err := net.Listen("unix", filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { ln.Close() })
-		return ln
-	}
-	dataLn, ctlLn := listen("data.sock"), listen("ctl.sock")
-	type outcome struct {
-		console []string
-		res     vmconfig.Outcome
-	}
-	booted := make(chan outcome, 1)
-	go func() {
-		ports := &vmconfig.TracePorts{Data: filepath.Join(dir, "data.sock"), Ctl: filepath.Join(dir, "ctl.sock")}
-		cfg := a.config(kernel)
-		cfg.Env, cfg.Trace = []string{"unitrace.tracer=1"}, ports
-		c, r := bootVM(t, cfg)
-		booted <- outcome{c, r}
-	}()
-	accept := func(ln net.Listener) net.Conn {
-		ln.(*net.UnixListener).SetDeadline(time.Now().Add(2 * time.Minute))
-		c, err := ln.Accept()
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		return c
-	}
-	data, ctl := accept(dataLn), accept(ctlLn)
-	var recording bytes.Buffer
-	copied := make(chan error, 1)
-	go func() { _, err := io.Copy(&recording, data); copied <- err }()
-
-	cw, cr := wire.NewWriter(ctl), wire.NewReader(ctl)
+	g := startGuest(t, a, kernel, []string{"unitrace.tracer=1"})
 	ask := func(cmd string) reply {
 		t.Helper()
-		if err := cw.WriteFrame(wire.TypeCmd, 0, []byte(cmd)); err != nil {
-			t.Fatal(err)
-		}
-		ctl.SetReadDeadline(time.Now().Add(time.Minute))
-		f, err := cr.Next()
-		if err != nil {
-			t.Fatalf("%s: no reply: %v", cmd, err)
-		}
+		payload := g.askRaw(cmd)
 		var r reply
-		if f.Type != wire.TypeResp || json.Unmarshal(f.Payload, &r) != nil {
-			t.Fatalf("%s: reply %v %q", cmd, f.Type, f.Payload)
+		if json.Unmarshal(payload, &r) != nil {
+			t.Fatalf("%s: reply %q", cmd, payload)
 		}
-		t.Logf("%s -> %s", cmd, f.Payload)
+		t.Logf("%s -> %s", cmd, payload)
 		return r
 	}
 	enabled := func() map[string]bool {
@@ -150,21 +102,7 @@ func testTraceControl(t *testing.T, a guestArch) {
 		t.Errorf("enable after stop: %+v", r)
 	}
 
-	var out outcome
-	select {
-	case out = <-booted:
-	case <-time.After(3 * time.Minute):
-		t.Fatal("the guest did not exit after stop")
-	}
-	if out.res.Kind != vmconfig.Exited || out.res.Status != 0 {
-		t.Fatalf("outcome %+v\n%s", out.res, strings.Join(out.console, "\n"))
-	}
-	data.Close()
-	<-copied
-	tr, err := tracefile.Load(bytes.NewReader(recording.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := g.finish(0)
 	if tr.End == nil || tr.End.Reason != wire.EndStop || len(tr.Stats) < 2 || tr.Hello == nil || tr.Hello.RingMode != wire.ModeFlight {
 		t.Fatalf("session: END %+v, %d STATS, HELLO %+v", tr.End, len(tr.Stats), tr.Hello)
 	}
@@ -177,8 +115,8 @@ func testTraceControl(t *testing.T, a guestArch) {
 	if n == 0 {
 		t.Fatal("no syscall_enter records")
 	}
-	file := filepath.Join(dir, "control.utrace")
-	if err := os.WriteFile(file, recording.Bytes(), 0o644); err != nil {
+	file := filepath.Join(t.TempDir(), "control.utrace")
+	if err := os.WriteFile(file, g.recording.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if out, _, st := runTool(t, "check", file); st != 0 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -266,4 +267,33 @@ func consoleLines(s string) []string {
 		out = append(out, strings.TrimRight(l, "\r"))
 	}
 	return out
+}
+
+// traceSockets listens on the two trace ports' unix sockets in a fresh directory, for a guest
+// whose QEMU connects to them (ports, for vmconfig.Config.Trace).
+func traceSockets(t testing.TB) (ports *vmconfig.TracePorts, data, ctl net.Listener) {
+	t.Helper()
+	dir := t.TempDir()
+	ports = &vmconfig.TracePorts{Data: filepath.Join(dir, "data.sock"), Ctl: filepath.Join(dir, "ctl.sock")}
+	listen := func(path string) net.Listener {
+		ln, err := net.Listen("unix", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ln.Close() })
+		return ln
+	}
+	return ports, listen(ports.Data), listen(ports.Ctl)
+}
+
+// acceptConn waits (two minutes at most) for QEMU to connect to ln.
+func acceptConn(t testing.TB, ln net.Listener) net.Conn {
+	t.Helper()
+	ln.(*net.UnixListener).SetDeadline(time.Now().Add(2 * time.Minute))
+	c, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
 }

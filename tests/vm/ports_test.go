@@ -3,8 +3,6 @@ package vm_test
 import (
 	"bufio"
 	"fmt"
-	"net"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,23 +19,7 @@ func TestTracePorts(t *testing.T) { forEachArch(t, testTracePorts) }
 
 func testTracePorts(t *testing.T, a guestArch) {
 	kernel := buildImage(t, a, "examples/portecho")
-	dir := t.TempDir()
-	listen := func(name string) net.Listener {
-		ln, err := net.Listen("unix", filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { ln.Close() })
-		return ln
-	}
-	dataLn, ctlLn := listen("data.sock"), listen("ctl.sock")
-	extra := []string{
-		"-device", "virtio-serial-device,id=utser",
-		"-chardev", "socket,id=utdata,path=" + filepath.Join(dir, "data.sock"),
-		"-device", "virtserialport,bus=utser.0,chardev=utdata,name=org.unitrace.data,nr=1",
-		"-chardev", "socket,id=utctl,path=" + filepath.Join(dir, "ctl.sock"),
-		"-device", "virtserialport,bus=utser.0,chardev=utctl,name=org.unitrace.ctl,nr=2",
-	}
+	ports, dataLn, ctlLn := traceSockets(t)
 	result := make(chan []string, 1)
 	go func() {
 		data, err := dataLn.Accept()
@@ -63,7 +45,7 @@ func testTracePorts(t *testing.T, a guestArch) {
 		result <- got
 	}()
 	cfg := a.config(kernel)
-	cfg.ExtraArgs = extra
+	cfg.Trace = ports
 	console, out := bootVM(t, cfg)
 	if out.Kind != vmconfig.Exited || out.Status != 0 {
 		t.Fatalf("outcome %+v\n%s", out, strings.Join(console, "\n"))

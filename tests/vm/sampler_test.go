@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -38,34 +37,15 @@ type vmOutcome struct {
 // startGuest boots kernel with env and the trace ports on sockets this test listens on.
 func startGuest(t *testing.T, a guestArch, kernel string, env []string) *guestSession {
 	t.Helper()
-	dir := t.TempDir()
-	listen := func(name string) net.Listener {
-		ln, err := net.Listen("unix", filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { ln.Close() })
-		return ln
-	}
-	dataLn, ctlLn := listen("data.sock"), listen("ctl.sock")
+	ports, dataLn, ctlLn := traceSockets(t)
 	g := &guestSession{t: t, copied: make(chan error, 1), booted: make(chan vmOutcome, 1)}
 	go func() {
-		ports := &vmconfig.TracePorts{Data: filepath.Join(dir, "data.sock"), Ctl: filepath.Join(dir, "ctl.sock")}
 		cfg := a.config(kernel)
 		cfg.Env, cfg.Trace = env, ports
 		c, r := bootVM(t, cfg)
 		g.booted <- vmOutcome{c, r}
 	}()
-	accept := func(ln net.Listener) net.Conn {
-		ln.(*net.UnixListener).SetDeadline(time.Now().Add(2 * time.Minute))
-		c, err := ln.Accept()
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		return c
-	}
-	g.data, g.ctl = accept(dataLn), accept(ctlLn)
+	g.data, g.ctl = acceptConn(t, dataLn), acceptConn(t, ctlLn)
 	go func() { _, err := io.Copy(&g.recording, g.data); g.copied <- err }()
 	g.cw, g.cr = wire.NewWriter(g.ctl), wire.NewReader(g.ctl)
 	return g
@@ -76,6 +56,14 @@ func (g *guestSession) ask(cmd string, v any) {
 	g.t.Helper()
 	g.id++
 	body := fmt.Sprintf(`{"id":%d,%s`, g.id, strings.TrimPrefix(cmd, "{"))
+	if reply := g.askRaw(body); json.Unmarshal(reply, v) != nil {
+		g.t.Fatalf("%s: reply %q", body, reply)
+	}
+}
+
+// askRaw sends body, as it is, as one command and returns the reply's payload.
+func (g *guestSession) askRaw(body string) []byte {
+	g.t.Helper()
 	if err := g.cw.WriteFrame(wire.TypeCmd, 0, []byte(body)); err != nil {
 		g.t.Fatal(err)
 	}
@@ -84,9 +72,10 @@ func (g *guestSession) ask(cmd string, v any) {
 	if err != nil {
 		g.t.Fatalf("%s: no reply: %v", body, err)
 	}
-	if f.Type != wire.TypeResp || json.Unmarshal(f.Payload, v) != nil {
+	if f.Type != wire.TypeResp {
 		g.t.Fatalf("%s: reply %v %q", body, f.Type, f.Payload)
 	}
+	return f.Payload
 }
 
 // finish waits for the guest to exit and returns the recording.

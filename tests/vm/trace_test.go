@@ -3,7 +3,6 @@ package vm_test
 import (
 	"bytes"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -121,12 +120,12 @@ func testTraceLossAccounting(t *testing.T, a guestArch) {
 				t.Fatalf("session not closed: END %v, %d STATS", tr.End, len(tr.Stats))
 			}
 			final := tr.Stats[len(tr.Stats)-1].CPUs[0]
-			dropped := final.DroppedFull + final.DroppedNested + final.DroppedEarly + final.DroppedOther
+			dropped := final.Dropped()
 			a := tr.Account.CPUs()[0]
 			t.Logf("%s: produced %d (guest: written %d + dropped %d), received %d, LOST records %d, missing %d, overwritten %d",
 				mode, a.Produced, final.Written, dropped, a.Received, a.LostRecords, a.Missing, final.Overwritten)
-			if final.Written+dropped != a.Produced {
-				t.Errorf("guest produced %d, seqs say %d", final.Written+dropped, a.Produced)
+			if final.Produced() != a.Produced {
+				t.Errorf("guest produced %d, seqs say %d", final.Produced(), a.Produced)
 			}
 			if a.Received+a.LostRecords+a.LostFrames+a.Missing != a.Produced {
 				t.Errorf("accounting does not add up: %+v", a)
@@ -152,16 +151,7 @@ func testTraceLossAccounting(t *testing.T, a guestArch) {
 // the data port to file at about 256 KiB/s, much slower than hello produces records.
 func recordSlowly(t *testing.T, a guestArch, kernel, file string, env []string) {
 	t.Helper()
-	dir := t.TempDir()
-	listen := func(name string) net.Listener {
-		ln, err := net.Listen("unix", filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { ln.Close() })
-		return ln
-	}
-	dataLn, ctlLn := listen("data.sock"), listen("ctl.sock")
+	ports, dataLn, ctlLn := traceSockets(t)
 	out, err := os.Create(file)
 	if err != nil {
 		t.Fatal(err)
@@ -192,7 +182,6 @@ func recordSlowly(t *testing.T, a guestArch, kernel, file string, env []string) 
 			time.Sleep(15 * time.Millisecond)
 		}
 	}()
-	ports := &vmconfig.TracePorts{Data: filepath.Join(dir, "data.sock"), Ctl: filepath.Join(dir, "ctl.sock")}
 	cfg := a.config(kernel)
 	cfg.Env, cfg.Trace = env, ports
 	console, res := bootVM(t, cfg)

@@ -95,14 +95,13 @@ func checkTrace(w io.Writer, file string, tr *tracefile.Trace) int {
 		if st, ok := final[a.CPU]; ok {
 			// The guest's own count of what it produced must be what the seqs say: every record
 			// written or dropped took one.
-			dropped := st.DroppedFull + st.DroppedNested + st.DroppedEarly + st.DroppedOther
-			fmt.Fprintf(w, "    final STATS: written %d + dropped %d = %d produced", st.Written, dropped, st.Written+dropped)
+			fmt.Fprintf(w, "    final STATS: written %d + dropped %d = %d produced", st.Written, st.Dropped(), st.Produced())
 			if st.Discarded > 0 || st.Pending > 0 {
 				fmt.Fprintf(w, " (%d discarded by a mode change, %d never reported)", st.Discarded, st.Pending)
 			}
 			fmt.Fprintln(w)
-			if st.Written+dropped != a.Produced {
-				bad("cpu %d: the guest counted %d records produced, the sequence numbers say %d", a.CPU, st.Written+dropped, a.Produced)
+			if st.Produced() != a.Produced {
+				bad("cpu %d: the guest counted %d records produced, the sequence numbers say %d", a.CPU, st.Produced(), a.Produced)
 			}
 		}
 		switch {

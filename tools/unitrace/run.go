@@ -214,7 +214,7 @@ func runCommand(std stdio, name string, args []string) error {
 		if err := session.finish(std); err != nil {
 			fmt.Fprintf(std.err, "unitrace run: recording: %v\n", err)
 		} else if o.pprofFile != "" {
-			if err := writeRunProfile(session.file, res.Path, o.pprofFile); err != nil {
+			if err := writeRunProfile(std, session.file, res.Path, o.pprofFile); err != nil {
 				fmt.Fprintf(std.err, "unitrace run: profile: %v\n", err)
 			} else {
 				fmt.Fprintf(std.err, "unitrace run: profile %s (go tool pprof -top %s %s)\n", o.pprofFile, res.Path, o.pprofFile)

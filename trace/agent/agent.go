@@ -84,11 +84,7 @@ func (a *agent) drainStream() (busy bool) {
 		if r == nil || r.Mode() != ring.Stream {
 			continue
 		}
-		for range passLimit {
-			if n, err := drain(cpu); err != nil || n == 0 {
-				break
-			}
-		}
+		drainRing(cpu, passLimit)
 		first, second := r.Peek()
 		if first.Len+second.Len > r.Size()/2 {
 			busy = true
@@ -105,18 +101,25 @@ func (a *agent) drainAll() (total uint64, err error) {
 		if r == nil || r.Size() == 0 {
 			continue
 		}
-		// Bound the passes by the ring's size: records emitted meanwhile wait for the next drain.
-		limit := r.Size()/(60<<10) + 2
-		for range limit {
-			n, err := drain(cpu)
-			if err != nil {
-				return total, err
-			}
-			if n == 0 {
-				break
-			}
-			total += n
+		// Enough frames for a full ring: records emitted meanwhile wait for the next drain.
+		n, err := drainRing(cpu, int(r.Size()/trace.MaxSendPayload)+2)
+		total += n
+		if err != nil {
+			return total, err
 		}
+	}
+	return total, nil
+}
+
+// drainRing has the kernel send cpu's records, at most passes frames of them, until the ring
+// is empty; it returns the record bytes sent.
+func drainRing(cpu, passes int) (total uint64, err error) {
+	for range passes {
+		n, err := drain(cpu)
+		if err != nil || n == 0 {
+			return total, err
+		}
+		total += n
 	}
 	return total, nil
 }

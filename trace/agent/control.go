@@ -207,7 +207,7 @@ func (a *agent) run1(c *ctl.Command, resp *response) ctl.Err {
 		var written, dropped uint64
 		for _, c := range s.CPUs {
 			written += c.Written
-			dropped += c.DroppedFull + c.DroppedNested + c.DroppedEarly + c.DroppedOther
+			dropped += c.Dropped()
 		}
 		resp.Written, resp.Dropped = &written, &dropped
 		return status(send(s))

@@ -13,14 +13,12 @@ import (
 // that (re)attaches and asks.
 func (a *agent) sendHello() error {
 	b := trace.Boot()
+	r := trace.Ring(0) // the agent runs only once the kernel set the rings up
 	mode := wire.ModeStream
-	if r := trace.Ring(0); r != nil && r.Mode() == ring.Flight {
+	if r.Mode() == ring.Flight {
 		mode = wire.ModeFlight
 	}
-	size := b.RingSize
-	if r := trace.Ring(0); r != nil && r.Size() != 0 {
-		size = r.Size()
-	}
+	size := r.Size()
 	dict := dictionary()
 	a.points = len(dict.Entries)
 	hello := &wire.Hello{

@@ -67,9 +67,6 @@ func kernelCtlValue(op, a, b uint64) (uint64, error) {
 
 // kernelCtl runs a tracer operation in the kernel (trace.Ctl*).
 func kernelCtl(op, a, b uint64) error {
-	_, _, errno := syscall.Syscall(trace.SysCtl, uintptr(op), uintptr(a), uintptr(b))
-	if errno != 0 {
-		return errno
-	}
-	return nil
+	_, err := kernelCtlValue(op, a, b)
+	return err
 }

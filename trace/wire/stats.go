@@ -19,6 +19,15 @@ type CPUStats struct {
 	Pending         uint64 // dropped records no LOST record has reported yet
 }
 
+// Dropped is how many records the CPU dropped, every cause together.
+func (c *CPUStats) Dropped() uint64 {
+	return c.DroppedFull + c.DroppedNested + c.DroppedEarly + c.DroppedOther
+}
+
+// Produced is how many records the CPU produced: each written or dropped one took a sequence
+// number.
+func (c *CPUStats) Produced() uint64 { return c.Written + c.Dropped() }
+
 // NumCounters is how many counters this version writes per CPU.
 const NumCounters = 14
 
