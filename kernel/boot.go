@@ -5,13 +5,15 @@ import "github.com/unitrace/unitrace/trace"
 // The boot steps both architectures share, between their own bring-up (boot_<arch>.go: boot
 // protocol, console, CPU tables, interrupt controller, clock) and the program.
 
-// carveMemory builds memory management over the RAM above kernelEnd, with physically contiguous
+// carveMemory counts the CPUs and builds memory management over the RAM above the kernel's
+// stacks (kernelEnd, which depends on the count), with physically contiguous
 // blocks carved first for the trace device and the trace rings when tracing is on; it returns
 // each block's address, 0 for one not needed.
-func carveMemory(kernelEnd uintptr) (devBlock, ringBlock uintptr) {
+func carveMemory(kernelEnd func() uintptr) (devBlock, ringBlock uintptr) {
+	setupCPUs() // kernel stacks and rings are per CPU: count them first
 	devMem := traceDeviceMemory()
 	ringMem := traceRingMemory()
-	carved := initMemory(kernelEnd, devMem+ringMem)
+	carved := initMemory(kernelEnd(), devMem+ringMem)
 	if devMem != 0 {
 		devBlock = carved
 	}
@@ -21,19 +23,20 @@ func carveMemory(kernelEnd uintptr) (devBlock, ringBlock uintptr) {
 	return devBlock, ringBlock
 }
 
-// startProgram creates the idle thread and the program's main thread on a Linux initial stack,
-// starts the timers (and the sampler, if the command line asked), and enters the Go runtime's
+// startProgram creates CPU 0's idle thread and the program's main thread on a Linux initial stack,
+// starts the timers (and the sampler, if the command line asked) and the other CPUs, and enters the Go runtime's
 // own entry point. It never returns.
 func startProgram() {
-	archIdleFrame(&threads[idleSlot].frame)
-	threads[idleSlot].state = threadRunnable
+	idle := &threads[0]
+	archIdleFrame(&idle.frame)
+	idle.state, idle.cpu = threadRunnable, 0
 	main := newThread()
 	t := &threads[main]
 	sp := buildInitialStack()
 	archThreadFrame(&t.frame, archRuntimeEntry(), sp)
-	t.state = threadRunning
-	curSlot = main
-	trace.SetThread(cpuIndex(), uint32(t.tid))
+	t.state, t.cpu = threadRunning, 0
+	cpuLocals[0].cur = main
+	trace.SetThread(0, uint32(t.tid))
 	t.runStart = nanotime()
 	bootNanos = nanotime()
 	if opts.verbose {
@@ -41,5 +44,6 @@ func startProgram() {
 	}
 	initTimers()
 	startBootSampler()
+	startSecondaries()
 	archEnter(&t.frame)
 }

@@ -1,5 +1,7 @@
 package kernel
 
+import "sync/atomic"
+
 // Kernel console output without fmt (which allocates): strings, decimal and hex numbers,
 // assembled in a small buffer and written to the UART.
 
@@ -76,7 +78,9 @@ func (l *line) hex(v uint64, zeros bool) *line {
 }
 
 func (l *line) flush() {
+	lockConsole()
 	consoleWrite(l.buf[:l.n])
+	unlockConsole()
 	l.n = 0
 }
 
@@ -88,10 +92,26 @@ func (l *line) nl() {
 
 // logf starts a kernel message line: "unitrace: ...".
 func klog() *line {
-	l := &kline
+	l := &klines[cpuIndex()&(maxCPUs-1)]
 	l.n = 0
 	return l.s("unitrace: ")
 }
 
-// kline is the buffer of kernel messages (one CPU, interrupts masked: one line at a time).
-var kline line
+// klines are the CPUs' buffers of kernel messages (interrupts masked: one line at a time per
+// CPU; consoleHeld keeps lines from different CPUs whole).
+var klines [maxCPUs]line
+
+var consoleHeld atomic.Uint32
+
+// lockConsole takes the console for one write. The wait is bounded: a CPU that stopped while
+// holding it (a fault in the middle of a line) must not silence the others for good.
+func lockConsole() {
+	for i := 0; i < 10_000_000; i++ {
+		if consoleHeld.CompareAndSwap(0, 1) {
+			return
+		}
+		cpuRelax()
+	}
+}
+
+func unlockConsole() { consoleHeld.Store(0) }

@@ -12,6 +12,9 @@ import (
 // code, fault address, all registers, and a backtrace from the exception frame's pc followed by
 // its frame-pointer chain, every step validated. It never returns.
 func kernelFault(f *Frame, why string) {
+	if otherCPUStopping() {
+		parkForGood() // one report at a time: the machine is stopping already
+	}
 	if inFaultReport {
 		// The report itself faulted: say where, and stop without trying again.
 		pc, _, _ := framePCSPFP(f)
@@ -20,7 +23,13 @@ func kernelFault(f *Frame, why string) {
 		exitMachine(faultExitValue)
 	}
 	inFaultReport = true
+	if !stopOtherCPUs() {
+		parkForGood() // another CPU is reporting its own fault, or exiting
+	}
 	klog().s("kernel fault: ").s(why).nl()
+	if numCPUs > 1 {
+		klog().s("on cpu ").d(int64(cpuIndex())).s(" of ").d(int64(numCPUs)).s("; the others are stopped").nl()
+	}
 	printTrap(f)
 	dumpRegs(f)
 	klog().s("backtrace (exception pc, then the frame-pointer chain):").nl()

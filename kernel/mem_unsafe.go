@@ -13,3 +13,6 @@ func ptr(addr uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer
 
 // bytesAt views n bytes at addr as a slice that must not outlive the current kernel entry.
 func bytesAt(addr, n uintptr) []byte { return unsafe.Slice((*byte)(ptr(addr)), n) }
+
+// addrOfFrame is a Frame's address, for the trace package's readers of saved contexts.
+func addrOfFrame(f *Frame) uintptr { return uintptr(unsafe.Pointer(f)) }

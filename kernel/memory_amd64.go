@@ -66,4 +66,14 @@ func archWritable(flags uint64) bool { return flags&amd64.PTEWrite != 0 }
 // archProtectRange take.
 func ptUnmapRange(start, end uintptr) int { return kpt.UnmapRange(start, end, freeFrame) }
 func ptProtect(va uintptr, prot uint32)   { kpt.Protect(va, pteFor(prot)) }
-func flushTLB()                           { amd64.FlushTLB() }
+
+// flushTLB drops stale translations after mappings were removed or narrowed: on this CPU, and
+// on every other CPU by a cross-CPU request (an x86 TLB flush is local), which returns once each
+// has flushed. The caller holds the kernel lock; freed frames are handed out again only under
+// it, so none is reused while another CPU may still reach it.
+func flushTLB() {
+	amd64.FlushTLB()
+	if onlineCPUs() > 1 {
+		crossCall(xcallFlushTLB, 0)
+	}
+}

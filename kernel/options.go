@@ -7,6 +7,8 @@ import "github.com/unitrace/unitrace/boot"
 //	unitrace.strace=1        print every system call on the console
 //	unitrace.verbose=1       print boot details (clock, memory, boot time)
 //	unitrace.debug=kfault    fault inside the kernel on the first system call (tests the report)
+//	unitrace.watchdog=SECS   dump every stack when a runnable thread waits that long (watchdog.go)
+//	unitrace.smp=N           run at most N CPUs (default: every CPU the machine has)
 //
 // and the tracer's options (tracing.go).
 type options struct {
@@ -37,6 +39,9 @@ func parseCommandLine() {
 		case "unitrace.debug=kfault":
 			opts.debugFault = true
 		default:
+			if watchdogOption(o) || smpOption(o) {
+				continue
+			}
 			if sampleOption(i, o) {
 				topts.wanted = true // samples travel through the tracer
 				continue

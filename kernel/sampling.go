@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"strings"
+	"sync/atomic"
 
 	"github.com/unitrace/unitrace/sampler"
 	"github.com/unitrace/unitrace/trace"
@@ -65,34 +66,51 @@ func startBootSampler() {
 	startSampler(uint64(hz))
 }
 
-// startSampler (re)starts this CPU's sampler at hz and enables sampler_tick; it returns the
-// rate in force.
+// samplerHz is the rate every CPU samples at (0: off): a CPU that comes online later starts
+// its sampler from it.
+var samplerHz uint64
+
+// startSampler (re)starts every CPU's sampler at hz and enables sampler_tick; it returns the
+// rate in force on this CPU. The CPUs that did not acknowledge are in xcall.unanswered.
 func startSampler(hz uint64) uint64 {
-	s := &samplers[0]
-	r, _ := hwRandom()
-	now := ticks()
-	s.Start(uint32(hz), ticksHz(), now, r^now)
 	flags := trace.Enabled | trace.InterruptBacktrace
 	if sampleOpts.ordinary {
 		flags = trace.Enabled | trace.Backtrace
 	}
 	tpSamplerTick.SetFlags(flags)
-	armNext()
-	return uint64(s.Hz())
+	atomic.StoreUint64(&samplerHz, hz)
+	crossCall(xcallSamplerStart, hz)
+	return uint64(samplers[cpuIndex()].Hz())
 }
 
-// stopSampler turns the sampler off. When it returns no further sample is taken: a sampler
-// interrupt already pending finds the sampler off.
+// stopSampler turns every CPU's sampler off. When it returns no further sample is taken: each
+// CPU that answered has stopped its own (a sampler interrupt already pending finds it off), and
+// sampler_tick is disabled, so one that did not answer records nothing either.
 func stopSampler() {
-	samplers[0].Stop()
+	atomic.StoreUint64(&samplerHz, 0)
+	crossCall(xcallSamplerStop, 0)
 	tpSamplerTick.SetFlags(0)
+}
+
+// startLocalSampler starts this CPU's sampler at hz with its own random phase.
+func startLocalSampler(hz uint64) {
+	s := &samplers[cpuIndex()&(maxCPUs-1)]
+	r, _ := hwRandom()
+	now := ticks()
+	s.Start(uint32(hz), ticksHz(), now, r^now^uint64(cpuIndex())<<32)
+	armNext()
+}
+
+// stopLocalSampler stops this CPU's sampler.
+func stopLocalSampler() {
+	samplers[cpuIndex()&(maxCPUs-1)].Stop()
 	armNext()
 }
 
 // takeSample emits the due sample and applies the throttle rule to what it cost.
 func takeSample(s *sampler.CPU, now uint64) {
 	late := s.Fire(now)
-	tpSamplerTick.EmitSample(s.NsFromTicks(late), curSlot == idleSlot)
+	tpSamplerTick.EmitSample(s.NsFromTicks(late), onIdle())
 	if throttled, oldHz, newHz := s.Cost(ticks() - now); throttled {
 		trace.EmitThrottle(uint64(oldHz), uint64(newHz))
 	}
@@ -102,12 +120,22 @@ func takeSample(s *sampler.CPU, now uint64) {
 // reportSampler prints the sampler's counters and handler cost at exit, when it ran: the
 // in-guest numbers behind docs/measurements.md.
 func reportSampler() {
-	s := &samplers[0]
+	for cpu := 0; cpu < numCPUs; cpu++ {
+		reportCPUSampler(cpu)
+	}
+}
+
+func reportCPUSampler(cpu int) {
+	s := &samplers[cpu]
 	if s.Samples == 0 {
 		return
 	}
 	p50, p99, n := s.CostPercentiles()
-	klog().s("sampler: ").u(s.Samples).s(" samples, ").u(s.Late).s(" late, ").u(s.Missed).s(" missed, ").
+	l := klog().s("sampler: ")
+	if numCPUs > 1 {
+		l.s("cpu ").d(int64(cpu)).s(": ")
+	}
+	l.u(s.Samples).s(" samples, ").u(s.Late).s(" late, ").u(s.Missed).s(" missed, ").
 		u(s.Throttles).s(" throttled; handler cost over the last ").d(int64(n)).s(": median ").u(p50).
 		s(" cycles (").u(s.NsFromTicks(p50)).s(" ns), p99 ").u(p99).s(" cycles (").u(s.NsFromTicks(p99)).s(" ns)").nl()
 }

@@ -1,11 +1,89 @@
 package kernel
 
-// secondaryMain is where a CPU started by the hardware layer (amd64.StartAP, arm64.StartCPU)
-// enters the kernel, on its own kernel stack with interrupts masked. The kernel does not
-// schedule on more than one CPU yet (issue 6): it never starts another CPU, and one that
-// arrived here anyway stays parked, taking no interrupts and touching no shared state.
-func secondaryMain(cpu uint64) {
-	for {
-		parkCPU()
+import (
+	"sync/atomic"
+
+	"github.com/unitrace/unitrace/trace"
+)
+
+// Multiprocessor bring-up. The boot CPU finds the machine's CPUs before memory management starts
+// (setupCPUs: their kernel stacks and trace rings are sized from the count), and starts the
+// others just before it enters the program (startSecondaries). Each secondary arrives at
+// secondaryMain on its own kernel stack with interrupts masked, sets up its interrupt controller
+// side, its idle thread and timers, and enters its idle thread; from then on it schedules like
+// the boot CPU.
+
+// smpLimit is unitrace.smp=N: run at most N CPUs (0: all).
+var smpLimit int
+
+// smpOption reads unitrace.smp=N; it reports whether o was that option.
+func smpOption(o string) bool {
+	const prefix = "unitrace.smp="
+	if len(o) <= len(prefix) || o[:len(prefix)] != prefix {
+		return false
 	}
+	n, ok := parseSmallUint(o[len(prefix):])
+	if !ok || n < 1 {
+		klog().s("unitrace.smp: want a CPU count of at least 1, got ").s(o[len(prefix):]).nl()
+		return true
+	}
+	smpLimit = n
+	return true
+}
+
+// setupCPUs counts the CPUs the kernel will run and reserves what they need.
+func setupCPUs() {
+	n := discoverCPUs()
+	if smpLimit > 0 && n > smpLimit {
+		n = smpLimit
+	}
+	numCPUs = reserveCPUs(n)
+	cpuLocals[0].online.Store(true)
+}
+
+// secondaryWait bounds how long the boot CPU waits for the secondaries to report in.
+const secondaryWait = 10_000_000_000 // ns
+
+// startSecondaries starts every other CPU and waits until each runs its idle thread (or the
+// wait runs out), then says how many are online.
+func startSecondaries() {
+	enableIPIHere()
+	for c := 1; c < numCPUs; c++ {
+		if !startCPU(c) {
+			klog().s("smp: cpu ").d(int64(c)).s(" did not start").nl()
+		}
+	}
+	deadline := nanotime() + secondaryWait
+	for onlineCPUs() < numCPUs && nanotime() < deadline {
+		cpuRelax()
+	}
+	if numCPUs > 1 || opts.verbose {
+		klog().s("smp: ").d(int64(onlineCPUs())).s(" CPUs online").nl()
+	}
+}
+
+// secondaryMain is where a CPU started by the hardware layer (amd64.StartAP, arm64.StartCPU)
+// enters the kernel, on its own kernel stack with interrupts masked.
+func secondaryMain(cpu uint64) {
+	c := int(cpu)
+	if c <= 0 || c >= numCPUs || c != cpuIndex() {
+		for {
+			parkCPU() // not a CPU the kernel asked for: keep out of everything
+		}
+	}
+	initSecondaryCPU()
+	l := &cpuLocals[c]
+	idle := &threads[c]
+	archIdleFrame(&idle.frame)
+	idle.state = threadRunning
+	idle.cpu = int32(c)
+	l.cur = int32(c)
+	trace.SetThread(c, 0)
+	startTick()
+	if hz := atomic.LoadUint64(&samplerHz); hz != 0 {
+		startLocalSampler(hz)
+	}
+	l.xcallAck.Store(xcall.seq.Load()) // requests posted before it came online are not its
+	l.online.Store(true)
+	archEnter(&idle.frame)
 }

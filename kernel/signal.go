@@ -175,10 +175,16 @@ func sysSigaltstackImpl(f *Frame, ss, old uintptr) uint64 {
 	return 0
 }
 
-// sendSignal makes sig pending for the thread in slot.
+// sendSignal makes sig pending for the thread in slot. A thread running on another CPU gets it
+// at that CPU's next kernel entry, which a kick makes immediate (the Go runtime's preemption
+// signal must not wait for a tick).
 func sendSignal(slot int32, sig int, info sigInfo) {
-	threads[slot].sigPending |= sigBit(sig)
+	t := &threads[slot]
+	t.sigPending |= sigBit(sig)
 	pendingInfo[slot][sig] = info
+	if t.state == threadRunning && t.cpu != int32(cpuIndex()) && t.sigMask&sigBit(sig) == 0 {
+		kickCPU(int(t.cpu))
+	}
 }
 
 func sysTgkillImpl(f *Frame, tgid, tid int32, sig int) uint64 {
@@ -207,9 +213,9 @@ func sysKillImpl(f *Frame, pid int32, sig int) uint64 {
 		return 0
 	}
 	// Process-directed: the running thread takes it unless it blocks it.
-	target := curSlot
+	target := curSlot()
 	if cur().sigMask&sigBit(sig) != 0 {
-		for i := int32(1); i < maxThreads; i++ {
+		for i := int32(firstThreadSlot); i < maxThreads; i++ {
 			if threads[i].state != threadFree && threads[i].sigMask&sigBit(sig) == 0 {
 				target = i
 				break
@@ -223,7 +229,7 @@ func sysKillImpl(f *Frame, pid int32, sig int) uint64 {
 // deliverSignals runs just before the kernel returns to the thread in f: it enters the handler
 // of the lowest pending, unblocked signal, or performs its default action.
 func deliverSignals(f *Frame) {
-	if curSlot == idleSlot {
+	if onIdle() {
 		return
 	}
 	t := cur()
@@ -243,7 +249,7 @@ func deliverSignals(f *Frame) {
 func deliverOne(f *Frame, sig int) {
 	t := cur()
 	t.sigPending &^= sigBit(sig)
-	info := pendingInfo[curSlot][sig]
+	info := pendingInfo[curSlot()][sig]
 	a := sigactions[sig]
 	switch a.handler {
 	case sigIGN:
@@ -279,7 +285,7 @@ func forceSignal(f *Frame, sig int, info sigInfo) {
 		sigactions[sig].handler = sigDFL
 		t.sigMask &^= sigBit(sig)
 	}
-	sendSignal(curSlot, sig, info)
+	sendSignal(curSlot(), sig, info)
 	deliverOne(f, sig)
 }
 

@@ -49,7 +49,7 @@ func sysWriteFD(n int, buf, count uintptr) uint64 {
 
 // sysWriteDevice writes to a trace port, blocking until the device has the bytes.
 func sysWriteDevice(f *Frame, n int, buf, count uintptr) (uint64, bool) {
-	ret, done := portIO(curSlot, opWrite, n, 0, buf, count)
+	ret, done := portIO(curSlot(), opWrite, n, 0, buf, count)
 	if !done {
 		blockOnPort(f, portOpDevice(opWrite, n))
 	}
@@ -97,12 +97,12 @@ func sysReadFD(f *Frame, n int, buf, count uintptr) (uint64, bool) {
 		if !done {
 			t := cur()
 			t.waitFD, t.waitAddr, t.deadline = int32(n), buf, 0
-			futexes.Enqueue(fdKey(n), curSlot)
+			futexes.Enqueue(fdKey(n), curSlot())
 			block(f, waitEventfd)
 		}
 		return ret, done
 	case fd.KindDevice:
-		ret, done := portIO(curSlot, opRead, n, 0, buf, count)
+		ret, done := portIO(curSlot(), opRead, n, 0, buf, count)
 		if !done {
 			blockOnPort(f, portOpDevice(opRead, n))
 		}
@@ -167,7 +167,7 @@ func sysEpollPwaitImpl(f *Frame, nr uint64, epfd int, events uintptr, maxEvents 
 	}
 	t := cur()
 	t.waitFD, t.waitAddr, t.waitCount, t.deadline = int32(epfd), events, uintptr(maxEvents), deadline
-	futexes.Enqueue(fdKey(epfd), curSlot)
+	futexes.Enqueue(fdKey(epfd), curSlot())
 	if deadline != 0 {
 		sleepUntil(deadline)
 	}

@@ -69,7 +69,7 @@ func sysFutexImpl(f *Frame, uaddr uintptr, op int, val uint32, timeout uintptr) 
 		}
 	}
 	tpFutexWait.Emit2(uint64(uaddr), uint64(val))
-	if !futexes.Enqueue(uaddr, curSlot) {
+	if !futexes.Enqueue(uaddr, curSlot()) {
 		return neg(ENOMEM), true
 	}
 	cur().deadline = deadline
@@ -160,9 +160,14 @@ func writeTimespec(addr uintptr, ns int64) bool {
 	if !ok {
 		return false
 	}
+	putTimespec(b, ns)
+	return true
+}
+
+// putTimespec stores ns as a struct timespec in b (16 bytes).
+func putTimespec(b []byte, ns int64) {
 	binary.LittleEndian.PutUint64(b[0:8], uint64(ns/1e9))
 	binary.LittleEndian.PutUint64(b[8:16], uint64(ns%1e9))
-	return true
 }
 
 const (

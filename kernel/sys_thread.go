@@ -37,6 +37,7 @@ func sysCloneImpl(f *Frame, flags uint64, stack, ptid, ctid, tls uintptr) uint64
 	t.frame = *f
 	cloneChildContext(&t.frame, stack, tls, flags&cloneSettls != 0)
 	t.sigMask = cur().sigMask
+	t.affinity, t.fifo, t.policy, t.fifoPrio = cur().affinity, cur().fifo, cur().policy, cur().fifoPrio
 	if flags&cloneParentSettid != 0 && !writeUser32(ptid, uint32(t.tid)) {
 		t.state = threadFree
 		live--
@@ -66,7 +67,7 @@ func sysExitThread(f *Frame, code int) {
 	}
 	t.state = threadFree
 	t.wait = waitNone
-	sleepers.Remove(curSlot)
+	sleepers.Remove(curSlot())
 	live--
 	if live == 0 {
 		exitGroup(code)
@@ -74,8 +75,12 @@ func sysExitThread(f *Frame, code int) {
 	schedule(f)
 }
 
-// exitGroup ends the program: the console's last line says the status, then the machine stops.
+// exitGroup ends the program: the other CPUs stop first (so no record is produced behind the
+// final flush), then the console's last line says the status, and the machine stops.
 func exitGroup(code int) {
+	if !stopOtherCPUs() {
+		parkForGood() // another CPU is stopping the machine already
+	}
 	stopSampler()
 	reportSampler()
 	traceFinish(wire.EndExit, int32(code&0xff))
@@ -83,19 +88,126 @@ func exitGroup(code int) {
 	exitMachine(uint32(code & 0xff))
 }
 
-// sysSchedGetaffinityImpl reports the CPUs the kernel schedules on (one, for now): the Go runtime
-// sizes GOMAXPROCS from it.
-func sysSchedGetaffinityImpl(size, mask uintptr) uint64 {
+// schedTarget finds the thread a sched_* call names: pid 0 or the caller's tid is the caller.
+func schedTarget(pid int32) (int32, bool) {
+	if pid == 0 || pid == cur().tid {
+		return curSlot(), true
+	}
+	if pid < 0 {
+		return 0, false
+	}
+	s := slotOfTID(pid)
+	return s, s >= 0
+}
+
+// sysSchedGetaffinityImpl reports the CPUs thread pid may run on (every CPU the kernel runs,
+// unless sched_setaffinity narrowed it): the Go runtime sizes GOMAXPROCS from it.
+func sysSchedGetaffinityImpl(pid int32, size, mask uintptr) uint64 {
 	const maskBytes = 8
-	if size < maskBytes {
+	slot, ok := schedTarget(pid)
+	if !ok {
+		return neg(ESRCH)
+	}
+	if size < maskBytes || size%8 != 0 {
 		return neg(EINVAL)
 	}
 	b, ok := userBytes(mask, maskBytes, true)
 	if !ok {
 		return neg(EFAULT)
 	}
-	binary.LittleEndian.PutUint64(b, 1)
+	binary.LittleEndian.PutUint64(b, threads[slot].affinity)
 	return maskBytes
+}
+
+// sysSchedSetaffinityImpl narrows the CPUs thread pid may run on. Bits beyond the CPUs the kernel
+// runs are ignored; a mask with none of them is EINVAL, as on Linux. A thread running on a CPU
+// its new mask excludes moves at that CPU's next kernel entry (kicked at once if it is another).
+func sysSchedSetaffinityImpl(pid int32, size, mask uintptr) uint64 {
+	slot, ok := schedTarget(pid)
+	if !ok {
+		return neg(ESRCH)
+	}
+	n := min(size, 8)
+	var raw [8]byte
+	if n > 0 {
+		b, ok := userBytes(mask, n, false)
+		if !ok {
+			return neg(EFAULT)
+		}
+		copy(raw[:], b)
+	}
+	m := binary.LittleEndian.Uint64(raw[:]) & allCPUs()
+	if m == 0 {
+		return neg(EINVAL)
+	}
+	t := &threads[slot]
+	t.affinity = m
+	if t.state == threadRunning && t.cpu != int32(cpuIndex()) && m&(1<<uint(t.cpu)) == 0 {
+		kickCPU(int(t.cpu))
+	}
+	return 0
+}
+
+// Scheduling policies (include/uapi/linux/sched.h).
+const (
+	schedOther = 0
+	schedFIFO  = 1
+	schedRR    = 2
+	schedBatch = 3
+	schedIdle  = 5
+)
+
+// sysSchedSetschedulerImpl sets thread pid's policy. SCHED_FIFO (priority 1..99) keeps its CPU
+// until it blocks or yields: the tick does not time-slice it. There is one priority level
+// otherwise: SCHED_RR, BATCH and IDLE are time-sliced like SCHED_OTHER.
+func sysSchedSetschedulerImpl(pid int32, policy int, param uintptr) uint64 {
+	slot, ok := schedTarget(pid)
+	if !ok {
+		return neg(ESRCH)
+	}
+	prio, ok := readUser32(param)
+	if !ok {
+		return neg(EFAULT)
+	}
+	p := int32(prio)
+	switch policy &^ 0x40000000 { // SCHED_RESET_ON_FORK
+	case schedFIFO, schedRR:
+		if p < 1 || p > 99 {
+			return neg(EINVAL)
+		}
+	case schedOther, schedBatch, schedIdle:
+		if p != 0 {
+			return neg(EINVAL)
+		}
+	default:
+		return neg(EINVAL)
+	}
+	t := &threads[slot]
+	t.fifo = policy&^0x40000000 == schedFIFO
+	t.policy = int32(policy &^ 0x40000000)
+	t.fifoPrio = p
+	return 0
+}
+
+// sysSchedGetschedulerImpl returns thread pid's policy.
+func sysSchedGetschedulerImpl(pid int32) uint64 {
+	slot, ok := schedTarget(pid)
+	if !ok {
+		return neg(ESRCH)
+	}
+	return uint64(threads[slot].policy)
+}
+
+// sysSchedGetparamImpl stores thread pid's priority.
+func sysSchedGetparamImpl(pid int32, param uintptr) uint64 {
+	slot, ok := schedTarget(pid)
+	if !ok {
+		return neg(ESRCH)
+	}
+	if !writeUser32(param, uint32(threads[slot].fifoPrio)) {
+		return neg(EFAULT)
+	}
+	return 0
 }
 
 func reportOnce(done *bool, msg string) {

@@ -114,7 +114,15 @@ func dispatch(f *Frame, nr uint64, a *[6]uint64) (ret uint64, done bool) {
 	case sysFutex:
 		return sysFutexImpl(f, uintptr(a[0]), int(a[1]), uint32(a[2]), uintptr(a[3]))
 	case sysSchedGetaffinity:
-		return sysSchedGetaffinityImpl(uintptr(a[1]), uintptr(a[2])), true
+		return sysSchedGetaffinityImpl(int32(a[0]), uintptr(a[1]), uintptr(a[2])), true
+	case sysSchedSetaffinity:
+		return sysSchedSetaffinityImpl(int32(a[0]), uintptr(a[1]), uintptr(a[2])), true
+	case sysSchedSetscheduler:
+		return sysSchedSetschedulerImpl(int32(a[0]), int(a[1]), uintptr(a[2])), true
+	case sysSchedGetscheduler:
+		return sysSchedGetschedulerImpl(int32(a[0])), true
+	case sysSchedGetparam:
+		return sysSchedGetparamImpl(int32(a[0]), uintptr(a[1])), true
 	case sysSetTidAddress:
 		cur().clearChild = uintptr(a[0])
 		return uint64(cur().tid), true

@@ -52,26 +52,34 @@ type thread struct {
 	onAltStack bool
 	runStart   int64 // when the thread last started running (ns): quantum and CPU time
 	cpuNanos   int64 // CPU time used before runStart
+
+	cpu      int32  // the CPU the thread runs on, or last ran on; -1 before it first runs
+	affinity uint64 // the CPUs it may run on (bit n: CPU n), inherited by clone children
+	fifo     bool   // SCHED_FIFO: not time-sliced (keeps its CPU until it blocks or yields)
+	queuedAt int64  // when it last became runnable (ns): the watchdog's measure of waiting
+	policy   int32  // the sched_setscheduler policy, for sched_getscheduler
+	fifoPrio int32  // its priority (sched_param), 0 for the time-sliced policies
 }
 
+// Slots below firstThreadSlot hold the CPUs' idle threads (slot n: CPU n's).
 var (
-	threads  [maxThreads]thread
-	nextTID  int32 = 1 // the main thread is tid 1, which is also the pid
-	live     int       // threads other than idle that have not exited
-	curSlot  int32     // slot of the thread running on this CPU
-	idleSlot int32     // slot 0: the idle thread
+	threads [maxThreads]thread
+	nextTID int32 = 1 // the main thread is tid 1, which is also the pid
+	live    int       // threads other than idle that have not exited
 )
 
 const processID = 1
 
 // newThread takes a free slot for a thread and gives it a tid, or returns -1.
 func newThread() int32 {
-	for i := int32(1); i < maxThreads; i++ {
+	for i := int32(firstThreadSlot); i < maxThreads; i++ {
 		t := &threads[i]
 		if t.state == threadFree {
 			gen := t.gen + 1
 			*t = thread{}
 			t.gen = gen
+			t.cpu = -1
+			t.affinity = allCPUs()
 			t.tid = nextTID
 			nextTID++
 			t.state = threadBlocked
@@ -84,7 +92,7 @@ func newThread() int32 {
 
 // slotOfTID finds the live thread with tid, or -1.
 func slotOfTID(tid int32) int32 {
-	for i := int32(1); i < maxThreads; i++ {
+	for i := int32(firstThreadSlot); i < maxThreads; i++ {
 		if threads[i].state != threadFree && threads[i].tid == tid {
 			return i
 		}
@@ -92,4 +100,4 @@ func slotOfTID(tid int32) int32 {
 	return -1
 }
 
-func cur() *thread { return &threads[curSlot] }
+func cur() *thread { return &threads[curSlot()] }

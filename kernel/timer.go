@@ -9,44 +9,61 @@ import (
 // each deadline moves on by whole periods from the last one, however late the interrupt came.
 // armTimers (per arch) programs the hardware: on amd64 the one LAPIC timer, one-shot for the
 // earlier deadline on that client's vector; on arm64 the virtual timer for the tick and the
-// physical timer for the sampler. Either way the handler takes whatever is due.
+// physical timer for the sampler. Either way the handler takes whatever is due. Every CPU has
+// its own deadlines and its own sampler, and only that CPU touches them.
 
 const tickHz = 1000
 
-var timers struct {
-	tickNext, tickPeriod uint64 // the scheduler tick's next deadline and period (TSC ticks)
-}
+// tickPeriod is the scheduler tick's period in ticks (the same on every CPU).
+var tickPeriod uint64
 
-// samplers holds each CPU's sampler (one CPU for now).
-var samplers [1]sampler.CPU
+// samplers holds each CPU's sampler.
+var samplers [maxCPUs]sampler.CPU
 
-// initTimers starts the scheduler tick on this CPU.
+// initTimers sets up the boot CPU's timer hardware and starts its scheduler tick.
 func initTimers() {
 	initLocalTimer()
-	timers.tickPeriod = max(ticksHz()/tickHz, 1)
-	timers.tickNext = ticks() + timers.tickPeriod
+	tickPeriod = max(ticksHz()/tickHz, 1)
+	startTick()
+}
+
+// startTick starts the scheduler tick on the calling CPU (a secondary's timer needs no
+// calibration: the boot CPU's holds for all).
+func startTick() {
+	here().tickNext = ticks() + tickPeriod
 	armNext()
 }
 
 // armNext arms this CPU's timer hardware for the tick's and the sampler's next deadlines.
+//
+//go:nosplit
 func armNext() {
-	s := &samplers[0]
-	armTimers(timers.tickNext, s.Next(), s.On())
+	s := &samplers[cpuIndex()&(maxCPUs-1)]
+	armTimers(here().tickNext, s.Next(), s.On())
 }
 
-// timerInterrupt handles the local timer, whichever vector it came on: first the sample, while
-// f still holds the interrupted thread (the tick may switch threads), then the tick. An
+// timerInterrupt handles the local timer, whichever vector it came on, without the kernel lock:
+// the sample first, while f still holds the interrupted thread, then it re-arms the timer. It
+// reports whether the scheduler tick is due and has work to do; the caller then runs tick under
+// the kernel lock (a tick with nothing to do only fires its tracepoint: the lock is the one
+// thing CPUs contend for). An
 // interrupt that comes a little early (the one-shot count is rounded) finds nothing due and
 // just arms the timer again.
-func timerInterrupt(f *Frame) {
+func timerInterrupt(f *Frame) (tickDue bool) {
 	ackTimer()
 	now := ticks()
-	if s := &samplers[0]; s.Due(now) {
+	cpu := cpuIndex() & (maxCPUs - 1)
+	if s := &samplers[cpu]; s.Due(now) {
 		takeSample(s, now)
 	}
-	if now >= timers.tickNext {
-		timers.tickNext += ((now-timers.tickNext)/timers.tickPeriod + 1) * timers.tickPeriod
-		tick(f)
+	l := &cpuLocals[cpu]
+	if now >= l.tickNext {
+		l.tickNext += ((now-l.tickNext)/tickPeriod + 1) * tickPeriod
+		l.ticks.Add(1)
+		if tickDue = tickNeedsLock(); !tickDue {
+			tpTimerTick.Emit1(0)
+		}
 	}
 	armNext()
+	return tickDue
 }

@@ -239,7 +239,7 @@ func portIO(slot int32, op portOp, n int, arg uint64, buf, count uintptr) (uint6
 
 // blockOnPort parks the running thread until the trace device interrupts.
 func blockOnPort(f *Frame, dev uint32) {
-	futexes.Enqueue(portKey(dev), curSlot)
+	futexes.Enqueue(portKey(dev), curSlot())
 	block(f, waitDevice)
 }
 

@@ -167,19 +167,20 @@ func traceCtl(op, a, b uint64) uint64 {
 		if size > topts.ringSize {
 			return neg(ENOMEM) // the boot option sized the memory there is
 		}
+		// Each CPU re-initialises its own ring: the producer must not be mid-record.
+		crossCall(xcallRingMode, uint64(mode)<<56|size)
 		for cpu := 0; cpu < ncpu; cpu++ {
-			if !trace.SetupRing(cpu, traceRingBase(cpu), size, mode) {
+			if r := trace.Ring(cpu); r == nil || r.Size() != size || r.Mode() != mode {
 				return neg(EINVAL)
 			}
-			stream.flightAt[cpu] = 0
 		}
 		return 0
 	case trace.CtlStop:
 		trace.Stop()
-		flushLost(ncpu)
+		crossCall(xcallFlushLost, 0)
 		return 0
 	case trace.CtlFlushLost:
-		flushLost(ncpu)
+		crossCall(xcallFlushLost, 0)
 		return 0
 	case trace.CtlSamplerStart:
 		if e := sampler.CheckHz(a, b != 0); e != sampler.OK {
@@ -189,21 +190,36 @@ func traceCtl(op, a, b uint64) uint64 {
 	case trace.CtlSamplerStop:
 		stopSampler()
 		return ticks() // no sample is younger
+	case trace.CtlStacks:
+		return captureStacks(uintptr(a), uintptr(b))
+	case trace.CtlUnanswered:
+		return xcall.unanswered.Load()
+	case trace.CtlCPUs:
+		return uint64(onlineCPUs())
 	}
 	return neg(EINVAL)
 }
 
-func flushLost(ncpu int) {
-	for cpu := 0; cpu < ncpu; cpu++ {
-		if r := trace.Ring(cpu); r != nil {
-			r.FlushLost(ticks())
-		}
+// flushLocalLost publishes this CPU's pending drops as a LOST record (a cross-CPU request: only
+// the ring's own CPU may produce into it).
+func flushLocalLost() {
+	if r := trace.Ring(cpuIndex()); r != nil {
+		r.FlushLost(ticks())
+	}
+}
+
+// setLocalRingMode re-initialises this CPU's ring (a cross-CPU request): arg is mode<<56|size.
+func setLocalRingMode(arg uint64) {
+	cpu := cpuIndex()
+	mode, size := ring.Mode(arg>>56), arg&(1<<56-1)
+	if trace.SetupRing(cpu, traceRingBase(cpu), size, mode) {
+		stream.flightAt[cpu] = 0
 	}
 }
 
 // tracePortCall runs the agent's drain or send, blocking the thread while the port is busy.
 func tracePortCall(f *Frame, op portOp, arg uint64, buf, count uintptr) (uint64, bool) {
-	ret, done := portIO(curSlot, op, -1, arg, buf, count)
+	ret, done := portIO(curSlot(), op, -1, arg, buf, count)
 	if !done {
 		blockOnPort(f, devData)
 	}

@@ -103,15 +103,15 @@ func traceOption(i int, o string) bool {
 	return handled
 }
 
-// traceRingMemory is how much contiguous memory the tracer needs (one ring: one CPU).
+// traceRingMemory is how much contiguous memory the tracer needs: one ring per CPU.
 func traceRingMemory() uintptr {
 	if vdevBase == 0 || !topts.wanted {
 		return 0 // no trace device (nothing could read the rings), or no tracing asked for
 	}
-	return uintptr(topts.ringSize)
+	return uintptr(topts.ringSize) * uintptr(numCPUs)
 }
 
-// initTracing registers the kernel's tracepoints, gives CPU 0 its ring and applies the boot
+// initTracing registers the kernel's tracepoints, gives every CPU its ring and applies the boot
 // options. Points registered here fire from now on; the agent drains the rings once the Go
 // runtime runs.
 func initTracing(mem uintptr) {
@@ -122,9 +122,12 @@ func initTracing(mem uintptr) {
 	if mem == 0 {
 		return
 	}
-	if !trace.SetupRing(0, mem, topts.ringSize, topts.mode) {
-		klog().s("tracer: cannot set up the ring").nl()
-		return
+	traceRingMem = mem
+	for cpu := 0; cpu < numCPUs; cpu++ {
+		if !trace.SetupRing(cpu, traceRingBase(cpu), topts.ringSize, topts.mode) {
+			klog().s("tracer: cannot set up the rings").nl()
+			return
+		}
 	}
 	trace.SetGlobalBacktrace(topts.backtrace)
 	for i := 0; i < topts.nenable; i++ {
@@ -144,10 +147,9 @@ func initTracing(mem uintptr) {
 		}
 	}
 	tracingReady = true
-	traceRingMem = mem
 	text, _ := textRange()
 	trace.SetBootInfo(trace.BootInfo{
-		NCPU: 1, Arch: traceArch, TickSource: traceTickSource, Accel: topts.accel, TickHz: ticksHz(), RefTicks: ticks(), RefNs: uint64(nanotime()),
+		NCPU: numCPUs, Arch: traceArch, TickSource: traceTickSource, Accel: topts.accel, TickHz: ticksHz(), RefTicks: ticks(), RefNs: uint64(nanotime()),
 		RefUnixNs: bootWallNanos + nanotime(), TextStart: uint64(text),
 	})
 }

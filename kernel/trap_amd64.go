@@ -3,21 +3,47 @@ package kernel
 import "github.com/unitrace/unitrace/arch/amd64"
 
 // trap is the kernel's entry from every interrupt, exception and system call: the entry stubs
-// call it with the Frame they built on a kernel stack, interrupts masked. Whatever context f
-// holds when trap returns is the one the CPU resumes.
+// call it with the Frame they built on this CPU's kernel stack, interrupts masked. Whatever
+// context f holds when trap returns is the one the CPU resumes.
+//
+// The IPI and the sample half of the timer interrupt are per-CPU work and run without the kernel
+// lock; everything else runs under it (lock.go) and ends in finishEntry.
 func trap(f *Frame) {
 	if f.Prev != 0 {
 		kernelFault(f, "fault inside the kernel")
 	}
-	switch v := f.Vector; {
+	if otherCPUStopping() {
+		parkForGood() // another CPU is stopping the machine
+	}
+	v := f.Vector
+	switch {
+	case v == vectorIPI:
+		amd64.EOI()
+		if !ipiInterrupt(f) {
+			return
+		}
+	case v == amd64.VectorTimer || v == amd64.VectorSampler:
+		tpIRQEntry.Emit1(v)
+		tickDue := timerInterrupt(f)
+		tpIRQExit.Emit1(v)
+		if !tickDue {
+			return
+		}
+	case v == amd64.VectorSpurious:
+		return // spurious LAPIC interrupt: no EOI
+	case v == amd64.VectorSyscall:
+		if fastSyscall(f) {
+			return
+		}
+	}
+	lockKernel(f)
+	switch {
 	case v == amd64.VectorSyscall:
 		syscall(f)
 	case v == amd64.VectorTimer || v == amd64.VectorSampler:
-		tpIRQEntry.Emit1(v)
-		timerInterrupt(f)
-		tpIRQExit.Emit1(v)
-	case v == amd64.VectorSpurious:
-		// spurious LAPIC interrupt: no EOI
+		tick(f)
+	case v == vectorIPI:
+		// a kick: finishEntry does what it was for
 	case v < amd64.FirstExternalVector:
 		threadException(f)
 	default:
@@ -33,7 +59,7 @@ func trap(f *Frame) {
 		amd64.EOI()
 		reportOnce(&warnedStrayIRQ, "stray interrupt ignored")
 	}
-	deliverSignals(f)
+	finishEntry(f)
 }
 
 var warnedStrayIRQ bool
@@ -48,7 +74,7 @@ const (
 // threadException handles an exception raised by a thread (the Go program, or the idle thread):
 // demand paging for page faults in mapped memory, otherwise the Linux signal for the fault.
 func threadException(f *Frame) {
-	if curSlot == idleSlot {
+	if onIdle() {
 		kernelFault(f, "exception in the idle thread")
 	}
 	switch f.Vector {

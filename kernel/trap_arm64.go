@@ -3,46 +3,75 @@ package kernel
 import "github.com/unitrace/unitrace/arch/arm64"
 
 // trap is the kernel's entry from every exception: the vector stubs call it on SP_EL1 with the
-// Frame they built, interrupts masked. Threads (the Go program and the idle thread) run at
+// Frame they built, interrupts masked. Threads (the Go program and the idle threads) run at
 // EL1t, so an exception of an EL1h kind is the kernel's own fault. Whatever context f holds
 // when trap returns is the one the CPU resumes.
+//
+// The IPI and the sample half of the timer interrupts are per-CPU work and run without the
+// kernel lock; everything else runs under it (lock.go) and ends in finishEntry.
 func trap(f *Frame) {
 	if !f.FromThread() || f.Prev != 0 {
 		kernelFault(f, "exception in the kernel")
 	}
+	if otherCPUStopping() {
+		parkForGood() // another CPU is stopping the machine
+	}
+	var ack, id uint32
+	tickDue := false
 	switch {
 	case f.IsIRQ():
-		interrupt(f)
-	case f.Kind == arm64.KindSyncEL1t:
-		if arm64.ESRClass(f.ESR) == arm64.ECSVC64 {
-			syscall(f)
-		} else {
-			threadException(f)
+		ack = arm64.AcknowledgeIRQ()
+		id = arm64.INTID(ack)
+		switch id {
+		case arm64.IntidSpurious:
+			return
+		case sgiKernel:
+			arm64.EndOfIRQ(ack)
+			if !ipiInterrupt(f) {
+				return
+			}
+		case arm64.IntidVirtualTimer, arm64.IntidPhysicalTimer:
+			// End the interrupt after the handler, which drops the level-triggered line by
+			// re-arming the timer.
+			tpIRQEntry.Emit1(uint64(id))
+			tickDue = timerInterrupt(f)
+			arm64.EndOfIRQ(ack)
+			tpIRQExit.Emit1(uint64(id))
+			if !tickDue {
+				return
+			}
 		}
-	default:
+	case f.Kind != arm64.KindSyncEL1t:
 		kernelFault(f, "unexpected exception (FIQ or SError)")
+	case arm64.ESRClass(f.ESR) == arm64.ECSVC64:
+		if fastSyscall(f) {
+			return
+		}
 	}
-	deliverSignals(f)
+	lockKernel(f)
+	switch {
+	case tickDue:
+		tick(f)
+	case f.IsIRQ() && id == sgiKernel:
+		// a kick: finishEntry does what it was for
+	case f.IsIRQ():
+		deviceIRQ(ack, id)
+	case arm64.ESRClass(f.ESR) == arm64.ECSVC64:
+		syscall(f)
+	default:
+		threadException(f)
+	}
+	finishEntry(f)
 }
 
-// interrupt handles an IRQ: it acknowledges the GIC, runs the handler of the interrupt ID,
-// then signals the end of the interrupt (after the handler, which drops a level-triggered
-// line: re-arming a timer, reading a device's status).
-func interrupt(f *Frame) {
-	ack := arm64.AcknowledgeIRQ()
-	id := arm64.INTID(ack)
-	if id == arm64.IntidSpurious {
-		return
-	}
+// deviceIRQ handles a device's interrupt (only the trace device's is enabled), then signals the
+// end of the interrupt: after the handler, which drops the level-triggered line by reading the
+// device's status.
+func deviceIRQ(ack, id uint32) {
 	tpIRQEntry.Emit1(uint64(id))
-	switch id {
-	case arm64.IntidVirtualTimer, arm64.IntidPhysicalTimer:
-		timerInterrupt(f)
-	default:
-		if !deviceInterrupt() {
-			arm64.DisableIRQ(id) // nobody's line: a level-triggered line would fire forever
-			reportOnce(&warnedStrayIRQ, "stray interrupt disabled")
-		}
+	if !deviceInterrupt() {
+		arm64.DisableIRQ(id) // nobody's line: a level-triggered line would fire forever
+		reportOnce(&warnedStrayIRQ, "stray interrupt disabled")
 	}
 	arm64.EndOfIRQ(ack)
 	tpIRQExit.Emit1(uint64(id))
@@ -53,7 +82,7 @@ var warnedStrayIRQ bool
 // threadException handles a synchronous exception raised by a thread: demand paging for
 // translation faults in mapped memory, otherwise the Linux signal for the fault.
 func threadException(f *Frame) {
-	if curSlot == idleSlot {
+	if onIdle() {
 		kernelFault(f, "exception in the idle thread")
 	}
 	pc := f.ELR

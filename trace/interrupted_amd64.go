@@ -16,6 +16,15 @@ func interruptedContext() (c interrupted, ok bool) {
 	if fa == 0 {
 		return c, false
 	}
+	contextAt(fa, &c)
+	return c, true
+}
+
+// contextAt reads into c a thread's registers from the Frame at fa (an interrupt frame, or a thread's
+// saved context) and classifies the stack they run on.
+//
+//go:nosplit
+func contextAt(fa uintptr, c *interrupted) {
 	f := (*amd64.Frame)(ptr(fa))
 	c.pc, c.sp, c.fp, c.tls = uintptr(f.RIP), uintptr(f.RSP), uintptr(f.RBP), uintptr(f.FSBase)
 	g := uintptr(0)
@@ -23,7 +32,6 @@ func interruptedContext() (c interrupted, ok bool) {
 		g = load(c.tls - 8)
 	}
 	c.classify(g)
-	return c, true
 }
 
 //go:nosplit

@@ -16,10 +16,19 @@ func interruptedContext() (c interrupted, ok bool) {
 	if fa == 0 {
 		return c, false
 	}
+	// contextAt's body, not a call to it: the sampler's nosplit chain has no room for a frame.
 	f := (*arm64.Frame)(ptr(fa))
 	c.pc, c.sp, c.fp, c.lr = uintptr(f.ELR), uintptr(f.SavedSP), uintptr(f.X[29]), uintptr(f.X[30])
 	c.classify(uintptr(f.X[28]))
 	return c, true
+}
+
+// contextAt reads into c a thread's registers from the Frame at fa (an interrupt frame, or a thread's
+// saved context) and classifies the stack they run on.
+func contextAt(fa uintptr, c *interrupted) {
+	f := (*arm64.Frame)(ptr(fa))
+	c.pc, c.sp, c.fp, c.lr = uintptr(f.ELR), uintptr(f.SavedSP), uintptr(f.X[29]), uintptr(f.X[30])
+	c.classify(uintptr(f.X[28]))
 }
 
 //go:nosplit

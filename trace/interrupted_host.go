@@ -9,6 +9,9 @@ package trace
 func interruptedContext() (c interrupted, ok bool) { return c, false }
 
 //go:nosplit
+func contextAt(fa uintptr, c *interrupted) {}
+
+//go:nosplit
 func readable(va uintptr) bool { return va&7 == 0 }
 
 //go:nosplit

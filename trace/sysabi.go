@@ -38,4 +38,17 @@ const (
 	// CtlSamplerStop stops the sampler and returns the tick count after it stopped: when it
 	// returns, no further sample is taken, and none has a younger timestamp.
 	CtlSamplerStop = 5
+	// CtlStacks (buf, len) writes the stacks snapshot into buf: one entry (StackEntrySize bytes,
+	// stacks.go) per online CPU, then one per live thread; it returns the number of entries.
+	// Threads running on other CPUs are captured there by an IPI. ENOSPC if len is too small
+	// for every entry.
+	CtlStacks = 6
+	// CtlUnanswered returns the mask of CPUs that did not acknowledge the last cross-CPU request
+	// (sampler start or stop, stacks capture) in time: 0 when every online CPU answered.
+	CtlUnanswered = 7
+	// CtlCPUs returns the number of CPUs online.
+	CtlCPUs = 8
 )
+
+// MaxStackEntries bounds a CtlStacks reply: every CPU and every thread slot.
+const MaxStackEntries = MaxCPUs + 256

@@ -37,6 +37,7 @@ var commands = []command{
 	{"folded", "[-g thread|cpu|none] [-min-hits N|N%] [-max-depth N] [-idle] [-no-leaf-fix] FILE", "print folded stacks (root;...;leaf count) for flamegraph.pl and speedscope", foldedCommand},
 	{"flame", "[-g thread|cpu|none] [-min-hits N|N%] [-max-depth N] [-idle] [-no-leaf-fix] FILE -o FILE.svg", "write a self-contained SVG flame graph", flameCommand},
 	{"annotate", "-func F [-idle] FILE", "disassemble a function with per-instruction sample counts", annotateCommand},
+	{"stacks", "-ctl SOCK [-image ELF] [-force] [-json] [-timeout D]", "print the stacks of every CPU and thread of a running guest (run -sockets DIR)", stacksCommand},
 }
 
 type stdio struct {

@@ -86,6 +86,16 @@ type response struct {
 	// Ticks bounds the sampler's run in record time: sampler.start's samples are all younger,
 	// sampler.stop's all older.
 	Ticks *uint64 `json:"ticks,omitempty"`
+	// CPUs is how many CPUs are online, and Unanswered those that did not acknowledge a
+	// sampler.start or sampler.stop (left out when all did: the command still succeeded on the
+	// others).
+	CPUs       *uint64 `json:"cpus,omitempty"`
+	Unanswered []int   `json:"unanswered,omitempty"`
+	// Stacks is the stacks command's snapshot.
+	Stacks *stacksReply `json:"stacks,omitempty"`
+
+	// detail is appended to the error text (a malformed snapshot: which entry and why).
+	detail string
 }
 
 type pointInfo struct {
@@ -106,23 +116,35 @@ func (a *agent) execute(body []byte) []byte {
 		return encode(resp)
 	}
 	if e := a.run1(&c, &resp); e != ctl.ErrNone {
-		resp = response{ID: c.ID, Error: e.Message()}
+		msg := e.Message()
+		if resp.detail != "" {
+			msg += ": " + resp.detail
+		}
+		resp = response{ID: c.ID, Error: msg}
 	} else {
 		resp.OK = true
 	}
 	return encode(resp)
 }
 
+// encode marshals a reply. One that would not fit a frame is replaced by an error: the frame
+// writer would refuse it, and the control loop would end.
 func encode(r response) []byte {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return []byte(`{"error":"internal error"}`)
+	}
+	if len(b) > wire.MaxPayload {
+		b, _ = json.Marshal(response{ID: r.ID, Error: "reply too large for one frame"})
 	}
 	return b
 }
 
 // run1 carries out a parsed command.
 func (a *agent) run1(c *ctl.Command, resp *response) ctl.Err {
+	if c.Op == ctl.OpStacks {
+		return stacks(resp) // reads no ring and sends nothing on the data port: also after stop
+	}
 	if trace.Stopped() && c.Op != ctl.OpList {
 		return ctl.ErrStopped // after stop the session is over: END is out
 	}
@@ -166,20 +188,30 @@ func (a *agent) run1(c *ctl.Command, resp *response) ctl.Err {
 		}
 		before := trace.Ticks() // no sample of this run is older
 		got, err := kernelCtlValue(trace.CtlSamplerStart, hz, force)
-		if err != nil {
-			return ctl.ErrBadHz
+		switch err {
+		case nil:
+		case syscall.ENOSYS, syscall.ENODEV:
+			return ctl.ErrUnavailable
+		default:
+			return ctl.ErrBadHz // EINVAL: the kernel's sampler refuses the rate
 		}
 		resp.Hz, resp.Ticks = &got, &before
+		crossCPU(resp)
 		return ctl.ErrNone
 	case ctl.OpSamplerStop:
 		// The kernel returns once the timer can take no further sample, with the tick count
 		// at that moment: the reply is the acknowledgement the host waits for, and no sample
 		// is younger than its ticks.
 		at, err := kernelCtlValue(trace.CtlSamplerStop, 0, 0)
-		if err != nil {
+		switch err {
+		case nil:
+		case syscall.ENOSYS, syscall.ENODEV, syscall.EINVAL:
+			return ctl.ErrUnavailable
+		default:
 			return ctl.ErrFailed
 		}
 		resp.Ticks = &at
+		crossCPU(resp)
 		return ctl.ErrNone
 	}
 	// The rest use the data port: one at a time, between the drain loop's passes.

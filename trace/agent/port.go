@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"runtime"
 	"syscall"
 	"unsafe"
 
@@ -69,4 +70,19 @@ func kernelCtlValue(op, a, b uint64) (uint64, error) {
 func kernelCtl(op, a, b uint64) error {
 	_, err := kernelCtlValue(op, a, b)
 	return err
+}
+
+// kernelStacks has the kernel write its stacks snapshot into buf (trace.CtlStacks) and returns
+// the number of entries. The kernel stores into buf during the call: the pointer is converted
+// in the call expression, as package unsafe requires, and buf is kept alive until it returns.
+func kernelStacks(buf []byte) (uint64, error) {
+	if len(buf) == 0 {
+		return 0, syscall.EINVAL
+	}
+	n, _, errno := syscall.Syscall(trace.SysCtl, trace.CtlStacks, uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
+	runtime.KeepAlive(buf)
+	if errno != 0 {
+		return 0, errno
+	}
+	return uint64(n), nil
 }

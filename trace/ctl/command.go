@@ -26,12 +26,13 @@ const (
 	OpStop
 	OpSamplerStart
 	OpSamplerStop
+	OpStacks
 	numOps
 )
 
 // opNames are the wire names, indexed by Op.
 var opNames = [numOps]string{"", "hello", "list", "enable", "disable", "mode", "snapshot", "flush",
-	"stats", "stop", "sampler.start", "sampler.stop"}
+	"stats", "stop", "sampler.start", "sampler.stop", "stacks"}
 
 // String returns the wire name of the command ("" for OpNone or invalid).
 func (o Op) String() string {

@@ -19,7 +19,7 @@
 //
 // Commands and their fields (research/tracer.md §5.6):
 //
-//	hello, snapshot, flush, stats, stop, sampler.stop   (none)
+//	hello, snapshot, flush, stats, stop, sampler.stop, stacks   (none)
 //	list            match (optional glob, default "*")
 //	enable, disable match (required glob), stack (optional bool)
 //	mode            ring ("stream"|"flight"), size (power of two, ring.MinSize..ring.MaxSize); at least one

@@ -28,6 +28,8 @@ const (
 	ErrUnavailable
 	ErrFailed
 	ErrStopped
+	ErrTooManyEntries
+	ErrBadSnapshot
 	numErrs
 )
 
@@ -55,6 +57,8 @@ var errMessages = [numErrs]string{
 	ErrUnavailable:    "not available in this kernel",
 	ErrFailed:         "the kernel could not carry it out",
 	ErrStopped:        "the tracer is stopped",
+	ErrTooManyEntries: "more CPUs and threads than one stacks reply holds",
+	ErrBadSnapshot:    "the kernel's stacks snapshot is malformed",
 }
 
 // Message returns the reply text for e (constant strings; no allocation).

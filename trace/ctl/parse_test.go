@@ -45,6 +45,8 @@ func TestParseCommands(t *testing.T) {
 			func(c *Command) { c.Hz = 100000; c.Force = true })},
 		{`{"id":18,"cmd":"sampler.stop"}`, cmd(OpSamplerStop, 18, 0, nil)},
 		{`{"id":4294967295,"cmd":"stop"}`, cmd(OpStop, 4294967295, 0, nil)},
+		{`{"id":19,"cmd":"stacks"}`, cmd(OpStacks, 19, 0, nil)},
+		{`{"cmd":"stacks","id":0}`, cmd(OpStacks, 0, 0, nil)},
 		{`{"id":1,"cmd":"list","match":"` + strings.Repeat("x", 64) + `"}`, cmd(OpList, 1, HasMatch, withMatch(strings.Repeat("x", 64)))},
 	}
 	for _, tt := range tests {
@@ -101,6 +103,15 @@ func TestParseErrors(t *testing.T) {
 		{`{"id":1,"cmd":"stop","match":"*"}`, ErrFieldNotForCmd},
 		{`{"id":1,"cmd":"list","stack":true}`, ErrFieldNotForCmd},
 		{`{"id":1,"cmd":"mode","hz":10}`, ErrFieldNotForCmd},
+		{`{"id":1,"cmd":"stacks","match":"*"}`, ErrFieldNotForCmd},
+		{`{"id":1,"cmd":"stacks","stack":true}`, ErrFieldNotForCmd},
+		{`{"id":1,"cmd":"stacks","hz":100}`, ErrFieldNotForCmd},
+		{`{"id":1,"cmd":"stacks","threads":1}`, ErrUnknownField},
+		{`{"id":1,"cmd":"Stacks"}`, ErrUnknownCmd},
+		{`{"id":1,"cmd":"stacks "}`, ErrUnknownCmd},
+		{`{"id":1,"cmd":"stack"}`, ErrUnknownCmd},
+		{`{"id":1,"cmd":"stacks","cmd":"stacks"}`, ErrDuplicateField},
+		{`{"cmd":"stacks"}`, ErrNoID},
 		{`{"id":1,"cmd":"enable"}`, ErrMissingField},
 		{`{"id":1,"cmd":"disable","stack":true}`, ErrMissingField},
 		{`{"id":1,"cmd":"mode"}`, ErrMissingField},
@@ -162,6 +173,15 @@ func TestEncodeReplies(t *testing.T) {
 	n, ok = w.End()
 	if !ok || string(buf[:n]) != `{"id":4294967295,"ok":false,"name":"a\"\\?"}` {
 		t.Errorf("Writer = %q", buf[:n])
+	}
+	c := Command{ID: 7, Op: OpStacks}
+	n, ok = c.Encode(buf)
+	if !ok || string(buf[:n]) != `{"id":7,"cmd":"stacks"}` {
+		t.Errorf("stacks Encode = %q", buf[:n])
+	}
+	n, ok = EncodeError(buf, 3, ErrBadSnapshot)
+	if !ok || string(buf[:n]) != `{"id":3,"error":"the kernel's stacks snapshot is malformed"}` {
+		t.Errorf("EncodeError = %q", buf[:n])
 	}
 	for size := range len(`{"id":42,"ok":true}`) {
 		if _, ok := EncodeOK(buf[:size], 42); ok {

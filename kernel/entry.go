@@ -1,0 +1,63 @@
+package kernel
+
+import "sync/atomic"
+
+// The end of every kernel entry that took the kernel lock, on both arches: the CPU must not keep
+// a thread its affinity now excludes, an idle CPU takes a thread that became runnable, and the
+// thread about to resume gets its pending signals. Then the lock is released and the trap
+// returns into whatever context f holds.
+func finishEntry(f *Frame) {
+	if t := cur(); !onIdle() && t.state == threadRunning && t.affinity&(1<<uint(cpuIndex())) == 0 {
+		enqueue(curSlot())
+		schedule(f)
+	}
+	leaveIdle(f)
+	deliverSignals(f)
+	publishSchedHints()
+	unlockKernel()
+}
+
+// schedHints mirror, for readers without the kernel lock, whether the scheduler has anything to
+// do: a CPU's tick takes the lock only when it has (tickNeedsLock). Stale values are harmless:
+// they are republished at the end of every locked entry, and a tick that skips the lock one
+// period too early takes it at the next one.
+var schedHints struct {
+	runnable    atomic.Int32 // runqLen
+	nextSleeper atomic.Int64 // earliest sleeper deadline (ns), max int64 for none
+}
+
+func publishSchedHints() {
+	schedHints.runnable.Store(int32(runqLen))
+	next, ok := sleepers.Next()
+	if !ok {
+		next = 1<<63 - 1
+	}
+	schedHints.nextSleeper.Store(next)
+}
+
+// tickNeedsLock reports whether this tick has work under the kernel lock: a runnable thread
+// waiting (to preempt for, or to leave idle for), a sleeper due, or the watchdog's scan due.
+func tickNeedsLock() bool {
+	now := nanotime()
+	return schedHints.runnable.Load() > 0 || schedHints.nextSleeper.Load() <= now ||
+		(watchdog.period != 0 && now >= watchdog.nextScan)
+}
+
+// kickCPU makes CPU c enter the kernel under the lock soon (an IPI), to take a runnable thread,
+// deliver a signal, or move a thread its affinity excludes.
+func kickCPU(c int) {
+	if c >= 0 && c < numCPUs && c != cpuIndex() && !cpuLocals[c].kicked.Swap(true) {
+		sendIPI(c)
+	}
+}
+
+// onlineCPUs counts the CPUs running the kernel.
+func onlineCPUs() int {
+	n := 0
+	for c := 0; c < numCPUs; c++ {
+		if cpuLocals[c].online.Load() {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,46 @@
+package kernel
+
+import "sync/atomic"
+
+// Per-CPU kernel state. Each CPU runs one thread at a time (its current slot) and has its own
+// idle thread in the slot numbered like the CPU, its own timers and sampler. A CPU writes its
+// own entry; other CPUs read the atomic fields only (stacks, the watchdog, wake-up kicks).
+
+// maxCPUs bounds the CPUs the kernel runs (the hardware layers bound them too: archMaxCPUs).
+const maxCPUs = 16
+
+// firstThreadSlot is the first thread slot of the program: slots below it are idle threads.
+const firstThreadSlot = maxCPUs
+
+type cpuLocal struct {
+	cur      int32 // slot of the thread running on this CPU (written under the kernel lock)
+	online   atomic.Bool
+	halted   atomic.Bool   // stopped for good (exit or kernel fault)
+	kicked   atomic.Bool   // a wake-up IPI is on its way: don't send another
+	switches atomic.Uint64 // context switches: the watchdog's progress counter
+	ticks    atomic.Uint64 // timer ticks taken: a CPU whose count stands still is not answering
+
+	tickNext uint64 // the scheduler tick's next deadline (ticks)
+	xcallAck atomic.Uint64
+}
+
+var (
+	cpuLocals [maxCPUs]cpuLocal
+	numCPUs   int = 1 // CPUs the kernel runs; set once at boot before any secondary starts
+)
+
+// here is the calling CPU's state.
+//
+//go:nosplit
+func here() *cpuLocal { return &cpuLocals[cpuIndex()&(maxCPUs-1)] }
+
+// curSlot is the slot of the thread running on the calling CPU.
+//
+//go:nosplit
+func curSlot() int32 { return here().cur }
+
+// isIdleSlot reports whether slot is an idle thread's.
+func isIdleSlot(slot int32) bool { return slot < firstThreadSlot }
+
+// onIdle reports whether the calling CPU runs its idle thread.
+func onIdle() bool { return isIdleSlot(curSlot()) }

@@ -1,0 +1,82 @@
+package kernel
+
+import (
+	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/boot/acpi"
+)
+
+// CPUs on amd64: the ACPI MADT lists the local APICs; the boot CPU is CPU 0, the others are
+// started by INIT-SIPI-SIPI (amd64.StartAP) and reached by fixed IPIs on vectorIPI.
+
+// vectorIPI is the kernel's one IPI vector: above the device vectors (64..111), below the
+// spurious vector.
+const vectorIPI = 0xf0
+
+var (
+	apicIDs    [maxCPUs]uint32 // local APIC ID of each CPU
+	madt       acpi.MADT
+	acpiTables acpi.Reader
+)
+
+// discoverCPUs finds the machine's CPUs and returns how many there are (at least the boot CPU).
+func discoverCPUs() int {
+	apicIDs[0] = amd64.LocalAPICID()
+	if startInfo.RSDP == 0 {
+		return 1
+	}
+	if err := acpiTables.FindMADT(uintptr(startInfo.RSDP), readPhys, &madt); err != acpi.OK {
+		klog().s("smp: no usable ACPI MADT (").s(err.String()).s("): one CPU").nl()
+		return 1
+	}
+	n := 1
+	for i := 0; i < madt.NumCPUs; i++ {
+		c := madt.CPUs[i]
+		if !c.Usable() || c.APICID == apicIDs[0] {
+			continue
+		}
+		if n == min(maxCPUs, amd64.MaxCPUs) {
+			klog().s("smp: more CPUs than the kernel runs (").d(int64(maxCPUs)).s("): the rest stay off").nl()
+			break
+		}
+		apicIDs[n] = c.APICID
+		n++
+	}
+	return n
+}
+
+// reserveCPUs makes room for n CPUs' kernel stacks; it runs before memory management starts.
+func reserveCPUs(n int) int { return amd64.ReserveCPUs(n) }
+
+// startCPU starts CPU index; it returns once the CPU runs (at secondaryMain) or has failed.
+func startCPU(index int) bool { return amd64.StartAP(index, apicIDs[index]) }
+
+// initSecondaryCPU sets up the calling secondary CPU's interrupt controller side.
+func initSecondaryCPU() { amd64.InitLocalAPIC() }
+
+// enableIPIHere: fixed IPIs need nothing beyond an enabled local APIC.
+func enableIPIHere() {}
+
+// sendIPI interrupts CPU c on the kernel's IPI vector.
+//
+//go:nosplit
+func sendIPI(c int) { amd64.SendIPI(apicIDs[c&(maxCPUs-1)], vectorIPI) }
+
+// cpuRelax is the body of a spin-wait loop.
+//
+//go:nosplit
+func cpuRelax() { amd64.Pause() }
+
+// flushLocalTLB drops this CPU's cached translations.
+func flushLocalTLB() { amd64.FlushTLB() }
+
+// currentTrapFrame is the Frame of the trap being handled on this CPU, nil outside one.
+func currentTrapFrame() *Frame {
+	fa := amd64.InterruptedFrame()
+	if fa == 0 {
+		return nil
+	}
+	return (*Frame)(ptr(fa))
+}
+
+// kernelStacksEnd is the end of the CPUs' kernel stacks after the image (reserveCPUs sizes it).
+func kernelStacksEnd() uintptr { return amd64.KernelStacksEnd() }

@@ -1,0 +1,87 @@
+package kernel
+
+import "github.com/unitrace/unitrace/arch/arm64"
+
+// CPUs on arm64: the device tree's /cpus lists them by MPIDR; the boot CPU is CPU 0, the others
+// are started by PSCI CPU_ON (arm64.StartCPU) and reached by SGI sgiKernel.
+
+// sgiKernel is the kernel's one IPI (SGIs are INTIDs 0-15).
+const sgiKernel = 1
+
+var cpuMPIDR [maxCPUs]uint64
+
+// discoverCPUs finds the machine's CPUs and returns how many there are (at least the boot CPU).
+func discoverCPUs() int {
+	boot := arm64.MPIDR()
+	cpuMPIDR[0] = boot
+	if machine.NumCPUs > 1 && machine.PSCI.Method != arm64.PSCIMethodHVC && machine.PSCI.Method != arm64.PSCIMethodSMC {
+		klog().s("smp: no PSCI conduit in the device tree: one CPU").nl()
+		return 1
+	}
+	n := 1
+	for i := 0; i < machine.NumCPUs; i++ {
+		if machine.CPUs[i] == boot {
+			continue
+		}
+		if n == min(maxCPUs, arm64.MaxCPUs) {
+			klog().s("smp: more CPUs than the kernel runs: the rest stay off").nl()
+			break
+		}
+		cpuMPIDR[n] = machine.CPUs[i]
+		n++
+	}
+	return n
+}
+
+// reserveCPUs: arm64 reserves every CPU's kernel stacks statically.
+func reserveCPUs(n int) int { return n }
+
+// startCPU starts CPU index; it returns once PSCI accepted the request (the CPU then reaches
+// secondaryMain on its own, and startSecondaries waits for it).
+func startCPU(index int) bool {
+	rc := arm64.StartCPU(index, cpuMPIDR[index], machine.PSCI.Method, machine.PSCI.CPUOn)
+	if rc != arm64.PSCISuccess {
+		klog().s("smp: PSCI CPU_ON for cpu ").d(int64(index)).s(" returned ").d(int64(rc)).nl()
+		return false
+	}
+	return true
+}
+
+// initSecondaryCPU sets up the calling secondary CPU's interrupt controller side: its GIC CPU
+// interface (or redistributor), the SGI the kernel sends, the timers' interrupts.
+func initSecondaryCPU() {
+	if !arm64.InitGICCPU() {
+		klog().s("smp: cpu ").d(int64(cpuIndex())).s(": no GIC CPU interface").nl()
+	}
+	enableIPIHere()
+	initLocalTimer() // the timers' PPIs are per CPU
+}
+
+// enableIPIHere lets the kernel's SGI in on the calling CPU.
+func enableIPIHere() { arm64.EnableIRQ(sgiKernel, 0x80) }
+
+// sendIPI interrupts CPU c with the kernel's SGI.
+//
+//go:nosplit
+func sendIPI(c int) { arm64.SendIPI(c, sgiKernel) }
+
+// cpuRelax is the body of a spin-wait loop.
+//
+//go:nosplit
+func cpuRelax() {}
+
+// flushLocalTLB: arm64's TLB maintenance is broadcast to every CPU (TLBI ...IS), so there is
+// nothing a CPU has to do on another's behalf.
+func flushLocalTLB() {}
+
+// currentTrapFrame is the Frame of the trap being handled on this CPU, nil outside one.
+func currentTrapFrame() *Frame {
+	fa := arm64.InterruptedFrame()
+	if fa == 0 {
+		return nil
+	}
+	return (*Frame)(ptr(fa))
+}
+
+// kernelStacksEnd is the end of the CPUs' kernel stacks after the image.
+func kernelStacksEnd() uintptr { return arm64.KernelStacksEnd() }

@@ -1,0 +1,161 @@
+package kernel
+
+import (
+	"strings"
+
+	"github.com/unitrace/unitrace/trace"
+	"github.com/unitrace/unitrace/trace/record"
+)
+
+// The watchdog. A runnable thread that no CPU it may run on has switched to for
+// unitrace.watchdog=SECONDS (default 10, 0 turns it off) means the scheduler is making no
+// progress for it: a CPU hogged by a thread that never yields, a lost wake-up IPI, a CPU that
+// stopped taking interrupts. The watchdog then prints every CPU's and thread's stack on the
+// console (the same snapshot as the stacks command, symbolized by the kernel from its own
+// pclntab) and goes on; it reports the same stall once. A CPU whose timer tick stands still for
+// that long is reported too.
+
+const defaultWatchdogSeconds = 10
+
+var watchdog struct {
+	period   int64 // ns; 0: off
+	nextScan int64 // when the next scan is due
+	reported struct {
+		slot     int32
+		queuedAt int64
+	}
+	lastTicks [maxCPUs]uint64
+	tickSeen  [maxCPUs]int64 // when lastTicks last changed
+	tickLate  [maxCPUs]bool  // reported as not ticking
+}
+
+func init() { watchdog.period = defaultWatchdogSeconds * 1e9 }
+
+// watchdogOption reads unitrace.watchdog=SECONDS; it reports whether o was that option.
+func watchdogOption(o string) bool {
+	v, ok := strings.CutPrefix(o, "unitrace.watchdog=")
+	if !ok {
+		return false
+	}
+	n, ok := parseSmallUint(v)
+	if !ok || n > 3600 {
+		klog().s("unitrace.watchdog: want seconds from 0 (off) to 3600, got ").s(v).nl()
+		return true
+	}
+	watchdog.period = int64(n) * 1e9
+	return true
+}
+
+// watchdogScan runs from the scheduler tick under the kernel lock, at most ten times a period.
+func watchdogScan() {
+	if watchdog.period == 0 {
+		return
+	}
+	now := nanotime()
+	if now < watchdog.nextScan {
+		return
+	}
+	watchdog.nextScan = now + watchdog.period/10
+	watchTicks(now)
+	oldest := int32(-1)
+	for i := 0; i < runqLen; i++ {
+		s := runq[i]
+		if oldest < 0 || threads[s].queuedAt < threads[oldest].queuedAt {
+			oldest = s
+		}
+	}
+	if oldest < 0 {
+		return
+	}
+	t := &threads[oldest]
+	waited := now - t.queuedAt
+	if waited < watchdog.period || (watchdog.reported.slot == oldest && watchdog.reported.queuedAt == t.queuedAt) {
+		return
+	}
+	watchdog.reported.slot, watchdog.reported.queuedAt = oldest, t.queuedAt
+	klog().s("watchdog: no scheduling progress: thread ").d(int64(t.tid)).s(" gen ").u(uint64(t.gen)).
+		s(" runnable for ").d(waited / 1e6).s(" ms; no CPU it may run on (mask ").x(t.affinity).s(") switched to it").nl()
+	dumpStacks()
+}
+
+// watchTicks reports a CPU whose timer tick count has not moved for a watchdog period.
+func watchTicks(now int64) {
+	for c := 0; c < numCPUs; c++ {
+		l := &cpuLocals[c]
+		if !l.online.Load() || l.halted.Load() {
+			continue
+		}
+		if n := l.ticks.Load(); n != watchdog.lastTicks[c] || watchdog.tickSeen[c] == 0 {
+			watchdog.lastTicks[c], watchdog.tickSeen[c], watchdog.tickLate[c] = n, now, false
+			continue
+		}
+		if now-watchdog.tickSeen[c] >= watchdog.period && !watchdog.tickLate[c] {
+			watchdog.tickLate[c] = true
+			klog().s("watchdog: cpu ").d(int64(c)).s(" took no timer tick for ").d((now - watchdog.tickSeen[c]) / 1e6).
+				s(" ms (interrupts masked, or its vCPU not running)").nl()
+		}
+	}
+}
+
+// dumpStacks prints the stacks snapshot on the console, symbolized.
+func dumpStacks() {
+	sink := stackSink{console: true}
+	n := snapshotStacks(&sink)
+	klog().s("watchdog: end of stacks (").d(int64(n)).s(" entries)").nl()
+}
+
+// printStackEntry prints one snapshot entry: a CPU's line, or a thread's line and its frames.
+func printStackEntry(e *trace.StackEntry, frames *[trace.MaxDepth]uint64, n int) {
+	if e.Kind == trace.EntryCPU {
+		l := klog().s("cpu ").d(int64(e.CPU)).s(": ").s(e.State.String())
+		if e.TID != 0 {
+			l.s(" tid ").d(int64(e.TID)).s(" gen ").u(uint64(e.Gen))
+		}
+		l.nl()
+		return
+	}
+	l := klog().s("thread ").d(int64(e.TID)).s(" gen ").u(uint64(e.Gen)).s(": ").s(e.State.String())
+	if w := e.Wait.String(); w != "" {
+		l.s(" (").s(w).s(")")
+	}
+	switch {
+	case e.State == trace.StateRunning:
+		l.s(" on cpu ").d(int64(e.CPU))
+	case e.CPU >= 0:
+		l.s(", last on cpu ").d(int64(e.CPU))
+	}
+	if e.Flags&trace.StackByIPI != 0 {
+		l.s(" (captured by IPI)")
+	}
+	if e.State == trace.StateNeverRun {
+		l.s(" (created, not yet scheduled: no stack)")
+	}
+	l.nl()
+	if e.PC == 0 || e.State == trace.StateNeverRun {
+		return
+	}
+	syms, ok := kernelSymtab()
+	printFrame(&syms, ok, uintptr(e.PC), false)
+	for i := 0; i < n; i++ {
+		printFrame(&syms, ok, uintptr(frames[i]), true)
+	}
+	if e.Flags&trace.StackFlags(record.WalkStop) != 0 {
+		klog().s("  (walk stopped at a frame that failed a check)").nl()
+	}
+}
+
+// parseSmallUint parses a decimal number of at most 9 digits (boot options run before the Go
+// runtime: no strconv errors, which allocate).
+func parseSmallUint(v string) (int, bool) {
+	if len(v) == 0 || len(v) > 9 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(v[i]-'0')
+	}
+	return n, true
+}

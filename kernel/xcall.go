@@ -1,0 +1,158 @@
+package kernel
+
+import "sync/atomic"
+
+// Cross-CPU requests. A CPU holding the kernel lock can ask every other CPU to do something on
+// itself: flush its TLB, start or stop its sampler, capture the frame of the thread it runs.
+// The requester posts the request, sends each CPU an IPI and waits (bounded) for every answer;
+// the others serve it in the IPI's handler, or in the kernel lock's wait loop if they are
+// waiting for the lock (which the requester holds), without taking the lock themselves. One
+// request is in flight at a time: only the lock holder posts.
+//
+// Stopping the machine (exit, kernel fault) is separate: it must work without the lock, from
+// any CPU, at most once (stopOtherCPUs).
+
+type xcallOp uint32
+
+const (
+	xcallNone xcallOp = iota
+	xcallFlushTLB
+	xcallSamplerStart // arg: rate (Hz)
+	xcallSamplerStop
+	xcallCapture   // record the interrupted frame of the running thread (stacks.go)
+	xcallFlushLost // publish the ring's pending drops (a producer's job: this CPU's own)
+	xcallRingMode  // re-initialise the CPU's own ring: arg mode<<56 | size
+)
+
+// xcallTimeout bounds the wait for each CPU's answer. Under TCG a vCPU thread can be off the
+// host CPU for a while; a CPU that has not answered by then is reported, not waited for.
+const xcallTimeout = 2_000_000_000 // ns
+
+var xcall struct {
+	seq        atomic.Uint64 // number of the request posted last
+	op         atomic.Uint32
+	arg        atomic.Uint64
+	unanswered atomic.Uint64 // CPUs that missed the last request's deadline
+}
+
+// crossCall runs op on every online CPU (this one directly) and returns the mask of CPUs that
+// did not answer in time. The caller holds the kernel lock.
+func crossCall(op xcallOp, arg uint64) uint64 {
+	me := cpuIndex()
+	xcall.op.Store(uint32(op))
+	xcall.arg.Store(arg)
+	seq := xcall.seq.Add(1)
+	var waiting uint64
+	for c := 0; c < numCPUs; c++ {
+		l := &cpuLocals[c]
+		if c == me || !l.online.Load() || l.halted.Load() {
+			continue
+		}
+		waiting |= 1 << uint(c)
+		sendIPI(c)
+	}
+	serveCrossCall(nil) // this CPU's part; nil: no interrupted frame (the caller is the kernel)
+	deadline := nanotime() + xcallTimeout
+	for waiting != 0 && nanotime() < deadline {
+		if otherCPUStopping() {
+			parkForGood()
+		}
+		for c := 0; c < numCPUs; c++ {
+			if waiting&(1<<uint(c)) != 0 && cpuLocals[c].xcallAck.Load() >= seq {
+				waiting &^= 1 << uint(c)
+			}
+		}
+		cpuRelax()
+	}
+	xcall.unanswered.Store(waiting)
+	if waiting != 0 {
+		klog().s("cross-CPU request ").u(uint64(op)).s(": CPUs ").x(waiting).s(" did not answer").nl()
+	}
+	return waiting
+}
+
+// serveCrossCall carries out the posted request on this CPU if it has not yet: f is the frame
+// the IPI (or the wait for the kernel lock) interrupted, nil on the requesting CPU itself.
+func serveCrossCall(f *Frame) {
+	l := here()
+	seq := xcall.seq.Load()
+	if l.xcallAck.Load() >= seq {
+		return
+	}
+	op, arg := xcallOp(xcall.op.Load()), xcall.arg.Load()
+	switch op {
+	case xcallFlushTLB:
+		flushLocalTLB()
+	case xcallSamplerStart:
+		startLocalSampler(arg)
+	case xcallSamplerStop:
+		stopLocalSampler()
+	case xcallCapture:
+		captureHere(f)
+	case xcallFlushLost:
+		flushLocalLost()
+	case xcallRingMode:
+		setLocalRingMode(arg)
+	}
+	l.xcallAck.Store(seq)
+}
+
+// stopping is set once, by the CPU that stops the machine; every other CPU parks for good when
+// it sees it (at its next IPI, kernel entry, or turn waiting for the kernel lock).
+var (
+	stopping atomic.Uint32
+	stopper  atomic.Int32 // the CPU that set stopping
+	parked   atomic.Int32
+)
+
+// otherCPUStopping reports whether another CPU is stopping the machine: this one must park.
+//
+//go:nosplit
+func otherCPUStopping() bool {
+	return stopping.Load() != 0 && stopper.Load() != int32(cpuIndex())
+}
+
+// stopOtherCPUs stops every other CPU and waits (bounded) until they have parked, so that no
+// other CPU emits trace records or touches kernel state while this one finishes. It reports
+// false if another CPU got there first: the caller must park itself then.
+func stopOtherCPUs() bool {
+	me := cpuIndex()
+	if !stopping.CompareAndSwap(0, 1) {
+		return stopper.Load() == int32(me) // stopping twice (a fault while exiting) is fine
+	}
+	stopper.Store(int32(me))
+	want := int32(0)
+	for c := 0; c < numCPUs; c++ {
+		if c != me && cpuLocals[c].online.Load() {
+			want++
+			sendIPI(c)
+		}
+	}
+	deadline := nanotime() + xcallTimeout
+	for parked.Load() < want && nanotime() < deadline {
+		cpuRelax()
+	}
+	return true
+}
+
+// parkForGood stops this CPU: interrupts stay masked and it never runs kernel code again.
+func parkForGood() {
+	l := here()
+	if !l.halted.Swap(true) {
+		parked.Add(1)
+	}
+	for {
+		parkCPU()
+	}
+}
+
+// ipiInterrupt handles the kernel's IPI: a stop, a cross-CPU request, or a kick to leave idle
+// (which the kernel entry's end does: leaveIdle). It reports whether the entry must go on under
+// the kernel lock: for a kick, or a thread of this CPU with a signal to deliver.
+func ipiInterrupt(f *Frame) bool {
+	if otherCPUStopping() {
+		parkForGood()
+	}
+	serveCrossCall(f)
+	return here().kicked.Swap(false)
+}

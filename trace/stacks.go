@@ -1,0 +1,209 @@
+package trace
+
+// The stacks snapshot: what the kernel's CtlStacks writes into the agent's buffer, one
+// fixed-size entry per CPU and then one per thread. The kernel stores it with plain byte stores
+// (no allocation, interrupts masked); the agent decodes it (DecodeStacks, stacks_decode.go) into
+// the control reply, and the host symbolizes it. The layout is little-endian and the same on
+// every arch. Everything in this file runs in the kernel: no allocation, no panics, nosplit.
+
+// StackEntrySize is the size of one entry: a 64-byte header, then MaxDepth frame slots.
+const StackEntrySize = 64 + MaxDepth*8
+
+// Entry offsets. Frame slots past the entry's frame count are zero.
+const (
+	stkKind    = 0  // u8: EntryCPU or EntryThread
+	stkState   = 1  // u8: a StackState
+	stkWait    = 2  // u8: what a blocked thread waits for (StackWait)
+	stkKindStk = 3  // u8: record.StackKind of the stack the pc/sp lie on
+	stkFlags   = 4  // u16: StackFlags
+	stkNFrames = 6  // u16: frame slots used
+	stkTID     = 8  // i32: the thread (EntryCPU: the thread running on it, 0 when idle)
+	stkGen     = 12 // u32: the thread slot's generation
+	stkCPU     = 16 // i32: the CPU (EntryThread: where it runs or last ran, -1 for never)
+	stkSlot    = 20 // u32: the thread slot
+	stkPC      = 24 // u64: the leaf pc (exact: a saved or interrupted context's pc)
+	stkSP      = 32
+	stkFP      = 40
+	stkLR      = 48 // arm64's link register, 0 on amd64
+	stkTicks   = 56 // u64: when the context was captured (trace ticks)
+	stkFrames  = 64 // MaxDepth u64 return addresses, callers of PC, innermost first
+)
+
+// Entry kinds.
+const (
+	EntryCPU    = 1
+	EntryThread = 2
+)
+
+// StackState says what a CPU or thread was doing.
+type StackState uint8
+
+const (
+	StateRunnable   StackState = 1 // a thread waiting in the run queue (has run before)
+	StateRunning    StackState = 2 // a thread running on a CPU; a CPU running a thread
+	StateBlocked    StackState = 3 // a thread in a blocking system call
+	StateNeverRun   StackState = 4 // a thread created but not yet run: no stack to walk
+	StateIdle       StackState = 5 // a CPU running its idle thread
+	StateNoAnswer   StackState = 6 // a CPU that did not answer the capture IPI in time
+	StateHalted     StackState = 7 // a CPU stopped for good (exit or fault in progress)
+	StateExited     StackState = 8 // never reported: a freed slot is left out
+	StateKernelBusy StackState = 9 // a CPU inside the kernel on behalf of its thread
+)
+
+// String names a state for the reply (constant strings: safe in the kernel).
+func (s StackState) String() string {
+	switch s {
+	case StateRunnable:
+		return "runnable"
+	case StateRunning:
+		return "running"
+	case StateBlocked:
+		return "blocked"
+	case StateNeverRun:
+		return "never-run"
+	case StateIdle:
+		return "idle"
+	case StateNoAnswer:
+		return "no-answer"
+	case StateHalted:
+		return "halted"
+	case StateKernelBusy:
+		return "in-kernel"
+	}
+	return "unknown"
+}
+
+// StackWait is what a blocked thread waits for (the kernel's wait kinds).
+type StackWait uint8
+
+const (
+	WaitNone    StackWait = 0
+	WaitFutex   StackWait = 1
+	WaitSleep   StackWait = 2
+	WaitEpoll   StackWait = 3
+	WaitEventfd StackWait = 4
+	WaitDevice  StackWait = 5
+	numWaits              = 6
+)
+
+// String names a wait for the reply ("" for WaitNone and unknown values).
+func (w StackWait) String() string {
+	switch w {
+	case WaitFutex:
+		return "futex"
+	case WaitSleep:
+		return "sleep"
+	case WaitEpoll:
+		return "epoll"
+	case WaitEventfd:
+		return "eventfd"
+	case WaitDevice:
+		return "trace-port"
+	}
+	return ""
+}
+
+// StackFlags qualify an entry's stack. The low byte is record.Flags (StackTrunc, WalkStop).
+type StackFlags uint16
+
+const (
+	// StackByIPI: the context was captured on the CPU running the thread, by an IPI, from the
+	// frame the IPI interrupted (or the kernel entry frame of a thread inside the kernel).
+	StackByIPI StackFlags = 1 << 8
+	// StackSaved: the context is the thread's saved one (blocked or runnable).
+	StackSaved StackFlags = 1 << 9
+	// StackNoWalk: no frame-pointer walk was tried (never-run thread, unknown stack).
+	StackNoWalk StackFlags = 1 << 10
+
+	stackKnownFlags = 0xff | StackByIPI | StackSaved | StackNoWalk
+)
+
+// StackKindName names an entry's stack kind (record.StackKind) for the reply.
+func StackKindName(k uint8) string {
+	switch k {
+	case 1:
+		return "goroutine"
+	case 2:
+		return "system"
+	case 3:
+		return "interrupt"
+	case 4:
+		return "kernel"
+	}
+	return "unknown"
+}
+
+// StackEntry is one entry. The kernel fills one on its stack and stores it with PutStackEntry
+// (which takes the frames separately and ignores Frames); DecodeStacks fills Frames.
+type StackEntry struct {
+	Kind      uint8
+	State     StackState
+	Wait      StackWait
+	StackKind uint8
+	Flags     StackFlags
+	TID       int32
+	Gen       uint32
+	CPU       int32
+	Slot      uint32
+	PC        uint64
+	SP, FP    uint64
+	LR        uint64
+	Ticks     uint64
+	Frames    []uint64
+}
+
+// PutStackEntry writes e's header and the first nframes of frames at b (StackEntrySize bytes),
+// zeroing the unused frame slots; it reports false, writing nothing, if b is too short or
+// nframes is out of range. The kernel uses it with a buffer in the agent's memory.
+//
+//go:nosplit
+func PutStackEntry(b []byte, e *StackEntry, frames *[MaxDepth]uint64, nframes int) bool {
+	if len(b) < StackEntrySize || nframes < 0 || nframes > MaxDepth {
+		return false
+	}
+	b[stkKind] = e.Kind
+	b[stkState] = uint8(e.State)
+	b[stkWait] = uint8(e.Wait)
+	b[stkKindStk] = e.StackKind
+	le16(b[stkFlags:], uint16(e.Flags))
+	le16(b[stkNFrames:], uint16(nframes))
+	le32(b[stkTID:], uint32(e.TID))
+	le32(b[stkGen:], e.Gen)
+	le32(b[stkCPU:], uint32(e.CPU))
+	le32(b[stkSlot:], e.Slot)
+	le64(b[stkPC:], e.PC)
+	le64(b[stkSP:], e.SP)
+	le64(b[stkFP:], e.FP)
+	le64(b[stkLR:], e.LR)
+	le64(b[stkTicks:], e.Ticks)
+	for i := 0; i < MaxDepth; i++ {
+		v := uint64(0)
+		if i < nframes {
+			v = frames[i]
+		}
+		le64(b[stkFrames+i*8:], v)
+	}
+	return true
+}
+
+//go:nosplit
+func le16(b []byte, v uint16) {
+	if len(b) >= 2 {
+		b[0], b[1] = byte(v), byte(v>>8)
+	}
+}
+
+//go:nosplit
+func le32(b []byte, v uint32) {
+	if len(b) >= 4 {
+		b[0], b[1], b[2], b[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+	}
+}
+
+//go:nosplit
+func le64(b []byte, v uint64) {
+	if len(b) >= 8 {
+		le32(b, uint32(v))
+		le32(b[4:], uint32(v>>32))
+	}
+}
