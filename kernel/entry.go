@@ -40,7 +40,7 @@ func publishSchedHints() {
 func tickNeedsLock() bool {
 	now := nanotime()
 	return schedHints.runnable.Load() > 0 || schedHints.nextSleeper.Load() <= now ||
-		(watchdog.period != 0 && now >= watchdog.nextScan)
+		(watchdogPeriod != 0 && now >= watchdog.nextScan)
 }
 
 // kickCPU makes CPU c enter the kernel under the lock soon (an IPI), to take a runnable thread,

@@ -17,11 +17,9 @@ import "sync/atomic"
 
 var klock struct {
 	held  atomic.Uint32 // 1 while some CPU holds the lock
-	owner atomic.Int32  // CPU holding it, -1 for none (diagnostics)
+	owner atomic.Int32  // CPU holding it plus one, 0 for none (diagnostics)
 	_     [56]byte
 }
-
-func init() { klock.owner.Store(-1) }
 
 // lockKernel takes the kernel lock for the entry whose Frame is f (nil outside a trap).
 //
@@ -30,19 +28,19 @@ func lockKernel(f *Frame) {
 	for klock.held.Load() != 0 || !klock.held.CompareAndSwap(0, 1) {
 		waitingForLock(f)
 	}
-	klock.owner.Store(int32(cpuIndex()))
+	klock.owner.Store(int32(cpuIndex()) + 1)
 }
 
 // unlockKernel releases the kernel lock.
 //
 //go:nosplit
 func unlockKernel() {
-	klock.owner.Store(-1)
+	klock.owner.Store(0)
 	klock.held.Store(0)
 }
 
 // lockHeld reports whether the calling CPU holds the kernel lock.
-func lockHeld() bool { return klock.owner.Load() == int32(cpuIndex()) }
+func lockHeld() bool { return klock.owner.Load() == int32(cpuIndex())+1 }
 
 // waitingForLock is one turn of the wait for the kernel lock: it serves what other CPUs ask of
 // this one meanwhile.

@@ -182,11 +182,17 @@ func yield(f *Frame) {
 	schedule(f)
 }
 
-// tick runs on every timer tick of every CPU: wake expired sleepers, then preempt this CPU's
-// thread if its quantum is used up (a SCHED_FIFO thread keeps its CPU), or leave idle if
-// something it may run became runnable.
-func tick(f *Frame) {
-	tpTimerTick.Emit1(uint64(runqLen))
+// tick runs on every timer tick of every CPU, before the kernel lock: it reports whether the
+// tick has work under the lock (tickLocked). Most ticks have none, and take no lock: the lock
+// is the one thing CPUs contend for.
+func tick(f *Frame) (needsLock bool) {
+	tpTimerTick.Emit1(uint64(schedHints.runnable.Load()))
+	return tickNeedsLock()
+}
+
+// tickLocked wakes expired sleepers, then preempts this CPU's thread if its quantum is used up
+// (a SCHED_FIFO thread keeps its CPU), or leaves idle if something it may run became runnable.
+func tickLocked(f *Frame) {
 	watchdogScan()
 	now := nanotime()
 	n := sleepers.Expired(now, woken[:])

@@ -10,16 +10,32 @@ import (
 // -errno); handlers that block return through the thread's wait completion instead, and say so
 // with ok=false.
 
-func syscall(f *Frame) {
+// syscall is the kernel's entry for a system call, before the kernel lock: it fires
+// syscall_enter and serves the calls that need no lock (fastSyscall). It reports whether the
+// call still has to run, under the lock (syscallLocked).
+func syscall(f *Frame) (needsLock bool) {
 	if opts.debugFault {
 		crashForTest()
 	}
 	nr := sysNum(f)
 	a := [6]uint64{}
 	sysArgs(f, &a)
+	tpSyscallEnter.Emit4(nr, a[0], a[1], a[2])
+	if ret, ok := fastSyscall(nr, &a); ok {
+		setSysRet(f, ret)
+		tpSyscallExit.Emit2(nr, ret)
+		return false
+	}
+	return true
+}
+
+// syscallLocked runs the system call in f under the kernel lock.
+func syscallLocked(f *Frame) {
+	nr := sysNum(f)
+	a := [6]uint64{}
+	sysArgs(f, &a)
 	tid := cur().tid // before dispatch: a blocking call switches threads
 	cur().sysNr = nr
-	tpSyscallEnter.Emit4(nr, a[0], a[1], a[2])
 	ret, done := dispatch(f, nr, &a)
 	if done {
 		setSysRet(f, ret)

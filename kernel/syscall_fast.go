@@ -5,48 +5,39 @@ package kernel
 // and gettid in their spin loops; under one kernel lock these would serialise every CPU for
 // nothing, since they only read the caller's own state or the clock. Each is served here when
 // its user memory is already present (a page to fault in needs the lock), else it falls back to
-// the ordinary, locked path. Tracepoints fire as on that path.
+// the ordinary, locked path. syscall (syscall.go) fires the tracepoints for both.
 
-// fastSyscall serves the system call in f if it can do so without the kernel lock, and reports
-// whether it did.
-func fastSyscall(f *Frame) bool {
-	if opts.strace || opts.debugFault {
-		return false // the ordinary path prints and crashes for these
+// fastSyscall serves system call nr with arguments a if it can do so without the kernel lock,
+// and reports whether it did.
+func fastSyscall(nr uint64, a *[6]uint64) (ret uint64, ok bool) {
+	if opts.strace {
+		return 0, false // the ordinary path prints every call
 	}
-	nr := sysNum(f)
-	var a [6]uint64
-	sysArgs(f, &a)
-	var ret uint64
 	switch nr {
 	case sysClockGettime:
 		id := int(a[0])
 		if id == clockProcessCPU {
-			return false // reads every thread
+			return 0, false // reads every thread
 		}
 		now, ok := clockNow(id)
 		if !ok {
-			return false
+			return 0, false
 		}
 		b, ok := presentUserBytes(uintptr(a[1]), 16)
 		if !ok {
-			return false
+			return 0, false
 		}
 		putTimespec(b, now)
+		return 0, true
 	case sysGettid:
-		ret = uint64(cur().tid)
+		return uint64(cur().tid), true
 	case sysGetpid:
-		ret = processID
+		return processID, true
 	case sysSchedYield:
-		if schedHints.runnable.Load() != 0 {
-			return false // someone may be waiting for this CPU: yield for real
-		}
-	default:
-		return false
+		// With nobody waiting for a CPU, yielding is a no-op; otherwise yield for real.
+		return 0, schedHints.runnable.Load() == 0
 	}
-	tpSyscallEnter.Emit4(nr, a[0], a[1], a[2])
-	setSysRet(f, ret)
-	tpSyscallExit.Emit2(nr, ret)
-	return true
+	return 0, false
 }
 
 // presentUserBytes returns n bytes of user memory at addr, writable, if every page of it is

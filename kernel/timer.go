@@ -44,9 +44,7 @@ func armNext() {
 
 // timerInterrupt handles the local timer, whichever vector it came on, without the kernel lock:
 // the sample first, while f still holds the interrupted thread, then it re-arms the timer. It
-// reports whether the scheduler tick is due and has work to do; the caller then runs tick under
-// the kernel lock (a tick with nothing to do only fires its tracepoint: the lock is the one
-// thing CPUs contend for). An
+// reports whether the scheduler tick is due; the caller then runs tick. An
 // interrupt that comes a little early (the one-shot count is rounded) finds nothing due and
 // just arms the timer again.
 func timerInterrupt(f *Frame) (tickDue bool) {
@@ -60,9 +58,7 @@ func timerInterrupt(f *Frame) (tickDue bool) {
 	if now >= l.tickNext {
 		l.tickNext += ((now-l.tickNext)/tickPeriod + 1) * tickPeriod
 		l.ticks.Add(1)
-		if tickDue = tickNeedsLock(); !tickDue {
-			tpTimerTick.Emit1(0)
-		}
+		tickDue = true
 	}
 	armNext()
 	return tickDue

@@ -24,7 +24,7 @@ func trap(f *Frame) {
 		}
 	case v == amd64.VectorTimer || v == amd64.VectorSampler:
 		tpIRQEntry.Emit1(v)
-		tickDue := timerInterrupt(f)
+		tickDue := timerInterrupt(f) && tick(f)
 		tpIRQExit.Emit1(v)
 		if !tickDue {
 			return
@@ -32,16 +32,16 @@ func trap(f *Frame) {
 	case v == amd64.VectorSpurious:
 		return // spurious LAPIC interrupt: no EOI
 	case v == amd64.VectorSyscall:
-		if fastSyscall(f) {
+		if !syscall(f) {
 			return
 		}
 	}
 	lockKernel(f)
 	switch {
 	case v == amd64.VectorSyscall:
-		syscall(f)
+		syscallLocked(f)
 	case v == amd64.VectorTimer || v == amd64.VectorSampler:
-		tick(f)
+		tickLocked(f)
 	case v == vectorIPI:
 		// a kick: finishEntry does what it was for
 	case v < amd64.FirstExternalVector:

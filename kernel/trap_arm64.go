@@ -34,7 +34,7 @@ func trap(f *Frame) {
 			// End the interrupt after the handler, which drops the level-triggered line by
 			// re-arming the timer.
 			tpIRQEntry.Emit1(uint64(id))
-			tickDue = timerInterrupt(f)
+			tickDue = timerInterrupt(f) && tick(f)
 			arm64.EndOfIRQ(ack)
 			tpIRQExit.Emit1(uint64(id))
 			if !tickDue {
@@ -44,20 +44,20 @@ func trap(f *Frame) {
 	case f.Kind != arm64.KindSyncEL1t:
 		kernelFault(f, "unexpected exception (FIQ or SError)")
 	case arm64.ESRClass(f.ESR) == arm64.ECSVC64:
-		if fastSyscall(f) {
+		if !syscall(f) {
 			return
 		}
 	}
 	lockKernel(f)
 	switch {
 	case tickDue:
-		tick(f)
+		tickLocked(f)
 	case f.IsIRQ() && id == sgiKernel:
 		// a kick: finishEntry does what it was for
 	case f.IsIRQ():
 		deviceIRQ(ack, id)
 	case arm64.ESRClass(f.ESR) == arm64.ECSVC64:
-		syscall(f)
+		syscallLocked(f)
 	default:
 		threadException(f)
 	}

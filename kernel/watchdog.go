@@ -17,8 +17,11 @@ import (
 
 const defaultWatchdogSeconds = 10
 
+// watchdogPeriod is unitrace.watchdog's value in ns (0: off). Set by the boot options, before the
+// Go runtime runs: a package init would overwrite it.
+var watchdogPeriod int64 = defaultWatchdogSeconds * 1e9
+
 var watchdog struct {
-	period   int64 // ns; 0: off
 	nextScan int64 // when the next scan is due
 	reported struct {
 		slot     int32
@@ -28,8 +31,6 @@ var watchdog struct {
 	tickSeen  [maxCPUs]int64 // when lastTicks last changed
 	tickLate  [maxCPUs]bool  // reported as not ticking
 }
-
-func init() { watchdog.period = defaultWatchdogSeconds * 1e9 }
 
 // watchdogOption reads unitrace.watchdog=SECONDS; it reports whether o was that option.
 func watchdogOption(o string) bool {
@@ -42,20 +43,20 @@ func watchdogOption(o string) bool {
 		klog().s("unitrace.watchdog: want seconds from 0 (off) to 3600, got ").s(v).nl()
 		return true
 	}
-	watchdog.period = int64(n) * 1e9
+	watchdogPeriod = int64(n) * 1e9
 	return true
 }
 
 // watchdogScan runs from the scheduler tick under the kernel lock, at most ten times a period.
 func watchdogScan() {
-	if watchdog.period == 0 {
+	if watchdogPeriod == 0 {
 		return
 	}
 	now := nanotime()
 	if now < watchdog.nextScan {
 		return
 	}
-	watchdog.nextScan = now + watchdog.period/10
+	watchdog.nextScan = now + watchdogPeriod/10
 	watchTicks(now)
 	oldest := int32(-1)
 	for i := 0; i < runqLen; i++ {
@@ -69,7 +70,7 @@ func watchdogScan() {
 	}
 	t := &threads[oldest]
 	waited := now - t.queuedAt
-	if waited < watchdog.period || (watchdog.reported.slot == oldest && watchdog.reported.queuedAt == t.queuedAt) {
+	if waited < watchdogPeriod || (watchdog.reported.slot == oldest && watchdog.reported.queuedAt == t.queuedAt) {
 		return
 	}
 	watchdog.reported.slot, watchdog.reported.queuedAt = oldest, t.queuedAt
@@ -89,7 +90,7 @@ func watchTicks(now int64) {
 			watchdog.lastTicks[c], watchdog.tickSeen[c], watchdog.tickLate[c] = n, now, false
 			continue
 		}
-		if now-watchdog.tickSeen[c] >= watchdog.period && !watchdog.tickLate[c] {
+		if now-watchdog.tickSeen[c] >= watchdogPeriod && !watchdog.tickLate[c] {
 			watchdog.tickLate[c] = true
 			klog().s("watchdog: cpu ").d(int64(c)).s(" took no timer tick for ").d((now - watchdog.tickSeen[c]) / 1e6).
 				s(" ms (interrupts masked, or its vCPU not running)").nl()

@@ -18,6 +18,10 @@ func CaptureFrame(fa uintptr, e *StackEntry, frames *[MaxDepth]uint64) int {
 		e.Flags |= StackNoWalk
 		return 0
 	}
+	// The words a frameless leaf's return address may be in (the host's leaf fix).
+	if c.sp >= c.lo && c.sp+16 <= c.hi && readable(c.sp) && readable(c.sp+8) {
+		e.W0, e.W1 = uint64(load(c.sp)), uint64(load(c.sp+8))
+	}
 	w := textWalk(max(c.lo, c.sp-frameBelowSP), c.hi)
 	n, wf := w.frames(c.fp, addrOfWords(frames[:]), MaxDepth)
 	e.Flags |= StackFlags(wf & (record.StackTrunc | record.WalkStop))

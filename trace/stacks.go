@@ -6,8 +6,8 @@ package trace
 // the control reply, and the host symbolizes it. The layout is little-endian and the same on
 // every arch. Everything in this file runs in the kernel: no allocation, no panics, nosplit.
 
-// StackEntrySize is the size of one entry: a 64-byte header, then MaxDepth frame slots.
-const StackEntrySize = 64 + MaxDepth*8
+// StackEntrySize is the size of one entry: an 80-byte header, then MaxDepth frame slots.
+const StackEntrySize = 80 + MaxDepth*8
 
 // Entry offsets. Frame slots past the entry's frame count are zero.
 const (
@@ -26,7 +26,9 @@ const (
 	stkFP      = 40
 	stkLR      = 48 // arm64's link register, 0 on amd64
 	stkTicks   = 56 // u64: when the context was captured (trace ticks)
-	stkFrames  = 64 // MaxDepth u64 return addresses, callers of PC, innermost first
+	stkW0      = 64 // u64: the words at SP and SP+8 (0 when unreadable): a frameless leaf's
+	stkW1      = 72 // caller is there, which the host recovers from the image's SP deltas
+	stkFrames  = 80 // MaxDepth u64 return addresses, callers of PC, innermost first
 )
 
 // Entry kinds.
@@ -149,6 +151,7 @@ type StackEntry struct {
 	SP, FP    uint64
 	LR        uint64
 	Ticks     uint64
+	W0, W1    uint64
 	Frames    []uint64
 }
 
@@ -176,6 +179,8 @@ func PutStackEntry(b []byte, e *StackEntry, frames *[MaxDepth]uint64, nframes in
 	le64(b[stkFP:], e.FP)
 	le64(b[stkLR:], e.LR)
 	le64(b[stkTicks:], e.Ticks)
+	le64(b[stkW0:], e.W0)
+	le64(b[stkW1:], e.W1)
 	for i := 0; i < MaxDepth; i++ {
 		v := uint64(0)
 		if i < nframes {

@@ -68,7 +68,7 @@ func decodeEntry(p []byte) (e StackEntry, why string) {
 		StackKind: p[stkKindStk], Flags: StackFlags(get16(p[stkFlags:])),
 		TID: int32(get32(p[stkTID:])), Gen: get32(p[stkGen:]), CPU: int32(get32(p[stkCPU:])),
 		Slot: get32(p[stkSlot:]), PC: get64(p[stkPC:]), SP: get64(p[stkSP:]), FP: get64(p[stkFP:]),
-		LR: get64(p[stkLR:]), Ticks: get64(p[stkTicks:]),
+		LR: get64(p[stkLR:]), Ticks: get64(p[stkTicks:]), W0: get64(p[stkW0:]), W1: get64(p[stkW1:]),
 	}
 	nf := int(get16(p[stkNFrames:]))
 	minCPU, minTID := int32(0), int32(0)

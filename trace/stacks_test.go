@@ -34,12 +34,12 @@ func threadEntry(tid int32, s StackState, cpu int32, frames ...uint64) StackEntr
 
 // TestStackEntryLayout pins the byte layout the kernel and the agent share.
 func TestStackEntryLayout(t *testing.T) {
-	if StackEntrySize != 576 {
+	if StackEntrySize != 592 {
 		t.Fatalf("StackEntrySize = %d", StackEntrySize)
 	}
 	e := StackEntry{Kind: EntryThread, State: StateBlocked, Wait: WaitFutex, StackKind: 1,
 		Flags: StackSaved | 0x10, TID: 7, Gen: 0x01020304, CPU: -1, Slot: 9, PC: 0x1111, SP: 0x2222,
-		FP: 0x3333, LR: 0x4444, Ticks: 0x5555}
+		FP: 0x3333, LR: 0x4444, Ticks: 0x5555, W0: 0x6666, W1: 0x7777}
 	frames := [MaxDepth]uint64{0xaaaa, 0xbbbb}
 	b := make([]byte, StackEntrySize)
 	if !PutStackEntry(b, &e, &frames, 2) {
@@ -57,7 +57,8 @@ func TestStackEntryLayout(t *testing.T) {
 		{16, uint64(le.Uint32(b[16:])), 0xffffffff}, {20, uint64(le.Uint32(b[20:])), 9},
 		{24, le.Uint64(b[24:]), 0x1111}, {32, le.Uint64(b[32:]), 0x2222}, {40, le.Uint64(b[40:]), 0x3333},
 		{48, le.Uint64(b[48:]), 0x4444}, {56, le.Uint64(b[56:]), 0x5555},
-		{64, le.Uint64(b[64:]), 0xaaaa}, {72, le.Uint64(b[72:]), 0xbbbb}, {80, le.Uint64(b[80:]), 0},
+		{64, le.Uint64(b[64:]), 0x6666}, {72, le.Uint64(b[72:]), 0x7777},
+		{80, le.Uint64(b[80:]), 0xaaaa}, {88, le.Uint64(b[88:]), 0xbbbb}, {96, le.Uint64(b[96:]), 0},
 	}
 	for _, c := range checks {
 		if c.got != c.want {

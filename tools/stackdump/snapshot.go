@@ -41,6 +41,8 @@ type Entry struct {
 	SP        uint64   `json:"sp"`
 	FP        uint64   `json:"fp"`
 	LR        uint64   `json:"lr"`
+	W0        uint64   `json:"w0"`
+	W1        uint64   `json:"w1"`
 	Ticks     uint64   `json:"ticks"`
 	StackKind string   `json:"stack_kind"`
 	ByIPI     bool     `json:"by_ipi"`    // captured on its CPU by an IPI

@@ -47,7 +47,7 @@ func symbolizeEntry(im *profile.Image, e *Entry) {
 	if e.PC != 0 {
 		e.Stack = append(e.Stack, word(im, e.PC, true))
 		if !e.NoWalk {
-			ra, res := profile.LeafCaller(im.Arch, im, profile.Regs{PC: e.PC, SP: e.SP, FP: e.FP, LR: e.LR})
+			ra, res := profile.LeafCaller(im.Arch, im, profile.Regs{PC: e.PC, SP: e.SP, FP: e.FP, LR: e.LR, W0: e.W0, W1: e.W1})
 			e.LeafFix = res
 			// A kernel that recovered the caller itself already put it first.
 			if res == profile.FixApplied && (len(e.Frames) == 0 || e.Frames[0] != ra) {

@@ -40,6 +40,8 @@ type stackReply struct {
 	SP        uint64   `json:"sp"`
 	FP        uint64   `json:"fp"`
 	LR        uint64   `json:"lr"`
+	W0        uint64   `json:"w0"`
+	W1        uint64   `json:"w1"`
 	Ticks     uint64   `json:"ticks"`
 	StackKind string   `json:"stack_kind"`
 	ByIPI     bool     `json:"by_ipi"`
@@ -117,7 +119,7 @@ func entryReply(e *trace.StackEntry) stackReply {
 	walk := record.Flags(e.Flags)
 	return stackReply{
 		CPU: e.CPU, TID: e.TID, Gen: e.Gen, Slot: e.Slot, State: e.State.String(), Wait: e.Wait.String(),
-		PC: e.PC, SP: e.SP, FP: e.FP, LR: e.LR, Ticks: e.Ticks, StackKind: trace.StackKindName(e.StackKind),
+		PC: e.PC, SP: e.SP, FP: e.FP, LR: e.LR, W0: e.W0, W1: e.W1, Ticks: e.Ticks, StackKind: trace.StackKindName(e.StackKind),
 		ByIPI: e.Flags&trace.StackByIPI != 0, Saved: e.Flags&trace.StackSaved != 0,
 		NoWalk: e.Flags&trace.StackNoWalk != 0, WalkStop: walk&record.WalkStop != 0,
 		Truncated: walk&record.StackTrunc != 0, Frames: frames,
