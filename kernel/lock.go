@@ -25,9 +25,16 @@ var klock struct {
 //
 //go:nosplit
 func lockKernel(f *Frame) {
-	for klock.held.Load() != 0 || !klock.held.CompareAndSwap(0, 1) {
-		waitingForLock(f)
+	if klock.held.Load() != 0 || !klock.held.CompareAndSwap(0, 1) {
+		start := ticks()
+		for klock.held.Load() != 0 || !klock.held.CompareAndSwap(0, 1) {
+			waitingForLock(f)
+		}
+		l := here()
+		l.lockWaits.Add(1)
+		l.lockWaitTicks.Add(ticks() - start)
 	}
+	here().lockTaken.Add(1)
 	klock.owner.Store(int32(cpuIndex()) + 1)
 }
 
@@ -51,3 +58,25 @@ func waitingForLock(f *Frame) {
 	serveCrossCall(f)
 	cpuRelax()
 }
+
+// reportLock prints how often the kernel lock was taken and how long CPUs waited for it: the
+// measure of what one lock costs (docs/smp.md).
+func reportLock() {
+	var taken, waits, waitTicks uint64
+	for c := 0; c < numCPUs; c++ {
+		l := &cpuLocals[c]
+		taken += l.lockTaken.Load()
+		waits += l.lockWaits.Load()
+		waitTicks += l.lockWaitTicks.Load()
+	}
+	hz := max(ticksHz(), 1)
+	l := klog().s("kernel lock: taken ").u(taken).s(" times, ").u(waits).s(" after a wait; waited ").
+		u(waitTicks/hz*1000 + waitTicks%hz*1000/hz).s(" ms in all")
+	if waits > 0 {
+		l.s(", ").u(waitTicks / waits * 1_000_000 / hz).s(" us per wait")
+	}
+	l.s("; ").u(shootdowns).s(" TLB shootdowns").nl()
+}
+
+// shootdowns counts TLB flushes that had to reach every CPU (under the kernel lock).
+var shootdowns uint64

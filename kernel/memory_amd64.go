@@ -75,5 +75,6 @@ func flushTLB() {
 	amd64.FlushTLB()
 	if onlineCPUs() > 1 {
 		crossCall(xcallFlushTLB, 0)
+		shootdowns++
 	}
 }

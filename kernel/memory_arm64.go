@@ -73,4 +73,12 @@ func archWritable(flags uint64) bool { return flags&arm64.PTEReadOnly == 0 }
 // archProtectRange take.
 func ptUnmapRange(start, end uintptr) int { return kpt.UnmapRange(start, end, freeFrame) }
 func ptProtect(va uintptr, prot uint32)   { kpt.Protect(va, pteFor(prot)) }
-func flushTLB()                           { arm64.FlushTLB() }
+
+// flushTLB drops stale translations after mappings were removed or narrowed, on every CPU: the
+// TLBI is broadcast to the inner-shareable domain, so no IPI is needed.
+func flushTLB() {
+	arm64.FlushTLB()
+	if onlineCPUs() > 1 {
+		shootdowns++
+	}
+}

@@ -20,6 +20,10 @@ type cpuLocal struct {
 	switches atomic.Uint64 // context switches: the watchdog's progress counter
 	ticks    atomic.Uint64 // timer ticks taken: a CPU whose count stands still is not answering
 
+	lockTaken     atomic.Uint64 // kernel lock acquisitions (reportLock)
+	lockWaits     atomic.Uint64 // ... that had to wait
+	lockWaitTicks atomic.Uint64 // ... and how long they waited
+
 	tickNext uint64 // the scheduler tick's next deadline (ticks)
 	xcallAck atomic.Uint64
 }

@@ -83,6 +83,9 @@ func exitGroup(code int) {
 	}
 	stopSampler()
 	reportSampler()
+	if numCPUs > 1 {
+		reportLock()
+	}
 	traceFinish(wire.EndExit, int32(code&0xff))
 	klog().s("exit status ").d(int64(code & 0xff)).nl()
 	exitMachine(uint32(code & 0xff))
