@@ -15,11 +15,21 @@ import "sync/atomic"
 // waiter runs takes it. A CPU waiting for it keeps serving cross-CPU requests (another CPU may
 // hold the lock and wait for this one's answer) and the stop request.
 
+//
+// A waiter that has spun for a while sleeps instead (lockSleep: HLT with interrupts masked on
+// amd64, WFI on arm64) and the CPU releasing the lock wakes one sleeper (wakeLockSleeper: an NMI,
+// an SGI). Under TCG a spinning vCPU takes a host core from the vCPU that holds the lock, and on
+// a machine with fewer cores than vCPUs that made the average wait several milliseconds.
+
 var klock struct {
-	held  atomic.Uint32 // 1 while some CPU holds the lock
-	owner atomic.Int32  // CPU holding it plus one, 0 for none (diagnostics)
-	_     [56]byte
+	held     atomic.Uint32 // 1 while some CPU holds the lock
+	owner    atomic.Int32  // CPU holding it plus one, 0 for none (diagnostics)
+	sleepers atomic.Uint64 // CPUs asleep waiting for it
+	_        [48]byte
 }
+
+// lockSpins is how many turns a waiter spins before it sleeps.
+const lockSpins = 64
 
 // lockKernel takes the kernel lock for the entry whose Frame is f (nil outside a trap).
 //
@@ -27,8 +37,11 @@ var klock struct {
 func lockKernel(f *Frame) {
 	if klock.held.Load() != 0 || !klock.held.CompareAndSwap(0, 1) {
 		start := ticks()
-		for klock.held.Load() != 0 || !klock.held.CompareAndSwap(0, 1) {
+		for spins := 0; klock.held.Load() != 0 || !klock.held.CompareAndSwap(0, 1); spins++ {
 			waitingForLock(f)
+			if spins >= lockSpins {
+				sleepForLock()
+			}
 		}
 		l := here()
 		l.lockWaits.Add(1)
@@ -44,6 +57,42 @@ func lockKernel(f *Frame) {
 func unlockKernel() {
 	klock.owner.Store(0)
 	klock.held.Store(0)
+	if m := klock.sleepers.Load(); m != 0 {
+		wakeLockSleeper(lowestCPU(m))
+	}
+}
+
+// sleepForLock sleeps until the lock holder (or a cross-CPU request, or a stop) wakes this CPU.
+// The sleeper's bit is set before the last look at the lock, and the releaser clears held before
+// it looks at the bits, so one of the two always sees the other: no wake-up is lost.
+func sleepForLock() {
+	bit := uint64(1) << uint(cpuIndex())
+	klock.sleepers.Or(bit)
+	if klock.held.Load() != 0 && !otherCPUStopping() && here().xcallAck.Load() >= xcall.seq.Load() {
+		lockSleep()
+	}
+	klock.sleepers.And(^bit)
+}
+
+// wakeLockSleepers wakes every CPU asleep waiting for the lock, so it serves a cross-CPU request
+// or a stop.
+func wakeLockSleepers() {
+	m := klock.sleepers.Load()
+	for c := 0; m != 0 && c < numCPUs; c++ {
+		if m&(1<<uint(c)) != 0 {
+			wakeLockSleeper(c)
+		}
+	}
+}
+
+// lowestCPU is the lowest CPU number in mask (non-zero).
+func lowestCPU(mask uint64) int {
+	c := 0
+	for mask&1 == 0 {
+		mask >>= 1
+		c++
+	}
+	return c
 }
 
 // lockHeld reports whether the calling CPU holds the kernel lock.

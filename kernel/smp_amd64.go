@@ -61,6 +61,13 @@ func enableIPIHere() {}
 //go:nosplit
 func sendIPI(c int) { amd64.SendIPI(apicIDs[c&(maxCPUs-1)], vectorIPI) }
 
+// lockSleep halts this CPU, interrupts masked, until wakeLockSleeper's NMI.
+func lockSleep() { amd64.HaltOnce() }
+
+// wakeLockSleeper wakes CPU c from lockSleep: an NMI is the one interrupt that ends a HLT with
+// interrupts masked (trap ignores it).
+func wakeLockSleeper(c int) { amd64.SendNMI(apicIDs[c&(maxCPUs-1)]) }
+
 // cpuRelax is the body of a spin-wait loop.
 //
 //go:nosplit

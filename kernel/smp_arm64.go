@@ -65,6 +65,13 @@ func enableIPIHere() { arm64.EnableIRQ(sgiKernel, 0x80) }
 //go:nosplit
 func sendIPI(c int) { arm64.SendIPI(c, sgiKernel) }
 
+// lockSleep waits for an interrupt with interrupts masked: WFI wakes on a pending interrupt
+// even then, and the SGI stays pending until the CPU next unmasks (an IPI with nothing to do).
+func lockSleep() { arm64.WaitForInterrupt() }
+
+// wakeLockSleeper wakes CPU c from lockSleep.
+func wakeLockSleeper(c int) { sendIPI(c) }
+
 // cpuRelax is the body of a spin-wait loop.
 //
 //go:nosplit

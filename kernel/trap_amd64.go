@@ -9,6 +9,9 @@ import "github.com/unitrace/unitrace/arch/amd64"
 // The IPI and the sample half of the timer interrupt are per-CPU work and run without the kernel
 // lock; everything else runs under it (lock.go) and ends in finishEntry.
 func trap(f *Frame) {
+	if f.Vector == amd64.VectorNMI {
+		return // the kernel's NMIs only wake a CPU asleep for the kernel lock (lockSleep)
+	}
 	if f.Prev != 0 {
 		kernelFault(f, "fault inside the kernel")
 	}

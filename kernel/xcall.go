@@ -51,6 +51,7 @@ func crossCall(op xcallOp, arg uint64) uint64 {
 		waiting |= 1 << uint(c)
 		sendIPI(c)
 	}
+	wakeLockSleepers()  // a CPU asleep waiting for the lock takes no IPI: wake it to serve
 	serveCrossCall(nil) // this CPU's part; nil: no interrupted frame (the caller is the kernel)
 	deadline := nanotime() + xcallTimeout
 	for waiting != 0 && nanotime() < deadline {
@@ -128,6 +129,7 @@ func stopOtherCPUs() bool {
 			sendIPI(c)
 		}
 	}
+	wakeLockSleepers()
 	deadline := nanotime() + xcallTimeout
 	for parked.Load() < want && nanotime() < deadline {
 		cpuRelax()

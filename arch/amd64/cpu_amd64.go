@@ -69,3 +69,7 @@ func CurrentStack() (lo, hi uintptr)
 
 // CPUIndex returns the number of the CPU it runs on (guest kernel only).
 func CPUIndex() uint32
+
+// HaltOnce halts the calling CPU, interrupts masked, until an NMI wakes it (SendNMI). A maskable
+// interrupt does not end it: a CPU waiting this way inside the kernel takes no nested interrupt.
+func HaltOnce()

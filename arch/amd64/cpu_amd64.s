@@ -247,3 +247,11 @@ TEXT ·InterruptedFrame(SB),NOSPLIT,$0-8
 	MOVQ	CPU_CurrentFrame(GS), AX
 	MOVQ	AX, ret+0(FP)
 	RET
+
+// func HaltOnce()
+//
+// HaltOnce halts the calling CPU with interrupts masked until an NMI (or INIT) wakes it, and
+// returns: the NMI's handler runs first. Entry: IF = 0 (the kernel's state). Clobbers nothing.
+TEXT ·HaltOnce(SB),NOSPLIT,$0
+	HLT
+	RET

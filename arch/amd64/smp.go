@@ -28,6 +28,7 @@ const (
 	lapicICRLow     = 0x300
 	lapicICRHigh    = 0x310
 	icrFixed        = 0 << 8
+	icrNMI          = 4 << 8
 	icrINIT         = 5 << 8
 	icrStartup      = 6 << 8
 	icrDeliveryBusy = 1 << 12 // delivery status: the previous IPI is still pending
@@ -50,6 +51,9 @@ func icrINITWord() uint32 { return icrINIT | icrAssert }
 func icrStartupWord(page uintptr) uint32 {
 	return icrStartup | icrAssert | uint32(page>>12&0xff)
 }
+
+// icrNMIWord is the ICR low word of an NMI (the vector field is ignored).
+func icrNMIWord() uint32 { return icrNMI | icrAssert }
 
 // icrFixedWord is the ICR low word of a fixed interrupt on vector.
 func icrFixedWord(vector uint8) uint32 { return icrFixed | icrAssert | uint32(vector) }

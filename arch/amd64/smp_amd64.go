@@ -134,6 +134,12 @@ func waitICRIdle() bool {
 //go:nosplit
 func SendIPI(apicID uint32, vector uint8) { sendICR(apicID, icrFixedWord(vector)) }
 
+// SendNMI sends a non-maskable interrupt to the CPU whose local APIC ID is apicID: it wakes a
+// CPU halted with interrupts masked (HaltOnce).
+//
+//go:nosplit
+func SendNMI(apicID uint32) { sendICR(apicID, icrNMIWord()) }
+
 // LocalAPICID returns the calling CPU's local APIC ID (xAPIC: bits 31-24 of the ID register).
 //
 //go:nosplit
