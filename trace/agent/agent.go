@@ -45,13 +45,15 @@ type agent struct {
 }
 
 func (a *agent) run() {
+	// The control loop starts first: HELLO waits until a host opens the data port, and commands
+	// that do not use it (stacks, the sampler's) must not wait for that.
+	go a.serveControl()
 	a.mu.Lock()
 	err := a.sendHello()
 	a.mu.Unlock()
 	if err != nil {
 		return // no data port to speak of: nothing else will work either
 	}
-	go a.serveControl()
 	lastClock := time.Now()
 	for {
 		a.mu.Lock()
