@@ -57,8 +57,11 @@ func initSecondaryCPU() {
 	initLocalTimer() // the timers' PPIs are per CPU
 }
 
-// enableIPIHere lets the kernel's SGI in on the calling CPU.
-func enableIPIHere() { arm64.EnableIRQ(sgiKernel, 0x80) }
+// enableIPIHere lets the kernel's SGI in on the calling CPU, at a higher priority than the
+// devices' and timers' (0x80): a CPU asleep for the kernel lock (lockSleep) inside a device
+// interrupt's handler, with that interrupt still active, is only woken by an interrupt of higher
+// priority than the active one.
+func enableIPIHere() { arm64.EnableIRQ(sgiKernel, 0x40) }
 
 // sendIPI interrupts CPU c with the kernel's SGI.
 //

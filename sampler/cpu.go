@@ -10,8 +10,7 @@ type CPU struct {
 	grid        uint64           // the next deadline of the fixed-rate grid (no jitter)
 	rng         uint64           // xorshift state for the jitter
 	tickHz      uint64           // ticks per second
-	avgCost     uint64           // handler cost, exponentially averaged (weight 1/costWeight), in ticks
-	costSamples uint64           // samples averaged so far since Start
+	costSamples uint64           // costs recorded since Start or the last throttle
 	costs       [costKeep]uint32 // the last costKeep handler costs, for CostPercentiles
 	ncosts      uint64
 
@@ -38,7 +37,7 @@ func (c *CPU) Start(hz uint32, tickHz, now, offset uint64) {
 	c.grid = now + offset%c.period
 	c.rng = offset | 1
 	c.next = c.grid + c.jitter()
-	c.avgCost, c.costSamples = 0, 0
+	c.costSamples = 0
 }
 
 // jitter returns a random offset in [0, period/2) (xorshift64).
@@ -96,11 +95,15 @@ func (c *CPU) Fire(now uint64) (late uint64) {
 	return late
 }
 
-// costWeight is the averaging weight of one sample's cost (1/costWeight), and costWarmup how
-// many samples after Start are left out of the average: the first runs of the handler are slow
-// under TCG, which translates its code then, and must not halve the rate.
+// The throttle decides on the median cost of the last costWindow samples. A median, not an
+// average: under TCG with more vCPUs than host cores a vCPU loses its host core in the middle of
+// a handler now and then, and that one "cost" of several milliseconds is the host's, not the
+// handler's; an average let each such outlier halve the rate (4 vCPUs on 2 cores throttled 1 kHz
+// to 125 Hz), while a handler that is really too slow is slow in most samples. costWarmup is how
+// many samples after Start are left out: the first runs of the handler are slow under TCG, which
+// translates its code then, and must not halve the rate.
 const (
-	costWeight = 8
+	costWindow = 9
 	costWarmup = 8
 	costKeep   = 4096 // handler costs kept for percentiles
 )
@@ -131,9 +134,10 @@ func insertionSort(v []uint32) {
 	}
 }
 
-// Cost accounts the handler's cost for the tick just taken, in ticks. When the averaged cost
-// exceeds a quarter of the period the rate is halved (never below 1 Hz) and Cost returns the
-// old and new rates for the THROTTLE record.
+// Cost accounts the handler's cost for the tick just taken, in ticks. When the median cost of
+// the last costWindow samples exceeds a quarter of the period the rate is halved (never below
+// 1 Hz) and Cost returns the old and new rates for the THROTTLE record; the next decision waits
+// for a full window at the new rate.
 func (c *CPU) Cost(ticks uint64) (throttled bool, oldHz, newHz uint32) {
 	if !c.on {
 		return false, 0, 0
@@ -141,22 +145,25 @@ func (c *CPU) Cost(ticks uint64) (throttled bool, oldHz, newHz uint32) {
 	c.costs[c.ncosts%costKeep] = uint32(min(ticks, 1<<32-1))
 	c.ncosts++
 	c.costSamples++
-	switch {
-	case c.costSamples <= costWarmup:
-		return false, 0, 0 // the first runs of the handler are not its cost
-	case c.costSamples == costWarmup+1:
-		c.avgCost = ticks
-	default:
-		c.avgCost = c.avgCost - c.avgCost/costWeight + ticks/costWeight
-	}
-	if c.avgCost <= c.period/4 || c.hz <= 1 {
+	if c.costSamples < costWarmup+costWindow || c.hz <= 1 || c.recentMedian() <= c.period/4 {
 		return false, 0, 0
 	}
 	oldHz = c.hz
 	c.hz = max(c.hz/2, 1)
 	c.period = max(c.tickHz/uint64(c.hz), 1)
 	c.Throttles++
+	c.costSamples = costWarmup // the window refills at the new rate
 	return true, oldHz, c.hz
+}
+
+// recentMedian is the median of the last costWindow costs.
+func (c *CPU) recentMedian() uint64 {
+	var w [costWindow]uint32
+	for i := range w {
+		w[i] = c.costs[(c.ncosts-1-uint64(i))%costKeep]
+	}
+	insertionSort(w[:])
+	return uint64(w[costWindow/2])
 }
 
 // NsFromTicks converts a tick count at this CPU's tick rate to nanoseconds.

@@ -90,7 +90,7 @@ func sampleWorkload(t *testing.T, a guestArch, workload string, env ...string) (
 
 // logSamplerReport logs the kernel's exit report of the sampler from a run's console: how many
 // samples it took, how many came late, and how often it throttled itself (it halves its rate
-// when its handler's averaged cost passes a quarter of the period, which a loaded host can
+// when its handler's median cost passes a quarter of the period, which a loaded host can
 // cause under TCG). It explains a run with too few samples.
 func logSamplerReport(t *testing.T, console string) {
 	t.Helper()
