@@ -6,14 +6,14 @@ import "github.com/unitrace/unitrace/trace"
 // protocol, console, CPU tables, interrupt controller, clock) and the program.
 
 // carveMemory counts the CPUs and builds memory management over the RAM above the kernel's
-// stacks (kernelEnd, which depends on the count), with physically contiguous
+// stacks (kernelStacksEnd, which depends on the count), with physically contiguous
 // blocks carved first for the trace device and the trace rings when tracing is on; it returns
 // each block's address, 0 for one not needed.
-func carveMemory(kernelEnd func() uintptr) (devBlock, ringBlock uintptr) {
+func carveMemory() (devBlock, ringBlock uintptr) {
 	setupCPUs() // kernel stacks and rings are per CPU: count them first
 	devMem := traceDeviceMemory()
 	ringMem := traceRingMemory()
-	carved := initMemory(kernelEnd(), devMem+ringMem)
+	carved := initMemory(kernelStacksEnd(), devMem+ringMem)
 	if devMem != 0 {
 		devBlock = carved
 	}

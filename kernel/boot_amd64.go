@@ -17,7 +17,7 @@ func bootMain(startInfoAddr uintptr) {
 	parseCommandLine()
 	amd64.InitCPU()
 	amd64.InitIOAPIC()
-	devBlock, ringBlock := carveMemory(kernelStacksEnd)
+	devBlock, ringBlock := carveMemory()
 	amd64.InitClock()
 	bootWallNanos = amd64.ReadRTC().Unix() * 1e9
 	fds.Init()

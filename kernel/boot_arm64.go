@@ -25,7 +25,7 @@ func bootMain(dtb uintptr) {
 	parseCommandLine()
 	arm64.InitCPU()
 	initGIC()
-	devBlock, ringBlock := carveMemory(kernelStacksEnd)
+	devBlock, ringBlock := carveMemory()
 	arm64.InitClock()
 	if machine.RTC.Present() {
 		arm64.InitRTC(uintptr(machine.RTC.Reg.Addr))

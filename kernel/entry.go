@@ -22,12 +22,18 @@ func finishEntry(f *Frame) {
 // they are republished at the end of every locked entry, and a tick that skips the lock one
 // period too early takes it at the next one.
 var schedHints struct {
-	runnable    atomic.Int32 // runqLen
-	nextSleeper atomic.Int64 // earliest sleeper deadline (ns), max int64 for none
+	runnable    atomic.Int32  // runqLen (the timer_tick tracepoint's argument)
+	runnableOn  atomic.Uint64 // CPUs some queued thread may run on: the union of their masks
+	nextSleeper atomic.Int64  // earliest sleeper deadline (ns), max int64 for none
 }
 
 func publishSchedHints() {
+	var on uint64
+	for i := 0; i < runqLen; i++ {
+		on |= threads[runq[i]].affinity
+	}
 	schedHints.runnable.Store(int32(runqLen))
+	schedHints.runnableOn.Store(on)
 	next, ok := sleepers.Next()
 	if !ok {
 		next = 1<<63 - 1
@@ -35,20 +41,27 @@ func publishSchedHints() {
 	schedHints.nextSleeper.Store(next)
 }
 
-// tickNeedsLock reports whether this tick has work under the kernel lock: a runnable thread
-// waiting (to preempt for, or to leave idle for), a sleeper due, or the watchdog's scan due.
+// runnableHere reports, without the lock, whether a queued thread may run on this CPU.
+func runnableHere() bool { return schedHints.runnableOn.Load()&(1<<uint(cpuIndex())) != 0 }
+
+// tickNeedsLock reports whether this tick has work under the kernel lock: a thread waiting that
+// may run here (to preempt for, or to leave idle for), a sleeper due, or the watchdog's scan
+// due. A thread pinned elsewhere is not this CPU's business: its own CPUs' ticks see it.
 func tickNeedsLock() bool {
 	now := nanotime()
-	return schedHints.runnable.Load() > 0 || schedHints.nextSleeper.Load() <= now ||
+	return runnableHere() || schedHints.nextSleeper.Load() <= now ||
 		(watchdogPeriod != 0 && now >= watchdog.nextScan)
 }
 
 // kickCPU makes CPU c enter the kernel under the lock soon (an IPI), to take a runnable thread,
-// deliver a signal, or move a thread its affinity excludes.
-func kickCPU(c int) {
-	if c >= 0 && c < numCPUs && c != cpuIndex() && !cpuLocals[c].kicked.Swap(true) {
-		sendIPI(c)
+// deliver a signal, or move a thread its affinity excludes. It reports false if a kick is on
+// its way there already (or c is this CPU).
+func kickCPU(c int) bool {
+	if c < 0 || c >= numCPUs || c == cpuIndex() || cpuLocals[c].kicked.Swap(true) {
+		return false
 	}
+	sendIPI(c)
+	return true
 }
 
 // onlineCPUs counts the CPUs running the kernel.

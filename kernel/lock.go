@@ -23,9 +23,8 @@ import "sync/atomic"
 
 var klock struct {
 	held     atomic.Uint32 // 1 while some CPU holds the lock
-	owner    atomic.Int32  // CPU holding it plus one, 0 for none (diagnostics)
 	sleepers atomic.Uint64 // CPUs asleep waiting for it
-	_        [48]byte
+	_        [52]byte
 }
 
 // lockSpins is how many turns a waiter spins before it sleeps.
@@ -48,14 +47,12 @@ func lockKernel(f *Frame) {
 		l.lockWaitTicks.Add(ticks() - start)
 	}
 	here().lockTaken.Add(1)
-	klock.owner.Store(int32(cpuIndex()) + 1)
 }
 
 // unlockKernel releases the kernel lock.
 //
 //go:nosplit
 func unlockKernel() {
-	klock.owner.Store(0)
 	klock.held.Store(0)
 	if m := klock.sleepers.Load(); m != 0 {
 		wakeLockSleeper(lowestCPU(m))
@@ -95,9 +92,6 @@ func lowestCPU(mask uint64) int {
 	return c
 }
 
-// lockHeld reports whether the calling CPU holds the kernel lock.
-func lockHeld() bool { return klock.owner.Load() == int32(cpuIndex())+1 }
-
 // waitingForLock is one turn of the wait for the kernel lock: it serves what other CPUs ask of
 // this one meanwhile.
 func waitingForLock(f *Frame) {
@@ -126,6 +120,3 @@ func reportLock() {
 	}
 	l.s("; ").u(shootdowns).s(" TLB shootdowns").nl()
 }
-
-// shootdowns counts TLB flushes that had to reach every CPU (under the kernel lock).
-var shootdowns uint64

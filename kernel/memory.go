@@ -5,6 +5,9 @@ import (
 	"github.com/unitrace/unitrace/kernel/mm"
 )
 
+// shootdowns counts TLB flushes that had to reach every CPU (flushTLB, under the kernel lock).
+var shootdowns uint64
+
 // Memory: one address space shared by the kernel and the Go program (one process).
 //
 //	[0, 64 KiB)            unmapped: nil dereferences fault

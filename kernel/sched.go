@@ -231,11 +231,9 @@ func kickIdleCPU(mask uint64) {
 		if c == me || mask&(1<<uint(c)) == 0 || !l.online.Load() || !isIdleSlot(l.cur) {
 			continue
 		}
-		if l.kicked.Swap(true) {
-			continue // a kick is on its way there already: try another
-		}
-		sendIPI(c)
-		return
+		if kickCPU(c) {
+			return
+		} // else a kick is on its way there already: try another
 	}
 }
 

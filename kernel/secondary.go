@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"strings"
 	"sync/atomic"
 
 	"github.com/unitrace/unitrace/trace"
@@ -18,13 +19,13 @@ var smpLimit int
 
 // smpOption reads unitrace.smp=N; it reports whether o was that option.
 func smpOption(o string) bool {
-	const prefix = "unitrace.smp="
-	if len(o) <= len(prefix) || o[:len(prefix)] != prefix {
+	v, ok := strings.CutPrefix(o, "unitrace.smp=")
+	if !ok {
 		return false
 	}
-	n, ok := parseSmallUint(o[len(prefix):])
+	n, ok := parseSmallUint(v)
 	if !ok || n < 1 {
-		klog().s("unitrace.smp: want a CPU count of at least 1, got ").s(o[len(prefix):]).nl()
+		klog().s("unitrace.smp: want a CPU count of at least 1, got ").s(v).nl()
 		return true
 	}
 	smpLimit = n

@@ -34,8 +34,8 @@ func fastSyscall(nr uint64, a *[6]uint64) (ret uint64, ok bool) {
 	case sysGetpid:
 		return processID, true
 	case sysSchedYield:
-		// With nobody waiting for a CPU, yielding is a no-op; otherwise yield for real.
-		return 0, schedHints.runnable.Load() == 0
+		// With nobody waiting who may run here, yielding is a no-op; otherwise yield for real.
+		return 0, !runnableHere()
 	}
 	return 0, false
 }
