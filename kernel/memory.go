@@ -112,3 +112,33 @@ func archProtectRange(start, end uintptr, prot uint32) {
 		flushTLB()
 	}
 }
+
+// buildKernelPageTables identity-maps [nullGuard, identEnd) with the arch's flags (identFlags):
+// 4 KiB pages in the first 2 MiB, so [0, nullGuard) stays unmapped and nil dereferences fault,
+// 2 MiB pages above. Then it switches to the tables. kpt is each arch's PageTable; both have
+// the same methods.
+func buildKernelPageTables() bool {
+	root, ok := frames.Alloc()
+	if !ok {
+		return false
+	}
+	kpt.Root = root
+	for va := uintptr(nullGuard); va < hugePage; va += pageSize {
+		if !kpt.Map(va, va, identFlags(va), allocFrame) {
+			return false
+		}
+	}
+	for va := uintptr(hugePage); va < identEnd; va += hugePage {
+		if !kpt.MapHuge(va, va, identFlags(va), allocFrame) {
+			return false
+		}
+	}
+	switchPageTables()
+	return true
+}
+
+// archLookup, ptUnmapRange and ptProtect are the page-table steps of faultIn, archUnmapRange
+// and archProtectRange (flushTLB, per arch, follows the last two).
+func archLookup(va uintptr) (pa uintptr, flags uint64, ok bool) { return kpt.Lookup(va) }
+func ptUnmapRange(start, end uintptr) int                       { return kpt.UnmapRange(start, end, freeFrame) }
+func ptProtect(va uintptr, prot uint32)                         { kpt.Protect(va, pteFor(prot)) }

@@ -16,32 +16,16 @@ const (
 	mmioEnd   = 0x1_0000_0000
 )
 
-// buildKernelPageTables identity-maps [nullGuard, identEnd): 4 KiB pages in the first 2 MiB
-// (so [0, nullGuard) can stay unmapped), 2 MiB pages above, uncached over the MMIO hole. Then it
-// loads CR3.
-func buildKernelPageTables() bool {
-	root, ok := frames.Alloc()
-	if !ok {
-		return false
+// identFlags are the identity map's flags at va: uncached over the MMIO hole, cached elsewhere.
+func identFlags(va uintptr) uint64 {
+	if va >= mmioStart && va < mmioEnd {
+		return pteMMIO
 	}
-	kpt.Root = root
-	for va := uintptr(nullGuard); va < hugePage; va += pageSize {
-		if !kpt.Map(va, va, pteKernel, allocFrame) {
-			return false
-		}
-	}
-	for va := uintptr(hugePage); va < identEnd; va += hugePage {
-		flags := uint64(pteKernel)
-		if va >= mmioStart && va < mmioEnd {
-			flags = pteMMIO
-		}
-		if !kpt.MapHuge(va, va, flags, allocFrame) {
-			return false
-		}
-	}
-	amd64.LoadPageTable(kpt.Root)
-	return true
+	return pteKernel
 }
+
+// switchPageTables makes the tables just built the CPU's.
+func switchPageTables() { amd64.LoadPageTable(kpt.Root) }
 
 // pteFor returns the leaf flags of a user page with protection prot. Ring 0 ignores the U/S
 // bit; CR0.WP makes the R/W bit bind the kernel too, and EFER.NXE the NX bit.
@@ -58,14 +42,7 @@ func pteFor(prot uint32) uint64 {
 
 func archMapUser(va, pa uintptr, prot uint32) bool { return kpt.Map(va, pa, pteFor(prot), allocFrame) }
 
-func archLookup(va uintptr) (pa uintptr, flags uint64, ok bool) { return kpt.Lookup(va) }
-
 func archWritable(flags uint64) bool { return flags&amd64.PTEWrite != 0 }
-
-// ptUnmapRange, ptProtect and flushTLB are the page-table steps memory.go's archUnmapRange and
-// archProtectRange take.
-func ptUnmapRange(start, end uintptr) int { return kpt.UnmapRange(start, end, freeFrame) }
-func ptProtect(va uintptr, prot uint32)   { kpt.Protect(va, pteFor(prot)) }
 
 // flushTLB drops stale translations after mappings were removed or narrowed: on this CPU, and
 // on every other CPU by a cross-CPU request (an x86 TLB flush is local), which returns once each

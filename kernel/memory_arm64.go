@@ -15,33 +15,22 @@ const (
 	ramStart  = 1 << 30 // QEMU virt: MMIO below 1 GiB, RAM from there
 )
 
-// buildKernelPageTables identity-maps [nullGuard, identEnd): device memory below RAM (4 KiB
-// pages in the first 2 MiB, so [0, nullGuard) stays unmapped, then 2 MiB blocks), normal
-// write-back memory from RAM's start. Then it switches to the tables.
-func buildKernelPageTables() bool {
-	root, ok := frames.Alloc()
-	if !ok {
-		return false
+// identFlags are the identity map's flags at va: device memory below RAM (so also the first
+// 2 MiB, which buildKernelPageTables maps with 4 KiB pages), normal write-back memory from RAM's
+// start.
+func identFlags(va uintptr) uint64 {
+	if va < ramStart {
+		return pteMMIO
 	}
-	kpt.Root = root
-	for va := uintptr(nullGuard); va < hugePage; va += pageSize {
-		if !kpt.Map(va, va, pteMMIO, allocFrame) {
-			return false
-		}
-	}
-	for va := uintptr(hugePage); va < identEnd; va += hugePage {
-		flags := uint64(pteKernel)
-		if va < ramStart {
-			flags = pteMMIO
-		}
-		if !kpt.MapHuge(va, va, flags, allocFrame) {
-			return false
-		}
-	}
+	return pteKernel
+}
+
+// switchPageTables makes the tables just built the CPU's: stores visible to the walker first,
+// then TTBR0, then no stale translation.
+func switchPageTables() {
 	arm64.SyncPageTables()
 	arm64.LoadPageTable(kpt.Root)
 	arm64.FlushTLB()
-	return true
 }
 
 // pteFor returns the leaf flags of a user page with protection prot. The program runs at EL1,
@@ -65,14 +54,7 @@ func archMapUser(va, pa uintptr, prot uint32) bool {
 	return true
 }
 
-func archLookup(va uintptr) (pa uintptr, flags uint64, ok bool) { return kpt.Lookup(va) }
-
 func archWritable(flags uint64) bool { return flags&arm64.PTEReadOnly == 0 }
-
-// ptUnmapRange, ptProtect and flushTLB are the page-table steps memory.go's archUnmapRange and
-// archProtectRange take.
-func ptUnmapRange(start, end uintptr) int { return kpt.UnmapRange(start, end, freeFrame) }
-func ptProtect(va uintptr, prot uint32)   { kpt.Protect(va, pteFor(prot)) }
 
 // flushTLB drops stale translations after mappings were removed or narrowed, on every CPU: the
 // TLBI is broadcast to the inner-shareable domain, so no IPI is needed.
