@@ -33,8 +33,17 @@ func kernelFault(f *Frame, why string) {
 	printTrap(f)
 	dumpRegs(f)
 	klog().s("backtrace (exception pc, then the frame-pointer chain):").nl()
-	syms, haveSyms := kernelSymtab()
 	pc, sp, fp := framePCSPFP(f)
+	printKernelBacktrace(pc, sp, fp)
+	traceFinish(wire.EndPanic, 0) // the trace up to the fault is the best evidence there is
+	klog().s("kernel fault, halting").nl()
+	exitMachine(faultExitValue)
+}
+
+// printKernelBacktrace prints pc, then the frame-pointer chain from fp if sp is on a kernel
+// stack, every load checked against that stack's bounds.
+func printKernelBacktrace(pc, sp, fp uintptr) {
+	syms, haveSyms := kernelSymtab()
 	printFrame(&syms, haveSyms, pc, false)
 	var pcs [trace.MaxDepth]uint64
 	n, how := 0, record.Flags(0)
@@ -43,7 +52,7 @@ func kernelFault(f *Frame, why string) {
 		w := trace.Walk{StackLo: lo, StackHi: hi, TextLo: tlo, TextHi: thi}
 		n, how = w.PCs(fp, pcs[:])
 	} else {
-		klog().s("  (rsp is on no kernel stack: no frame-pointer walk)").nl()
+		klog().s("  (the stack pointer is on no kernel stack: no frame-pointer walk)").nl()
 	}
 	for i := 0; i < n; i++ {
 		printFrame(&syms, haveSyms, uintptr(pcs[i]), true)
@@ -54,9 +63,6 @@ func kernelFault(f *Frame, why string) {
 	case how&record.StackTrunc != 0:
 		klog().s("  (deeper frames not shown)").nl()
 	}
-	traceFinish(wire.EndPanic, 0) // the trace up to the fault is the best evidence there is
-	klog().s("kernel fault, halting").nl()
-	exitMachine(faultExitValue)
 }
 
 // inFaultReport is set while a fault report is being printed.

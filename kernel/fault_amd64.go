@@ -51,3 +51,6 @@ func vectorName(v uint64) string {
 	}
 	return "interrupt"
 }
+
+// frameInterruptsMasked reports whether the trapped context ran with interrupts masked.
+func frameInterruptsMasked(f *Frame) bool { return f.RFLAGS&amd64.FlagIF == 0 }

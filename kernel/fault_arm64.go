@@ -34,3 +34,6 @@ func dumpRegs(f *Frame) {
 	l.nl()
 	klog().s(" sp ").x(f.SavedSP).s(" pc ").x(f.ELR).s(" spsr ").x(f.SPSR).nl()
 }
+
+// frameInterruptsMasked reports whether the trapped context ran with interrupts masked (PSTATE.I).
+func frameInterruptsMasked(f *Frame) bool { return f.SPSR&arm64.SPSRI != 0 }

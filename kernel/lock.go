@@ -62,13 +62,26 @@ func unlockKernel() {
 // sleepForLock sleeps until the lock holder (or a cross-CPU request, or a stop) wakes this CPU.
 // The sleeper's bit is set before the last look at the lock, and the releaser clears held before
 // it looks at the bits, so one of the two always sees the other: no wake-up is lost.
+//
+// The wake-up itself can come between that last look and the halt; the waker sets this CPU's
+// lockWake first, and lockSleep does not halt once it is set (on amd64, where the wake-up is an
+// NMI that is handled at once, this is what keeps it from being lost; arm64's SGI stays pending
+// and ends the WFI anyway).
 func sleepForLock() {
+	l := here()
 	bit := uint64(1) << uint(cpuIndex())
+	atomic.StoreUint32(&l.lockWake, 0)
 	klock.sleepers.Or(bit)
-	if klock.held.Load() != 0 && !otherCPUStopping() && here().xcallAck.Load() >= xcall.seq.Load() {
-		lockSleep()
+	if klock.held.Load() != 0 && !otherCPUStopping() && l.xcallAck.Load() >= xcall.seq.Load() {
+		lockSleep(&l.lockWake)
 	}
 	klock.sleepers.And(^bit)
+}
+
+// wakeLockSleeper wakes CPU c from sleepForLock.
+func wakeLockSleeper(c int) {
+	atomic.StoreUint32(&cpuLocals[c&(maxCPUs-1)].lockWake, 1)
+	interruptLockSleeper(c)
 }
 
 // wakeLockSleepers wakes every CPU asleep waiting for the lock, so it serves a cross-CPU request

@@ -7,6 +7,8 @@ import "github.com/unitrace/unitrace/boot"
 //	unitrace.strace=1        print every system call on the console
 //	unitrace.verbose=1       print boot details (clock, memory, boot time)
 //	unitrace.debug=kfault    fault inside the kernel on the first system call (tests the report)
+//	unitrace.debug=maskspin  the last CPU spins 3 s with interrupts masked once it is online
+//	                         (tests the watchdog's probe, probe.go)
 //	unitrace.watchdog=SECS   dump every stack when a runnable thread waits that long (watchdog.go)
 //	unitrace.smp=N           run at most N CPUs (default: every CPU the machine has)
 //
@@ -15,6 +17,7 @@ type options struct {
 	verbose    bool
 	strace     bool
 	debugFault bool
+	maskSpin   bool
 }
 
 var (
@@ -38,6 +41,8 @@ func parseCommandLine() {
 			opts.verbose = true
 		case "unitrace.debug=kfault":
 			opts.debugFault = true
+		case "unitrace.debug=maskspin":
+			opts.maskSpin = true
 		default:
 			if watchdogOption(o) || smpOption(o) {
 				continue

@@ -26,6 +26,12 @@ type cpuLocal struct {
 
 	tickNext uint64 // the scheduler tick's next deadline (ticks)
 	xcallAck atomic.Uint64
+
+	// lockWake is set by wakeLockSleeper before it interrupts this CPU, and cleared by the CPU
+	// before it announces itself as a sleeper: a wake-up that arrives between the sleeper's last
+	// look at the lock and its halt is seen (sync/atomic functions only: lockSleep's assembly
+	// reads it).
+	lockWake uint32
 }
 
 var (

@@ -86,5 +86,16 @@ func secondaryMain(cpu uint64) {
 	}
 	l.xcallAck.Store(xcall.seq.Load()) // requests posted before it came online are not its
 	l.online.Store(true)
+	if opts.maskSpin && c == numCPUs-1 {
+		spinMaskedForTest()
+	}
 	archEnter(&idle.frame)
+}
+
+// spinMaskedForTest keeps this CPU busy in the kernel with interrupts masked for 3 s
+// (unitrace.debug=maskspin): a CPU the watchdog sees take no tick, and has to probe.
+func spinMaskedForTest() {
+	for end := nanotime() + 3e9; nanotime() < end; {
+		cpuRelax()
+	}
 }

@@ -61,12 +61,13 @@ func enableIPIHere() {}
 //go:nosplit
 func sendIPI(c int) { amd64.SendIPI(apicIDs[c&(maxCPUs-1)], vectorIPI) }
 
-// lockSleep halts this CPU, interrupts masked, until wakeLockSleeper's NMI.
-func lockSleep() { amd64.HaltOnce() }
+// lockSleep halts this CPU, interrupts masked, until interruptLockSleeper's NMI, unless *woken
+// is set.
+func lockSleep(woken *uint32) { amd64.HaltUnless(woken) }
 
-// wakeLockSleeper wakes CPU c from lockSleep: an NMI is the one interrupt that ends a HLT with
-// interrupts masked (trap ignores it).
-func wakeLockSleeper(c int) { amd64.SendNMI(apicIDs[c&(maxCPUs-1)]) }
+// interruptLockSleeper wakes CPU c from lockSleep: an NMI is the one interrupt that ends a HLT
+// with interrupts masked (trap only steps it over the HLT: amd64.SkipHaltAfterNMI).
+func interruptLockSleeper(c int) { amd64.SendNMI(apicIDs[c&(maxCPUs-1)]) }
 
 // cpuRelax is the body of a spin-wait loop.
 //
@@ -87,3 +88,9 @@ func currentTrapFrame() *Frame {
 
 // kernelStacksEnd is the end of the CPUs' kernel stacks after the image (reserveCPUs sizes it).
 func kernelStacksEnd() uintptr { return amd64.KernelStacksEnd() }
+
+// sendProbe sends CPU c the NMI that makes it answer a probe (probe.go).
+func sendProbe(c int) bool {
+	amd64.SendNMI(apicIDs[c&(maxCPUs-1)])
+	return true
+}

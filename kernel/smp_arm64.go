@@ -1,6 +1,10 @@
 package kernel
 
-import "github.com/unitrace/unitrace/arch/arm64"
+import (
+	"sync/atomic"
+
+	"github.com/unitrace/unitrace/arch/arm64"
+)
 
 // CPUs on arm64: the device tree's /cpus lists them by MPIDR; the boot CPU is CPU 0, the others
 // are started by PSCI CPU_ON (arm64.StartCPU) and reached by SGI sgiKernel.
@@ -68,12 +72,17 @@ func enableIPIHere() { arm64.EnableIRQ(sgiKernel, 0x40) }
 //go:nosplit
 func sendIPI(c int) { arm64.SendIPI(c, sgiKernel) }
 
-// lockSleep waits for an interrupt with interrupts masked: WFI wakes on a pending interrupt
-// even then, and the SGI stays pending until the CPU next unmasks (an IPI with nothing to do).
-func lockSleep() { arm64.WaitForInterrupt() }
+// lockSleep waits for an interrupt with interrupts masked, unless *woken is set: WFI wakes on a
+// pending interrupt even then, and the SGI stays pending until the CPU next unmasks (an IPI with
+// nothing to do), so a wake-up sent just before the WFI still ends it.
+func lockSleep(woken *uint32) {
+	if atomic.LoadUint32(woken) == 0 {
+		arm64.WaitForInterrupt()
+	}
+}
 
-// wakeLockSleeper wakes CPU c from lockSleep.
-func wakeLockSleeper(c int) { sendIPI(c) }
+// interruptLockSleeper wakes CPU c from lockSleep.
+func interruptLockSleeper(c int) { sendIPI(c) }
 
 // cpuRelax is the body of a spin-wait loop.
 //
@@ -95,3 +104,6 @@ func currentTrapFrame() *Frame {
 
 // kernelStacksEnd is the end of the CPUs' kernel stacks after the image.
 func kernelStacksEnd() uintptr { return arm64.KernelStacksEnd() }
+
+// sendProbe cannot reach a CPU with interrupts masked on arm64: there is no NMI (probe.go).
+func sendProbe(c int) bool { return false }

@@ -10,7 +10,11 @@ import "github.com/unitrace/unitrace/arch/amd64"
 // lock; everything else runs under it (lock.go) and ends in finishEntry.
 func trap(f *Frame) {
 	if f.Vector == amd64.VectorNMI {
-		return // the kernel's NMIs only wake a CPU asleep for the kernel lock (lockSleep)
+		// The kernel's NMIs wake a CPU asleep for the kernel lock (lockSleep), and ask a CPU
+		// that takes no interrupts where it is (probe.go).
+		answerProbe(f)
+		amd64.SkipHaltAfterNMI(f)
+		return
 	}
 	if f.Prev != 0 {
 		kernelFault(f, "fault inside the kernel")

@@ -94,6 +94,7 @@ func watchTicks(now int64) {
 			watchdog.tickLate[c] = true
 			klog().s("watchdog: cpu ").d(int64(c)).s(" took no timer tick for ").d((now - watchdog.tickSeen[c]) / 1e6).
 				s(" ms (interrupts masked, or its vCPU not running)").nl()
+			reportWhereCPUIs(c)
 		}
 	}
 }

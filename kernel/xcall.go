@@ -36,7 +36,8 @@ var xcall struct {
 }
 
 // crossCall runs op on every online CPU (this one directly) and returns the mask of CPUs that
-// did not answer in time. The caller holds the kernel lock.
+// did not answer in time (xcallTimeout). A TLB flush has no such time: it is waited for until
+// every CPU has answered. The caller holds the kernel lock.
 func crossCall(op xcallOp, arg uint64) uint64 {
 	me := cpuIndex()
 	xcall.op.Store(uint32(op))
@@ -53,8 +54,9 @@ func crossCall(op xcallOp, arg uint64) uint64 {
 	}
 	wakeLockSleepers()  // a CPU asleep waiting for the lock takes no IPI: wake it to serve
 	serveCrossCall(nil) // this CPU's part; nil: no interrupted frame (the caller is the kernel)
-	deadline := nanotime() + xcallTimeout
-	for waiting != 0 && nanotime() < deadline {
+	start := nanotime()
+	deadline := start + xcallTimeout
+	for waiting != 0 {
 		if otherCPUStopping() {
 			parkForGood()
 		}
@@ -63,13 +65,40 @@ func crossCall(op xcallOp, arg uint64) uint64 {
 				waiting &^= 1 << uint(c)
 			}
 		}
+		if now := nanotime(); waiting != 0 && now >= deadline {
+			if op != xcallFlushTLB {
+				klog().s("cross-CPU request ").s(op.String()).s(": CPUs ").x(waiting).s(" did not answer").nl()
+				break
+			}
+			// A CPU that has not flushed may still reach memory that is about to be reused:
+			// going on would corrupt it. Wait, and say so.
+			klog().s("TLB shootdown: CPUs ").x(waiting).s(" have not flushed after ").d((now - start) / 1e6).
+				s(" ms; waiting").nl()
+			deadline = now + xcallTimeout
+		}
 		cpuRelax()
 	}
 	xcall.unanswered.Store(waiting)
-	if waiting != 0 {
-		klog().s("cross-CPU request ").u(uint64(op)).s(": CPUs ").x(waiting).s(" did not answer").nl()
-	}
 	return waiting
+}
+
+// String names the request for the console.
+func (op xcallOp) String() string {
+	switch op {
+	case xcallFlushTLB:
+		return "flush-tlb"
+	case xcallSamplerStart:
+		return "sampler-start"
+	case xcallSamplerStop:
+		return "sampler-stop"
+	case xcallCapture:
+		return "capture"
+	case xcallFlushLost:
+		return "flush-lost"
+	case xcallRingMode:
+		return "ring-mode"
+	}
+	return "none"
 }
 
 // serveCrossCall carries out the posted request on this CPU if it has not yet: f is the frame

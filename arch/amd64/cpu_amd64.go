@@ -70,6 +70,10 @@ func CurrentStack() (lo, hi uintptr)
 // CPUIndex returns the number of the CPU it runs on (guest kernel only).
 func CPUIndex() uint32
 
-// HaltOnce halts the calling CPU, interrupts masked, until an NMI wakes it (SendNMI). A maskable
-// interrupt does not end it: a CPU waiting this way inside the kernel takes no nested interrupt.
-func HaltOnce()
+// HaltUnless halts the calling CPU, interrupts masked, until an NMI wakes it (SendNMI), unless
+// *flag is non-zero. A maskable interrupt does not end it: a CPU waiting this way inside the
+// kernel takes no nested interrupt. The waker sets *flag, then sends the NMI; the NMI handler
+// must call SkipHaltAfterNMI.
+func HaltUnless(flag *uint32)
+
+func haltUnlessPC() uintptr

@@ -248,10 +248,28 @@ TEXT ·InterruptedFrame(SB),NOSPLIT,$0-8
 	MOVQ	AX, ret+0(FP)
 	RET
 
-// func HaltOnce()
+// func HaltUnless(flag *uint32)
 //
-// HaltOnce halts the calling CPU with interrupts masked until an NMI (or INIT) wakes it, and
-// returns: the NMI's handler runs first. Entry: IF = 0 (the kernel's state). Clobbers nothing.
-TEXT ·HaltOnce(SB),NOSPLIT,$0
+// HaltUnless halts the calling CPU with interrupts masked until an NMI (or INIT) wakes it, unless
+// *flag is already non-zero. Entry: IF = 0 (the kernel's state). Clobbers AX. Returns after the
+// NMI's handler ran, or at once.
+//
+// The waker sets *flag before it sends the NMI. An NMI that arrives before the flag is read
+// leaves it set, so the CPU does not halt; one that arrives after the read but before HLT
+// executes is taken with the HLT as its return address, and its handler steps over it
+// (SkipHaltAfterNMI). Either way the wake-up is not lost.
+TEXT ·HaltUnless(SB),NOSPLIT,$0-8
+	MOVQ	flag+0(FP), AX
+	CMPL	(AX), $0
+	JNE	woken
 	HLT
+woken:
+	RET
+
+// func haltUnlessPC() uintptr
+//
+// haltUnlessPC is the address of HaltUnless's first instruction.
+TEXT ·haltUnlessPC(SB),NOSPLIT,$0-8
+	LEAQ	·HaltUnless(SB), AX
+	MOVQ	AX, ret+0(FP)
 	RET

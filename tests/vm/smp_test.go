@@ -582,6 +582,52 @@ func testWatchdog(t *testing.T, a guestArch) {
 	}
 }
 
+// TestWatchdogProbe makes the last CPU spin in the kernel with interrupts masked for 3 s
+// (unitrace.debug=maskspin): the watchdog reports that it takes no tick, and on amd64 asks it by
+// NMI where it is: in the kernel, interrupts masked, inside secondaryMain. arm64 has no NMI and
+// says so.
+func TestWatchdogProbe(t *testing.T) { forEachArch(t, testWatchdogProbe) }
+
+func testWatchdogProbe(t *testing.T, a guestArch) {
+	cfg := a.smpConfig(buildImage(t, a, smpApp), "gcstress", "5s")
+	cfg.Env = []string{"unitrace.watchdog=1", "unitrace.debug=maskspin"}
+	console, out := bootVM(t, cfg)
+	if out.Kind != vmconfig.Exited || out.Status != 0 {
+		t.Fatalf("outcome %+v", out)
+	}
+	last := strconv.Itoa(smpCPUs - 1)
+	var k []string
+	for _, l := range console {
+		k = append(k, strings.TrimSpace(strings.TrimPrefix(l, vmconfig.KernelPrefix)))
+	}
+	noTick := "watchdog: cpu " + last + " took no timer tick"
+	if !hasLine(k, func(l string) bool { return strings.HasPrefix(l, noTick) }) {
+		t.Fatalf("no %q line on the console", noTick)
+	}
+	if a.name == "arm64" {
+		noNMI := "watchdog: cpu " + last + ": no NMI on this architecture"
+		if !hasLine(k, func(l string) bool { return strings.HasPrefix(l, noNMI) }) {
+			t.Errorf("no %q line on the console", noNMI)
+		}
+		return
+	}
+	header := "watchdog: cpu " + last + " was in the kernel, interrupts masked:"
+	start := slices.Index(k, header)
+	if start < 0 {
+		t.Fatalf("no %q line on the console", header)
+	}
+	found := false
+	for _, l := range k[start+1:] {
+		if !strings.HasPrefix(l, "0x") {
+			break // the end of the backtrace
+		}
+		found = found || strings.Contains(l, "kernel.secondaryMain+")
+	}
+	if !found {
+		t.Errorf("the probe's backtrace does not go through kernel.secondaryMain:\n%s", strings.Join(k[start:], "\n"))
+	}
+}
+
 // TestSMPStress runs gcstress for 60 s on 4 CPUs with the sampler at 10 kHz on every CPU,
 // recording to a file: the program exits 0 having collected, the recording checks clean (on
 // every CPU, records produced = received + lost, nothing unaccounted), and every CPU sampled at

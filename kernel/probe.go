@@ -1,0 +1,76 @@
+package kernel
+
+import "sync/atomic"
+
+// Probing a CPU that takes no interrupts. A CPU that stopped taking timer ticks runs with
+// interrupts masked (or its vCPU is not running), so neither an IPI nor the stacks capture
+// reaches it. On amd64 an NMI still does: its handler records the frame it interrupted, and the
+// watchdog prints where that CPU is and how it got there, as Linux's NMI backtrace does. arm64
+// has no NMI here (GICv3 pseudo-NMIs are not used), and says so.
+
+// probe is one CPU's answer to a probe: the context its NMI interrupted.
+type probe struct {
+	want           uint32 // set by the prober before the NMI (sync/atomic only)
+	done           atomic.Uint32
+	pc, sp, fp     uint64
+	kernel, masked bool // the CPU was in the kernel; with interrupts masked
+}
+
+var probes [maxCPUs]probe
+
+// probeWait is how long the prober waits for the answer, in ns.
+const probeWait = 100e6
+
+// answerProbe runs in the NMI handler: if a probe is wanted it records the interrupted context.
+//
+//go:nosplit
+func answerProbe(f *Frame) {
+	p := &probes[cpuIndex()&(maxCPUs-1)]
+	if atomic.LoadUint32(&p.want) == 0 {
+		return
+	}
+	atomic.StoreUint32(&p.want, 0)
+	pc, sp, fp := framePCSPFP(f)
+	p.pc, p.sp, p.fp = uint64(pc), uint64(sp), uint64(fp)
+	_, _, p.kernel = kernelStackBounds(sp)
+	p.masked = frameInterruptsMasked(f)
+	p.done.Store(1)
+}
+
+// reportWhereCPUIs probes CPU c and prints where it is: its pc and, in the kernel, the
+// frame-pointer chain on its kernel stack.
+func reportWhereCPUIs(c int) {
+	p := &probes[c&(maxCPUs-1)]
+	p.done.Store(0)
+	atomic.StoreUint32(&p.want, 1)
+	if !sendProbe(c) {
+		atomic.StoreUint32(&p.want, 0)
+		klog().s("watchdog: cpu ").d(int64(c)).s(": no NMI on this architecture to ask where it is").nl()
+		return
+	}
+	deadline := nanotime() + probeWait
+	for p.done.Load() == 0 && nanotime() < deadline {
+		cpuRelax()
+	}
+	if p.done.Load() == 0 {
+		atomic.StoreUint32(&p.want, 0)
+		klog().s("watchdog: cpu ").d(int64(c)).s(" did not answer an NMI within ").d(probeWait / 1e6).s(" ms").nl()
+		return
+	}
+	l := klog().s("watchdog: cpu ").d(int64(c)).s(" was ")
+	if p.kernel {
+		l.s("in the kernel")
+	} else {
+		l.s("in the program")
+	}
+	if p.masked {
+		l.s(", interrupts masked")
+	}
+	l.s(":").nl()
+	if p.kernel {
+		printKernelBacktrace(uintptr(p.pc), uintptr(p.sp), uintptr(p.fp))
+		return
+	}
+	syms, ok := kernelSymtab()
+	printFrame(&syms, ok, uintptr(p.pc), false)
+}
