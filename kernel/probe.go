@@ -37,6 +37,15 @@ func answerProbe(f *Frame) {
 	p.done.Store(1)
 }
 
+// reportWhereCPUsAre probes every CPU in mask (reportWhereCPUIs).
+func reportWhereCPUsAre(mask uint64) {
+	for c := 0; c < numCPUs; c++ {
+		if mask&(1<<uint(c)) != 0 {
+			reportWhereCPUIs(c)
+		}
+	}
+}
+
 // reportWhereCPUIs probes CPU c and prints where it is: its pc and, in the kernel, the
 // frame-pointer chain on its kernel stack.
 func reportWhereCPUIs(c int) {
@@ -45,7 +54,7 @@ func reportWhereCPUIs(c int) {
 	atomic.StoreUint32(&p.want, 1)
 	if !sendProbe(c) {
 		atomic.StoreUint32(&p.want, 0)
-		klog().s("watchdog: cpu ").d(int64(c)).s(": no NMI on this architecture to ask where it is").nl()
+		klog().s("cpu ").d(int64(c)).s(": no NMI on this architecture to ask where it is").nl()
 		return
 	}
 	deadline := nanotime() + probeWait
@@ -54,10 +63,10 @@ func reportWhereCPUIs(c int) {
 	}
 	if p.done.Load() == 0 {
 		atomic.StoreUint32(&p.want, 0)
-		klog().s("watchdog: cpu ").d(int64(c)).s(" did not answer an NMI within ").d(probeWait / 1e6).s(" ms").nl()
+		klog().s("cpu ").d(int64(c)).s(" did not answer an NMI within ").d(probeWait / 1e6).s(" ms").nl()
 		return
 	}
-	l := klog().s("watchdog: cpu ").d(int64(c)).s(" was ")
+	l := klog().s("cpu ").d(int64(c)).s(" was ")
 	if p.kernel {
 		l.s("in the kernel")
 	} else {
