@@ -76,4 +76,8 @@ func CPUIndex() uint32
 // must call SkipHaltAfterNMI.
 func HaltUnless(flag *uint32)
 
+func haltThenReturn()
+
 func haltUnlessPC() uintptr
+
+func haltThenReturnPC() uintptr

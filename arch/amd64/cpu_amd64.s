@@ -255,15 +255,24 @@ TEXT ·InterruptedFrame(SB),NOSPLIT,$0-8
 // NMI's handler ran, or at once.
 //
 // The waker sets *flag before it sends the NMI. An NMI that arrives before the flag is read
-// leaves it set, so the CPU does not halt; one that arrives after the read but before HLT
-// executes is taken with the HLT as its return address, and its handler steps over it
-// (SkipHaltAfterNMI). Either way the wake-up is not lost.
+// leaves it set, so the CPU does not halt. One that arrives after the read but before the HLT has
+// executed returns into this function or onto the HLT, and its handler moves it to the RET after
+// the HLT instead (SkipHaltAfterNMI): the CPU does not sleep through the wake-up. The HLT is in
+// its own function, reached by a tail jump, so that its address and its RET's are known.
 TEXT ·HaltUnless(SB),NOSPLIT,$0-8
 	MOVQ	flag+0(FP), AX
 	CMPL	(AX), $0
 	JNE	woken
-	HLT
+	JMP	·haltThenReturn(SB)
 woken:
+	RET
+
+// func haltThenReturn()
+//
+// haltThenReturn is HaltUnless's tail: HLT at its first byte, then RET to HaltUnless's caller
+// (neither pushes anything). Entry: IF = 0. Clobbers nothing.
+TEXT ·haltThenReturn(SB),NOSPLIT,$0-0
+	HLT
 	RET
 
 // func haltUnlessPC() uintptr
@@ -271,5 +280,13 @@ woken:
 // haltUnlessPC is the address of HaltUnless's first instruction.
 TEXT ·haltUnlessPC(SB),NOSPLIT,$0-8
 	LEAQ	·HaltUnless(SB), AX
+	MOVQ	AX, ret+0(FP)
+	RET
+
+// func haltThenReturnPC() uintptr
+//
+// haltThenReturnPC is the address of haltThenReturn's HLT.
+TEXT ·haltThenReturnPC(SB),NOSPLIT,$0-8
+	LEAQ	·haltThenReturn(SB), AX
 	MOVQ	AX, ret+0(FP)
 	RET

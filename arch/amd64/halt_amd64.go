@@ -1,26 +1,20 @@
 package amd64
 
-// hltOpcode is HLT's one-byte encoding.
-const hltOpcode = 0xf4
-
-// haltUnlessLen bounds HaltUnless's body (see cpu_amd64.s).
+// haltUnlessLen bounds HaltUnless's body (cpu_amd64.s): no NMI returns into the padding after
+// it, so the bound need not be exact.
 const haltUnlessLen = 16
 
-// SkipHaltAfterNMI is called by the NMI handler with the NMI's frame. If the NMI was taken on
-// HaltUnless's HLT before the CPU executed it (the waker's flag was read as zero just before),
-// the CPU would return to the HLT and sleep through the very wake-up the NMI brought; it
-// resumes after the HLT instead. An NMI taken during the halt already returns after it.
+// SkipHaltAfterNMI is called by the NMI handler with the NMI's frame. An NMI that interrupted
+// HaltUnless before its HLT executed (in HaltUnless itself, or on the HLT) came after the
+// sleeper's look at its wake-up flag, so it is the wake-up: returning there, the CPU would halt
+// and sleep through it. It resumes at the RET after the HLT instead, which returns to
+// HaltUnless's caller (neither function has a frame). An NMI taken during the halt returns after
+// the HLT already and is left alone.
 //
 //go:nosplit
 func SkipHaltAfterNMI(f *Frame) {
-	start := haltUnlessPC()
-	if pc := uintptr(f.RIP); pc >= start && pc < start+haltUnlessLen && isHLT(pc) {
-		f.RIP++
+	start, hlt := haltUnlessPC(), haltThenReturnPC()
+	if pc := uintptr(f.RIP); pc >= start && pc < start+haltUnlessLen || pc == hlt {
+		f.RIP = uint64(hlt + 1) // HLT is one byte: the RET
 	}
 }
-
-// isHLT reports whether the instruction at pc (kernel text) is HLT. An NMI's return address is
-// always an instruction boundary, so the byte is an opcode, never part of an operand.
-//
-//go:nosplit
-func isHLT(pc uintptr) bool { return *(*byte)(ptr(pc)) == hltOpcode }

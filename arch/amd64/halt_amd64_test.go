@@ -1,8 +1,6 @@
 package amd64
 
-import (
-	"testing"
-)
+import "testing"
 
 // TestHaltUnlessWithFlagSet: a wake-up that came before the call returns at once (on the host
 // the HLT would fault: it is never reached).
@@ -11,30 +9,25 @@ func TestHaltUnlessWithFlagSet(t *testing.T) {
 	HaltUnless(&flag)
 }
 
-// TestSkipHaltAfterNMI: an NMI whose return address is HaltUnless's HLT resumes after it; any
-// other return address is left alone.
+// TestSkipHaltAfterNMI: an NMI that returns anywhere in HaltUnless or onto the HLT resumes at
+// the RET after the HLT; one that returns after the HLT, or elsewhere, is left alone.
 func TestSkipHaltAfterNMI(t *testing.T) {
-	start := haltUnlessPC()
-	hlt := uintptr(0)
-	for pc := start; pc < start+haltUnlessLen; pc++ {
-		if isHLT(pc) {
-			hlt = pc
-			break
+	start, hlt := haltUnlessPC(), haltThenReturnPC()
+	if b := *(*[2]byte)(ptr(hlt)); b != [2]byte{0xf4, 0xc3} {
+		t.Fatalf("haltThenReturn starts % x, want HLT; RET (f4 c3)", b[:])
+	}
+	for _, pc := range []uintptr{start, start + 5, start + 8, hlt} {
+		f := Frame{RIP: uint64(pc)}
+		SkipHaltAfterNMI(&f)
+		if f.RIP != uint64(hlt+1) {
+			t.Errorf("NMI returning to %#x: resumes at %#x, want the RET at %#x", pc, f.RIP, hlt+1)
 		}
 	}
-	if hlt == 0 {
-		t.Fatalf("no HLT within %d bytes of HaltUnless", haltUnlessLen)
-	}
-	f := Frame{RIP: uint64(hlt)}
-	SkipHaltAfterNMI(&f)
-	if f.RIP != uint64(hlt+1) {
-		t.Errorf("NMI on the HLT: resumes at %#x, want %#x", f.RIP, hlt+1)
-	}
-	for _, pc := range []uintptr{start, hlt + 1, start + haltUnlessLen + 64} {
+	for _, pc := range []uintptr{hlt + 1, start + haltUnlessLen, start - 1} {
 		f := Frame{RIP: uint64(pc)}
 		SkipHaltAfterNMI(&f)
 		if f.RIP != uint64(pc) {
-			t.Errorf("NMI at %#x: moved to %#x", pc, f.RIP)
+			t.Errorf("NMI returning to %#x: moved to %#x", pc, f.RIP)
 		}
 	}
 }
