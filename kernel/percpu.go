@@ -20,6 +20,12 @@ type cpuLocal struct {
 	switches atomic.Uint64 // context switches: the watchdog's progress counter
 	ticks    atomic.Uint64 // timer ticks taken: a CPU whose count stands still is not answering
 
+	// Kernel entries (every trap but the NMI), and the last one's vector and pc: what a CPU that
+	// takes no timer tick is doing instead (the watchdog's report).
+	traps      atomic.Uint64
+	lastTrap   atomic.Uint64 // vector
+	lastTrapPC atomic.Uint64
+
 	lockTaken     atomic.Uint64 // kernel lock acquisitions (reportLock)
 	lockWaits     atomic.Uint64 // ... that had to wait
 	lockWaitTicks atomic.Uint64 // ... and how long they waited
@@ -38,6 +44,16 @@ var (
 	cpuLocals [maxCPUs]cpuLocal
 	numCPUs   int = 1 // CPUs the kernel runs; set once at boot before any secondary starts
 )
+
+// noteTrap counts a kernel entry on this CPU.
+//
+//go:nosplit
+func noteTrap(vector uint64, pc uintptr) {
+	l := here()
+	l.traps.Add(1)
+	l.lastTrap.Store(vector)
+	l.lastTrapPC.Store(uint64(pc))
+}
 
 // here is the calling CPU's state.
 //

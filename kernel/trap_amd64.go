@@ -16,6 +16,7 @@ func trap(f *Frame) {
 		amd64.SkipHaltAfterNMI(f)
 		return
 	}
+	noteTrap(f.Vector, uintptr(f.RIP))
 	if f.Prev != 0 {
 		kernelFault(f, "fault inside the kernel")
 	}

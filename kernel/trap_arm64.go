@@ -10,6 +10,7 @@ import "github.com/unitrace/unitrace/arch/arm64"
 // The IPI and the sample half of the timer interrupts are per-CPU work and run without the
 // kernel lock; everything else runs under it (lock.go) and ends in finishEntry.
 func trap(f *Frame) {
+	noteTrap(uint64(f.Kind)<<32|f.ESR>>26, f.PC())
 	if !f.FromThread() || f.Prev != 0 {
 		kernelFault(f, "exception in the kernel")
 	}

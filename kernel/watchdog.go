@@ -28,8 +28,9 @@ var watchdog struct {
 		queuedAt int64
 	}
 	lastTicks [maxCPUs]uint64
-	tickSeen  [maxCPUs]int64 // when lastTicks last changed
-	tickLate  [maxCPUs]bool  // reported as not ticking
+	tickSeen  [maxCPUs]int64  // when lastTicks last changed
+	trapsSeen [maxCPUs]uint64 // the CPU's kernel entries then
+	tickLate  [maxCPUs]bool   // reported as not ticking
 }
 
 // watchdogOption reads unitrace.watchdog=SECONDS; it reports whether o was that option.
@@ -88,12 +89,16 @@ func watchTicks(now int64) {
 		}
 		if n := l.ticks.Load(); n != watchdog.lastTicks[c] || watchdog.tickSeen[c] == 0 {
 			watchdog.lastTicks[c], watchdog.tickSeen[c], watchdog.tickLate[c] = n, now, false
+			watchdog.trapsSeen[c] = l.traps.Load()
 			continue
 		}
 		if now-watchdog.tickSeen[c] >= watchdogPeriod && !watchdog.tickLate[c] {
 			watchdog.tickLate[c] = true
 			klog().s("watchdog: cpu ").d(int64(c)).s(" took no timer tick for ").d((now - watchdog.tickSeen[c]) / 1e6).
-				s(" ms (interrupts masked, or its vCPU not running)").nl()
+				s(" ms (interrupts masked, or its vCPU not running); ").u(l.traps.Load() - watchdog.trapsSeen[c]).
+				s(" kernel entries meanwhile, the last of kind ").x(l.lastTrap.Load()).s(" from:").nl()
+			syms, ok := kernelSymtab()
+			printFrame(&syms, ok, uintptr(l.lastTrapPC.Load()), false)
 			reportWhereCPUIs(c)
 		}
 	}
