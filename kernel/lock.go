@@ -78,10 +78,17 @@ func sleepForLock() {
 	klock.sleepers.And(^bit)
 }
 
-// wakeLockSleeper wakes CPU c from sleepForLock.
+// wakeLockSleeper wakes CPU c from sleepForLock, once per sleep: the flag says a wake-up is on
+// its way, and a second NMI would only interrupt a CPU that is waking up anyway. Without this,
+// a CPU that unlocks thousands of times a second (a thread spinning in sched_yield) sent an NMI
+// to the lowest sleeper each time; under TCG, where a pending NMI is taken before the next
+// instruction, a sleeper whose vCPU ran slower than that stream executed nothing but NMI
+// handlers, never cleared its sleeper bit, and so every later wake-up went to it while the
+// other sleepers slept for good.
 func wakeLockSleeper(c int) {
-	atomic.StoreUint32(&cpuLocals[c&(maxCPUs-1)].lockWake, 1)
-	interruptLockSleeper(c)
+	if atomic.SwapUint32(&cpuLocals[c&(maxCPUs-1)].lockWake, 1) == 0 {
+		interruptLockSleeper(c)
+	}
 }
 
 // wakeLockSleepers wakes every CPU asleep waiting for the lock, so it serves a cross-CPU request
