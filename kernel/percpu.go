@@ -23,7 +23,7 @@ type cpuLocal struct {
 	// Kernel entries (every trap but the NMI), and the last one's vector and pc: what a CPU that
 	// takes no timer tick is doing instead (the watchdog's report).
 	traps      atomic.Uint64
-	lastTrap   atomic.Uint64 // vector
+	lastTrap   atomic.Uint64 // amd64: the vector; arm64: exception kind<<32 | exception class
 	lastTrapPC atomic.Uint64
 
 	lockTaken     atomic.Uint64 // kernel lock acquisitions (reportLock)
