@@ -20,8 +20,8 @@ type cpuLocal struct {
 	switches atomic.Uint64 // context switches: the watchdog's progress counter
 	ticks    atomic.Uint64 // timer ticks taken: a CPU whose count stands still is not answering
 
-	// Kernel entries (every trap but the NMI), and the last one's vector and pc: what a CPU that
-	// takes no timer tick is doing instead (the watchdog's report).
+	// Kernel entries (every trap, NMIs included), and the last one's kind and pc: what a CPU that
+	// takes no timer tick is doing instead (the watchdog's report). Written by their CPU only.
 	traps      atomic.Uint64
 	lastTrap   atomic.Uint64 // amd64: the vector; arm64: exception kind<<32 | exception class
 	lastTrapPC atomic.Uint64
@@ -45,12 +45,13 @@ var (
 	numCPUs   int = 1 // CPUs the kernel runs; set once at boot before any secondary starts
 )
 
-// noteTrap counts a kernel entry on this CPU.
+// noteTrap counts a kernel entry on this CPU. Only this CPU writes its counters, so a plain
+// store does (no locked add on every entry); other CPUs only read them.
 //
 //go:nosplit
 func noteTrap(vector uint64, pc uintptr) {
 	l := here()
-	l.traps.Add(1)
+	l.traps.Store(l.traps.Load() + 1)
 	l.lastTrap.Store(vector)
 	l.lastTrapPC.Store(uint64(pc))
 }

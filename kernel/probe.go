@@ -10,8 +10,8 @@ import "sync/atomic"
 
 // probe is one CPU's answer to a probe: the context its NMI interrupted.
 type probe struct {
-	want           uint32 // set by the prober before the NMI (sync/atomic only)
-	done           atomic.Uint32
+	want           atomic.Uint32 // set by the prober before it sends the NMI
+	done           atomic.Uint32 // set by the NMI handler once the fields below are written
 	pc, sp, fp     uint64
 	kernel, masked bool // the CPU was in the kernel; with interrupts masked
 }
@@ -26,10 +26,10 @@ const probeWait = 100e6
 //go:nosplit
 func answerProbe(f *Frame) {
 	p := &probes[cpuIndex()&(maxCPUs-1)]
-	if atomic.LoadUint32(&p.want) == 0 {
+	if p.want.Load() == 0 {
 		return
 	}
-	atomic.StoreUint32(&p.want, 0)
+	p.want.Store(0)
 	pc, sp, fp := framePCSPFP(f)
 	p.pc, p.sp, p.fp = uint64(pc), uint64(sp), uint64(fp)
 	_, _, p.kernel = kernelStackBounds(sp)
@@ -51,9 +51,9 @@ func reportWhereCPUsAre(mask uint64) {
 func reportWhereCPUIs(c int) {
 	p := &probes[c&(maxCPUs-1)]
 	p.done.Store(0)
-	atomic.StoreUint32(&p.want, 1)
+	p.want.Store(1)
 	if !sendProbe(c) {
-		atomic.StoreUint32(&p.want, 0)
+		p.want.Store(0)
 		klog().s("cpu ").d(int64(c)).s(": no NMI on this architecture to ask where it is").nl()
 		return
 	}
@@ -62,7 +62,7 @@ func reportWhereCPUIs(c int) {
 		cpuRelax()
 	}
 	if p.done.Load() == 0 {
-		atomic.StoreUint32(&p.want, 0)
+		p.want.Store(0)
 		klog().s("cpu ").d(int64(c)).s(" did not answer an NMI within ").d(probeWait / 1e6).s(" ms").nl()
 		return
 	}

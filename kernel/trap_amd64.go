@@ -9,6 +9,7 @@ import "github.com/unitrace/unitrace/arch/amd64"
 // The IPI and the sample half of the timer interrupt are per-CPU work and run without the kernel
 // lock; everything else runs under it (lock.go) and ends in finishEntry.
 func trap(f *Frame) {
+	noteTrap(f.Vector, uintptr(f.RIP))
 	if f.Vector == amd64.VectorNMI {
 		// The kernel's NMIs wake a CPU asleep for the kernel lock (lockSleep), and ask a CPU
 		// that takes no interrupts where it is (probe.go).
@@ -16,7 +17,6 @@ func trap(f *Frame) {
 		amd64.SkipHaltAfterNMI(f)
 		return
 	}
-	noteTrap(f.Vector, uintptr(f.RIP))
 	if f.Prev != 0 {
 		kernelFault(f, "fault inside the kernel")
 	}

@@ -94,11 +94,14 @@ func watchTicks(now int64) {
 		}
 		if now-watchdog.tickSeen[c] >= watchdogPeriod && !watchdog.tickLate[c] {
 			watchdog.tickLate[c] = true
+			entries := l.traps.Load() - watchdog.trapsSeen[c]
 			klog().s("watchdog: cpu ").d(int64(c)).s(" took no timer tick for ").d((now - watchdog.tickSeen[c]) / 1e6).
-				s(" ms (interrupts masked, or its vCPU not running); ").u(l.traps.Load() - watchdog.trapsSeen[c]).
-				s(" kernel entries meanwhile, the last of kind ").x(l.lastTrap.Load()).s(" from:").nl()
-			syms, ok := kernelSymtab()
-			printFrame(&syms, ok, uintptr(l.lastTrapPC.Load()), false)
+				s(" ms (interrupts masked, or its vCPU not running); ").u(entries).s(" kernel entries meanwhile").nl()
+			if entries != 0 {
+				klog().s("watchdog: the last of kind ").x(l.lastTrap.Load()).s(" from:").nl()
+				syms, ok := kernelSymtab()
+				printFrame(&syms, ok, uintptr(l.lastTrapPC.Load()), false)
+			}
 			reportWhereCPUIs(c)
 		}
 	}

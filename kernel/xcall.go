@@ -66,21 +66,16 @@ func crossCall(op xcallOp, arg uint64) uint64 {
 			}
 		}
 		if now := nanotime(); waiting != 0 && now >= deadline {
-			first := deadline == start+xcallTimeout
 			if op != xcallFlushTLB {
 				klog().s("cross-CPU request ").s(op.String()).s(": CPUs ").x(waiting).s(" did not answer").nl()
-			} else {
-				// A CPU that has not flushed may still reach memory that is about to be
-				// reused: going on would corrupt it. Wait, and say so.
-				klog().s("TLB shootdown: CPUs ").x(waiting).s(" have not flushed after ").d((now - start) / 1e6).
-					s(" ms; waiting").nl()
-			}
-			if first {
 				reportWhereCPUsAre(waiting)
-			}
-			if op != xcallFlushTLB {
 				break
 			}
+			// A CPU that has not flushed may still reach memory that is about to be reused:
+			// going on would corrupt it. Wait, and say so (and where it is) every period.
+			klog().s("TLB shootdown: CPUs ").x(waiting).s(" have not flushed after ").d((now - start) / 1e6).
+				s(" ms; waiting").nl()
+			reportWhereCPUsAre(waiting)
 			deadline = now + xcallTimeout
 		}
 		cpuRelax()

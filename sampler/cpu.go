@@ -145,7 +145,7 @@ func (c *CPU) Cost(ticks uint64) (throttled bool, oldHz, newHz uint32) {
 	c.costs[c.ncosts%costKeep] = uint32(min(ticks, 1<<32-1))
 	c.ncosts++
 	c.costSamples++
-	if c.costSamples < costWarmup+costWindow || c.hz <= 1 || c.recentMedian() <= c.period/4 {
+	if c.costSamples < costWarmup+costWindow || c.hz <= 1 || !c.medianOver(c.period/4) {
 		return false, 0, 0
 	}
 	oldHz = c.hz
@@ -156,14 +156,16 @@ func (c *CPU) Cost(ticks uint64) (throttled bool, oldHz, newHz uint32) {
 	return true, oldHz, c.hz
 }
 
-// recentMedian is the median of the last costWindow costs.
-func (c *CPU) recentMedian() uint64 {
-	var w [costWindow]uint32
-	for i := range w {
-		w[i] = c.costs[(c.ncosts-1-uint64(i))%costKeep]
+// medianOver reports whether the median of the last costWindow costs exceeds limit: whether
+// more than half of them do. Counting, not sorting, keeps the sampler's interrupt cheap.
+func (c *CPU) medianOver(limit uint64) bool {
+	over := 0
+	for i := uint64(0); i < costWindow; i++ {
+		if uint64(c.costs[(c.ncosts-1-i)%costKeep]) > limit {
+			over++
+		}
 	}
-	insertionSort(w[:])
-	return uint64(w[costWindow/2])
+	return over > costWindow/2
 }
 
 // NsFromTicks converts a tick count at this CPU's tick rate to nanoseconds.

@@ -2,23 +2,15 @@ package main
 
 import (
 	"errors"
-	"os"
 	"os/exec"
 	"regexp"
 	"testing"
+
+	"github.com/unitrace/unitrace/internal/selfexec"
 )
 
-// runMainEnv makes the test binary run main instead of the tests, so that a test can run the
-// program as a child process.
-const runMainEnv = "DEMO_TEST_RUN_MAIN"
-
-func TestMain(m *testing.M) {
-	if os.Getenv(runMainEnv) == "1" {
-		main()
-		return
-	}
-	os.Exit(m.Run())
-}
+// TestMain runs main instead of the tests in a child started by selfexec.Command.
+func TestMain(m *testing.M) { selfexec.Main(m, main) }
 
 // TestRun runs the demo briefly as a child process and checks its exit status and its report.
 func TestRun(t *testing.T) {
@@ -48,8 +40,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func runChild(args ...string) (string, error) {
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), runMainEnv+"=1")
+	cmd := selfexec.Command(args...)
 	out, err := cmd.Output()
 	return string(out), err
 }

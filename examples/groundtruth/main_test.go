@@ -4,26 +4,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"regexp"
 	"runtime"
 	"runtime/trace"
 	"testing"
 	"time"
+
+	"github.com/unitrace/unitrace/internal/selfexec"
 )
 
-// runMainEnv makes the test binary run main instead of the tests, so that a test can run the
-// program as a child process.
-const runMainEnv = "GROUNDTRUTH_TEST_RUN_MAIN"
-
-func TestMain(m *testing.M) {
-	if os.Getenv(runMainEnv) == "1" {
-		main()
-		return
-	}
-	os.Exit(m.Run())
-}
+// TestMain runs main instead of the tests in a child started by selfexec.Command.
+func TestMain(m *testing.M) { selfexec.Main(m, main) }
 
 // xorshift is the reference for every spin loop in the package: n steps of xorshift64 (13, 7, 17).
 func xorshift(x, n uint64) uint64 {
@@ -135,8 +127,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func runChild(args ...string) (string, error) {
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), runMainEnv+"=1")
+	cmd := selfexec.Command(args...)
 	out, err := cmd.Output()
 	return string(out), err
 }

@@ -6,19 +6,12 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/unitrace/unitrace/internal/selfexec"
 )
 
-// runMainEnv makes the test binary run main instead of the tests, so the
-// test can run the program as a child process.
-const runMainEnv = "HELLO_TEST_RUN_MAIN"
-
-func TestMain(m *testing.M) {
-	if os.Getenv(runMainEnv) == "1" {
-		main()
-		return
-	}
-	os.Exit(m.Run())
-}
+// TestMain runs main instead of the tests in a child started by selfexec.Command.
+func TestMain(m *testing.M) { selfexec.Main(m, main) }
 
 // TestHostOutput runs hello on the host with the VM tests' canonical command
 // line and compares its output with the golden file they use too.
@@ -27,8 +20,8 @@ func TestHostOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "alpha", "beta")
-	cmd.Env = append(os.Environ(), runMainEnv+"=1", envVar+"=unitrace")
+	cmd := selfexec.Command("alpha", "beta")
+	cmd.Env = append(cmd.Env, envVar+"=unitrace")
 	out, err := cmd.Output()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 3 {

@@ -10,19 +10,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/unitrace/unitrace/internal/selfexec"
 )
 
-// runMainEnv makes the test binary run main instead of the tests, so that a test can run the
-// program as a child process.
-const runMainEnv = "SMP_TEST_RUN_MAIN"
-
-func TestMain(m *testing.M) {
-	if os.Getenv(runMainEnv) == "1" {
-		main()
-		return
-	}
-	os.Exit(m.Run())
-}
+// TestMain runs main instead of the tests in a child started by selfexec.Command.
+func TestMain(m *testing.M) { selfexec.Main(m, main) }
 
 // xorshift is the reference for crunch, written independently of it.
 func xorshift(x uint64, n int) uint64 {
@@ -117,8 +110,7 @@ func TestSpinOnHost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spins a host CPU at real-time priority for 300ms")
 	}
-	cmd := exec.Command(os.Args[0], "spin", "300ms")
-	cmd.Env = append(os.Environ(), runMainEnv+"=1")
+	cmd := selfexec.Command("spin", "300ms")
 	out, err := cmd.CombinedOutput()
 	if strings.Contains(string(out), "sched_setscheduler: operation not permitted") {
 		t.Skipf("the host refuses SCHED_FIFO: %s", out)
@@ -148,8 +140,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func runChild(args ...string) (string, error) {
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), runMainEnv+"=1")
+	cmd := selfexec.Command(args...)
 	out, err := cmd.Output()
 	return string(out), err
 }

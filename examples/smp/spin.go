@@ -20,18 +20,10 @@ import (
 // the child inherits the spinner's affinity and policy (as on Linux), so it waits for a CPU
 // that is never given up, and is reported as never-run.
 
-// Clone flags for a thread sharing everything with its creator, the flags the Go runtime uses
-// for its own threads (include/uapi/linux/sched.h).
-const (
-	cloneVM      = 0x100
-	cloneFS      = 0x200
-	cloneFiles   = 0x400
-	cloneSighand = 0x800
-	cloneThread  = 0x10000
-	cloneSysvsem = 0x40000
-
-	threadFlags = cloneVM | cloneFS | cloneFiles | cloneSighand | cloneThread | cloneSysvsem
-)
+// threadFlags are the clone flags of a thread sharing everything with its creator, the flags the
+// Go runtime uses for its own threads.
+const threadFlags = syscall.CLONE_VM | syscall.CLONE_FS | syscall.CLONE_FILES | syscall.CLONE_SIGHAND |
+	syscall.CLONE_THREAD | syscall.CLONE_SYSVSEM
 
 // schedFIFO is SCHED_FIFO: a thread with it keeps its CPU until it blocks or yields.
 const schedFIFO = 1

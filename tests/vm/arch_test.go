@@ -40,6 +40,16 @@ func forEachArch(t *testing.T, test func(t *testing.T, a guestArch)) {
 	}
 }
 
+// benchEachArch runs bench as one sub-benchmark per architecture, in turn, like forEachArch.
+func benchEachArch(b *testing.B, bench func(b *testing.B, a guestArch)) {
+	for _, a := range guestArchs {
+		b.Run(a.name, func(b *testing.B) {
+			requireQEMU(b, a.qemu)
+			bench(b, a)
+		})
+	}
+}
+
 // config is a TCG VM of the arch's test machine booting kernel.
 func (a guestArch) config(kernel string) vmconfig.Config {
 	return vmconfig.Config{Arch: a.qemu, Machine: a.machine, Accel: vmconfig.TCG, Kernel: kernel}

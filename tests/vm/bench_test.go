@@ -24,12 +24,7 @@ import (
 //
 //	go test ./tests/vm -run '^$' -bench Syscalls -benchtime 1x
 func BenchmarkSyscalls(b *testing.B) {
-	for _, a := range guestArchs {
-		b.Run(a.name, func(b *testing.B) {
-			requireQEMU(b, a.qemu)
-			benchmarkSyscalls(b, a)
-		})
-	}
+	benchEachArch(b, benchmarkSyscalls)
 }
 
 func benchmarkSyscalls(b *testing.B, a guestArch) {

@@ -50,12 +50,23 @@ func sampleWorkload(t *testing.T, a guestArch, workload string, env ...string) (
 	t.Helper()
 	name := strings.Join(append([]string{workload}, env...), "-")
 	name = strings.NewReplacer("=", "_", ".", "_").Replace(name)
-	img := a.path("gt-" + name + ".elf")
-	file := a.path("gt-" + name + ".utrace")
-	args := append([]string{"-image", img, "-sample", "1000", "-o", file, groundtruthApp}, env...)
-	stdout, stderr, status := runLauncher(t, a, append(args, "--", workload, "3s")...)
+	args := append(append([]string{groundtruthApp}, env...), "--", workload, "3s")
+	_, samples, im := recordSamples(t, a, a.path("gt-"+name+".elf"), a.path("gt-"+name+".utrace"), args...)
+	if len(samples) < 500 { // 3 s at 1 kHz, less what a loaded host takes from the vCPU
+		t.Fatalf("%s: only %d samples", workload, len(samples))
+	}
+	return samples, im
+}
+
+// recordSamples has the launcher build img and boot it with the sampler at 1 kHz,
+// recording to file; args are the rest of the launcher's command line (its other flags, the
+// app, its arguments). It returns the recording, its samples in time order with their stacks
+// symbolized, and the image.
+func recordSamples(t *testing.T, a guestArch, img, file string, args ...string) (*tracefile.Trace, []gtSample, *tracefile.Image) {
+	t.Helper()
+	stdout, stderr, status := runLauncher(t, a, append([]string{"-image", img, "-sample", "1000", "-o", file}, args...)...)
 	if status != 0 {
-		t.Fatalf("%s: status %d\n%s", workload, status, stderr)
+		t.Fatalf("%v: status %d\n%s\n%s", args, status, stdout, stderr)
 	}
 	logSamplerReport(t, stdout)
 	tr, err := tracefile.LoadFile(file)
@@ -66,26 +77,28 @@ func sampleWorkload(t *testing.T, a guestArch, workload string, env ...string) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []gtSample
+	var samples []gtSample
 	for _, r := range tr.Merged() {
 		if r.TPID != record.TPSample {
 			continue
 		}
 		s := gtSample{rec: r}
 		for i, pc := range r.Stack {
-			frames := im.Frames(pc, i == 0 && r.Flags&record.PC0Exact != 0)
-			if len(frames) == 0 {
-				s.funcs = append(s.funcs, "?")
-				continue
-			}
-			s.funcs = append(s.funcs, frames[len(frames)-1].Func) // the outermost: the real frame
+			s.funcs = append(s.funcs, funcAt(im, pc, i == 0 && r.Flags&record.PC0Exact != 0))
 		}
-		out = append(out, s)
+		samples = append(samples, s)
 	}
-	if len(out) < 500 { // 3 s at 1 kHz, less what a loaded host takes from the vCPU
-		t.Fatalf("%s: only %d samples", workload, len(out))
+	return tr, samples, im
+}
+
+// funcAt names the function holding pc (an exact pc, or a return address when !exact): the
+// outermost of its inlined frames, which is the real frame. "?" if no function holds it.
+func funcAt(im *tracefile.Image, pc uint64, exact bool) string {
+	fr := im.Frames(pc, exact)
+	if len(fr) == 0 {
+		return "?"
 	}
-	return out, im
+	return fr[len(fr)-1].Func
 }
 
 // logSamplerReport logs the kernel's exit report of the sampler from a run's console: how many

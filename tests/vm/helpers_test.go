@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -296,4 +297,12 @@ func acceptConn(t testing.TB, ln net.Listener) net.Conn {
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
+}
+
+// median is the middle of v (the upper one of an even count): what the benchmarks report over
+// their rounds.
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
 }

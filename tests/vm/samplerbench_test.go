@@ -2,7 +2,6 @@ package vm_test
 
 import (
 	"regexp"
-	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -21,12 +20,7 @@ import (
 //
 //	go test ./tests/vm -run '^$' -bench SamplerOverhead -benchtime 1x
 func BenchmarkSamplerOverhead(b *testing.B) {
-	for _, a := range guestArchs {
-		b.Run(a.name, func(b *testing.B) {
-			requireQEMU(b, a.qemu)
-			benchmarkSamplerOverhead(b, a)
-		})
-	}
+	benchEachArch(b, benchmarkSamplerOverhead)
 }
 
 func benchmarkSamplerOverhead(b *testing.B, a guestArch) {
@@ -45,8 +39,7 @@ func benchmarkSamplerOverhead(b *testing.B, a guestArch) {
 			for _, r := range runs[c] {
 				v = append(v, f(r))
 			}
-			slices.Sort(v)
-			return v[len(v)/2]
+			return median(v)
 		}
 		tput := func(r samplerResult) float64 { return r.unitsPerSec }
 		off, traced := med("", tput), med("traced", tput)

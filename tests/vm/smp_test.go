@@ -76,25 +76,11 @@ func testSMPOnline(t *testing.T, a guestArch) {
 func TestSMPSamplesEveryCPU(t *testing.T) { forEachArch(t, testSMPSamplesEveryCPU) }
 
 func testSMPSamplesEveryCPU(t *testing.T, a guestArch) {
-	img, file := a.path("smp-sampled.elf"), a.path("smp-sampled.utrace")
-	stdout, stderr, status := runLauncher(t, a, "-smp", strconv.Itoa(smpCPUs), "-timeout", vmTimeout.String(), "-image", img, "-sample", "1000", "-o", file,
-		smpApp, "--", "parallel", strconv.Itoa(smpCPUs), strconv.Itoa(samplerUnits))
-	if status != 0 {
-		t.Fatalf("status %d\n%s\n%s", status, stdout, stderr)
-	}
-	logSamplerReport(t, stdout)
-	tr, err := tracefile.LoadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr, samples, _ := recordSamples(t, a, a.path("smp-sampled.elf"), a.path("smp-sampled.utrace"),
+		"-smp", strconv.Itoa(smpCPUs), "-timeout", vmTimeout.String(), smpApp, "--", "parallel", strconv.Itoa(smpCPUs), strconv.Itoa(samplerUnits))
 	if tr.Hello == nil || tr.Hello.NCPU != smpCPUs {
 		t.Errorf("HELLO %+v, want %d CPUs", tr.Hello, smpCPUs)
 	}
-	im, err := tracefile.OpenImage(img)
-	if err != nil {
-		t.Fatal(err)
-	}
-	samples := symbolizeSamples(tr, im)
 	const crunch = "main.crunch"
 	w := window(samples, func(s gtSample) bool { return s.leaf() == crunch })
 	var all, busy, hot [smpCPUs]int
@@ -148,35 +134,32 @@ func testSMPSamplesEveryCPU(t *testing.T, a guestArch) {
 	}
 }
 
-// symbolizeSamples returns the recording's SAMPLE records in time order with their stacks
-// symbolized (see gtSample).
-func symbolizeSamples(tr *tracefile.Trace, im *tracefile.Image) []gtSample {
-	var out []gtSample
-	for _, r := range tr.Merged() {
-		if r.TPID != record.TPSample {
-			continue
-		}
-		s := gtSample{rec: r}
-		for i, pc := range r.Stack {
-			s.funcs = append(s.funcs, funcAt(im, pc, i == 0 && r.Flags&record.PC0Exact != 0))
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-// funcAt names the function holding pc (an exact pc, or a return address when !exact): the
-// outermost of its inlined frames, which is the real frame. "?" if no function holds it.
-func funcAt(im *tracefile.Image, pc uint64, exact bool) string {
-	fr := im.Frames(pc, exact)
-	if len(fr) == 0 {
-		return "?"
-	}
-	return fr[len(fr)-1].Func
-}
-
 // spinLine is the spin mode's line: the never-run child's tid and the spinner's CPU.
 var spinLine = regexp.MustCompile(`^spin: child tid (\d+) never runs; spinning on cpu (\d+)$`)
+
+// spinLineOf finds the spin mode's line on the console: the never-run child's tid and the
+// spinner's CPU.
+func spinLineOf(t *testing.T, console []string) (childTID, cpu int) {
+	t.Helper()
+	for _, l := range programLines(console) {
+		if m := spinLine.FindStringSubmatch(l); m != nil {
+			childTID, _ = strconv.Atoi(m[1])
+			cpu, _ = strconv.Atoi(m[2])
+			return childTID, cpu
+		}
+	}
+	t.Fatal("no spin line on the console")
+	return 0, 0
+}
+
+// kernelLines are the console's lines without the kernel's prefix and without indentation.
+func kernelLines(console []string) []string {
+	var k []string
+	for _, l := range console {
+		k = append(k, strings.TrimSpace(strings.TrimPrefix(l, vmconfig.KernelPrefix)))
+	}
+	return k
+}
 
 // TestStacks boots the spin mode with the trace ports and asks for the stacks of every CPU and
 // thread while one thread spins on the last CPU: that thread is reported running there, captured
@@ -265,16 +248,7 @@ func testStacks(t *testing.T, a guestArch) {
 	}
 
 	console := g.wait(0)
-	var childTID, cpu int
-	for _, l := range programLines(console) {
-		if m := spinLine.FindStringSubmatch(l); m != nil {
-			childTID, _ = strconv.Atoi(m[1])
-			cpu, _ = strconv.Atoi(m[2])
-		}
-	}
-	if childTID == 0 {
-		t.Fatal("no spin line on the console")
-	}
+	childTID, cpu := spinLineOf(t, console)
 	if cpu != spinCPU {
 		t.Errorf("the program spins on cpu %d, want %d", cpu, spinCPU)
 	}
@@ -528,21 +502,8 @@ func testWatchdog(t *testing.T, a guestArch) {
 	if out.Kind != vmconfig.Exited || out.Status != 0 {
 		t.Fatalf("outcome %+v", out)
 	}
-	childTID, spinCPU := 0, -1
-	for _, l := range programLines(console) {
-		if m := spinLine.FindStringSubmatch(l); m != nil {
-			childTID, _ = strconv.Atoi(m[1])
-			spinCPU, _ = strconv.Atoi(m[2])
-		}
-	}
-	if childTID == 0 {
-		t.Fatal("no spin line on the console")
-	}
-	// The kernel's lines, without their prefix and indentation.
-	var k []string
-	for _, l := range console {
-		k = append(k, strings.TrimSpace(strings.TrimPrefix(l, vmconfig.KernelPrefix)))
-	}
+	childTID, spinCPU := spinLineOf(t, console)
+	k := kernelLines(console)
 	start := -1
 	for i, l := range k {
 		if strings.HasPrefix(l, "watchdog: no scheduling progress") {
@@ -598,10 +559,7 @@ func testWatchdogProbe(t *testing.T, a guestArch) {
 		t.Fatalf("outcome %+v", out)
 	}
 	last := strconv.Itoa(smpCPUs - 1)
-	var k []string
-	for _, l := range console {
-		k = append(k, strings.TrimSpace(strings.TrimPrefix(l, vmconfig.KernelPrefix)))
-	}
+	k := kernelLines(console)
 	noTick := "watchdog: cpu " + last + " took no timer tick"
 	if !hasLine(k, func(l string) bool { return strings.HasPrefix(l, noTick) }) {
 		t.Fatalf("no %q line on the console", noTick)

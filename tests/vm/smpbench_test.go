@@ -2,7 +2,6 @@ package vm_test
 
 import (
 	"regexp"
-	"slices"
 	"strconv"
 	"testing"
 )
@@ -17,12 +16,7 @@ import (
 //
 //	go test ./tests/vm -run '^$' -bench SMPThroughput -benchtime 1x
 func BenchmarkSMPThroughput(b *testing.B) {
-	for _, a := range guestArchs {
-		b.Run(a.name, func(b *testing.B) {
-			requireQEMU(b, a.qemu)
-			benchmarkSMPThroughput(b, a)
-		})
-	}
+	benchEachArch(b, benchmarkSMPThroughput)
 }
 
 const (
@@ -74,10 +68,4 @@ func parallelSeconds(b *testing.B, a guestArch, img string, cpus int) float64 {
 	}
 	ns, _ := strconv.ParseFloat(m[3], 64)
 	return ns / 1e9
-}
-
-func median(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	return s[len(s)/2]
 }
