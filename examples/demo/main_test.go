@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"os/exec"
 	"regexp"
 	"testing"
 
@@ -14,7 +12,7 @@ func TestMain(m *testing.M) { selfexec.Main(m, main) }
 
 // TestRun runs the demo briefly as a child process and checks its exit status and its report.
 func TestRun(t *testing.T) {
-	out, err := runChild("300ms")
+	out, err := selfexec.Output("300ms")
 	if err != nil {
 		t.Fatalf("exit: %v, output:\n%s", err, out)
 	}
@@ -30,17 +28,5 @@ func TestRun(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
-	for _, args := range [][]string{{"soon"}, {"0s"}, {"1s", "extra"}} {
-		out, err := runChild(args...)
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
-			t.Errorf("args %q: exit %v, want status 2; output:\n%s", args, err, out)
-		}
-	}
-}
-
-func runChild(args ...string) (string, error) {
-	cmd := selfexec.Command(args...)
-	out, err := cmd.Output()
-	return string(out), err
+	selfexec.CheckUsageErrors(t, [][]string{{"soon"}, {"0s"}, {"1s", "extra"}})
 }

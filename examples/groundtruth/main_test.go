@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"os/exec"
 	"regexp"
 	"runtime"
 	"runtime/trace"
@@ -97,7 +95,7 @@ func TestBadFramePointersUnderExecutionTracer(t *testing.T) {
 func TestWorkloads(t *testing.T) {
 	for _, name := range []string{"hash", "asmleaf", "badfp", "recurse", "shares"} {
 		t.Run(name, func(t *testing.T) {
-			out, err := runChild(name, "100ms")
+			out, err := selfexec.Output(name, "100ms")
 			if err != nil {
 				t.Fatalf("exit: %v, output:\n%s", err, out)
 			}
@@ -116,18 +114,5 @@ func TestWorkloads(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
-	bad := [][]string{{}, {"nope"}, {"hash", "soon"}, {"hash", "-1s"}, {"hash", "1s", "extra"}}
-	for _, args := range bad {
-		out, err := runChild(args...)
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
-			t.Errorf("args %q: exit %v, want status 2; output:\n%s", args, err, out)
-		}
-	}
-}
-
-func runChild(args ...string) (string, error) {
-	cmd := selfexec.Command(args...)
-	out, err := cmd.Output()
-	return string(out), err
+	selfexec.CheckUsageErrors(t, [][]string{{}, {"nope"}, {"hash", "soon"}, {"hash", "-1s"}, {"hash", "1s", "extra"}})
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -92,7 +91,7 @@ func TestModes(t *testing.T) {
 		{[]string{"gcstress", "300ms"}, `gcstress: \d+ workers, elapsed=\S+ allocations=[1-9]\d* gcs=[1-9]\d* forced=\d+`},
 	} {
 		t.Run(tc.args[0], func(t *testing.T) {
-			out, err := runChild(tc.args...)
+			out, err := selfexec.Output(tc.args...)
 			if err != nil {
 				t.Fatalf("exit: %v, output:\n%s", err, out)
 			}
@@ -129,18 +128,6 @@ func TestSpinOnHost(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
-	for _, args := range [][]string{{}, {"nope"}, {"cpus", "x"}, {"parallel", "4"}, {"parallel", "0", "1"},
-		{"parallel", "4", "-1"}, {"spin", "soon"}, {"spin", "1s", "2s"}, {"gcstress"}, {"gcstress", "-1s"}} {
-		out, err := runChild(args...)
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
-			t.Errorf("args %q: exit %v, want status 2; output:\n%s", args, err, out)
-		}
-	}
-}
-
-func runChild(args ...string) (string, error) {
-	cmd := selfexec.Command(args...)
-	out, err := cmd.Output()
-	return string(out), err
+	selfexec.CheckUsageErrors(t, [][]string{{}, {"nope"}, {"cpus", "x"}, {"parallel", "4"}, {"parallel", "0", "1"},
+		{"parallel", "4", "-1"}, {"spin", "soon"}, {"spin", "1s", "2s"}, {"gcstress"}, {"gcstress", "-1s"}})
 }

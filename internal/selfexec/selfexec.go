@@ -4,6 +4,7 @@
 package selfexec
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"testing"
@@ -28,4 +29,23 @@ func Command(args ...string) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), envVar+"=1")
 	return cmd
+}
+
+// Output runs the program with args in a child process and returns its standard output.
+func Output(args ...string) (string, error) {
+	out, err := Command(args...).Output()
+	return string(out), err
+}
+
+// CheckUsageErrors runs the program with each of the argument lists, which it must refuse with
+// a usage error: exit status 2.
+func CheckUsageErrors(t *testing.T, argLists [][]string) {
+	t.Helper()
+	for _, args := range argLists {
+		out, err := Output(args...)
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Errorf("args %q: exit %v, want status 2; output:\n%s", args, err, out)
+		}
+	}
 }
