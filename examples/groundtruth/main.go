@@ -9,6 +9,9 @@
 //	         that loop back), restoring it before it returns
 //	recurse  recurse 200 frames deep (more than a walk's 64), spinning at the bottom
 //	shares   share60, share30, share10 doing the same unit of work 6:3:1 times, interleaved
+//	syscall  half of the time in getrandom(2) on a 256 KiB buffer (kernel work, reached
+//	         through fill ← sysPhase ← main.main), half in the frameless leaf spinLeaf ←
+//	         userPhase ← main.main; it prints the split it measured (syscall.go)
 //
 // Usage: groundtruth WORKLOAD [DURATION]. DURATION is in time.ParseDuration syntax (default 3s
 // of wall time). Every workload runs on the main goroutine, in calls of under a millisecond to
@@ -48,7 +51,7 @@ type result struct {
 	calls, units, checksum uint64
 }
 
-const usage = "usage: groundtruth hash|asmleaf|badfp|recurse|shares [DURATION]"
+const usage = "usage: groundtruth hash|asmleaf|badfp|recurse|shares|syscall [DURATION]"
 
 func main() {
 	if len(os.Args) < 2 || len(os.Args) > 3 {
@@ -77,6 +80,8 @@ func main() {
 		r = recurse(recursionDepth, d)
 	case "shares":
 		r = shares(d)
+	case "syscall":
+		r = syscallWorkload(d)
 	default:
 		fail(fmt.Sprintf("groundtruth: unknown workload %q\n%s", os.Args[1], usage))
 	}

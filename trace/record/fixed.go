@@ -65,9 +65,14 @@ type Sample struct {
 	TID        uint64 // goroutine or kernel task id
 	LateNs     uint64
 	State      SampleState
+
+	// Appended slots (SampleArgWeight on): Weight is 1 when the record has none.
+	Weight                                           uint64
+	ThreadSP, ThreadFP, ThreadLR, ThreadW0, ThreadW1 uint64
 }
 
-// EncodeSample writes a SAMPLE record's header and arguments, sized for
+// EncodeSample writes a SAMPLE record's header and arguments (the appended slots only when they
+// say something: a weight above 1, a thread context's registers), sized for
 // h.NFrames stack words that the caller then writes with PutFrame (the
 // walker writes straight into the record). It sets HasStack when h.NFrames
 // is not zero.
@@ -77,9 +82,26 @@ func EncodeSample(b []byte, h Header, s *Sample) int {
 	if h.NFrames != 0 {
 		h.Flags |= HasStack
 	}
-	n := begin(b, h, TPSample, SampleArgs)
+	nargs := SampleArgs
+	switch {
+	case s.ThreadSP|s.ThreadFP|s.ThreadLR|s.ThreadW0|s.ThreadW1 != 0:
+		nargs = SampleArgsCrossed
+	case s.Weight > 1:
+		nargs = SampleArgsWeighted
+	}
+	n := begin(b, h, TPSample, nargs)
 	if n == 0 {
 		return 0
+	}
+	if nargs > SampleArgs {
+		put64(b, OffArgs+SlotSize*SampleArgWeight, max(s.Weight, 1))
+	}
+	if nargs == SampleArgsCrossed {
+		put64(b, OffArgs+SlotSize*SampleArgThreadSP, s.ThreadSP)
+		put64(b, OffArgs+SlotSize*SampleArgThreadFP, s.ThreadFP)
+		put64(b, OffArgs+SlotSize*SampleArgThreadLR, s.ThreadLR)
+		put64(b, OffArgs+SlotSize*SampleArgThreadW0, s.ThreadW0)
+		put64(b, OffArgs+SlotSize*SampleArgThreadW1, s.ThreadW1)
 	}
 	put64(b, OffArgs+SlotSize*SampleArgSP, s.SP)
 	put64(b, OffArgs+SlotSize*SampleArgFP, s.FP)

@@ -117,16 +117,53 @@ const (
 	SampleArgTID    = 5 // goroutine or kernel task id
 	SampleArgLateNs = 6 // tick time minus programmed deadline
 	SampleArgState  = 7 // SampleState
-	SampleArgs      = 8
+	SampleArgs      = 8 // the fixed part; the slots below are appended and may be absent
+
+	// SampleArgWeight is how many of the sampler's deadlines the sample stands for: 1, or more
+	// when deadlines passed that no sample could be taken for (absent: 1).
+	SampleArgWeight = 8
+	// The registers of the thread context the outermost trap saved, for a sample taken in the
+	// kernel (its stack holds StackMarkThread): the leaf fix applies to that context's pc too.
+	// Absent, or 0, when the sample has no kernel part.
+	SampleArgThreadSP = 9
+	SampleArgThreadFP = 10
+	SampleArgThreadLR = 11 // 0 on amd64
+	SampleArgThreadW0 = 12 // word at the thread's [sp]
+	SampleArgThreadW1 = 13 // word at the thread's [sp+8]
+
+	SampleArgsWeighted = 9  // a sample of a thread: the fixed part and the weight
+	SampleArgsCrossed  = 14 // a sample in the kernel: the thread's registers too
 )
 
-// SampleState is the SAMPLE state slot: bit 0 idle, bits 4-7 the stack kind.
+// Stack marks: words in a record's stack that are not addresses but say where a context saved
+// by a trap begins, as perf's callchain context markers do. Neither is a canonical address on
+// amd64 or a 48-bit virtual address on arm64, so no pc or return address can equal one.
+//
+// A stack that crosses the kernel boundary reads leaf first: the kernel's exact pc and its
+// frame-pointer chain up to the trap entry, then StackMarkThread, then the thread's exact pc
+// (the instruction the trap interrupted or the system call returns to) and that thread's
+// chain. A trap taken inside another one's handler adds StackMarkKernel and the exact pc and
+// chain of the kernel code it interrupted, before the mark of the outer context.
+const (
+	StackMarkThread uint64 = 0xfffe_0000_0000_0001 // next: the exact pc of the thread a trap interrupted
+	StackMarkKernel uint64 = 0xfffe_0000_0000_0002 // next: the exact pc of kernel code a nested trap interrupted
+)
+
+// IsStackMark reports whether w is one of the stack marks.
+//
+//go:nosplit
+func IsStackMark(w uint64) bool { return w == StackMarkThread || w == StackMarkKernel }
+
+// SampleState is the SAMPLE state slot: bit 0 idle, bits 4-7 the kind of the stack the leaf
+// ran on, bits 8-11 for a sample in the kernel the kind of the thread's stack below it.
 type SampleState uint64
 
 const (
-	StateIdle      SampleState = 1 << 0
-	StackKindShift             = 4
-	StackKindMask  SampleState = 0xf << StackKindShift
+	StateIdle       SampleState = 1 << 0
+	StackKindShift              = 4
+	StackKindMask   SampleState = 0xf << StackKindShift
+	ThreadKindShift             = 8
+	ThreadKindMask  SampleState = 0xf << ThreadKindShift
 )
 
 // StackKind is the kind of stack the sampler interrupted.
@@ -136,13 +173,18 @@ const (
 	StackUnknown   StackKind = 0
 	StackGoroutine StackKind = 1
 	StackSystem    StackKind = 2 // g0
-	StackInterrupt StackKind = 3
+	StackInterrupt StackKind = 3 // kernel code in a trap's handler (the stack continues into the thread)
 	StackKernel    StackKind = 4
 )
 
 // Kind returns the stack kind held in bits 4-7.
 func (s SampleState) Kind() StackKind {
 	return StackKind((s & StackKindMask) >> StackKindShift)
+}
+
+// ThreadKind returns the thread's stack kind held in bits 8-11 (a sample in the kernel).
+func (s SampleState) ThreadKind() StackKind {
+	return StackKind((s & ThreadKindMask) >> ThreadKindShift)
 }
 
 // MakeSampleState builds a state slot.

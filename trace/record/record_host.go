@@ -52,9 +52,17 @@ func (r *Record) Sample() (s Sample, ok bool) {
 		return Sample{}, false
 	}
 	a := r.Args
-	return Sample{SP: a[SampleArgSP], FP: a[SampleArgFP], LR: a[SampleArgLR],
+	s = Sample{SP: a[SampleArgSP], FP: a[SampleArgFP], LR: a[SampleArgLR],
 		W0: a[SampleArgW0], W1: a[SampleArgW1], TID: a[SampleArgTID],
-		LateNs: a[SampleArgLateNs], State: SampleState(a[SampleArgState])}, true
+		LateNs: a[SampleArgLateNs], State: SampleState(a[SampleArgState]), Weight: 1}
+	if len(a) >= SampleArgsWeighted && a[SampleArgWeight] > 1 {
+		s.Weight = a[SampleArgWeight]
+	}
+	if len(a) >= SampleArgsCrossed {
+		s.ThreadSP, s.ThreadFP, s.ThreadLR = a[SampleArgThreadSP], a[SampleArgThreadFP], a[SampleArgThreadLR]
+		s.ThreadW0, s.ThreadW1 = a[SampleArgThreadW0], a[SampleArgThreadW1]
+	}
+	return s, true
 }
 
 // Clock returns the CLOCK arguments; ok is false for other records.

@@ -275,7 +275,7 @@ func TestFixedRoundTrip(t *testing.T) {
 	n += EncodeThrottle(b[n:], testHeader, 1000, 500)
 	sh := testHeader
 	sh.NFrames = 3
-	s := Sample{SP: 1, FP: 2, LR: 3, W0: 4, W1: 5, TID: 6, LateNs: 7, State: MakeSampleState(true, StackInterrupt)}
+	s := Sample{SP: 1, FP: 2, LR: 3, W0: 4, W1: 5, TID: 6, LateNs: 7, State: MakeSampleState(true, StackInterrupt), Weight: 1}
 	m := EncodeSample(b[n:], sh, &s)
 	n += m
 	d := NewDecoder(b[:n], 0)
@@ -360,4 +360,54 @@ func FuzzRecordDecoder(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCrossedSampleRoundTrip: a sample taken in the kernel carries its weight and the thread
+// context's registers in the appended slots; one of a thread with weight 1 carries neither.
+func TestCrossedSampleRoundTrip(t *testing.T) {
+	b := make([]byte, 512)
+	h := testHeader
+	h.NFrames = 4
+	h.Flags = PC0Exact | StackFromInterrupt
+	s := Sample{SP: 1, FP: 2, W0: 3, W1: 4, TID: 5, State: MakeSampleState(false, StackInterrupt) |
+		SampleState(StackGoroutine)<<ThreadKindShift, Weight: 3,
+		ThreadSP: 10, ThreadFP: 11, ThreadLR: 12, ThreadW0: 13, ThreadW1: 14}
+	n := EncodeSample(b, h, &s)
+	for i, w := range []uint64{0x401000, StackMarkThread, 0x402000, 0x403000} {
+		PutFrame(b[:n], i, w)
+	}
+	r, err := NewDecoder(b[:n], 0).Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := r.Sample()
+	if !ok || got != s || len(r.Args) != SampleArgsCrossed {
+		t.Fatalf("Sample = %+v, %v with %d args, want %+v", got, ok, len(r.Args), s)
+	}
+	if got.State.Kind() != StackInterrupt || got.State.ThreadKind() != StackGoroutine {
+		t.Errorf("state %#x: kinds %d, %d", got.State, got.State.Kind(), got.State.ThreadKind())
+	}
+	if !IsStackMark(r.Stack[1]) || IsStackMark(r.Stack[0]) {
+		t.Errorf("stack %x: the mark is not where it was put", r.Stack)
+	}
+
+	plain := Sample{SP: 1, Weight: 1}
+	n = EncodeSample(b, testHeader, &plain)
+	r, _ = NewDecoder(b[:n], 0).Next()
+	if got, _ := r.Sample(); len(r.Args) != SampleArgs || got != plain {
+		t.Errorf("a weight-1 thread sample: %d args, %+v", len(r.Args), got)
+	}
+}
+
+// TestStackMarksAreNoAddresses: the marks are non-canonical on amd64 (bits 63-47 differ) and
+// above a 48-bit arm64 address, so no pc a walk records can equal one.
+func TestStackMarksAreNoAddresses(t *testing.T) {
+	for _, m := range []uint64{StackMarkThread, StackMarkKernel} {
+		if top := m >> 47; top == 0 || top == 1<<17-1 {
+			t.Errorf("mark %#x is a canonical amd64 address", m)
+		}
+		if m>>48 == 0 {
+			t.Errorf("mark %#x is a 48-bit address", m)
+		}
+	}
 }
