@@ -78,18 +78,47 @@ const (
 func initLocalTimer() { amd64.InitLocalTimer() }
 
 // armTimers arms this CPU's timer for the scheduler tick's deadline and, when the sampler is on,
-// the sampler's (in ticks). On amd64 one LAPIC timer serves both: it is armed one-shot for the
-// earlier deadline, on that client's vector.
-func armTimers(tick, sample uint64, samplerOn bool) {
-	if samplerOn && sample < tick {
-		amd64.ArmTimer(sample, amd64.VectorSampler)
+// the sampler's (in ticks). On amd64 one LAPIC timer serves both. While the sampler runs it is
+// armed for the earlier deadline on the sampler's vector, the one kernel code can take: armed
+// on the tick's vector, it would wait out kernel code with the sampler's deadline unarmed. The
+// sampler's handler hands a due tick on (handOnTick); until that has run (tickHandedOn), only the
+// sampler's deadline counts. With the sampler off the timer serves the tick on its own vector.
+//
+//go:nosplit
+func armTimers(tick, sample uint64, samplerOn, tickHandedOn bool) {
+	if !samplerOn {
+		amd64.ArmTimer(tick, amd64.VectorTimer)
 		return
 	}
-	amd64.ArmTimer(tick, amd64.VectorTimer)
+	if !tickHandedOn {
+		sample = min(sample, tick)
+	}
+	amd64.ArmTimer(sample, amd64.VectorSampler)
 }
 
+// sharedTimer: the sampler's handler may find the tick due (one timer serves both).
+const sharedTimer = true
+
+// handOnTick raises the scheduler tick's interrupt on this CPU, to be taken when the code the
+// sampler interrupted lets it (a self-IPI below the kernel's task priority).
+//
+//go:nosplit
+func handOnTick() { amd64.SendSelfIPI(amd64.VectorTimer) }
+
 // ackTimer acknowledges the timer interrupt being handled.
+//
+//go:nosplit
 func ackTimer() { amd64.EOI() }
+
+// maskInterrupts masks interrupts and returns what restoreInterrupts needs to undo it.
+//
+//go:nosplit
+func maskInterrupts() uint64 { return amd64.IRQSave() }
+
+// restoreInterrupts undoes maskInterrupts.
+//
+//go:nosplit
+func restoreInterrupts(flags uint64) { amd64.IRQRestore(flags) }
 
 // virtioWindow is where the machine's virtio-mmio slots are (QEMU microvm's).
 func virtioWindow() (base uintptr, slots int) { return virtio.MicrovmBase, virtio.MicrovmSlots }

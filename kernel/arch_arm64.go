@@ -75,13 +75,15 @@ const (
 // initLocalTimer starts this CPU's timer interrupts: the virtual timer (the scheduler tick) and
 // the physical timer (the sampler) through the GIC.
 func initLocalTimer() {
-	arm64.EnableIRQ(arm64.TimerVirtual.INTID(), 0x80)
-	arm64.EnableIRQ(arm64.TimerPhysical.INTID(), 0x80)
+	arm64.EnableIRQ(arm64.TimerVirtual.INTID(), arm64.PriorityNormal)
+	arm64.EnableIRQ(arm64.TimerPhysical.INTID(), arm64.PrioritySampler)
 }
 
 // armTimers arms the virtual timer for the scheduler tick and, when the sampler is on, the
 // physical timer for the sampler: each client has its own timer and interrupt on arm64.
-func armTimers(tick, sample uint64, samplerOn bool) {
+//
+//go:nosplit
+func armTimers(tick, sample uint64, samplerOn, _ bool) {
 	arm64.ArmTimer(tick, arm64.TimerVirtual)
 	if samplerOn {
 		arm64.ArmTimer(sample, arm64.TimerPhysical)
@@ -92,7 +94,27 @@ func armTimers(tick, sample uint64, samplerOn bool) {
 
 // ackTimer does nothing on arm64: the trap dispatcher acknowledges the GIC around the handler,
 // and re-arming the timers (armNext) drops their level-triggered lines.
+//
+//go:nosplit
 func ackTimer() {}
+
+// sharedTimer: the tick has a timer of its own on arm64, never handed on by the sampler.
+const sharedTimer = false
+
+// handOnTick is never called on arm64 (sharedTimer).
+//
+//go:nosplit
+func handOnTick() {}
+
+// maskInterrupts masks interrupts and returns what restoreInterrupts needs to undo it.
+//
+//go:nosplit
+func maskInterrupts() uint64 { return arm64.IRQSave() }
+
+// restoreInterrupts undoes maskInterrupts.
+//
+//go:nosplit
+func restoreInterrupts(flags uint64) { arm64.IRQRestore(flags) }
 
 // virtioWindow is where the machine's virtio-mmio slots are: from the device tree, else QEMU
 // virt's fixed window.

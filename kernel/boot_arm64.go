@@ -88,7 +88,7 @@ func enableVirtioIRQ(base uintptr) {
 			// line high while InterruptStatus is non-zero, and an edge-triggered line that was
 			// already high when it was enabled would never interrupt.
 			arm64.ConfigureIRQ(d.INTID, false)
-			arm64.EnableIRQ(d.INTID, 0x80)
+			arm64.EnableIRQ(d.INTID, arm64.PriorityNormal)
 			if opts.verbose {
 				klog().s("trace device: virtio-mmio at ").x(uint64(base)).s(", interrupt ").d(int64(d.INTID)).nl()
 			}

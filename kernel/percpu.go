@@ -31,7 +31,14 @@ type cpuLocal struct {
 	lockWaitTicks atomic.Uint64 // ... and how long they waited
 
 	tickNext uint64 // the scheduler tick's next deadline (ticks)
-	xcallAck atomic.Uint64
+	// tickHandedOn: the sampler's handler found the tick due and handed it on to a lower
+	// priority (amd64: a self-IPI on the tick's vector), which has not run yet. Until it has,
+	// the timer is armed for the sampler alone.
+	tickHandedOn bool
+	// sampleCarry is the weight of samples that were due but could not be recorded (their emit
+	// nested in another on this CPU): the next sample recorded carries it.
+	sampleCarry uint64
+	xcallAck    atomic.Uint64
 
 	// lockWake is set by wakeLockSleeper before it interrupts this CPU, and cleared by the CPU
 	// before it announces itself as a sleeper: a wake-up that arrives between the sleeper's last

@@ -92,25 +92,34 @@ func stopSampler() {
 	tpSamplerTick.SetFlags(0)
 }
 
-// startLocalSampler starts this CPU's sampler at hz with its own random phase.
+// startLocalSampler starts this CPU's sampler at hz with its own random phase. Interrupts are
+// masked (serveCrossCall): the sampler's own interrupt must not see it half set up.
 func startLocalSampler(hz uint64) {
 	s := &samplers[cpuIndex()&(maxCPUs-1)]
 	r, _ := hwRandom()
 	now := ticks()
 	s.Start(uint32(hz), ticksHz(), now, r^now^uint64(cpuIndex())<<32)
+	here().sampleCarry = 0
 	armNext()
 }
 
-// stopLocalSampler stops this CPU's sampler.
+// stopLocalSampler stops this CPU's sampler (interrupts masked, as for startLocalSampler).
 func stopLocalSampler() {
 	samplers[cpuIndex()&(maxCPUs-1)].Stop()
 	armNext()
 }
 
-// takeSample emits the due sample and applies the throttle rule to what it cost.
+// takeSample emits the due sample and applies the throttle rule to what it cost. The sample
+// stands for the deadlines it was due for; one that could not be recorded (it landed inside
+// another record's emit on this CPU) hands its weight to the next.
 func takeSample(s *sampler.CPU, now uint64) {
-	late := s.Fire(now)
-	tpSamplerTick.EmitSample(s.NsFromTicks(late), onIdle())
+	late, weight := s.Fire(now)
+	l := here()
+	weight += l.sampleCarry
+	l.sampleCarry = 0
+	if tpSamplerTick.EmitSample(s.NsFromTicks(late), weight, onIdle()) == trace.SampleNested {
+		l.sampleCarry = weight
+	}
 	if throttled, oldHz, newHz := s.Cost(ticks() - now); throttled {
 		trace.EmitThrottle(uint64(oldHz), uint64(newHz))
 	}
@@ -135,7 +144,7 @@ func reportCPUSampler(cpu int) {
 	if numCPUs > 1 {
 		l.s("cpu ").d(int64(cpu)).s(": ")
 	}
-	l.u(s.Samples).s(" samples, ").u(s.Late).s(" late, ").u(s.Missed).s(" missed, ").
+	l.u(s.Samples).s(" samples, ").u(s.Late).s(" late, ").u(s.Missed).s(" missed (carried as weight), ").
 		u(s.Throttles).s(" throttled; handler cost over the last ").d(int64(n)).s(": median ").u(p50).
 		s(" cycles (").u(s.NsFromTicks(p50)).s(" ns), p99 ").u(p99).s(" cycles (").u(s.NsFromTicks(p99)).s(" ns)").nl()
 }

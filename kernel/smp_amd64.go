@@ -8,9 +8,9 @@ import (
 // CPUs on amd64: the ACPI MADT lists the local APICs; the boot CPU is CPU 0, the others are
 // started by INIT-SIPI-SIPI (amd64.StartAP) and reached by fixed IPIs on vectorIPI.
 
-// vectorIPI is the kernel's one IPI vector: above the device vectors (64..111), below the
-// spurious vector.
-const vectorIPI = 0xf0
+// vectorIPI is the kernel's one IPI vector: above the device vectors (64..111), at or below
+// amd64.KernelPriority's class, so it waits for kernel code to return as the tick does.
+const vectorIPI = 0xe0
 
 var (
 	apicIDs    [maxCPUs]uint32 // local APIC ID of each CPU
@@ -61,8 +61,8 @@ func enableIPIHere() {}
 //go:nosplit
 func sendIPI(c int) { amd64.SendIPI(apicIDs[c&(maxCPUs-1)], vectorIPI) }
 
-// lockSleep halts this CPU, interrupts masked, until interruptLockSleeper's NMI, unless *woken
-// is set.
+// lockSleep halts this CPU until interruptLockSleeper's NMI (or the sampler's interrupt), unless
+// *woken is set.
 func lockSleep(woken *uint32) { amd64.HaltUnless(woken) }
 
 // interruptLockSleeper wakes CPU c from lockSleep: an NMI is the one interrupt that ends a HLT

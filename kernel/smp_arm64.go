@@ -65,7 +65,7 @@ func initSecondaryCPU() {
 // devices' and timers' (0x80): a CPU asleep for the kernel lock (lockSleep) inside a device
 // interrupt's handler, with that interrupt still active, is only woken by an interrupt of higher
 // priority than the active one.
-func enableIPIHere() { arm64.EnableIRQ(sgiKernel, 0x40) }
+func enableIPIHere() { arm64.EnableIRQ(sgiKernel, arm64.PriorityNormal) }
 
 // sendIPI interrupts CPU c with the kernel's SGI.
 //
@@ -75,10 +75,19 @@ func sendIPI(c int) { arm64.SendIPI(c, sgiKernel) }
 // lockSleep waits for an interrupt with interrupts masked, unless *woken is set: WFI wakes on a
 // pending interrupt even then, and the SGI stays pending until the CPU next unmasks (an IPI with
 // nothing to do), so a wake-up sent just before the WFI still ends it.
+//
+// The wait is a WFI with IRQs masked in PSTATE and the thread's priority mask in the GIC, so
+// that the waker's SGI, which kernel code's mask holds back, ends it (and stays pending until
+// the trap returns to a thread); so does the sampler's timer, whose interrupt is then taken at
+// once, here.
 func lockSleep(woken *uint32) {
+	flags := arm64.IRQSave()
+	arm64.SetPriorityMask(arm64.PriorityMaskThread)
 	if atomic.LoadUint32(woken) == 0 {
 		arm64.WaitForInterrupt()
 	}
+	arm64.SetPriorityMask(arm64.PriorityMaskKernel)
+	arm64.IRQRestore(flags)
 }
 
 // interruptLockSleeper wakes CPU c from lockSleep.

@@ -7,10 +7,13 @@ import (
 // Two clients share each CPU's timer hardware: the scheduler tick (tickHz) and the sampler (its
 // own rate). Both keep absolute deadlines in ticks (the TSC, CNTVCT) and neither rate drifts:
 // each deadline moves on by whole periods from the last one, however late the interrupt came.
-// armTimers (per arch) programs the hardware: on amd64 the one LAPIC timer, one-shot for the
-// earlier deadline on that client's vector; on arm64 the virtual timer for the tick and the
-// physical timer for the sampler. Either way the handler takes whatever is due. Every CPU has
-// its own deadlines and its own sampler, and only that CPU touches them.
+// The sampler's interrupt is the one that kernel code can take (amd64: the one vector above
+// the kernel's task priority; arm64: the one interrupt above the kernel's priority mask), the
+// tick's waits for the kernel to return. armTimers (per arch) programs the hardware: on amd64
+// the one LAPIC timer, on the sampler's vector for the earlier deadline while the sampler runs
+// (its handler hands the tick on with a self-IPI on the tick's vector), on the tick's vector
+// otherwise; on arm64 the virtual timer for the tick and the physical timer for the sampler.
+// Every CPU has its own deadlines and its own sampler, and only that CPU touches them.
 
 const tickHz = 1000
 
@@ -34,27 +37,46 @@ func startTick() {
 	armNext()
 }
 
-// armNext arms this CPU's timer hardware for the tick's and the sampler's next deadlines.
+// armNext arms this CPU's timer hardware for the tick's and the sampler's next deadlines. It
+// masks interrupts meanwhile: kernel code runs interruptible by the sampler, whose handler arms
+// the timer too.
 //
 //go:nosplit
 func armNext() {
+	flags := maskInterrupts()
+	l := here()
 	s := &samplers[cpuIndex()&(maxCPUs-1)]
-	armTimers(here().tickNext, s.Next(), s.On())
+	armTimers(l.tickNext, s.Next(), s.On(), l.tickHandedOn)
+	restoreInterrupts(flags)
 }
 
-// timerInterrupt handles the local timer, whichever vector it came on, without the kernel lock:
-// the sample first, while f still holds the interrupted thread, then it re-arms the timer. It
-// reports whether the scheduler tick is due; the caller then runs tick. An
-// interrupt that comes a little early (the one-shot count is rounded) finds nothing due and
-// just arms the timer again.
-func timerInterrupt(f *Frame) (tickDue bool) {
-	ackTimer()
+// samplerInterrupt handles the sampler's timer interrupt, wherever it landed: in a thread or in
+// kernel code (a system call, a fault, the kernel lock's wait, the tick, a context switch). It
+// takes no lock and touches only this CPU's sampler and timer. It takes the sample while the
+// current interrupt frame still holds what it interrupted, hands the scheduler tick on if it
+// is due (on amd64 one timer serves both: handOnTick raises the tick's own interrupt, which
+// waits for the kernel code to return), and re-arms the timer.
+func samplerInterrupt() {
 	now := ticks()
 	cpu := cpuIndex() & (maxCPUs - 1)
 	if s := &samplers[cpu]; s.Due(now) {
 		takeSample(s, now)
 	}
-	l := &cpuLocals[cpu]
+	if l := &cpuLocals[cpu]; sharedTimer && now >= l.tickNext && !l.tickHandedOn {
+		l.tickHandedOn = true
+		handOnTick()
+	}
+	armNext()
+}
+
+// timerInterrupt handles the scheduler tick's interrupt without the kernel lock. It reports
+// whether the tick is due; the caller then runs tick. An interrupt that comes a little early
+// (the one-shot count is rounded) finds nothing due and just arms the timer again.
+func timerInterrupt() (tickDue bool) {
+	ackTimer()
+	now := ticks()
+	l := here()
+	l.tickHandedOn = false
 	if now >= l.tickNext {
 		l.tickNext += ((now-l.tickNext)/tickPeriod + 1) * tickPeriod
 		l.ticks.Add(1)

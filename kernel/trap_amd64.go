@@ -6,20 +6,36 @@ import "github.com/unitrace/unitrace/arch/amd64"
 // call it with the Frame they built on this CPU's kernel stack, interrupts masked. Whatever
 // context f holds when trap returns is the one the CPU resumes.
 //
-// The IPI and the sample half of the timer interrupt are per-CPU work and run without the kernel
-// lock; everything else runs under it (lock.go) and ends in finishEntry.
+// The NMI and the sampler's interrupt run with interrupts masked and touch only this CPU's
+// state; they may land in kernel code. Every other entry comes from a thread and runs
+// interruptible at KernelPriority: only the sampler's vector can interrupt it (its own IST
+// stack, so it nests without clobbering this handler's), and the rest wait for the return.
 func trap(f *Frame) {
 	noteTrap(f.Vector, uintptr(f.RIP))
-	if f.Vector == amd64.VectorNMI {
+	switch {
+	case f.Vector == amd64.VectorNMI:
 		// The kernel's NMIs wake a CPU asleep for the kernel lock (lockSleep), and ask a CPU
 		// that takes no interrupts where it is (probe.go).
 		answerProbe(f)
 		amd64.SkipHaltAfterNMI(f)
-		return
-	}
-	if f.Prev != 0 {
+	case f.Vector == amd64.VectorSampler:
+		amd64.EOI()
+		samplerInterrupt()
+	case f.Prev != 0:
 		kernelFault(f, "fault inside the kernel")
+	default:
+		amd64.SetPriority(amd64.KernelPriority)
+		amd64.EnableInterrupts()
+		threadTrap(f)
+		amd64.DisableInterrupts()
+		amd64.SetPriority(0)
 	}
+}
+
+// threadTrap handles a trap a thread took. The IPI and the tick's lock-free part are per-CPU
+// work and run without the kernel lock; everything else runs under it (lock.go) and ends in
+// finishEntry.
+func threadTrap(f *Frame) {
 	if otherCPUStopping() {
 		parkForGood() // another CPU is stopping the machine
 	}
@@ -30,9 +46,9 @@ func trap(f *Frame) {
 		if !ipiInterrupt(f) {
 			return
 		}
-	case v == amd64.VectorTimer || v == amd64.VectorSampler:
+	case v == amd64.VectorTimer:
 		tpIRQEntry.Emit1(v)
-		tickDue := timerInterrupt(f) && tick(f)
+		tickDue := timerInterrupt() && tick(f)
 		tpIRQExit.Emit1(v)
 		if !tickDue {
 			return
@@ -48,7 +64,7 @@ func trap(f *Frame) {
 	switch {
 	case v == amd64.VectorSyscall:
 		syscallLocked(f)
-	case v == amd64.VectorTimer || v == amd64.VectorSampler:
+	case v == amd64.VectorTimer:
 		tickLocked(f)
 	case v == vectorIPI:
 		// a kick: finishEntry does what it was for

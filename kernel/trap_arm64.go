@@ -4,38 +4,87 @@ import "github.com/unitrace/unitrace/arch/arm64"
 
 // trap is the kernel's entry from every exception: the vector stubs call it on SP_EL1 with the
 // Frame they built, interrupts masked. Threads (the Go program and the idle threads) run at
-// EL1t, so an exception of an EL1h kind is the kernel's own fault. Whatever context f holds
-// when trap returns is the one the CPU resumes.
+// EL1t, so an exception of an EL1h kind is the kernel's own, and only the sampler's timer may
+// cause one (an IRQ taken in kernel code). Whatever context f holds when trap returns is the
+// one the CPU resumes.
 //
-// The IPI and the sample half of the timer interrupts are per-CPU work and run without the
-// kernel lock; everything else runs under it (lock.go) and ends in finishEntry.
+// The sampler's interrupt runs with interrupts masked and touches only this CPU's state.
+// Every other entry runs with IRQs unmasked in PSTATE and the kernel's priority mask in the
+// GIC: only the sampler's timer can interrupt it, and the rest wait for the return.
 func trap(f *Frame) {
 	noteTrap(uint64(f.Kind)<<32|f.ESR>>26, f.PC())
-	if !f.FromThread() || f.Prev != 0 {
+	if f.Prev != 0 || !f.FromThread() {
+		if f.Kind == arm64.KindIRQEL1h && f.Prev != 0 {
+			nestedIRQ(f)
+			return
+		}
 		kernelFault(f, "exception in the kernel")
 	}
-	if otherCPUStopping() {
-		parkForGood() // another CPU is stopping the machine
-	}
-	var ack, id uint32
-	tickDue := false
-	switch {
-	case f.IsIRQ():
-		ack = arm64.AcknowledgeIRQ()
-		id = arm64.INTID(ack)
+	if f.IsIRQ() {
+		ack := arm64.AcknowledgeIRQ()
+		id := arm64.INTID(ack)
 		switch id {
 		case arm64.IntidSpurious:
 			return
+		case arm64.IntidPhysicalTimer:
+			// The sampler's timer: end the interrupt after the handler, which drops the
+			// level-triggered line by re-arming the timer.
+			samplerInterrupt()
+			arm64.EndOfIRQ(ack)
+			return
+		}
+		interruptible(f, ack, id)
+		return
+	}
+	interruptible(f, 0, 0)
+}
+
+// interruptible runs the handler of a thread's trap at the kernel's priority mask with IRQs
+// unmasked: the sampler's timer may interrupt it.
+func interruptible(f *Frame, ack, id uint32) {
+	arm64.SetPriorityMask(arm64.PriorityMaskKernel)
+	arm64.EnableInterrupts()
+	threadTrap(f, ack, id)
+	arm64.DisableInterrupts()
+	arm64.SetPriorityMask(arm64.PriorityMaskThread)
+}
+
+// nestedIRQ handles an IRQ taken in kernel code: the priority mask lets only the sampler's
+// timer through.
+func nestedIRQ(f *Frame) {
+	ack := arm64.AcknowledgeIRQ()
+	switch id := arm64.INTID(ack); id {
+	case arm64.IntidSpurious:
+	case arm64.IntidPhysicalTimer:
+		samplerInterrupt()
+		arm64.EndOfIRQ(ack)
+	default:
+		arm64.EndOfIRQ(ack)
+		kernelFault(f, "interrupt above the kernel's priority mask that is not the sampler's")
+	}
+}
+
+// threadTrap handles a trap a thread took; ack and id are the acknowledged interrupt's, for an
+// IRQ. The IPI and the tick's lock-free part are per-CPU work and run without the kernel lock;
+// everything else runs under it (lock.go) and ends in finishEntry.
+func threadTrap(f *Frame, ack, id uint32) {
+	if otherCPUStopping() {
+		parkForGood() // another CPU is stopping the machine
+	}
+	tickDue := false
+	switch {
+	case f.IsIRQ():
+		switch id {
 		case sgiKernel:
 			arm64.EndOfIRQ(ack)
 			if !ipiInterrupt(f) {
 				return
 			}
-		case arm64.IntidVirtualTimer, arm64.IntidPhysicalTimer:
+		case arm64.IntidVirtualTimer:
 			// End the interrupt after the handler, which drops the level-triggered line by
 			// re-arming the timer.
 			tpIRQEntry.Emit1(uint64(id))
-			tickDue = timerInterrupt(f) && tick(f)
+			tickDue = timerInterrupt() && tick(f)
 			arm64.EndOfIRQ(ack)
 			tpIRQExit.Emit1(uint64(id))
 			if !tickDue {

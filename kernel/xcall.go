@@ -112,6 +112,9 @@ func serveCrossCall(f *Frame) {
 		return
 	}
 	op, arg := xcallOp(xcall.op.Load()), xcall.arg.Load()
+	// Interrupts masked: the sampler's interrupt can land in kernel code, and what these change
+	// (this CPU's sampler, ring and timer) is what its handler uses.
+	flags := maskInterrupts()
 	switch op {
 	case xcallFlushTLB:
 		flushLocalTLB()
@@ -126,6 +129,7 @@ func serveCrossCall(f *Frame) {
 	case xcallRingMode:
 		setLocalRingMode(arg)
 	}
+	restoreInterrupts(flags)
 	l.xcallAck.Store(seq)
 }
 

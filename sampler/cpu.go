@@ -17,7 +17,7 @@ type CPU struct {
 	// Counters, cumulative since boot.
 	Samples   uint64 // ticks that took a sample
 	Late      uint64 // ticks that came after their deadline by more than a tenth of a period
-	Missed    uint64 // deadlines that passed without a tick (the CPU had interrupts masked)
+	Missed    uint64 // deadlines that passed without a tick of their own (carried as weight)
 	Throttles uint64 // rate reductions
 }
 
@@ -76,10 +76,12 @@ func (c *CPU) Period() uint64 { return c.period }
 func (c *CPU) Due(now uint64) bool { return c.on && now >= c.next }
 
 // Fire takes the due tick at now: it returns how many ticks late the tick is against its
-// deadline, moves the grid on by whole periods past now, so the rate stays exact however late a
-// tick comes (fixed-rate re-arm: no drift), counts the grid points that passed unseen as missed
-// rather than firing them in a burst, and draws the next deadline's jitter.
-func (c *CPU) Fire(now uint64) (late uint64) {
+// deadline, and how many grid points the sample stands for. It moves the grid on by whole
+// periods past now, so the rate stays exact however late a tick comes (fixed-rate re-arm: no
+// drift), and counts the grid points that passed unseen as missed rather than firing them in a
+// burst: the sample carries them as its weight, so the time they stood for is not lost. Then
+// it draws the next deadline's jitter.
+func (c *CPU) Fire(now uint64) (late, weight uint64) {
 	late = now - c.next
 	c.Samples++
 	if late > c.period/10 {
@@ -92,7 +94,7 @@ func (c *CPU) Fire(now uint64) (late uint64) {
 	c.Missed += k - 1
 	c.grid += k * c.period
 	c.next = c.grid + c.jitter()
-	return late
+	return late, k
 }
 
 // The throttle decides on the median cost of the last costWindow samples. A median, not an

@@ -52,6 +52,7 @@ func TestFixedRateNoDrift(t *testing.T) {
 		t.Fatalf("first grid point %d not within one period of start", first)
 	}
 	var phases [8]int
+	var weights uint64
 	for i := 0; i < 10000; i++ {
 		j := c.Next() - c.grid
 		if j >= c.Period()/2 {
@@ -66,15 +67,24 @@ func TestFixedRateNoDrift(t *testing.T) {
 			t.Fatal("Due does not match the deadline")
 		}
 		deadline := c.Next()
-		if late := c.Fire(now); late != now-deadline {
+		gridBefore := c.grid
+		late, weight := c.Fire(now)
+		if late != now-deadline {
 			t.Fatalf("late %d, want %d", late, now-deadline)
 		}
+		if weight != (c.grid-gridBefore)/c.Period() || weight == 0 {
+			t.Fatalf("weight %d for %d grid points passed", weight, (c.grid-gridBefore)/c.Period())
+		}
+		weights += weight
 		if (c.grid-first)%c.Period() != 0 || c.grid <= now {
 			t.Fatalf("grid %d off the grid or not in the future (now %d)", c.grid, now)
 		}
 	}
 	if got := c.Samples + c.Missed; got != (c.grid-first)/c.Period() {
 		t.Errorf("samples %d + missed %d != periods elapsed %d", c.Samples, c.Missed, (c.grid-first)/c.Period())
+	}
+	if weights != c.Samples+c.Missed {
+		t.Errorf("the samples' weights add up to %d, want samples + missed = %d", weights, c.Samples+c.Missed)
 	}
 	if c.Missed == 0 || c.Late == 0 {
 		t.Errorf("missed %d, late %d: the test did not exercise them", c.Missed, c.Late)

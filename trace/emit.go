@@ -51,7 +51,10 @@ func (p *Point) Emit4(a, b, c, d uint64) {
 }
 
 // emit writes one record for p with n arguments. With Backtrace set it appends the frame-pointer
-// chain of the Emit's caller: the first frame is the function that fired the tracepoint.
+// chain of the Emit's caller: the first frame is the function that fired the tracepoint. In a
+// trap handler that path goes on through the trap frame into the code the trap interrupted (the
+// thread that made the system call, or took the fault): after the kernel's chain, which ends at
+// the entry stub, come the contexts the trap frames saved (walkTraps).
 //
 //go:nosplit
 //go:noinline
@@ -72,13 +75,25 @@ func emit(p *Point, state uint32, n int, a, b, c, d uint64) {
 	ts := ticks()
 
 	var w Walk
-	fp := uintptr(0)
-	nframes := 0
+	fp, fa := uintptr(0), uintptr(0)
+	nframes, nkernel := 0, 0
 	var rflags record.Flags
 	if state&Backtrace != 0 {
 		w = currentWalk()
 		fp = callerFP() // the Emit's frame: its return address is the tracepoint's caller
-		nframes, rflags = w.frames(fp, 0, MaxDepth)
+		fa = currentFrame()
+		limit := MaxDepth
+		if fa != 0 {
+			limit = kernelPartMax
+		}
+		nkernel, rflags = w.frames(fp, 0, limit)
+		nframes = nkernel
+		if fa != 0 {
+			var tf record.Flags
+			nframes, tf = walkTraps(fa, true, 0, MaxDepth-nkernel, nil)
+			nframes += nkernel
+			rflags |= tf
+		}
 		cs.countWalk(rflags)
 		rflags |= record.HasStack
 	}
@@ -96,7 +111,11 @@ func emit(p *Point, state uint32, n int, a, b, c, d uint64) {
 		if nframes > 0 {
 			// The second walk sees the same, unchanged chain (interrupts are masked): it writes
 			// what the first one counted, straight into the ring.
-			w.frames(fp, args+uintptr(n)*8, nframes)
+			st := args + uintptr(n)*8
+			w.frames(fp, st, nkernel)
+			if fa != 0 {
+				walkTraps(fa, true, st+uintptr(nkernel)*8, nframes-nkernel, nil)
+			}
 		}
 		cs.ring.Commit()
 	}

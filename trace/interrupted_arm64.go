@@ -2,34 +2,38 @@
 
 package trace
 
-import "github.com/unitrace/unitrace/arch/arm64"
+import (
+	"unsafe"
+
+	"github.com/unitrace/unitrace/arch/arm64"
+)
 
 // The interrupted context on arm64, from the per-CPU current interrupt frame
 // (arch/arm64 CPU.CurrentFrame). The running g is in R28, in both Go ABIs.
 
-// interruptedContext reads the interrupted registers from the current interrupt frame; ok is
-// false outside an interrupt handler.
+// currentFrame is the frame of the trap being handled on this CPU, 0 outside a trap.
 //
 //go:nosplit
-func interruptedContext() (c interrupted, ok bool) {
-	fa := arm64.InterruptedFrame()
-	if fa == 0 {
-		return c, false
-	}
-	// contextAt's body, not a call to it: the sampler's nosplit chain has no room for a frame.
-	f := (*arm64.Frame)(ptr(fa))
-	c.pc, c.sp, c.fp, c.lr = uintptr(f.ELR), uintptr(f.SavedSP), uintptr(f.X[29]), uintptr(f.X[30])
-	c.classify(uintptr(f.X[28]))
-	return c, true
-}
+func currentFrame() uintptr { return arm64.InterruptedFrame() }
 
 // contextAt reads into c a thread's registers from the Frame at fa (an interrupt frame, or a thread's
 // saved context) and classifies the stack they run on.
+//
+//go:nosplit
 func contextAt(fa uintptr, c *interrupted) {
 	f := (*arm64.Frame)(ptr(fa))
 	c.pc, c.sp, c.fp, c.lr = uintptr(f.ELR), uintptr(f.SavedSP), uintptr(f.X[29]), uintptr(f.X[30])
 	c.classify(uintptr(f.X[28]))
 }
+
+// framePrev is the Prev link of the trap frame at fa: the frame of the trap it nested in, 0 if
+// it interrupted a thread.
+//
+//go:nosplit
+func framePrev(fa uintptr) uintptr { return uintptr((*arm64.Frame)(ptr(fa)).Prev) }
+
+// frameBytes is the size of a trap frame.
+const frameBytes = unsafe.Sizeof(arm64.Frame{})
 
 //go:nosplit
 func kernelStackBounds(sp uintptr) (lo, hi uintptr, ok bool) { return arm64.KernelStackBounds(sp) }

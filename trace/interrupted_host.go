@@ -3,22 +3,39 @@
 package trace
 
 // A host process is never inside an interrupt handler: the sample path falls back to the
-// ordinary walk, as the guest does outside one.
+// ordinary walk, as the guest does outside one. hostMachine stands in for the guest's page
+// tables, kernel stacks and text, so that host tests can run the walks across trap frames
+// (crosswalk.go) on synthetic frames and stacks, garbage included. Its zero value is the
+// benchmark's: any aligned word is readable, there are no kernel stacks.
+var hostMachine struct {
+	memLo, memHi       uintptr // readable words, when memHi != 0
+	kstackLo, kstackHi uintptr // the one kernel stack, when kstackHi != 0
+	textLo, textHi     uintptr // what counts as code for return addresses
+	frame              uintptr // the current trap frame (0: none, as in a plain process)
+}
 
 //go:nosplit
-func interruptedContext() (c interrupted, ok bool) { return c, false }
+func currentFrame() uintptr { return hostMachine.frame }
 
 //go:nosplit
-func contextAt(fa uintptr, c *interrupted) {}
+func readable(va uintptr) bool {
+	m := &hostMachine
+	return va&7 == 0 && (m.memHi == 0 || va >= m.memLo && va+8 <= m.memHi && va+8 > va)
+}
 
 //go:nosplit
-func readable(va uintptr) bool { return va&7 == 0 }
-
-//go:nosplit
-func textWalk(lo, hi uintptr) Walk { return Walk{StackLo: lo, StackHi: hi} }
+func textWalk(lo, hi uintptr) Walk {
+	return Walk{StackLo: lo, StackHi: hi, TextLo: hostMachine.textLo, TextHi: hostMachine.textHi, Mapped: true}
+}
 
 // frameBelowSP: see interrupted_amd64.go.
 const frameBelowSP = 0
 
 //go:nosplit
-func kernelStackBounds(sp uintptr) (lo, hi uintptr, ok bool) { return 0, 0, false }
+func kernelStackBounds(sp uintptr) (lo, hi uintptr, ok bool) {
+	m := &hostMachine
+	if m.kstackHi == 0 || sp < m.kstackLo || sp >= m.kstackHi {
+		return 0, 0, false
+	}
+	return m.kstackLo, m.kstackHi, true
+}

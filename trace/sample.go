@@ -29,59 +29,83 @@ func RegisterFixed(p *Point, id record.TPID) bool {
 	return register(p, id)
 }
 
+// SampleResult says what became of a sample EmitSample was asked to write.
+type SampleResult uint8
+
+const (
+	SampleWritten SampleResult = iota // in the ring
+	SampleNested                      // it landed inside another emit on this CPU: dropped and counted
+	SampleNotKept                     // the point is off, no ring, or the ring had no room (counted)
+)
+
 // EmitSample writes a SAMPLE record for the sampler's point p: lateNs is how late the tick
-// came, idle whether the CPU was idle. It must run in the timer interrupt's handler (or the
-// record says it had no interrupt frame).
+// came, weight how many deadlines it stands for, idle whether the CPU was idle. It must run in
+// the sampler's interrupt handler (or the record says it had no interrupt frame).
 //
 //go:nosplit
 //go:noinline
-func (p *Point) EmitSample(lateNs uint64, idle bool) {
+func (p *Point) EmitSample(lateNs, weight uint64, idle bool) SampleResult {
 	if s := p.state.Load(); s&Enabled != 0 {
-		emitSample(p, s, lateNs, idle)
+		return emitSample(p, s, lateNs, weight, idle)
 	}
+	return SampleNotKept
 }
 
-//go:nosplit
+// emitSample is not nosplit, unlike the other emits: it runs only in the sampler's handler, on
+// a kernel stack whose stand-in g makes the stack check safe (docs/kernel.md), and its walk
+// across trap frames needs more stack than the linker's nosplit budget.
+//
 //go:noinline
-func emitSample(p *Point, state uint32, lateNs uint64, idle bool) {
+func emitSample(p *Point, state uint32, lateNs, weight uint64, idle bool) SampleResult {
 	flags := irqSave()
 	cpu := cpuIndex()
 	if cpu < 0 || cpu >= MaxCPUs {
 		irqRestore(flags)
-		return
+		return SampleNotKept
 	}
 	cs := &cpus[cpu]
 	if cs.inEmit.Load() != 0 {
 		cs.ring.Drop(ring.CauseNested)
 		irqRestore(flags)
-		return
+		return SampleNested
 	}
 	cs.inEmit.Store(1)
 	ts := ticks()
 
-	var args [record.SampleArgs]uint64
+	var args [record.SampleArgsCrossed]uint64
+	nargs := record.SampleArgsWeighted
 	var rflags record.Flags
-	var w Walk
-	var c interrupted
-	pc0, fp, walkMax := uintptr(0), uintptr(0), 0
-	haveCtx := false
+	var leaf interrupted
+	var thread threadContext
+	fa := uintptr(0)
 	if state&InterruptBacktrace != 0 {
-		c, haveCtx = interruptedContext()
+		fa = currentFrame()
 	}
+	nframes := 0
+	var w Walk
+	fp := uintptr(0)
 	switch {
-	case haveCtx:
-		// The interrupted thread: its pc, then its chain, inside its own stack. Frames lie
-		// at or above sp, which also keeps the walk off stack pages never touched.
+	case fa != 0:
+		// What the interrupt stopped: its exact pc, its chain inside its own stack and, when
+		// that was kernel code, each context the traps beneath it saved, out to the thread.
 		rflags |= record.PC0Exact | record.StackFromInterrupt | record.HasStack
-		pc0 = c.pc
-		args[record.SampleArgSP], args[record.SampleArgFP] = uint64(c.sp), uint64(c.fp)
-		args[record.SampleArgLR] = uint64(c.lr)
-		if c.hi != 0 && c.sp >= c.lo && c.sp+16 <= c.hi && readable(c.sp) && readable(c.sp+8) {
-			args[record.SampleArgW0], args[record.SampleArgW1] = uint64(load(c.sp)), uint64(load(c.sp+8))
+		contextAt(fa, &leaf)
+		var wf record.Flags
+		nframes, wf = walkTraps(fa, false, 0, MaxDepth, &thread)
+		cs.countWalk(wf)
+		rflags |= wf
+		if framePrev(fa) != 0 {
+			leaf.kind = record.StackInterrupt
 		}
-		if c.hi != 0 {
-			w = textWalk(max(c.lo, c.sp-frameBelowSP), c.hi)
-			fp, walkMax = c.fp, MaxDepth-1
+		args[record.SampleArgSP], args[record.SampleArgFP] = uint64(leaf.sp), uint64(leaf.fp)
+		args[record.SampleArgLR] = uint64(leaf.lr)
+		w0, w1 := leaf.words()
+		args[record.SampleArgW0], args[record.SampleArgW1] = uint64(w0), uint64(w1)
+		if leaf.kind == record.StackInterrupt && thread.found {
+			nargs = record.SampleArgsCrossed
+			args[record.SampleArgThreadSP], args[record.SampleArgThreadFP] = uint64(thread.sp), uint64(thread.fp)
+			args[record.SampleArgThreadLR] = uint64(thread.lr)
+			args[record.SampleArgThreadW0], args[record.SampleArgThreadW1] = uint64(thread.w0), uint64(thread.w1)
 		}
 	case state&(InterruptBacktrace|Backtrace) != 0:
 		// No interrupt frame (or the debug mode that asks for the ordinary walk): the path
@@ -91,51 +115,50 @@ func emitSample(p *Point, state uint32, lateNs uint64, idle bool) {
 		}
 		rflags |= record.HasStack
 		w = currentWalk()
-		fp, walkMax = callerFP(), MaxDepth
-	}
-	nwalk := 0
-	if walkMax > 0 {
+		fp = callerFP()
 		var wf record.Flags
-		nwalk, wf = w.frames(fp, 0, walkMax)
+		nframes, wf = w.frames(fp, 0, MaxDepth)
 		cs.countWalk(wf)
 		rflags |= wf
 	}
-	nframes := nwalk
-	if pc0 != 0 {
-		nframes++
-	}
-	state8 := record.SampleState(c.kind) << record.StackKindShift
-	if idle {
-		state8 |= record.StateIdle
+	st8 := record.MakeSampleState(idle, leaf.kind)
+	if nargs == record.SampleArgsCrossed {
+		st8 |= record.SampleState(thread.kind) << record.ThreadKindShift
 	}
 	args[record.SampleArgTID] = uint64(cs.tid.Load())
 	args[record.SampleArgLateNs] = lateNs
-	args[record.SampleArgState] = uint64(state8)
+	args[record.SampleArgState] = uint64(st8)
+	args[record.SampleArgWeight] = max(weight, 1)
 
-	size := record.HeaderSize + (record.SampleArgs+nframes)*record.SlotSize
+	res := SampleNotKept
+	size := record.HeaderSize + (nargs+nframes)*record.SlotSize
 	if addr, _, ok := cs.ring.Reserve(uint32(size), ts); ok {
 		store16(addr+record.OffTPID, p.id)
 		store8(addr+record.OffFlags, uint8(rflags))
 		store8(addr+record.OffNFrames, uint8(nframes))
 		store32(addr+record.OffTID, cs.tid.Load())
 		a := addr + record.OffArgs
-		for i := range args {
+		for i := 0; i < nargs; i++ {
 			store(a+uintptr(i)*8, args[i])
 		}
-		st := a + record.SampleArgs*8
-		if pc0 != 0 {
-			store(st, uint64(pc0))
-			st += 8
+		// The second walk sees the same frames and chains (interrupts are masked) and writes
+		// what the first one counted straight into the ring.
+		st := a + uintptr(nargs)*8
+		got := 0
+		if fa != 0 {
+			got, _ = walkTraps(fa, false, st, nframes, nil)
+		} else if nframes > 0 {
+			got, _ = w.frames(fp, st, nframes)
 		}
-		if nwalk > 0 {
-			// The second walk sees the same chain (interrupts are masked) and writes what the
-			// first one counted straight into the ring.
-			w.frames(fp, st, nwalk)
+		for ; got < nframes; got++ {
+			store(st+uintptr(got)*8, 0)
 		}
 		cs.ring.Commit()
+		res = SampleWritten
 	}
 	cs.inEmit.Store(0)
 	irqRestore(flags)
+	return res
 }
 
 // EmitThrottle writes a THROTTLE record: the sampler on this CPU changed its rate.
@@ -144,7 +167,9 @@ func emitSample(p *Point, state uint32, lateNs uint64, idle bool) {
 func EmitThrottle(oldHz, newHz uint64) {
 	flags := irqSave()
 	cpu := cpuIndex()
-	if cpu >= 0 && cpu < MaxCPUs {
+	if cpu >= 0 && cpu < MaxCPUs && cpus[cpu].inEmit.Load() != 0 {
+		cpus[cpu].ring.Drop(ring.CauseNested) // the sampler's handler inside another emit
+	} else if cpu >= 0 && cpu < MaxCPUs {
 		cs := &cpus[cpu]
 		size := record.HeaderSize + record.ThrottleArgs*record.SlotSize
 		if addr, _, ok := cs.ring.Reserve(uint32(size), ticks()); ok {

@@ -70,11 +70,18 @@ func CurrentStack() (lo, hi uintptr)
 // CPUIndex returns the number of the CPU it runs on (guest kernel only).
 func CPUIndex() uint32
 
-// HaltUnless halts the calling CPU, interrupts masked, until an NMI wakes it (SendNMI), unless
-// *flag is non-zero. A maskable interrupt does not end it: a CPU waiting this way inside the
-// kernel takes no nested interrupt. The waker sets *flag, then sends the NMI; the NMI handler
-// must call SkipHaltAfterNMI.
+// HaltUnless halts the calling CPU until an NMI (SendNMI) or an interrupt above the task
+// priority (the sampler's) wakes it, unless *flag is non-zero. It runs in a trap handler at
+// KernelPriority with interrupts enabled, and returns so. The waker sets *flag, then sends the
+// NMI; the NMI handler must call SkipHaltAfterNMI.
 func HaltUnless(flag *uint32)
+
+// SetPriority sets the task-priority class (CR8): only vectors of a higher class are taken.
+func SetPriority(class uint64)
+
+// EnableInterrupts sets IF; DisableInterrupts clears it.
+func EnableInterrupts()
+func DisableInterrupts()
 
 func haltThenReturn()
 

@@ -250,28 +250,36 @@ TEXT ·InterruptedFrame(SB),NOSPLIT,$0-8
 
 // func HaltUnless(flag *uint32)
 //
-// HaltUnless halts the calling CPU with interrupts masked until an NMI (or INIT) wakes it, unless
-// *flag is already non-zero. Entry: IF = 0 (the kernel's state). Clobbers AX. Returns after the
-// NMI's handler ran, or at once.
+// HaltUnless halts the calling CPU until an NMI or an interrupt above the task priority (the
+// sampler's) wakes it, unless *flag is already non-zero. Entry: IF = 1, in a trap handler at
+// KernelPriority (the kernel's state). Clobbers AX. Returns with IF = 1, after the handler of
+// what woke it ran, or at once.
 //
-// The waker sets *flag before it sends the NMI. An NMI that arrives before the flag is read
-// leaves it set, so the CPU does not halt. One that arrives after the read but before the HLT has
-// executed returns into this function or onto the HLT, and its handler moves it to the RET after
-// the HLT instead (SkipHaltAfterNMI): the CPU does not sleep through the wake-up. The HLT is in
-// its own function, reached by a tail jump, so that its address and its RET's are known.
+// The waker sets *flag before it sends the NMI. The flag is read with interrupts masked, and
+// STI's one-instruction shadow makes the HLT start before a maskable interrupt is taken, so a
+// sampler interrupt always returns after the HLT. An NMI can come anywhere: one that arrives
+// before the flag is read leaves it set, so the CPU does not halt; one that arrives after the
+// read but before the HLT has executed returns into this function, onto the STI or onto the
+// HLT, and its handler moves it to the RET after the HLT instead, with IF set
+// (SkipHaltAfterNMI): the CPU does not sleep through the wake-up. The STI, HLT and RET are a
+// function of their own, reached by a tail jump, so that their addresses are known.
 TEXT ·HaltUnless(SB),NOSPLIT,$0-8
+	CLI
 	MOVQ	flag+0(FP), AX
 	CMPL	(AX), $0
 	JNE	woken
 	JMP	·haltThenReturn(SB)
 woken:
+	STI
 	RET
 
 // func haltThenReturn()
 //
-// haltThenReturn is HaltUnless's tail: HLT at its first byte, then RET to HaltUnless's caller
-// (neither pushes anything). Entry: IF = 0. Clobbers nothing.
+// haltThenReturn is HaltUnless's tail: STI and HLT as its first two bytes, then RET to
+// HaltUnless's caller (neither pushes anything). Entry: IF = 0. Returns with IF = 1. Clobbers
+// nothing.
 TEXT ·haltThenReturn(SB),NOSPLIT,$0-0
+	STI
 	HLT
 	RET
 
@@ -285,8 +293,31 @@ TEXT ·haltUnlessPC(SB),NOSPLIT,$0-8
 
 // func haltThenReturnPC() uintptr
 //
-// haltThenReturnPC is the address of haltThenReturn's HLT.
+// haltThenReturnPC is the address of haltThenReturn's first byte (its STI; the HLT follows).
 TEXT ·haltThenReturnPC(SB),NOSPLIT,$0-8
 	LEAQ	·haltThenReturn(SB), AX
 	MOVQ	AX, ret+0(FP)
+	RET
+
+// func SetPriority(class uint64)
+//
+// SetPriority writes the task-priority class (CR8 = TPR[7:4]): the local APIC delivers only
+// vectors of a higher class. Clobbers AX.
+TEXT ·SetPriority(SB),NOSPLIT,$0-8
+	MOVQ	class+0(FP), AX
+	MOVQ	AX, CR8
+	RET
+
+// func EnableInterrupts()
+//
+// EnableInterrupts sets IF. In a trap handler the task priority decides what may then come.
+TEXT ·EnableInterrupts(SB),NOSPLIT,$0
+	STI
+	RET
+
+// func DisableInterrupts()
+//
+// DisableInterrupts clears IF.
+TEXT ·DisableInterrupts(SB),NOSPLIT,$0
+	CLI
 	RET

@@ -34,7 +34,8 @@ const (
 	istDoubleFault = 3
 	istNMI         = 4
 	istMachineChk  = 5
-	numIST         = 5
+	istSampler     = 6 // the sampler's vector: it nests in the handlers of every other IRQ stack
+	numIST         = 6
 )
 
 // istFor returns the IST slot for vector v.
@@ -46,6 +47,8 @@ func istFor(v int) uint8 {
 		return istDoubleFault
 	case v == VectorMachineCheck:
 		return istMachineChk
+	case v == VectorSampler:
+		return istSampler
 	case v < FirstExternalVector:
 		return istException
 	}

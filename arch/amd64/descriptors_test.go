@@ -24,11 +24,22 @@ func TestIDTGate(t *testing.T) {
 }
 
 func TestISTFor(t *testing.T) {
-	cases := map[int]uint8{0: istException, 2: istNMI, 8: istDoubleFault, 14: istException, 18: istMachineChk, 32: istIRQ, 255: istIRQ}
+	cases := map[int]uint8{0: istException, 2: istNMI, 8: istDoubleFault, 14: istException, 18: istMachineChk, 32: istIRQ, 0xe0: istIRQ, VectorSampler: istSampler, 255: istIRQ}
 	for v, want := range cases {
 		if got := istFor(v); got != want {
 			t.Errorf("istFor(%d) = %d, want %d", v, got, want)
 		}
+	}
+}
+
+// TestSamplerAboveKernelPriority: the sampler's vector is the one class the kernel lets
+// through (a vector's priority class is its high nibble), and the tick is not.
+func TestSamplerAboveKernelPriority(t *testing.T) {
+	if VectorSampler>>4 <= KernelPriority || VectorSampler == VectorSpurious {
+		t.Errorf("VectorSampler %#x is not above priority class %d", VectorSampler, KernelPriority)
+	}
+	if VectorTimer>>4 > KernelPriority || FirstDeviceVector>>4 > KernelPriority {
+		t.Errorf("the tick or device vectors would interrupt kernel code")
 	}
 }
 

@@ -46,8 +46,8 @@ const (
 	VectorAlignmentCheck = 17
 	VectorMachineCheck   = 18
 	VectorSIMDError      = 19
-	VectorTimer          = 32 // local APIC timer: the scheduler tick
-	VectorSampler        = 33 // local APIC timer: the sampler's tick (timer.go multiplexes the two)
+	VectorTimer          = 32   // the scheduler tick: the local APIC timer, or a self-IPI from the sampler's handler
+	VectorSampler        = 0xfe // the local APIC timer while the sampler runs: the one vector above KernelPriority
 	VectorSpurious       = 255
 	FirstExternalVector  = 32
 	NumVectors           = 256
@@ -61,6 +61,13 @@ func hasErrorCode(v int) bool {
 	}
 	return false
 }
+
+// KernelPriority is the task-priority class (CR8, Intel SDM vol. 3A §11.8.3.1) the kernel runs
+// at while it handles a trap with interrupts enabled: the local APIC holds back every vector of
+// this class and below, so only vectors 0xf0-0xfe (the sampler's) interrupt kernel code. Threads
+// run at priority 0. So kernel code is sampled where it runs, while the tick, IPIs and device
+// interrupts wait for the trap's return, as they did when the kernel ran with IF clear.
+const KernelPriority = 14
 
 // Segment selectors of the kernel's GDT (gdt.go).
 const (

@@ -10,6 +10,7 @@ const (
 	slotDoubleFault
 	slotNMI
 	slotMachineCheck
+	slotSampler
 	slotIdle
 	numStackSlots
 )
@@ -80,7 +81,7 @@ func setupCPUArea(c *CPU, index int) {
 	c.ID = uint64(index)
 	c.SyscallStack = stackTopOf(index, slotSyscall)
 	c.TSS = [104]byte{}
-	for n, slot := range [numIST]int{slotIRQ, slotException, slotDoubleFault, slotNMI, slotMachineCheck} {
+	for n, slot := range [numIST]int{slotIRQ, slotException, slotDoubleFault, slotNMI, slotMachineCheck, slotSampler} {
 		putTSSIST(&c.TSS, n+1, stackTopOf(index, slot))
 	}
 	c.GDT[0] = 0

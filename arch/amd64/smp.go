@@ -33,7 +33,8 @@ const (
 	icrStartup      = 6 << 8
 	icrDeliveryBusy = 1 << 12 // delivery status: the previous IPI is still pending
 	icrAssert       = 1 << 14
-	maxXAPICID      = 0xff // the ICR's destination field is 8 bits in xAPIC mode
+	icrSelf         = 1 << 18 // destination shorthand 01: the sending CPU itself
+	maxXAPICID      = 0xff    // the ICR's destination field is 8 bits in xAPIC mode
 )
 
 // The MP initialization delays (SDM vol. 3A §9.4.4.1): 10 ms after INIT, 200 µs after each

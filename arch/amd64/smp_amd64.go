@@ -134,6 +134,12 @@ func waitICRIdle() bool {
 //go:nosplit
 func SendIPI(apicID uint32, vector uint8) { sendICR(apicID, icrFixedWord(vector)) }
 
+// SendSelfIPI interrupts the calling CPU on vector: the interrupt is taken once the task
+// priority and IF allow it (the sampler's handler hands the scheduler tick on this way).
+//
+//go:nosplit
+func SendSelfIPI(vector uint8) { sendICR(0, icrFixedWord(vector)|icrSelf) }
+
 // SendNMI sends a non-maskable interrupt to the CPU whose local APIC ID is apicID: it wakes a
 // CPU halted with interrupts masked (HaltOnce).
 //

@@ -81,6 +81,7 @@ func TestICRWords(t *testing.T) {
 		{"INIT", icrINITWord(), 0x4500},
 		{"STARTUP", icrStartupWord(trampolineAddr), 0x4610},
 		{"fixed", icrFixedWord(0xf0), 0x40f0},
+		{"self", icrFixedWord(0x20) | icrSelf, 0x44020},
 		{"destination", icrDest(3), 0x03000000},
 	} {
 		if c.got != c.want {

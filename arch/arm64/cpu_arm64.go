@@ -90,6 +90,10 @@ func IRQSave() uint64
 // IRQRestore puts DAIF back as IRQSave found it.
 func IRQRestore(flags uint64)
 
+// EnableInterrupts unmasks IRQs in PSTATE; DisableInterrupts masks them.
+func EnableInterrupts()
+func DisableInterrupts()
+
 // CurrentStack returns the bounds of the stack the caller runs on, from the g in R28: the
 // running goroutine's g in a thread, the kernel stack's stand-in g in a trap handler.
 func CurrentStack() (lo, hi uintptr)

@@ -420,3 +420,18 @@ viaSMC:
 done:
 	MOVD	R0, ret+40(FP)
 	RET
+
+// func EnableInterrupts()
+//
+// EnableInterrupts unmasks IRQs in PSTATE (DAIF.I). In a trap handler the GIC's priority mask
+// decides what may then come (SetPriorityMask).
+TEXT ·EnableInterrupts(SB),NOSPLIT,$0
+	MSR	$2, DAIFClr
+	RET
+
+// func DisableInterrupts()
+//
+// DisableInterrupts masks IRQs in PSTATE (DAIF.I).
+TEXT ·DisableInterrupts(SB),NOSPLIT,$0
+	MSR	$2, DAIFSet
+	RET

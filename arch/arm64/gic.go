@@ -66,6 +66,21 @@ const (
 	gicDefaultPriority = 0xa0
 )
 
+// Priorities (lower is more urgent) and the priority masks that the kernel switches between,
+// as Linux's GICv3 pseudo-NMIs do: a thread runs with PriorityMaskThread, which lets every
+// enabled interrupt through; kernel code in a trap handler runs with IRQs unmasked in PSTATE
+// but PriorityMaskKernel in the GIC, which lets only PrioritySampler through. So the sampler's
+// timer interrupts kernel code where it runs, and the rest wait for the trap's return as they
+// did when the kernel ran with PSTATE.I set. The priority mask exists on GICv2 as well
+// (GICC_PMR) and on GICv3 (ICC_PMR_EL1); preemption needs the two priorities in different
+// groups under the binary point (GICv3's BPR1 is 0 here; GICv2's reset value splits at bit 3).
+const (
+	PrioritySampler    = 0x40 // the sampler's timer: the one interrupt kernel code takes
+	PriorityNormal     = 0x80 // the tick, IPIs, devices
+	PriorityMaskKernel = 0x60 // between the two
+	PriorityMaskThread = gicPriorityMask
+)
+
 // bitReg returns the offset of the register holding intid's bit in a one-bit-per-INTID array
 // at base, and the bit's mask.
 func bitReg(base uintptr, intid uint32) (off uintptr, mask uint32) {

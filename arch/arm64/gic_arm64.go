@@ -20,6 +20,18 @@ var gicCPU [MaxCPUs]struct {
 	mask uint8   // GICv2: the CPU interface's target mask (GICD_SGIR CPUTargetList)
 }
 
+// SetPriorityMask sets this CPU's priority mask: only interrupts of a priority numerically
+// below it are signalled (ICC_PMR_EL1 on GICv3, GICC_PMR on GICv2).
+//
+//go:nosplit
+func SetPriorityMask(mask uint8) {
+	if gic.version == 3 {
+		iccWritePMR(uint64(mask))
+	} else if gic.version == 2 {
+		mmioWrite32(gic.cpu+giccPMR, uint32(mask))
+	}
+}
+
 // GICVersion returns the version of the initialized interrupt controller, 0 before.
 func GICVersion() int { return int(gic.version) }
 
