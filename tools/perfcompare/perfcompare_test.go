@@ -11,7 +11,7 @@ import (
 // testdata/linux.console is a Linux guest's console from scripts/perfcompare.sh, cut down: the
 // record and sysctl sections whole, a few entries of each perf report (with the colour codes
 // perf wrote on the serial console), eleven samples of perf script. testdata/unitrace-*.console
-// and .folded are `unitrace run -sample 1000 ... syscall 4s` consoles and their recordings'
+// and .folded.txt are `unitrace run -sample 1000 ... syscall 4s` consoles and their recordings'
 // `unitrace folded`, whole: "masked" from a kernel that ran system calls with interrupts masked
 // (one sample a stack, no kernel frames), "weighted" from one that samples inside them (kernel
 // frames marked "_[k]", each stack counting the deadlines its samples stand for).
@@ -198,7 +198,7 @@ func TestAnalyzeLinux(t *testing.T) {
 }
 
 func TestParseFoldedMasked(t *testing.T) {
-	sd, err := analyzeUnitrace(readFile(t, "testdata/unitrace-masked.console"), readFile(t, "testdata/unitrace-masked.folded"))
+	sd, err := analyzeUnitrace(readFile(t, "testdata/unitrace-masked.console"), readFile(t, "testdata/unitrace-masked.folded.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestParseFoldedMasked(t *testing.T) {
 }
 
 func TestParseFoldedWeighted(t *testing.T) {
-	sd, err := analyzeUnitrace(readFile(t, "testdata/unitrace-weighted.console"), readFile(t, "testdata/unitrace-weighted.folded"))
+	sd, err := analyzeUnitrace(readFile(t, "testdata/unitrace-weighted.console"), readFile(t, "testdata/unitrace-weighted.folded.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +321,7 @@ func TestPrintTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	uni, err := analyzeUnitrace(readFile(t, "testdata/unitrace-masked.console"), readFile(t, "testdata/unitrace-masked.folded"))
+	uni, err := analyzeUnitrace(readFile(t, "testdata/unitrace-masked.console"), readFile(t, "testdata/unitrace-masked.folded.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
