@@ -31,31 +31,43 @@ func (p *Profile) UnderTCG() bool {
 var ErrNoFunc = errors.New("no such function in the image")
 
 // Annotate writes the disassembly of the functions named name (as
-// FuncsNamed matches names) with the number of samples whose exact pc was
-// each instruction. Only exact leaf pcs count: return addresses say where
-// a call will return to, not where time went.
+// FuncsNamed matches names) with the number of samples (weighted) whose
+// exact pc was each instruction. Only exact leaf pcs count: return
+// addresses say where a call will return to, not where time went. A sample
+// taken in the kernel counts at the kernel's pc; the thread's pc it entered
+// the kernel from is its leaf only with Options.FoldKernel, and otherwise
+// each function says how many samples entered the kernel from it.
 func Annotate(w io.Writer, p *Profile, name string) error {
 	im := p.Image
 	if im == nil {
 		return fmt.Errorf("annotate: no image")
 	}
-	hits := map[uint64]int{}
+	a := &annotation{hits: map[uint64]int{}, entered: map[uint64]int{}}
 	funcs := map[uint64]Func{}
-	inexact := 0
 	for i := range p.Samples {
 		s := &p.Samples[i]
+		if s.Thread > 0 {
+			if f, ok := im.Func(s.Stack[s.Thread].Addr); ok && nameMatches(f.Name, name) {
+				a.entered[f.Entry] += s.Weight
+				funcs[f.Entry] = f
+			}
+		}
 		if len(s.Stack) == 0 {
 			continue
 		}
-		f, ok := im.Func(s.Stack[0])
+		leaf := s.Stack[0]
+		f, ok := im.Func(leaf.Addr)
 		if !ok || !nameMatches(f.Name, name) {
 			continue
 		}
-		if s.Flags&record.PC0Exact == 0 || s.Flags&record.NoInterruptFrame != 0 {
-			inexact++
+		// With the kernel folded away, the leaf is the thread's pc: exact by its mark,
+		// whatever the flags say about stack[0].
+		fromTrapFrame := s.Flags&record.NoInterruptFrame == 0 || p.FoldKernel && s.InKernel
+		if !leaf.Exact || !fromTrapFrame {
+			a.inexact += s.Weight
 			continue
 		}
-		hits[s.Stack[0]]++
+		a.hits[leaf.Addr] += s.Weight
 		funcs[f.Entry] = f
 	}
 	for _, f := range im.FuncsNamed(name) {
@@ -68,33 +80,40 @@ func Annotate(w io.Writer, p *Profile, name string) error {
 	for _, f := range funcs {
 		list = append(list, f)
 	}
-	total := 0
 	fhits := map[uint64]int{}
-	for pc, n := range hits {
-		total += n
+	for pc, n := range a.hits {
 		for _, f := range list {
 			if pc >= f.Entry && pc < f.End {
 				fhits[f.Entry] += n
 			}
 		}
 	}
-	slices.SortFunc(list, func(a, b Func) int {
-		return cmp.Or(cmp.Compare(fhits[b.Entry], fhits[a.Entry]), cmp.Compare(a.Entry, b.Entry))
+	slices.SortFunc(list, func(x, y Func) int {
+		return cmp.Or(cmp.Compare(fhits[y.Entry], fhits[x.Entry]), cmp.Compare(x.Entry, y.Entry))
 	})
 	bw := bufio.NewWriter(w)
 	if p.UnderTCG() {
 		fmt.Fprintln(bw, TCGWarning)
 	}
 	for _, f := range list {
-		if err := annotateFunc(bw, p, f, hits, fhits[f.Entry], inexact); err != nil {
+		if err := annotateFunc(bw, p, f, a, fhits[f.Entry]); err != nil {
 			return err
 		}
 	}
 	return bw.Flush()
 }
 
-// annotateFunc writes one function.
-func annotateFunc(w *bufio.Writer, p *Profile, f Func, hits map[uint64]int, n, inexact int) error {
+// annotation is what Annotate counted, weighted: samples by exact leaf pc, samples of the
+// functions without an exact pc, and by function entry the samples taken in the kernel that
+// entered it from that function.
+type annotation struct {
+	hits    map[uint64]int
+	inexact int
+	entered map[uint64]int
+}
+
+// annotateFunc writes one function with its n exact samples.
+func annotateFunc(w *bufio.Writer, p *Profile, f Func, a *annotation, n int) error {
 	im := p.Image
 	code, ok := im.Code(f.Entry, f.End)
 	if !ok {
@@ -105,10 +124,14 @@ func annotateFunc(w *bufio.Writer, p *Profile, f Func, hits map[uint64]int, n, i
 		file = fr[len(fr)-1].File
 	}
 	fmt.Fprintf(w, "\nROUTINE %s %s\n", f.Name, file)
-	fmt.Fprintf(w, "  %d samples with an exact pc in this function (%s of %d samples)\n", n, pct(n, len(p.Samples)), len(p.Samples))
-	if inexact > 0 {
-		fmt.Fprintf(w, "  %d samples without an exact pc are not attributed to instructions\n", inexact)
+	fmt.Fprintf(w, "  %d samples with an exact pc in this function (%s of %d samples)\n", n, pct(n, p.Deadlines), p.Deadlines)
+	if a.inexact > 0 {
+		fmt.Fprintf(w, "  %d samples without an exact pc are not attributed to instructions\n", a.inexact)
 	}
+	if k := a.entered[f.Entry]; k > 0 {
+		fmt.Fprintf(w, "  %d samples were in the kernel, entered from this function (-fold-kernel counts them at the pcs it entered from)\n", k)
+	}
+	hits := a.hits
 	insts := disassemble(im, code, f.Entry)
 	// Drop the alignment padding after the last instruction the pc tables
 	// cover, unless a sample (wrongly) landed there.

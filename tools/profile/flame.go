@@ -24,13 +24,15 @@ const (
 // WriteFlame writes a flame graph of the profile as one self-contained SVG
 // (no script, no external references): the root at the bottom, callees
 // above their callers, each frame as wide as its samples, children in name
-// order as flamegraph.pl does, colors from a hash of the name, so the same
-// profile always gives the same file. Hovering a frame shows its <title>:
-// name, samples and share.
+// order as flamegraph.pl does, colors from a hash of the name (a cool
+// palette for kernel frames, a warm one for the rest), so the same profile
+// always gives the same file. Hovering a frame shows its <title>: name,
+// "[kernel]" for a kernel frame, samples and share. A graph with kernel
+// frames has a legend for their color.
 func WriteFlame(w io.Writer, p *Profile, opt FoldOptions, title string) error {
 	root := &Node{Name: "all"}
-	for stack, n := range Folded(p, opt) {
-		root.add(strings.Split(stack, ";"), n)
+	for _, f := range foldStacks(p, opt) {
+		root.add(f.path, f.n)
 	}
 	sortByName(root)
 	depth := treeDepth(root)
@@ -44,6 +46,10 @@ func WriteFlame(w io.Writer, p *Profile, opt FoldOptions, title string) error {
 <text x="%.0f" y="38" text-anchor="middle" style="fill:#555">%s</text>
 `, flameWidth, height, flameWidth, height, flameFontSize, flameWidth, height,
 		flameWidth/2, html.EscapeString(title), flameWidth/2, html.EscapeString(p.Summary()))
+	if hasKernel(root) {
+		fmt.Fprintf(bw, "<g><rect x=\"%.0f\" y=\"8\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"%.0f\" y=\"18\">%s</text></g>\n",
+			flamePad, flameColor("", true), flamePad+16, flameKernelLegend)
+	}
 	fw := &flameWriter{w: bw, total: max(root.Hits, 1), bottom: height - flamePad - flameRowH}
 	fw.node(root, flamePad, 0)
 	fmt.Fprintln(bw, "</svg>")
@@ -63,8 +69,11 @@ func (fw *flameWriter) node(n *Node, x float64, level int) {
 	}
 	y := fw.bottom - float64(level)*flameRowH
 	name := html.EscapeString(n.Name)
+	if n.Kernel {
+		name += " [kernel]"
+	}
 	fmt.Fprintf(fw.w, "<g><title>%s (%d %s, %.2f%%)</title><rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\"/>",
-		name, n.Hits, plural(n.Hits, "sample"), 100*float64(n.Hits)/float64(fw.total), x, y, width, flameRowH-1, flameColor(n.Name))
+		name, n.Hits, plural(n.Hits, "sample"), 100*float64(n.Hits)/float64(fw.total), x, y, width, flameRowH-1, flameColor(n.Name, n.Kernel))
 	if label := cutLabel(n.Name, width); label != "" {
 		fmt.Fprintf(fw.w, "<text x=\"%.2f\" y=\"%.2f\">%s</text>", x+3, y+flameRowH-4, html.EscapeString(label))
 	}
@@ -89,10 +98,20 @@ func cutLabel(name string, width float64) string {
 	return name[:fit-2] + ".."
 }
 
-// flameColor picks a warm color from a hash of the name (flamegraph.pl's
-// "hot" palette), gray for lost samples and blue for idle and group roots.
-func flameColor(name string) string {
+// flameKernelLegend explains the kernel frames' color.
+const flameKernelLegend = "kernel (trap context)"
+
+// flameColor picks a color from a hash of the name: a warm one
+// (flamegraph.pl's "hot" palette) for the frames of threads, a cool
+// blue-green for the kernel's, gray for lost samples and blue for idle and
+// group roots.
+func flameColor(name string, kernel bool) string {
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	v := h.Sum32()
 	switch {
+	case kernel:
+		return fmt.Sprintf("rgb(%d,%d,%d)", 40+v%60, 170+(v>>8)%50, 170+(v>>16)%60)
 	case name == FrameLost:
 		return "rgb(160,160,160)"
 	case name == FrameIdle:
@@ -100,9 +119,6 @@ func flameColor(name string) string {
 	case name == "all" || strings.HasPrefix(name, "cpu ") || strings.HasPrefix(name, "tid "):
 		return "rgb(200,200,220)"
 	}
-	h := fnv.New32a()
-	h.Write([]byte(name))
-	v := h.Sum32()
 	return fmt.Sprintf("rgb(%d,%d,%d)", 205+v%50, (v>>8)%230, (v>>16)%55)
 }
 
@@ -112,6 +128,11 @@ func sortByName(n *Node) {
 	for _, c := range n.Children {
 		sortByName(c)
 	}
+}
+
+// hasKernel reports whether a node under n is a kernel frame.
+func hasKernel(n *Node) bool {
+	return slices.ContainsFunc(n.Children, func(c *Node) bool { return c.Kernel || hasKernel(c) })
 }
 
 func treeDepth(n *Node) int {

@@ -15,32 +15,60 @@ type FoldOptions struct {
 	MinHits  int // leave out stacks with fewer samples
 }
 
+// FoldedKernelSuffix marks a kernel frame in folded stacks, as perf's
+// stackcollapse scripts do and flamegraph.pl expects.
+const FoldedKernelSuffix = "_[k]"
+
 // Folded returns the folded stacks of samples, root first, with their
-// counts: the input of flamegraph.pl, speedscope and WriteFlame. Lost
+// counts (each sample counts as its weight): the input of flamegraph.pl,
+// speedscope and WriteFlame. Kernel frames end in FoldedKernelSuffix. Lost
 // samples appear as a FrameLost stack (under "cpu N" with GroupCPU).
 func Folded(p *Profile, opt FoldOptions) map[string]int {
 	out := map[string]int{}
-	add := func(path []string, n int) {
+	for k, f := range foldStacks(p, opt) {
+		out[k] = f.n
+	}
+	return out
+}
+
+// foldedStack is one line of the folded stacks: its frames, root first, and its count.
+type foldedStack struct {
+	path []step
+	n    int
+}
+
+// foldStacks merges the samples' paths by their folded lines.
+func foldStacks(p *Profile, opt FoldOptions) map[string]*foldedStack {
+	out := map[string]*foldedStack{}
+	add := func(path []step, n int) {
 		if opt.MaxDepth > 0 && len(path) > opt.MaxDepth {
 			path = path[:opt.MaxDepth]
 		}
+		names := make([]string, len(path))
 		for j, f := range path {
-			path[j] = foldName(f)
+			names[j] = foldName(f.name)
+			if f.kernel {
+				names[j] += FoldedKernelSuffix
+			}
 		}
-		out[strings.Join(path, ";")] += n
+		k := strings.Join(names, ";")
+		if out[k] == nil {
+			out[k] = &foldedStack{path: path}
+		}
+		out[k].n += n
 	}
 	for i := range p.Samples {
-		add(rootFirst(&p.Samples[i], opt.Group), 1)
+		add(rootFirst(&p.Samples[i], opt.Group), p.Samples[i].Weight)
 	}
 	for cpu, n := range p.Lost {
-		path := []string{FrameLost}
+		path := []step{{name: FrameLost}}
 		if opt.Group == GroupCPU {
-			path = []string{fmt.Sprintf("cpu %d", cpu), FrameLost}
+			path = []step{{name: fmt.Sprintf("cpu %d", cpu)}, {name: FrameLost}}
 		}
 		add(path, n)
 	}
-	for k, n := range out {
-		if n < opt.MinHits {
+	for k, f := range out {
+		if f.n < opt.MinHits {
 			delete(out, k)
 		}
 	}

@@ -20,9 +20,10 @@ type Code interface {
 	CallBefore(ra uint64) (call, known bool)
 }
 
-// Regs are the interrupted thread's state that a SAMPLE carries.
+// Regs are the state of an interrupted context that a SAMPLE carries: the leaf's (stack[0]),
+// or for a sample taken in the kernel also the thread's below it.
 type Regs struct {
-	PC     uint64 // the interrupted instruction (stack[0])
+	PC     uint64 // the interrupted instruction
 	SP, FP uint64 // stack and frame pointer (RBP, x29)
 	LR     uint64 // link register x30; 0 on amd64
 	W0, W1 uint64 // the words at [SP] and [SP+8]
@@ -77,8 +78,7 @@ func (r FixResult) String() string {
 // not linked into the chain at r.PC (a frameless leaf, or a pc in a
 // prologue before the frame pointer is set up or in an epilogue after it is
 // restored). Then the chain begins at the caller's caller, and the leaf's
-// own return address is found from the pclntab SP delta d at the pc
-// (research/tracer.md §3.3):
+// own return address is found from the pclntab SP delta d at the pc:
 //
 //   - amd64: the frame is linked iff FP == SP+d-8; otherwise the return
 //     address is at [SP+d], which the sample holds for d = 0 (W0) and d = 8
@@ -162,9 +162,23 @@ func SampleRegs(rec *record.Record) (Regs, bool) {
 	return Regs{PC: rec.Stack[0], SP: s.SP, FP: s.FP, LR: s.LR, W0: s.W0, W1: s.W1}, true
 }
 
-// FixStack applies the leaf fix to a SAMPLE record. It returns the record's
-// stack, with the recovered return address inserted after stack[0] when
-// res is FixApplied (a new slice; the record is not modified).
+// ThreadRegs returns the registers of the thread context below a sample taken in the kernel
+// (the appended SAMPLE slots), without the pc, which is the word after the stack's
+// StackMarkThread. It returns false when the record has none: an older guest, a sample of a
+// thread, or a record that is not a SAMPLE.
+func ThreadRegs(rec *record.Record) (Regs, bool) {
+	s, ok := rec.Sample()
+	if !ok || s.ThreadSP|s.ThreadFP|s.ThreadLR|s.ThreadW0|s.ThreadW1 == 0 {
+		return Regs{}, false
+	}
+	return Regs{SP: s.ThreadSP, FP: s.ThreadFP, LR: s.ThreadLR, W0: s.ThreadW0, W1: s.ThreadW1}, true
+}
+
+// FixStack applies the leaf fix at stack[0] of a SAMPLE record, with the
+// registers of the leaf's context. It returns the record's stack, with the
+// recovered return address inserted after stack[0] when res is FixApplied
+// (a new slice; the record is not modified). The stack's marks stay where
+// they are; Build also fixes the thread's pc after StackMarkThread.
 func FixStack(arch wire.Arch, code Code, rec *record.Record) (stack []uint64, res FixResult) {
 	if len(rec.Stack) == 0 {
 		return rec.Stack, FixUnknownPC

@@ -27,7 +27,7 @@ var (
 )
 
 // program builds the test program for goarch once per test binary.
-func program(t *testing.T, goarch string) *profiletest.Program {
+func program(t testing.TB, goarch string) *profiletest.Program {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds a Go program")

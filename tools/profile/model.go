@@ -13,6 +13,10 @@ import (
 type Options struct {
 	NoLeafFix bool // keep the raw frame-pointer stacks
 	Idle      bool // keep the samples of idle CPUs
+	// FoldKernel drops the kernel's frames from samples taken in the kernel, so that each
+	// becomes a sample of the thread's pc: the system call (or the instruction) that entered
+	// the kernel, for readers who only want their own code.
+	FoldKernel bool
 }
 
 // Profile is the symbolized samples of one recording.
@@ -33,8 +37,19 @@ type Profile struct {
 	IdleCount int            // of which the CPU was idle
 	IdleShown bool           // Samples include them (Options.Idle)
 	Lost      map[uint16]int // per CPU, an estimate of the samples lost (see lostSamples)
-	Fix       [numFixResults]int
-	Walk      struct{ Trunc, Stop, NoTrapFrame int } // walk flags of the kept samples
+	// Deadlines is the sum of the Samples' weights: the views' 100%.
+	Deadlines int
+	// Fix counts the leaf fix's outcomes at stack[0], ThreadFix at the thread's pc of the
+	// samples taken in the kernel.
+	Fix, ThreadFix [numFixResults]int
+	Walk           struct{ Trunc, Stop, NoTrapFrame int } // walk flags of the kept samples
+	// Kernel counts the kept samples taken in the kernel's trap context, BadMarks those
+	// whose stack marks stood where the format has none (see splitStack).
+	Kernel, BadMarks int
+	FoldKernel       bool // the kernel's frames were folded into the threads' pcs
+	NoLeafFix        bool // the stacks are as the frame-pointer walks recorded them
+
+	split map[uint16]*CPUSplit // every sample, idle ones included, by CPU
 
 	// StartNs and EndNs are the times of the first and last sample (ns
 	// since boot); StartUnixNs is the wall-clock time of the first sample,
@@ -45,25 +60,33 @@ type Profile struct {
 
 // Sample is one SAMPLE record, symbolized.
 type Sample struct {
-	Ns     int64
-	CPU    uint16
-	TID    uint32 // the interrupted kernel thread (the record's tid)
-	Task   uint64 // the SAMPLE's tid-or-goid argument
-	Idle   bool
-	Kind   record.StackKind
-	Flags  record.Flags
-	LateNs uint64
-	Period int64 // ns of CPU time this sample stands for
+	Ns         int64
+	CPU        uint16
+	TID        uint32 // the interrupted kernel thread (the record's tid)
+	Task       uint64 // the SAMPLE's tid-or-goid argument
+	Idle       bool
+	Kind       record.StackKind // of the leaf's stack
+	ThreadKind record.StackKind // of the thread's stack below a sample taken in the kernel
+	InKernel   bool             // taken in the kernel's trap context
+	Flags      record.Flags
+	LateNs     uint64
+	Period     int64 // ns of CPU time one deadline stands for
+	Weight     int   // the sampler's deadlines the sample stands for, at least 1
 
-	Stack []uint64  // the stack words after the leaf fix: Stack[0] is the pc
-	Fix   FixResult // FixApplied: Stack[1] was inserted
-	Locs  []Loc     // one per stack word, leaf first (wrapper-only words dropped)
+	// Stack is the stack after the leaf fixes, marks dropped: Stack[0] is the leaf, and
+	// Stack[Thread] the thread's exact pc (Thread is -1 when the stack has none).
+	Stack     []Word
+	Thread    int
+	Fix       FixResult // at Stack[0]; FixApplied: Stack[1] was inserted
+	ThreadFix FixResult // at the thread's pc; FixOff when the stack has none
+	Locs      []Loc     // one per stack word, leaf first (wrapper-only words dropped)
 }
 
 // Loc is one stack word and its logical frames, innermost first.
 type Loc struct {
 	Addr   uint64 // the stack word
 	Exact  bool   // Addr is the sampled instruction, not a return address
+	Kernel bool   // the word is in the kernel's trap context
 	Frames []Frame
 }
 
@@ -84,6 +107,9 @@ const (
 	FrameNoStack = "[no stack]"
 	FrameIdle    = "[idle]"
 	FrameLost    = "[lost samples]"
+	// FrameKernel stands for the kernel when -fold-kernel drops a stack that never reached
+	// the thread below it (the walk stopped or was cut first).
+	FrameKernel = "[kernel]"
 )
 
 // HasSamples reports whether the recording holds any SAMPLE record.
@@ -107,7 +133,8 @@ func Build(tr *tracefile.Trace, im *Image, opt Options) (*Profile, error) {
 	if !HasSamples(tr) {
 		return nil, ErrNoSamples
 	}
-	p := &Profile{Image: im, Arch: im.Arch, Lost: map[uint16]int{}, IdleShown: opt.Idle}
+	p := &Profile{Image: im, Arch: im.Arch, Lost: map[uint16]int{}, IdleShown: opt.Idle, FoldKernel: opt.FoldKernel, NoLeafFix: opt.NoLeafFix,
+		split: map[uint16]*CPUSplit{}}
 	bootUnixNs := int64(0)
 	if tr.Hello != nil {
 		p.Accel = tr.Hello.Accel
@@ -134,6 +161,9 @@ func Build(tr *tracefile.Trace, im *Image, opt Options) (*Profile, error) {
 		}
 		p.Records++
 		idle := ss.State&record.StateIdle != 0
+		st := splitStack(r.Stack, r.Flags, ss.State.Kind() == record.StackInterrupt)
+		weight := int(min(ss.Weight, 1<<30))
+		p.countSplit(r.CPU, weight, idle, st.inKernel())
 		if idle {
 			p.IdleCount++
 			if !opt.Idle {
@@ -141,11 +171,17 @@ func Build(tr *tracefile.Trace, im *Image, opt Options) (*Profile, error) {
 			}
 		}
 		s := Sample{Ns: r.Ns, CPU: r.CPU, TID: r.TID, Task: ss.TID, Idle: idle, Kind: ss.State.Kind(),
-			Flags: r.Flags, LateNs: ss.LateNs, Period: rates.period(r.CPU), Stack: r.Stack, Fix: FixOff}
-		if !opt.NoLeafFix {
-			s.Stack, s.Fix = FixStack(im.Arch, im, &r.Record)
+			ThreadKind: ss.State.ThreadKind(), InKernel: st.inKernel(), Flags: r.Flags, LateNs: ss.LateNs,
+			Period: rates.period(r.CPU), Weight: weight, Fix: FixOff, ThreadFix: FixOff}
+		p.fixStack(&s, &st, &r.Record, opt)
+		s.Stack, s.Thread = st.words, st.thread
+		p.Deadlines += s.Weight
+		if s.InKernel {
+			p.Kernel++
 		}
-		p.Fix[s.Fix]++
+		if st.malformed {
+			p.BadMarks++
+		}
 		if r.Flags&record.StackTrunc != 0 {
 			p.Walk.Trunc++
 		}
@@ -155,7 +191,7 @@ func Build(tr *tracefile.Trace, im *Image, opt Options) (*Profile, error) {
 		if r.Flags&record.PC0Exact == 0 || r.Flags&record.NoInterruptFrame != 0 {
 			p.Walk.NoTrapFrame++
 		}
-		s.Locs = symbolize(im, s.Stack, r.Flags&record.PC0Exact != 0, idle)
+		s.Locs = symbolize(im, s.Stack, idle, s.InKernel && opt.FoldKernel)
 		if first {
 			p.StartNs, first = s.Ns, false
 		}
@@ -172,28 +208,55 @@ func Build(tr *tracefile.Trace, im *Image, opt Options) (*Profile, error) {
 	return p, nil
 }
 
+// fixStack applies the leaf fixes to a sample's split stack, unless opt.NoLeafFix: at
+// stack[0] with the leaf's registers, and at the thread's pc with the thread's. With
+// opt.FoldKernel the kernel's words go, so a sample taken in the kernel has no leaf fix at
+// stack[0] to count: its leaf is the thread's pc.
+func (p *Profile) fixStack(s *Sample, st *stack, rec *record.Record, opt Options) {
+	folded := opt.FoldKernel && s.InKernel
+	if !opt.NoLeafFix {
+		if st.thread >= 0 {
+			s.ThreadFix = st.fixThread(p.Arch, p.Image, rec)
+		}
+		if !folded {
+			s.Fix = st.fixLeaf(p.Arch, p.Image, rec)
+		}
+	}
+	if folded {
+		st.foldKernel()
+	} else {
+		p.Fix[s.Fix]++
+	}
+	if st.thread >= 0 {
+		p.ThreadFix[s.ThreadFix]++
+	}
+}
+
 // symbolize expands each stack word into its logical frames. Autogenerated
 // wrappers are dropped except at the leaf, as the runtime's tracebacks do;
-// a sample without a stack gets a placeholder frame.
-func symbolize(im *Image, stack []uint64, exact, idle bool) []Loc {
+// a sample without a stack gets a placeholder frame: FrameKernel for a
+// sample taken in the kernel whose kernel words were folded away.
+func symbolize(im *Image, stack []Word, idle, kernelFolded bool) []Loc {
 	var locs []Loc
-	for i, pc := range stack {
-		ex := i == 0 && exact
+	for i, w := range stack {
 		var frames []Frame
-		for _, f := range im.Frames(pc, ex) {
+		for _, f := range im.Frames(w.Addr, w.Exact) {
 			if f.Wrapper && i > 0 {
 				continue
 			}
 			frames = append(frames, f)
 		}
 		if len(frames) > 0 {
-			locs = append(locs, Loc{Addr: pc, Exact: ex, Frames: frames})
+			locs = append(locs, Loc{Addr: w.Addr, Exact: w.Exact, Kernel: w.Kernel, Frames: frames})
 		}
 	}
 	if len(locs) == 0 {
 		name := FrameNoStack
-		if idle {
+		switch {
+		case idle:
 			name = FrameIdle
+		case kernelFolded:
+			name = FrameKernel
 		}
 		locs = append(locs, Loc{Frames: []Frame{{Func: name}}})
 	}
@@ -256,8 +319,13 @@ func (p *Profile) LostTotal() int {
 }
 
 // Summary is one line describing the profile, for the views' headers:
-// samples, idle ones, lost ones and the sampling rate.
+// samples, the deadlines they stand for when some stand for more than one,
+// idle ones, lost ones and the sampling rate.
 func (p *Profile) Summary() string {
+	deadlines := ""
+	if p.Deadlines != len(p.Samples) {
+		deadlines = fmt.Sprintf(" for %d deadlines", p.Deadlines)
+	}
 	idle := ""
 	switch {
 	case p.IdleCount > 0 && p.IdleShown:
@@ -269,7 +337,7 @@ func (p *Profile) Summary() string {
 	if n := p.LostTotal(); n > 0 {
 		lost = fmt.Sprintf(", ~%d lost", n)
 	}
-	return fmt.Sprintf("%d samples%s%s, %s (%s)", len(p.Samples), idle, lost, formatHz(p.StartHz), p.RateSource)
+	return fmt.Sprintf("%d samples%s%s%s, %s (%s)", len(p.Samples), deadlines, idle, lost, formatHz(p.StartHz), p.RateSource)
 }
 
 func formatHz(hz float64) string {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/unitrace/unitrace/tools/profile/profiletest"
 	"github.com/unitrace/unitrace/tools/tracefile"
+	"github.com/unitrace/unitrace/trace/record"
 )
 
 func TestPProf(t *testing.T) {
@@ -54,13 +55,14 @@ func TestPProf(t *testing.T) {
 		}
 		stacks[strings.Join(names, ";")] += s.Value[0]
 		cpuNs += s.Value[1]
-		// pprof's encoding drops numeric labels whose value is 0: cpu 0.
+		// The labels have a unit, so that pprof's encoding keeps cpu 0; no string label
+		// repeats the tid.
 		cpu := s.NumLabel["cpu"]
-		if names[len(names)-1] != FrameLost && (len(cpu) > 1 || len(cpu) == 1 && cpu[0] != 1 || len(s.NumLabel["tid"]) != 1 ||
-			s.Label["thread"][0] != fmt.Sprintf("tid %d", s.NumLabel["tid"][0])) {
-			t.Errorf("labels %v %v", s.NumLabel, s.Label)
+		if len(cpu) != 1 || len(s.NumUnit["cpu"]) != 1 || s.NumUnit["cpu"][0] != labelUnit || len(s.Label) != 0 ||
+			names[len(names)-1] != FrameLost && len(s.NumLabel["tid"]) != 1 {
+			t.Fatalf("labels %v %v %v", s.NumLabel, s.NumUnit, s.Label)
 		}
-		if len(cpu) == 1 {
+		if cpu[0] == 1 {
 			cpu1 += s.Value[0]
 		}
 	}
@@ -220,7 +222,8 @@ func TestAnnotateARM64(t *testing.T) {
 	prog := program(t, "arm64")
 	im := image(t, prog)
 	pc := prog.Func("main.leaf").Entry + 8
-	p := &Profile{Image: im, Arch: im.Arch, Accel: "unknown", Samples: []Sample{{Stack: []uint64{pc}, Flags: 2 /* PC0Exact */}}}
+	p := &Profile{Image: im, Arch: im.Arch, Accel: "unknown", Deadlines: 1,
+		Samples: []Sample{{Stack: []Word{{Addr: pc, Exact: true}}, Thread: -1, Weight: 1, Flags: record.PC0Exact}}}
 	var buf bytes.Buffer
 	if err := Annotate(&buf, p, "leaf"); err != nil {
 		t.Fatal(err)

@@ -5,20 +5,24 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
 
 	pprof "github.com/google/pprof/profile"
 
 	"github.com/unitrace/unitrace/tools/tracefile"
 )
 
-// PProf converts the profile to pprof's model (research/tracer.md §5.7):
-// sample types samples/count and cpu/nanoseconds, period type
-// cpu/nanoseconds with the starting sampling period, one Mapping for the
-// image (its GNU build id, inline frames), one Location per stack address
-// with a Line per logical frame, innermost first (Address is the sampled
-// pc for the leaf and the return address minus 1 for callers, inside the
-// call), numeric labels cpu and tid, the label thread, and the estimated
-// lost samples as a sample whose only frame is FrameLost.
+// PProf converts the profile to pprof's model: sample types samples/count
+// and cpu/nanoseconds, period type cpu/nanoseconds with the starting
+// sampling period, one Mapping for the image (its GNU build id, inline
+// frames) and one, KernelMapping, that the locations of the kernel's trap
+// context refer to, one Location per stack address and context with a Line
+// per logical frame, innermost first (Address is the sampled pc for exact
+// words and the return address minus 1 for callers, inside the call),
+// numeric labels cpu, tid and task, and the estimated lost samples as a
+// sample whose only frame is FrameLost. Samples with the same locations
+// and labels are one pprof sample whose values are summed, as
+// runtime/pprof writes them; each counts as its weight.
 func PProf(p *Profile) (*pprof.Profile, error) {
 	period := p.PeriodNs()
 	out := &pprof.Profile{
@@ -37,44 +41,94 @@ func PProf(p *Profile) (*pprof.Profile, error) {
 	if len(p.Samples) > 0 {
 		out.DurationNanos = p.EndNs - p.StartNs + period
 	}
-	b := &pprofBuilder{out: out, locs: map[locKey]*pprof.Location{}, funcs: map[funcKey]*pprof.Function{}}
+	b := &pprofBuilder{out: out, locs: map[locKey]*pprof.Location{}, funcs: map[funcKey]*pprof.Function{},
+		samples: map[string]*pprof.Sample{}}
 	if im := p.Image; im != nil {
 		start, limit, off := im.mappingRange()
 		b.mapping = &pprof.Mapping{ID: 1, Start: start, Limit: limit, Offset: off, File: im.Path,
 			BuildID: tracefile.BuildIDHex(im.BuildID), HasFunctions: true, HasFilenames: true,
 			HasLineNumbers: true, HasInlineFrames: true}
 		out.Mapping = []*pprof.Mapping{b.mapping}
+		if p.Kernel > 0 && !p.FoldKernel {
+			b.kernel = &pprof.Mapping{ID: 2, Start: start, Limit: limit, Offset: off, File: KernelMapping,
+				HasFunctions: true, HasFilenames: true, HasLineNumbers: true, HasInlineFrames: true}
+			out.Mapping = append(out.Mapping, b.kernel)
+		}
 	}
 	for i := range p.Samples {
 		s := &p.Samples[i]
-		ps := &pprof.Sample{
-			Value:    []int64{1, s.Period},
-			NumLabel: map[string][]int64{"cpu": {int64(s.CPU)}, "tid": {int64(s.TID)}},
-			Label:    map[string][]string{"thread": {fmt.Sprintf("tid %d", s.TID)}},
+		labels := sampleLabels{cpu: int64(s.CPU), tid: int64(s.TID), idle: s.Idle}
+		if s.Task != 0 && s.Task != uint64(s.TID) {
+			labels.task = int64(s.Task)
 		}
-		if s.Task != 0 {
-			ps.NumLabel["task"] = []int64{int64(s.Task)}
-		}
-		if s.Idle {
-			ps.Label["idle"] = []string{"true"}
-		}
+		locs := make([]*pprof.Location, 0, len(s.Locs))
 		for _, l := range s.Locs {
-			ps.Location = append(ps.Location, b.location(l))
+			locs = append(locs, b.location(l))
 		}
-		out.Sample = append(out.Sample, ps)
+		w := int64(s.Weight)
+		b.sample(locs, labels, w, w*s.Period)
 	}
 	for _, cpu := range sortedCPUs(p.Lost) {
 		n := int64(p.Lost[cpu])
-		out.Sample = append(out.Sample, &pprof.Sample{
-			Value:    []int64{n, n * period},
-			Location: []*pprof.Location{b.location(Loc{Frames: []Frame{{Func: FrameLost}}})},
-			NumLabel: map[string][]int64{"cpu": {int64(cpu)}},
-		})
+		b.sample([]*pprof.Location{b.location(Loc{Frames: []Frame{{Func: FrameLost}}})}, sampleLabels{cpu: int64(cpu), lost: true}, n, n*period)
 	}
 	if err := out.CheckValid(); err != nil {
 		return nil, fmt.Errorf("pprof profile: %w", err)
 	}
 	return out, nil
+}
+
+// KernelMapping is the file name of the pprof Mapping that the kernel's
+// locations refer to. The kernel and the program are one image, so the
+// mapping covers the same addresses as the image's; it tells the kernel's
+// trap context apart, and pprof's regular expressions match mapping names:
+// -focus '\[kernel\]' keeps the samples taken in the kernel, -ignore drops
+// them, -hide folds the kernel's frames away as -fold-kernel does. pprof
+// reads a name in brackets as code without a file of its own.
+const KernelMapping = "[kernel]"
+
+// labelUnit is the unit of the numeric labels. pprof's encoding drops a
+// numeric label whose value is 0 unless it has a unit, and CPU 0 and
+// thread 0 are real.
+const labelUnit = "id"
+
+// sampleLabels are a pprof sample's labels: each says something the others do not. task is
+// the SAMPLE's tid-or-goid argument when it is a goroutine's id (0: not one, or the tid).
+type sampleLabels struct {
+	cpu, tid, task int64
+	idle, lost     bool
+}
+
+func (l sampleLabels) set(s *pprof.Sample) {
+	s.NumLabel = map[string][]int64{"cpu": {l.cpu}}
+	s.NumUnit = map[string][]string{"cpu": {labelUnit}}
+	if !l.lost {
+		s.NumLabel["tid"], s.NumUnit["tid"] = []int64{l.tid}, []string{labelUnit}
+	}
+	if l.task != 0 {
+		s.NumLabel["task"], s.NumUnit["task"] = []int64{l.task}, []string{labelUnit}
+	}
+	if l.idle {
+		s.Label = map[string][]string{"idle": {"true"}}
+	}
+}
+
+// sample adds count and ns to the pprof sample of locs and labels, making it if it is new.
+func (b *pprofBuilder) sample(locs []*pprof.Location, labels sampleLabels, count, ns int64) {
+	var k strings.Builder
+	fmt.Fprint(&k, labels)
+	for _, l := range locs {
+		fmt.Fprintf(&k, " %d", l.ID)
+	}
+	if s := b.samples[k.String()]; s != nil {
+		s.Value[0] += count
+		s.Value[1] += ns
+		return
+	}
+	s := &pprof.Sample{Location: locs, Value: []int64{count, ns}}
+	labels.set(s)
+	b.samples[k.String()] = s
+	b.out.Sample = append(b.out.Sample, s)
 }
 
 // WritePProf writes the profile as a gzipped pprof protocol buffer.
@@ -87,10 +141,11 @@ func WritePProf(w io.Writer, p *Profile) error {
 }
 
 type locKey struct {
-	addr  uint64
-	exact bool
-	first string // the innermost frame: a leaf may keep a wrapper frame a caller drops
-	n     int
+	addr   uint64
+	exact  bool
+	kernel bool
+	first  string // the innermost frame: a leaf may keep a wrapper frame a caller drops
+	n      int
 }
 
 type funcKey struct{ name, file string }
@@ -98,8 +153,10 @@ type funcKey struct{ name, file string }
 type pprofBuilder struct {
 	out     *pprof.Profile
 	mapping *pprof.Mapping
+	kernel  *pprof.Mapping // KernelMapping, when the profile has kernel frames
 	locs    map[locKey]*pprof.Location
 	funcs   map[funcKey]*pprof.Function
+	samples map[string]*pprof.Sample // by labels and location ids
 }
 
 func (b *pprofBuilder) location(l Loc) *pprof.Location {
@@ -107,7 +164,7 @@ func (b *pprofBuilder) location(l Loc) *pprof.Location {
 	if !l.Exact && addr > 0 {
 		addr-- // inside the call instruction
 	}
-	k := locKey{addr: addr, exact: l.Exact, n: len(l.Frames)}
+	k := locKey{addr: addr, exact: l.Exact, kernel: l.Kernel, n: len(l.Frames)}
 	if len(l.Frames) > 0 {
 		k.first = l.Frames[0].Func
 	}
@@ -115,7 +172,11 @@ func (b *pprofBuilder) location(l Loc) *pprof.Location {
 		return loc
 	}
 	loc := &pprof.Location{ID: uint64(len(b.out.Location) + 1), Address: addr}
-	if m := b.mapping; m != nil && addr >= m.Start && addr < m.Limit {
+	m := b.mapping
+	if l.Kernel && b.kernel != nil {
+		m = b.kernel
+	}
+	if m != nil && addr >= m.Start && addr < m.Limit {
 		loc.Mapping = m
 	}
 	for _, f := range l.Frames {

@@ -12,7 +12,7 @@ type ProfOptions struct {
 	Group    Group
 	Reverse  bool   // trees start at the leaves and go out to the callers
 	Function string // print the callees and callers of this function instead
-	MinHits  string // a count or a percentage ("1%") of all samples; smaller nodes are hidden
+	MinHits  string // a count or a percentage ("1%") of all samples (weighted); smaller nodes are hidden
 	MaxDepth int    // print at most this many levels (0: all)
 }
 
@@ -24,7 +24,7 @@ var ErrNotOnStack = errors.New("no sample has the function on its stack")
 // under a header with the sample counts, the rate, the leaf fix and the
 // stack walks; with Function, the callees and callers of that function.
 func WriteProf(w io.Writer, p *Profile, opt ProfOptions) error {
-	total := len(p.Samples)
+	total := p.Deadlines
 	minHits, err := ParseMinHits(opt.MinHits, total)
 	if err != nil {
 		return err
@@ -47,21 +47,27 @@ func WriteProf(w io.Writer, p *Profile, opt ProfOptions) error {
 	return WriteTree(w, Tree(p.Samples, opt.Group, opt.Reverse), topt)
 }
 
-// Notes says what else a reader of a view should know: the leaf fix's
-// outcomes, truncated and stopped walks.
+// Notes says what else a reader of a view should know: the leaf fixes'
+// outcomes (at stack[0], and at the thread's pc of samples taken in the
+// kernel), the samples taken in the kernel, truncated and stopped walks,
+// stack marks out of place.
 func (p *Profile) Notes() string {
 	parts := []string{"leaf fix off"}
-	if p.Fix[FixOff] == 0 {
+	if !p.NoLeafFix {
 		parts = nil
-		var fix []string
-		for r := FixApplied; r < numFixResults; r++ {
-			if p.Fix[r] > 0 {
-				fix = append(fix, fmt.Sprintf("%s %d", r, p.Fix[r]))
-			}
+		if fix := fixCounts(&p.Fix); fix != "" {
+			parts = append(parts, "leaf fix: "+fix)
 		}
-		if len(fix) > 0 {
-			parts = append(parts, "leaf fix: "+strings.Join(fix, ", "))
+		if fix := fixCounts(&p.ThreadFix); fix != "" {
+			parts = append(parts, "leaf fix at the thread's pc: "+fix)
 		}
+	}
+	if p.Kernel > 0 {
+		how := "frames marked [k]"
+		if p.FoldKernel {
+			how = "folded into the threads' pcs"
+		}
+		parts = append(parts, fmt.Sprintf("%d samples in the kernel (%s)", p.Kernel, how))
 	}
 	if p.Walk.Trunc > 0 {
 		parts = append(parts, fmt.Sprintf("%d stacks cut at the depth cap", p.Walk.Trunc))
@@ -69,11 +75,25 @@ func (p *Profile) Notes() string {
 	if p.Walk.Stop > 0 {
 		parts = append(parts, fmt.Sprintf("%d walks stopped by a failed frame check", p.Walk.Stop))
 	}
-	if p.Walk.NoTrapFrame > 0 && p.Fix[FixOff] > 0 { // else the leaf fix's outcomes count them
+	if p.Walk.NoTrapFrame > 0 && p.NoLeafFix { // else the leaf fix's outcomes count them
 		parts = append(parts, fmt.Sprintf("%d samples without an exception frame", p.Walk.NoTrapFrame))
+	}
+	if p.BadMarks > 0 {
+		parts = append(parts, fmt.Sprintf("%d stacks with stack marks out of place", p.BadMarks))
 	}
 	if p.Throttles > 0 {
 		parts = append(parts, fmt.Sprintf("rate changed by THROTTLE records: %d", p.Throttles))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// fixCounts lists the outcomes that happened, "fixed 3, frame linked 2".
+func fixCounts(counts *[numFixResults]int) string {
+	var fix []string
+	for r := FixApplied; r < numFixResults; r++ {
+		if counts[r] > 0 {
+			fix = append(fix, fmt.Sprintf("%s %d", r, counts[r]))
+		}
+	}
+	return strings.Join(fix, ", ")
 }

@@ -8,8 +8,8 @@ import (
 	"github.com/unitrace/unitrace/trace/record"
 )
 
-// DefaultHz is the sampler's default rate (research/tracer.md §5.5), the
-// rate assumed when a recording says nothing about it.
+// DefaultHz is the sampler's default rate, the rate assumed when a
+// recording says nothing about it.
 const DefaultHz = 1000
 
 // rates follows the sampling rate of each CPU through a recording. HELLO

@@ -46,30 +46,38 @@ func (g Group) label(s *Sample) string {
 // Node is one node of a call tree: a function reached by one path.
 type Node struct {
 	Name     string
-	Hits     int // samples in this subtree
-	Self     int // samples whose path ends here
+	Kernel   bool // the function ran in the kernel's trap context
+	Hits     int  // samples in this subtree, weighted
+	Self     int  // samples whose path ends here, weighted
 	Children []*Node
-	index    map[string]*Node
+	index    map[step]*Node
 }
 
-func (n *Node) child(name string) *Node {
-	if c := n.index[name]; c != nil {
+// step is one logical frame on a sample's path, as the trees tell frames apart: the same
+// function in the kernel's trap context and in a thread are two nodes.
+type step struct {
+	name   string
+	kernel bool
+}
+
+func (n *Node) child(s step) *Node {
+	if c := n.index[s]; c != nil {
 		return c
 	}
 	if n.index == nil {
-		n.index = map[string]*Node{}
+		n.index = map[step]*Node{}
 	}
-	c := &Node{Name: name}
-	n.index[name] = c
+	c := &Node{Name: s.name, Kernel: s.kernel}
+	n.index[s] = c
 	n.Children = append(n.Children, c)
 	return c
 }
 
 // add counts one sample along path, root first.
-func (n *Node) add(path []string, hits int) {
+func (n *Node) add(path []step, hits int) {
 	n.Hits += hits
-	for _, name := range path {
-		n = n.child(name)
+	for _, s := range path {
+		n = n.child(s)
 		n.Hits += hits
 	}
 	n.Self += hits
@@ -79,7 +87,7 @@ func (n *Node) add(path []string, hits int) {
 // deterministic.
 func (n *Node) sort() {
 	slices.SortFunc(n.Children, func(a, b *Node) int {
-		return cmp.Or(cmp.Compare(b.Hits, a.Hits), cmp.Compare(a.Name, b.Name))
+		return cmp.Or(cmp.Compare(b.Hits, a.Hits), cmp.Compare(a.Name, b.Name), compareBool(a.Kernel, b.Kernel))
 	})
 	for _, c := range n.Children {
 		c.sort()
@@ -98,34 +106,56 @@ func (s *Sample) Names() []string {
 	return out
 }
 
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// steps returns the sample's logical frames, leaf first.
+func (s *Sample) steps() []step {
+	var out []step
+	for _, l := range s.Locs {
+		for _, f := range l.Frames {
+			out = append(out, step{f.Func, l.Kernel})
+		}
+	}
+	return out
+}
+
+// underLabel puts path under the sample's group label, if it has one.
+func underLabel(path []step, s *Sample, g Group) []step {
+	if l := g.label(s); l != "" {
+		return append([]step{{name: l}}, path...)
+	}
+	return path
+}
+
 // rootFirst returns the path of a sample from its outermost frame to the
 // leaf, under its group label.
-func rootFirst(s *Sample, g Group) []string {
-	fr := s.Names()
+func rootFirst(s *Sample, g Group) []step {
+	fr := s.steps()
 	slices.Reverse(fr)
-	if l := g.label(s); l != "" {
-		fr = append([]string{l}, fr...)
-	}
-	return fr
+	return underLabel(fr, s, g)
 }
 
 // Tree builds the call tree of samples: from the outermost frames down to
 // the leaves, or with reverse from the leaves out to their callers. The
-// root is synthetic (Name "") and holds every sample.
+// root is synthetic (Name "") and holds every sample; each sample counts
+// as its weight.
 func Tree(samples []Sample, g Group, reverse bool) *Node {
 	root := &Node{}
 	for i := range samples {
 		s := &samples[i]
-		var path []string
+		path := rootFirst(s, g)
 		if reverse {
-			path = s.Names()
-			if l := g.label(s); l != "" {
-				path = append([]string{l}, path...)
-			}
-		} else {
-			path = rootFirst(s, g)
+			path = underLabel(s.steps(), s, g)
 		}
-		root.add(path, 1)
+		root.add(path, s.Weight)
 	}
 	root.sort()
 	return root
@@ -136,16 +166,19 @@ func Tree(samples []Sample, g Group, reverse bool) *Node {
 // each stack, so recursion shows below it), and callers, rooted at the
 // function and going out to the stack's root (from its innermost frame).
 // A sample where the function is the leaf counts in both, as self time.
-// name selects functions as FuncsNamed does. matched is the number of
-// samples with the function on their stack.
+// name selects functions as FuncsNamed does, in the kernel's frames as in
+// the threads', and the trees go on across the boundary: the callers of a
+// kernel function reach the thread's frames that entered the kernel.
+// matched is the number of samples (weighted) with the function on their
+// stack.
 func FunctionTrees(samples []Sample, name string, g Group) (callees, callers *Node, matched int) {
 	callees, callers = &Node{}, &Node{}
 	for i := range samples {
 		s := &samples[i]
-		fr := s.Names() // leaf first
+		fr := s.steps() // leaf first
 		inner, outer := -1, -1
 		for k, f := range fr {
-			if nameMatches(f, name) {
+			if nameMatches(f.name, name) {
 				if inner < 0 {
 					inner = k
 				}
@@ -155,18 +188,13 @@ func FunctionTrees(samples []Sample, name string, g Group) (callees, callers *No
 		if inner < 0 {
 			continue
 		}
-		matched++
-		var down []string
+		matched += s.Weight
+		var down []step
 		for k := outer; k >= 0; k-- {
 			down = append(down, fr[k])
 		}
-		up := slices.Clone(fr[inner:])
-		if l := g.label(s); l != "" {
-			down = append([]string{l}, down...)
-			up = append([]string{l}, up...)
-		}
-		callees.add(down, 1)
-		callers.add(up, 1)
+		callees.add(underLabel(down, s, g), s.Weight)
+		callers.add(underLabel(slices.Clone(fr[inner:]), s, g), s.Weight)
 	}
 	callees.sort()
 	callers.sort()
@@ -181,7 +209,8 @@ type TreeOptions struct {
 }
 
 // WriteTree prints the tree under root as ASCII art, one node a line:
-// percentage of Total, hits, name, and the self hits of inner nodes.
+// percentage of Total, hits, name (KernelSuffix after a kernel frame's),
+// and the self hits of inner nodes.
 func WriteTree(w io.Writer, root *Node, opt TreeOptions) error {
 	if opt.Total <= 0 {
 		opt.Total = root.Hits
@@ -237,7 +266,7 @@ func (tw *treeWriter) children(n *Node, prefix string, depth int) {
 		if c.Self > 0 && len(c.Children) > 0 {
 			self = fmt.Sprintf("  [self %d]", c.Self)
 		}
-		tw.printf("%s%s%s %6d  %s%s\n", prefix, branch, tw.pct(c.Hits), c.Hits, c.Name, self)
+		tw.printf("%s%s%s %6d  %s%s\n", prefix, branch, tw.pct(c.Hits), c.Hits, c.label(), self)
 		tw.children(c, prefix+next, depth+1)
 	}
 	if hidden > 0 {
@@ -247,6 +276,17 @@ func (tw *treeWriter) children(n *Node, prefix string, depth int) {
 		}
 		tw.printf("%s%s%s %6d  (%d more below --min-hits)\n", prefix, branch, tw.pct(hiddenHits), hiddenHits, hidden)
 	}
+}
+
+// KernelSuffix marks a kernel frame's name in the call trees.
+const KernelSuffix = " [k]"
+
+// label is the node's name as the trees print it.
+func (n *Node) label() string {
+	if n.Kernel {
+		return n.Name + KernelSuffix
+	}
+	return n.Name
 }
 
 // ParseMinHits reads --min-hits: a count ("5") or a percentage of total

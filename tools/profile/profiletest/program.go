@@ -21,9 +21,14 @@ import (
 // Source of the program. leaf is a frameless Go leaf (no locals, no
 // calls); mid, outer, middle and withInline have frames; asmleaf is a
 // NOFRAME assembly leaf called from middle; inl is inlined into withInline.
+// Package prog/kernel stands in for the unikernel's kernel (kernelGo).
 const mainGo = `package main
 
-import "os"
+import (
+	"os"
+
+	"prog/kernel"
+)
 
 //go:noinline
 func leaf(n int) int {
@@ -63,8 +68,31 @@ func withInline(n int) int { return inl(n) + mid(n) }
 
 func main() {
 	n := len(os.Args)
-	os.Exit(outer(n) + middle(n) + withInline(n))
+	os.Exit(outer(n) + middle(n) + withInline(n) + kernel.Trap(n))
 }
+`
+
+// kernelGo is the kernel's side of a system call, for stacks that cross the kernel boundary:
+// Trap stands in for the trap handler, syscall for the system call it dispatches to, and
+// lockKernel is a frameless leaf (the chain skips syscall when it is interrupted).
+const kernelGo = `package kernel
+
+var held = 3
+
+//go:noinline
+func lockKernel(n int) int {
+	s := 0
+	for i := 0; i < n; i++ {
+		s += i ^ held
+	}
+	return s
+}
+
+//go:noinline
+func syscall(n int) int { return lockKernel(n) + 1 }
+
+//go:noinline
+func Trap(n int) int { return syscall(n) * 2 }
 `
 
 const asmAMD64 = `#include "textflag.h"
@@ -102,7 +130,7 @@ var BuildID = []byte{0x75, 0x6e, 0x69, 0x74, 0x72, 0x61, 0x63, 0x65}
 type Program struct {
 	Path  string
 	Arch  string            // GOARCH
-	Funcs map[string]Symbol // main.* functions by name
+	Funcs map[string]Symbol // every function by name (main.*, prog/kernel.*, runtime.*)
 	text  []byte
 	addr  uint64 // of text
 	table symtab.Table
@@ -119,8 +147,8 @@ func Build(t testing.TB, dir, goarch string) *Program {
 	t.Helper()
 	src := filepath.Join(dir, "src-"+goarch)
 	files := map[string]string{"go.mod": "module prog\n\ngo 1.26\n", "main.go": mainGo,
-		"asm_amd64.s": asmAMD64, "asm_arm64.s": asmARM64}
-	if err := os.MkdirAll(src, 0o755); err != nil {
+		"asm_amd64.s": asmAMD64, "asm_arm64.s": asmARM64, "kernel/kernel.go": kernelGo}
+	if err := os.MkdirAll(filepath.Join(src, "kernel"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	for name, body := range files {
@@ -167,11 +195,11 @@ func read(path, goarch string) (*Program, error) {
 		if s.Name == "runtime.text" {
 			textSym = s.Value
 		}
-		if elf.ST_TYPE(s.Info) != elf.STT_FUNC || len(s.Name) < 5 || s.Name[:5] != "main." {
+		if elf.ST_TYPE(s.Info) != elf.STT_FUNC {
 			continue
 		}
 		name := s.Name
-		if n := len(name); n > 5 && name[n-5:] == ".abi0" { // the assembly function's ELF name
+		if n := len(name); n > 5 && name[n-5:] == ".abi0" { // an assembly function's ELF name
 			name = name[:n-5]
 		}
 		p.Funcs[name] = Symbol{Name: name, Entry: s.Value, End: s.Value + s.Size}
@@ -180,7 +208,8 @@ func read(path, goarch string) (*Program, error) {
 	if p.table, ok = symtab.New(pcln, uintptr(textSym)); !ok {
 		return nil, fmt.Errorf("%s: unreadable pclntab", path)
 	}
-	for _, want := range []string{"main.leaf", "main.mid", "main.outer", "main.asmleaf", "main.middle", "main.withInline", "main.main"} {
+	for _, want := range []string{"main.leaf", "main.mid", "main.outer", "main.asmleaf", "main.middle", "main.withInline", "main.main",
+		"prog/kernel.lockKernel", "prog/kernel.syscall", "prog/kernel.Trap", "runtime.futex", "runtime.futexsleep", "runtime.notesleep"} {
 		if _, ok := p.Funcs[want]; !ok {
 			return nil, fmt.Errorf("%s: no symbol %s", path, want)
 		}

@@ -24,6 +24,37 @@ type Sample struct {
 	Task   uint64
 	Idle   bool
 	Stack  []uint64
+
+	// A sample taken in the kernel: the leaf's stack kind (goroutine when zero), the thread's
+	// below it, and the thread context's registers (the appended slots).
+	Kind, ThreadKind                                 record.StackKind
+	ThreadSP, ThreadFP, ThreadLR, ThreadW0, ThreadW1 uint64
+	// Weight is the deadlines the sample stands for; 0 leaves the slot out (the sampler writes
+	// it when it is above 1, or with the thread's registers).
+	Weight uint64
+	// Args, when set, are the record's argument slots as they are, for malformed records.
+	Args []uint64
+}
+
+// args returns the SAMPLE's argument slots as the guest lays them out.
+func (x *Sample) args() []uint64 {
+	if x.Args != nil {
+		return x.Args
+	}
+	kind := x.Kind
+	if kind == record.StackUnknown {
+		kind = record.StackGoroutine
+	}
+	st := record.MakeSampleState(x.Idle, kind) | record.SampleState(x.ThreadKind)<<record.ThreadKindShift
+	a := []uint64{x.SP, x.FP, x.LR, x.W0, x.W1, x.Task, 0, uint64(st)}
+	crossed := x.ThreadSP|x.ThreadFP|x.ThreadLR|x.ThreadW0|x.ThreadW1 != 0
+	if x.Weight > 0 || crossed {
+		a = append(a, max(x.Weight, 1))
+	}
+	if crossed {
+		a = append(a, x.ThreadSP, x.ThreadFP, x.ThreadLR, x.ThreadW0, x.ThreadW1)
+	}
+	return a
 }
 
 // Event is a THROTTLE record (Old, New set) or a LOST record (Lost set) on
@@ -73,9 +104,8 @@ func (r *Recording) Bytes() ([]byte, error) {
 		if flags == 0 {
 			flags = record.PC0Exact | record.StackFromInterrupt
 		}
-		st := record.MakeSampleState(x.Idle, record.StackGoroutine)
 		perCPU[x.CPU] = append(perCPU[x.CPU], item{x.Ns, tracefile.SynthRecord{TPID: record.TPSample, Flags: flags,
-			TS: x.Ns, TID: x.TID, Args: []uint64{x.SP, x.FP, x.LR, x.W0, x.W1, x.Task, 0, uint64(st)}, Stack: x.Stack}})
+			TS: x.Ns, TID: x.TID, Args: x.args(), Stack: x.Stack}})
 	}
 	for _, e := range r.Events {
 		rec := tracefile.SynthRecord{TPID: record.TPThrottle, TS: e.Ns, Args: []uint64{e.Old, e.New}}
