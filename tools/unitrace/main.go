@@ -32,11 +32,11 @@ var commands = []command{
 	{"list", "[-t GLOBS] [-cpu N] [-tid N] [-since D] [-until D] [-b] FILE", "print a recording's records in time order", listCommand},
 	{"summary", "FILE", "counts per tracepoint, per-CPU spans, lost totals, durations of paired tracepoints", summaryCommand},
 	{"timeline", "FILE -o trace.json", "write Chrome trace-event JSON for Perfetto", timelineCommand},
-	{"prof", "[-g thread|cpu|none] [-r] [-function F] [-min-hits N|N%] [-max-depth N] [-idle] [-no-leaf-fix] FILE", "print the sampled call tree, or the callers and callees of one function", profCommand},
-	{"pprof", "[-idle] [-no-leaf-fix] FILE -o cpu.pb.gz", "write the samples as a pprof profile for go tool pprof", pprofCommand},
-	{"folded", "[-g thread|cpu|none] [-min-hits N|N%] [-max-depth N] [-idle] [-no-leaf-fix] FILE", "print folded stacks (root;...;leaf count) for flamegraph.pl and speedscope", foldedCommand},
-	{"flame", "[-g thread|cpu|none] [-min-hits N|N%] [-max-depth N] [-idle] [-no-leaf-fix] FILE -o FILE.svg", "write a self-contained SVG flame graph", flameCommand},
-	{"annotate", "-func F [-idle] FILE", "disassemble a function with per-instruction sample counts", annotateCommand},
+	{"prof", "[-g thread|cpu|none] [-r] [-function F | -split] [-min-hits N|N%] [-max-depth N] [-idle] [-no-leaf-fix] [-fold-kernel] FILE", "print the sampled call tree, the callers and callees of one function, or each CPU's kernel/thread/idle split", profCommand},
+	{"pprof", "[-idle] [-no-leaf-fix] [-fold-kernel] FILE -o cpu.pb.gz", "write the samples as a pprof profile for go tool pprof", pprofCommand},
+	{"folded", "[-g thread|cpu|none] [-min-hits N|N%] [-max-depth N] [-idle] [-no-leaf-fix] [-fold-kernel] FILE", "print folded stacks (root;...;leaf count) for flamegraph.pl and speedscope", foldedCommand},
+	{"flame", "[-g thread|cpu|none] [-min-hits N|N%] [-max-depth N] [-idle] [-no-leaf-fix] [-fold-kernel] FILE -o FILE.svg", "write a self-contained SVG flame graph", flameCommand},
+	{"annotate", "-func F [-idle] [-fold-kernel] FILE", "disassemble a function with per-instruction sample counts", annotateCommand},
 	{"stacks", "-ctl SOCK [-image ELF] [-force] [-json] [-timeout D]", "print the stacks of every CPU and thread of a running guest (run -sockets DIR)", stacksCommand},
 }
 

@@ -10,9 +10,11 @@ import (
 
 const pprofDoc = `Write the samples as a pprof profile (gzipped protocol buffer) for
 "go tool pprof": sample types samples/count and cpu/nanoseconds, the
-period from the sampling rate, the image as the one mapping, inline
-frames, labels cpu, tid and thread, and the lost samples as a
-"[lost samples]" frame.
+period from the sampling rate, the image as the mapping of the threads'
+frames and "[kernel]" as the mapping of the kernel's (-focus, -ignore and
+-hide '\[kernel\]' select by it), inline frames, numeric labels cpu, tid and
+task (a goroutine's id), and the lost samples as a "[lost samples]" frame.
+Samples with the same stack and labels are one pprof sample.
 `
 
 func pprofCommand(std stdio, name string, args []string) error {

@@ -17,20 +17,30 @@ HOST frame, or -elf; its GNU build id must match the recording's unless
 -force), inline frames expanded. The leaf fix puts back the caller that a
 frameless leaf's frame-pointer chain skips (docs/profiling.md);
 -no-leaf-fix shows the raw stacks. Samples of idle CPUs are left out
-unless -idle.
+unless -idle. A sample taken in the kernel (a trap handler, a system call)
+shows the kernel's frames above the thread's, marked as the kernel's
+("[k]"; "_[k]" in folded stacks; the [kernel] mapping in pprof);
+-fold-kernel charges them to the thread's pc that entered the kernel.
+A sample counts as the sampler's deadlines it stands for.
 `
 
 // profFlags are the flags every sampler view has.
 type profFlags struct {
-	img       imageFlags
-	noLeafFix bool
-	idle      bool
+	img        imageFlags
+	noLeafFix  bool
+	idle       bool
+	foldKernel bool
 }
 
 func (f *profFlags) register(fs *flag.FlagSet) {
 	f.img.register(fs)
 	fs.BoolVar(&f.noLeafFix, "no-leaf-fix", false, "do not recover the callers of frameless leaves: show the frame-pointer stacks as recorded")
 	fs.BoolVar(&f.idle, "idle", false, "include the samples of idle CPUs")
+	fs.BoolVar(&f.foldKernel, "fold-kernel", false, "drop the kernel's frames: charge a sample taken in the kernel to the thread's pc (the system call) that entered it")
+}
+
+func (f *profFlags) options() profile.Options {
+	return profile.Options{NoLeafFix: f.noLeafFix, Idle: f.idle, FoldKernel: f.foldKernel}
 }
 
 // shapeFlags are the flags of the views that draw stacks.
@@ -42,7 +52,7 @@ type shapeFlags struct {
 
 func (f *shapeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.group, "g", "none", "split by thread, cpu or none")
-	fs.StringVar(&f.minHits, "min-hits", "", "hide what has fewer samples: a count, or a percentage of all samples (1%)")
+	fs.StringVar(&f.minHits, "min-hits", "", "hide what has fewer samples (weighted): a count, or a percentage of all samples (1%)")
 	fs.IntVar(&f.maxDepth, "max-depth", 0, "show at most this many levels (0: all)")
 }
 
@@ -71,7 +81,7 @@ func loadProfile(std stdio, name, file string, f *profFlags) (*profile.Profile, 
 	if err != nil {
 		return nil, err
 	}
-	p, err := profile.Build(tr, im, profile.Options{NoLeafFix: f.noLeafFix, Idle: f.idle})
+	p, err := profile.Build(tr, im, f.options())
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +112,9 @@ const profDoc = `Print the sampled call tree: each line is a function reached by
 with its share of all samples, its sample count, and the samples that ended
 in it when it also has callees. -r starts the trees at the leaves and goes
 out to their callers. -function F prints F's callees and callers instead
-(F may be the leaf; a name matches whole, or after its last '.' or '/').
+(F may be the leaf; a name matches whole, or after its last '.' or '/'),
+across the kernel boundary. -split prints, per CPU and for all CPUs, the
+samples and their shares in the kernel's trap context, in threads and idle.
 `
 
 func profCommand(std stdio, name string, args []string) error {
@@ -113,6 +125,7 @@ func profCommand(std stdio, name string, args []string) error {
 	sf.register(fs)
 	reverse := fs.Bool("r", false, "start at the leaves: callee-first trees")
 	function := fs.String("function", "", "print the callees and callers of this function")
+	split := fs.Bool("split", false, "print each CPU's samples split into kernel, thread and idle")
 	file, err := traceFlags(fs, args)
 	if err != nil {
 		return flagError(err)
@@ -121,12 +134,18 @@ func profCommand(std stdio, name string, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *split && *function != "" {
+		return usageError{"-split and -function are two views: pick one"}
+	}
 	if _, err := profile.ParseMinHits(sf.minHits, 0); err != nil {
 		return usageError{err.Error()}
 	}
 	p, err := loadProfile(std, name, file, &pf)
 	if err != nil {
 		return err
+	}
+	if *split {
+		return profile.WriteSplit(std.out, p)
 	}
 	return profile.WriteProf(std.out, p, profile.ProfOptions{Group: g, Reverse: *reverse, Function: *function,
 		MinHits: sf.minHits, MaxDepth: sf.maxDepth})

@@ -151,3 +151,58 @@ func TestProfCommandErrors(t *testing.T) {
 		t.Errorf("-force: status %d\n%s", st, out)
 	}
 }
+
+// TestKernelProfCommands: a recording whose samples cross the kernel boundary, in every view,
+// with and without -fold-kernel, and the per-CPU split.
+func TestKernelProfCommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a Go program")
+	}
+	dir := t.TempDir()
+	ks := profiletest.NewKernelScenario(profiletest.Build(t, dir, "amd64"))
+	file := ks.Rec.Write(t, dir, "kernel.utrace")
+
+	out, errs, st := runCLI(t, "prof", file)
+	if st != 0 || errs != "" || !strings.Contains(out, "28 samples for 37 deadlines") ||
+		!strings.Contains(out, "  prog/kernel.lockKernel [k]\n") || !strings.Contains(out, "leaf fix at the thread's pc: fixed 17") {
+		t.Errorf("prof: status %d, stderr %q\n%s", st, errs, out)
+	}
+	out, _, st = runCLI(t, "prof", "-function", "kernel.lockKernel", file)
+	if st != 0 || !strings.Contains(out, "kernel.lockKernel on the stack of 27 samples") || !strings.Contains(out, "runtime.futexsleep") {
+		t.Errorf("prof -function kernel.lockKernel: status %d\n%s", st, out)
+	}
+	out, _, st = runCLI(t, "prof", "-split", file)
+	if st != 0 || !strings.Contains(out, "  all         39   69.23%   25.64%    5.13%\n") {
+		t.Errorf("prof -split: status %d\n%s", st, out)
+	}
+	out, _, st = runCLI(t, "folded", file)
+	if st != 0 || !strings.Contains(out, profiletest.KStackLock+" 24\n") {
+		t.Errorf("folded: status %d\n%s", st, out)
+	}
+	out, _, st = runCLI(t, "folded", "-fold-kernel", file)
+	if st != 0 || strings.Contains(out, "_[k]") || !strings.Contains(out, profiletest.KStackFutex+" 26\n") {
+		t.Errorf("folded -fold-kernel: status %d\n%s", st, out)
+	}
+	if _, errs, st := runCLI(t, "prof", "-fold-kernel", "-function", "lockKernel", file); st != 1 || !strings.Contains(errs, "no sample has the function on its stack") {
+		t.Errorf("prof -fold-kernel -function lockKernel: status %d, %q", st, errs)
+	}
+	svg := filepath.Join(dir, "kernel.svg")
+	if _, errs, st := runCLI(t, "flame", "-fold-kernel", file, "-o", svg); st != 0 {
+		t.Errorf("flame -fold-kernel: status %d: %s", st, errs)
+	}
+	out, _, st = runCLI(t, "annotate", "-func", "runtime.futex", "-fold-kernel", file)
+	if st != 0 || !strings.Contains(out, "27 samples with an exact pc in this function") {
+		t.Errorf("annotate -fold-kernel: status %d\n%s", st, out)
+	}
+	pb := filepath.Join(dir, "kernel.pb.gz")
+	if _, errs, st := runCLI(t, "pprof", file, "-o", pb); st != 0 {
+		t.Fatalf("pprof: status %d: %s", st, errs)
+	}
+	top, err := exec.Command("go", "tool", "pprof", "-top", pb).CombinedOutput()
+	if err != nil || !bytes.Contains(top, []byte("prog/kernel.lockKernel")) {
+		t.Errorf("go tool pprof -top: %v\n%s", err, top)
+	}
+	if _, errs, st := runCLI(t, "prof", "-split", "-function", "leaf", file); st != 2 || !strings.Contains(errs, "pick one") {
+		t.Errorf("prof -split -function: status %d, %q", st, errs)
+	}
+}

@@ -7,8 +7,8 @@ import (
 )
 
 const foldedDoc = `Print folded stacks, "root;...;leaf count", one line per distinct stack:
-the input of flamegraph.pl and speedscope. Lost samples are one
-"[lost samples]" stack.
+the input of flamegraph.pl and speedscope. Kernel frames end in "_[k]", as
+flamegraph.pl expects. Lost samples are one "[lost samples]" stack.
 `
 
 func foldedCommand(std stdio, name string, args []string) error {
@@ -31,7 +31,7 @@ func foldedCommand(std stdio, name string, args []string) error {
 
 const flameDoc = `Write a flame graph as one self-contained SVG (no script; hover a frame for
 its name and samples): the root at the bottom, callees above callers, each
-frame as wide as its samples.
+frame as wide as its samples, the kernel's frames in blue-green.
 `
 
 func flameCommand(std stdio, name string, args []string) error {
@@ -72,6 +72,6 @@ func loadShaped(std stdio, name, file string, pf *profFlags, sf *shapeFlags) (*p
 	if err != nil {
 		return nil, profile.FoldOptions{}, err
 	}
-	minHits, _ := profile.ParseMinHits(sf.minHits, len(p.Samples))
+	minHits, _ := profile.ParseMinHits(sf.minHits, p.Deadlines)
 	return p, profile.FoldOptions{Group: g, MinHits: minHits, MaxDepth: sf.maxDepth}, nil
 }
