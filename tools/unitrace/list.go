@@ -100,9 +100,16 @@ func listTrace(w io.Writer, tr *tracefile.Trace, f recordFilter, im *tracefile.I
 
 // writeBacktrace prints a record's stack, innermost first, one logical
 // frame per line (inlined frames included), with the record's walk flags.
+// A stack mark, where a trap saved the context below, is a separator line
+// that says whose context follows; the word after it is the instruction the
+// trap interrupted, symbolized as it is.
 func writeBacktrace(w io.Writer, im *tracefile.Image, r *record.Record) {
 	for i, pc := range r.Stack {
-		exact := i == 0 && r.Flags&record.PC0Exact != 0
+		if name := record.StackMarkName(pc); name != "" {
+			fmt.Fprintf(w, "    --- %s ---\n", name)
+			continue
+		}
+		exact := record.ExactAt(r.Stack, i, r.Flags)
 		for _, fr := range im.Frames(pc, exact) {
 			inl := ""
 			if fr.Inlined {

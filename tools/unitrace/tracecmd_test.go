@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -248,6 +249,15 @@ func TestListBacktrace(t *testing.T) {
 	out, errs, st := runCLI(t, "list", "-b", "-t", "sched_*", p)
 	if st != 0 || !strings.Contains(out, "main.leaf "+dir) || !strings.Contains(out, "0x10 ?") {
 		t.Errorf("status %d, stderr %s\n%s", st, errs, out)
+	}
+	// A backtrace that crosses a trap frame: a separator line at the mark, and the thread's
+	// pc after it symbolized as it is (leaf's entry, not the byte before it).
+	crossed := testRecording(t, false, elfPath, id, []uint64{leaf + 1, record.StackMarkThread, leaf, 0x10})
+	out, _, st = runCLI(t, "list", "-b", "-t", "sched_*", crossed)
+	wantCrossed := fmt.Sprintf("    %#x main.leaf %s", leaf+1, dir) + "/main.go:6\n    --- thread (trap frame) ---\n" +
+		fmt.Sprintf("    %#x main.leaf %s", leaf, dir) + "/main.go:6\n    0x10 ?\n"
+	if st != 0 || !strings.Contains(out, wantCrossed) {
+		t.Errorf("crossed backtrace: status %d\n%s\nwant\n%s", st, out, wantCrossed)
 	}
 	// A recording whose HELLO names another build: refused, unless -force.
 	other := testRecording(t, false, elfPath, []byte{9, 9}, []uint64{leaf + 1})
