@@ -65,7 +65,7 @@ func initSecondaryCPU() {
 // devices' and timers' (0x80): a CPU asleep for the kernel lock (lockSleep) inside a device
 // interrupt's handler, with that interrupt still active, is only woken by an interrupt of higher
 // priority than the active one.
-func enableIPIHere() { arm64.EnableIRQ(sgiKernel, arm64.PriorityNormal) }
+func enableIPIHere() { arm64.EnableIRQ(sgiKernel, arm64.PriorityIPI) }
 
 // sendIPI interrupts CPU c with the kernel's SGI.
 //

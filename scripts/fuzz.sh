@@ -20,10 +20,25 @@ flaked=()
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-# fuzz runs one target, teeing its output to $log; its status is go test's.
+# fuzz runs one target ($1 package, $2 target, $3 build tags or -), teeing its output to $log;
+# its status is go test's.
 fuzz() {
-	go test -run '^$' -fuzz "^$2\$" -fuzztime "$fuzztime" -fuzzminimizetime 1s "$1" 2>&1 | tee "$log"
+	go test -tags "${3#-}" -run '^$' -fuzz "^$2\$" -fuzztime "$fuzztime" -fuzzminimizetime 1s "$1" 2>&1 | tee "$log"
 	return "${PIPESTATUS[0]}"
+}
+
+# targets lists "package tags target" for every fuzz target: those of the ordinary build, then
+# those only the tracer's host build has (the machine hooks of trace/interrupted_host.go).
+targets() {
+	for pkg in $(go list ./...); do
+		for target in $(go test -list '^Fuzz' "$pkg" | grep '^Fuzz' || true); do
+			echo "$pkg - $target"
+		done
+	done
+	plain=$(go test -list '^Fuzz' ./trace/ | grep '^Fuzz' || true)
+	for target in $(go test -tags unitrace_host -list '^Fuzz' ./trace/ | grep '^Fuzz' || true); do
+		grep -qx "$target" <<<"$plain" || echo "$(go list ./trace/) unitrace_host $target"
+	done
 }
 
 # engineFlake says whether the failed run in $log was only the coordinator's
@@ -33,28 +48,25 @@ engineFlake() {
 		! grep -q -e 'Failing input written' -e '^panic:' -e '    --- FAIL:' "$log"
 }
 
-for pkg in $(go list ./...); do
-	targets=$(go test -list '^Fuzz' "$pkg" | grep '^Fuzz' || true)
-	for target in $targets; do
-		echo "fuzz: $pkg $target for $fuzztime"
-		count=$((count + 1))
-		if fuzz "$pkg" "$target"; then
-			continue
-		fi
-		# A failure the fuzzer can reproduce leaves its input in testdata/fuzz, which the
-		# retry replays first, so it fails again.
-		echo "fuzz: $pkg $target failed; retrying once"
-		if fuzz "$pkg" "$target"; then
-			continue
-		fi
-		if engineFlake && go test -run "^$target\$" "$pkg" >/dev/null 2>&1; then
-			echo "fuzz: $pkg $target: the fuzzing engine's deadline race (go.dev/issue/75804), no failing input; the corpus replays clean"
-			flaked+=("$pkg $target")
-			continue
-		fi
-		failed+=("$pkg $target")
-	done
-done
+while read -r pkg tags target; do
+	echo "fuzz: $pkg $target for $fuzztime"
+	count=$((count + 1))
+	if fuzz "$pkg" "$target" "$tags"; then
+		continue
+	fi
+	# A failure the fuzzer can reproduce leaves its input in testdata/fuzz, which the
+	# retry replays first, so it fails again.
+	echo "fuzz: $pkg $target failed; retrying once"
+	if fuzz "$pkg" "$target" "$tags"; then
+		continue
+	fi
+	if engineFlake && go test -tags "${tags#-}" -run "^$target\$" "$pkg" >/dev/null 2>&1; then
+		echo "fuzz: $pkg $target: the fuzzing engine's deadline race (go.dev/issue/75804), no failing input; the corpus replays clean"
+		flaked+=("$pkg $target")
+		continue
+	fi
+	failed+=("$pkg $target")
+done < <(targets)
 if [ ${#flaked[@]} -gt 0 ]; then
 	echo "fuzz: ${#flaked[@]} targets hit the engine's deadline race twice (not failures):"
 	printf '  %s\n' "${flaked[@]}"

@@ -54,6 +54,11 @@ func walkTraps(fa uintptr, markFirst bool, out uintptr, maxWords int, t *threadC
 		}
 		var c interrupted
 		contextAt(fa, &c)
+		if depth > 0 && !inText(c.pc) {
+			// The first frame is the running trap's, built by its stub; one reached through a
+			// Prev link must hold a pc of the image's code, or the link was garbage.
+			return n, flags | record.WalkStop
+		}
 		prev := framePrev(fa)
 		limit := maxWords
 		if prev != 0 {
@@ -114,6 +119,14 @@ func (c *interrupted) words() (w0, w1 uintptr) {
 		return load(c.sp), load(c.sp + 8)
 	}
 	return 0, 0
+}
+
+// inText reports whether pc lies in the image's code.
+//
+//go:nosplit
+func inText(pc uintptr) bool {
+	w := textWalk(0, 0)
+	return pc >= w.TextLo && pc < w.TextHi
 }
 
 // validFrame reports whether a whole trap frame can lie at fa: aligned, inside one kernel stack,

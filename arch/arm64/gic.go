@@ -72,12 +72,18 @@ const (
 // but PriorityMaskKernel in the GIC, which lets only PrioritySampler through. So the sampler's
 // timer interrupts kernel code where it runs, and the rest wait for the trap's return as they
 // did when the kernel ran with PSTATE.I set. The priority mask exists on GICv2 as well
-// (GICC_PMR) and on GICv3 (ICC_PMR_EL1); preemption needs the two priorities in different
-// groups under the binary point (GICv3's BPR1 is 0 here; GICv2's reset value splits at bit 3).
+// (GICC_PMR) and on GICv3 (ICC_PMR_EL1).
+//
+// The IPI sits above the tick and the devices: a CPU that waits for the kernel lock inside
+// their handler (acknowledged, not yet ended: the GIC's running priority holds back its own
+// priority and below) must still be woken by it. Each priority is in a group of its own under
+// the binary point (GICv3's BPR1 is 0 here, GICv2's resets to 0 or 2), so each preempts the
+// ones below.
 const (
-	PrioritySampler    = 0x40 // the sampler's timer: the one interrupt kernel code takes
-	PriorityNormal     = 0x80 // the tick, IPIs, devices
-	PriorityMaskKernel = 0x60 // between the two
+	PrioritySampler    = 0x20 // the sampler's timer: the one interrupt kernel code takes
+	PriorityIPI        = 0x40 // the kernel's SGI: kicks, cross-CPU requests, lock wake-ups
+	PriorityNormal     = 0x80 // the tick, devices
+	PriorityMaskKernel = 0x30 // lets only PrioritySampler through
 	PriorityMaskThread = gicPriorityMask
 )
 

@@ -72,3 +72,19 @@ func TestGICValues(t *testing.T) {
 		t.Error("the default priority would be masked")
 	}
 }
+
+// TestPriorities: the kernel's mask lets the sampler's timer through and holds back everything
+// else; the thread's mask lets all through; the IPI outranks the tick and the devices, so it
+// wakes a CPU waiting for the kernel lock in their handlers.
+func TestPriorities(t *testing.T) {
+	if !(PrioritySampler < PriorityMaskKernel && PriorityMaskKernel <= PriorityIPI &&
+		PriorityIPI < PriorityNormal && PriorityNormal < PriorityMaskThread) {
+		t.Errorf("sampler %#x, kernel mask %#x, IPI %#x, normal %#x, thread mask %#x: out of order",
+			PrioritySampler, PriorityMaskKernel, PriorityIPI, PriorityNormal, PriorityMaskThread)
+	}
+	// Preemption compares group priorities: with a binary point of 2 (GICv2's largest reset
+	// value here) bits 7-3.
+	if PrioritySampler>>3 == PriorityIPI>>3 || PriorityIPI>>3 == PriorityNormal>>3 {
+		t.Error("two priorities share a group: one cannot preempt the other")
+	}
+}

@@ -22,7 +22,7 @@ const groundtruthApp = "examples/groundtruth"
 
 // gtSample is one SAMPLE record with its stack symbolized: funcs[0] is the function holding the
 // interrupted pc, then one name per recorded return address (inlined frames folded into the
-// function they were inlined into).
+// function they were inlined into), or per stack mark (stackFuncs).
 type gtSample struct {
 	rec   tracefile.Rec
 	funcs []string
@@ -82,11 +82,7 @@ func recordSamples(t *testing.T, a guestArch, img, file string, args ...string) 
 		if r.TPID != record.TPSample {
 			continue
 		}
-		s := gtSample{rec: r}
-		for i, pc := range r.Stack {
-			s.funcs = append(s.funcs, funcAt(im, pc, i == 0 && r.Flags&record.PC0Exact != 0))
-		}
-		samples = append(samples, s)
+		samples = append(samples, gtSample{rec: r, funcs: stackFuncs(im, r.Stack, r.Flags&record.PC0Exact != 0)})
 	}
 	return tr, samples, im
 }

@@ -116,8 +116,8 @@ func testSMPSamplesEveryCPU(t *testing.T, a guestArch) {
 		}
 	}
 	// main.crunch dominates: the most frequent leaf by far, and most busy samples. Not nearly
-	// all of them: the kernel's own time on 4 CPUs (waiting for its lock, signals) shows up at
-	// the user pc where the thread entered the kernel.
+	// all of them: the kernel's own time on 4 CPUs (waiting for its lock, signals) shows up as
+	// kernel frames.
 	leaves := map[string]int{}
 	for _, s := range w {
 		if ss, _ := s.rec.Sample(); ss.State&record.StateIdle == 0 {
@@ -131,6 +131,12 @@ func testSMPSamplesEveryCPU(t *testing.T, a guestArch) {
 	if top[0] != crunch || pct(hotTotal, busyTotal) < 40 {
 		t.Errorf("%s is the leaf of %d of %d busy samples while the workers ran (the most frequent leaf: %s), want it dominant",
 			crunch, hotTotal, busyTotal, top[0])
+	}
+	// The kernel's time is sampled where it runs, not at the instruction after the system call.
+	atReturn, busyAll := syscallReturnLeaves(t, a, a.path("smp-sampled.elf"), w)
+	t.Logf("%d of %d busy samples (%.2f%%) have a system call's return point as leaf", atReturn, busyAll, pct(atReturn, busyAll))
+	if pct(atReturn, busyAll) >= 2 {
+		t.Errorf("%.2f%% of the busy samples sit on a system call's return point, want under 2%%", pct(atReturn, busyAll))
 	}
 }
 

@@ -1,0 +1,264 @@
+package vm_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/unitrace/unitrace/tools/profile"
+	"github.com/unitrace/unitrace/tools/tracefile"
+	"github.com/unitrace/unitrace/trace/record"
+	"github.com/unitrace/unitrace/trace/wire"
+)
+
+// The kernel boundary: the sampler takes its samples where the CPU is, kernel code included,
+// and a stack that starts in the kernel goes on through the trap frame into the thread that
+// entered it; so do the backtraces of tracepoints fired in a system call.
+
+// kernelPackages are the import-path prefixes of the kernel's own code.
+var kernelPackages = []string{"github.com/unitrace/unitrace/kernel", "github.com/unitrace/unitrace/arch/",
+	"github.com/unitrace/unitrace/trace", "github.com/unitrace/unitrace/sampler", "trapCommon"}
+
+func isKernelFunc(fn string) bool {
+	for _, p := range kernelPackages {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// weight is how many sampler deadlines a sample stands for.
+func (s gtSample) weight() int {
+	ss, _ := s.rec.Sample()
+	return int(max(ss.Weight, 1))
+}
+
+// threadPart is the function names after the stack's thread mark: the thread that entered the
+// kernel, its exact pc first. nil when the stack has no mark.
+func (s gtSample) threadPart() []string {
+	for i, w := range s.rec.Stack {
+		if w == record.StackMarkThread {
+			return s.funcs[i+1:]
+		}
+	}
+	return nil
+}
+
+var syscallTruth = regexp.MustCompile(`groundtruth: syscall user_ns=(\d+) sys_ns=(\d+)`)
+var samplerLine = regexp.MustCompile(`sampler: (?:cpu \d+: )?(\d+) samples, \d+ late, (\d+) missed`)
+
+// TestGroundTruthSyscall: half of the workload's time is getrandom(2) filling a 256 KiB buffer
+// in the kernel, half a frameless leaf in user code; the workload measures the split itself.
+// Each phase's share of the samples (weighted) must be within 3 points of the truth; in 90% of
+// the system-call phase's samples the leaf must be kernel code and the stack must run through
+// the thread mark into main.fill; and at most 1% of the sampler's deadlines may pass without a
+// sample of their own.
+func TestGroundTruthSyscall(t *testing.T) { forEachArch(t, testGroundTruthSyscall) }
+
+func testGroundTruthSyscall(t *testing.T, a guestArch) {
+	img, file := a.path("gt-syscall.elf"), a.path("gt-syscall.utrace")
+	stdout, stderr, status := runLauncher(t, a, "-image", img, "-sample", "1000", "-o", file, groundtruthApp, "--", "syscall", "4s")
+	if status != 0 {
+		t.Fatalf("status %d\n%s\n%s", status, stdout, stderr)
+	}
+	logSamplerReport(t, stdout)
+	m := syscallTruth.FindStringSubmatch(stdout)
+	if m == nil {
+		t.Fatalf("no truth line on the console\n%s", stdout)
+	}
+	userNs, _ := strconv.ParseFloat(m[1], 64)
+	sysNs, _ := strconv.ParseFloat(m[2], 64)
+	samples := loadSamples(t, img, file)
+
+	w := window(samples, func(s gtSample) bool { return s.has("main.syscallWorkload") })
+	var all, user, sys, sysKernelLeaf, sysThrough int
+	for _, s := range w {
+		n := s.weight()
+		all += n
+		switch {
+		case s.has("main.sysPhase") || s.has("main.fill"):
+			sys += n
+			tp := s.threadPart()
+			if isKernelFunc(s.leaf()) && len(tp) > 0 {
+				sysKernelLeaf += n
+				if containsFunc(tp, "main.fill") && containsFunc(tp, "main.sysPhase") {
+					sysThrough += n
+				}
+			}
+		case s.has("main.userPhase") || s.leaf() == "main.spinLeaf":
+			user += n
+		}
+	}
+	truthSys := 100 * sysNs / (sysNs + userNs)
+	gotSys, gotUser := pct(sys, all), pct(user, all)
+	t.Logf("%d samples (weighted) in the run: system-call phase %.1f%% (truth %.1f%%), user phase %.1f%% (truth %.1f%%); of the system-call phase's, %.1f%% with a kernel leaf and %.1f%% reaching main.fill through the trap frame",
+		all, gotSys, truthSys, gotUser, 100-truthSys, pct(sysKernelLeaf, sys), pct(sysThrough, sys))
+	if all < 1000 {
+		t.Fatalf("only %d samples", all)
+	}
+	if d := gotSys - truthSys; d < -3 || d > 3 {
+		t.Errorf("the system-call phase has %.1f%% of the samples, truth %.1f%%: off by more than 3 points", gotSys, truthSys)
+	}
+	if d := gotUser - (100 - truthSys); d < -3 || d > 3 {
+		t.Errorf("the user phase has %.1f%% of the samples, truth %.1f%%: off by more than 3 points", gotUser, 100-truthSys)
+	}
+	if pct(sysKernelLeaf, sys) < 90 || pct(sysThrough, sys) < 90 {
+		t.Errorf("of the system-call phase's samples %.1f%% have a kernel leaf and %.1f%% reach main.fill through the trap frame, want 90%%",
+			pct(sysKernelLeaf, sys), pct(sysThrough, sys))
+	}
+	taken, missed := samplerCounts(stdout)
+	if taken == 0 || float64(missed) > 0.01*float64(taken+missed) {
+		t.Errorf("%d deadlines missed of %d due: more than 1%%", missed, taken+missed)
+	}
+}
+
+// loadSamples reads a recording's samples, symbolized: marks become "[thread]" or "[kernel]",
+// and the word after a mark is an exact pc.
+func loadSamples(t *testing.T, img, file string) []gtSample {
+	t.Helper()
+	tr, err := tracefile.LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, err := tracefile.OpenImage(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var samples []gtSample
+	for _, r := range tr.Merged() {
+		if r.TPID == record.TPSample {
+			samples = append(samples, gtSample{rec: r, funcs: stackFuncs(im, r.Stack, r.Flags&record.PC0Exact != 0)})
+		}
+	}
+	return samples
+}
+
+// stackFuncs names the functions of a stack: marks as "[thread]" or "[kernel]", the word after
+// a mark as an exact pc, stack[0] as exact when exact0.
+func stackFuncs(im *tracefile.Image, stack []uint64, exact0 bool) []string {
+	var funcs []string
+	for i, pc := range stack {
+		switch {
+		case pc == record.StackMarkThread:
+			funcs = append(funcs, "[thread]")
+		case pc == record.StackMarkKernel:
+			funcs = append(funcs, "[kernel]")
+		default:
+			exact := (i == 0 && exact0) || (i > 0 && record.IsStackMark(stack[i-1]))
+			funcs = append(funcs, funcAt(im, pc, exact))
+		}
+	}
+	return funcs
+}
+
+func containsFunc(funcs []string, fn string) bool {
+	for _, f := range funcs {
+		if f == fn {
+			return true
+		}
+	}
+	return false
+}
+
+// samplerCounts adds up the kernel's exit report of the sampler: samples taken and deadlines
+// missed, over all CPUs.
+func samplerCounts(console string) (taken, missed int) {
+	for _, m := range samplerLine.FindAllStringSubmatch(console, -1) {
+		n, _ := strconv.Atoi(m[1])
+		k, _ := strconv.Atoi(m[2])
+		taken += n
+		missed += k
+	}
+	return taken, missed
+}
+
+// syscallReturnLeaves counts the busy samples whose leaf is a thread's pc right after a
+// system-call instruction (SYSCALL on amd64, SVC #0 on arm64): time spent in the kernel that
+// a sampler which cannot interrupt it charges to the return.
+func syscallReturnLeaves(t *testing.T, a guestArch, img string, samples []gtSample) (atReturn, busy int) {
+	t.Helper()
+	im, err := profile.OpenImage(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range samples {
+		ss, _ := s.rec.Sample()
+		if ss.State&record.StateIdle != 0 || len(s.rec.Stack) == 0 {
+			continue
+		}
+		busy += s.weight()
+		if ss.State.Kind() == record.StackInterrupt {
+			continue // kernel code: where the CPU was
+		}
+		pc := s.rec.Stack[0]
+		var insn []byte
+		switch a.wire {
+		case wire.ArchAMD64:
+			insn = []byte{0x0f, 0x05}
+		case wire.ArchARM64:
+			insn = binary.LittleEndian.AppendUint32(nil, 0xd4000001)
+		}
+		if code, ok := im.Code(pc-uint64(len(insn)), pc); ok && bytes.Equal(code, insn) {
+			atReturn += s.weight()
+		}
+	}
+	return atReturn, busy
+}
+
+// TestTraceBacktraceCrossesTrapFrame: with the global log-backtrace option, every
+// syscall_enter backtrace of examples/hello starts at kernel.syscall, runs up the kernel's
+// chain to the entry stub, then through the thread mark into a function of the program's text
+// (validated: every word a code address); some of them reach main.*.
+func TestTraceBacktraceCrossesTrapFrame(t *testing.T) { forEachArch(t, testTraceBacktraceCrossesTrapFrame) }
+
+func testTraceBacktraceCrossesTrapFrame(t *testing.T, a guestArch) {
+	img, file := a.path("hello-crossing.elf"), a.path("hello-crossing.utrace")
+	_, stderr, status := runLauncher(t, a, "-image", img, "-trace", "syscall_enter", "-backtrace", "-o", file, helloApp)
+	if status != 3 {
+		t.Fatalf("status %d, want hello's 3\n%s", status, stderr)
+	}
+	tr, err := tracefile.LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, err := tracefile.OpenImage(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n, crossed, toMain int
+	for _, r := range tr.Merged() {
+		if tr.Dict == nil || tr.Dict.Name(r.TPID) != "syscall_enter" {
+			continue
+		}
+		n++
+		funcs := stackFuncs(im, r.Stack, false)
+		if len(funcs) == 0 || funcs[0] != "github.com/unitrace/unitrace/kernel.syscall" {
+			t.Fatalf("a syscall_enter backtrace starts at %v, want kernel.syscall", funcs)
+		}
+		for _, f := range funcs {
+			if f == "?" {
+				t.Fatalf("a syscall_enter backtrace has a word outside the text: %v (%x)", funcs, r.Stack)
+			}
+		}
+		tp := gtSample{rec: r, funcs: funcs}.threadPart()
+		if len(tp) == 0 || isKernelFunc(tp[0]) {
+			t.Errorf("a syscall_enter backtrace does not cross into the program: %v", funcs)
+			continue
+		}
+		crossed++
+		for _, f := range tp {
+			if strings.HasPrefix(f, "main.") {
+				toMain++
+				break
+			}
+		}
+	}
+	t.Logf("%d syscall_enter backtraces, %d cross the trap frame, %d reach main.*", n, crossed, toMain)
+	if n < 1000 || crossed != n || toMain == 0 {
+		t.Errorf("%d backtraces, %d crossing, %d reaching main.*: want all crossing, some reaching main", n, crossed, toMain)
+	}
+}

@@ -1,0 +1,220 @@
+//go:build unitrace_host && amd64
+
+package trace
+
+import (
+	"encoding/binary"
+	"testing"
+	"unsafe"
+
+	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/trace/record"
+)
+
+// A synthetic machine for the walks across trap frames: one buffer holds a kernel stack (with
+// the sampler's frame and a system call's frame on it) and a thread's stack (with a stand-in g
+// and its TLS slot); hostMachine confines every load to the buffer.
+type crossMachine struct {
+	mem        []uint64
+	base       uintptr
+	kLo, kHi   uintptr // the kernel stack: the first half of the buffer
+	tLo, tHi   uintptr // the thread's stack: the second half, after the g
+	g, tls     uintptr
+	inner, out uintptr // the sampler's frame (kernel context), the system call's (thread context)
+}
+
+const crossWords = 8192 // 64 KiB
+
+func newCrossMachine(t testing.TB) *crossMachine {
+	m := &crossMachine{mem: make([]uint64, crossWords+2)}
+	m.base = (uintptr(unsafe.Pointer(&m.mem[0])) + 15) &^ 15
+	half := uintptr(crossWords * 8 / 2)
+	m.kLo, m.kHi = m.base, m.base+half
+	m.g = m.kHi
+	m.tls = m.g + 64 // FS base: the g's address is at FS-8
+	m.tLo, m.tHi = m.tls+64, m.base+2*half
+	m.put(m.g+gStackLo, uint64(m.tLo))
+	m.put(m.g+gStackHi, uint64(m.tHi))
+	m.put(m.tls-8, uint64(m.g))
+	fs := uintptr(unsafe.Sizeof(amd64.Frame{}))
+	m.out = (m.kHi - fs) &^ 15
+	m.inner = (m.out - fs - 256) &^ 15
+	hostMachine.memLo, hostMachine.memHi = m.base, m.base+2*half
+	hostMachine.kstackLo, hostMachine.kstackHi = m.kLo, m.kHi
+	hostMachine.textLo, hostMachine.textHi = textLo, textHi
+	t.Cleanup(func() { hostMachine = struct {
+		memLo, memHi       uintptr
+		kstackLo, kstackHi uintptr
+		textLo, textHi     uintptr
+		frame              uintptr
+	}{} })
+	return m
+}
+
+func (m *crossMachine) put(a uintptr, v uint64) { *(*uint64)(unsafe.Pointer(a)) = v }
+
+func (m *crossMachine) frame(a uintptr) *amd64.Frame { return (*amd64.Frame)(unsafe.Pointer(a)) }
+
+// chain writes frame records at the given addresses, linked in order, with the given return
+// addresses; the last one's saved frame pointer is 0 (the natural end).
+func (m *crossMachine) chain(at []uintptr, rets []uint64) uintptr {
+	for i, a := range at {
+		next := uint64(0)
+		if i+1 < len(at) {
+			next = uint64(at[i+1])
+		}
+		m.put(a, next)
+		m.put(a+8, rets[i])
+	}
+	return at[0]
+}
+
+// build lays out the sampler's interrupt in a system call: kernel pc 0x150000 with two return
+// addresses on the kernel stack, then the thread at 0x110000 with two on its own stack.
+func (m *crossMachine) build() {
+	kfp := m.chain([]uintptr{m.kLo + 0x800, m.kLo + 0x900}, []uint64{0x150100, 0x150200})
+	in := m.frame(m.inner)
+	in.RIP, in.RSP, in.RBP, in.FSBase, in.Prev = 0x150000, uint64(m.kLo+0x7f0), uint64(kfp), 0, uint64(m.out)
+	ufp := m.chain([]uintptr{m.tLo + 0x100, m.tLo + 0x200}, []uint64{0x110100, 0x110200})
+	out := m.frame(m.out)
+	out.RIP, out.RSP, out.RBP, out.FSBase, out.Prev = 0x110000, uint64(m.tLo+0xf0), uint64(ufp), uint64(m.tls), 0
+	m.put(m.tLo+0xf0, 0x110050) // the words at the thread's sp
+}
+
+func (m *crossMachine) walk(fa uintptr, markFirst bool) ([]uint64, record.Flags, threadContext) {
+	// As the emits do: count, then write exactly that many (the writing walk's flags may say
+	// StackTrunc where the counting one saw a check fail on the next word: only the counting
+	// walk's flags go into the record).
+	var t threadContext
+	n, fl := walkTraps(fa, markFirst, 0, MaxDepth, &t)
+	out := make([]uint64, n)
+	if n > 0 {
+		if n2, _ := walkTraps(fa, markFirst, addrOfWords(out), n, nil); n2 != n {
+			panic("the writing walk stored fewer words than the counting one counted")
+		}
+	}
+	full := make([]uint64, MaxDepth)
+	walkTraps(fa, markFirst, addrOfWords(full), MaxDepth, nil)
+	if !equalWords(out, full[:n]) {
+		panic("the writing walk stored other words than a walk with room to spare")
+	}
+	return out, fl, t
+}
+
+func TestWalkTrapsCrossesIntoThread(t *testing.T) {
+	m := newCrossMachine(t)
+	m.build()
+	got, fl, th := m.walk(m.inner, false)
+	want := []uint64{0x150000, 0x150100, 0x150200, record.StackMarkThread, 0x110000, 0x110100, 0x110200}
+	if !equalWords(got, want) || fl != 0 {
+		t.Fatalf("stack %x, flags %#x; want %x, 0", got, fl, want)
+	}
+	if !th.found || th.sp != m.tLo+0xf0 || th.w0 != 0x110050 || th.kind != record.StackGoroutine {
+		t.Errorf("thread context %+v", th)
+	}
+
+	// A tracepoint in the system call's handler: its own chain was walked already; the trap
+	// frame's context follows its mark.
+	got, _, _ = m.walk(m.out, true)
+	if want := []uint64{record.StackMarkThread, 0x110000, 0x110100, 0x110200}; !equalWords(got, want) {
+		t.Errorf("from the system call's frame: %x, want %x", got, want)
+	}
+}
+
+func TestWalkTrapsRefusesGarbageLinks(t *testing.T) {
+	m := newCrossMachine(t)
+	cases := []struct {
+		name string
+		prev uint64
+	}{
+		{"unaligned", uint64(m.out + 8)},
+		{"outside the kernel stacks", uint64(m.tLo + 0x100)},
+		{"running past the stack", uint64(m.kHi - 16)},
+		{"non-canonical", 0xdead_0000_0000_0000},
+	}
+	for _, c := range cases {
+		m.build()
+		m.frame(m.inner).Prev = c.prev
+		got, fl, th := m.walk(m.inner, false)
+		if fl&record.WalkStop == 0 || th.found || len(got) != 3 {
+			t.Errorf("%s: stack %x, flags %#x, thread %v: want the kernel part, then WalkStop", c.name, got, fl, th.found)
+		}
+	}
+	m.build()
+	m.frame(m.out).RIP = 0xdead // a linked frame whose pc is not code
+	if got, fl, _ := m.walk(m.inner, false); fl&record.WalkStop == 0 || len(got) != 3 {
+		t.Errorf("a pc outside the text: stack %x, flags %#x", got, fl)
+	}
+	m.build()
+	m.frame(m.out).Prev = uint64(m.inner) // a loop
+	if got, fl, _ := m.walk(m.inner, false); fl&record.WalkStop == 0 || len(got) > MaxDepth {
+		t.Errorf("a loop of frames: stack %x, flags %#x", got, fl)
+	}
+}
+
+// TestWalkTrapsLeavesTheThreadRoom: a kernel chain deeper than the kernel's share is cut there,
+// and the thread's context still follows.
+func TestWalkTrapsLeavesTheThreadRoom(t *testing.T) {
+	m := newCrossMachine(t)
+	m.build()
+	var at []uintptr
+	var rets []uint64
+	for i := 0; i < 100; i++ {
+		at = append(at, m.kLo+0x800+uintptr(i)*16)
+		rets = append(rets, 0x150000+uint64(i))
+	}
+	m.frame(m.inner).RBP = uint64(m.chain(at, rets))
+	got, fl, th := m.walk(m.inner, false)
+	if fl&record.StackTrunc == 0 || !th.found || len(got) != kernelPartMax+4 || got[kernelPartMax] != record.StackMarkThread {
+		t.Errorf("%d words, flags %#x, thread %v; want the kernel's %d, the mark and the thread's 3", len(got), fl, th.found, kernelPartMax)
+	}
+}
+
+// FuzzWalkTraps fills the synthetic machine's memory with arbitrary words (frames, links,
+// chains, the g) and checks that the walk stays inside it, ends, and records as frames only
+// exact pcs of linked frames, marks and code addresses.
+func FuzzWalkTraps(f *testing.F) {
+	f.Add([]byte{}, uint16(0))
+	f.Add(make([]byte, 512), uint16(3))
+	f.Fuzz(func(t *testing.T, data []byte, seed uint16) {
+		m := newCrossMachine(t)
+		m.build()
+		// Scatter the input over the frames and the first words of both stacks.
+		targets := []uintptr{m.inner, m.out, m.kLo + 0x800, m.tLo + 0x100, m.g}
+		for i := 0; i+8 <= len(data); i += 8 {
+			base := targets[(i/8+int(seed))%len(targets)]
+			off := uintptr(binary.LittleEndian.Uint16(data[i:])) % 1024 &^ 7
+			m.put(base+off, binary.LittleEndian.Uint64(data[i:]))
+		}
+		got, _, _ := m.walk(m.inner, seed&1 != 0)
+		if len(got) > MaxDepth {
+			t.Fatalf("%d words", len(got))
+		}
+		for i, w := range got {
+			if record.IsStackMark(uint64(w)) || (w >= textLo && w < textHi) {
+				continue
+			}
+			// Only the first context's pc may lie outside the text: its frame is the
+			// running trap's own, built by its entry stub.
+			first := 0
+			if seed&1 != 0 {
+				first = 1
+			}
+			if i != first {
+				t.Fatalf("word %d = %#x is neither a mark nor code: %x", i, w, got)
+			}
+		}
+	})
+}
+
+func equalWords(a, b []uint64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
