@@ -21,9 +21,9 @@ type Word struct {
 type stack struct {
 	words  []Word
 	thread int // index in words of the thread's exact pc; -1 when there is none
-	// crossed says the stack holds StackMarkThread, marked that it held marks where the
-	// format has none (malformed).
-	crossed, malformed bool
+	// crossed says the stack holds StackMarkThread, malformed that it held marks where the
+	// format has none, kernel that the sample was taken in the kernel's trap context.
+	crossed, malformed, kernel bool
 }
 
 // splitStack reads a record's stack words. A guest only writes marks between contexts, but a
@@ -38,8 +38,8 @@ type stack struct {
 // inKernel says the sample's state puts the leaf in a trap handler: then every word before
 // the thread mark, or every word when a cut walk never reached it, is the kernel's.
 func splitStack(words []uint64, flags record.Flags, inKernel bool) stack {
-	st := stack{thread: -1}
 	kernel := inKernel || slices.Contains(words, record.StackMarkThread) || slices.Contains(words, record.StackMarkKernel)
+	st := stack{thread: -1, kernel: kernel}
 	afterMark := false
 	for i, w := range words {
 		if record.IsStackMark(w) {
@@ -64,10 +64,9 @@ func splitStack(words []uint64, flags record.Flags, inKernel bool) stack {
 	return st
 }
 
-// inKernel reports whether the sample was taken in the kernel's trap context.
-func (st *stack) inKernel() bool {
-	return st.crossed || len(st.words) > 0 && st.words[0].Kernel
-}
+// inKernel reports whether the sample was taken in the kernel's trap context: its state
+// says so, or its stack holds a mark.
+func (st *stack) inKernel() bool { return st.kernel }
 
 // insert puts a return address the leaf fix recovered after words[i], in the same context.
 func (st *stack) insert(i int, ra uint64) {
