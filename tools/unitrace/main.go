@@ -1,6 +1,6 @@
 // Command unitrace is unitrace's host tool: it builds unitrace images, boots
-// them in QEMU and (in later issues) records and presents what the guest's
-// tracer and sampler send back.
+// them in QEMU, and records and presents what the guest's tracer and sampler
+// send back.
 //
 //	unitrace run [flags] APP_DIR [KEY=VALUE ...] [-- ARGS ...]
 //
