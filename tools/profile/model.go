@@ -123,9 +123,10 @@ func HasSamples(tr *tracefile.Trace) bool {
 }
 
 // Build symbolizes the SAMPLE records of a recording with im (which must be
-// the image that produced it; see OpenFor) and applies the leaf fix unless
-// opt.NoLeafFix. Records that are not well-formed SAMPLEs are skipped
-// rather than trusted.
+// the image that produced it; see OpenFor): it splits each stack at its
+// marks (splitStack), applies the leaf fixes unless opt.NoLeafFix, and with
+// opt.FoldKernel drops the kernel's frames. Records that are not well-formed
+// SAMPLEs are skipped rather than trusted.
 func Build(tr *tracefile.Trace, im *Image, opt Options) (*Profile, error) {
 	if im == nil {
 		return nil, errors.New("profile: no image to symbolize with")
@@ -133,8 +134,8 @@ func Build(tr *tracefile.Trace, im *Image, opt Options) (*Profile, error) {
 	if !HasSamples(tr) {
 		return nil, ErrNoSamples
 	}
-	p := &Profile{Image: im, Arch: im.Arch, Lost: map[uint16]int{}, IdleShown: opt.Idle, FoldKernel: opt.FoldKernel, NoLeafFix: opt.NoLeafFix,
-		split: map[uint16]*CPUSplit{}}
+	p := &Profile{Image: im, Arch: im.Arch, Lost: map[uint16]int{}, IdleShown: opt.Idle,
+		FoldKernel: opt.FoldKernel, NoLeafFix: opt.NoLeafFix, split: map[uint16]*CPUSplit{}}
 	bootUnixNs := int64(0)
 	if tr.Hello != nil {
 		p.Accel = tr.Hello.Accel
@@ -162,6 +163,8 @@ func Build(tr *tracefile.Trace, im *Image, opt Options) (*Profile, error) {
 		p.Records++
 		idle := ss.State&record.StateIdle != 0
 		st := splitStack(r.Stack, r.Flags, ss.State.Kind() == record.StackInterrupt)
+		// A guest's weight is what is missed between two samples; capping a garbage one keeps
+		// the sums of weights and nanoseconds from overflowing.
 		weight := int(min(ss.Weight, 1<<30))
 		p.countSplit(r.CPU, weight, idle, st.inKernel())
 		if idle {
