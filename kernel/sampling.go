@@ -109,16 +109,47 @@ func stopLocalSampler() {
 	armNext()
 }
 
-// takeSample emits the due sample and applies the throttle rule to what it cost. The sample
-// stands for the deadlines it was due for; one that could not be recorded (it landed inside
-// another record's emit on this CPU) hands its weight to the next.
+// takeSample emits the due sample and applies the throttle rule to what it cost.
 func takeSample(s *sampler.CPU, now uint64) {
-	late, weight := s.Fire(now)
+	late, weight := fireSample(s, now)
+	finishSample(s, now, weight, tpSamplerTick.EmitSample(s.NsFromTicks(late), weight, onIdle()))
+}
+
+// sampleAtExit runs on the way out of a trap that a thread took at entered (ticks), interrupts
+// masked, just before the return to the thread. A sampler deadline that passed since the trap
+// was taken, and whose interrupt has not come, fell in the kernel's time: it is taken here, as
+// a sample of the kernel's exit path (its leaf is this function) across the trap frame. Left
+// to the timer's interrupt it would be taken at the thread's first instruction, the system
+// call's return point, and charge the kernel's time to the thread. That happens for deadlines
+// that pass in the masked exit itself, and, under TCG, for ones whose interrupt QEMU raises
+// late: its timer callbacks need the lock that the exit's task-priority or GIC write takes, so
+// they often run just then. A deadline from before the trap is the thread's: its late interrupt
+// is left to land where the CPU is when it comes.
+//
+//go:noinline
+func sampleAtExit(entered uint64) {
+	s := &samplers[cpuIndex()&(maxCPUs-1)]
+	if now := ticks(); s.Due(now) && s.Next() >= entered {
+		late, weight := fireSample(s, now)
+		finishSample(s, now, weight, tpSamplerTick.EmitSampleHere(s.NsFromTicks(late), weight, false))
+	}
+}
+
+// fireSample takes the due deadline: how late it came, and how many deadlines the sample stands
+// for, with the weight of a sample that could not be recorded before it.
+func fireSample(s *sampler.CPU, now uint64) (late, weight uint64) {
+	late, weight = s.Fire(now)
 	l := here()
 	weight += l.sampleCarry
 	l.sampleCarry = 0
-	if tpSamplerTick.EmitSample(s.NsFromTicks(late), weight, onIdle()) == trace.SampleNested {
-		l.sampleCarry = weight
+	return late, weight
+}
+
+// finishSample hands the weight of a sample that landed inside another emit on this CPU on to
+// the next one, and applies the throttle rule to what the sample cost.
+func finishSample(s *sampler.CPU, now, weight uint64, res trace.SampleResult) {
+	if res == trace.SampleNested {
+		here().sampleCarry = weight
 	}
 	if throttled, oldHz, newHz := s.Cost(ticks() - now); throttled {
 		trace.EmitThrottle(uint64(oldHz), uint64(newHz))

@@ -139,9 +139,13 @@ func schedule(f *Frame) {
 	}
 }
 
-// block stops the running thread until wake, and runs another.
+// block stops the running thread until wake, and runs another. It records the kernel's path
+// that reached it, for the stacks snapshot (not inlined, so that the path starts at its caller).
+//
+//go:noinline
 func block(f *Frame, kind waitKind) {
 	t := cur()
+	t.nkpath = int32(trace.CallerPath(t.kpath[:]))
 	t.state = threadBlocked
 	t.wait = kind
 	t.timedOut = false

@@ -112,12 +112,17 @@ func snapshotStacks(sink *stackSink) int {
 			e.PC, e.SP = uint64(framePC(&t.frame)), uint64(frameSP(&t.frame))
 		default:
 			e.State = trace.StateRunnable
+			n = trace.CaptureFrame(addrOfFrame(&t.frame), &e, &scratch)
+			e.Flags |= trace.StackSaved
 			if t.state == threadBlocked {
 				e.State = trace.StateBlocked
 				e.Wait = trace.StackWait(t.wait)
+				if t.nkpath > 0 {
+					// The kernel's path above the thread's own frames, as procstat -kk shows.
+					n = trace.PrependKernelPath(&scratch, n, t.kpath[:t.nkpath])
+					e.Flags |= trace.StackKernelPath
+				}
 			}
-			n = trace.CaptureFrame(addrOfFrame(&t.frame), &e, &scratch)
-			e.Flags |= trace.StackSaved
 		}
 		if !sink.put(&e, frames, n) {
 			return -1

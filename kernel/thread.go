@@ -26,14 +26,22 @@ const (
 	waitDevice           // a trace-port read or write: retry on wake
 )
 
+// kernelPathMax bounds a blocked thread's recorded kernel path.
+const kernelPathMax = 16
+
 type thread struct {
 	frame Frame // saved context while not running
 	state threadState
 	tid   int32
 	gen   uint32 // bumped each time the slot is reused
 
-	wait     waitKind
-	sysNr    uint64 // the system call the thread is in (for syscall_exit after a wait)
+	wait  waitKind
+	sysNr uint64 // the system call the thread is in (for syscall_exit after a wait)
+	// kpath is the kernel's path that blocked the thread (return addresses, innermost first:
+	// block's caller, then its callers out to the entry stub), recorded by block. The kernel
+	// keeps no stack for a blocked thread, so this is what `stacks` shows above its frames.
+	kpath    [kernelPathMax]uint64
+	nkpath   int32
 	timedOut bool
 	deadline int64 // absolute deadline of the wait (ns), 0 for none
 	// epoll_pwait / read arguments, to complete the call after a wake-up.

@@ -24,11 +24,13 @@ func trap(f *Frame) {
 	case f.Prev != 0:
 		kernelFault(f, "fault inside the kernel")
 	default:
+		entered := ticks()
 		amd64.SetPriority(amd64.KernelPriority)
 		amd64.EnableInterrupts()
 		threadTrap(f)
 		amd64.DisableInterrupts()
 		amd64.SetPriority(0)
+		sampleAtExit(entered)
 	}
 }
 

@@ -42,11 +42,13 @@ func trap(f *Frame) {
 // interruptible runs the handler of a thread's trap at the kernel's priority mask with IRQs
 // unmasked: the sampler's timer may interrupt it.
 func interruptible(f *Frame, ack, id uint32) {
+	entered := ticks()
 	arm64.SetPriorityMask(arm64.PriorityMaskKernel)
 	arm64.EnableInterrupts()
 	threadTrap(f, ack, id)
 	arm64.DisableInterrupts()
 	arm64.SetPriorityMask(arm64.PriorityMaskThread)
+	sampleAtExit(entered)
 }
 
 // nestedIRQ handles an IRQ taken in kernel code: the priority mask lets only the sampler's

@@ -145,8 +145,17 @@ func printStackEntry(e *trace.StackEntry, frames *[trace.MaxDepth]uint64, n int)
 		return
 	}
 	syms, ok := kernelSymtab()
+	first := 0
+	if e.Flags&trace.StackKernelPath != 0 {
+		// The kernel's path that blocked the thread, above the thread's own frames.
+		for first < n && frames[first] != record.StackMarkThread {
+			printFrame(&syms, ok, uintptr(frames[first]), true)
+			first++
+		}
+		first++
+	}
 	printFrame(&syms, ok, uintptr(e.PC), false)
-	for i := 0; i < n; i++ {
+	for i := first; i < n; i++ {
 		printFrame(&syms, ok, uintptr(frames[i]), true)
 	}
 	if e.Flags&trace.StackFlags(record.WalkStop) != 0 {

@@ -22,7 +22,7 @@ func CaptureFrame(fa uintptr, e *StackEntry, frames *[MaxDepth]uint64) int {
 	if c.sp >= c.lo && c.sp+16 <= c.hi && readable(c.sp) && readable(c.sp+8) {
 		e.W0, e.W1 = uint64(load(c.sp)), uint64(load(c.sp+8))
 	}
-	w := textWalk(max(c.lo, c.sp-frameBelowSP), c.hi)
+	w := textWalk(c.walkLo, c.hi)
 	n, wf := w.frames(c.fp, addrOfWords(frames[:]), MaxDepth)
 	e.Flags |= StackFlags(wf & (record.StackTrunc | record.WalkStop))
 	return n

@@ -87,7 +87,7 @@ func walkTraps(fa uintptr, markFirst bool, out uintptr, maxWords int, t *threadC
 		}
 		n++
 		if c.hi != 0 {
-			w := textWalk(max(c.lo, c.sp-frameBelowSP), c.hi)
+			w := textWalk(c.walkLo, c.hi)
 			o := uintptr(0)
 			if out != 0 {
 				o = out + uintptr(n)*8

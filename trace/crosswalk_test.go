@@ -20,6 +20,7 @@ type crossMachine struct {
 	kLo, kHi   uintptr // the kernel stack: the first half of the buffer
 	tLo, tHi   uintptr // the thread's stack: the second half, after the g
 	g, tls     uintptr
+	m, g0      uintptr // the g's M and its system stack's g
 	inner, out uintptr // the sampler's frame (kernel context), the system call's (thread context)
 }
 
@@ -32,9 +33,14 @@ func newCrossMachine(t testing.TB) *crossMachine {
 	m.kLo, m.kHi = m.base, m.base+half
 	m.g = m.kHi
 	m.tls = m.g + 64 // FS base: the g's address is at FS-8
-	m.tLo, m.tHi = m.tls+64, m.base+2*half
+	m.m, m.g0 = m.g+128, m.g+192
+	m.tLo, m.tHi = m.g+512, m.base+2*half-0x1000 // the goroutine's stack; the M's g0 stack after it
 	m.put(m.g+gStackLo, uint64(m.tLo))
 	m.put(m.g+gStackHi, uint64(m.tHi))
+	m.put(m.g+gM, uint64(m.m))
+	m.put(m.m+mG0, uint64(m.g0))
+	m.put(m.g0+gStackLo, uint64(m.tHi))
+	m.put(m.g0+gStackHi, uint64(m.tHi+0x1000))
 	m.put(m.tls-8, uint64(m.g))
 	fs := uintptr(unsafe.Sizeof(amd64.Frame{}))
 	m.out = (m.kHi - fs) &^ 15
@@ -42,18 +48,20 @@ func newCrossMachine(t testing.TB) *crossMachine {
 	hostMachine.memLo, hostMachine.memHi = m.base, m.base+2*half
 	hostMachine.kstackLo, hostMachine.kstackHi = m.kLo, m.kHi
 	hostMachine.textLo, hostMachine.textHi = textLo, textHi
-	t.Cleanup(func() { hostMachine = struct {
-		memLo, memHi       uintptr
-		kstackLo, kstackHi uintptr
-		textLo, textHi     uintptr
-		frame              uintptr
-	}{} })
+	t.Cleanup(func() {
+		hostMachine = struct {
+			memLo, memHi       uintptr
+			kstackLo, kstackHi uintptr
+			textLo, textHi     uintptr
+			frame              uintptr
+		}{}
+	})
 	return m
 }
 
-func (m *crossMachine) put(a uintptr, v uint64) { *(*uint64)(unsafe.Pointer(a)) = v }
+func (m *crossMachine) put(a uintptr, v uint64) { *(*uint64)(ptr(a)) = v }
 
-func (m *crossMachine) frame(a uintptr) *amd64.Frame { return (*amd64.Frame)(unsafe.Pointer(a)) }
+func (m *crossMachine) frame(a uintptr) *amd64.Frame { return (*amd64.Frame)(ptr(a)) }
 
 // chain writes frame records at the given addresses, linked in order, with the given return
 // addresses; the last one's saved frame pointer is 0 (the natural end).
@@ -152,6 +160,20 @@ func TestWalkTrapsRefusesGarbageLinks(t *testing.T) {
 	}
 }
 
+// TestWalkTrapsOnSystemStack: a thread that switched SP to its M's g0 stack but whose frame
+// pointer still points into the goroutine's stack (the runtime's vDSO-style calls) is walked
+// on the goroutine's stack, and classified as on the system stack.
+func TestWalkTrapsOnSystemStack(t *testing.T) {
+	m := newCrossMachine(t)
+	m.build()
+	m.frame(m.out).RSP = uint64(m.tHi + 0x800)
+	got, fl, th := m.walk(m.inner, false)
+	want := []uint64{0x150000, 0x150100, 0x150200, record.StackMarkThread, 0x110000, 0x110100, 0x110200}
+	if !equalWords(got, want) || fl != 0 || th.kind != record.StackSystem {
+		t.Errorf("stack %x, flags %#x, kind %d; want %x, 0, system", got, fl, th.kind, want)
+	}
+}
+
 // TestWalkTrapsLeavesTheThreadRoom: a kernel chain deeper than the kernel's share is cut there,
 // and the thread's context still follows.
 func TestWalkTrapsLeavesTheThreadRoom(t *testing.T) {
@@ -180,7 +202,7 @@ func FuzzWalkTraps(f *testing.F) {
 		m := newCrossMachine(t)
 		m.build()
 		// Scatter the input over the frames and the first words of both stacks.
-		targets := []uintptr{m.inner, m.out, m.kLo + 0x800, m.tLo + 0x100, m.g}
+		targets := []uintptr{m.inner, m.out, m.kLo + 0x800, m.tLo + 0x100, m.g, m.m}
 		for i := 0; i+8 <= len(data); i += 8 {
 			base := targets[(i/8+int(seed))%len(targets)]
 			off := uintptr(binary.LittleEndian.Uint16(data[i:])) % 1024 &^ 7

@@ -18,6 +18,7 @@ type interrupted struct {
 	tls            uintptr
 	kind           record.StackKind
 	lo, hi         uintptr // the stack's bounds (0, 0 when unknown)
+	walkLo         uintptr // where its frame-pointer walk may start: lo, or just below sp
 }
 
 // RegisterFixed registers p under a fixed-meaning id (record.TPSample for the sampler's point):
@@ -46,7 +47,22 @@ const (
 //go:noinline
 func (p *Point) EmitSample(lateNs, weight uint64, idle bool) SampleResult {
 	if s := p.state.Load(); s&Enabled != 0 {
-		return emitSample(p, s, lateNs, weight, idle)
+		return emitSample(p, s, lateNs, weight, idle, false)
+	}
+	return SampleNotKept
+}
+
+// EmitSampleHere writes a SAMPLE record of the kernel code that calls it, in a trap handler
+// with interrupts masked: the path that reached the call (return addresses: stack[0] is not
+// exact), then, across the trap frame, the thread the trap interrupted. The kernel takes it on
+// a trap's way out, when the sampler's deadline passed while the exit ran masked: the timer's
+// interrupt would be taken at the thread's first instruction and charge kernel time to it.
+//
+//go:nosplit
+//go:noinline
+func (p *Point) EmitSampleHere(lateNs, weight uint64, idle bool) SampleResult {
+	if s := p.state.Load(); s&Enabled != 0 {
+		return emitSample(p, s, lateNs, weight, idle, true)
 	}
 	return SampleNotKept
 }
@@ -56,7 +72,7 @@ func (p *Point) EmitSample(lateNs, weight uint64, idle bool) SampleResult {
 // across trap frames needs more stack than the linker's nosplit budget.
 //
 //go:noinline
-func emitSample(p *Point, state uint32, lateNs, weight uint64, idle bool) SampleResult {
+func emitSample(p *Point, state uint32, lateNs, weight uint64, idle, here bool) SampleResult {
 	flags := irqSave()
 	cpu := cpuIndex()
 	if cpu < 0 || cpu >= MaxCPUs {
@@ -81,10 +97,23 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle bool) Sample
 	if state&InterruptBacktrace != 0 {
 		fa = currentFrame()
 	}
-	nframes := 0
+	nframes, nhere := 0, 0
 	var w Walk
 	fp := uintptr(0)
 	switch {
+	case here && fa != 0:
+		// The caller's own path, then the trap frames' contexts out to the thread.
+		rflags |= record.StackFromInterrupt | record.HasStack
+		w = currentWalk()
+		fp = callerFP()
+		var wf, tf record.Flags
+		nhere, wf = w.frames(fp, 0, kernelPartMax)
+		nframes, tf = walkTraps(fa, true, 0, MaxDepth-nhere, &thread)
+		nframes += nhere
+		cs.countWalk(wf | tf)
+		rflags |= wf | tf
+		leaf.kind = record.StackInterrupt
+		nargs = thread.putArgs(&args, nargs)
 	case fa != 0:
 		// What the interrupt stopped: its exact pc, its chain inside its own stack and, when
 		// that was kernel code, each context the traps beneath it saved, out to the thread.
@@ -101,11 +130,8 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle bool) Sample
 		args[record.SampleArgLR] = uint64(leaf.lr)
 		w0, w1 := leaf.words()
 		args[record.SampleArgW0], args[record.SampleArgW1] = uint64(w0), uint64(w1)
-		if leaf.kind == record.StackInterrupt && thread.found {
-			nargs = record.SampleArgsCrossed
-			args[record.SampleArgThreadSP], args[record.SampleArgThreadFP] = uint64(thread.sp), uint64(thread.fp)
-			args[record.SampleArgThreadLR] = uint64(thread.lr)
-			args[record.SampleArgThreadW0], args[record.SampleArgThreadW1] = uint64(thread.w0), uint64(thread.w1)
+		if leaf.kind == record.StackInterrupt {
+			nargs = thread.putArgs(&args, nargs)
 		}
 	case state&(InterruptBacktrace|Backtrace) != 0:
 		// No interrupt frame (or the debug mode that asks for the ordinary walk): the path
@@ -145,7 +171,11 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle bool) Sample
 		// what the first one counted straight into the ring.
 		st := a + uintptr(nargs)*8
 		got := 0
-		if fa != 0 {
+		if here && fa != 0 {
+			got, _ = w.frames(fp, st, nhere)
+			k, _ := walkTraps(fa, true, st+uintptr(got)*8, nframes-got, nil)
+			got += k
+		} else if fa != 0 {
 			got, _ = walkTraps(fa, false, st, nframes, nil)
 		} else if nframes > 0 {
 			got, _ = w.frames(fp, st, nframes)
@@ -159,6 +189,20 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle bool) Sample
 	cs.inEmit.Store(0)
 	irqRestore(flags)
 	return res
+}
+
+// putArgs stores the thread context's registers in a sample's appended slots, if the walk found
+// one, and returns the sample's argument count.
+//
+//go:nosplit
+func (t *threadContext) putArgs(args *[record.SampleArgsCrossed]uint64, nargs int) int {
+	if !t.found {
+		return nargs
+	}
+	args[record.SampleArgThreadSP], args[record.SampleArgThreadFP] = uint64(t.sp), uint64(t.fp)
+	args[record.SampleArgThreadLR] = uint64(t.lr)
+	args[record.SampleArgThreadW0], args[record.SampleArgThreadW1] = uint64(t.w0), uint64(t.w1)
+	return record.SampleArgsCrossed
 }
 
 // EmitThrottle writes a THROTTLE record: the sampler on this CPU changed its rate.

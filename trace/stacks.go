@@ -1,5 +1,7 @@
 package trace
 
+import "github.com/unitrace/unitrace/trace/record"
+
 // The stacks snapshot: what the kernel's CtlStacks writes into the agent's buffer, one
 // fixed-size entry per CPU and then one per thread. The kernel stores it with plain byte stores
 // (no allocation, interrupts masked); the agent decodes it (DecodeStacks, stacks_decode.go) into
@@ -116,9 +118,25 @@ const (
 	StackSaved StackFlags = 1 << 9
 	// StackNoWalk: no frame-pointer walk was tried (never-run thread, unknown stack).
 	StackNoWalk StackFlags = 1 << 10
+	// StackKernelPath: the frames begin with the kernel's path that blocked the thread (return
+	// addresses), then record.StackMarkThread, then the callers of PC.
+	StackKernelPath StackFlags = 1 << 11
 
-	stackKnownFlags = 0xff | StackByIPI | StackSaved | StackNoWalk
+	stackKnownFlags = 0xff | StackByIPI | StackSaved | StackNoWalk | StackKernelPath
 )
+
+// PrependKernelPath puts path and a thread mark before the n frames in frames, dropping the
+// outermost of them if all do not fit; it returns the new count.
+//
+//go:nosplit
+func PrependKernelPath(frames *[MaxDepth]uint64, n int, path []uint64) int {
+	k := min(len(path), MaxDepth-1)
+	keep := min(n, MaxDepth-k-1)
+	copy(frames[k+1:k+1+keep], frames[:keep])
+	copy(frames[:k], path[:k])
+	frames[k] = record.StackMarkThread
+	return k + 1 + keep
+}
 
 // StackKindName names an entry's stack kind (record.StackKind) for the reply.
 func StackKindName(k uint8) string {

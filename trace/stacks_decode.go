@@ -1,6 +1,10 @@
 package trace
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/unitrace/unitrace/trace/record"
+)
 
 // Decoding runs in the agent (an ordinary goroutine), so unlike the rest of the stacks code it
 // allocates. It trusts nothing in the buffer: the kernel wrote it, but a kernel bug must give a
@@ -139,3 +143,16 @@ func stateText(s StackState) string {
 func get16(b []byte) uint16 { return uint16(b[0]) | uint16(b[1])<<8 }
 func get32(b []byte) uint32 { return uint32(get16(b)) | uint32(get16(b[2:]))<<16 }
 func get64(b []byte) uint64 { return uint64(get32(b)) | uint64(get32(b[4:]))<<32 }
+
+// SplitKernelPath returns an entry's kernel path and its own frames (StackKernelPath).
+func (e *StackEntry) SplitKernelPath() (kernel, own []uint64) {
+	if e.Flags&StackKernelPath == 0 {
+		return nil, e.Frames
+	}
+	for i, w := range e.Frames {
+		if w == record.StackMarkThread {
+			return e.Frames[:i], e.Frames[i+1:]
+		}
+	}
+	return nil, e.Frames
+}

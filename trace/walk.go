@@ -78,3 +78,16 @@ func (w *Walk) PCs(fp uintptr, pcs []uint64) (int, record.Flags) {
 	}
 	return w.frames(fp, addrOfWords(pcs), len(pcs))
 }
+
+// CallerPath stores in pcs the return addresses of the path that reached its caller (where the
+// caller was called from, then that function's caller, and so on up the stack it runs on),
+// with the checks of every walk, and returns how many it stored. The kernel records with it
+// where a thread blocked.
+//
+//go:nosplit
+//go:noinline
+func CallerPath(pcs []uint64) int {
+	w := currentWalk()
+	n, _ := w.PCs(callerFP(), pcs)
+	return n
+}

@@ -48,6 +48,14 @@ func (s gtSample) threadPart() []string {
 	return nil
 }
 
+// threadLeaf is the thread's function beneath the kernel's part, "" when there is none.
+func (s gtSample) threadLeaf() string {
+	if tp := s.threadPart(); len(tp) > 0 {
+		return tp[0]
+	}
+	return ""
+}
+
 var syscallTruth = regexp.MustCompile(`groundtruth: syscall user_ns=(\d+) sys_ns=(\d+)`)
 var samplerLine = regexp.MustCompile(`sampler: (?:cpu \d+: )?(\d+) samples, \d+ late, (\d+) missed`)
 
@@ -89,7 +97,9 @@ func testGroundTruthSyscall(t *testing.T, a guestArch) {
 					sysThrough += n
 				}
 			}
-		case s.has("main.userPhase") || s.leaf() == "main.spinLeaf":
+		case s.has("main.userPhase") || s.leaf() == "main.spinLeaf" || s.threadLeaf() == "main.spinLeaf":
+			// spinLeaf is frameless: without the host's leaf fix its caller is missing, in a
+			// sample of it and in one of the kernel's work on its behalf (a tick).
 			user += n
 		}
 	}
@@ -110,9 +120,23 @@ func testGroundTruthSyscall(t *testing.T, a guestArch) {
 		t.Errorf("of the system-call phase's samples %.1f%% have a kernel leaf and %.1f%% reach main.fill through the trap frame, want 90%%",
 			pct(sysKernelLeaf, sys), pct(sysThrough, sys))
 	}
+	// Missed deadlines: a sample that comes late by more than a period carries the ones it
+	// missed as its weight. Where it lands says who held it off: kernel code, or the kernel's
+	// masked exit (a system call's return point), may have; a thread's code runs with nothing
+	// masked, so a late sample there was the host's doing (under TCG with two cores, QEMU's
+	// timer callbacks and the vCPU thread do not always get a core in time).
 	taken, missed := samplerCounts(stdout)
-	if taken == 0 || float64(missed) > 0.01*float64(taken+missed) {
-		t.Errorf("%d deadlines missed of %d due: more than 1%%", missed, taken+missed)
+	byKernel := 0
+	for _, s := range samples {
+		if ss, _ := s.rec.Sample(); ss.State.Kind() == record.StackInterrupt || s.leaf() == "internal/runtime/syscall/linux.Syscall6" {
+			byKernel += s.weight() - 1
+		}
+	}
+	due := taken + missed
+	t.Logf("%d deadlines due, %d missed: %d by samples that landed in the kernel or at a system call's return point, %d in the program's code",
+		due, missed, byKernel, missed-byKernel)
+	if taken == 0 || float64(byKernel) > 0.01*float64(due) {
+		t.Errorf("%d of %d deadlines missed where the kernel could have held the sampler off: more than 1%%", byKernel, due)
 	}
 }
 
@@ -245,7 +269,9 @@ func testTraceBacktraceCrossesTrapFrame(t *testing.T, a guestArch) {
 			}
 		}
 		tp := gtSample{rec: r, funcs: funcs}.threadPart()
-		if len(tp) == 0 || isKernelFunc(tp[0]) {
+		// The one kernel function a thread runs is arm64's signal-return trampoline (the
+		// runtime leaves sa_restorer unset there): rt_sigreturn is made from it.
+		if len(tp) == 0 || isKernelFunc(tp[0]) && tp[0] != "github.com/unitrace/unitrace/kernel.sigreturnCode" {
 			t.Errorf("a syscall_enter backtrace does not cross into the program: %v", funcs)
 			continue
 		}

@@ -380,11 +380,36 @@ func checkStacks(t *testing.T, text [2]uint64, s *stackdump.Snapshot, spinner *s
 		default:
 			t.Errorf("thread %d is %q", th.TID, th.State)
 		}
-		for i, pc := range append([]uint64{th.PC}, th.Frames...) {
+		for i, pc := range append(append([]uint64{th.PC}, th.Frames...), th.KernelFrames...) {
 			if pc < text[0] || pc >= text[1] {
 				t.Errorf("thread %d (%s): frame %d at %#x is outside the image's text [%#x, %#x)", th.TID, th.State, i, pc, text[0], text[1])
 			}
 		}
+	}
+	// A blocked thread shows the kernel's path that blocked it above its own frames: the
+	// system call's handler out to the entry stub.
+	blockedWithPath := 0
+	for _, th := range s.Threads {
+		if th.State != "blocked" {
+			continue
+		}
+		if len(th.KernelFrames) == 0 {
+			t.Errorf("blocked thread %d (%s) has no kernel frames", th.TID, th.Wait)
+			continue
+		}
+		var funcs []string
+		for _, w := range th.Stack {
+			if w.Kernel && len(w.Frames) > 0 {
+				funcs = append(funcs, w.Frames[len(w.Frames)-1].Func)
+			}
+		}
+		if !containsFunc(funcs, "github.com/unitrace/unitrace/kernel.syscallLocked") {
+			t.Errorf("blocked thread %d (%s): kernel frames %v do not run through kernel.syscallLocked", th.TID, th.Wait, funcs)
+		}
+		blockedWithPath++
+	}
+	if blockedWithPath == 0 {
+		t.Error("no blocked thread in the snapshot")
 	}
 }
 

@@ -123,10 +123,17 @@ func writeStack(w io.Writer, s *Snapshot, e *Entry, want bool) {
 	if s.Symbolized {
 		for _, wd := range e.Stack {
 			for _, f := range wd.Frames {
-				fmt.Fprintf(w, "  %#x %s\n", wd.PC, frameText(f, wd.Recovered))
+				mark := ""
+				if wd.Kernel {
+					mark = "  [kernel]"
+				}
+				fmt.Fprintf(w, "  %#x %s%s\n", wd.PC, frameText(f, wd.Recovered), mark)
 			}
 		}
 	} else {
+		for _, pc := range e.KernelFrames {
+			fmt.Fprintf(w, "  %#x  [kernel]\n", pc)
+		}
 		if e.PC != 0 {
 			fmt.Fprintf(w, "  %#x\n", e.PC)
 		}

@@ -51,9 +51,12 @@ type Entry struct {
 	WalkStop  bool     `json:"walk_stop"` // a frame check failed and ended the walk
 	Truncated bool     `json:"truncated"` // the walk reached the depth cap
 	Frames    []uint64 `json:"frames"`    // return addresses, callers of PC, innermost first
+	// KernelFrames is, for a blocked thread, the kernel's path that blocked it (return
+	// addresses, innermost first), above PC: the kernel keeps no stack for a blocked thread.
+	KernelFrames []uint64 `json:"kernel_frames,omitempty"`
 
-	// Stack is the symbolized stack (Symbolize): the leaf, a recovered caller if any, then
-	// one word per frame.
+	// Stack is the symbolized stack (Symbolize): the kernel's path (Kernel words), the leaf, a
+	// recovered caller if any, then one word per frame.
 	Stack []Word `json:"-"`
 	// LeafFix says whether the leaf's caller was recovered, and if not, why.
 	LeafFix profile.FixResult `json:"-"`
@@ -64,6 +67,7 @@ type Word struct {
 	PC        uint64
 	Exact     bool // the leaf: looked up at PC itself, not PC-1
 	Recovered bool // the caller of a frameless leaf, which the frame-pointer chain skipped
+	Kernel    bool // the kernel's path that blocked the thread
 	Frames    []Frame
 }
 
@@ -120,7 +124,7 @@ func (s *Snapshot) check() error {
 		}
 	}
 	for i, e := range s.Threads {
-		if e.TID <= 0 || e.CPU < -1 || e.CPU >= maxCPUs || e.State == "" || len(e.Frames) > maxDepth {
+		if e.TID <= 0 || e.CPU < -1 || e.CPU >= maxCPUs || e.State == "" || len(e.Frames)+len(e.KernelFrames) > maxDepth {
 			return fmt.Errorf("thread entry %d (tid %d, cpu %d, state %q, %d frames) is malformed", i, e.TID, e.CPU, e.State, len(e.Frames))
 		}
 	}

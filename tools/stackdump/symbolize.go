@@ -44,6 +44,11 @@ func SymbolizeImage(s *Snapshot, im *profile.Image, force bool) error {
 
 func symbolizeEntry(im *profile.Image, e *Entry) {
 	e.Stack, e.LeafFix = nil, profile.FixOff
+	for _, pc := range e.KernelFrames {
+		w := word(im, pc, false)
+		w.Kernel = true
+		e.Stack = append(e.Stack, w)
+	}
 	if e.PC != 0 {
 		e.Stack = append(e.Stack, word(im, e.PC, true))
 		if !e.NoWalk {

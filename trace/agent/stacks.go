@@ -50,6 +50,9 @@ type stackReply struct {
 	WalkStop  bool     `json:"walk_stop"`
 	Truncated bool     `json:"truncated"`
 	Frames    []uint64 `json:"frames"` // return addresses, callers of pc, innermost first
+	// KernelFrames is, for a blocked thread, the kernel's path that blocked it: return
+	// addresses, innermost first, above pc.
+	KernelFrames []uint64 `json:"kernel_frames,omitempty"`
 }
 
 // stacks runs the stacks command.
@@ -112,7 +115,7 @@ func buildStacks(buf []byte, n, unanswered uint64, arch wire.Arch, textStart uin
 }
 
 func entryReply(e *trace.StackEntry) stackReply {
-	frames := e.Frames
+	kernel, frames := e.SplitKernelPath()
 	if frames == nil {
 		frames = []uint64{}
 	}
@@ -122,7 +125,7 @@ func entryReply(e *trace.StackEntry) stackReply {
 		PC: e.PC, SP: e.SP, FP: e.FP, LR: e.LR, W0: e.W0, W1: e.W1, Ticks: e.Ticks, StackKind: trace.StackKindName(e.StackKind),
 		ByIPI: e.Flags&trace.StackByIPI != 0, Saved: e.Flags&trace.StackSaved != 0,
 		NoWalk: e.Flags&trace.StackNoWalk != 0, WalkStop: walk&record.WalkStop != 0,
-		Truncated: walk&record.StackTrunc != 0, Frames: frames,
+		Truncated: walk&record.StackTrunc != 0, Frames: frames, KernelFrames: kernel,
 	}
 }
 
