@@ -237,7 +237,9 @@ func syscallReturnLeaves(t *testing.T, a guestArch, img string, samples []gtSamp
 // syscall_enter backtrace of examples/hello starts at kernel.syscall, runs up the kernel's
 // chain to the entry stub, then through the thread mark into a function of the program's text
 // (validated: every word a code address); some of them reach main.*.
-func TestTraceBacktraceCrossesTrapFrame(t *testing.T) { forEachArch(t, testTraceBacktraceCrossesTrapFrame) }
+func TestTraceBacktraceCrossesTrapFrame(t *testing.T) {
+	forEachArch(t, testTraceBacktraceCrossesTrapFrame)
+}
 
 func testTraceBacktraceCrossesTrapFrame(t *testing.T, a guestArch) {
 	img, file := a.path("hello-crossing.elf"), a.path("hello-crossing.utrace")
