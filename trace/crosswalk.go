@@ -111,6 +111,21 @@ func walkTraps(fa uintptr, markFirst bool, out uintptr, maxWords int, t *threadC
 	return n, flags
 }
 
+// walkAcross walks the frame-pointer chain from fp on the stack w bounds (a trap handler's
+// kernel stack), at most kernelPartMax words of it, then on across the trap frames from fa out
+// to the thread (walkTraps, which marks where each context begins). It stores (out != 0) or counts at most maxWords words, and returns how many and the
+// walk flags; t receives the thread context. A counting call and a storing call with its count
+// see the same words.
+func walkAcross(w *Walk, fp, fa, out uintptr, maxWords int, t *threadContext) (n int, flags record.Flags) {
+	nk, kf := w.frames(fp, out, min(kernelPartMax, maxWords))
+	o := uintptr(0)
+	if out != 0 {
+		o = out + uintptr(nk)*8
+	}
+	n, tf := walkTraps(fa, true, o, maxWords-nk, t)
+	return nk + n, kf | tf
+}
+
 // words returns the two words at the context's sp, or zeros when they are not inside its stack.
 //
 //go:nosplit

@@ -76,23 +76,15 @@ func emit(p *Point, state uint32, n int, a, b, c, d uint64) {
 
 	var w Walk
 	fp, fa := uintptr(0), uintptr(0)
-	nframes, nkernel := 0, 0
+	nframes := 0
 	var rflags record.Flags
 	if state&Backtrace != 0 {
 		w = currentWalk()
 		fp = callerFP() // the Emit's frame: its return address is the tracepoint's caller
-		fa = currentFrame()
-		limit := MaxDepth
-		if fa != 0 {
-			limit = kernelPartMax
-		}
-		nkernel, rflags = w.frames(fp, 0, limit)
-		nframes = nkernel
-		if fa != 0 {
-			var tf record.Flags
-			nframes, tf = walkTraps(fa, true, 0, MaxDepth-nkernel, nil)
-			nframes += nkernel
-			rflags |= tf
+		if fa = currentFrame(); fa != 0 {
+			nframes, rflags = walkAcross(&w, fp, fa, 0, MaxDepth, nil)
+		} else {
+			nframes, rflags = w.frames(fp, 0, MaxDepth)
 		}
 		cs.countWalk(rflags)
 		rflags |= record.HasStack
@@ -112,9 +104,10 @@ func emit(p *Point, state uint32, n int, a, b, c, d uint64) {
 			// The second walk sees the same, unchanged chain (interrupts are masked): it writes
 			// what the first one counted, straight into the ring.
 			st := args + uintptr(n)*8
-			w.frames(fp, st, nkernel)
 			if fa != 0 {
-				walkTraps(fa, true, st+uintptr(nkernel)*8, nframes-nkernel, nil)
+				walkAcross(&w, fp, fa, st, nframes, nil)
+			} else {
+				w.frames(fp, st, nframes)
 			}
 		}
 		cs.ring.Commit()

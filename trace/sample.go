@@ -97,7 +97,7 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle, here bool) 
 	if state&InterruptBacktrace != 0 {
 		fa = currentFrame()
 	}
-	nframes, nhere := 0, 0
+	nframes := 0
 	var w Walk
 	fp := uintptr(0)
 	switch {
@@ -106,12 +106,10 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle, here bool) 
 		rflags |= record.StackFromInterrupt | record.HasStack
 		w = currentWalk()
 		fp = callerFP()
-		var wf, tf record.Flags
-		nhere, wf = w.frames(fp, 0, kernelPartMax)
-		nframes, tf = walkTraps(fa, true, 0, MaxDepth-nhere, &thread)
-		nframes += nhere
-		cs.countWalk(wf | tf)
-		rflags |= wf | tf
+		var wf record.Flags
+		nframes, wf = walkAcross(&w, fp, fa, 0, MaxDepth, &thread)
+		cs.countWalk(wf)
+		rflags |= wf
 		leaf.kind = record.StackInterrupt
 		nargs = thread.putArgs(&args, nargs)
 	case fa != 0:
@@ -172,9 +170,7 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle, here bool) 
 		st := a + uintptr(nargs)*8
 		got := 0
 		if here && fa != 0 {
-			got, _ = w.frames(fp, st, nhere)
-			k, _ := walkTraps(fa, true, st+uintptr(got)*8, nframes-got, nil)
-			got += k
+			got, _ = walkAcross(&w, fp, fa, st, nframes, nil)
 		} else if fa != 0 {
 			got, _ = walkTraps(fa, false, st, nframes, nil)
 		} else if nframes > 0 {

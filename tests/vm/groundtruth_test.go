@@ -69,6 +69,13 @@ func recordSamples(t *testing.T, a guestArch, img, file string, args ...string) 
 		t.Fatalf("%v: status %d\n%s\n%s", args, status, stdout, stderr)
 	}
 	logSamplerReport(t, stdout)
+	return loadRecording(t, img, file)
+}
+
+// loadRecording reads a recording and the image that made it, and returns its samples in time
+// order with their stacks symbolized (stackFuncs).
+func loadRecording(t *testing.T, img, file string) (*tracefile.Trace, []gtSample, *tracefile.Image) {
+	t.Helper()
 	tr, err := tracefile.LoadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -79,10 +86,9 @@ func recordSamples(t *testing.T, a guestArch, img, file string, args ...string) 
 	}
 	var samples []gtSample
 	for _, r := range tr.Merged() {
-		if r.TPID != record.TPSample {
-			continue
+		if r.TPID == record.TPSample {
+			samples = append(samples, gtSample{rec: r, funcs: stackFuncs(im, r.Stack, r.Flags&record.PC0Exact != 0)})
 		}
-		samples = append(samples, gtSample{rec: r, funcs: stackFuncs(im, r.Stack, r.Flags&record.PC0Exact != 0)})
 	}
 	return tr, samples, im
 }

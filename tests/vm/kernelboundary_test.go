@@ -80,7 +80,7 @@ func testGroundTruthSyscall(t *testing.T, a guestArch) {
 	}
 	userNs, _ := strconv.ParseFloat(m[1], 64)
 	sysNs, _ := strconv.ParseFloat(m[2], 64)
-	samples := loadSamples(t, img, file)
+	_, samples, _ := loadRecording(t, img, file)
 
 	w := window(samples, func(s gtSample) bool { return s.has("main.syscallWorkload") })
 	var all, user, sys, sysKernelLeaf, sysThrough int
@@ -138,27 +138,6 @@ func testGroundTruthSyscall(t *testing.T, a guestArch) {
 	if taken == 0 || float64(byKernel) > 0.01*float64(due) {
 		t.Errorf("%d of %d deadlines missed where the kernel could have held the sampler off: more than 1%%", byKernel, due)
 	}
-}
-
-// loadSamples reads a recording's samples, symbolized: marks become "[thread]" or "[kernel]",
-// and the word after a mark is an exact pc.
-func loadSamples(t *testing.T, img, file string) []gtSample {
-	t.Helper()
-	tr, err := tracefile.LoadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	im, err := tracefile.OpenImage(img)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var samples []gtSample
-	for _, r := range tr.Merged() {
-		if r.TPID == record.TPSample {
-			samples = append(samples, gtSample{rec: r, funcs: stackFuncs(im, r.Stack, r.Flags&record.PC0Exact != 0)})
-		}
-	}
-	return samples
 }
 
 // stackFuncs names the functions of a stack: marks as "[thread]" or "[kernel]", the word after
@@ -247,14 +226,7 @@ func testTraceBacktraceCrossesTrapFrame(t *testing.T, a guestArch) {
 	if status != 3 {
 		t.Fatalf("status %d, want hello's 3\n%s", status, stderr)
 	}
-	tr, err := tracefile.LoadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	im, err := tracefile.OpenImage(img)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr, _, im := loadRecording(t, img, file)
 	var n, crossed, toMain int
 	for _, r := range tr.Merged() {
 		if tr.Dict == nil || tr.Dict.Name(r.TPID) != "syscall_enter" {
