@@ -32,17 +32,6 @@ func TestISTFor(t *testing.T) {
 	}
 }
 
-// TestSamplerAboveKernelPriority: the sampler's vector is the one class the kernel lets
-// through (a vector's priority class is its high nibble), and the tick is not.
-func TestSamplerAboveKernelPriority(t *testing.T) {
-	if VectorSampler>>4 <= KernelPriority || VectorSampler == VectorSpurious {
-		t.Errorf("VectorSampler %#x is not above priority class %d", VectorSampler, KernelPriority)
-	}
-	if VectorTimer>>4 > KernelPriority || FirstDeviceVector>>4 > KernelPriority {
-		t.Errorf("the tick or device vectors would interrupt kernel code")
-	}
-}
-
 func TestPseudoDescriptor(t *testing.T) {
 	var p [16]byte
 	putPseudoDescriptor(&p, 0x0102030405060708, 0x0fff)
