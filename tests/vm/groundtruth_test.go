@@ -152,8 +152,13 @@ func testGroundTruthHash(t *testing.T, a guestArch) {
 	const inner, outer = "main.innerHash", "main.outerWorkload"
 	samples, _ := sampleWorkload(t, a, "hash")
 	w := window(samples, func(s gtSample) bool { return s.leaf() == inner })
-	leaf, full := 0, 0
+	// innerHash is the leaf of most samples; the rest are mostly the kernel's work while it
+	// ran (the tick, the clock reads), whose thread beneath is innerHash.
+	leaf, hot, full := 0, 0, 0
 	for _, s := range w {
+		if s.leaf() == inner || s.threadLeaf() == inner {
+			hot++
+		}
 		if s.leaf() != inner {
 			continue
 		}
@@ -162,10 +167,10 @@ func testGroundTruthHash(t *testing.T, a guestArch) {
 			full++
 		}
 	}
-	t.Logf("interrupt-frame sampler: %d samples in the run, innerHash leaf in %d (%.1f%%), full stack in %d (%.2f%% of those)",
-		len(w), leaf, pct(leaf, len(w)), full, pct(full, leaf))
-	if pct(leaf, len(w)) < 90 {
-		t.Errorf("innerHash is the leaf of %.1f%% of the samples, want at least 90%%", pct(leaf, len(w)))
+	t.Logf("interrupt-frame sampler: %d samples in the run, innerHash leaf in %d (%.1f%%), innerHash the leaf or beneath the kernel's frames in %d (%.1f%%), full stack in %d (%.2f%% of the leaves)",
+		len(w), leaf, pct(leaf, len(w)), hot, pct(hot, len(w)), full, pct(full, leaf))
+	if pct(hot, len(w)) < 90 {
+		t.Errorf("innerHash is the leaf, or beneath the kernel's frames, of %.1f%% of the samples, want at least 90%%", pct(hot, len(w)))
 	}
 	if pct(full, leaf) < 99 {
 		t.Errorf("%.2f%% of the innerHash samples show innerHash <- outerWorkload <- main.main, want 99%%", pct(full, leaf))
