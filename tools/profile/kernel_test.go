@@ -8,33 +8,13 @@ import (
 	"testing"
 
 	"github.com/unitrace/unitrace/tools/profile/profiletest"
-	"github.com/unitrace/unitrace/tools/tracefile"
 )
 
 // kernelProfile builds the kernel scenario's recording and its profile.
 func kernelProfile(t *testing.T, opt Options) (*profiletest.KernelScenario, *Profile) {
 	t.Helper()
 	ks := profiletest.NewKernelScenario(program(t, "amd64"))
-	b, err := ks.Rec.Bytes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := tracefile.Load(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range tr.Errors {
-		t.Errorf("recording: %v", e.Err)
-	}
-	im, err := OpenFor("", tr, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Build(tr, im, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ks, p
+	return ks, recordingProfile(t, &ks.Rec, opt)
 }
 
 // TestKernelStacks: stacks that cross the kernel boundary lose their marks, keep the kernel's

@@ -17,7 +17,14 @@ import (
 func scenarioProfile(t *testing.T, opt Options) (*profiletest.Scenario, *Profile) {
 	t.Helper()
 	sc := profiletest.NewScenario(program(t, "amd64"), "")
-	b, err := sc.Rec.Bytes()
+	return sc, recordingProfile(t, &sc.Rec, opt)
+}
+
+// recordingProfile encodes a synthetic recording, reads it back as a trace and builds its
+// profile; the recording must read without errors.
+func recordingProfile(t *testing.T, rec *profiletest.Recording, opt Options) *Profile {
+	t.Helper()
+	b, err := rec.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +43,7 @@ func scenarioProfile(t *testing.T, opt Options) (*profiletest.Scenario, *Profile
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sc, p
+	return p
 }
 
 func withLost(want map[string]int, lost int) map[string]int {
