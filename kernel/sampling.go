@@ -129,10 +129,22 @@ func takeSample(s *sampler.CPU, now uint64) {
 //go:noinline
 func sampleAtExit(entered uint64) {
 	s := &samplers[cpuIndex()&(maxCPUs-1)]
+	if !s.On() {
+		return
+	}
 	if now := ticks(); s.Due(now) && s.Next() >= entered {
 		late, weight := fireSample(s, now)
 		finishSample(s, now, weight, tpSamplerTick.EmitSampleHere(s.NsFromTicks(late), weight, false))
 	}
+}
+
+// trapEntered is when a thread's trap was taken, for sampleAtExit; the counter is read only
+// while this CPU's sampler runs (0 otherwise: every due deadline is the trap's).
+func trapEntered() uint64 {
+	if samplers[cpuIndex()&(maxCPUs-1)].On() {
+		return ticks()
+	}
+	return 0
 }
 
 // fireSample takes the due deadline: how late it came, and how many deadlines the sample stands

@@ -24,7 +24,7 @@ func trap(f *Frame) {
 	case f.Prev != 0:
 		kernelFault(f, "fault inside the kernel")
 	default:
-		entered := ticks()
+		entered := trapEntered()
 		amd64.SetPriority(amd64.KernelPriority)
 		amd64.EnableInterrupts()
 		threadTrap(f)

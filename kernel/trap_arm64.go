@@ -27,10 +27,7 @@ func trap(f *Frame) {
 		case arm64.IntidSpurious:
 			return
 		case arm64.IntidPhysicalTimer:
-			// The sampler's timer: end the interrupt after the handler, which drops the
-			// level-triggered line by re-arming the timer.
-			samplerInterrupt()
-			arm64.EndOfIRQ(ack)
+			samplerIRQ(ack)
 			return
 		}
 		interruptible(f, ack, id)
@@ -42,7 +39,7 @@ func trap(f *Frame) {
 // interruptible runs the handler of a thread's trap at the kernel's priority mask with IRQs
 // unmasked: the sampler's timer may interrupt it.
 func interruptible(f *Frame, ack, id uint32) {
-	entered := ticks()
+	entered := trapEntered()
 	arm64.SetPriorityMask(arm64.PriorityMaskKernel)
 	arm64.EnableInterrupts()
 	threadTrap(f, ack, id)
@@ -58,12 +55,19 @@ func nestedIRQ(f *Frame) {
 	switch id := arm64.INTID(ack); id {
 	case arm64.IntidSpurious:
 	case arm64.IntidPhysicalTimer:
-		samplerInterrupt()
-		arm64.EndOfIRQ(ack)
+		samplerIRQ(ack)
 	default:
 		arm64.EndOfIRQ(ack)
 		kernelFault(f, "interrupt above the kernel's priority mask that is not the sampler's")
 	}
+}
+
+// samplerIRQ handles the sampler's timer interrupt, acknowledged as ack, from a thread or in
+// kernel code. It ends the interrupt after the handler, which drops the level-triggered line by
+// re-arming the timer.
+func samplerIRQ(ack uint32) {
+	samplerInterrupt()
+	arm64.EndOfIRQ(ack)
 }
 
 // threadTrap handles a trap a thread took; ack and id are the acknowledged interrupt's, for an

@@ -4,6 +4,7 @@ package trace
 
 import (
 	"encoding/binary"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -48,14 +49,7 @@ func newCrossMachine(t testing.TB) *crossMachine {
 	hostMachine.memLo, hostMachine.memHi = m.base, m.base+2*half
 	hostMachine.kstackLo, hostMachine.kstackHi = m.kLo, m.kHi
 	hostMachine.textLo, hostMachine.textHi = textLo, textHi
-	t.Cleanup(func() {
-		hostMachine = struct {
-			memLo, memHi       uintptr
-			kstackLo, kstackHi uintptr
-			textLo, textHi     uintptr
-			frame              uintptr
-		}{}
-	})
+	t.Cleanup(func() { hostMachine = hostMachineState{} })
 	return m
 }
 
@@ -103,7 +97,7 @@ func (m *crossMachine) walk(fa uintptr, markFirst bool) ([]uint64, record.Flags,
 	}
 	full := make([]uint64, MaxDepth)
 	walkTraps(fa, markFirst, addrOfWords(full), MaxDepth, nil)
-	if !equalWords(out, full[:n]) {
+	if !slices.Equal(out, full[:n]) {
 		panic("the writing walk stored other words than a walk with room to spare")
 	}
 	return out, fl, t
@@ -114,7 +108,7 @@ func TestWalkTrapsCrossesIntoThread(t *testing.T) {
 	m.build()
 	got, fl, th := m.walk(m.inner, false)
 	want := []uint64{0x150000, 0x150100, 0x150200, record.StackMarkThread, 0x110000, 0x110100, 0x110200}
-	if !equalWords(got, want) || fl != 0 {
+	if !slices.Equal(got, want) || fl != 0 {
 		t.Fatalf("stack %x, flags %#x; want %x, 0", got, fl, want)
 	}
 	if !th.found || th.sp != m.tLo+0xf0 || th.w0 != 0x110050 || th.kind != record.StackGoroutine {
@@ -124,7 +118,7 @@ func TestWalkTrapsCrossesIntoThread(t *testing.T) {
 	// A tracepoint in the system call's handler: its own chain was walked already; the trap
 	// frame's context follows its mark.
 	got, _, _ = m.walk(m.out, true)
-	if want := []uint64{record.StackMarkThread, 0x110000, 0x110100, 0x110200}; !equalWords(got, want) {
+	if want := []uint64{record.StackMarkThread, 0x110000, 0x110100, 0x110200}; !slices.Equal(got, want) {
 		t.Errorf("from the system call's frame: %x, want %x", got, want)
 	}
 }
@@ -169,7 +163,7 @@ func TestWalkTrapsOnSystemStack(t *testing.T) {
 	m.frame(m.out).RSP = uint64(m.tHi + 0x800)
 	got, fl, th := m.walk(m.inner, false)
 	want := []uint64{0x150000, 0x150100, 0x150200, record.StackMarkThread, 0x110000, 0x110100, 0x110200}
-	if !equalWords(got, want) || fl != 0 || th.kind != record.StackSystem {
+	if !slices.Equal(got, want) || fl != 0 || th.kind != record.StackSystem {
 		t.Errorf("stack %x, flags %#x, kind %d; want %x, 0, system", got, fl, th.kind, want)
 	}
 }
@@ -227,16 +221,4 @@ func FuzzWalkTraps(f *testing.F) {
 			}
 		}
 	})
-}
-
-func equalWords(a, b []uint64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -7,7 +7,9 @@ package trace
 // tables, kernel stacks and text, so that host tests can run the walks across trap frames
 // (crosswalk.go) on synthetic frames and stacks, garbage included. Its zero value is the
 // benchmark's: any aligned word is readable, there are no kernel stacks.
-var hostMachine struct {
+var hostMachine hostMachineState
+
+type hostMachineState struct {
 	memLo, memHi       uintptr // readable words, when memHi != 0
 	kstackLo, kstackHi uintptr // the one kernel stack, when kstackHi != 0
 	textLo, textHi     uintptr // what counts as code for return addresses

@@ -11,7 +11,6 @@ import (
 	pprof "github.com/google/pprof/profile"
 
 	"github.com/unitrace/unitrace/tools/profile/profiletest"
-	"github.com/unitrace/unitrace/tools/tracefile"
 	"github.com/unitrace/unitrace/trace/wire"
 )
 
@@ -113,22 +112,7 @@ func TestPProfAggregates(t *testing.T) {
 		s.Ns = uint64(i+1) * 1_000_000
 		rec.Samples = append(rec.Samples, s)
 	}
-	b, err := rec.Bytes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := tracefile.Load(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	im, err := OpenFor("", tr, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Build(tr, im, Options{NoLeafFix: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := recordingProfile(t, &rec, Options{NoLeafFix: true})
 	pp, _ := writePProf(t, p)
 	if len(pp.Sample) != 3 {
 		t.Fatalf("%d pprof samples, want 3: %v", len(pp.Sample), pp.Sample)
