@@ -110,6 +110,15 @@ func handOnTick() { amd64.SendSelfIPI(amd64.VectorTimer) }
 //go:nosplit
 func ackTimer() { amd64.EOI() }
 
+// raisePriority and lowerPriority switch the task priority between the kernel's, which only the
+// sampler's vector passes, and the thread's (holdback.go).
+//
+//go:nosplit
+func raisePriority() { amd64.SetPriority(amd64.KernelPriority) }
+
+//go:nosplit
+func lowerPriority() { amd64.SetPriority(0) }
+
 // maskInterrupts masks interrupts and returns what restoreInterrupts needs to undo it.
 //
 //go:nosplit

@@ -106,6 +106,15 @@ const sharedTimer = false
 //go:nosplit
 func handOnTick() {}
 
+// raisePriority and lowerPriority switch the GIC's priority mask between the kernel's, which
+// only the sampler's timer passes, and the thread's (holdback.go).
+//
+//go:nosplit
+func raisePriority() { arm64.SetPriorityMask(arm64.PriorityMaskKernel) }
+
+//go:nosplit
+func lowerPriority() { arm64.SetPriorityMask(arm64.PriorityMaskThread) }
+
 // maskInterrupts masks interrupts and returns what restoreInterrupts needs to undo it.
 //
 //go:nosplit

@@ -38,7 +38,10 @@ type cpuLocal struct {
 	// sampleCarry is the weight of samples that were due but could not be recorded (their emit
 	// nested in another on this CPU): the next sample recorded carries it.
 	sampleCarry uint64
-	xcallAck    atomic.Uint64
+	// held: kernel code on this CPU runs at the kernel's priority because an interrupt other
+	// than the sampler's is held back until the trap returns (holdback.go).
+	held     bool
+	xcallAck atomic.Uint64
 
 	// lockWake is set by wakeLockSleeper before it interrupts this CPU, and cleared by the CPU
 	// before it announces itself as a sleeper: a wake-up that arrives between the sleeper's last

@@ -9,7 +9,8 @@ import (
 // started by INIT-SIPI-SIPI (amd64.StartAP) and reached by fixed IPIs on vectorIPI.
 
 // vectorIPI is the kernel's one IPI vector: above the device vectors (64..111), at or below
-// amd64.KernelPriority's class, so it waits for kernel code to return as the tick does.
+// amd64.KernelPriority's class, so kernel code holds it back until the trap returns, as it
+// does the tick.
 const vectorIPI = 0xe0
 
 var (

@@ -77,16 +77,21 @@ func sendIPI(c int) { arm64.SendIPI(c, sgiKernel) }
 // nothing to do), so a wake-up sent just before the WFI still ends it.
 //
 // The wait is a WFI with IRQs masked in PSTATE and the thread's priority mask in the GIC, so
-// that the waker's SGI, which kernel code's mask holds back, ends it (and stays pending until
-// the trap returns to a thread); so does the sampler's timer, whose interrupt is then taken at
-// once, here.
+// that the waker's SGI ends it even if this trap holds interrupts back (holdback.go) and the SGI
+// is then held back too until the trap returns; so does the sampler's timer, whose interrupt is
+// then taken at once, here.
 func lockSleep(woken *uint32) {
 	flags := arm64.IRQSave()
-	arm64.SetPriorityMask(arm64.PriorityMaskThread)
+	held := here().held
+	if held {
+		lowerPriority()
+	}
 	if atomic.LoadUint32(woken) == 0 {
 		arm64.WaitForInterrupt()
 	}
-	arm64.SetPriorityMask(arm64.PriorityMaskKernel)
+	if held {
+		raisePriority()
+	}
 	arm64.IRQRestore(flags)
 }
 

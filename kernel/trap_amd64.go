@@ -7,9 +7,10 @@ import "github.com/unitrace/unitrace/arch/amd64"
 // context f holds when trap returns is the one the CPU resumes.
 //
 // The NMI and the sampler's interrupt run with interrupts masked and touch only this CPU's
-// state; they may land in kernel code. Every other entry comes from a thread and runs
-// interruptible at KernelPriority: only the sampler's vector can interrupt it (its own IST
-// stack, so it nests without clobbering this handler's), and the rest wait for the return.
+// state; they may land in kernel code. Every other entry comes from a thread and runs with
+// interrupts enabled: the sampler's vector interrupts it where it runs (its own IST stack, so
+// it nests without clobbering this handler's), and any other interrupt that arrives is held
+// back until the trap returns (holdback.go).
 func trap(f *Frame) {
 	noteTrap(f.Vector, uintptr(f.RIP))
 	switch {
@@ -21,16 +22,47 @@ func trap(f *Frame) {
 	case f.Vector == amd64.VectorSampler:
 		amd64.EOI()
 		samplerInterrupt()
+	case f.Prev != 0 && isInterrupt(f.Vector):
+		holdBack(f.Vector)
 	case f.Prev != 0:
 		kernelFault(f, "fault inside the kernel")
 	default:
 		entered := trapEntered()
-		amd64.SetPriority(amd64.KernelPriority)
+		if isInterrupt(f.Vector) {
+			// An interrupt's handler runs on the IRQ gate's IST stack, where a nested
+			// interrupt would land too and overwrite it: hold them back from the start. A
+			// system call (its own stack) or an exception (the exception gate's) leaves that
+			// stack free for one.
+			holdBackInterrupts()
+		}
 		amd64.EnableInterrupts()
 		threadTrap(f)
 		amd64.DisableInterrupts()
-		amd64.SetPriority(0)
+		releaseHeldInterrupts()
 		sampleAtExit(entered)
+	}
+}
+
+// isInterrupt reports whether v is an interrupt's vector (the tick, the IPI, a device's, the
+// spurious vector), not an exception's or the system call's.
+func isInterrupt(v uint64) bool {
+	return v >= amd64.FirstExternalVector && v < amd64.NumVectors
+}
+
+// holdBack handles an interrupt on vector v that arrived in kernel code: it raises the
+// priority so that nothing but the sampler's vector gets through until the trap returns, ends
+// the interrupt and has it raised again, where the priority now holds it. A device's line is
+// level-triggered and raises itself again once ended; the tick and the IPI are edges and are
+// sent again as self-IPIs (their handlers look at per-CPU state, not at how they came). The
+// spurious vector needs nothing.
+func holdBack(v uint64) {
+	if v == amd64.VectorSpurious {
+		return
+	}
+	holdBackInterrupts()
+	amd64.EOI()
+	if _, device := amd64.DeviceGSI(v); !device {
+		amd64.SendSelfIPI(uint8(v))
 	}
 }
 

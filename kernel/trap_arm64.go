@@ -4,13 +4,12 @@ import "github.com/unitrace/unitrace/arch/arm64"
 
 // trap is the kernel's entry from every exception: the vector stubs call it on SP_EL1 with the
 // Frame they built, interrupts masked. Threads (the Go program and the idle threads) run at
-// EL1t, so an exception of an EL1h kind is the kernel's own, and only the sampler's timer may
-// cause one (an IRQ taken in kernel code). Whatever context f holds when trap returns is the
-// one the CPU resumes.
+// EL1t, so an exception of an EL1h kind is the kernel's own, and only an IRQ may cause one.
+// Whatever context f holds when trap returns is the one the CPU resumes.
 //
 // The sampler's interrupt runs with interrupts masked and touches only this CPU's state.
-// Every other entry runs with IRQs unmasked in PSTATE and the kernel's priority mask in the
-// GIC: only the sampler's timer can interrupt it, and the rest wait for the return.
+// Every other entry runs with IRQs unmasked: the sampler's timer interrupts it where it runs,
+// and any other interrupt that arrives is held back until the trap returns (holdback.go).
 func trap(f *Frame) {
 	noteTrap(uint64(f.Kind)<<32|f.ESR>>26, f.PC())
 	if f.Prev != 0 || !f.FromThread() {
@@ -36,29 +35,37 @@ func trap(f *Frame) {
 	interruptible(f, 0, 0)
 }
 
-// interruptible runs the handler of a thread's trap at the kernel's priority mask with IRQs
-// unmasked: the sampler's timer may interrupt it.
+// interruptible runs the handler of a thread's trap with IRQs unmasked: the sampler's timer may
+// interrupt it, and nestedIRQ holds back the rest.
 func interruptible(f *Frame, ack, id uint32) {
 	entered := trapEntered()
-	arm64.SetPriorityMask(arm64.PriorityMaskKernel)
 	arm64.EnableInterrupts()
 	threadTrap(f, ack, id)
 	arm64.DisableInterrupts()
-	arm64.SetPriorityMask(arm64.PriorityMaskThread)
+	releaseHeldInterrupts()
 	sampleAtExit(entered)
 }
 
-// nestedIRQ handles an IRQ taken in kernel code: the priority mask lets only the sampler's
-// timer through.
+// nestedIRQ handles an IRQ taken in kernel code. It looks at the highest-priority pending
+// interrupt without acknowledging it: the sampler's timer is taken at once; anything else
+// raises the priority mask, which stops it being signalled, and stays pending until the trap
+// returns. A CPU that handles an acknowledged interrupt runs at its priority, so what arrives
+// then is above it: the sampler's, or the IPI in the tick's or a device's handler.
 func nestedIRQ(f *Frame) {
-	ack := arm64.AcknowledgeIRQ()
-	switch id := arm64.INTID(ack); id {
+	switch arm64.PendingIRQ() {
 	case arm64.IntidSpurious:
 	case arm64.IntidPhysicalTimer:
-		samplerIRQ(ack)
+		ack := arm64.AcknowledgeIRQ()
+		switch arm64.INTID(ack) {
+		case arm64.IntidSpurious:
+		case arm64.IntidPhysicalTimer:
+			samplerIRQ(ack)
+		default:
+			arm64.EndOfIRQ(ack)
+			kernelFault(f, "the GIC acknowledged another interrupt than the pending sampler's")
+		}
 	default:
-		arm64.EndOfIRQ(ack)
-		kernelFault(f, "interrupt above the kernel's priority mask that is not the sampler's")
+		holdBackInterrupts()
 	}
 }
 

@@ -71,8 +71,8 @@ func CurrentStack() (lo, hi uintptr)
 func CPUIndex() uint32
 
 // HaltUnless halts the calling CPU until an NMI (SendNMI) or an interrupt above the task
-// priority (the sampler's) wakes it, unless *flag is non-zero. It runs in a trap handler at
-// KernelPriority with interrupts enabled, and returns so. The waker sets *flag, then sends the
+// priority wakes it, unless *flag is non-zero. It runs in a trap handler with interrupts
+// enabled, and returns so. The waker sets *flag, then sends the
 // NMI; the NMI handler must call SkipHaltAfterNMI.
 func HaltUnless(flag *uint32)
 

@@ -250,9 +250,9 @@ TEXT ·InterruptedFrame(SB),NOSPLIT,$0-8
 
 // func HaltUnless(flag *uint32)
 //
-// HaltUnless halts the calling CPU until an NMI or an interrupt above the task priority (the
-// sampler's) wakes it, unless *flag is already non-zero. Entry: IF = 1, in a trap handler at
-// KernelPriority (the kernel's state). Clobbers AX. Returns with IF = 1, after the handler of
+// HaltUnless halts the calling CPU until an NMI or an interrupt above the task priority wakes
+// it, unless *flag is already non-zero. Entry: IF = 1, in a trap handler (the kernel's state:
+// at KernelPriority, only the sampler's vector passes). Clobbers AX. Returns with IF = 1, after the handler of
 // what woke it ran, or at once.
 //
 // The waker sets *flag before it sends the NMI. The flag is read with interrupts masked, and

@@ -62,11 +62,13 @@ func hasErrorCode(v int) bool {
 	return false
 }
 
-// KernelPriority is the task-priority class (CR8, Intel SDM vol. 3A §11.8.3.1) the kernel runs
-// at while it handles a trap with interrupts enabled: the local APIC holds back every vector of
-// this class and below, so only vectors 0xf0-0xfe (the sampler's) interrupt kernel code. Threads
-// run at priority 0. So kernel code is sampled where it runs, while the tick, IPIs and device
-// interrupts wait for the trap's return, as they did when the kernel ran with IF clear.
+// KernelPriority is the task-priority class (CR8, Intel SDM vol. 3A §11.8.3.1) that holds
+// interrupts back from kernel code: the local APIC holds back every vector of this class and
+// below, so only vectors 0xf0-0xfe (the sampler's) get through. Threads run at priority 0, and
+// so does kernel code until an interrupt arrives in it that must wait for the trap's return
+// (the kernel raises the priority then, lazily). So kernel code is sampled where it runs, while
+// the tick, IPIs and device interrupts wait for the trap's return, as they did when the kernel
+// ran with IF clear.
 const KernelPriority = 14
 
 // Segment selectors of the kernel's GDT (gdt.go).

@@ -45,6 +45,7 @@ func iccWritePMR(v uint64)
 func iccWriteBPR1(v uint64)
 func iccWriteIGRPEN1(v uint64)
 func iccReadIAR1() uint64
+func iccReadHPPIR1() uint64
 func iccWriteEOIR1(v uint64)
 
 // WaitForInterrupt executes WFI (a hint: it may return at once).

@@ -226,6 +226,12 @@ TEXT ·iccReadIAR1(SB),NOSPLIT,$0-8
 	MOVD	R0, ret+0(FP)
 	RET
 
+// func iccReadHPPIR1() uint64
+TEXT ·iccReadHPPIR1(SB),NOSPLIT,$0-8
+	MRS	ICC_HPPIR1_EL1, R0
+	MOVD	R0, ret+0(FP)
+	RET
+
 // func iccWriteEOIR1(v uint64)
 TEXT ·iccWriteEOIR1(SB),NOSPLIT,$0-8
 	MOVD	v+0(FP), R0

@@ -38,11 +38,12 @@ const (
 
 // GICv2 CPU interface registers (offsets from GICC base).
 const (
-	giccCTLR = 0x00
-	giccPMR  = 0x04
-	giccBPR  = 0x08
-	giccIAR  = 0x0c
-	giccEOIR = 0x10
+	giccCTLR  = 0x00
+	giccPMR   = 0x04
+	giccBPR   = 0x08
+	giccIAR   = 0x0c
+	giccEOIR  = 0x10
+	giccHPPIR = 0x18
 
 	giccCTLREnable = 3 // EnableGrp0 | EnableGrp1, FIQEn off: both groups signal IRQ
 )
@@ -68,11 +69,12 @@ const (
 
 // Priorities (lower is more urgent) and the priority masks that the kernel switches between,
 // as Linux's GICv3 pseudo-NMIs do: a thread runs with PriorityMaskThread, which lets every
-// enabled interrupt through; kernel code in a trap handler runs with IRQs unmasked in PSTATE
-// but PriorityMaskKernel in the GIC, which lets only PrioritySampler through. So the sampler's
-// timer interrupts kernel code where it runs, and the rest wait for the trap's return as they
-// did when the kernel ran with PSTATE.I set. The priority mask exists on GICv2 as well
-// (GICC_PMR) and on GICv3 (ICC_PMR_EL1).
+// enabled interrupt through; so does kernel code in a trap handler, with IRQs unmasked in
+// PSTATE, until an interrupt other than the sampler's timer arrives there and raises the mask
+// to PriorityMaskKernel, which lets only PrioritySampler through, for the rest of the trap. So
+// the sampler's timer interrupts kernel code where it runs, and the rest wait for the trap's
+// return as they did when the kernel ran with PSTATE.I set. The priority mask exists on GICv2
+// as well (GICC_PMR) and on GICv3 (ICC_PMR_EL1).
 //
 // The IPI sits above the tick and the devices: a CPU that waits for the kernel lock inside
 // their handler (acknowledged, not yet ended: the GIC's running priority holds back its own

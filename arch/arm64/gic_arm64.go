@@ -282,6 +282,22 @@ func AcknowledgeIRQ() uint32 {
 	return IntidSpurious
 }
 
+// PendingIRQ returns the INTID of the highest-priority pending interrupt without acknowledging
+// it (GICC_HPPIR, ICC_HPPIR1_EL1), IntidSpurious if none is pending. The priority mask and the
+// running priority do not hide it, so when an IRQ is signalled the interrupt returned is the
+// one signalled, or a more urgent one.
+//
+//go:nosplit
+func PendingIRQ() uint32 {
+	switch gic.version {
+	case 2:
+		return iarINTID(mmioRead32(gic.cpu+giccHPPIR), false)
+	case 3:
+		return iarINTID(uint32(iccReadHPPIR1()), true)
+	}
+	return IntidSpurious
+}
+
 // INTID returns the interrupt ID in an acknowledge value.
 //
 //go:nosplit

@@ -88,3 +88,23 @@ func TestPriorities(t *testing.T) {
 		t.Error("two priorities share a group: one cannot preempt the other")
 	}
 }
+
+// TestGICv2CPUInterfaceOffsets checks the CPU interface's register offsets against the GICv2
+// architecture specification's register map (IHI 0048B Table 4-2).
+func TestGICv2CPUInterfaceOffsets(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"GICC_CTLR", giccCTLR, 0x00},
+		{"GICC_PMR", giccPMR, 0x04},
+		{"GICC_BPR", giccBPR, 0x08},
+		{"GICC_IAR", giccIAR, 0x0c},
+		{"GICC_EOIR", giccEOIR, 0x10},
+		{"GICC_HPPIR", giccHPPIR, 0x18},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s at %#x, want %#x", c.name, c.got, c.want)
+		}
+	}
+}

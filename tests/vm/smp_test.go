@@ -132,11 +132,16 @@ func testSMPSamplesEveryCPU(t *testing.T, a guestArch) {
 		t.Errorf("%s is the leaf of %d of %d busy samples while the workers ran (the most frequent leaf: %s), want it dominant",
 			crunch, hotTotal, busyTotal, top[0])
 	}
-	// The kernel's time is sampled where it runs, not at the instruction after the system call.
+	// The kernel's time is sampled where it runs, not at the instruction after the system call:
+	// when the kernel ran every trap masked, 18-51% of the busy samples sat there. Some still
+	// do, from the host: four CPUs on this machine's two cores wait for QEMU's big lock, and a
+	// timer interrupt that QEMU raises late, for a deadline from before the trap, is taken at the
+	// first instruction after the trap's masked exit (0.3-2.1% measured).
+	const maxAtReturn = 5
 	atReturn, busyAll := syscallReturnLeaves(t, a, a.path("smp-sampled.elf"), w)
 	t.Logf("%d of %d busy samples (%.2f%%) have a system call's return point as leaf", atReturn, busyAll, pct(atReturn, busyAll))
-	if pct(atReturn, busyAll) >= 2 {
-		t.Errorf("%.2f%% of the busy samples sit on a system call's return point, want under 2%%", pct(atReturn, busyAll))
+	if pct(atReturn, busyAll) >= maxAtReturn {
+		t.Errorf("%.2f%% of the busy samples sit on a system call's return point, want under %d%%", pct(atReturn, busyAll), maxAtReturn)
 	}
 }
 
