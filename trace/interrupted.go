@@ -1,18 +1,20 @@
 package trace
 
-import "github.com/unitrace/unitrace/trace/record"
+import (
+	"github.com/unitrace/unitrace/arch/goabi"
+	"github.com/unitrace/unitrace/trace/record"
+)
 
 // Which stack an interrupted thread was on, from its g. The arch files find g (amd64: at
 // -8(FS); arm64: in R28) and the kernel's stack bounds; the rest is the same on both.
 
-// Offsets into the Go runtime's g and m (go1.26; the same on amd64 and arm64, and stable for
-// many releases): g starts with stack.lo, stack.hi, stackguard0, stackguard1, _panic, _defer,
-// m; m starts with g0.
+// Offsets into the Go runtime's g and m (arch/goabi, checked against the toolchain by
+// tests/layout).
 const (
-	gStackLo = 0
-	gStackHi = 8
-	gM       = 48
-	mG0      = 0
+	gStackLo = goabi.GStackLo
+	gStackHi = goabi.GStackHi
+	gM       = goabi.GM
+	mG0      = goabi.MG0
 	maxStack = 1 << 30 // larger "stacks" are garbage
 )
 

@@ -148,12 +148,12 @@ halt:
 TEXT initKernelStack<>(SB),NOSPLIT|NOFRAME,$0
 	MOVQ	AX, const_kstackTLS(AX)         // TLS slot -> stand-in g (at the base)
 	LEAQ	const_kstackLo(AX), DX
-	MOVQ	DX, 0(AX)                       // g.stack.lo
+	MOVQ	DX, const_gStackLo(AX)
 	LEAQ	const_kstackSize(AX), DX
-	MOVQ	DX, 8(AX)                       // g.stack.hi
+	MOVQ	DX, const_gStackHi(AX)
 	LEAQ	const_kstackGuard(AX), DX
-	MOVQ	DX, 16(AX)                      // g.stackguard0
-	MOVQ	DX, 24(AX)                      // g.stackguard1
+	MOVQ	DX, const_gStackGuard0(AX)
+	MOVQ	DX, const_gStackGuard1(AX)
 	RET
 
 // func initKernelStackAt(base uintptr)

@@ -224,9 +224,9 @@ masked:
 // stacks too), the kernel stack's stand-in g in a trap handler (percpu.go).
 TEXT ·CurrentStack(SB),NOSPLIT,$0-16
 	MOVQ	-8(FS), AX
-	MOVQ	0(AX), BX
+	MOVQ	const_gStackLo(AX), BX
 	MOVQ	BX, lo+0(FP)
-	MOVQ	8(AX), BX
+	MOVQ	const_gStackHi(AX), BX
 	MOVQ	BX, hi+8(FP)
 	RET
 

@@ -1,5 +1,7 @@
 package amd64
 
+import "github.com/unitrace/unitrace/arch/goabi"
+
 // CPU is the per-CPU area. GS base points at it for the whole life of the CPU: the Go runtime on
 // linux/amd64 never uses GS, and everything runs at ring 0, so no SWAPGS is needed. The entry
 // stubs reach its fields through go_asm.h offsets (CPU_CurrentFrame, ...).
@@ -54,6 +56,15 @@ const (
 	kstackTLS      = kstackGWords * 8      // offset of the TLS slot (holds the g's address)
 	kstackFSOffset = kstackTLS + 8         // FS base offset from the stack's base
 	kstackLo       = kstackFSOffset + 8    // lowest usable stack byte (16-byte aligned)
-	stackGuard     = 928                   // runtime stackGuard: stackNosplit+stackSystem+StackSmall
+	stackGuard     = goabi.StackGuard      // the runtime's, so that nosplit chains fit
 	kstackGuard    = kstackLo + stackGuard // stackguard0 offset
+)
+
+// The stand-in g's fields that the stubs write (arch/goabi names their source), for the
+// assembly's go_asm.h.
+const (
+	gStackLo     = goabi.GStackLo
+	gStackHi     = goabi.GStackHi
+	gStackGuard0 = goabi.GStackGuard0
+	gStackGuard1 = goabi.GStackGuard1
 )

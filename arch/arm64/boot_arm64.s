@@ -18,12 +18,12 @@
 // the stand-in g's stack.lo, stack.hi, stackguard0 and stackguard1. Clobbers tmp.
 #define INIT_KSTACK(base, tmp) \
 	ADD	$const_kstackLo, base, tmp; \
-	MOVD	tmp, 0(base); \
+	MOVD	tmp, const_gStackLo(base); \
 	ADD	$const_kstackSize, base, tmp; \
-	MOVD	tmp, 8(base); \
+	MOVD	tmp, const_gStackHi(base); \
 	ADD	$const_kstackGuard, base, tmp; \
-	MOVD	tmp, 16(base); \
-	MOVD	tmp, 24(base)
+	MOVD	tmp, const_gStackGuard0(base); \
+	MOVD	tmp, const_gStackGuard1(base)
 
 // DROP_TO_EL1(target) leaves EL2 for EL1h at target, with the EL2 setup described at
 // bootEntry. Entry: EL2, DAIF masked. Clobbers R0; every other register reaches target intact.

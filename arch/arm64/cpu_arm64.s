@@ -262,9 +262,9 @@ TEXT ·IRQRestore(SB),NOSPLIT,$0-8
 // CurrentStack reads the stack bounds from the g in R28 (the first two words of runtime.g, or of
 // a kernel stack's stand-in g).
 TEXT ·CurrentStack(SB),NOSPLIT,$0-16
-	MOVD	0(g), R0
+	MOVD	const_gStackLo(g), R0
 	MOVD	R0, lo+0(FP)
-	MOVD	8(g), R0
+	MOVD	const_gStackHi(g), R0
 	MOVD	R0, hi+8(FP)
 	RET
 

@@ -1,5 +1,7 @@
 package arm64
 
+import "github.com/unitrace/unitrace/arch/goabi"
+
 // CPU is the per-CPU area. TPIDR_EL1 points at it for the whole life of the CPU: Go on
 // linux/arm64 keeps g in R28 and never touches TPIDR_EL1 (TPIDR_EL0 only with cgo), so the
 // register is ours. The entry stubs reach its fields through go_asm.h offsets (CPU_CurrentFrame,
@@ -50,8 +52,17 @@ const kstackSize = 32 << 10
 const (
 	kstackGWords = 16                    // the stand-in g (128 bytes), zero beyond the bounds
 	kstackLo     = kstackGWords * 8      // lowest usable stack byte (16-byte aligned)
-	stackGuard   = 928                   // runtime stackGuard: stackNosplit+stackSystem+StackSmall
+	stackGuard   = goabi.StackGuard      // the runtime's, so that nosplit chains fit
 	kstackGuard  = kstackLo + stackGuard // stackguard0 offset
+)
+
+// The stand-in g's fields that the stubs write (arch/goabi names their source), for the
+// assembly's go_asm.h.
+const (
+	gStackLo     = goabi.GStackLo
+	gStackHi     = goabi.GStackHi
+	gStackGuard0 = goabi.GStackGuard0
+	gStackGuard1 = goabi.GStackGuard1
 )
 
 // kstackTrapRoom is how much room an exception from EL1h needs on the stack it interrupted: its
