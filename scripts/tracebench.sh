@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tracer measurements (issue 3, docs/measurements.md), all in one run so the ratios compare like
+# Tracer measurements (docs/measurements.md, "Tracer"), all in one run so the ratios compare like
 # with like:
 #   1. host benchmarks of the emit path (go test -tags unitrace_host -bench Emit ./trace/);
 #   2. cycles per emit inside the guest (examples/tracebench cycles, on a flight ring);

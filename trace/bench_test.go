@@ -12,7 +12,7 @@ import (
 	"github.com/unitrace/unitrace/trace/ring"
 )
 
-// Host benchmarks of the emit path (issue 3, "Measure"), with the host machine hooks of
+// Host benchmarks of the emit path (docs/measurements.md, "Tracer"), with the host machine hooks of
 // arch_host.go:
 //
 //	go test -tags unitrace_host -run '^$' -bench Emit -count 5 ./trace/

@@ -1,6 +1,6 @@
 package arm64
 
-// Where QEMU -M virt puts things (research/baremetal-go.md §2.2; hw/arm/virt.c's memory map).
+// Where QEMU -M virt puts things (hw/arm/virt.c's memory map).
 // The device tree says the same; these are the defaults for code that runs before it is read,
 // or without it.
 const (

@@ -56,7 +56,7 @@ noGICv3: \
 
 // bootEntry is the image's entry point (ELF e_entry, selected with -ldflags -E).
 //
-// Entry state (QEMU -M virt -kernel with an ELF, research/baremetal-go.md §2.2): EL1h, or EL2
+// Entry state (QEMU -M virt -kernel with an ELF): EL1h, or EL2
 // with virtualization=on; MMU and caches off; x0 = 0 (QEMU passes no DTB pointer to an ELF and
 // puts the DTB at the start of RAM, 0x40000000, which the link address leaves free); SP
 // undefined. With a Linux boot protocol x0 would be the DTB's address; bootEntry takes it if

@@ -2,8 +2,8 @@ package arm64
 
 import "testing"
 
-// Syndromes as QEMU reports them (some observed, research/baremetal-go.md §2.2 and the smoke
-// test), decoded by hand from the Arm ARM's ESR_EL1 description.
+// Syndromes as QEMU reports them (some observed in the arm64 smoke test),
+// decoded by hand from the Arm ARM's ESR_EL1 description.
 func TestESRDecode(t *testing.T) {
 	for _, c := range []struct {
 		name    string

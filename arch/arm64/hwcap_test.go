@@ -8,7 +8,7 @@ func TestHWCapFromID(t *testing.T) {
 		isar0, pfr0 uint64
 		want        uint64
 	}{
-		// Cortex-A57 on QEMU (research/baremetal-go.md §1): AES+PMULL, SHA1, SHA2, CRC32, no LSE;
+		// Cortex-A57 on QEMU (QEMU's cortex-a57 model): AES+PMULL, SHA1, SHA2, CRC32, no LSE;
 		// FP and AdvSIMD without half precision.
 		{"cortex-a57", 0x0000_0000_0001_1120, 0x0000_0000_0000_2222,
 			HWCapFP | HWCapASIMD | HWCapAES | HWCapPMULL | HWCapSHA1 | HWCapSHA2 | HWCapCRC32},

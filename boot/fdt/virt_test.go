@@ -6,8 +6,7 @@ import (
 	"testing"
 )
 
-// QEMU 7.2 hw/arm/virt.c's memory map and interrupt numbers
-// (research/baremetal-go.md 2.2).
+// QEMU 7.2 hw/arm/virt.c's memory map and interrupt numbers.
 const (
 	virtRAM       = 0x40000000
 	virtGICD      = 0x08000000

@@ -1,4 +1,4 @@
-// Command tracebench measures the tracer from inside a unitrace guest (issue 3, "Measure").
+// Command tracebench measures the tracer from inside a unitrace guest (docs/measurements.md, "Tracer").
 //
 //	tracebench [flags] cycles   cost per emit in TSC cycles: a disabled tracepoint, an enabled
 //	                            one without a backtrace, and one with a 32-frame backtrace.

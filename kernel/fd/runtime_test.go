@@ -6,7 +6,8 @@ import (
 )
 
 // TestRuntimeNetpollPath replays the calls the Go runtime makes at start-up
-// and in netpollBreak/netpoll (research/baremetal-go.md §3.2).
+// and in netpollBreak/netpoll (runtime/netpoll_epoll.go: netpollinit creates the epoll
+// instance and an eventfd, netpollBreak writes the eventfd, netpoll waits in epoll_pwait).
 func TestRuntimeNetpollPath(t *testing.T) {
 	var tb Table
 	tb.Init()

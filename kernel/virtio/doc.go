@@ -1,7 +1,7 @@
 // Package virtio drives a virtio-console (QEMU's virtio-serial-device) over virtio-mmio, with
 // the MULTIPORT feature, so the kernel can stream trace data on the named virtserialports
-// org.unitrace.data and org.unitrace.ctl (port numbers ≥ 1; port 0 as a virtconsole drops
-// data when the host lags, see DESIGN.md).
+// org.unitrace.data and org.unitrace.ctl (port numbers ≥ 1: QEMU drops a virtconsole's data,
+// port 0's, when the host reader lags, while a virtserialport throttles the guest).
 //
 // What it supports: both virtio-mmio interfaces (version 1 legacy, QEMU 7.2's default, with
 // GuestPageSize/QueuePFN/QueueAlign; version 2 modern with VIRTIO_F_VERSION_1, FEATURES_OK and

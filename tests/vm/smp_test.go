@@ -24,7 +24,7 @@ import (
 	"github.com/unitrace/unitrace/trace/wire"
 )
 
-// The multiprocessor tests (issue 6): every one boots examples/smp with -smp 4 on both
+// The multiprocessor tests: every one boots examples/smp with -smp 4 on both
 // architectures. They check that all CPUs come up and the runtime sees them, that the sampler
 // samples on every CPU, that the stacks command and the watchdog find a thread spinning on
 // another CPU and a thread that never ran, and that a GC-heavy workload survives the sampler

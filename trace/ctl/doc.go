@@ -17,7 +17,7 @@
 // white space after the object. Anything else gives an Err whose Message is
 // the reply's error text, and the caller changes nothing.
 //
-// Commands and their fields (research/tracer.md §5.6):
+// Commands and their fields (docs/trace-format.md describes the control port):
 //
 //	hello, snapshot, flush, stats, stop, sampler.stop, stacks   (none)
 //	list            match (optional glob, default "*")
