@@ -27,17 +27,15 @@ func carveMemory() (devBlock, ringBlock uintptr) {
 // starts the timers (and the sampler, if the command line asked) and the other CPUs, and enters the Go runtime's
 // own entry point. It never returns.
 func startProgram() {
-	idle := &threads[0]
-	archIdleFrame(&idle.frame)
-	idle.state, idle.cpu = threadRunnable, 0
+	archIdleFrame(&threads[0].frame)
 	main := newThread()
 	t := &threads[main]
 	sp := buildInitialStack()
 	archThreadFrame(&t.frame, archRuntimeEntry(), sp)
-	t.state, t.cpu = threadRunning, 0
-	cpuLocals[0].cur = main
+	now := nanotime()
+	scheduler.Ready(main, now)
+	scheduler.Next(0, now) // CPU 0 runs it from now on: archEnter enters it
 	trace.SetThread(0, uint32(t.tid))
-	t.runStart = nanotime()
 	bootNanos = nanotime()
 	if opts.verbose {
 		klog().s("boot: ticks at ").u(ticksHz()).s(" Hz, kernel ready in ").d(bootNanos / 1000).s(" us").nl()

@@ -7,7 +7,7 @@ import "sync/atomic"
 // thread about to resume gets its pending signals. Then the lock is released and the trap
 // returns into whatever context f holds.
 func finishEntry(f *Frame) {
-	if t := cur(); !onIdle() && t.state == threadRunning && t.affinity&(1<<uint(cpuIndex())) == 0 {
+	if scheduler.Excluded(cpuIndex()) {
 		enqueue(curSlot())
 		schedule(f)
 	}
@@ -22,18 +22,14 @@ func finishEntry(f *Frame) {
 // they are republished at the end of every locked entry, and a tick that skips the lock one
 // period too early takes it at the next one.
 var schedHints struct {
-	runnable    atomic.Int32  // runqLen (the timer_tick tracepoint's argument)
+	runnable    atomic.Int32  // runnable threads (the timer_tick tracepoint's argument)
 	runnableOn  atomic.Uint64 // CPUs some queued thread may run on: the union of their masks
 	nextSleeper atomic.Int64  // earliest sleeper deadline (ns), max int64 for none
 }
 
 func publishSchedHints() {
-	var on uint64
-	for i := 0; i < runqLen; i++ {
-		on |= threads[runq[i]].affinity
-	}
-	schedHints.runnable.Store(int32(runqLen))
-	schedHints.runnableOn.Store(on)
+	schedHints.runnable.Store(int32(scheduler.Queued()))
+	schedHints.runnableOn.Store(scheduler.QueuedOn())
 	next, ok := sleepers.Next()
 	if !ok {
 		next = 1<<63 - 1

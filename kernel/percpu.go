@@ -1,19 +1,24 @@
 package kernel
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/unitrace/unitrace/kernel/sched"
+)
 
 // Per-CPU kernel state. Each CPU runs one thread at a time (its current slot) and has its own
 // idle thread in the slot numbered like the CPU, its own timers and sampler. A CPU writes its
-// own entry; other CPUs read the atomic fields only (stacks, the watchdog, wake-up kicks).
+// own entry; other CPUs read the atomic fields only (stacks, the watchdog, wake-up kicks). Which
+// thread a CPU runs is the scheduler's (scheduler.Current).
 
-// maxCPUs bounds the CPUs the kernel runs (the hardware layers bound them too: archMaxCPUs).
-const maxCPUs = 16
+// maxCPUs bounds the CPUs the kernel runs: the scheduler's bound (the hardware layers bound
+// them too: reserveCPUs).
+const maxCPUs = sched.MaxCPUs
 
 // firstThreadSlot is the first thread slot of the program: slots below it are idle threads.
-const firstThreadSlot = maxCPUs
+const firstThreadSlot = sched.FirstThread
 
 type cpuLocal struct {
-	cur      int32 // slot of the thread running on this CPU (written under the kernel lock)
 	online   atomic.Bool
 	halted   atomic.Bool   // stopped for good (exit or kernel fault)
 	kicked   atomic.Bool   // a wake-up IPI is on its way: don't send another
@@ -74,10 +79,10 @@ func here() *cpuLocal { return &cpuLocals[cpuIndex()&(maxCPUs-1)] }
 // curSlot is the slot of the thread running on the calling CPU.
 //
 //go:nosplit
-func curSlot() int32 { return here().cur }
+func curSlot() int32 { return scheduler.Current(cpuIndex()) }
 
 // isIdleSlot reports whether slot is an idle thread's.
-func isIdleSlot(slot int32) bool { return slot < firstThreadSlot }
+func isIdleSlot(slot int32) bool { return sched.IsIdle(slot) }
 
 // onIdle reports whether the calling CPU runs its idle thread.
 func onIdle() bool { return isIdleSlot(curSlot()) }

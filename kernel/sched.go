@@ -1,138 +1,65 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/kernel/timerq"
 	"github.com/unitrace/unitrace/trace"
 )
 
-// The scheduler: one FIFO run queue for all CPUs, round-robin with a time quantum, driven by
-// each CPU's timer tick and by blocking system calls. Every function here runs under the kernel
-// lock (lock.go), so the queue, the sleepers and the threads' states change one CPU at a time.
-//
-// One global queue rather than per-CPU queues with balancing: with the kernel lock taken on
-// every kernel entry anyway, a per-CPU queue would save no locking, and a global queue balances
-// by construction (any idle CPU takes the oldest runnable thread it may run). The SMP
-// throughput benchmark (docs/smp.md) measures what it costs.
-
-const quantum = 10_000_000 // ns
+// The scheduler's glue. What to run where, in what order and when is the policy's
+// (kernel/sched); here the kernel carries its decisions out: it switches frames to the thread
+// the policy picks, completes the system call a woken thread blocked in, keeps the sleepers'
+// deadlines and kicks the CPUs that should look at the run queue. Every function here runs under
+// the kernel lock (lock.go), so the policy's state changes one CPU at a time.
 
 var (
-	runq     [maxThreads]int32 // runnable threads, oldest first
-	runqLen  int
-	sleepers timerq.Queue
-	woken    [maxThreads]int32 // scratch for wake-ups
-
-	exitedCPUNanos int64 // CPU time of threads that have exited, for CLOCK_PROCESS_CPUTIME_ID
+	scheduler sched.Scheduler
+	sleepers  timerq.Queue
+	woken     [maxThreads]int32 // scratch for wake-ups
 )
 
 // threadCPUNanos is the CPU time the running thread has used.
-func threadCPUNanos() int64 {
-	t := cur()
-	return t.cpuNanos + nanotime() - t.runStart
-}
+func threadCPUNanos() int64 { return scheduler.CPUTime(curSlot(), nanotime()) }
 
 // processCPUNanos is the CPU time all of the program's threads have used, including the time
 // of those running on other CPUs now.
-func processCPUNanos() int64 {
-	sum := exitedCPUNanos
-	now := nanotime()
-	for i := int32(firstThreadSlot); i < maxThreads; i++ {
-		t := &threads[i]
-		if t.state == threadFree {
-			continue
-		}
-		sum += t.cpuNanos
-		if t.state == threadRunning {
-			sum += now - t.runStart
-		}
-	}
-	return sum
-}
+func processCPUNanos() int64 { return scheduler.ProcessCPUTime(nanotime()) }
 
-// enqueue makes slot runnable at the back of the queue, and wakes an idle CPU that may run it.
+// enqueue makes slot runnable at the back of the queue (a blocked or new thread, or the running
+// one giving its CPU up), and wakes an idle CPU that may run it.
 func enqueue(slot int32) {
-	t := &threads[slot]
-	t.state = threadRunnable
-	t.queuedAt = nanotime()
-	if runqLen < len(runq) {
-		runq[runqLen] = slot
-		runqLen++
-	}
-	kickIdleCPU(t.affinity)
+	scheduler.Ready(slot, nanotime())
+	kickIdleCPU(slot)
 }
 
-// dequeueFor takes the oldest runnable thread that may run on cpu off the queue.
-func dequeueFor(cpu int) (int32, bool) {
-	bit := uint64(1) << uint(cpu)
-	for i := 0; i < runqLen; i++ {
-		s := runq[i]
-		if threads[s].affinity&bit == 0 {
-			continue
-		}
-		copy(runq[i:runqLen-1], runq[i+1:runqLen])
-		runqLen--
-		return s, true
-	}
-	return 0, false
-}
-
-// runnableFor reports whether a thread in the queue may run on cpu.
-func runnableFor(cpu int) bool {
-	bit := uint64(1) << uint(cpu)
-	for i := 0; i < runqLen; i++ {
-		if threads[runq[i]].affinity&bit != 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// switchTo saves the running thread's context from f and loads next's into f: returning from the
-// trap then resumes next on this CPU.
-func switchTo(f *Frame, next int32) {
-	c := here()
-	if next == c.cur {
-		threads[next].state = threadRunning
-		return
-	}
-	now := nanotime()
-	prev := &threads[c.cur]
-	prev.frame = *f
-	prev.cpuNanos += now - prev.runStart
-	if !isIdleSlot(c.cur) && prev.state == threadFree {
-		exitedCPUNanos += prev.cpuNanos
-	}
-	tpSchedSwitch.Emit2(uint64(prev.tid), uint64(threads[next].tid))
-	*f = threads[next].frame
-	c.cur = next
-	c.switches.Add(1)
-	cpu := cpuIndex()
-	trace.SetThread(cpu, uint32(threads[next].tid))
+// switchTo saves the context of prev, the thread this CPU ran, from f and loads that of next,
+// the one the policy switched it to, into f: returning from the trap then resumes next on this
+// CPU. It is not inlined: sched_switch's backtrace starts here.
+//
+//go:noinline
+func switchTo(f *Frame, prev, next int32) {
+	threads[prev].frame = *f
+	tpSchedSwitch.Emit2(uint64(threads[prev].tid), uint64(threads[next].tid))
 	t := &threads[next]
-	t.state = threadRunning
-	t.runStart = now
-	t.cpu = int32(cpu)
+	*f = t.frame
+	here().switches.Add(1)
+	trace.SetThread(cpuIndex(), uint32(t.tid))
 	if t.wait != waitNone {
 		completeWait(f, next)
 	}
 }
 
-// schedule picks the next thread to run on this CPU after the current one stopped running
-// (blocked, exited, or was preempted and queued), and switches f to it. With nothing runnable
-// here it runs this CPU's idle thread.
+// schedule switches this CPU to the next thread to run after the current one stopped running
+// (blocked, exited, or was preempted and queued), in f. With nothing runnable here it runs this
+// CPU's idle thread.
 func schedule(f *Frame) {
 	cpu := cpuIndex()
 	for {
-		next, ok := dequeueFor(cpu)
-		if !ok {
-			switchTo(f, int32(cpu))
-			return
+		prev, next := scheduler.Next(cpu, nanotime())
+		if next != prev {
+			switchTo(f, prev, next)
 		}
-		if threads[next].state != threadRunnable {
-			continue // exited while queued
-		}
-		switchTo(f, next)
-		if threads[next].state == threadRunning {
+		if scheduler.State(next) == sched.Running {
 			return
 		}
 		// completeWait put it back to sleep (a spurious wake-up): pick again.
@@ -146,7 +73,7 @@ func schedule(f *Frame) {
 func block(f *Frame, kind waitKind) {
 	t := cur()
 	t.nkpath = int32(trace.CallerPath(t.kpath[:]))
-	t.state = threadBlocked
+	scheduler.Block(curSlot())
 	t.wait = kind
 	t.timedOut = false
 	schedule(f)
@@ -156,7 +83,7 @@ func block(f *Frame, kind waitKind) {
 // spurious wake-up): back on its wait key and its deadline, if it had one.
 func rearm(slot int32, key uintptr) {
 	t := &threads[slot]
-	t.state = threadBlocked
+	scheduler.Block(slot)
 	futexes.Enqueue(key, slot)
 	if t.deadline != 0 {
 		sleepers.Add(slot, t.deadline)
@@ -165,11 +92,10 @@ func rearm(slot int32, key uintptr) {
 
 // wake makes a blocked thread runnable; its system call completes when it next runs.
 func wake(slot int32, timedOut bool) {
-	t := &threads[slot]
-	if t.state != threadBlocked {
+	if scheduler.State(slot) != sched.Blocked {
 		return
 	}
-	t.timedOut = timedOut
+	threads[slot].timedOut = timedOut
 	sleepers.Remove(slot)
 	futexes.Remove(slot)
 	enqueue(slot)
@@ -177,7 +103,7 @@ func wake(slot int32, timedOut bool) {
 
 // yield puts the running thread at the back of the run queue if anything else can run here.
 func yield(f *Frame) {
-	if !runnableFor(cpuIndex()) {
+	if !scheduler.RunnableFor(cpuIndex()) {
 		return
 	}
 	if !onIdle() {
@@ -194,8 +120,8 @@ func tick(f *Frame) (needsLock bool) {
 	return tickNeedsLock()
 }
 
-// tickLocked wakes expired sleepers, then preempts this CPU's thread if its quantum is used up
-// (a SCHED_FIFO thread keeps its CPU), or leaves idle if something it may run became runnable.
+// tickLocked wakes expired sleepers, then switches this CPU to a runnable thread if the policy
+// says a switch is due (the quantum is used up, or the CPU is idle).
 func tickLocked(f *Frame) {
 	watchdogScan()
 	now := nanotime()
@@ -203,10 +129,7 @@ func tickLocked(f *Frame) {
 	for i := 0; i < n; i++ {
 		wake(woken[i], true)
 	}
-	if runqLen == 0 {
-		return
-	}
-	if onIdle() || (!cur().fifo && now-cur().runStart >= quantum) {
+	if scheduler.TickDue(cpuIndex(), now) {
 		yield(f)
 	}
 }
@@ -218,21 +141,17 @@ func sleepUntil(deadline int64) { sleepers.Add(curSlot(), deadline) }
 // leaveIdle runs at the end of every kernel entry: a CPU on its idle thread takes a thread that
 // became runnable meanwhile (woken by this entry, or by another CPU's kick).
 func leaveIdle(f *Frame) {
-	if onIdle() && runnableFor(cpuIndex()) {
+	if onIdle() && scheduler.RunnableFor(cpuIndex()) {
 		schedule(f)
 	}
 }
 
-// kickIdleCPU wakes one idle CPU, other than this one, that may run a thread with affinity
-// mask: it takes the thread at the end of the IPI's kernel entry (leaveIdle).
-func kickIdleCPU(mask uint64) {
-	me := cpuIndex()
-	if onIdle() && mask&(1<<uint(me)) != 0 {
-		return // this CPU takes it when the current kernel entry ends
-	}
+// kickIdleCPU wakes one idle CPU, other than this one, that may run the runnable thread slot:
+// it takes the thread at the end of the IPI's kernel entry (leaveIdle).
+func kickIdleCPU(slot int32) {
+	idle := scheduler.IdleFor(slot, cpuIndex())
 	for c := 0; c < numCPUs; c++ {
-		l := &cpuLocals[c]
-		if c == me || mask&(1<<uint(c)) == 0 || !l.online.Load() || !isIdleSlot(l.cur) {
+		if idle&(1<<uint(c)) == 0 || !cpuLocals[c].online.Load() {
 			continue
 		}
 		if kickCPU(c) {
@@ -240,6 +159,3 @@ func kickIdleCPU(mask uint64) {
 		} // else a kick is on its way there already: try another
 	}
 }
-
-// allCPUs is the affinity mask of every CPU the kernel runs.
-func allCPUs() uint64 { return 1<<uint(numCPUs) - 1 }

@@ -39,6 +39,7 @@ func setupCPUs() {
 		n = smpLimit
 	}
 	numCPUs = reserveCPUs(n)
+	scheduler.SetCPUs(numCPUs)
 	cpuLocals[0].online.Store(true)
 }
 
@@ -75,10 +76,7 @@ func secondaryMain(cpu uint64) {
 	initSecondaryCPU()
 	l := &cpuLocals[c]
 	idle := &threads[c]
-	archIdleFrame(&idle.frame)
-	idle.state = threadRunning
-	idle.cpu = int32(c)
-	l.cur = int32(c)
+	archIdleFrame(&idle.frame) // the scheduler has every CPU on its idle thread until it picks another
 	trace.SetThread(c, 0)
 	startTick()
 	if hz := atomic.LoadUint64(&samplerHz); hz != 0 {

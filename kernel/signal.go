@@ -1,6 +1,10 @@
 package kernel
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/unitrace/unitrace/kernel/sched"
+)
 
 // Signals, as the Go runtime uses them: SIGURG from tgkill for asynchronous preemption, and
 // synchronous SIGSEGV/SIGBUS/SIGFPE/SIGILL/SIGTRAP for faults in Go code, which the runtime turns
@@ -182,8 +186,8 @@ func sendSignal(slot int32, sig int, info sigInfo) {
 	t := &threads[slot]
 	t.sigPending |= sigBit(sig)
 	pendingInfo[slot][sig] = info
-	if t.state == threadRunning && t.cpu != int32(cpuIndex()) && t.sigMask&sigBit(sig) == 0 {
-		kickCPU(int(t.cpu))
+	if c := scheduler.CPU(slot); scheduler.State(slot) == sched.Running && c != int32(cpuIndex()) && t.sigMask&sigBit(sig) == 0 {
+		kickCPU(int(c))
 	}
 }
 
@@ -216,7 +220,7 @@ func sysKillImpl(f *Frame, pid int32, sig int) uint64 {
 	target := curSlot()
 	if cur().sigMask&sigBit(sig) != 0 {
 		for i := int32(firstThreadSlot); i < maxThreads; i++ {
-			if threads[i].state != threadFree && threads[i].sigMask&sigBit(sig) == 0 {
+			if scheduler.State(i) != sched.Free && threads[i].sigMask&sigBit(sig) == 0 {
 				target = i
 				break
 			}

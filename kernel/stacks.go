@@ -1,6 +1,9 @@
 package kernel
 
-import "github.com/unitrace/unitrace/trace"
+import (
+	"github.com/unitrace/unitrace/kernel/sched"
+	"github.com/unitrace/unitrace/trace"
+)
 
 // Stacks of every thread, as FreeBSD's stack_save_td gives them: a thread that is not running
 // has its context saved in its slot, so its stack is walked from there; a thread running on
@@ -65,19 +68,20 @@ func snapshotStacks(sink *stackSink) int {
 		if !l.online.Load() {
 			continue
 		}
-		e := trace.StackEntry{Kind: trace.EntryCPU, CPU: int32(cpu), Slot: uint32(l.cur)}
+		cur := scheduler.Current(cpu)
+		e := trace.StackEntry{Kind: trace.EntryCPU, CPU: int32(cpu), Slot: uint32(cur)}
 		switch {
 		case l.halted.Load():
 			e.State = trace.StateHalted
-		case isIdleSlot(l.cur):
+		case isIdleSlot(cur):
 			e.State = trace.StateIdle
 		case unanswered&(1<<uint(cpu)) != 0:
 			e.State = trace.StateNoAnswer
 		default:
 			e.State = trace.StateRunning
 		}
-		if !isIdleSlot(l.cur) {
-			t := &threads[l.cur]
+		if !isIdleSlot(cur) {
+			t := &threads[cur]
 			e.TID, e.Gen = t.tid, t.gen
 		}
 		if !sink.put(&e, &scratch, 0) {
@@ -87,26 +91,27 @@ func snapshotStacks(sink *stackSink) int {
 	}
 	for slot := int32(firstThreadSlot); slot < maxThreads; slot++ {
 		t := &threads[slot]
-		if t.state == threadFree {
+		state, tcpu := scheduler.State(slot), scheduler.CPU(slot)
+		if state == sched.Free {
 			continue
 		}
-		e := trace.StackEntry{Kind: trace.EntryThread, TID: t.tid, Gen: t.gen, CPU: t.cpu, Slot: uint32(slot)}
+		e := trace.StackEntry{Kind: trace.EntryThread, TID: t.tid, Gen: t.gen, CPU: tcpu, Slot: uint32(slot)}
 		frames, n := &scratch, 0
 		switch {
-		case t.state == threadRunning:
+		case state == sched.Running:
 			e.State = trace.StateRunning
-			c := &captures[t.cpu&(maxCPUs-1)]
-			if unanswered&(1<<uint(t.cpu)) != 0 || c.seq != seq {
+			c := &captures[tcpu&(maxCPUs-1)]
+			if unanswered&(1<<uint(tcpu)) != 0 || c.seq != seq {
 				e.Flags = trace.StackNoWalk // its CPU did not answer: no context to show
 				break
 			}
 			ce := &c.entry
 			e.PC, e.SP, e.FP, e.LR, e.Ticks, e.StackKind, e.Flags = ce.pc, ce.sp, ce.fp, ce.lr, ce.ticks, ce.kind, ce.flags
-			if int(t.cpu) != me {
+			if int(tcpu) != me {
 				e.Flags |= trace.StackByIPI
 			}
 			frames, n = &c.frames, c.nframes
-		case t.cpu < 0:
+		case tcpu < 0:
 			e.State = trace.StateNeverRun
 			e.Flags = trace.StackNoWalk
 			e.PC, e.SP = uint64(framePC(&t.frame)), uint64(frameSP(&t.frame))
@@ -114,7 +119,7 @@ func snapshotStacks(sink *stackSink) int {
 			e.State = trace.StateRunnable
 			n = trace.CaptureFrame(addrOfFrame(&t.frame), &e, &scratch)
 			e.Flags |= trace.StackSaved
-			if t.state == threadBlocked {
+			if state == sched.Blocked {
 				e.State = trace.StateBlocked
 				e.Wait = trace.StackWait(t.wait)
 				if t.nkpath > 0 {

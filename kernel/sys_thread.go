@@ -3,6 +3,7 @@ package kernel
 import (
 	"encoding/binary"
 
+	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/trace/wire"
 )
 
@@ -37,9 +38,10 @@ func sysCloneImpl(f *Frame, flags uint64, stack, ptid, ctid, tls uintptr) uint64
 	t.frame = *f
 	cloneChildContext(&t.frame, stack, tls, flags&cloneSettls != 0)
 	t.sigMask = cur().sigMask
-	t.affinity, t.fifo, t.policy, t.fifoPrio = cur().affinity, cur().fifo, cur().policy, cur().fifoPrio
+	scheduler.Inherit(slot, curSlot())
+	t.policy, t.fifoPrio = cur().policy, cur().fifoPrio
 	if flags&cloneParentSettid != 0 && !writeUser32(ptid, uint32(t.tid)) {
-		t.state = threadFree
+		scheduler.Exit(slot)
 		live--
 		return neg(EFAULT)
 	}
@@ -65,7 +67,7 @@ func sysExitThread(f *Frame, code int) {
 	if t.clearChild != 0 && writeUser32(t.clearChild, 0) {
 		futexWake(t.clearChild, 1)
 	}
-	t.state = threadFree
+	scheduler.Exit(curSlot())
 	t.wait = waitNone
 	sleepers.Remove(curSlot())
 	live--
@@ -118,7 +120,7 @@ func sysSchedGetaffinityImpl(pid int32, size, mask uintptr) uint64 {
 	if !ok {
 		return neg(EFAULT)
 	}
-	binary.LittleEndian.PutUint64(b, threads[slot].affinity)
+	binary.LittleEndian.PutUint64(b, scheduler.Affinity(slot))
 	return maskBytes
 }
 
@@ -139,14 +141,12 @@ func sysSchedSetaffinityImpl(pid int32, size, mask uintptr) uint64 {
 		}
 		copy(raw[:], b)
 	}
-	m := binary.LittleEndian.Uint64(raw[:]) & allCPUs()
-	if m == 0 {
+	mustLeave, ok := scheduler.SetAffinity(slot, binary.LittleEndian.Uint64(raw[:]))
+	if !ok {
 		return neg(EINVAL)
 	}
-	t := &threads[slot]
-	t.affinity = m
-	if t.state == threadRunning && t.cpu != int32(cpuIndex()) && m&(1<<uint(t.cpu)) == 0 {
-		kickCPU(int(t.cpu))
+	if mustLeave >= 0 && mustLeave != cpuIndex() {
+		kickCPU(mustLeave)
 	}
 	return 0
 }
@@ -186,7 +186,11 @@ func sysSchedSetschedulerImpl(pid int32, policy int, param uintptr) uint64 {
 		return neg(EINVAL)
 	}
 	t := &threads[slot]
-	t.fifo = policy&^0x40000000 == schedFIFO
+	class := sched.TimeSliced
+	if policy&^0x40000000 == schedFIFO {
+		class = sched.FIFO
+	}
+	scheduler.SetClass(slot, class)
 	t.policy = int32(policy &^ 0x40000000)
 	t.fifoPrio = p
 	return 0

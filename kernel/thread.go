@@ -1,18 +1,12 @@
 package kernel
 
+import "github.com/unitrace/unitrace/kernel/sched"
+
 // Threads: every clone() makes one. A thread's context lives in its slot's Frame while it is not
 // running; the running thread's context is the Frame on the kernel stack of the current trap.
 
-const maxThreads = 256
-
-type threadState uint8
-
-const (
-	threadFree threadState = iota
-	threadRunnable
-	threadRunning
-	threadBlocked
-)
+// maxThreads is the number of thread slots, the idle threads' included: the scheduler's.
+const maxThreads = sched.MaxThreads
 
 // waitKind says what a blocked thread waits for and how its system call completes.
 type waitKind uint8
@@ -29,9 +23,10 @@ const (
 // kernelPathMax bounds a blocked thread's recorded kernel path.
 const kernelPathMax = 16
 
+// thread is what the kernel keeps of a thread besides its scheduling state (which the scheduler
+// keeps: runnable, running or blocked, where, on which CPUs, for how long).
 type thread struct {
 	frame Frame // saved context while not running
-	state threadState
 	tid   int32
 	gen   uint32 // bumped each time the slot is reused
 
@@ -58,15 +53,9 @@ type thread struct {
 	altSize    uintptr
 	altFlags   int32
 	onAltStack bool
-	runStart   int64 // when the thread last started running (ns): quantum and CPU time
-	cpuNanos   int64 // CPU time used before runStart
 
-	cpu      int32  // the CPU the thread runs on, or last ran on; -1 before it first runs
-	affinity uint64 // the CPUs it may run on (bit n: CPU n), inherited by clone children
-	fifo     bool   // SCHED_FIFO: not time-sliced (keeps its CPU until it blocks or yields)
-	queuedAt int64  // when it last became runnable (ns): the watchdog's measure of waiting
-	policy   int32  // the sched_setscheduler policy, for sched_getscheduler
-	fifoPrio int32  // its priority (sched_param), 0 for the time-sliced policies
+	policy   int32 // the sched_setscheduler policy, for sched_getscheduler (the scheduler keeps its class)
+	fifoPrio int32 // its priority (sched_param), 0 for the time-sliced policies
 }
 
 // Slots below firstThreadSlot hold the CPUs' idle threads (slot n: CPU n's).
@@ -78,22 +67,21 @@ var (
 
 const processID = 1
 
-// newThread takes a free slot for a thread and gives it a tid, or returns -1.
+// newThread takes a free slot for a thread, blocked until it is enqueued, and gives it a tid, or
+// returns -1.
 func newThread() int32 {
 	for i := int32(firstThreadSlot); i < maxThreads; i++ {
-		t := &threads[i]
-		if t.state == threadFree {
-			gen := t.gen + 1
-			*t = thread{}
-			t.gen = gen
-			t.cpu = -1
-			t.affinity = allCPUs()
-			t.tid = nextTID
-			nextTID++
-			t.state = threadBlocked
-			live++
-			return i
+		if !scheduler.Add(i) {
+			continue
 		}
+		t := &threads[i]
+		gen := t.gen + 1
+		*t = thread{}
+		t.gen = gen
+		t.tid = nextTID
+		nextTID++
+		live++
+		return i
 	}
 	return -1
 }
@@ -101,7 +89,7 @@ func newThread() int32 {
 // slotOfTID finds the live thread with tid, or -1.
 func slotOfTID(tid int32) int32 {
 	for i := int32(firstThreadSlot); i < maxThreads; i++ {
-		if threads[i].state != threadFree && threads[i].tid == tid {
+		if scheduler.State(i) != sched.Free && threads[i].tid == tid {
 			return i
 		}
 	}

@@ -59,24 +59,18 @@ func watchdogScan() {
 	}
 	watchdog.nextScan = now + watchdogPeriod/10
 	watchTicks(now)
-	oldest := int32(-1)
-	for i := 0; i < runqLen; i++ {
-		s := runq[i]
-		if oldest < 0 || threads[s].queuedAt < threads[oldest].queuedAt {
-			oldest = s
-		}
-	}
-	if oldest < 0 {
+	oldest, queuedAt, ok := scheduler.Waiting()
+	if !ok {
 		return
 	}
 	t := &threads[oldest]
-	waited := now - t.queuedAt
-	if waited < watchdogPeriod || (watchdog.reported.slot == oldest && watchdog.reported.queuedAt == t.queuedAt) {
+	waited := now - queuedAt
+	if waited < watchdogPeriod || (watchdog.reported.slot == oldest && watchdog.reported.queuedAt == queuedAt) {
 		return
 	}
-	watchdog.reported.slot, watchdog.reported.queuedAt = oldest, t.queuedAt
+	watchdog.reported.slot, watchdog.reported.queuedAt = oldest, queuedAt
 	klog().s("watchdog: no scheduling progress: thread ").d(int64(t.tid)).s(" gen ").u(uint64(t.gen)).
-		s(" runnable for ").d(waited / 1e6).s(" ms; no CPU it may run on (mask ").x(t.affinity).s(") switched to it").nl()
+		s(" runnable for ").d(waited / 1e6).s(" ms; no CPU it may run on (mask ").x(scheduler.Affinity(oldest)).s(") switched to it").nl()
 	dumpStacks()
 }
 
