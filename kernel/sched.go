@@ -49,16 +49,17 @@ func switchTo(f *Frame, prev, next int32) {
 	}
 }
 
-// schedule switches this CPU to the next thread to run after the current one stopped running
-// (blocked, exited, or was preempted and queued), in f. With nothing runnable here it runs this
-// CPU's idle thread.
+// schedule switches this CPU, in f, to the thread it runs next, after the current one stopped
+// running (blocked, exited, or was preempted and queued). With nothing runnable here it runs
+// this CPU's idle thread.
 func schedule(f *Frame) {
 	cpu := cpuIndex()
 	for {
 		prev, next := scheduler.Next(cpu, nanotime())
-		if next != prev {
-			switchTo(f, prev, next)
+		if next == prev {
+			return // it takes back the thread that gave it up, or stays idle
 		}
+		switchTo(f, prev, next)
 		if scheduler.State(next) == sched.Running {
 			return
 		}

@@ -8,7 +8,7 @@ type runQueue struct {
 	n     int
 }
 
-// push appends slot; the caller makes sure it is not queued already.
+// push appends slot. The caller makes sure it is not queued already, so it always fits.
 func (q *runQueue) push(slot int32) {
 	if q.n < len(q.slots) {
 		q.slots[q.n] = slot

@@ -114,7 +114,7 @@ func (s *Scheduler) Add(slot int32) bool {
 
 // Inherit gives child parent's affinity and class, as clone does.
 func (s *Scheduler) Inherit(child, parent int32) {
-	if !isThread(child) || !isThread(parent) || s.threads[child].state == Free {
+	if !isThread(child) || !isThread(parent) || s.threads[child].state == Free || s.threads[parent].state == Free {
 		return
 	}
 	s.threads[child].affinity = s.threads[parent].affinity
