@@ -12,7 +12,7 @@ import (
 // thread a CPU runs is the scheduler's (scheduler.Current).
 
 // maxCPUs bounds the CPUs the kernel runs: the scheduler's bound (the hardware layers bound
-// them too: reserveCPUs).
+// them too: amd64.MaxCPUs, arm64.MaxCPUs).
 const maxCPUs = sched.MaxCPUs
 
 // firstThreadSlot is the first thread slot of the program: slots below it are idle threads.
