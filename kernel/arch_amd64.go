@@ -14,7 +14,7 @@ type Frame = amd64.Frame
 // result in RAX.
 func sysNum(f *Frame) uint64 { return f.RAX }
 
-func sysArgs(f *Frame, a *[6]uint64) {
+func sysArgs(f *Frame, a *syscallArgs) {
 	a[0], a[1], a[2], a[3], a[4], a[5] = f.RDI, f.RSI, f.RDX, f.R10, f.R8, f.R9
 }
 

@@ -13,7 +13,7 @@ type Frame = arm64.Frame
 // Linux/arm64 system-call convention: number in x8, arguments in x0-x5, result in x0.
 func sysNum(f *Frame) uint64 { return f.X[8] }
 
-func sysArgs(f *Frame, a *[6]uint64) {
+func sysArgs(f *Frame, a *syscallArgs) {
 	a[0], a[1], a[2], a[3], a[4], a[5] = f.X[0], f.X[1], f.X[2], f.X[3], f.X[4], f.X[5]
 }
 

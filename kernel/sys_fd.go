@@ -149,7 +149,7 @@ func sysEpollPwaitImpl(f *Frame, nr uint64, epfd int, events uintptr, maxEvents 
 	switch {
 	case n > 0:
 		return uint64(n), true
-	case nr == sysEpollPwait2:
+	case nr == nrEpollPwait2:
 		if timeout != 0 {
 			ns, ok := readTimespec(uintptr(timeout))
 			if !ok {

@@ -3,7 +3,7 @@ package kernel
 // amd64's thread-pointer calls: arch_prctl, and the clone child's registers.
 
 // cloneArgs reads clone's arguments: on amd64 (flags, stack, parent_tid, child_tid, tls).
-func cloneArgs(a *[6]uint64) (flags uint64, stack, ptid, ctid, tls uintptr) {
+func cloneArgs(a *syscallArgs) (flags uint64, stack, ptid, ctid, tls uintptr) {
 	return a[0], uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), uintptr(a[4])
 }
 

@@ -5,7 +5,7 @@ package kernel
 
 // cloneArgs reads clone's arguments: on arm64 (flags, stack, parent_tid, tls, child_tid), the
 // order Linux calls CLONE_BACKWARDS.
-func cloneArgs(a *[6]uint64) (flags uint64, stack, ptid, ctid, tls uintptr) {
+func cloneArgs(a *syscallArgs) (flags uint64, stack, ptid, ctid, tls uintptr) {
 	return a[0], uintptr(a[1]), uintptr(a[2]), uintptr(a[4]), uintptr(a[3])
 }
 
@@ -17,6 +17,3 @@ func cloneChildContext(f *Frame, stack, tls uintptr, settls bool) {
 		f.SavedSP = uint64(stack)
 	}
 }
-
-// sysArchPrctlImpl never runs on arm64 (there is no arch_prctl: its number never matches).
-func sysArchPrctlImpl(f *Frame, code int, addr uintptr) uint64 { return neg(ENOSYS) }

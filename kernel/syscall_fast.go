@@ -9,12 +9,12 @@ package kernel
 
 // fastSyscall serves system call nr with arguments a if it can do so without the kernel lock,
 // and reports whether it did.
-func fastSyscall(nr uint64, a *[6]uint64) (ret uint64, ok bool) {
+func fastSyscall(nr uint64, a *syscallArgs) (ret uint64, ok bool) {
 	if opts.strace {
 		return 0, false // the ordinary path prints every call
 	}
 	switch nr {
-	case sysClockGettime:
+	case nrClockGettime:
 		id := int(a[0])
 		if id == clockProcessCPU {
 			return 0, false // reads every thread
@@ -29,11 +29,11 @@ func fastSyscall(nr uint64, a *[6]uint64) (ret uint64, ok bool) {
 		}
 		putTimespec(b, now)
 		return 0, true
-	case sysGettid:
+	case nrGettid:
 		return uint64(cur().tid), true
-	case sysGetpid:
+	case nrGetpid:
 		return processID, true
-	case sysSchedYield:
+	case nrSchedYield:
 		// With nobody waiting who may run here, yielding is a no-op; otherwise yield for real.
 		return 0, !runnableHere()
 	}

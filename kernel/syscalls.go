@@ -1,0 +1,206 @@
+package kernel
+
+import "github.com/unitrace/unitrace/kernel/fd"
+
+// The system-call handlers that sysTable names (kernel/systab/calls.go lists which call each
+// serves): each takes the arguments from their registers, in Linux's order for the call, and
+// runs the call's implementation with them. The handlers of calls only some arches have are in
+// syscalls_<arch>.go.
+
+// Descriptors.
+
+func sysRead(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysReadFD(f, int(a[0]), uintptr(a[1]), uintptr(a[2]))
+}
+
+func sysWrite(f *Frame, a syscallArgs) (uint64, bool) {
+	if fds.Kind(int(a[0])) == fd.KindDevice {
+		return sysWriteDevice(f, int(a[0]), uintptr(a[1]), uintptr(a[2]))
+	}
+	return sysWriteFD(int(a[0]), uintptr(a[1]), uintptr(a[2])), true
+}
+
+func sysClose(f *Frame, a syscallArgs) (uint64, bool) {
+	return errnoOr(fds.Close(int(a[0])), 0), true
+}
+
+func sysFcntl(f *Frame, a syscallArgs) (uint64, bool) {
+	r, e := fds.Fcntl(int(a[0]), int(a[1]), uintptr(a[2]))
+	return errnoOr(e, uint64(r)), true
+}
+
+func sysEpollCreate1(f *Frame, a syscallArgs) (uint64, bool) {
+	r, e := fds.EpollCreate(int(a[0]))
+	return errnoOr(e, uint64(r)), true
+}
+
+func sysEpollCtl(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysEpollCtlImpl(int(a[0]), int(a[1]), int(a[2]), uintptr(a[3])), true
+}
+
+func sysEpollPwait(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysEpollPwaitImpl(f, nrEpollPwait, int(a[0]), uintptr(a[1]), int(a[2]), a[3])
+}
+
+func sysEpollPwait2(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysEpollPwaitImpl(f, nrEpollPwait2, int(a[0]), uintptr(a[1]), int(a[2]), a[3])
+}
+
+func sysEventfd2(f *Frame, a syscallArgs) (uint64, bool) {
+	r, e := fds.Eventfd(uint32(a[0]), int(a[1]))
+	return errnoOr(e, uint64(r)), true
+}
+
+// Memory.
+
+func sysMmap(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysMmapImpl(uintptr(a[0]), uintptr(a[1]), uint32(a[2]), uint32(a[3]), int32(a[4]), a[5]), true
+}
+
+func sysMunmap(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysMunmapImpl(uintptr(a[0]), uintptr(a[1])), true
+}
+
+func sysMprotect(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysMprotectImpl(uintptr(a[0]), uintptr(a[1]), uint32(a[2])), true
+}
+
+func sysMadvise(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysMadviseImpl(uintptr(a[0]), uintptr(a[1]), int(a[2])), true
+}
+
+// sysBrk: there is no heap break; the Go runtime never uses brk.
+func sysBrk(f *Frame, a syscallArgs) (uint64, bool) { return 0, true }
+
+// Signals.
+
+func sysRtSigaction(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSigaction(int(a[0]), uintptr(a[1]), uintptr(a[2]), uintptr(a[3])), true
+}
+
+func sysRtSigprocmask(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSigprocmask(int(a[0]), uintptr(a[1]), uintptr(a[2]), uintptr(a[3])), true
+}
+
+func sysSigaltstack(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSigaltstackImpl(f, uintptr(a[0]), uintptr(a[1])), true
+}
+
+func sysRtSigreturn(f *Frame, a syscallArgs) (uint64, bool) { return sysSigreturn(f) }
+
+func sysTgkill(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysTgkillImpl(f, int32(a[0]), int32(a[1]), int(a[2])), true
+}
+
+func sysTkill(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysTgkillImpl(f, processID, int32(a[0]), int(a[1])), true
+}
+
+func sysKill(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysKillImpl(f, int32(a[0]), int(a[1])), true
+}
+
+// Threads and scheduling.
+
+func sysClone(f *Frame, a syscallArgs) (uint64, bool) {
+	flags, stack, ptid, ctid, tls := cloneArgs(&a)
+	return sysCloneImpl(f, flags, stack, ptid, ctid, tls), true
+}
+
+func sysExit(f *Frame, a syscallArgs) (uint64, bool) {
+	sysExitThread(f, int(a[0]))
+	return 0, false
+}
+
+func sysExitGroup(f *Frame, a syscallArgs) (uint64, bool) {
+	exitGroup(int(a[0]))
+	return 0, false
+}
+
+func sysSetTidAddress(f *Frame, a syscallArgs) (uint64, bool) {
+	cur().clearChild = uintptr(a[0])
+	return uint64(cur().tid), true
+}
+
+func sysFutex(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysFutexImpl(f, uintptr(a[0]), int(a[1]), uint32(a[2]), uintptr(a[3]))
+}
+
+// sysSchedYield stores its result and fires syscall_exit itself: yield switches threads without
+// a wait to complete.
+func sysSchedYield(f *Frame, a syscallArgs) (uint64, bool) {
+	setSysRet(f, 0)
+	tpSyscallExit.Emit2(nrSchedYield, 0)
+	yield(f)
+	return 0, false
+}
+
+func sysSchedGetaffinity(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSchedGetaffinityImpl(int32(a[0]), uintptr(a[1]), uintptr(a[2])), true
+}
+
+func sysSchedSetaffinity(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSchedSetaffinityImpl(int32(a[0]), uintptr(a[1]), uintptr(a[2])), true
+}
+
+func sysSchedSetscheduler(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSchedSetschedulerImpl(int32(a[0]), int(a[1]), uintptr(a[2])), true
+}
+
+func sysSchedGetscheduler(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSchedGetschedulerImpl(int32(a[0])), true
+}
+
+func sysSchedGetparam(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSchedGetparamImpl(int32(a[0]), uintptr(a[1])), true
+}
+
+// Time.
+
+func sysClockGettime(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysClockGettimeImpl(int(a[0]), uintptr(a[1])), true
+}
+
+func sysClockGetres(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysClockGetresImpl(int(a[0]), uintptr(a[1])), true
+}
+
+func sysNanosleep(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysNanosleepImpl(f, uintptr(a[0]), uintptr(a[1]))
+}
+
+func sysClockNanosleep(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysClockNanosleepImpl(f, int(a[0]), int(a[1]), uintptr(a[2]), uintptr(a[3]))
+}
+
+// Identity and the machine: one process, run by root, with no parent.
+
+func sysGetpid(f *Frame, a syscallArgs) (uint64, bool)  { return processID, true }
+func sysGetppid(f *Frame, a syscallArgs) (uint64, bool) { return 0, true }
+func sysGettid(f *Frame, a syscallArgs) (uint64, bool)  { return uint64(cur().tid), true }
+func sysGetuid(f *Frame, a syscallArgs) (uint64, bool)  { return 0, true }
+func sysGetgid(f *Frame, a syscallArgs) (uint64, bool)  { return 0, true }
+func sysGeteuid(f *Frame, a syscallArgs) (uint64, bool) { return 0, true }
+func sysGetegid(f *Frame, a syscallArgs) (uint64, bool) { return 0, true }
+
+func sysGetrandom(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysGetrandomImpl(uintptr(a[0]), uintptr(a[1])), true
+}
+
+func sysUname(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysUnameImpl(uintptr(a[0])), true
+}
+
+// The trace agent's private calls (traceCalls).
+
+func sysTraceDrain(f *Frame, a syscallArgs) (uint64, bool) {
+	return tracePortCall(f, opTraceDrain, a[0], 0, 0)
+}
+
+func sysTraceSend(f *Frame, a syscallArgs) (uint64, bool) {
+	return tracePortCall(f, opTraceSend, a[0], uintptr(a[1]), uintptr(a[2]))
+}
+
+func sysTraceCtl(f *Frame, a syscallArgs) (uint64, bool) {
+	return traceCtl(a[0], a[1], a[2]), true
+}
