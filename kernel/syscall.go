@@ -5,7 +5,7 @@ import "github.com/unitrace/unitrace/trace"
 // The system-call dispatcher. The calls the kernel answers are rows of sysTable, generated per
 // arch from kernel/systab (systab_amd64.go, systab_arm64.go) and indexed by number: each row has
 // the handler that serves the call, or the errno that it answers with. The handlers are in
-// syscalls.go.
+// syscall_handlers.go.
 
 // syscallArgs are a system call's six argument registers, in the arch's order (sysArgs).
 type syscallArgs [6]uint64

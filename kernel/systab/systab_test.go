@@ -9,8 +9,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/unitrace/unitrace/trace"
@@ -22,6 +24,14 @@ type kernelRow struct {
 	nr        uint64
 	handler   string // the handler's name, or ""
 	errno     string // the errno constant's name, or ""
+}
+
+// answer says how a row answers: its handler, or its negated errno.
+func (r kernelRow) answer() string {
+	if r.handler != "" {
+		return r.handler
+	}
+	return "-" + r.errno
 }
 
 // readKernelTable parses the checked-in table of arch (KernelFile) into its rows by number.
@@ -115,6 +125,32 @@ func toolchainNumbers(t *testing.T, arch Arch) map[string]uint64 {
 func TestCallsWellFormed(t *testing.T) {
 	if err := Check(); err != nil {
 		t.Fatal(err)
+	}
+	for _, a := range Arches {
+		for nr := uint64(maxNr); nr < 4*maxNr; nr++ {
+			if name := a.Name(nr); name != "" {
+				t.Errorf("%s: %s is %d, at or above maxNr", a.GOARCH, name, nr)
+			}
+		}
+	}
+}
+
+// TestToolchainSource checks that the source toolchainNumbers reads is this toolchain's
+// syscall package, for the arch the test runs on.
+func TestToolchainSource(t *testing.T) {
+	for _, a := range Arches {
+		if a.GOARCH != runtime.GOARCH {
+			continue
+		}
+		sys := toolchainNumbers(t, a)
+		for name, want := range map[string]uint64{
+			"read": syscall.SYS_READ, "write": syscall.SYS_WRITE, "mmap": syscall.SYS_MMAP,
+			"clone": syscall.SYS_CLONE, "futex": syscall.SYS_FUTEX, "exit_group": syscall.SYS_EXIT_GROUP,
+		} {
+			if sys[name] != want {
+				t.Errorf("%s: the toolchain source says %s is %d, syscall.SYS_%s is %d", a.GOARCH, name, sys[name], strings.ToUpper(name), want)
+			}
+		}
 	}
 }
 
@@ -227,7 +263,7 @@ func TestServedOnEveryArch(t *testing.T) {
 				case !ok:
 					t.Errorf("%s is answered on %s but not on %s, which has it", c, a.GOARCH, b.GOARCH)
 				case ra.handler != rb.handler || ra.errno != rb.errno:
-					t.Errorf("%s: %s answers with %q%q, %s with %q%q", c, a.GOARCH, ra.handler, ra.errno, b.GOARCH, rb.handler, rb.errno)
+					t.Errorf("%s: %s answers with %s, %s with %s", c, a.GOARCH, ra.answer(), b.GOARCH, rb.answer())
 				}
 			}
 		}

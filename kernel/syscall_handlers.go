@@ -5,7 +5,7 @@ import "github.com/unitrace/unitrace/kernel/fd"
 // The system-call handlers that sysTable names (kernel/systab/calls.go lists which call each
 // serves): each takes the arguments from their registers, in Linux's order for the call, and
 // runs the call's implementation with them. The handlers of calls only some arches have are in
-// syscalls_<arch>.go.
+// syscall_handlers_<arch>.go.
 
 // Descriptors.
 
