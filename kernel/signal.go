@@ -1,120 +1,47 @@
 package kernel
 
 import (
-	"encoding/binary"
-
 	"github.com/unitrace/unitrace/kernel/sched"
+	"github.com/unitrace/unitrace/kernel/signal"
 )
 
-// Signals, as the Go runtime uses them: SIGURG from tgkill for asynchronous preemption, and
-// synchronous SIGSEGV/SIGBUS/SIGFPE/SIGILL/SIGTRAP for faults in Go code, which the runtime turns
-// into panics. Delivery follows Linux: a Linux-compatible signal frame on the thread's stack (or
-// its sigaltstack with SA_ONSTACK), the handler entered with (sig, &info, &uc), and
-// rt_sigreturn restoring the (possibly modified) context.
-//
-// A signal is delivered when the thread it targets next returns from the kernel (a system call
-// or an interrupt). A thread blocked in a system call keeps the signal pending until its call
-// completes: the runtime never needs a blocked thread interrupted (it signals running threads).
+// Signals: the system calls and the delivery that package signal's rules decide, glued to the
+// threads, their memory and their trap frames. The frames themselves are in signal_amd64.go and
+// signal_arm64.go.
 
-const (
-	sigHUP     = 1
-	sigILL     = 4
-	sigTRAP    = 5
-	sigABRT    = 6
-	sigBUS     = 7
-	sigFPE     = 8
-	sigKILL    = 9
-	sigSEGV    = 11
-	sigPIPE    = 13
-	sigCHLD    = 17
-	sigCONT    = 18
-	sigSTOP    = 19
-	sigURG     = 23
-	sigWINCH   = 28
-	numSignals = 64
-
-	sigDFL = 0
-	sigIGN = 1
-
-	saSiginfo   = 0x4
-	saOnstack   = 0x08000000
-	saRestart   = 0x10000000
-	saNodefer   = 0x40000000
-	saResethand = 0x80000000
-	saRestorer  = 0x04000000
-
-	ssOnstack = 1
-	ssDisable = 2
-
-	siTkill    = -6
-	siUser     = 0
-	siKernel   = 0x80
-	segvMaperr = 1
-	segvAccerr = 2
-	fpeIntdiv  = 1
-	illIllopn  = 2
-	busAdraln  = 1
-	trapBrkpt  = 1
-
-	sigBlockSet = 0
-	sigUnblock  = 1
-	sigSetmask  = 2
-)
-
-type sigaction struct {
-	handler, flags, restorer, mask uint64
-}
-
-var sigactions [numSignals + 1]sigaction
-
-// A pending synchronous fault for the running thread: its siginfo fields.
-type sigInfo struct {
-	signo, code int32
-	addr        uint64
-	pid         int32
-}
-
-var pendingInfo [maxThreads][numSignals + 1]sigInfo
-
-func sigBit(sig int) uint64 { return 1 << uint(sig-1) }
-
-// unblockable signals: SIGKILL and SIGSTOP can never be blocked.
-const unblockable = 1<<(sigKILL-1) | 1<<(sigSTOP-1)
+// sigactions are the process's dispositions.
+var sigactions signal.Actions
 
 func sysSigaction(sig int, act, old uintptr, size uintptr) uint64 {
-	if sig < 1 || sig > numSignals || size != 8 {
+	if !signal.Valid(sig) || size != signal.SigsetSize {
 		return neg(EINVAL)
 	}
 	if old != 0 {
-		b, ok := userBytes(old, 32, true)
+		b, ok := userBytes(old, signal.ActionSize, true)
 		if !ok {
 			return neg(EFAULT)
 		}
-		a := sigactions[sig]
-		binary.LittleEndian.PutUint64(b[0:], a.handler)
-		binary.LittleEndian.PutUint64(b[8:], a.flags)
-		binary.LittleEndian.PutUint64(b[16:], a.restorer)
-		binary.LittleEndian.PutUint64(b[24:], a.mask)
+		signal.PutAction(b, sigactions[sig])
 	}
 	if act != 0 {
-		if sig == sigKILL || sig == sigSTOP {
+		if !signal.CanCatch(sig) {
 			return neg(EINVAL)
 		}
-		b, ok := userBytes(act, 32, false)
+		b, ok := userBytes(act, signal.ActionSize, false)
 		if !ok {
 			return neg(EFAULT)
 		}
-		sigactions[sig] = sigaction{handler: binary.LittleEndian.Uint64(b[0:]), flags: binary.LittleEndian.Uint64(b[8:]), restorer: binary.LittleEndian.Uint64(b[16:]), mask: binary.LittleEndian.Uint64(b[24:]) &^ unblockable}
+		sigactions.Set(sig, signal.ReadAction(b))
 	}
 	return 0
 }
 
 func sysSigprocmask(how int, set, old uintptr, size uintptr) uint64 {
-	if size != 8 {
+	if size != signal.SigsetSize {
 		return neg(EINVAL)
 	}
 	t := cur()
-	if old != 0 && !writeUser64(old, t.sigMask) {
+	if old != 0 && !writeUser64(old, uint64(t.sig.Mask)) {
 		return neg(EFAULT)
 	}
 	if set == 0 {
@@ -124,56 +51,31 @@ func sysSigprocmask(how int, set, old uintptr, size uintptr) uint64 {
 	if !ok {
 		return neg(EFAULT)
 	}
-	switch how {
-	case sigBlockSet:
-		t.sigMask |= m
-	case sigUnblock:
-		t.sigMask &^= m
-	case sigSetmask:
-		t.sigMask = m
-	default:
+	mask, ok := signal.ChangeMask(t.sig.Mask, how, signal.Set(m))
+	if !ok {
 		return neg(EINVAL)
 	}
-	t.sigMask &^= unblockable
+	t.sig.Mask = mask
 	return 0
 }
 
 func sysSigaltstackImpl(f *Frame, ss, old uintptr) uint64 {
 	t := cur()
-	onStack := t.altSize != 0 && uint64(frameSP(f)-t.altStack) < uint64(t.altSize)
+	sp := frameSP(f)
 	if old != 0 {
-		b, ok := userBytes(old, 24, true)
+		b, ok := userBytes(old, signal.StackSize, true)
 		if !ok {
 			return neg(EFAULT)
 		}
-		flags := uint32(t.altFlags)
-		if t.altSize == 0 {
-			flags = ssDisable
-		} else if onStack {
-			flags = ssOnstack
-		}
-		binary.LittleEndian.PutUint64(b[0:], uint64(t.altStack))
-		binary.LittleEndian.PutUint64(b[8:], uint64(flags))
-		binary.LittleEndian.PutUint64(b[16:], uint64(t.altSize))
+		signal.PutStack(b, t.sig.Alt.Report(sp))
 	}
 	if ss != 0 {
-		b, ok := userBytes(ss, 24, false)
+		b, ok := userBytes(ss, signal.StackSize, false)
 		if !ok {
 			return neg(EFAULT)
 		}
-		if onStack {
-			return neg(EPERM)
-		}
-		sp, flags, size := uintptr(binary.LittleEndian.Uint64(b[0:])), int32(binary.LittleEndian.Uint64(b[8:])), uintptr(binary.LittleEndian.Uint64(b[16:]))
-		switch {
-		case flags == ssDisable:
-			t.altStack, t.altSize, t.altFlags = 0, 0, 0
-		case uint32(flags)&^(1<<31) != 0: // only SS_AUTODISARM may accompany 0
-			return neg(EINVAL)
-		case size < 2048: // MINSIGSTKSZ
-			return neg(ENOMEM)
-		default:
-			t.altStack, t.altSize, t.altFlags = sp, size, flags
+		if errno := t.sig.Alt.Change(signal.ReadStack(b), sp); errno != 0 {
+			return neg(errno)
 		}
 	}
 	return 0
@@ -182,17 +84,15 @@ func sysSigaltstackImpl(f *Frame, ss, old uintptr) uint64 {
 // sendSignal makes sig pending for the thread in slot. A thread running on another CPU gets it
 // at that CPU's next kernel entry, which a kick makes immediate (the Go runtime's preemption
 // signal must not wait for a tick).
-func sendSignal(slot int32, sig int, info sigInfo) {
+func sendSignal(slot int32, sig int, info signal.Info) {
 	t := &threads[slot]
-	t.sigPending |= sigBit(sig)
-	pendingInfo[slot][sig] = info
-	if c := scheduler.CPU(slot); scheduler.State(slot) == sched.Running && c != int32(cpuIndex()) && t.sigMask&sigBit(sig) == 0 {
+	if c := scheduler.CPU(slot); t.sig.Send(sig, info) && scheduler.State(slot) == sched.Running && c != int32(cpuIndex()) {
 		kickCPU(int(c))
 	}
 }
 
 func sysTgkillImpl(f *Frame, tgid, tid int32, sig int) uint64 {
-	if sig < 0 || sig > numSignals || tid <= 0 || (tgid != processID && tgid != -1) {
+	if sig < 0 || sig > signal.NSIG || tid <= 0 || (tgid != processID && tgid != -1) {
 		return neg(EINVAL)
 	}
 	slot := slotOfTID(tid)
@@ -202,12 +102,12 @@ func sysTgkillImpl(f *Frame, tgid, tid int32, sig int) uint64 {
 	if sig == 0 {
 		return 0
 	}
-	sendSignal(slot, sig, sigInfo{signo: int32(sig), code: siTkill, pid: processID})
+	sendSignal(slot, sig, signal.Info{Signo: int32(sig), Code: signal.SI_TKILL, Pid: processID})
 	return 0
 }
 
 func sysKillImpl(f *Frame, pid int32, sig int) uint64 {
-	if sig < 0 || sig > numSignals {
+	if sig < 0 || sig > signal.NSIG {
 		return neg(EINVAL)
 	}
 	if pid != processID && pid != 0 && pid != -1 {
@@ -216,94 +116,73 @@ func sysKillImpl(f *Frame, pid int32, sig int) uint64 {
 	if sig == 0 {
 		return 0
 	}
-	// Process-directed: the running thread takes it unless it blocks it.
-	target := curSlot()
-	if cur().sigMask&sigBit(sig) != 0 {
-		for i := int32(firstThreadSlot); i < maxThreads; i++ {
-			if scheduler.State(i) != sched.Free && threads[i].sigMask&sigBit(sig) == 0 {
-				target = i
-				break
-			}
-		}
-	}
-	sendSignal(target, sig, sigInfo{signo: int32(sig), code: siUser, pid: processID})
+	target := signal.ProcessTarget(sig, int(curSlot()), cur().sig.Mask, firstThreadSlot, maxThreads, liveThreadMask)
+	sendSignal(int32(target), sig, signal.Info{Signo: int32(sig), Code: signal.SI_USER, Pid: processID})
 	return 0
 }
 
-// deliverSignals runs just before the kernel returns to the thread in f: it enters the handler
-// of the lowest pending, unblocked signal, or performs its default action.
+// liveThreadMask reports the signal mask of the thread in slot, and whether it is live.
+func liveThreadMask(slot int) (signal.Set, bool) {
+	t := &threads[slot]
+	return t.sig.Mask, scheduler.State(int32(slot)) != sched.Free
+}
+
+// deliverSignals runs just before the kernel returns to the thread in f: it delivers the signal
+// the thread takes next, if any.
 func deliverSignals(f *Frame) {
 	if onIdle() {
 		return
 	}
-	t := cur()
-	ready := t.sigPending &^ t.sigMask
-	if ready == 0 {
-		return
+	if sig := cur().sig.Next(); sig != 0 {
+		deliverOne(f, sig)
 	}
-	sig := 1
-	for ready&1 == 0 {
-		ready >>= 1
-		sig++
-	}
-	deliverOne(f, sig)
 }
 
-// deliverOne takes sig off the running thread's pending set and acts on it.
+// deliverOne takes sig off the running thread's pending set and acts on it: nothing, the end of
+// the program, or its handler entered on a signal frame.
 func deliverOne(f *Frame, sig int) {
 	t := cur()
-	t.sigPending &^= sigBit(sig)
-	info := pendingInfo[curSlot()][sig]
+	info := t.sig.Take(sig)
 	a := sigactions[sig]
-	switch a.handler {
-	case sigIGN:
+	switch a.Disposition(sig) {
+	case signal.Ignore:
 		return
-	case sigDFL:
-		if defaultIgnored(sig) {
-			return
-		}
+	case signal.Terminate:
 		killedBy(f, sig, info)
 		return
 	}
 	if !pushSignalFrame(f, t, sig, info, a) {
 		// The thread's stack cannot take the frame: Linux kills the process with SIGSEGV.
-		killedBy(f, sigSEGV, sigInfo{signo: sigSEGV, code: siKernel})
+		killedBy(f, signal.SIGSEGV, signal.Info{Signo: signal.SIGSEGV, Code: signal.SI_KERNEL})
 		return
 	}
-	if a.flags&saNodefer == 0 {
-		t.sigMask |= sigBit(sig)
-	}
-	t.sigMask |= a.mask
-	t.sigMask &^= unblockable
-	if a.flags&saResethand != 0 {
-		sigactions[sig].handler = sigDFL
-	}
+	t.sig.EnterHandler(sig, a)
+	sigactions.Entered(sig, a)
 }
 
-// forceSignal delivers a synchronous fault signal now; if the program blocks or ignores it,
-// it dies of it, as on Linux.
-func forceSignal(f *Frame, sig int, info sigInfo) {
-	t := cur()
-	a := sigactions[sig]
-	if t.sigMask&sigBit(sig) != 0 || a.handler == sigIGN {
-		sigactions[sig].handler = sigDFL
-		t.sigMask &^= sigBit(sig)
-	}
-	sendSignal(curSlot(), sig, info)
+// forceFault delivers the synchronous signal sig for a fault of the running thread now, with
+// si_code code and si_addr addr; if the program blocks or ignores it, it dies of it, as on Linux.
+func forceFault(f *Frame, sig int, code int32, addr uint64) {
+	sigactions.Force(sig, &cur().sig.Mask)
+	sendSignal(curSlot(), sig, signal.Info{Signo: int32(sig), Code: code, Addr: addr})
 	deliverOne(f, sig)
 }
 
-func defaultIgnored(sig int) bool {
-	switch sig {
-	case sigCHLD, sigURG, sigWINCH, sigCONT:
-		return true
-	}
-	return false
+// frameSaved is what the frame for a signal under a, taken by t at sp, keeps beside the
+// registers.
+func frameSaved(t *thread, sp uintptr, info signal.Info, a signal.Action) signal.Saved {
+	return signal.Saved{Info: info, Mask: t.sig.Mask, Stack: t.sig.Alt.Saved(sp, a.Flags)}
+}
+
+// sigreturnFault ends the program when rt_sigreturn finds no frame to read: the SIGSEGV Linux
+// would force.
+func sigreturnFault(f *Frame) {
+	killedBy(f, signal.SIGSEGV, signal.Info{Signo: signal.SIGSEGV, Code: signal.SI_KERNEL})
 }
 
 // killedBy ends the program the way Linux's default action would, with the shell's status
 // convention 128+signal.
-func killedBy(f *Frame, sig int, info sigInfo) {
-	klog().s("program killed by signal ").d(int64(sig)).s(" at pc ").x(uint64(framePC(f))).s(", addr ").x(info.addr).nl()
+func killedBy(f *Frame, sig int, info signal.Info) {
+	klog().s("program killed by signal ").d(int64(sig)).s(" at pc ").x(uint64(framePC(f))).s(", addr ").x(info.Addr).nl()
 	exitGroup(128 + sig)
 }

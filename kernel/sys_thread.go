@@ -37,7 +37,7 @@ func sysCloneImpl(f *Frame, flags uint64, stack, ptid, ctid, tls uintptr) uint64
 	t := &threads[slot]
 	t.frame = *f
 	cloneChildContext(&t.frame, stack, tls, flags&cloneSettls != 0)
-	t.sigMask = cur().sigMask
+	t.sig.Mask = cur().sig.Mask
 	scheduler.Inherit(slot, curSlot())
 	t.policy, t.fifoPrio = cur().policy, cur().fifoPrio
 	if flags&cloneParentSettid != 0 && !writeUser32(ptid, uint32(t.tid)) {

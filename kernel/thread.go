@@ -1,6 +1,9 @@
 package kernel
 
-import "github.com/unitrace/unitrace/kernel/sched"
+import (
+	"github.com/unitrace/unitrace/kernel/sched"
+	"github.com/unitrace/unitrace/kernel/signal"
+)
 
 // Threads: every clone() makes one. A thread's context lives in its slot's Frame while it is not
 // running; the running thread's context is the Frame on the kernel stack of the current trap.
@@ -47,12 +50,7 @@ type thread struct {
 	waitArg    uint64  // waitDevice: the operation's first argument (trace drain and send)
 	clearChild uintptr // CLONE_CHILD_CLEARTID: zeroed and futex-woken at exit
 
-	sigMask    uint64 // blocked signals (bit n-1 for signal n)
-	sigPending uint64
-	altStack   uintptr
-	altSize    uintptr
-	altFlags   int32
-	onAltStack bool
+	sig signal.Thread // mask, pending signals, alternate signal stack
 
 	policy   int32 // the sched_setscheduler policy, for sched_getscheduler (the scheduler keeps its class)
 	fifoPrio int32 // its priority (sched_param), 0 for the time-sliced policies

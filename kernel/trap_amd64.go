@@ -1,6 +1,9 @@
 package kernel
 
-import "github.com/unitrace/unitrace/arch/amd64"
+import (
+	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/kernel/signal"
+)
 
 // trap is the kernel's entry from every interrupt, exception and system call: the entry stubs
 // call it with the Frame they built on this CPU's kernel stack, interrupts masked. Whatever
@@ -142,24 +145,24 @@ func threadException(f *Frame) {
 		if faultIn(addr, f.ErrorCode&pfWrite != 0, f.ErrorCode&pfFetch != 0) {
 			return
 		}
-		code := int32(segvMaperr)
+		code := int32(signal.SEGV_MAPERR)
 		if _, ok := space.Find(addr); ok {
-			code = segvAccerr
+			code = signal.SEGV_ACCERR
 		}
-		forceSignal(f, sigSEGV, sigInfo{signo: sigSEGV, code: code, addr: uint64(addr)})
+		forceFault(f, signal.SIGSEGV, code, uint64(addr))
 	case amd64.VectorDivideError:
-		forceSignal(f, sigFPE, sigInfo{signo: sigFPE, code: fpeIntdiv, addr: f.RIP})
+		forceFault(f, signal.SIGFPE, signal.FPE_INTDIV, f.RIP)
 	case amd64.VectorX87Error, amd64.VectorSIMDError:
-		forceSignal(f, sigFPE, sigInfo{signo: sigFPE, code: 0, addr: f.RIP})
+		forceFault(f, signal.SIGFPE, 0, f.RIP)
 	case amd64.VectorInvalidOpcode:
-		forceSignal(f, sigILL, sigInfo{signo: sigILL, code: illIllopn, addr: f.RIP})
+		forceFault(f, signal.SIGILL, signal.ILL_ILLOPN, f.RIP)
 	case amd64.VectorBreakpoint, amd64.VectorDebug:
-		forceSignal(f, sigTRAP, sigInfo{signo: sigTRAP, code: trapBrkpt})
+		forceFault(f, signal.SIGTRAP, signal.TRAP_BRKPT, 0)
 	case amd64.VectorAlignmentCheck:
-		forceSignal(f, sigBUS, sigInfo{signo: sigBUS, code: busAdraln})
+		forceFault(f, signal.SIGBUS, signal.BUS_ADRALN, 0)
 	case amd64.VectorGeneralProtect, 10, 11, 12:
 		// A non-canonical address or a bad segment: Linux says SIGSEGV, SI_KERNEL, address 0.
-		forceSignal(f, sigSEGV, sigInfo{signo: sigSEGV, code: siKernel})
+		forceFault(f, signal.SIGSEGV, signal.SI_KERNEL, 0)
 	default:
 		kernelFault(f, "unexpected exception")
 	}

@@ -1,6 +1,9 @@
 package kernel
 
-import "github.com/unitrace/unitrace/arch/arm64"
+import (
+	"github.com/unitrace/unitrace/arch/arm64"
+	"github.com/unitrace/unitrace/kernel/signal"
+)
 
 // trap is the kernel's entry from every exception: the vector stubs call it on SP_EL1 with the
 // Frame they built, interrupts masked. Threads (the Go program and the idle threads) run at
@@ -159,24 +162,24 @@ func threadException(f *Frame) {
 			if kind != arm64.FaultPermission && faultIn(addr, arm64.AbortIsWrite(f.ESR), arm64.AbortIsFetch(f.ESR)) {
 				return
 			}
-			code := int32(segvMaperr)
+			code := int32(signal.SEGV_MAPERR)
 			if _, ok := space.Find(addr); ok {
-				code = segvAccerr
+				code = signal.SEGV_ACCERR
 			}
-			forceSignal(f, sigSEGV, sigInfo{signo: sigSEGV, code: code, addr: uint64(addr)})
+			forceFault(f, signal.SIGSEGV, code, uint64(addr))
 		case arm64.FaultAlignment:
-			forceSignal(f, sigBUS, sigInfo{signo: sigBUS, code: busAdraln, addr: uint64(addr)})
+			forceFault(f, signal.SIGBUS, signal.BUS_ADRALN, uint64(addr))
 		default:
-			forceSignal(f, sigBUS, sigInfo{signo: sigBUS, code: 0, addr: uint64(addr)})
+			forceFault(f, signal.SIGBUS, 0, uint64(addr))
 		}
 	case arm64.ECPCAlign, arm64.ECSPAlign:
-		forceSignal(f, sigBUS, sigInfo{signo: sigBUS, code: busAdraln, addr: pc})
+		forceFault(f, signal.SIGBUS, signal.BUS_ADRALN, pc)
 	case arm64.ECBRK64, arm64.ECBreakpoint, arm64.ECSoftStep, arm64.ECWatchpoint:
-		forceSignal(f, sigTRAP, sigInfo{signo: sigTRAP, code: trapBrkpt, addr: pc})
+		forceFault(f, signal.SIGTRAP, signal.TRAP_BRKPT, pc)
 	case arm64.ECFPException64:
-		forceSignal(f, sigFPE, sigInfo{signo: sigFPE, code: 0, addr: pc})
+		forceFault(f, signal.SIGFPE, 0, pc)
 	case arm64.ECUnknown, arm64.ECIllegalState, arm64.ECSysReg:
-		forceSignal(f, sigILL, sigInfo{signo: sigILL, code: illIllopn, addr: pc})
+		forceFault(f, signal.SIGILL, signal.ILL_ILLOPN, pc)
 	default:
 		kernelFault(f, "unexpected exception")
 	}
