@@ -7,13 +7,9 @@ type Saved struct {
 	Stack Stack // uc_stack: the alternate stack as the handler sees it (AltStack.Saved)
 }
 
-// Call is the state a handler starts in: the arch's glue loads it into the trap frame.
+// Call is the state a handler starts in, which the arch's glue loads into the trap frame.
 type Call struct {
-	PC  uint64 // the handler
-	SP  uint64 // the frame's base
-	Sig uint64 // the handler's arguments: the signal, &siginfo, &ucontext
-	Info,
-	Uc uint64
-	FP uint64 // arm64: x29, the frame record
-	LR uint64 // arm64: x30, where the handler returns
+	PC, SP        uint64 // the handler, and the frame's base
+	Sig, Info, Uc uint64 // the handler's arguments: the signal, &siginfo, &ucontext
+	FP, LR        uint64 // arm64 only: x29 (the frame record) and x30 (where the handler returns)
 }
