@@ -40,11 +40,11 @@ help:
 	@echo "make deps          install QEMU with apt-get when qemu-system-x86_64 or -aarch64 is missing"
 
 image:
-	$(GO) run ./tools/mkimage -arch $(ARCH) $(APP)
+	$(GO) run ./cmd/mkimage -arch $(ARCH) $(APP)
 
 launcher:
 	@mkdir -p build
-	$(GO) build -o $(UNITRACE) ./tools/unitrace
+	$(GO) build -o $(UNITRACE) ./cmd/unitrace
 
 # The launcher exits with the guest's status, so make reports a program's
 # non-zero exit status as an error.
@@ -67,8 +67,8 @@ check:
 	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	@for arch in $(CHECK_ARCHES); do echo "go vet (GOARCH=$$arch)"; GOOS=linux GOARCH=$$arch $(GO) vet ./... || exit 1; done
 	$(GO) vet -tags unitrace_host ./trace/
-	$(GO) run ./tools/kernelcheck
-	$(GO) run ./tools/kernelcheck -arch arm64
+	$(GO) run ./cmd/kernelcheck
+	$(GO) run ./cmd/kernelcheck -arch arm64
 
 # The VM tests run on their own, after the rest: the sampler's ground-truth profiles are
 # measured in guest time, which is host time under TCG, so other test binaries competing for the

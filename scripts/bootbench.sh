@@ -11,7 +11,7 @@ kernel=$(ls /boot/vmlinuz-* | sort -V | tail -1)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/root"
-CGO_ENABLED=0 go build -o "$work/root/init" ./tools/bootbench/linuxinit
+CGO_ENABLED=0 go build -o "$work/root/init" ./cmd/bootbench/linuxinit
 (cd "$work/root" && echo init | cpio -o -H newc --quiet > "$work/init.cpio")
-go run ./tools/mkimage -o "$work/syscallbench.elf" ./examples/syscallbench
-go run ./tools/bootbench -image "$work/syscallbench.elf" -linux "$kernel" -initrd "$work/init.cpio" -machine "$machine" "$@"
+go run ./cmd/mkimage -o "$work/syscallbench.elf" ./examples/syscallbench
+go run ./cmd/bootbench -image "$work/syscallbench.elf" -linux "$kernel" -initrd "$work/init.cpio" -machine "$machine" "$@"

@@ -3,7 +3,7 @@
 # unitrace's sampler, under the same QEMU, side by side (see docs/measurements.md). Installs
 # QEMU, Debian's cloud kernel and linux-perf with apt-get when they are missing, builds the
 # Linux guest's initramfs (our /init, the host's perf with its libraries, the workload built for
-# Linux) and runs tools/perfcompare. Extra arguments go to tools/perfcompare (-duration, -freq,
+# Linux) and runs cmd/perfcompare. Extra arguments go to cmd/perfcompare (-duration, -freq,
 # -keep DIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +32,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 root=$work/root
 mkdir -p "$root/usr/bin" "$root/dev" "$root/proc" "$root/sys" "$root/tmp"
-GOOS=linux GOARCH=amd64 CGO_ENABLED=0 go build -o "$root/init" ./tools/perfcompare/linuxinit
+GOOS=linux GOARCH=amd64 CGO_ENABLED=0 go build -o "$root/init" ./cmd/perfcompare/linuxinit
 GOOS=linux GOARCH=amd64 CGO_ENABLED=0 go build -o "$root/workload" ./examples/groundtruth
 cp "$perf" "$root/usr/bin/perf"
 # Every library ldd names, the dynamic loader included, copied as a file to the path ldd prints
@@ -49,5 +49,5 @@ ldd "$perf" | awk '/=>/ { if ($3 ~ /^\//) print $3; next } $1 ~ /^\// { print $1
 	done
 (cd "$root" && find . -mindepth 1 | sort | cpio -o -H newc --quiet > "$work/initrd.cpio")
 
-go build -o "$work/unitrace" ./tools/unitrace
-go run ./tools/perfcompare -linux "$kernel" -initrd "$work/initrd.cpio" -unitrace "$work/unitrace" "$@"
+go build -o "$work/unitrace" ./cmd/unitrace
+go run ./cmd/perfcompare -linux "$kernel" -initrd "$work/initrd.cpio" -unitrace "$work/unitrace" "$@"

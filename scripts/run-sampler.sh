@@ -16,7 +16,7 @@ app=${APP:-examples/demo}
 arch=${ARCH:-amd64}
 hz=${HZ:-1000}
 out=${OUT:-build/sampler}
-unitrace=${UNITRACE:-go run ./tools/unitrace}
+unitrace=${UNITRACE:-go run ./cmd/unitrace}
 mkdir -p "$out"
 name=$(basename "$app")-$arch
 image=$out/$name.elf

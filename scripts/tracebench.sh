@@ -24,7 +24,7 @@ mkdir -p "$work"
 failed=0
 
 echo "tracebench: building the unitrace tool" >&2
-go build -o "$work/unitrace" ./tools/unitrace || exit 1
+go build -o "$work/unitrace" ./cmd/unitrace || exit 1
 
 echo "tracebench: host benchmarks (-count $count)" >&2
 if ! go test -tags unitrace_host -run '^$' -bench Emit -count "$count" ./trace/ >"$work/host.txt" 2>&1; then

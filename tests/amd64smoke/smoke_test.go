@@ -11,14 +11,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/unitrace/unitrace/tools/image"
+	"github.com/unitrace/unitrace/internal/image"
 )
 
 // passStatus is QEMU's exit status when the smoke image wrote 3 to isa-debug-exit, which it
 // does once every AP has reported.
 const passStatus = 7
 
-// machines are the QEMU -M values the image must boot on (tools/vmconfig's microvm options:
+// machines are the QEMU -M values the image must boot on (internal/vmconfig's microvm options:
 // the ISA serial port, the PIT for TSC calibration; q35 has them anyway).
 var machines = map[string]string{
 	"microvm": "microvm,isa-serial=on,rtc=on,pit=on,auto-kernel-cmdline=off",
@@ -66,7 +66,7 @@ func TestBoot(t *testing.T) {
 }
 
 // buildImage links this package with arch/amd64's entry point and load address and writes the
-// PVH note, as tools/image does for every unitrace image.
+// PVH note, as internal/image does for every unitrace image.
 func buildImage(t *testing.T) string {
 	t.Helper()
 	spec, err := image.SpecFor(image.AMD64)

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/unitrace/unitrace/tools/image"
+	"github.com/unitrace/unitrace/internal/image"
 )
 
 // The images the checks read: built once per test binary with the toolchain in use and the

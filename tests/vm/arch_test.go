@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/hugelgupf/vmtest/qemu"
-	"github.com/unitrace/unitrace/tools/image"
-	"github.com/unitrace/unitrace/tools/vmconfig"
+	"github.com/unitrace/unitrace/internal/image"
+	"github.com/unitrace/unitrace/internal/vmconfig"
 	"github.com/unitrace/unitrace/trace/wire"
 )
 

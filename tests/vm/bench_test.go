@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/unitrace/unitrace/tools/vmconfig"
+	"github.com/unitrace/unitrace/internal/vmconfig"
 )
 
 // BenchmarkSyscalls runs examples/syscallbench twice in one run: booted as a unitrace image

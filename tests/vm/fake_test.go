@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/hugelgupf/vmtest/qemu"
-	"github.com/unitrace/unitrace/tools/vmconfig"
+	"github.com/unitrace/unitrace/internal/vmconfig"
 )
 
 // The fake guest (testdata/fakeguest) echoes its command line to COM1 with

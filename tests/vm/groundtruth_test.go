@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/unitrace/unitrace/tools/profile"
-	"github.com/unitrace/unitrace/tools/tracefile"
-	"github.com/unitrace/unitrace/tools/vmconfig"
+	"github.com/unitrace/unitrace/internal/profile"
+	"github.com/unitrace/unitrace/internal/tracefile"
+	"github.com/unitrace/unitrace/internal/vmconfig"
 	"github.com/unitrace/unitrace/trace/record"
 	"github.com/unitrace/unitrace/trace/wire"
 )

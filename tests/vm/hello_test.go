@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/unitrace/unitrace/tools/vmconfig"
+	"github.com/unitrace/unitrace/internal/vmconfig"
 )
 
 // helloExitStatus is what examples/hello exits with when every check passes.

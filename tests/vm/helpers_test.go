@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/hugelgupf/vmtest/qemu"
-	"github.com/unitrace/unitrace/tools/image"
-	"github.com/unitrace/unitrace/tools/vmconfig"
+	"github.com/unitrace/unitrace/internal/image"
+	"github.com/unitrace/unitrace/internal/vmconfig"
 )
 
 const (
@@ -213,7 +213,7 @@ func compareLines(t *testing.T, got, want []string) {
 	}
 }
 
-// launcher builds tools/unitrace once.
+// launcher builds cmd/unitrace once.
 var launcher struct {
 	once sync.Once
 	path string
@@ -233,7 +233,7 @@ func runTool(t testing.TB, args ...string) (stdout, stderr string, status int) {
 	t.Helper()
 	launcher.once.Do(func() {
 		launcher.path = filepath.Join(scratch, "unitrace")
-		cmd := exec.Command("go", "build", "-o", launcher.path, "./tools/unitrace")
+		cmd := exec.Command("go", "build", "-o", launcher.path, "./cmd/unitrace")
 		cmd.Dir = repoRoot
 		if out, err := cmd.CombinedOutput(); err != nil {
 			launcher.err = errors.Join(err, errors.New(string(out)))

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/unitrace/unitrace/tools/vmconfig"
+	"github.com/unitrace/unitrace/internal/vmconfig"
 )
 
 // TestTracePorts boots examples/portecho (amd64 microvm, arm64 virt) with a virtio-serial device

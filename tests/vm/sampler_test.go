@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/unitrace/unitrace/tools/tracefile"
-	"github.com/unitrace/unitrace/tools/vmconfig"
+	"github.com/unitrace/unitrace/internal/tracefile"
+	"github.com/unitrace/unitrace/internal/vmconfig"
 	"github.com/unitrace/unitrace/trace/record"
 	"github.com/unitrace/unitrace/trace/wire"
 )

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/unitrace/unitrace/tools/tracefile"
+	"github.com/unitrace/unitrace/internal/tracefile"
 	"github.com/unitrace/unitrace/trace/record"
 )
 

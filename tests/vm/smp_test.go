@@ -17,9 +17,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/unitrace/unitrace/tools/stackdump"
-	"github.com/unitrace/unitrace/tools/tracefile"
-	"github.com/unitrace/unitrace/tools/vmconfig"
+	"github.com/unitrace/unitrace/internal/stackdump"
+	"github.com/unitrace/unitrace/internal/tracefile"
+	"github.com/unitrace/unitrace/internal/vmconfig"
 	"github.com/unitrace/unitrace/trace/record"
 	"github.com/unitrace/unitrace/trace/wire"
 )

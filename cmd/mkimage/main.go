@@ -1,0 +1,73 @@
+// Command mkimage builds a unitrace image: it links the main package in
+// APP_DIR with the kernel's entry point and load address, writes the PVH
+// entry note (amd64) and refuses anything QEMU could not boot.
+//
+//	mkimage [-arch amd64|arm64] [-o FILE] APP_DIR
+//	mkimage [-arch amd64|arm64] -patch FILE
+//
+// The image goes to build/<name>-<arch>.elf in APP_DIR's module by default.
+// With -patch, mkimage checks and patches an ELF file that was linked some
+// other way, in place.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/unitrace/unitrace/internal/image"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintf(os.Stderr, "mkimage: %v\n", err)
+		if errors.Is(err, flag.ErrHelp) || errors.Is(err, errUsage) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+var errUsage = errors.New("usage: mkimage [-arch amd64|arm64] [-o FILE] APP_DIR | mkimage [-arch ...] -patch FILE")
+
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("mkimage", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	arch := fs.String("arch", string(image.AMD64), "guest architecture: amd64 or arm64")
+	out := fs.String("o", "", "image path (default: build/<name>-<arch>.elf in the program's module)")
+	patch := fs.String("patch", "", "check and patch this already linked ELF file in place instead of building")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	spec, err := image.SpecFor(image.Arch(*arch))
+	if err != nil {
+		return err
+	}
+	if *patch != "" {
+		if fs.NArg() != 0 || *out != "" {
+			return errUsage
+		}
+		info, err := image.PatchFile(*patch, spec)
+		if err != nil {
+			return err
+		}
+		report(stdout, *patch, info)
+		return nil
+	}
+	if fs.NArg() != 1 {
+		return errUsage
+	}
+	res, err := image.Build(context.Background(), image.BuildConfig{AppDir: fs.Arg(0), Output: *out, Spec: spec})
+	if err != nil {
+		return err
+	}
+	report(stdout, res.Path, res.Info)
+	return nil
+}
+
+func report(w io.Writer, path string, info image.Info) {
+	fmt.Fprintf(w, "%s: entry %s at %#x, load address %#x, build id %x\n", path, info.EntrySymbol, info.Entry, info.LoadAddr, info.BuildID)
+}

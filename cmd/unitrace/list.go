@@ -1,0 +1,135 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/unitrace/unitrace/internal/tracefile"
+	"github.com/unitrace/unitrace/trace/ctl"
+	"github.com/unitrace/unitrace/trace/record"
+)
+
+const listDoc = `Print a recording's records, merged across CPUs by time, one per line:
+time since boot (s), CPU, thread, tracepoint and arguments. -b adds each
+record's backtrace, symbolized with inline frames from the image that made
+the recording (from the HOST frame, or -elf); the image's GNU build id must
+match the recording's unless -force.
+`
+
+// imageFlags are the flags of the commands that symbolize.
+type imageFlags struct {
+	elf   string
+	force bool
+}
+
+func (f *imageFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.elf, "elf", "", "the image ELF (default: the one the recording names)")
+	fs.BoolVar(&f.force, "force", false, "symbolize even if the image's build id does not match the recording")
+}
+
+func listCommand(std stdio, name string, args []string) error {
+	fs := newFlagSet(std, name, "[flags] FILE", listDoc)
+	tps := fs.String("t", "", "only tracepoints matching these globs (comma-separated)")
+	cpu := fs.Int("cpu", -1, "only this CPU")
+	tid := fs.Int64("tid", -1, "only this thread")
+	var since, until durationFlag
+	fs.Var(&since, "since", "only records at or after this time since boot (e.g. 1.5s)")
+	fs.Var(&until, "until", "only records before this time since boot")
+	bt := fs.Bool("b", false, "show symbolized backtraces")
+	var img imageFlags
+	img.register(fs)
+	file, err := traceFlags(fs, args)
+	if err != nil {
+		return flagError(err)
+	}
+	tr, err := loadTrace(std, name, file, false)
+	if err != nil {
+		return err
+	}
+	var im *tracefile.Image
+	if *bt {
+		if im, err = tracefile.OpenFor(img.elf, tr.Host, tr.Hello, img.force); err != nil {
+			return err
+		}
+	}
+	f := recordFilter{globs: globs(*tps), cpu: *cpu, tid: *tid, since: since, until: until}
+	listTrace(std.out, tr, f, im)
+	return nil
+}
+
+// recordFilter selects records by tracepoint, CPU, thread and time.
+type recordFilter struct {
+	globs        []string
+	cpu          int
+	tid          int64
+	since, until durationFlag
+}
+
+func (f *recordFilter) match(tr *tracefile.Trace, r *tracefile.Rec) bool {
+	if f.cpu >= 0 && int(r.CPU) != f.cpu || f.tid >= 0 && int64(r.TID) != f.tid {
+		return false
+	}
+	if f.since.set && r.Ns < f.since.d.Nanoseconds() || f.until.set && r.Ns >= f.until.d.Nanoseconds() {
+		return false
+	}
+	if len(f.globs) == 0 {
+		return true
+	}
+	name := tr.Name(&r.Record)
+	for _, g := range f.globs {
+		if ctl.Match([]byte(g), name) {
+			return true
+		}
+	}
+	return false
+}
+
+func listTrace(w io.Writer, tr *tracefile.Trace, f recordFilter, im *tracefile.Image) {
+	for _, r := range tr.Merged() {
+		if !f.match(tr, &r) {
+			continue
+		}
+		fmt.Fprintf(w, "%s %3d %5d %-16s %s\n", formatNs(r.Ns), r.CPU, r.TID, tr.Name(&r.Record), tr.Args(&r.Record))
+		if im != nil && len(r.Stack) > 0 {
+			writeBacktrace(w, im, &r.Record)
+		}
+	}
+}
+
+// writeBacktrace prints a record's stack, innermost first, one logical
+// frame per line (inlined frames included), with the record's walk flags.
+// A stack mark, where a trap saved the context below, is a separator line
+// that says whose context follows; the word after it is the instruction the
+// trap interrupted, symbolized as it is.
+func writeBacktrace(w io.Writer, im *tracefile.Image, r *record.Record) {
+	for i, pc := range r.Stack {
+		if name := record.StackMarkName(pc); name != "" {
+			fmt.Fprintf(w, "    --- %s ---\n", name)
+			continue
+		}
+		exact := record.ExactAt(r.Stack, i, r.Flags)
+		for _, fr := range im.Frames(pc, exact) {
+			inl := ""
+			if fr.Inlined {
+				inl = " (inlined)"
+			}
+			pos := ""
+			if fr.File != "" {
+				pos = fmt.Sprintf(" %s:%d", fr.File, fr.Line)
+			}
+			fmt.Fprintf(w, "    %#x %s%s%s\n", pc, fr.Func, inl, pos)
+		}
+	}
+	var notes []string
+	if r.Flags&record.StackTrunc != 0 {
+		notes = append(notes, "truncated at the depth cap")
+	}
+	if r.Flags&record.WalkStop != 0 {
+		notes = append(notes, "walk stopped by a failed frame check")
+	}
+	if len(notes) > 0 {
+		fmt.Fprintf(w, "    [%s]\n", strings.Join(notes, "; "))
+	}
+}

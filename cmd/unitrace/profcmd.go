@@ -1,0 +1,152 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/unitrace/unitrace/internal/profile"
+)
+
+// The sampler's views: prof, pprof, folded, flame and annotate share how a
+// recording becomes a profile (internal/profile), and these flags.
+
+const profCommonDoc = `Samples are symbolized with the image that made the recording (from the
+HOST frame, or -elf; its GNU build id must match the recording's unless
+-force), inline frames expanded. The leaf fix puts back the caller that a
+frameless leaf's frame-pointer chain skips (docs/profiling.md);
+-no-leaf-fix shows the raw stacks. Samples of idle CPUs are left out
+unless -idle. A sample taken in the kernel (a trap handler, a system call)
+shows the kernel's frames above the thread's, marked as the kernel's
+("[k]"; "_[k]" in folded stacks; the [kernel] mapping in pprof);
+-fold-kernel charges them to the thread's pc that entered the kernel.
+A sample counts as the sampler's deadlines it stands for.
+`
+
+// profFlags are the flags every sampler view has.
+type profFlags struct {
+	img        imageFlags
+	noLeafFix  bool
+	idle       bool
+	foldKernel bool
+}
+
+func (f *profFlags) register(fs *flag.FlagSet) {
+	f.img.register(fs)
+	fs.BoolVar(&f.noLeafFix, "no-leaf-fix", false, "do not recover the callers of frameless leaves: show the frame-pointer stacks as recorded")
+	fs.BoolVar(&f.idle, "idle", false, "include the samples of idle CPUs")
+	fs.BoolVar(&f.foldKernel, "fold-kernel", false, "drop the kernel's frames: charge a sample taken in the kernel to the thread's pc (the system call) that entered it")
+}
+
+func (f *profFlags) options() profile.Options {
+	return profile.Options{NoLeafFix: f.noLeafFix, Idle: f.idle, FoldKernel: f.foldKernel}
+}
+
+// shapeFlags are the flags of the views that draw stacks.
+type shapeFlags struct {
+	group    string
+	minHits  string
+	maxDepth int
+}
+
+func (f *shapeFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.group, "g", "none", "split by thread, cpu or none")
+	fs.StringVar(&f.minHits, "min-hits", "", "hide what has fewer samples (weighted): a count, or a percentage of all samples (1%)")
+	fs.IntVar(&f.maxDepth, "max-depth", 0, "show at most this many levels (0: all)")
+}
+
+func (f *shapeFlags) parse() (profile.Group, error) {
+	if f.maxDepth < 0 {
+		return 0, usageError{"-max-depth must not be negative"}
+	}
+	g, err := profile.ParseGroup(f.group)
+	if err != nil {
+		return 0, usageError{err.Error()}
+	}
+	return g, nil
+}
+
+// loadProfile reads a recording and builds its profile. A recording
+// without samples is an error that says so before any image is opened.
+func loadProfile(std stdio, name, file string, f *profFlags) (*profile.Profile, error) {
+	tr, err := loadTrace(std, name, file, false)
+	if err != nil {
+		return nil, err
+	}
+	if !profile.HasSamples(tr) {
+		return nil, fmt.Errorf("%s: %w", file, profile.ErrNoSamples)
+	}
+	im, err := profile.OpenFor(f.img.elf, tr, f.img.force)
+	if err != nil {
+		return nil, err
+	}
+	p, err := profile.Build(tr, im, f.options())
+	if err != nil {
+		return nil, err
+	}
+	if len(p.Samples) == 0 {
+		return nil, fmt.Errorf("%s: all %d samples are of idle CPUs: -idle shows them", file, p.Records)
+	}
+	return p, nil
+}
+
+// writeOutput writes through write to the file out, or to standard output
+// for "-".
+func writeOutput(std stdio, out string, write func(io.Writer) error) error {
+	if out == "-" {
+		return write(std.out)
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+const profDoc = `Print the sampled call tree: each line is a function reached by one path,
+with its share of all samples, its sample count, and the samples that ended
+in it when it also has callees. -r starts the trees at the leaves and goes
+out to their callers. -function F prints F's callees and callers instead
+(F may be the leaf; a name matches whole, or after its last '.' or '/'),
+across the kernel boundary. -split prints, per CPU and for all CPUs, the
+samples and their shares in the kernel's trap context, in threads and idle.
+`
+
+func profCommand(std stdio, name string, args []string) error {
+	fs := newFlagSet(std, name, "[flags] FILE", profDoc+"\n"+profCommonDoc)
+	var pf profFlags
+	var sf shapeFlags
+	pf.register(fs)
+	sf.register(fs)
+	reverse := fs.Bool("r", false, "start at the leaves: callee-first trees")
+	function := fs.String("function", "", "print the callees and callers of this function")
+	split := fs.Bool("split", false, "print each CPU's samples split into kernel, thread and idle")
+	file, err := traceFlags(fs, args)
+	if err != nil {
+		return flagError(err)
+	}
+	g, err := sf.parse()
+	if err != nil {
+		return err
+	}
+	if *split && *function != "" {
+		return usageError{"-split and -function are two views: pick one"}
+	}
+	if _, err := profile.ParseMinHits(sf.minHits, 0); err != nil {
+		return usageError{err.Error()}
+	}
+	p, err := loadProfile(std, name, file, &pf)
+	if err != nil {
+		return err
+	}
+	if *split {
+		return profile.WriteSplit(std.out, p)
+	}
+	return profile.WriteProf(std.out, p, profile.ProfOptions{Group: g, Reverse: *reverse, Function: *function,
+		MinHits: sf.minHits, MaxDepth: sf.maxDepth})
+}

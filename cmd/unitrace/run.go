@@ -1,0 +1,382 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/hugelgupf/vmtest/qemu"
+	"github.com/unitrace/unitrace/internal/image"
+	"github.com/unitrace/unitrace/internal/tracefile"
+	"github.com/unitrace/unitrace/internal/vmconfig"
+)
+
+// statusBuildFailed is the exit status when no image could be built: the go
+// build failed or the builder refused the result (126: "cannot execute").
+const statusBuildFailed = 126
+
+// runOptions is the parsed command line of "unitrace run".
+type runOptions struct {
+	arch    string
+	machine string
+	memory  string
+	smp     int
+	accel   string
+	cpu     string
+	timeout time.Duration
+	output  string
+	verbose bool
+	dryRun  bool
+	appDir  string
+	env     []string // KEY=VALUE words for the guest
+	args    []string // the program's arguments
+
+	trace     vmconfig.TraceOptions
+	traceFile string // recording; default next to the image
+	pprofFile string // write the samples as a pprof profile here after the run
+	sockets   string // expose the trace ports in this directory instead of recording
+}
+
+// tracing reports whether the run has the trace ports.
+func (o *runOptions) tracing() bool {
+	return o.trace != (vmconfig.TraceOptions{}) || o.traceFile != "" || o.sockets != "" || o.pprofFile != ""
+}
+
+const runDoc = `Build the main package in APP_DIR (it imports github.com/unitrace/unitrace/kernel)
+into an image and boot it in QEMU with the console on standard output.
+KEY=VALUE words become the program's environment (unitrace.* ones are kernel
+options); words after -- become its arguments. Flags may also follow APP_DIR.
+
+Exit status: the guest's own; 70 when the guest kernel faults; 124 when the
+guest runs past -timeout; 125 when QEMU fails or ends without the guest's exit
+line; 126 when the image cannot be built; 2 for a usage error.
+
+Tracing (microvm on amd64, virt on arm64): -trace, -backtrace, -ring, -mode
+become unitrace.* kernel options, and the launcher records the guest's
+org.unitrace.data port to -o FILE while the guest runs (docs/tracing.md).
+
+Flags:
+`
+
+func parseRun(name string, args []string, stderr io.Writer) (runOptions, error) {
+	o := runOptions{}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: unitrace run [flags] APP_DIR [KEY=VALUE ...] [-- ARGS ...]\n\n%s", runDoc)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&o.arch, "arch", string(qemu.ArchAMD64), "guest architecture: amd64 or arm64")
+	fs.StringVar(&o.machine, "machine", "", "QEMU machine: microvm (default), q35 or pc on amd64; virt (default) or virt-gicv3 on arm64")
+	fs.StringVar(&o.memory, "m", vmconfig.DefaultMemory, "guest memory (QEMU -m)")
+	fs.IntVar(&o.smp, "smp", 1, "number of CPUs")
+	fs.StringVar(&o.accel, "accel", vmconfig.TCG, "accelerator: tcg or kvm (falls back to tcg when KVM is unusable)")
+	fs.StringVar(&o.cpu, "cpu", vmconfig.DefaultCPU, "QEMU CPU model, e.g. max or qemu64")
+	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "kill the guest after this long (0: never)")
+	fs.StringVar(&o.output, "image", "", "image path (default: build/<name>-<arch>.elf in the program's module)")
+	fs.BoolVar(&o.verbose, "v", false, "print the QEMU command line before booting")
+	fs.BoolVar(&o.dryRun, "n", false, "build the image and print the QEMU command line without booting")
+	fs.StringVar(&o.trace.Globs, "trace", "", "enable these tracepoints at boot (GLOB[,GLOB...]) and record the trace")
+	fs.BoolVar(&o.trace.Backtrace, "backtrace", false, "record a backtrace with every enabled tracepoint")
+	fs.StringVar(&o.trace.Ring, "ring", "", "per-CPU trace ring size: a power of two from 16K to 1G (default: the kernel's, 1M)")
+	fs.StringVar(&o.trace.Sample, "sample", "", "run the sampling profiler from boot at this rate in Hz (1..10000) and record the samples")
+	fs.BoolVar(&o.trace.Force, "sample-force", false, "allow -sample rates up to 100000 Hz")
+	fs.StringVar(&o.trace.Mode, "mode", "", "trace ring mode: stream (drop new records when full) or flight (overwrite old ones)")
+	fs.StringVar(&o.pprofFile, "pprof", "", "after the run, write the samples as a pprof profile to this file (with -sample)")
+	fs.StringVar(&o.traceFile, "o", "", "record the trace to this file (default with -trace: the image path with .utrace for .elf)")
+	fs.StringVar(&o.sockets, "sockets", "", "put the trace port sockets in this directory for \"unitrace record\" instead of recording")
+
+	// Everything after the first "--" belongs to the guest program.
+	before := args
+	if i := slices.Index(args, "--"); i >= 0 {
+		before, o.args = args[:i], args[i+1:]
+	}
+	// Parse flags wherever they appear before "--".
+	var words []string
+	for {
+		if err := fs.Parse(before); err != nil {
+			return o, err
+		}
+		before = fs.Args()
+		if len(before) == 0 {
+			break
+		}
+		words = append(words, before[0])
+		before = before[1:]
+	}
+	if len(words) == 0 {
+		return o, usageError{"missing APP_DIR"}
+	}
+	o.appDir, o.env = words[0], words[1:]
+	for _, kv := range o.env {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return o, usageError{fmt.Sprintf("%q after APP_DIR is not KEY=VALUE (program arguments go after --)", kv)}
+		}
+	}
+	if o.timeout < 0 {
+		return o, usageError{"-timeout must not be negative"}
+	}
+	if o.pprofFile != "" && o.trace.Sample == "" {
+		return o, usageError{"-pprof writes the sampler's profile: it needs -sample HZ"}
+	}
+	if o.sockets != "" && o.pprofFile != "" {
+		return o, usageError{"-sockets leaves the recording to \"unitrace record\": it cannot be combined with -pprof"}
+	}
+	if o.sockets != "" && o.traceFile != "" {
+		return o, usageError{"-sockets leaves the recording to \"unitrace record\": it cannot be combined with -o"}
+	}
+	words, err := o.trace.Env()
+	if err != nil {
+		return o, usageError{err.Error()}
+	}
+	if o.tracing() && len(words) == 0 {
+		words = append(words, "unitrace.tracer=1") // record, with the tracepoints enabled later over the control port
+	}
+	o.env = append(o.env, words...)
+	return o, nil
+}
+
+func runCommand(std stdio, name string, args []string) error {
+	o, err := parseRun(name, args, std.err)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		var uerr usageError
+		if !errors.As(err, &uerr) {
+			return exitStatus(2) // the flag package already said what and printed the usage
+		}
+		return err
+	}
+	arch := qemu.Arch(o.arch)
+	spec, err := image.SpecFor(image.Arch(o.arch))
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	accel, note, err := vmconfig.ResolveAccel(o.accel, arch)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	cfg := vmconfig.Config{Arch: arch, Machine: o.machine, CPU: o.cpu, Memory: o.memory, SMP: o.smp, Accel: accel,
+		Kernel: "image.elf", Env: o.env, Args: o.args}
+	if o.tracing() {
+		cfg.Trace = &vmconfig.TracePorts{Data: dataSocket, Ctl: ctlSocket}
+		cfg.Env = append(cfg.Env, "unitrace.accel="+accel) // for HELLO: instruction-level results mislead under TCG
+	}
+	if _, err := cfg.Cmdline(); err != nil { // refuse bad options before the build
+		return usageError{err.Error()}
+	}
+
+	res, err := image.Build(context.Background(), image.BuildConfig{AppDir: o.appDir, Output: o.output, Spec: spec, Stderr: std.err})
+	if err != nil {
+		fmt.Fprintf(std.err, "unitrace run: %v\n", err)
+		return exitStatus(statusBuildFailed)
+	}
+	cfg.Kernel = res.Path
+	if note != "" {
+		fmt.Fprintf(std.err, "unitrace run: %s\n", note)
+	}
+	if o.dryRun {
+		line, err := quotedCmdline(cfg)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(std.out, line)
+		return nil
+	}
+	var session *traceSession
+	if o.tracing() {
+		if session, err = setupTrace(o, &cfg, res.Path, accel, std); err != nil {
+			return err
+		}
+	}
+	if o.verbose {
+		line, err := quotedCmdline(cfg)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(std.err, "unitrace run: %s\n", line)
+	}
+	out := boot(cfg, o.timeout, std)
+	if session != nil {
+		if err := session.finish(std); err != nil {
+			fmt.Fprintf(std.err, "unitrace run: recording: %v\n", err)
+		} else if o.pprofFile != "" {
+			if err := writeRunProfile(std, session.file, res.Path, o.pprofFile); err != nil {
+				fmt.Fprintf(std.err, "unitrace run: profile: %v\n", err)
+			} else {
+				fmt.Fprintf(std.err, "unitrace run: profile %s (go tool pprof -top %s %s)\n", o.pprofFile, res.Path, o.pprofFile)
+			}
+		}
+	}
+	if out.Kind != vmconfig.Exited {
+		fmt.Fprintf(std.err, "unitrace run: %s (exit status %d)\n", out.Reason, out.Status)
+	}
+	return exitStatus(out.Status)
+}
+
+// setupTrace puts the trace ports on sockets: in -sockets DIR with QEMU
+// listening (for "unitrace record"), or in a temporary directory where the
+// launcher listens and records to the trace file.
+func setupTrace(o runOptions, cfg *vmconfig.Config, image, accel string, std stdio) (*traceSession, error) {
+	if o.sockets != "" {
+		if err := os.MkdirAll(o.sockets, 0o755); err != nil {
+			return nil, err
+		}
+		dir, _ := filepath.Abs(o.sockets)
+		cfg.Trace = &vmconfig.TracePorts{Data: filepath.Join(dir, dataSocket), Ctl: filepath.Join(dir, ctlSocket), Server: true}
+		fmt.Fprintf(std.err, "unitrace run: attach with: unitrace record -data %s -ctl %s -elf %s -o FILE\n",
+			cfg.Trace.Data, cfg.Trace.Ctl, image)
+		return nil, nil
+	}
+	session, ports, err := listenTrace()
+	if err != nil {
+		return nil, err
+	}
+	cfg.Trace = ports
+	file := o.traceFile
+	if file == "" {
+		file = strings.TrimSuffix(image, ".elf") + ".utrace"
+	}
+	host := &tracefile.Host{Image: image, Accel: accel, Start: time.Now().UTC(), Tool: "unitrace run"}
+	if abs, err := filepath.Abs(image); err == nil {
+		host.Image = abs
+	}
+	if id, err := tracefile.ReadBuildID(image); err == nil {
+		host.BuildID = tracefile.BuildIDHex(id)
+	}
+	if args, err := cfg.Cmdline(); err == nil {
+		host.QEMU = args
+	}
+	if err := session.start(file, host, std); err != nil {
+		session.cleanup()
+		return nil, err
+	}
+	return session, nil
+}
+
+func quotedCmdline(cfg vmconfig.Config) (string, error) {
+	args, err := cfg.Cmdline()
+	if err != nil {
+		return "", err
+	}
+	for i, a := range args {
+		if a == "" || strings.IndexFunc(a, shellSpecial) >= 0 {
+			args[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(args, " "), nil
+}
+
+// shellSpecial reports whether r needs quoting for a POSIX shell.
+func shellSpecial(r rune) bool {
+	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
+}
+
+// boot runs QEMU attached to the terminal (standard input goes to the guest,
+// the console to std.out) while scanning the console for the protocol lines,
+// and decodes how the VM ended. vmtest is not used here: it puts QEMU on a
+// pty of its own, which cannot be interactive.
+func boot(cfg vmconfig.Config, timeout time.Duration, std stdio) vmconfig.Outcome {
+	arch := cfg.Arch
+	if arch == "" {
+		arch = qemu.ArchAMD64
+	}
+	args, err := cfg.Cmdline()
+	if err != nil {
+		return vmconfig.Outcome{Kind: vmconfig.QEMUFailed, Status: vmconfig.StatusQEMUFailed, Reason: err.Error()}
+	}
+	var console vmconfig.Console
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdin = std.in
+	cmd.Stdout = &tee{w: std.out, scan: &console}
+	cmd.Stderr = std.err
+	// After QEMU is gone, stop copying its output even if something it
+	// started still holds the pipe.
+	cmd.WaitDelay = 2 * time.Second
+
+	// The terminal's ^C reaches QEMU too (it exits by itself); the launcher
+	// stays alive to report, and passes SIGTERM on.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+
+	if f, ok := std.in.(*os.File); ok {
+		defer saveTerminal(f)()
+	}
+	if err := cmd.Start(); err != nil {
+		out := vmconfig.GuestExit(arch, err, vmconfig.Seen{})
+		if errors.Is(err, exec.ErrNotFound) {
+			out.Reason += " (install QEMU: make deps)"
+		}
+		return out
+	}
+	var timedOut, interrupted atomic.Bool
+	if timeout > 0 {
+		t := time.AfterFunc(timeout, func() {
+			timedOut.Store(true)
+			cmd.Process.Kill()
+		})
+		defer t.Stop()
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			select {
+			case s := <-sigs:
+				interrupted.Store(true)
+				cmd.Process.Signal(s)
+			case <-done:
+				return
+			}
+		}
+	})
+	err = cmd.Wait()
+	close(done)
+	wg.Wait()
+	console.Close()
+	if timedOut.Load() {
+		err = fmt.Errorf("%w after %v: %w", vmconfig.ErrTimeout, timeout, err)
+	}
+	out := vmconfig.GuestExit(arch, err, console.Seen())
+	if timedOut.Load() && out.Kind == vmconfig.Hung {
+		out.Reason = fmt.Sprintf("the guest did not exit within -timeout %v; QEMU was killed", timeout)
+	}
+	if interrupted.Load() && out.Kind == vmconfig.QEMUFailed {
+		// QEMU ends on SIGINT with status 0, which would read as a triple fault.
+		out.Reason = "interrupted: QEMU stopped on the signal before the guest exited"
+	}
+	return out
+}
+
+// tee copies QEMU's output to the terminal and to the protocol scanner. It
+// never fails: a closed terminal (unitrace run ... | head) must not stall
+// QEMU, and the scanner still needs the rest.
+type tee struct {
+	w      io.Writer
+	broken bool
+	scan   io.Writer
+}
+
+func (t *tee) Write(p []byte) (int, error) {
+	if !t.broken {
+		if _, err := t.w.Write(p); err != nil {
+			t.broken = true
+		}
+	}
+	t.scan.Write(p)
+	return len(p), nil
+}

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/unitrace/unitrace/internal/vmconfig"
+)
+
+func TestParseRun(t *testing.T) {
+	tests := []struct {
+		args      []string
+		app       string
+		env, argv []string
+		check     func(runOptions) bool
+	}{
+		{[]string{"examples/hello"}, "examples/hello", nil, nil, nil},
+		{[]string{"-machine", "q35", "app", "-m", "512M", "GODEBUG=x=1", "unitrace.debug=kfault", "--", "-v", "--", "a"},
+			"app", []string{"GODEBUG=x=1", "unitrace.debug=kfault"}, []string{"-v", "--", "a"},
+			func(o runOptions) bool { return o.machine == "q35" && o.memory == "512M" }},
+		{[]string{"app", "-timeout", "5s", "-accel=kvm", "-smp", "2", "-cpu", "qemu64", "-image", "x.elf", "-v", "-n"},
+			"app", nil, nil,
+			func(o runOptions) bool {
+				return o.timeout == 5*time.Second && o.accel == "kvm" && o.smp == 2 && o.cpu == "qemu64" && o.output == "x.elf" && o.verbose && o.dryRun
+			}},
+		{[]string{"app", "--"}, "app", nil, []string{}, nil},
+	}
+	for _, tt := range tests {
+		o, err := parseRun("run", tt.args, &bytes.Buffer{})
+		if err != nil {
+			t.Errorf("%q: %v", tt.args, err)
+			continue
+		}
+		if o.appDir != tt.app || !slices.Equal(o.env, tt.env) || !slices.Equal(o.args, tt.argv) || (tt.check != nil && !tt.check(o)) {
+			t.Errorf("%q: got %+v", tt.args, o)
+		}
+	}
+}
+
+func TestParseRunErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"--", "a"},
+		{"app", "notkv"},
+		{"app", "=v"},
+		{"-timeout", "-1s", "app"},
+		{"-nosuchflag", "app"},
+		{"app", "-smp", "many"},
+	} {
+		if _, err := parseRun("run", args, &bytes.Buffer{}); err == nil {
+			t.Errorf("%q: no error", args)
+		}
+	}
+}
+
+func TestCLIStatuses(t *testing.T) {
+	tests := []struct {
+		args   []string
+		status int
+		stderr string
+	}{
+		{nil, 2, "usage: unitrace"},
+		{[]string{"help"}, 0, ""},
+		{[]string{"frobnicate"}, 2, `unknown subcommand "frobnicate"`},
+		{[]string{"run"}, 2, "missing APP_DIR"},
+		{[]string{"run", "-h"}, 0, "Exit status"},
+		{[]string{"run", "-bogus", "app"}, 2, "flag provided but not defined"},
+		{[]string{"run", "-arch", "mips", "app"}, 2, "unsupported architecture"},
+		{[]string{"run", "-machine", "virt", "app"}, 2, "unsupported machine"},
+		{[]string{"run", "-accel", "hvf", "app"}, 2, "unsupported accelerator"},
+		{[]string{"run", "app", "--", "two words"}, 2, "white space"},
+		{[]string{"run", "../../internal/image/testdata/nokernel"}, 126, "github.com/unitrace/unitrace/kernel"},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		got := cli(tt.args, stdio{strings.NewReader(""), &stdout, &stderr})
+		if got != tt.status || !strings.Contains(stderr.String()+stdout.String(), tt.stderr) {
+			t.Errorf("%q: status %d, want %d; output %q, want %q", tt.args, got, tt.status, stderr.String()+stdout.String(), tt.stderr)
+		}
+	}
+}
+
+// fakeQEMU writes a script that stands in for QEMU: it prints $FAKE_CONSOLE,
+// then sleeps $FAKE_SLEEP seconds and exits with $FAKE_STATUS.
+func fakeQEMU(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "qemu")
+	script := "#!/bin/sh\nprintf '%b' \"$FAKE_CONSOLE\"\nsleep \"${FAKE_SLEEP:-0}\"\nexit \"$FAKE_STATUS\"\n"
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("closed") }
+
+func TestBoot(t *testing.T) {
+	qemuPath := fakeQEMU(t)
+	tests := []struct {
+		name, console, status, sleep string
+		timeout                      time.Duration
+		kind                         vmconfig.Kind
+		want                         int
+	}{
+		{"exit 3", `hello\r\nunitrace: exit status 3\r\n`, "7", "0", 0, vmconfig.Exited, 3},
+		{"exit 0", `unitrace: exit status 0\n`, "1", "0", time.Minute, vmconfig.Exited, 0},
+		{"kernel fault", `unitrace: kernel fault: #PF\nunitrace: kernel fault, halting\n`, "255", "0", 0, vmconfig.KernelFault, 70},
+		{"hang", `booting\n`, "0", "30", 300 * time.Millisecond, vmconfig.Hung, 124},
+		{"triple fault", `booting\n`, "0", "0", 0, vmconfig.QEMUFailed, 125},
+		{"disagreeing status", `unitrace: exit status 3\n`, "9", "0", 0, vmconfig.QEMUFailed, 125},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("FAKE_CONSOLE", tt.console)
+			t.Setenv("FAKE_STATUS", tt.status)
+			t.Setenv("FAKE_SLEEP", tt.sleep)
+			var stdout, stderr bytes.Buffer
+			start := time.Now()
+			out := boot(vmconfig.Config{QEMU: qemuPath, Kernel: "k.elf"}, tt.timeout, stdio{strings.NewReader(""), &stdout, &stderr})
+			if out.Kind != tt.kind || out.Status != tt.want {
+				t.Errorf("got %+v, want %v %d", out, tt.kind, tt.want)
+			}
+			if want := strings.NewReplacer(`\r`, "\r", `\n`, "\n").Replace(tt.console); stdout.String() != want {
+				t.Errorf("console %q, want %q", stdout.String(), want)
+			}
+			if time.Since(start) > 10*time.Second {
+				t.Errorf("took %v", time.Since(start))
+			}
+		})
+	}
+	t.Run("terminal closed", func(t *testing.T) {
+		t.Setenv("FAKE_CONSOLE", `unitrace: exit status 5\n`)
+		t.Setenv("FAKE_STATUS", "11")
+		out := boot(vmconfig.Config{QEMU: qemuPath, Kernel: "k.elf"}, 0, stdio{strings.NewReader(""), failingWriter{}, &bytes.Buffer{}})
+		if out.Kind != vmconfig.Exited || out.Status != 5 {
+			t.Errorf("got %+v", out)
+		}
+	})
+	t.Run("QEMU missing", func(t *testing.T) {
+		out := boot(vmconfig.Config{QEMU: filepath.Join(t.TempDir(), "qemu-system-none"), Kernel: "k.elf"}, 0,
+			stdio{strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}})
+		if out.Kind != vmconfig.QEMUFailed || out.Status != 125 {
+			t.Errorf("got %+v", out)
+		}
+	})
+}
+
+func TestQuotedCmdline(t *testing.T) {
+	line, err := quotedCmdline(vmconfig.Config{Kernel: "/tmp/my image.elf", Env: []string{"A=$x"}, Args: []string{"it's", "a;b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"-kernel '/tmp/my image.elf'", `-append 'A=$x -- it'\''s a;b'`, "-M microvm,isa-serial=on"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("%s\nlacks %s", line, want)
+		}
+	}
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"os"
+	"time"
+
+	"github.com/unitrace/unitrace/internal/profile"
+	"github.com/unitrace/unitrace/internal/stackdump"
+	"github.com/unitrace/unitrace/trace/ctl"
+	"github.com/unitrace/unitrace/trace/wire"
+)
+
+const stacksDoc = `Ask a running guest for the stacks of all its CPUs and threads and print
+them: each CPU's state (running a thread, idle, did not answer), then each
+thread's state and stack, innermost first. Threads running on other CPUs are
+captured there by an IPI; blocked and runnable ones from their saved
+context; a thread that never ran has no stack. The guest must have been
+started with its ports on sockets ("unitrace run -sockets DIR": -ctl is
+DIR/ctl.sock), and nothing else may hold that socket (QEMU serves one client
+at a time). -image symbolizes with inline frames; its GNU build id must match
+the guest's unless -force.
+`
+
+func stacksCommand(std stdio, name string, args []string) error {
+	fs := newFlagSet(std, name, "-ctl SOCK [-image ELF] [-force] [-json] [-timeout D]", stacksDoc)
+	ctlPath := fs.String("ctl", "", "socket of the org.unitrace.ctl port")
+	img := fs.String("image", "", "the image the guest runs (default: print addresses only)")
+	force := fs.Bool("force", false, "symbolize even if the image's build id or architecture differs from the guest's")
+	raw := fs.Bool("json", false, "print the guest's JSON reply as it came")
+	timeout := fs.Duration("timeout", 30*time.Second, "give up when the guest has not answered by then")
+	if err := fs.Parse(args); err != nil {
+		return flagError(err)
+	}
+	if fs.NArg() != 0 || *ctlPath == "" {
+		return usageError{"want -ctl SOCK and no other arguments"}
+	}
+	if *timeout <= 0 {
+		return usageError{"-timeout must be positive"}
+	}
+	reply, err := askStacks(*ctlPath, *timeout)
+	if err != nil {
+		return err
+	}
+	if *raw {
+		if _, err := fmt.Fprintf(std.out, "%s\n", reply); err != nil {
+			return err
+		}
+	}
+	s, err := stackdump.Parse(reply)
+	if err != nil || *raw {
+		return err
+	}
+	if *img != "" {
+		im, err := profile.OpenImage(*img)
+		if err != nil {
+			return err
+		}
+		if err := stackdump.SymbolizeImage(s, im, *force); err != nil {
+			return err
+		}
+	}
+	return stackdump.Format(std.out, s)
+}
+
+// askStacks sends one stacks command on the control socket and returns the payload of the
+// RESP frame that answers it. Other frames (EVENTs, replies to a previous client's commands
+// that were still queued) are skipped.
+func askStacks(sock string, timeout time.Duration) ([]byte, error) {
+	conn, err := net.DialTimeout("unix", sock, timeout)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(timeout))
+	c := ctl.Command{ID: rand.Uint32N(1<<31) + 1, Op: ctl.OpStacks} // 0 is the id of refused garbage
+	var buf [ctl.MaxCommand]byte
+	n, ok := c.Encode(buf[:])
+	if !ok {
+		return nil, errors.New("the stacks command does not encode")
+	}
+	if err := wire.NewWriter(conn).WriteFrame(wire.TypeCmd, 0, buf[:n]); err != nil {
+		return nil, fmt.Errorf("sending the command: %w", err)
+	}
+	rd := wire.NewReader(conn)
+	for {
+		f, err := rd.Next()
+		var fe *wire.FrameError
+		switch {
+		case errors.As(err, &fe):
+			continue // the reader resynchronised on the next frame
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return nil, fmt.Errorf("no reply from the guest within %v", timeout)
+		case err != nil:
+			return nil, fmt.Errorf("reading the reply: %w", err)
+		}
+		if f.Type != wire.TypeResp {
+			continue
+		}
+		var id struct {
+			ID uint32 `json:"id"`
+		}
+		if json.Unmarshal(f.Payload, &id) == nil && id.ID == c.ID {
+			return f.Payload, nil
+		}
+	}
+}
