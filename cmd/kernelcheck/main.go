@@ -31,9 +31,10 @@ import (
 // kernelPackages is the list of kernel-mode packages: code that runs in the
 // guest kernel, in trap and system-call context (files ending _host.go in
 // them are host-only decoders and are skipped; trace/wire is not here: it
-// runs in the guest's drain goroutine, ordinary Go). Later issues add
-// ./sampler/... here.
-var kernelPackages = []string{"./kernel/...", "./arch/...", "./boot/...", "./sampler", "./trace/ring", "./trace/record", "./trace/ctl", "./trace/imageid"}
+// runs in the guest's drain goroutine, ordinary Go). symtab is here because
+// the kernel symbolizes its fault reports with it, although the host uses it
+// too.
+var kernelPackages = []string{"./kernel/...", "./arch/...", "./boot/...", "./symtab", "./sampler", "./trace/ring", "./trace/record", "./trace/ctl", "./trace/imageid"}
 
 func main() {
 	n, err := run(os.Args[1:], os.Stdout, os.Stderr)

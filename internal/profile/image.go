@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/unitrace/unitrace/internal/tracefile"
-	"github.com/unitrace/unitrace/kernel/symtab"
+	"github.com/unitrace/unitrace/symtab"
 	"github.com/unitrace/unitrace/trace/wire"
 )
 

@@ -3,7 +3,7 @@ package profile
 import (
 	"slices"
 
-	"github.com/unitrace/unitrace/kernel/symtab"
+	"github.com/unitrace/unitrace/symtab"
 	"github.com/unitrace/unitrace/trace/record"
 	"github.com/unitrace/unitrace/trace/wire"
 )

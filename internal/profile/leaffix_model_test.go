@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/unitrace/unitrace/kernel/symtab"
+	"github.com/unitrace/unitrace/symtab"
 	"github.com/unitrace/unitrace/trace/record"
 	"github.com/unitrace/unitrace/trace/wire"
 )

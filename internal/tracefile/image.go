@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/unitrace/unitrace/kernel/symtab"
+	"github.com/unitrace/unitrace/symtab"
 	"github.com/unitrace/unitrace/trace/wire"
 )
 

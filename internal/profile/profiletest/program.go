@@ -15,7 +15,7 @@ import (
 	"golang.org/x/arch/arm64/arm64asm"
 	"golang.org/x/arch/x86/x86asm"
 
-	"github.com/unitrace/unitrace/kernel/symtab"
+	"github.com/unitrace/unitrace/symtab"
 )
 
 // Source of the program. leaf is a frameless Go leaf (no locals, no

@@ -123,7 +123,7 @@ func TestSPDeltaMatchesTraceback(t *testing.T) {
 		funcs[fr.fn] = true
 	}
 	t.Logf("%d frames in %d functions checked", checked, len(funcs))
-	if checked < 20 || nonzero < 10 || !funcs["github.com/unitrace/unitrace/kernel/symtab.parkDeep"] {
+	if checked < 20 || nonzero < 10 || !funcs["github.com/unitrace/unitrace/symtab.parkDeep"] {
 		t.Errorf("too few frames checked (%d, %d with a frame, functions %v)\n%s", checked, nonzero, funcs, out)
 	}
 }
@@ -188,7 +188,7 @@ func TestFuncAtFlags(t *testing.T) {
 		"runtime.morestack": {idMorestack, FuncFlagSPWrite | FuncFlagAsm, 0},
 		"runtime.memmove":   {0, FuncFlagAsm, FuncFlagTopFrame | FuncFlagSPWrite},
 		"runtime.gopark":    {0, 0, FuncFlagAsm | FuncFlagTopFrame | FuncFlagSPWrite},
-		"github.com/unitrace/unitrace/kernel/symtab.parkDeep": {0, 0, FuncFlagAsm | FuncFlagTopFrame | FuncFlagSPWrite},
+		"github.com/unitrace/unitrace/symtab.parkDeep": {0, 0, FuncFlagAsm | FuncFlagTopFrame | FuncFlagSPWrite},
 	}
 	found := 0
 	for _, s := range img.funcs {
