@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/unitrace/unitrace/internal/profile"
-	"github.com/unitrace/unitrace/internal/stackdump"
+	"github.com/unitrace/unitrace/internal/threadsnap"
 	"github.com/unitrace/unitrace/trace/ctl"
 	"github.com/unitrace/unitrace/trace/wire"
 )
@@ -51,7 +51,7 @@ func stacksCommand(std stdio, name string, args []string) error {
 			return err
 		}
 	}
-	s, err := stackdump.Parse(reply)
+	s, err := threadsnap.Parse(reply)
 	if err != nil || *raw {
 		return err
 	}
@@ -60,11 +60,11 @@ func stacksCommand(std stdio, name string, args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := stackdump.SymbolizeImage(s, im, *force); err != nil {
+		if err := threadsnap.SymbolizeImage(s, im, *force); err != nil {
 			return err
 		}
 	}
-	return stackdump.Format(std.out, s)
+	return threadsnap.Format(std.out, s)
 }
 
 // askStacks sends one stacks command on the control socket and returns the payload of the

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/unitrace/unitrace/internal/stackdump"
+	"github.com/unitrace/unitrace/internal/threadsnap"
 	"github.com/unitrace/unitrace/internal/tracefile"
 	"github.com/unitrace/unitrace/internal/vmconfig"
 	"github.com/unitrace/unitrace/trace/record"
@@ -194,8 +194,8 @@ func testStacks(t *testing.T, a guestArch) {
 	// Ask until the spinner is caught spinning (the program may still be starting). Some
 	// snapshot must also show an idle CPU: with the spinner, the agent and now and then a
 	// runtime thread busy, at least one of four CPUs is idle nearly always.
-	var snap *stackdump.Snapshot
-	var spinner *stackdump.Entry
+	var snap *threadsnap.Snapshot
+	var spinner *threadsnap.Entry
 	sawIdle := false
 	deadline := time.Now().Add(time.Duration(spinSeconds) * time.Second / 2)
 	for asks := 0; spinner == nil || !sawIdle; asks++ {
@@ -207,10 +207,10 @@ func testStacks(t *testing.T, a guestArch) {
 		}
 		g.id++
 		reply := g.askRaw(fmt.Sprintf(`{"id":%d,"cmd":"stacks"}`, g.id))
-		if snap, err = stackdump.Parse(reply); err != nil {
+		if snap, err = threadsnap.Parse(reply); err != nil {
 			t.Fatalf("stacks: %v\n%s", err, reply)
 		}
-		if err := stackdump.Symbolize(snap, img); err != nil {
+		if err := threadsnap.Symbolize(snap, img); err != nil {
 			t.Fatal(err)
 		}
 		spinner = nil
@@ -224,7 +224,7 @@ func testStacks(t *testing.T, a guestArch) {
 		}
 	}
 	var b strings.Builder
-	stackdump.Format(&b, snap)
+	threadsnap.Format(&b, snap)
 	t.Logf("last stacks snapshot:\n%s", b.String())
 	if spinner == nil {
 		t.Fatal("no thread running with main.spinForever as its leaf")
@@ -282,7 +282,7 @@ func testStacks(t *testing.T, a guestArch) {
 
 // leafFunc names the function of a symbolized entry's leaf pc ("" without one): the outermost
 // of the logical frames there, the physical function.
-func leafFunc(e *stackdump.Entry) string {
+func leafFunc(e *threadsnap.Entry) string {
 	if len(e.Stack) == 0 || !e.Stack[0].Exact || len(e.Stack[0].Frames) == 0 {
 		return ""
 	}
@@ -292,7 +292,7 @@ func leafFunc(e *stackdump.Entry) string {
 
 // callerFuncs names the physical functions of a symbolized entry's return addresses, innermost
 // first (a caller recovered from the pclntab included).
-func callerFuncs(e *stackdump.Entry) []string {
+func callerFuncs(e *threadsnap.Entry) []string {
 	var out []string
 	for _, w := range e.Stack {
 		if w.Exact || len(w.Frames) == 0 {
@@ -304,7 +304,7 @@ func callerFuncs(e *stackdump.Entry) []string {
 }
 
 // checkStacks checks one stacks snapshot taken while spinner spins on spinCPU.
-func checkStacks(t *testing.T, text [2]uint64, s *stackdump.Snapshot, spinner *stackdump.Entry, spinCPU int) {
+func checkStacks(t *testing.T, text [2]uint64, s *threadsnap.Snapshot, spinner *threadsnap.Entry, spinCPU int) {
 	t.Helper()
 	if len(s.Unanswered) > 0 {
 		t.Errorf("CPUs %v did not answer", s.Unanswered)
@@ -322,7 +322,7 @@ func checkStacks(t *testing.T, text [2]uint64, s *stackdump.Snapshot, spinner *s
 		tid int32
 		gen uint32
 	}
-	threads := map[key]stackdump.Entry{}
+	threads := map[key]threadsnap.Entry{}
 	runningOn := map[int32]int32{}
 	for _, th := range s.Threads {
 		if _, dup := threads[key{th.TID, th.Gen}]; dup {

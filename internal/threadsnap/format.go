@@ -1,4 +1,4 @@
-package stackdump
+package threadsnap
 
 import (
 	"bufio"

@@ -1,4 +1,4 @@
-package stackdump
+package threadsnap
 
 import (
 	"errors"
@@ -22,7 +22,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "stackdump")
+	dir, err := os.MkdirTemp("", "threadsnap")
 	if err != nil {
 		panic(err)
 	}

@@ -1,10 +1,11 @@
-// Package stackdump reads the guest's reply to the "stacks" control command (the stacks of
-// every CPU and thread, as trace/agent sends them), symbolizes it with the image the guest
-// runs, and prints it.
+// Package threadsnap reads a snapshot of a running guest's threads: the reply to the "stacks"
+// control command (every CPU's and thread's state and stack, as trace/agent sends them). It
+// decodes the reply (snapshot.go), symbolizes it with the image the guest runs (symbolize.go)
+// and prints it (format.go); "unitrace stacks" is its command.
 //
-//	s, err := stackdump.Parse(reply)        // the RESP frame's payload
-//	err = stackdump.Symbolize(s, "app.elf") // optional: without it, addresses only
-//	stackdump.Format(os.Stdout, s)
+//	s, err := threadsnap.Parse(reply)        // the RESP frame's payload
+//	err = threadsnap.Symbolize(s, "app.elf") // optional: without it, addresses only
+//	threadsnap.Format(os.Stdout, s)
 //
 // A stack is the leaf pc, looked up as is (it is the interrupted or saved context's own
 // instruction), then the frame-pointer chain's return addresses, each looked up at pc-1
@@ -13,4 +14,4 @@
 // is recovered from the pclntab's SP delta where the registers allow it (profile.LeafCaller;
 // on amd64 that needs the words at SP, which a stacks entry does not carry, so only arm64's
 // link register gives one).
-package stackdump
+package threadsnap
