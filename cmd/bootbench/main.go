@@ -21,13 +21,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/unitrace/unitrace/internal/exitstatus"
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintf(os.Stderr, "bootbench: %v\n", err)
-		os.Exit(1)
-	}
+	exitstatus.Exit("bootbench", run(os.Args[1:], os.Stdout))
 }
 
 type sample struct {
@@ -42,7 +41,7 @@ func run(args []string, stdout io.Writer) error {
 	initrd := fs.String("initrd", "", "initramfs whose /init prints a boot_ns line")
 	machine := fs.String("machine", "q35", "QEMU machine (Debian's kernel does not boot on microvm here)")
 	n := fs.Int("n", 7, "boots of each")
-	if err := fs.Parse(args); err != nil {
+	if err := exitstatus.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if *image == "" || *linux == "" || *initrd == "" {

@@ -17,6 +17,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -38,6 +39,9 @@ var kernelPackages = []string{"./kernel/...", "./arch/...", "./boot/...", "./sym
 
 func main() {
 	n, err := run(os.Args[1:], os.Stdout, os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return // -h: the flag package printed the usage
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "kernelcheck: %v\n", err)
 		os.Exit(2)

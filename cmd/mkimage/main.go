@@ -18,20 +18,15 @@ import (
 	"io"
 	"os"
 
+	"github.com/unitrace/unitrace/internal/exitstatus"
 	"github.com/unitrace/unitrace/internal/image"
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintf(os.Stderr, "mkimage: %v\n", err)
-		if errors.Is(err, flag.ErrHelp) || errors.Is(err, errUsage) {
-			os.Exit(2)
-		}
-		os.Exit(1)
-	}
+	exitstatus.Exit("mkimage", run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-var errUsage = errors.New("usage: mkimage [-arch amd64|arm64] [-o FILE] APP_DIR | mkimage [-arch ...] -patch FILE")
+var errUsage = exitstatus.UsageError{Err: errors.New("usage: mkimage [-arch amd64|arm64] [-o FILE] APP_DIR | mkimage [-arch ...] -patch FILE")}
 
 func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("mkimage", flag.ContinueOnError)
@@ -39,7 +34,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	arch := fs.String("arch", string(image.AMD64), "guest architecture: amd64 or arm64")
 	out := fs.String("o", "", "image path (default: build/<name>-<arch>.elf in the program's module)")
 	patch := fs.String("patch", "", "check and patch this already linked ELF file in place instead of building")
-	if err := fs.Parse(args); err != nil {
+	if err := exitstatus.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	spec, err := image.SpecFor(image.Arch(*arch))

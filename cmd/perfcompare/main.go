@@ -25,13 +25,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/unitrace/unitrace/internal/exitstatus"
 )
 
 func main() {
-	if err := run(os.Args[1:]); err != nil {
-		fmt.Fprintf(os.Stderr, "perfcompare: %v\n", err)
-		os.Exit(1)
-	}
+	exitstatus.Exit("perfcompare", run(os.Args[1:]))
 }
 
 // options are the command line.
@@ -60,7 +59,7 @@ func run(args []string) error {
 	fs.IntVar(&o.freq, "freq", 1000, "sampling rate (Hz) of both profilers")
 	fs.StringVar(&o.keep, "keep", "", "keep the consoles, the recording and the folded stacks in this directory")
 	fs.DurationVar(&o.timeout, "timeout", 20*time.Minute, "limit on each guest's run")
-	if err := fs.Parse(args); err != nil {
+	if err := exitstatus.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {

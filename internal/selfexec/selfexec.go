@@ -1,12 +1,15 @@
 // Package selfexec lets a main package's tests run the program itself as a child process: the
 // test binary, started again with an environment variable set, runs main instead of the tests.
-// The examples' tests use it to run each mode the way the VM tests boot it.
+// The examples' tests use it to run each mode the way the VM tests boot it; the host commands'
+// tests, to check the exit statuses their main returns.
 package selfexec
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -46,6 +49,21 @@ func CheckUsageErrors(t *testing.T, argLists [][]string) {
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
 			t.Errorf("args %q: exit %v, want status 2; output:\n%s", args, err, out)
+		}
+	}
+}
+
+// CheckHelp runs the program with each of the argument lists, which ask for its usage (-h,
+// -help): it must print the usage on standard error and exit with status 0.
+func CheckHelp(t *testing.T, argLists [][]string) {
+	t.Helper()
+	for _, args := range argLists {
+		cmd := Command(args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		if err != nil || !strings.Contains(strings.ToLower(stderr.String()), "usage") {
+			t.Errorf("args %q: exit %v, want status 0 and the usage; standard error:\n%s", args, err, stderr.String())
 		}
 	}
 }
