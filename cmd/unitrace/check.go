@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -20,20 +21,29 @@ never go back, CLOCK pairs agree with HELLO's tick rate) and how the session
 ended. Exit status 1 when something is wrong.
 `
 
-func checkCommand(std stdio, name string, args []string) error {
-	fs := newFlagSet(std, name, "FILE", checkDoc)
-	file, err := traceFlags(fs, args)
-	if err != nil {
-		return flagError(err)
+var checkCommand = command{
+	name:     "check",
+	synopsis: "FILE",
+	summary:  "check a recording: transport errors, sequence gaps against LOST counts, clock sanity",
+	doc:      checkDoc,
+	setup:    checkSetup,
+}
+
+func checkSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
+	return func(std stdio, args []string) error {
+		file, err := traceFlags(fs, args)
+		if err != nil {
+			return flagError(err)
+		}
+		tr, err := tracefile.LoadFile(file)
+		if err != nil {
+			return err
+		}
+		if problems := checkTrace(std.out, file, tr); problems > 0 {
+			return exitStatus(1)
+		}
+		return nil
 	}
-	tr, err := tracefile.LoadFile(file)
-	if err != nil {
-		return err
-	}
-	if problems := checkTrace(std.out, file, tr); problems > 0 {
-		return exitStatus(1)
-	}
-	return nil
 }
 
 // clockTolerance is how far (relative) a CLOCK pair's implied tick rate may

@@ -18,19 +18,15 @@ the recording (from the HOST frame, or -elf); the image's GNU build id must
 match the recording's unless -force.
 `
 
-// imageFlags are the flags of the commands that symbolize.
-type imageFlags struct {
-	elf   string
-	force bool
+var listCommand = command{
+	name:     "list",
+	synopsis: "[-t GLOBS] [-cpu N] [-tid N] [-since D] [-until D] [-b] [-elf ELF] [-force] FILE",
+	summary:  "print a recording's records in time order",
+	doc:      listDoc,
+	setup:    listSetup,
 }
 
-func (f *imageFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.elf, "elf", "", "the image ELF (default: the one the recording names)")
-	fs.BoolVar(&f.force, "force", false, "symbolize even if the image's build id does not match the recording")
-}
-
-func listCommand(std stdio, name string, args []string) error {
-	fs := newFlagSet(std, name, "[flags] FILE", listDoc)
+func listSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 	tps := fs.String("t", "", "only tracepoints matching these globs (comma-separated)")
 	cpu := fs.Int("cpu", -1, "only this CPU")
 	tid := fs.Int64("tid", -1, "only this thread")
@@ -40,23 +36,25 @@ func listCommand(std stdio, name string, args []string) error {
 	bt := fs.Bool("b", false, "show symbolized backtraces")
 	var img imageFlags
 	img.register(fs)
-	file, err := traceFlags(fs, args)
-	if err != nil {
-		return flagError(err)
-	}
-	tr, err := loadTrace(std, name, file, false)
-	if err != nil {
-		return err
-	}
-	var im *tracefile.Image
-	if *bt {
-		if im, err = tracefile.OpenFor(img.elf, tr.Host, tr.Hello, img.force); err != nil {
+	return func(std stdio, args []string) error {
+		file, err := traceFlags(fs, args)
+		if err != nil {
+			return flagError(err)
+		}
+		tr, err := loadTrace(std, fs.Name(), file, false)
+		if err != nil {
 			return err
 		}
+		var im *tracefile.Image
+		if *bt {
+			if im, err = tracefile.OpenFor(img.elf, tr.Host, tr.Hello, img.force); err != nil {
+				return err
+			}
+		}
+		f := recordFilter{globs: globs(*tps), cpu: *cpu, tid: *tid, since: since, until: until}
+		listTrace(std.out, tr, f, im)
+		return nil
 	}
-	f := recordFilter{globs: globs(*tps), cpu: *cpu, tid: *tid, since: since, until: until}
-	listTrace(std.out, tr, f, im)
-	return nil
 }
 
 // recordFilter selects records by tracepoint, CPU, thread and time.

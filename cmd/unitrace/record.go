@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -23,47 +24,72 @@ FILE until -d has passed, the guest ends the session, or ^C. Then it asks
 the guest to flush and gives it a second to do so.
 `
 
-func recordCommand(std stdio, name string, args []string) error {
-	fs := newFlagSet(std, name, "-data SOCK -ctl SOCK [-trace GLOBS] [-backtrace] [-d DURATION] -o FILE", recordDoc)
-	data := fs.String("data", "", "socket of the org.unitrace.data port")
-	ctlPath := fs.String("ctl", "", "socket of the org.unitrace.ctl port")
-	tps := fs.String("trace", "", "enable these tracepoints (GLOB[,GLOB...])")
-	bt := fs.Bool("backtrace", false, "with a backtrace")
-	out := fs.String("o", "", "recording file")
-	dur := fs.Duration("d", 0, "stop after this long (0: when the guest ends the session or on ^C)")
-	elfPath := fs.String("elf", "", "the image the guest runs, noted in the recording")
-	if err := fs.Parse(args); err != nil {
-		return flagError(err)
-	}
-	if fs.NArg() != 0 || *data == "" || *ctlPath == "" || *out == "" {
-		return usageError{"want -data SOCK -ctl SOCK -o FILE and no other arguments"}
-	}
-	for _, g := range globs(*tps) {
-		if g == "" || len(g) > ctl.MaxString {
-			return usageError{fmt.Sprintf("-trace glob %q: empty or longer than %d bytes", g, ctl.MaxString)}
+var recordCommand = command{
+	name:     "record",
+	synopsis: "-data SOCK -ctl SOCK [-trace GLOBS] [-backtrace] [-d DURATION] [-elf ELF] -o FILE",
+	summary:  "attach to a running guest's trace ports (run -sockets DIR) and record",
+	doc:      recordDoc,
+	setup:    recordSetup,
+}
+
+// recordOptions is the parsed command line of "unitrace record".
+type recordOptions struct {
+	data, ctl string // the port sockets
+	trace     string // tracepoint globs, comma-separated
+	backtrace bool
+	out       string
+	duration  time.Duration
+	elf       string
+}
+
+func recordSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
+	var o recordOptions
+	fs.StringVar(&o.data, "data", "", "socket of the org.unitrace.data port")
+	fs.StringVar(&o.ctl, "ctl", "", "socket of the org.unitrace.ctl port")
+	fs.StringVar(&o.trace, "trace", "", "enable these tracepoints (GLOB[,GLOB...])")
+	fs.BoolVar(&o.backtrace, "backtrace", false, "with a backtrace")
+	fs.StringVar(&o.out, "o", "", "recording file")
+	fs.DurationVar(&o.duration, "d", 0, "stop after this long (0: when the guest ends the session or on ^C)")
+	fs.StringVar(&o.elf, "elf", "", "the image the guest runs, noted in the recording")
+	return func(std stdio, args []string) error {
+		if err := fs.Parse(args); err != nil {
+			return flagError(err)
 		}
+		if fs.NArg() != 0 || o.data == "" || o.ctl == "" || o.out == "" {
+			return usageError{"want -data SOCK -ctl SOCK -o FILE and no other arguments"}
+		}
+		for _, g := range globs(o.trace) {
+			if g == "" || len(g) > ctl.MaxString {
+				return usageError{fmt.Sprintf("-trace glob %q: empty or longer than %d bytes", g, ctl.MaxString)}
+			}
+		}
+		return recordGuest(std, o)
 	}
-	dc, err := net.Dial("unix", *data)
+}
+
+// recordGuest attaches to the guest's ports and records until the session ends.
+func recordGuest(std stdio, o recordOptions) error {
+	dc, err := net.Dial("unix", o.data)
 	if err != nil {
 		return err
 	}
 	defer dc.Close()
-	cc, err := net.Dial("unix", *ctlPath)
+	cc, err := net.Dial("unix", o.ctl)
 	if err != nil {
 		return err
 	}
 	defer cc.Close()
 
 	host := &tracefile.Host{Start: time.Now().UTC(), Tool: "unitrace record"}
-	if *elfPath != "" {
-		host.Image, _ = filepath.Abs(*elfPath)
-		id, err := tracefile.ReadBuildID(*elfPath)
+	if o.elf != "" {
+		host.Image, _ = filepath.Abs(o.elf)
+		id, err := tracefile.ReadBuildID(o.elf)
 		if err != nil {
 			return err
 		}
 		host.BuildID = tracefile.BuildIDHex(id)
 	}
-	rec, err := newRecorder(*out, host)
+	rec, err := newRecorder(o.out, host)
 	if err != nil {
 		return err
 	}
@@ -86,11 +112,11 @@ func recordCommand(std stdio, name string, args []string) error {
 		return cw.WriteFrame(wire.TypeCmd, 0, buf[:n])
 	}
 	err = send(ctl.Command{Op: ctl.OpHello})
-	for _, g := range globs(*tps) {
+	for _, g := range globs(o.trace) {
 		if err != nil {
 			break
 		}
-		c := ctl.Command{Op: ctl.OpEnable, Has: ctl.HasMatch | ctl.HasStack, Stack: *bt, MatchLen: uint8(len(g))}
+		c := ctl.Command{Op: ctl.OpEnable, Has: ctl.HasMatch | ctl.HasStack, Stack: o.backtrace, MatchLen: uint8(len(g))}
 		copy(c.Match[:], g)
 		err = send(c)
 	}
@@ -98,8 +124,8 @@ func recordCommand(std stdio, name string, args []string) error {
 		sigs := make(chan os.Signal, 1)
 		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 		var timeout <-chan time.Time
-		if *dur > 0 {
-			timeout = time.After(*dur)
+		if o.duration > 0 {
+			timeout = time.After(o.duration)
 		}
 		select {
 		case err = <-copied: // the guest closed the port

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -9,6 +8,9 @@ import (
 
 	"github.com/unitrace/unitrace/internal/tracefile"
 )
+
+// What the subcommands that read a recording share: its one FILE among the flags, loading it,
+// the image that symbolizes it, and the flag values that select records.
 
 // traceFlags parses the flags of a subcommand that reads one recording:
 // FILE may come before or after the flags.
@@ -31,24 +33,18 @@ func traceFlags(fs *flag.FlagSet, args []string) (string, error) {
 	return words[0], nil
 }
 
-// newFlagSet returns a flag set whose usage names the subcommand.
-func newFlagSet(std stdio, name, args, doc string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(std.err)
-	fs.Usage = func() {
-		fmt.Fprintf(std.err, "usage: unitrace %s %s\n\n%s\nFlags:\n", name, args, doc)
-		fs.PrintDefaults()
-	}
-	return fs
+// imageFlagsSynopsis names the flags imageFlags defines, for the synopses.
+const imageFlagsSynopsis = "[-elf ELF] [-force]"
+
+// imageFlags are the flags of the commands that symbolize.
+type imageFlags struct {
+	elf   string
+	force bool
 }
 
-// flagError maps a flag parsing error to the CLI's conventions.
-func flagError(err error) error {
-	var uerr usageError
-	if errors.Is(err, flag.ErrHelp) || errors.As(err, &uerr) {
-		return err
-	}
-	return exitStatus(2) // the flag package already said what
+func (f *imageFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.elf, "elf", "", "the image ELF (default: the one the recording names)")
+	fs.BoolVar(&f.force, "force", false, "symbolize even if the image's build id does not match the recording")
 }
 
 // loadTrace reads a recording and reports its problems on stderr (the

@@ -66,18 +66,31 @@ line; 126 when the image cannot be built; 2 for a usage error.
 Tracing (microvm on amd64, virt on arm64): -trace, -backtrace, -ring, -mode
 become unitrace.* kernel options, and the launcher records the guest's
 org.unitrace.data port to -o FILE while the guest runs (docs/tracing.md).
-
-Flags:
 `
 
-func parseRun(name string, args []string, stderr io.Writer) (runOptions, error) {
-	o := runOptions{}
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: unitrace run [flags] APP_DIR [KEY=VALUE ...] [-- ARGS ...]\n\n%s", runDoc)
-		fs.PrintDefaults()
+var runCommand = command{
+	name: "run",
+	synopsis: "[-arch amd64|arm64] [-machine MACHINE] [-m SIZE] [-smp N] [-accel tcg|kvm] [-cpu MODEL] [-timeout D] [-image ELF] [-v] [-n] " +
+		"[-trace GLOBS] [-backtrace] [-ring SIZE] [-sample HZ] [-sample-force] [-mode stream|flight] [-pprof FILE] [-o FILE] [-sockets DIR] " +
+		"APP_DIR [KEY=VALUE ...] [-- ARGS ...]",
+	summary: "build the main package in APP_DIR into an image and boot it in QEMU (-trace records it)",
+	doc:     runDoc,
+	setup:   runSetup,
+}
+
+func runSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
+	var o runOptions
+	o.register(fs)
+	return func(std stdio, args []string) error {
+		if err := o.parse(fs, args); err != nil {
+			return flagError(err)
+		}
+		return runGuest(std, o)
 	}
+}
+
+// register defines run's flags on fs, into o.
+func (o *runOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.arch, "arch", string(qemu.ArchAMD64), "guest architecture: amd64 or arm64")
 	fs.StringVar(&o.machine, "machine", "", "QEMU machine: microvm (default), q35 or pc on amd64; virt (default) or virt-gicv3 on arm64")
 	fs.StringVar(&o.memory, "m", vmconfig.DefaultMemory, "guest memory (QEMU -m)")
@@ -97,7 +110,12 @@ func parseRun(name string, args []string, stderr io.Writer) (runOptions, error) 
 	fs.StringVar(&o.pprofFile, "pprof", "", "after the run, write the samples as a pprof profile to this file (with -sample)")
 	fs.StringVar(&o.traceFile, "o", "", "record the trace to this file (default with -trace: the image path with .utrace for .elf)")
 	fs.StringVar(&o.sockets, "sockets", "", "put the trace port sockets in this directory for \"unitrace record\" instead of recording")
+}
 
+// parse parses run's command line with fs, whose flags register defined into o: flags
+// anywhere before the first "--", then APP_DIR and KEY=VALUE words, then the program's
+// arguments.
+func (o *runOptions) parse(fs *flag.FlagSet, args []string) error {
 	// Everything after the first "--" belongs to the guest program.
 	before := args
 	if i := slices.Index(args, "--"); i >= 0 {
@@ -107,7 +125,7 @@ func parseRun(name string, args []string, stderr io.Writer) (runOptions, error) 
 	var words []string
 	for {
 		if err := fs.Parse(before); err != nil {
-			return o, err
+			return err
 		}
 		before = fs.Args()
 		if len(before) == 0 {
@@ -117,49 +135,39 @@ func parseRun(name string, args []string, stderr io.Writer) (runOptions, error) 
 		before = before[1:]
 	}
 	if len(words) == 0 {
-		return o, usageError{"missing APP_DIR"}
+		return usageError{"missing APP_DIR"}
 	}
 	o.appDir, o.env = words[0], words[1:]
 	for _, kv := range o.env {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
-			return o, usageError{fmt.Sprintf("%q after APP_DIR is not KEY=VALUE (program arguments go after --)", kv)}
+			return usageError{fmt.Sprintf("%q after APP_DIR is not KEY=VALUE (program arguments go after --)", kv)}
 		}
 	}
 	if o.timeout < 0 {
-		return o, usageError{"-timeout must not be negative"}
+		return usageError{"-timeout must not be negative"}
 	}
 	if o.pprofFile != "" && o.trace.Sample == "" {
-		return o, usageError{"-pprof writes the sampler's profile: it needs -sample HZ"}
+		return usageError{"-pprof writes the sampler's profile: it needs -sample HZ"}
 	}
 	if o.sockets != "" && o.pprofFile != "" {
-		return o, usageError{"-sockets leaves the recording to \"unitrace record\": it cannot be combined with -pprof"}
+		return usageError{"-sockets leaves the recording to \"unitrace record\": it cannot be combined with -pprof"}
 	}
 	if o.sockets != "" && o.traceFile != "" {
-		return o, usageError{"-sockets leaves the recording to \"unitrace record\": it cannot be combined with -o"}
+		return usageError{"-sockets leaves the recording to \"unitrace record\": it cannot be combined with -o"}
 	}
 	words, err := o.trace.Env()
 	if err != nil {
-		return o, usageError{err.Error()}
+		return usageError{err.Error()}
 	}
 	if o.tracing() && len(words) == 0 {
 		words = append(words, "unitrace.tracer=1") // record, with the tracepoints enabled later over the control port
 	}
 	o.env = append(o.env, words...)
-	return o, nil
+	return nil
 }
 
-func runCommand(std stdio, name string, args []string) error {
-	o, err := parseRun(name, args, std.err)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		var uerr usageError
-		if !errors.As(err, &uerr) {
-			return exitStatus(2) // the flag package already said what and printed the usage
-		}
-		return err
-	}
+// runGuest builds the image and boots it.
+func runGuest(std stdio, o runOptions) error {
 	arch := qemu.Arch(o.arch)
 	spec, err := image.SpecFor(image.Arch(o.arch))
 	if err != nil {

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +14,16 @@ import (
 
 	"github.com/unitrace/unitrace/internal/vmconfig"
 )
+
+// parseRun parses args as "unitrace run" does, printing flag errors on stderr.
+func parseRun(name string, args []string, stderr io.Writer) (runOptions, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o runOptions
+	o.register(fs)
+	err := o.parse(fs, args)
+	return o, err
+}
 
 func TestParseRun(t *testing.T) {
 	tests := []struct {

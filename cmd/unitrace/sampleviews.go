@@ -10,7 +10,8 @@ import (
 )
 
 // The sampler's views: prof, pprof, folded, flame and annotate share how a
-// recording becomes a profile (internal/profile), and these flags.
+// recording becomes a profile (internal/profile), these flags and this text
+// of their -h.
 
 const profCommonDoc = `Samples are symbolized with the image that made the recording (from the
 HOST frame, or -elf; its GNU build id must match the recording's unless
@@ -23,6 +24,9 @@ shows the kernel's frames above the thread's, marked as the kernel's
 -fold-kernel charges them to the thread's pc that entered the kernel.
 A sample counts as the sampler's deadlines it stands for.
 `
+
+// profFlagsSynopsis names the flags profFlags defines, for the synopses.
+const profFlagsSynopsis = "[-idle] [-no-leaf-fix] [-fold-kernel] " + imageFlagsSynopsis
 
 // profFlags are the flags every sampler view has.
 type profFlags struct {
@@ -42,6 +46,9 @@ func (f *profFlags) register(fs *flag.FlagSet) {
 func (f *profFlags) options() profile.Options {
 	return profile.Options{NoLeafFix: f.noLeafFix, Idle: f.idle, FoldKernel: f.foldKernel}
 }
+
+// shapeFlagsSynopsis names the flags shapeFlags defines, for the synopses.
+const shapeFlagsSynopsis = "[-g thread|cpu|none] [-min-hits N|N%] [-max-depth N]"
 
 // shapeFlags are the flags of the views that draw stacks.
 type shapeFlags struct {
@@ -108,45 +115,19 @@ func writeOutput(std stdio, out string, write func(io.Writer) error) error {
 	return f.Close()
 }
 
-const profDoc = `Print the sampled call tree: each line is a function reached by one path,
-with its share of all samples, its sample count, and the samples that ended
-in it when it also has callees. -r starts the trees at the leaves and goes
-out to their callers. -function F prints F's callees and callers instead
-(F may be the leaf; a name matches whole, or after its last '.' or '/'),
-across the kernel boundary. -split prints, per CPU and for all CPUs, the
-samples and their shares in the kernel's trap context, in threads and idle.
-`
-
-func profCommand(std stdio, name string, args []string) error {
-	fs := newFlagSet(std, name, "[flags] FILE", profDoc+"\n"+profCommonDoc)
-	var pf profFlags
-	var sf shapeFlags
-	pf.register(fs)
-	sf.register(fs)
-	reverse := fs.Bool("r", false, "start at the leaves: callee-first trees")
-	function := fs.String("function", "", "print the callees and callers of this function")
-	split := fs.Bool("split", false, "print each CPU's samples split into kernel, thread and idle")
-	file, err := traceFlags(fs, args)
-	if err != nil {
-		return flagError(err)
-	}
+// loadShaped loads the profile of a view built from folded stacks.
+func loadShaped(std stdio, name, file string, pf *profFlags, sf *shapeFlags) (*profile.Profile, profile.FoldOptions, error) {
 	g, err := sf.parse()
 	if err != nil {
-		return err
-	}
-	if *split && *function != "" {
-		return usageError{"-split and -function are two views: pick one"}
+		return nil, profile.FoldOptions{}, err
 	}
 	if _, err := profile.ParseMinHits(sf.minHits, 0); err != nil {
-		return usageError{err.Error()}
+		return nil, profile.FoldOptions{}, usageError{err.Error()}
 	}
-	p, err := loadProfile(std, name, file, &pf)
+	p, err := loadProfile(std, name, file, pf)
 	if err != nil {
-		return err
+		return nil, profile.FoldOptions{}, err
 	}
-	if *split {
-		return profile.WriteSplit(std.out, p)
-	}
-	return profile.WriteProf(std.out, p, profile.ProfOptions{Group: g, Reverse: *reverse, Function: *function,
-		MinHits: sf.minHits, MaxDepth: sf.maxDepth})
+	minHits, _ := profile.ParseMinHits(sf.minHits, p.Deadlines)
+	return p, profile.FoldOptions{Group: g, MinHits: minHits, MaxDepth: sf.maxDepth}, nil
 }

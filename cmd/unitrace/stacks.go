@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"net"
@@ -26,45 +27,54 @@ at a time). -image symbolizes with inline frames; its GNU build id must match
 the guest's unless -force.
 `
 
-func stacksCommand(std stdio, name string, args []string) error {
-	fs := newFlagSet(std, name, "-ctl SOCK [-image ELF] [-force] [-json] [-timeout D]", stacksDoc)
+var stacksCommand = command{
+	name:     "stacks",
+	synopsis: "-ctl SOCK [-image ELF] [-force] [-json] [-timeout D]",
+	summary:  "print the stacks of every CPU and thread of a running guest (run -sockets DIR)",
+	doc:      stacksDoc,
+	setup:    stacksSetup,
+}
+
+func stacksSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 	ctlPath := fs.String("ctl", "", "socket of the org.unitrace.ctl port")
 	img := fs.String("image", "", "the image the guest runs (default: print addresses only)")
 	force := fs.Bool("force", false, "symbolize even if the image's build id or architecture differs from the guest's")
 	raw := fs.Bool("json", false, "print the guest's JSON reply as it came")
 	timeout := fs.Duration("timeout", 30*time.Second, "give up when the guest has not answered by then")
-	if err := fs.Parse(args); err != nil {
-		return flagError(err)
-	}
-	if fs.NArg() != 0 || *ctlPath == "" {
-		return usageError{"want -ctl SOCK and no other arguments"}
-	}
-	if *timeout <= 0 {
-		return usageError{"-timeout must be positive"}
-	}
-	reply, err := askStacks(*ctlPath, *timeout)
-	if err != nil {
-		return err
-	}
-	if *raw {
-		if _, err := fmt.Fprintf(std.out, "%s\n", reply); err != nil {
-			return err
+	return func(std stdio, args []string) error {
+		if err := fs.Parse(args); err != nil {
+			return flagError(err)
 		}
-	}
-	s, err := threadsnap.Parse(reply)
-	if err != nil || *raw {
-		return err
-	}
-	if *img != "" {
-		im, err := profile.OpenImage(*img)
+		if fs.NArg() != 0 || *ctlPath == "" {
+			return usageError{"want -ctl SOCK and no other arguments"}
+		}
+		if *timeout <= 0 {
+			return usageError{"-timeout must be positive"}
+		}
+		reply, err := askStacks(*ctlPath, *timeout)
 		if err != nil {
 			return err
 		}
-		if err := threadsnap.SymbolizeImage(s, im, *force); err != nil {
+		if *raw {
+			if _, err := fmt.Fprintf(std.out, "%s\n", reply); err != nil {
+				return err
+			}
+		}
+		s, err := threadsnap.Parse(reply)
+		if err != nil || *raw {
 			return err
 		}
+		if *img != "" {
+			im, err := profile.OpenImage(*img)
+			if err != nil {
+				return err
+			}
+			if err := threadsnap.SymbolizeImage(s, im, *force); err != nil {
+				return err
+			}
+		}
+		return threadsnap.Format(std.out, s)
 	}
-	return threadsnap.Format(std.out, s)
 }
 
 // askStacks sends one stacks command on the control socket and returns the payload of the

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -15,18 +16,27 @@ totals, and duration percentiles of paired tracepoints (X_enter/X_exit and
 X/X_ret, matched per thread).
 `
 
-func summaryCommand(std stdio, name string, args []string) error {
-	fs := newFlagSet(std, name, "FILE", summaryDoc)
-	file, err := traceFlags(fs, args)
-	if err != nil {
-		return flagError(err)
+var summaryCommand = command{
+	name:     "summary",
+	synopsis: "FILE",
+	summary:  "counts per tracepoint, per-CPU spans, lost totals, durations of paired tracepoints",
+	doc:      summaryDoc,
+	setup:    summarySetup,
+}
+
+func summarySetup(fs *flag.FlagSet) func(std stdio, args []string) error {
+	return func(std stdio, args []string) error {
+		file, err := traceFlags(fs, args)
+		if err != nil {
+			return flagError(err)
+		}
+		tr, err := loadTrace(std, fs.Name(), file, false)
+		if err != nil {
+			return err
+		}
+		summarize(std.out, tr)
+		return nil
 	}
-	tr, err := loadTrace(std, name, file, false)
-	if err != nil {
-		return err
-	}
-	summarize(std.out, tr)
-	return nil
 }
 
 func summarize(w io.Writer, tr *tracefile.Trace) {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,32 +17,41 @@ per guest thread, paired tracepoints as duration events, every other record
 as an instant with its arguments.
 `
 
-func timelineCommand(std stdio, name string, args []string) error {
-	fs := newFlagSet(std, name, "FILE -o trace.json", timelineDoc)
+var timelineCommand = command{
+	name:     "timeline",
+	synopsis: "FILE -o trace.json",
+	summary:  "write Chrome trace-event JSON for Perfetto",
+	doc:      timelineDoc,
+	setup:    timelineSetup,
+}
+
+func timelineSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 	out := fs.String("o", "", "output file (- for standard output)")
-	file, err := traceFlags(fs, args)
-	if err != nil {
-		return flagError(err)
+	return func(std stdio, args []string) error {
+		file, err := traceFlags(fs, args)
+		if err != nil {
+			return flagError(err)
+		}
+		if *out == "" {
+			return usageError{"-o is required"}
+		}
+		tr, err := loadTrace(std, fs.Name(), file, false)
+		if err != nil {
+			return err
+		}
+		if *out == "-" {
+			return writeTimeline(std.out, tr)
+		}
+		f, err := os.Create(*out)
+		if err != nil {
+			return err
+		}
+		if err := writeTimeline(f, tr); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
 	}
-	if *out == "" {
-		return usageError{"-o is required"}
-	}
-	tr, err := loadTrace(std, name, file, false)
-	if err != nil {
-		return err
-	}
-	if *out == "-" {
-		return writeTimeline(std.out, tr)
-	}
-	f, err := os.Create(*out)
-	if err != nil {
-		return err
-	}
-	if err := writeTimeline(f, tr); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // traceEvent is one Chrome trace event. Times are in microseconds.

@@ -5,7 +5,6 @@
 package selfexec
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -54,16 +53,13 @@ func CheckUsageErrors(t *testing.T, argLists [][]string) {
 }
 
 // CheckHelp runs the program with each of the argument lists, which ask for its usage (-h,
-// -help): it must print the usage on standard error and exit with status 0.
+// -help): it must print the usage and exit with status 0.
 func CheckHelp(t *testing.T, argLists [][]string) {
 	t.Helper()
 	for _, args := range argLists {
-		cmd := Command(args...)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		err := cmd.Run()
-		if err != nil || !strings.Contains(strings.ToLower(stderr.String()), "usage") {
-			t.Errorf("args %q: exit %v, want status 0 and the usage; standard error:\n%s", args, err, stderr.String())
+		out, err := Command(args...).CombinedOutput()
+		if err != nil || !strings.Contains(strings.ToLower(string(out)), "usage") {
+			t.Errorf("args %q: exit %v, want status 0 and the usage; output:\n%s", args, err, out)
 		}
 	}
 }
