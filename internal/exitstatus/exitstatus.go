@@ -1,8 +1,9 @@
 // Package exitstatus is how the small host commands (mkimage, bootbench, perfcompare) turn
 // the error their run returns into an exit status, the same way for each: 0 when it succeeded
 // or when -h or -help asked for the usage (the flag package has printed it), 2 for a mistake
-// on the command line, 1 for any other failure. The unitrace CLI follows the same statuses
-// with its own table (cmd/unitrace), since its guest's status passes through it too.
+// on the command line, 1 for any other failure. The unitrace CLI gives the same statuses from
+// its own cli function (cmd/unitrace), which also passes the guest's exit status through;
+// kernelcheck keeps 1 for findings and 2 for a check that could not run.
 package exitstatus
 
 import (
