@@ -50,7 +50,7 @@ func hwRandom() (uint64, bool) { return arm64.Random() }
 func exitMachine(code uint32) { arm64.Exit(code) }
 
 // faultExitValue is the exit code a kernel fault stops the machine with: 0x7f, as on amd64
-// (semihosting passes it through exactly; tools/vmconfig expects it).
+// (semihosting passes it through exactly; internal/vmconfig expects it).
 const faultExitValue = 0x7f
 
 // textRange, pclntab and imageRange locate the image's code, its pclntab and the whole image.

@@ -78,7 +78,7 @@ TEXT ·bootEntry(SB),NOSPLIT|NOFRAME,$0
 atEL1:
 	B	bootEL1<>(SB)
 
-// entry is bootEntry under the name tools/image links images with (image.ARM64Entry).
+// entry is bootEntry under the name internal/image links images with (image.ARM64Entry).
 TEXT ·entry(SB),NOSPLIT|NOFRAME,$0
 	B	·bootEntry(SB)
 
