@@ -1,0 +1,150 @@
+package memfs
+
+import "github.com/unitrace/unitrace/kernel/fs"
+
+// Rename moves the entry oldname of olddir to newname in newdir, with renameat2's flags
+// (RENAME_NOREPLACE, RENAME_EXCHANGE; RENAME_WHITEOUT is not supported and fails with EINVAL).
+// It checks in Linux's order (fs/namei.c's do_renameat2 and vfs_rename, mm/shmem.c's
+// shmem_rename2):
+//
+//	ENOENT     oldname does not exist (or, with RENAME_EXCHANGE, newname)
+//	EEXIST     RENAME_NOREPLACE and newname exists
+//	EINVAL     a directory would move into its own subtree
+//	ENOTEMPTY  newname is an ancestor of oldname (EINVAL with RENAME_EXCHANGE)
+//	           then, when both name the same inode, nothing happens and Rename succeeds
+//	ENOTDIR    a directory would replace a non-directory
+//	EISDIR     a non-directory would replace a directory
+//	EBUSY      either is a mount point
+//	ENOTEMPTY  newname is a directory with entries
+//
+// The path-level checks that come between (trailing slashes) are the resolver's.
+func (f *FS) Rename(p Pages, olddir uint32, oldname []byte, newdir uint32, newname []byte, flags uint32, now fs.Timespec) int {
+	if flags&^(fs.RENAME_NOREPLACE|fs.RENAME_EXCHANGE) != 0 ||
+		flags&fs.RENAME_NOREPLACE != 0 && flags&fs.RENAME_EXCHANGE != 0 {
+		return EINVAL
+	}
+	od, oat, oino, errno := f.entry(olddir, oldname)
+	if errno != 0 {
+		return errno
+	}
+	nd, errno := f.dirFor(newdir)
+	if errno != 0 {
+		return errno
+	}
+	if len(newname) > fs.NameMax {
+		return ENAMETOOLONG
+	}
+	if !validName(newname) {
+		return EINVAL
+	}
+	nat, free := find(nd, newname)
+	var nino uint32
+	if nat >= 0 {
+		nino = slotAt(nd, uint32(nat)).ino
+	}
+	exchange := flags&fs.RENAME_EXCHANGE != 0
+	switch {
+	case flags&fs.RENAME_NOREPLACE != 0 && nino != 0:
+		return EEXIST
+	case exchange && nino == 0:
+		return ENOENT
+	}
+	oin := f.inode(oino)
+	if olddir != newdir {
+		if c, ok := f.childToward(olddir, newdir); ok && c == oino {
+			return EINVAL
+		}
+		if c, ok := f.childToward(newdir, olddir); ok && c == nino {
+			if exchange {
+				return EINVAL
+			}
+			return ENOTEMPTY
+		}
+	}
+	if oino == nino {
+		return 0
+	}
+	var nin *inode
+	if nino != 0 {
+		nin = f.inode(nino)
+		if !exchange {
+			if isDir(oin) && !isDir(nin) {
+				return ENOTDIR
+			}
+			if !isDir(oin) && isDir(nin) {
+				return EISDIR
+			}
+		}
+	}
+	if oin.mounted || nin != nil && nin.mounted {
+		return EBUSY
+	}
+	if exchange {
+		f.exchange(olddir, oin, newdir, nin, now)
+		setSlot(od, oat, nino)
+		setSlot(nd, nat, oino)
+		return 0
+	}
+	if nin != nil && isDir(nin) && nin.entries != 0 {
+		return ENOTEMPTY
+	}
+	if nin == nil {
+		if errno := f.insert(p, nd, newname, oino, free); errno != 0 {
+			return errno
+		}
+	} else {
+		setSlot(nd, nat, oino)
+	}
+	f.remove(p, od, oat)
+	if isDir(oin) && olddir != newdir {
+		od.nlink--
+		nd.nlink++
+		oin.parent = newdir
+	}
+	od.mtime, od.ctime, nd.mtime, nd.ctime, oin.ctime = now, now, now, now, now
+	if nin != nil {
+		nin.ctime = now
+		if isDir(nin) {
+			nd.nlink--
+			nin.nlink = 0
+		} else {
+			nin.nlink--
+		}
+		f.maybeFree(p, nino)
+	}
+	return 0
+}
+
+// exchange does the link count and parent changes of RENAME_EXCHANGE, before the slots swap.
+func (f *FS) exchange(olddir uint32, oin *inode, newdir uint32, nin *inode, now fs.Timespec) {
+	od, nd := f.inode(olddir), f.inode(newdir)
+	if olddir != newdir {
+		if isDir(oin) {
+			od.nlink--
+			nd.nlink++
+			oin.parent = newdir
+		}
+		if isDir(nin) {
+			nd.nlink--
+			od.nlink++
+			nin.parent = olddir
+		}
+	}
+	od.mtime, od.ctime, nd.mtime, nd.ctime, oin.ctime, nin.ctime = now, now, now, now, now, now
+}
+
+// childToward returns the child of directory anc on the way up from directory d to it, if anc is
+// a proper ancestor of d (the "trap" of Linux's lock_rename).
+func (f *FS) childToward(anc, d uint32) (uint32, bool) {
+	for steps := uint32(0); steps <= f.usedInodes; steps++ {
+		up := f.inode(d).parent
+		if up == anc {
+			return d, true
+		}
+		if up == d { // the root
+			return 0, false
+		}
+		d = up
+	}
+	return 0, false
+}
