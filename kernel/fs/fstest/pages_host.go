@@ -1,4 +1,5 @@
-// Package fstest backs the file systems' Pages with memory for host tests.
+// Package fstest backs the file systems' Pages with memory for host tests. Its files end in
+// _host.go: host-only code that kernelcheck skips.
 package fstest
 
 import (

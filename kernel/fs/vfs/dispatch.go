@@ -1,0 +1,224 @@
+package vfs
+
+import (
+	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/fs/memfs"
+)
+
+// The tagged dispatch to the file systems: one switch per operation on the kind of the Node's
+// file system. Each function returns ENOENT (or nothing) for a Node whose file system is not
+// mounted.
+
+func (ns *Namespace) kindOf(n Node) kind {
+	if int(n.FS) >= len(ns.mounts) {
+		return kindNone
+	}
+	return ns.mounts[n.FS].kind
+}
+
+// memOf returns the memfs behind n; only valid when kindOf(n) == kindMem.
+func (ns *Namespace) memOf(n Node) *memfs.FS {
+	return &ns.mem[ns.mounts[n.FS%MaxMounts].index%MaxMemFS]
+}
+
+func (ns *Namespace) rootIno(fsid uint16) uint32 {
+	switch ns.kindOf(Node{FS: fsid}) {
+	case kindMem:
+		return memfs.RootIno
+	}
+	return 0
+}
+
+func (ns *Namespace) mode(n Node) uint32 {
+	switch ns.kindOf(n) {
+	case kindMem:
+		return ns.memOf(n).Mode(n.Ino)
+	}
+	return 0
+}
+
+func (ns *Namespace) lookup(dir Node, name []byte) (Node, int) {
+	switch ns.kindOf(dir) {
+	case kindMem:
+		ino, errno := ns.memOf(dir).Lookup(dir.Ino, name)
+		return Node{FS: dir.FS, Ino: ino}, errno
+	}
+	return Node{}, fs.ENOENT
+}
+
+func (ns *Namespace) size(n Node) int64 {
+	switch ns.kindOf(n) {
+	case kindMem:
+		return ns.memOf(n).Size(n.Ino)
+	}
+	return 0
+}
+
+func (ns *Namespace) readlink(n Node, dst []byte) (int, int) {
+	switch ns.kindOf(n) {
+	case kindMem:
+		return ns.memOf(n).Readlink(n.Ino, dst)
+	}
+	return 0, fs.ENOENT
+}
+
+func (ns *Namespace) acquire(n Node) int {
+	switch ns.kindOf(n) {
+	case kindMem:
+		return ns.memOf(n).Acquire(n.Ino)
+	}
+	return fs.ENOENT
+}
+
+func (ns *Namespace) setMounted(n Node, mounted bool) {
+	switch ns.kindOf(n) {
+	case kindMem:
+		ns.memOf(n).SetMounted(n.Ino, mounted)
+	}
+}
+
+func (ns *Namespace) release(p Pages, n Node) {
+	switch ns.kindOf(n) {
+	case kindMem:
+		ns.memOf(n).Release(p, n.Ino)
+	}
+}
+
+func (ns *Namespace) create(p Pages, dir Node, name []byte, mode uint32, rdev uint64, now fs.Timespec) (Node, int) {
+	switch ns.kindOf(dir) {
+	case kindMem:
+		ino, errno := ns.memOf(dir).Create(p, dir.Ino, name, mode, rdev, now)
+		return Node{FS: dir.FS, Ino: ino}, errno
+	}
+	return Node{}, fs.ENOENT
+}
+
+func (ns *Namespace) mkdir(p Pages, dir Node, name []byte, perm uint32, now fs.Timespec) int {
+	switch ns.kindOf(dir) {
+	case kindMem:
+		_, errno := ns.memOf(dir).Mkdir(p, dir.Ino, name, perm, now)
+		return errno
+	}
+	return fs.ENOENT
+}
+
+func (ns *Namespace) symlink(p Pages, dir Node, name, target []byte, now fs.Timespec) int {
+	switch ns.kindOf(dir) {
+	case kindMem:
+		_, errno := ns.memOf(dir).Symlink(p, dir.Ino, name, target, now)
+		return errno
+	}
+	return fs.ENOENT
+}
+
+func (ns *Namespace) link(p Pages, dir Node, name []byte, n Node, now fs.Timespec) int {
+	switch ns.kindOf(dir) {
+	case kindMem:
+		return ns.memOf(dir).Link(p, dir.Ino, name, n.Ino, now)
+	}
+	return fs.ENOENT
+}
+
+func (ns *Namespace) unlink(p Pages, dir Node, name []byte, now fs.Timespec) int {
+	switch ns.kindOf(dir) {
+	case kindMem:
+		return ns.memOf(dir).Unlink(p, dir.Ino, name, now)
+	}
+	return fs.ENOENT
+}
+
+func (ns *Namespace) rmdir(p Pages, dir Node, name []byte, now fs.Timespec) int {
+	switch ns.kindOf(dir) {
+	case kindMem:
+		return ns.memOf(dir).Rmdir(p, dir.Ino, name, now)
+	}
+	return fs.ENOENT
+}
+
+// rename moves within one file system: the caller has checked that olddir and newdir share it.
+func (ns *Namespace) rename(p Pages, olddir Node, oldname []byte, newdir Node, newname []byte, flags uint32, now fs.Timespec) int {
+	switch ns.kindOf(olddir) {
+	case kindMem:
+		return ns.memOf(olddir).Rename(p, olddir.Ino, oldname, newdir.Ino, newname, flags, now)
+	}
+	return fs.ENOENT
+}
+
+func (ns *Namespace) truncate(p Pages, n Node, size int64, stamp bool, now fs.Timespec) int {
+	switch ns.kindOf(n) {
+	case kindMem:
+		return ns.memOf(n).Truncate(p, n.Ino, size, stamp, now)
+	}
+	return fs.ENOENT
+}
+
+// Read copies n's bytes from offset off into dst (pread).
+func (ns *Namespace) Read(n Node, off int64, dst []byte, now fs.Timespec) (int, int) {
+	switch ns.kindOf(n) {
+	case kindMem:
+		return ns.memOf(n).Read(n.Ino, off, dst, now)
+	}
+	return 0, fs.EBADF
+}
+
+// Write copies src into n at offset off (pwrite); with appending set (O_APPEND) it writes at the
+// end of the file instead, whatever off says.
+func (ns *Namespace) Write(p Pages, n Node, off int64, src []byte, appending bool, now fs.Timespec) (int, int) {
+	switch ns.kindOf(n) {
+	case kindMem:
+		m := ns.memOf(n)
+		if appending {
+			off = m.Size(n.Ino)
+		}
+		return m.Write(p, n.Ino, off, src, now)
+	}
+	return 0, fs.EBADF
+}
+
+// Ftruncate sets the size of open file n (ftruncate: the times change even if the size does not).
+func (ns *Namespace) Ftruncate(p Pages, n Node, size int64, now fs.Timespec) int {
+	if size < 0 {
+		return fs.EINVAL
+	}
+	return ns.truncate(p, n, size, true, now)
+}
+
+// ReadDir writes linux_dirent64 records of directory n from position cookie on into dst
+// (getdents64); see memfs.FS.ReadDir.
+func (ns *Namespace) ReadDir(n Node, cookie uint64, dst []byte, now fs.Timespec) (int, uint64, int) {
+	switch ns.kindOf(n) {
+	case kindMem:
+		return ns.memOf(n).ReadDir(n.Ino, cookie, dst, now)
+	}
+	return 0, cookie, fs.EBADF
+}
+
+// Stat returns n's attributes (fstat).
+func (ns *Namespace) Stat(n Node) (fs.Stat, int) {
+	switch ns.kindOf(n) {
+	case kindMem:
+		st, ok := ns.memOf(n).Stat(n.Ino)
+		if !ok {
+			return fs.Stat{}, fs.ENOENT
+		}
+		st.Dev = ns.Dev(n)
+		return st, 0
+	}
+	return fs.Stat{}, fs.EBADF
+}
+
+func (ns *Namespace) chmod(n Node, mode uint32, now fs.Timespec) int {
+	switch ns.kindOf(n) {
+	case kindMem:
+		return ns.memOf(n).Chmod(n.Ino, mode, now)
+	}
+	return fs.ENOENT
+}
+
+func (ns *Namespace) setTimes(n Node, atime, mtime fs.Timespec, setA, setM bool, now fs.Timespec) int {
+	switch ns.kindOf(n) {
+	case kindMem:
+		return ns.memOf(n).SetTimes(n.Ino, atime, mtime, setA, setM, now)
+	}
+	return fs.ENOENT
+}

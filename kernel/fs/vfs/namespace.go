@@ -1,0 +1,163 @@
+package vfs
+
+import (
+	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/fs/memfs"
+)
+
+// Node names a file in the namespace: a mounted file system and an inode number in it. The zero
+// Node names nothing.
+type Node struct {
+	FS  uint16 // index of the file system in the namespace's mount table
+	Ino uint32
+}
+
+// Pages is the page allocator the file systems take their memory from.
+type Pages = memfs.Pages
+
+// MaxMounts is the number of file systems a namespace can hold, its root included.
+const MaxMounts = 8
+
+// MaxMemFS is how many of them can be in-memory file systems.
+const MaxMemFS = 4
+
+// kind says which file system implementation serves a mount.
+type kind uint8
+
+const (
+	kindNone kind = iota
+	kindMem       // memfs: index is into Namespace.mem
+)
+
+// mount is one file system in the namespace.
+type mount struct {
+	kind  kind
+	index uint8 // into the array of its kind
+	point Node  // the directory it is mounted on; zero for the namespace's root
+}
+
+// Namespace is a tree of mounted file systems. Call Init before use.
+type Namespace struct {
+	mounts [MaxMounts]mount
+	mem    [MaxMemFS]memfs.FS
+	walks  [2]walk // scratch for the (at most two) paths of one operation
+}
+
+// Init makes the namespace's root an empty memfs of capacity c whose root directory has mode
+// 0755, as a freshly booted system's "/" has.
+func (ns *Namespace) Init(p Pages, c memfs.Capacity, now fs.Timespec) int {
+	for i := range ns.mem {
+		ns.mem[i] = memfs.FS{}
+	}
+	ns.mounts = [MaxMounts]mount{}
+	if errno := ns.mem[0].Init(p, c, 0o755, now); errno != 0 {
+		return errno
+	}
+	ns.mounts[0] = mount{kind: kindMem, index: 0}
+	return 0
+}
+
+// Root returns the root directory of the namespace.
+func (ns *Namespace) Root() Node { return Node{FS: 0, Ino: memfs.RootIno} }
+
+// MountMem mounts a new, empty memfs of capacity c (root mode 01777, as tmpfs's) on directory
+// at, which must exist and be a directory (ENOTDIR). Mounting on a directory that already has a
+// mount on it stacks the new one on top.
+func (ns *Namespace) MountMem(p Pages, at Node, c memfs.Capacity, now fs.Timespec) (Node, int) {
+	if ns.mode(at)&fs.S_IFMT != fs.S_IFDIR {
+		if ns.mode(at) == 0 {
+			return Node{}, fs.ENOENT
+		}
+		return Node{}, fs.ENOTDIR
+	}
+	slot, mem := -1, -1
+	for i := range ns.mounts {
+		if ns.mounts[i].kind == kindNone {
+			slot = i
+			break
+		}
+	}
+	used := [MaxMemFS]bool{}
+	for i := range ns.mounts {
+		if ns.mounts[i].kind == kindMem {
+			used[ns.mounts[i].index%MaxMemFS] = true
+		}
+	}
+	for i := range used {
+		if !used[i] {
+			mem = i
+			break
+		}
+	}
+	if slot < 0 || mem < 0 {
+		return Node{}, fs.ENOSPC
+	}
+	if errno := ns.mem[mem].Init(p, c, 0o1777, now); errno != 0 {
+		return Node{}, errno
+	}
+	ns.acquire(at)
+	ns.setMounted(at, true)
+	ns.mounts[slot] = mount{kind: kindMem, index: uint8(mem), point: at}
+	return Node{FS: uint16(slot), Ino: memfs.RootIno}, 0
+}
+
+// Dev returns the device number stat reports for the files of n's file system: an anonymous
+// device (major 0), as tmpfs has.
+func (ns *Namespace) Dev(n Node) uint64 { return fs.Mkdev(0, 0x40+uint32(n.FS)) }
+
+// isRoot reports whether n is the root directory of its file system.
+func (ns *Namespace) isRoot(n Node) bool {
+	switch ns.kindOf(n) {
+	case kindMem:
+		return n.Ino == memfs.RootIno
+	}
+	return false
+}
+
+// mountedOn returns the root of the file system most recently mounted on n, or ok=false.
+func (ns *Namespace) mountedOn(n Node) (Node, bool) {
+	for i := len(ns.mounts) - 1; i > 0; i-- {
+		if m := &ns.mounts[i]; m.kind != kindNone && m.point == n {
+			return Node{FS: uint16(i), Ino: ns.rootIno(uint16(i))}, true
+		}
+	}
+	return Node{}, false
+}
+
+// cross follows the mounts on n down to the topmost file system's root (Linux's follow_mount).
+func (ns *Namespace) cross(n Node) Node {
+	for steps := 0; steps < MaxMounts; steps++ {
+		top, ok := ns.mountedOn(n)
+		if !ok {
+			break
+		}
+		n = top
+	}
+	return n
+}
+
+// dotdot returns the parent of directory d for "..": d itself at the resolution's root, and at
+// a mounted file system's root the parent of the directory it is mounted on (Linux's
+// follow_dotdot), so that ".." never escapes the root it was given.
+func (ns *Namespace) dotdot(d, root Node) (Node, int) {
+	for steps := 0; steps <= MaxMounts; steps++ {
+		if d == root {
+			return d, 0
+		}
+		if !ns.isRoot(d) {
+			up, errno := ns.lookup(d, dotdotName[:])
+			if errno != 0 {
+				return Node{}, errno
+			}
+			return ns.cross(up), 0
+		}
+		m := &ns.mounts[d.FS%MaxMounts]
+		if m.point == (Node{}) {
+			return d, 0 // the namespace's root
+		}
+		d = m.point
+	}
+	return d, 0
+}
+
+var dotdotName = [2]byte{'.', '.'}

@@ -1,0 +1,483 @@
+package vfs
+
+import "github.com/unitrace/unitrace/kernel/fs"
+
+// The path-level operations, one per system call family. Each checks in the order its Linux
+// counterpart in fs/namei.c, fs/open.c, fs/stat.c or fs/utimes.c does, so that a path with
+// several faults fails as it would on Linux. Modes are as the program gave them; the caller has
+// applied its umask to the modes of the calls that create files.
+
+// At is where a path starts: Dir for a relative path (the working directory, or a dirfd's
+// directory), Root for an absolute one and as the limit of "..".
+type At struct {
+	Root, Dir Node
+}
+
+// Acquire takes a reference on n that keeps it alive after its last name goes (an open file, a
+// working directory); Release drops it.
+func (ns *Namespace) Acquire(n Node) int { return ns.acquire(n) }
+
+// Release drops a reference taken by Acquire, Open or Chdir.
+func (ns *Namespace) Release(p Pages, n Node) { ns.release(p, n) }
+
+func (ns *Namespace) start(w *walk, at At, path []byte, emptyOK bool) (empty bool, errno int) {
+	return ns.begin(w, at.Root, at.Dir, path, emptyOK)
+}
+
+// lookupAt resolves a whole path for the operations that take AT_SYMLINK_NOFOLLOW and
+// AT_EMPTY_PATH.
+func (ns *Namespace) lookupAt(at At, path []byte, flags int, nofollow, emptyPath int) (Node, int) {
+	w := &ns.walks[0]
+	empty, errno := ns.start(w, at, path, flags&emptyPath != 0)
+	if errno != 0 {
+		return Node{}, errno
+	}
+	if empty {
+		return at.Dir, 0
+	}
+	lf := follow
+	if flags&nofollow != 0 {
+		lf = 0
+	}
+	return ns.resolve(w, lf)
+}
+
+// Open opens the file path names (openat): it returns the file, with a reference the caller
+// drops with Release when the descriptor closes, and whether Open created it. Access mode,
+// O_CREAT, O_EXCL, O_TRUNC, O_DIRECTORY, O_NOFOLLOW and O_PATH change what it does; O_APPEND,
+// O_NONBLOCK and O_CLOEXEC are the caller's to keep; other flags are ignored, as open ignores
+// unknown ones. O_TMPFILE is not supported (EOPNOTSUPP).
+func (ns *Namespace) Open(p Pages, at At, path []byte, flags int, mode uint32, now fs.Timespec) (n Node, created bool, errno int) {
+	switch {
+	case flags&(fs.O_DIRECTORY|fs.O_CREAT) == fs.O_DIRECTORY|fs.O_CREAT:
+		return Node{}, false, fs.EINVAL
+	case flags&fs.O_TMPFILE == fs.O_TMPFILE:
+		if flags&fs.O_ACCMODE == fs.O_RDONLY {
+			return Node{}, false, fs.EINVAL
+		}
+		return Node{}, false, fs.EOPNOTSUPP
+	case flags&fs.O_PATH != 0:
+		flags &= fs.O_PATH | fs.O_DIRECTORY | fs.O_NOFOLLOW | fs.O_CLOEXEC
+	}
+	lf := follow
+	if flags&fs.O_NOFOLLOW != 0 || flags&(fs.O_CREAT|fs.O_EXCL) == fs.O_CREAT|fs.O_EXCL {
+		lf = 0
+	}
+	if flags&fs.O_DIRECTORY != 0 {
+		lf |= wantDir
+	}
+	w := &ns.walks[0]
+	if _, errno := ns.start(w, at, path, false); errno != 0 {
+		return Node{}, false, errno
+	}
+	if flags&fs.O_PATH != 0 {
+		n, errno := ns.resolve(w, lf)
+		if errno == 0 {
+			errno = ns.acquire(n)
+		}
+		return n, false, errno
+	}
+	for {
+		last, typ, slash, errno := ns.parent(w)
+		if errno != 0 {
+			return Node{}, false, errno
+		}
+		switch {
+		case typ == lastRoot || typ == lastDot:
+			n = w.cur
+		case typ == lastDotDot:
+			if n, errno = ns.dotdot(w.cur, w.root); errno != 0 {
+				return Node{}, false, errno
+			}
+		case flags&fs.O_CREAT == 0:
+			if slash {
+				lf |= follow | wantDir
+			}
+			if n, errno = ns.step(w, last, typ); errno != 0 {
+				return Node{}, false, errno
+			}
+		default:
+			if slash {
+				return Node{}, false, fs.EISDIR
+			}
+			n, errno = ns.lookup(w.cur, last)
+			if errno == fs.ENOENT {
+				n, errno = ns.create(p, w.cur, last, fs.S_IFREG|mode&fs.PermMask, 0, now)
+				created = errno == 0
+			} else if errno == 0 {
+				n = ns.cross(n)
+			}
+			if errno != 0 {
+				return Node{}, false, errno
+			}
+		}
+		if !created && ns.isLink(n) && lf&follow != 0 {
+			if errno := ns.follow(w, n); errno != 0 {
+				return Node{}, false, errno
+			}
+			continue
+		}
+		break
+	}
+	return ns.finishOpen(p, n, created, flags, lf, now)
+}
+
+// finishOpen is Linux's do_open and may_open: the checks on the file found or made, and
+// O_TRUNC.
+func (ns *Namespace) finishOpen(p Pages, n Node, created bool, flags, lf int, now fs.Timespec) (Node, bool, int) {
+	typ := ns.mode(n) & fs.S_IFMT
+	if flags&fs.O_CREAT != 0 {
+		if flags&fs.O_EXCL != 0 && !created {
+			return Node{}, false, fs.EEXIST
+		}
+		if typ == fs.S_IFDIR {
+			return Node{}, false, fs.EISDIR
+		}
+	}
+	if lf&wantDir != 0 && typ != fs.S_IFDIR {
+		return Node{}, false, fs.ENOTDIR
+	}
+	writes := flags&fs.O_ACCMODE != fs.O_RDONLY || flags&fs.O_TRUNC != 0
+	switch typ {
+	case fs.S_IFLNK:
+		return Node{}, false, fs.ELOOP
+	case fs.S_IFDIR:
+		if writes {
+			return Node{}, false, fs.EISDIR
+		}
+	case fs.S_IFREG:
+		if flags&fs.O_TRUNC != 0 && !created {
+			if errno := ns.truncate(p, n, 0, true, now); errno != 0 {
+				return Node{}, false, errno
+			}
+		}
+	}
+	if errno := ns.acquire(n); errno != 0 {
+		return Node{}, false, errno
+	}
+	return n, created, 0
+}
+
+// createAt resolves the parent of a name to create (Linux's filename_create): "/", "." and ".."
+// and names that exist fail with EEXIST; a trailing slash on a missing name fails with ENOENT
+// unless the call makes a directory.
+func (ns *Namespace) createAt(w *walk, at At, path []byte, dir bool) (Node, []byte, int) {
+	if _, errno := ns.start(w, at, path, false); errno != 0 {
+		return Node{}, nil, errno
+	}
+	last, typ, slash, errno := ns.parent(w)
+	if errno != 0 {
+		return Node{}, nil, errno
+	}
+	if typ != lastNorm {
+		return Node{}, nil, fs.EEXIST
+	}
+	_, errno = ns.lookup(w.cur, last)
+	switch {
+	case errno == 0:
+		return Node{}, nil, fs.EEXIST
+	case errno != fs.ENOENT:
+		return Node{}, nil, errno
+	case slash && !dir:
+		return Node{}, nil, fs.ENOENT
+	}
+	return w.cur, last, 0
+}
+
+// Mkdir makes a directory (mkdirat); mode keeps its permission and sticky bits.
+func (ns *Namespace) Mkdir(p Pages, at At, path []byte, mode uint32, now fs.Timespec) int {
+	dir, name, errno := ns.createAt(&ns.walks[0], at, path, true)
+	if errno != 0 {
+		return errno
+	}
+	return ns.mkdir(p, dir, name, mode&(0o777|fs.S_ISVTX), now)
+}
+
+// Mknod makes a regular file, device, FIFO or socket (mknodat): mode's type bits say which (0
+// is a regular file; S_IFDIR fails with EPERM, other types with EINVAL, before the path is
+// looked at).
+func (ns *Namespace) Mknod(p Pages, at At, path []byte, mode uint32, dev uint64, now fs.Timespec) int {
+	switch mode & fs.S_IFMT {
+	case 0:
+		mode |= fs.S_IFREG
+	case fs.S_IFREG, fs.S_IFCHR, fs.S_IFBLK, fs.S_IFIFO, fs.S_IFSOCK:
+	case fs.S_IFDIR:
+		return fs.EPERM
+	default:
+		return fs.EINVAL
+	}
+	dir, name, errno := ns.createAt(&ns.walks[0], at, path, false)
+	if errno != 0 {
+		return errno
+	}
+	_, errno = ns.create(p, dir, name, mode&(fs.S_IFMT|fs.PermMask), dev, now)
+	return errno
+}
+
+// Symlink makes a symbolic link at path whose target is target (symlinkat).
+func (ns *Namespace) Symlink(p Pages, target []byte, at At, path []byte, now fs.Timespec) int {
+	switch {
+	case len(target) == 0:
+		return fs.ENOENT
+	case len(target) >= fs.PathMax:
+		return fs.ENAMETOOLONG
+	}
+	dir, name, errno := ns.createAt(&ns.walks[0], at, path, false)
+	if errno != 0 {
+		return errno
+	}
+	return ns.symlink(p, dir, name, target, now)
+}
+
+// Link gives the file oldpath names the further name newpath (linkat; flags AT_SYMLINK_FOLLOW,
+// AT_EMPTY_PATH).
+func (ns *Namespace) Link(p Pages, oldAt At, oldpath []byte, newAt At, newpath []byte, flags int, now fs.Timespec) int {
+	if flags&^(fs.AT_SYMLINK_FOLLOW|fs.AT_EMPTY_PATH) != 0 {
+		return fs.EINVAL
+	}
+	w := &ns.walks[0]
+	empty, errno := ns.start(w, oldAt, oldpath, flags&fs.AT_EMPTY_PATH != 0)
+	if errno != 0 {
+		return errno
+	}
+	old := oldAt.Dir
+	if !empty {
+		lf := 0
+		if flags&fs.AT_SYMLINK_FOLLOW != 0 {
+			lf = follow
+		}
+		if old, errno = ns.resolve(w, lf); errno != 0 {
+			return errno
+		}
+	}
+	dir, name, errno := ns.createAt(&ns.walks[1], newAt, newpath, false)
+	if errno != 0 {
+		return errno
+	}
+	if dir.FS != old.FS {
+		return fs.EXDEV
+	}
+	return ns.link(p, dir, name, old, now)
+}
+
+// Unlink removes a name (unlinkat; with AT_REMOVEDIR it removes a directory, as rmdir).
+func (ns *Namespace) Unlink(p Pages, at At, path []byte, flags int, now fs.Timespec) int {
+	if flags&^fs.AT_REMOVEDIR != 0 {
+		return fs.EINVAL
+	}
+	w := &ns.walks[0]
+	if _, errno := ns.start(w, at, path, false); errno != 0 {
+		return errno
+	}
+	last, typ, slash, errno := ns.parent(w)
+	if errno != 0 {
+		return errno
+	}
+	if flags&fs.AT_REMOVEDIR != 0 {
+		switch typ {
+		case lastDotDot:
+			return fs.ENOTEMPTY
+		case lastDot:
+			return fs.EINVAL
+		case lastRoot:
+			return fs.EBUSY
+		}
+		return ns.rmdir(p, w.cur, last, now)
+	}
+	if typ != lastNorm {
+		return fs.EISDIR
+	}
+	n, errno := ns.lookup(w.cur, last)
+	switch {
+	case errno == fs.ENOENT:
+		return fs.ENOENT
+	case errno != 0:
+		return errno
+	case slash && ns.isDir(n):
+		return fs.EISDIR
+	case slash:
+		return fs.ENOTDIR
+	}
+	return ns.unlink(p, w.cur, last, now)
+}
+
+// Rename moves oldpath to newpath (renameat2; flags RENAME_NOREPLACE, RENAME_EXCHANGE;
+// RENAME_WHITEOUT, which only overlay file systems use, fails with EINVAL).
+func (ns *Namespace) Rename(p Pages, oldAt At, oldpath []byte, newAt At, newpath []byte, flags uint32, now fs.Timespec) int {
+	if flags&^(fs.RENAME_NOREPLACE|fs.RENAME_EXCHANGE|fs.RENAME_WHITEOUT) != 0 ||
+		flags&(fs.RENAME_NOREPLACE|fs.RENAME_WHITEOUT) != 0 && flags&fs.RENAME_EXCHANGE != 0 ||
+		flags&fs.RENAME_WHITEOUT != 0 {
+		return fs.EINVAL
+	}
+	ow, nw := &ns.walks[0], &ns.walks[1]
+	if _, errno := ns.start(ow, oldAt, oldpath, false); errno != 0 {
+		return errno
+	}
+	oname, otyp, oslash, errno := ns.parent(ow)
+	if errno != 0 {
+		return errno
+	}
+	if _, errno := ns.start(nw, newAt, newpath, false); errno != 0 {
+		return errno
+	}
+	nname, ntyp, nslash, errno := ns.parent(nw)
+	if errno != 0 {
+		return errno
+	}
+	switch {
+	case ow.cur.FS != nw.cur.FS:
+		return fs.EXDEV
+	case otyp != lastNorm:
+		return fs.EBUSY
+	case ntyp != lastNorm && flags&fs.RENAME_NOREPLACE != 0:
+		return fs.EEXIST
+	case ntyp != lastNorm:
+		return fs.EBUSY
+	}
+	old, errno := ns.lookup(ow.cur, oname)
+	if errno != 0 {
+		return errno
+	}
+	target, errno := ns.lookup(nw.cur, nname)
+	if errno != 0 && errno != fs.ENOENT {
+		return errno
+	}
+	exists := errno == 0
+	exchange := flags&fs.RENAME_EXCHANGE != 0
+	switch {
+	case flags&fs.RENAME_NOREPLACE != 0 && exists:
+		return fs.EEXIST
+	case exchange && !exists:
+		return fs.ENOENT
+	case exchange && nslash && !ns.isDir(target):
+		return fs.ENOTDIR
+	case !ns.isDir(old) && (oslash || !exchange && nslash):
+		return fs.ENOTDIR
+	}
+	return ns.rename(p, ow.cur, oname, nw.cur, nname, flags, now)
+}
+
+// Readlink copies the target of the symbolic link path names into dst and returns its length
+// (readlinkat: an empty dst fails with EINVAL, and so does a file that is not a link).
+func (ns *Namespace) Readlink(at At, path []byte, dst []byte) (int, int) {
+	if len(dst) == 0 {
+		return 0, fs.EINVAL
+	}
+	n, errno := ns.lookupAt(at, path, fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH, fs.AT_SYMLINK_NOFOLLOW, fs.AT_EMPTY_PATH)
+	if errno != 0 {
+		return 0, errno
+	}
+	if !ns.isLink(n) {
+		return 0, fs.EINVAL
+	}
+	return ns.readlink(n, dst)
+}
+
+// atStatxSyncType is statx's AT_STATX_SYNC_TYPE mask, which fstatat accepts too.
+const atStatxSyncType = 0x6000
+
+// StatAt returns the attributes of the file path names (fstatat, statx; flags
+// AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH, AT_NO_AUTOMOUNT, AT_STATX_*).
+func (ns *Namespace) StatAt(at At, path []byte, flags int) (fs.Stat, int) {
+	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_NO_AUTOMOUNT|fs.AT_EMPTY_PATH|atStatxSyncType) != 0 {
+		return fs.Stat{}, fs.EINVAL
+	}
+	n, errno := ns.lookupAt(at, path, flags, fs.AT_SYMLINK_NOFOLLOW, fs.AT_EMPTY_PATH)
+	if errno != 0 {
+		return fs.Stat{}, errno
+	}
+	return ns.Stat(n)
+}
+
+// Access checks that the file path names exists and allows mode (faccessat2; flags AT_EACCESS,
+// AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH). The caller is root, for whom only X_OK on a file that is
+// not a directory and has no execute bit can fail (EACCES).
+func (ns *Namespace) Access(at At, path []byte, mode uint32, flags int) int {
+	if mode&^(fs.R_OK|fs.W_OK|fs.X_OK) != 0 || flags&^(fs.AT_EACCESS|fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
+		return fs.EINVAL
+	}
+	n, errno := ns.lookupAt(at, path, flags, fs.AT_SYMLINK_NOFOLLOW, fs.AT_EMPTY_PATH)
+	if errno != 0 {
+		return errno
+	}
+	if m := ns.mode(n); mode&fs.X_OK != 0 && m&fs.S_IFMT != fs.S_IFDIR && m&0o111 == 0 {
+		return fs.EACCES
+	}
+	return 0
+}
+
+// Chmod sets the permission bits of the file path names (fchmodat2; flags AT_SYMLINK_NOFOLLOW,
+// AT_EMPTY_PATH). A symbolic link's mode cannot change (EOPNOTSUPP).
+func (ns *Namespace) Chmod(at At, path []byte, mode uint32, flags int, now fs.Timespec) int {
+	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
+		return fs.EINVAL
+	}
+	n, errno := ns.lookupAt(at, path, flags, fs.AT_SYMLINK_NOFOLLOW, fs.AT_EMPTY_PATH)
+	if errno != 0 {
+		return errno
+	}
+	if ns.isLink(n) {
+		return fs.EOPNOTSUPP
+	}
+	return ns.chmod(n, mode, now)
+}
+
+// Utimens sets the access and modification times of the file path names (utimensat; flags
+// AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH). A time whose Nsec is UTIME_NOW becomes now, one whose Nsec
+// is UTIME_OMIT stays; the caller passes UTIME_NOW for both when the program passed no times.
+func (ns *Namespace) Utimens(at At, path []byte, atime, mtime fs.Timespec, flags int, now fs.Timespec) int {
+	if atime.Nsec == fs.UTIME_OMIT && mtime.Nsec == fs.UTIME_OMIT {
+		return 0
+	}
+	if !nsecValid(atime.Nsec) || !nsecValid(mtime.Nsec) || flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
+		return fs.EINVAL
+	}
+	n, errno := ns.lookupAt(at, path, flags, fs.AT_SYMLINK_NOFOLLOW, fs.AT_EMPTY_PATH)
+	if errno != 0 {
+		return errno
+	}
+	if atime.Nsec == fs.UTIME_NOW {
+		atime = now
+	}
+	if mtime.Nsec == fs.UTIME_NOW {
+		mtime = now
+	}
+	return ns.setTimes(n, atime, mtime, atime.Nsec != fs.UTIME_OMIT, mtime.Nsec != fs.UTIME_OMIT, now)
+}
+
+func nsecValid(ns int64) bool {
+	return ns >= 0 && ns < 1e9 || ns == fs.UTIME_NOW || ns == fs.UTIME_OMIT
+}
+
+// Truncate sets the size of the file path names (truncate): a directory fails with EISDIR, other
+// files that are not regular with EINVAL.
+func (ns *Namespace) Truncate(p Pages, at At, path []byte, size int64, now fs.Timespec) int {
+	if size < 0 {
+		return fs.EINVAL
+	}
+	n, errno := ns.lookupAt(at, path, 0, fs.AT_SYMLINK_NOFOLLOW, fs.AT_EMPTY_PATH)
+	if errno != 0 {
+		return errno
+	}
+	switch ns.mode(n) & fs.S_IFMT {
+	case fs.S_IFDIR:
+		return fs.EISDIR
+	case fs.S_IFREG:
+		return ns.truncate(p, n, size, false, now)
+	}
+	return fs.EINVAL
+}
+
+// Chdir resolves the directory path names (chdir, chroot) and takes a reference on it that the
+// caller drops with Release when it moves away.
+func (ns *Namespace) Chdir(at At, path []byte) (Node, int) {
+	w := &ns.walks[0]
+	if _, errno := ns.start(w, at, path, false); errno != 0 {
+		return Node{}, errno
+	}
+	n, errno := ns.resolve(w, follow|wantDir)
+	if errno == 0 {
+		errno = ns.acquire(n)
+	}
+	return n, errno
+}

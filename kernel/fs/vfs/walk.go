@@ -1,0 +1,221 @@
+package vfs
+
+import "github.com/unitrace/unitrace/kernel/fs"
+
+// walkBufSize is the room a resolution has for its path and the targets of the symbolic links
+// it follows. The path still to resolve sits at the end of the buffer; following a link writes
+// the link's target just before the rest, over what was already resolved. Linux keeps a stack of
+// link bodies instead and so has no such bound: a resolution whose pending text outgrows the
+// buffer (it takes targets of thousands of bytes nested in one another) fails with ENAMETOOLONG
+// here.
+const walkBufSize = 3 * fs.PathMax
+
+// walk is the state of one path resolution.
+type walk struct {
+	buf   [walkBufSize]byte
+	pos   int  // buf[pos:] is the path still to resolve
+	links int  // symbolic links followed so far
+	cur   Node // the directory the rest is relative to
+	root  Node // where "/" leads and ".." stops
+}
+
+// lastType classifies a path's last component, as Linux's LAST_NORM, LAST_ROOT, LAST_DOT and
+// LAST_DOTDOT do.
+type lastType uint8
+
+const (
+	lastNorm   lastType = iota
+	lastRoot            // the path is all slashes
+	lastDot             // "."
+	lastDotDot          // ".."
+)
+
+// begin starts resolving path relative to directory start, with root as "/". It fails with
+// ENAMETOOLONG for a path of PathMax bytes or more (PATH_MAX counts the NUL), with ENOENT for an
+// empty path unless emptyOK (AT_EMPTY_PATH: then empty reports true and the operation applies
+// to start itself), and with ENOTDIR for a relative path from a start that is not a directory.
+func (ns *Namespace) begin(w *walk, root, start Node, path []byte, emptyOK bool) (empty bool, errno int) {
+	if len(path) >= fs.PathMax {
+		return false, fs.ENAMETOOLONG
+	}
+	if len(path) == 0 {
+		if !emptyOK {
+			return false, fs.ENOENT
+		}
+		if ns.mode(start) == 0 {
+			return false, fs.ENOENT
+		}
+		return true, 0
+	}
+	w.pos = len(w.buf) - len(path)
+	copy(w.buf[w.pos:], path)
+	w.links, w.cur, w.root = 0, start, root
+	if path[0] != '/' && !ns.isDir(start) {
+		if ns.mode(start) == 0 {
+			return false, fs.ENOENT
+		}
+		return false, fs.ENOTDIR
+	}
+	return false, 0
+}
+
+func (ns *Namespace) isDir(n Node) bool  { return ns.mode(n)&fs.S_IFMT == fs.S_IFDIR }
+func (ns *Namespace) isLink(n Node) bool { return ns.mode(n)&fs.S_IFMT == fs.S_IFLNK }
+
+// parent resolves every component of the path but the last (Linux's link_path_walk), following
+// symbolic links, and leaves w.cur at the directory that holds the last one. It returns the last
+// component (a slice of w.buf), its type and whether slashes follow it; w.pos is then just past
+// the name, where a trailing symbolic link's target goes.
+func (ns *Namespace) parent(w *walk) (last []byte, typ lastType, slash bool, errno int) {
+	for {
+		if w.pos >= len(w.buf) { // cannot happen: paths and link targets are not empty
+			return nil, 0, false, fs.ENOENT
+		}
+		if w.buf[w.pos] == '/' { // the start of the path or of a link's target
+			w.cur = w.root
+			for w.pos < len(w.buf) && w.buf[w.pos] == '/' {
+				w.pos++
+			}
+			if w.pos == len(w.buf) {
+				return nil, lastRoot, false, 0
+			}
+		}
+		end := w.pos
+		for end < len(w.buf) && w.buf[end] != '/' {
+			end++
+		}
+		next := end
+		for next < len(w.buf) && w.buf[next] == '/' {
+			next++
+		}
+		name := w.buf[w.pos:end]
+		typ := classify(name)
+		if next == len(w.buf) {
+			w.pos = end
+			return name, typ, next > end, 0
+		}
+		w.pos = end
+		n, errno := ns.step(w, name, typ)
+		if errno != 0 {
+			return nil, 0, false, errno
+		}
+		if ns.isLink(n) {
+			if errno := ns.follow(w, n); errno != 0 {
+				return nil, 0, false, errno
+			}
+			continue
+		}
+		if !ns.isDir(n) {
+			return nil, 0, false, fs.ENOTDIR
+		}
+		w.cur = n
+		w.pos = next
+	}
+}
+
+func classify(name []byte) lastType {
+	switch {
+	case len(name) == 1 && name[0] == '.':
+		return lastDot
+	case len(name) == 2 && name[0] == '.' && name[1] == '.':
+		return lastDotDot
+	}
+	return lastNorm
+}
+
+// step resolves one component in w.cur, crossing into whatever is mounted on the result.
+func (ns *Namespace) step(w *walk, name []byte, typ lastType) (Node, int) {
+	switch typ {
+	case lastDot:
+		return w.cur, 0
+	case lastDotDot:
+		return ns.dotdot(w.cur, w.root)
+	}
+	n, errno := ns.lookup(w.cur, name)
+	if errno != 0 {
+		return Node{}, errno
+	}
+	return ns.cross(n), 0
+}
+
+// follow puts symbolic link n's target in front of the rest of the path (w.pos is just past the
+// link's name); the resolution goes on from w.cur, or from the root for an absolute target.
+func (ns *Namespace) follow(w *walk, n Node) int {
+	w.links++
+	if w.links > fs.MaxSymlinks {
+		return fs.ELOOP
+	}
+	size := ns.size(n)
+	switch {
+	case size <= 0:
+		return fs.ENOENT
+	case size > int64(w.pos):
+		return fs.ENAMETOOLONG
+	}
+	start := w.pos - int(size)
+	got, errno := ns.readlink(n, w.buf[start:w.pos])
+	if errno != 0 {
+		return errno
+	}
+	if got != int(size) {
+		return fs.EIO
+	}
+	w.pos = start
+	return 0
+}
+
+// Lookup flags of resolve.
+const (
+	follow  = 1 << iota // follow a symbolic link in the last component
+	wantDir             // the result must be a directory (O_DIRECTORY; a trailing slash demands it too)
+)
+
+// resolve resolves the whole path begun in w (Linux's path_lookupat) and returns the file it
+// names, after the mounts on it.
+func (ns *Namespace) resolve(w *walk, flags int) (Node, int) {
+	for {
+		last, typ, slash, errno := ns.parent(w)
+		if errno != 0 {
+			return Node{}, errno
+		}
+		var n Node
+		switch typ {
+		case lastRoot, lastDot:
+			n = w.cur
+		default:
+			n, errno = ns.step(w, last, typ)
+			if errno != 0 {
+				return Node{}, errno
+			}
+			if ns.isLink(n) && (flags&follow != 0 || slash) {
+				if errno := ns.follow(w, n); errno != 0 {
+					return Node{}, errno
+				}
+				continue
+			}
+		}
+		if (slash || flags&wantDir != 0) && !ns.isDir(n) {
+			return Node{}, fs.ENOTDIR
+		}
+		return n, 0
+	}
+}
+
+// Resolve returns the file path names, relative to directory start (the working directory or a
+// dirfd's) with root as "/". With follow set, a symbolic link as the last component is followed;
+// with emptyOK an empty path names start itself (AT_EMPTY_PATH).
+func (ns *Namespace) Resolve(root, start Node, path []byte, followLast, emptyOK bool) (Node, int) {
+	w := &ns.walks[0]
+	empty, errno := ns.begin(w, root, start, path, emptyOK)
+	if errno != 0 {
+		return Node{}, errno
+	}
+	if empty {
+		return start, 0
+	}
+	flags := 0
+	if followLast {
+		flags |= follow
+	}
+	return ns.resolve(w, flags)
+}
