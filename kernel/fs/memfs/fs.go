@@ -82,8 +82,7 @@ func (f *FS) Init(p Pages, c Capacity, mode uint32, now fs.Timespec) int {
 		return errno
 	}
 	in := f.inode(ino)
-	in.nlink = 2
-	in.parent = ino
+	in.nlink, in.parent, in.size = 2, ino, 2*bogoDirentSize
 	return 0
 }
 
@@ -236,12 +235,21 @@ func (f *FS) Stat(ino uint32) (st fs.Stat, ok bool) {
 		Rdev:    in.rdev,
 		Size:    in.size,
 		Blksize: PageSize,
-		Blocks:  int64(in.pages) * (PageSize / 512),
+		Blocks:  blocks(in),
 		Atime:   in.atime,
 		Mtime:   in.mtime,
 		Ctime:   in.ctime,
 		Btime:   in.btime,
 	}, true
+}
+
+// blocks is st_blocks: the 512-byte units of a file's or a symbolic link's pages. A directory's
+// entry pages are not counted, as tmpfs reports 0 for directories.
+func blocks(in *inode) int64 {
+	if isDir(in) {
+		return 0
+	}
+	return int64(in.pages) * (PageSize / 512)
 }
 
 // SetMounted records whether a file system is mounted on directory ino: unlinking, removing or

@@ -44,15 +44,19 @@ func (f *FS) dirFor(dir uint32) (*inode, int) {
 // (the root's parent is the root: mount points are the resolver's business). It fails with
 // ENOTDIR if dir is not a directory, ENAMETOOLONG for a name longer than NameMax, ENOENT if
 // there is no such entry.
+//
+// A removed directory still has "." and "..", as on Linux, but no other entries (ENOENT).
 func (f *FS) Lookup(dir uint32, name []byte) (uint32, int) {
+	if d := f.get(dir); d != nil && isDir(d) && isDots(name) {
+		if len(name) == 1 {
+			return dir, 0
+		}
+		return d.parent, 0
+	}
 	d, errno := f.dirFor(dir)
 	switch {
 	case errno != 0:
 		return 0, errno
-	case len(name) == 1 && name[0] == '.':
-		return dir, 0
-	case len(name) == 2 && name[0] == '.' && name[1] == '.':
-		return d.parent, 0
 	case len(name) > fs.NameMax:
 		return 0, ENAMETOOLONG
 	}
@@ -116,7 +120,7 @@ func (f *FS) Mkdir(p Pages, dir uint32, name []byte, perm uint32, now fs.Timespe
 		return 0, errno
 	}
 	in := f.inode(ino)
-	in.nlink, in.parent = 2, dir
+	in.nlink, in.parent, in.size = 2, dir, 2*bogoDirentSize
 	f.inode(dir).nlink++
 	return ino, 0
 }

@@ -358,14 +358,24 @@ func (ns *Namespace) Rename(p Pages, oldAt At, oldpath []byte, newAt At, newpath
 }
 
 // Readlink copies the target of the symbolic link path names into dst and returns its length
-// (readlinkat: an empty dst fails with EINVAL, and so does a file that is not a link).
+// (readlinkat: an empty dst fails with EINVAL, and so does a file that is not a link). An empty
+// path names at.Dir if that is a symbolic link (a descriptor opened with O_PATH|O_NOFOLLOW), and
+// fails with ENOENT otherwise, as Linux does.
 func (ns *Namespace) Readlink(at At, path []byte, dst []byte) (int, int) {
 	if len(dst) == 0 {
 		return 0, fs.EINVAL
 	}
-	n, errno := ns.lookupAt(at, path, fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH, fs.AT_SYMLINK_NOFOLLOW, fs.AT_EMPTY_PATH)
-	if errno != 0 {
-		return 0, errno
+	var n Node
+	if len(path) == 0 {
+		if !ns.isLink(at.Dir) {
+			return 0, fs.ENOENT
+		}
+		n = at.Dir
+	} else {
+		var errno int
+		if n, errno = ns.lookupAt(at, path, fs.AT_SYMLINK_NOFOLLOW, fs.AT_SYMLINK_NOFOLLOW, 0); errno != 0 {
+			return 0, errno
+		}
 	}
 	if !ns.isLink(n) {
 		return 0, fs.EINVAL
