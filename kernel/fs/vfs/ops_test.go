@@ -16,8 +16,10 @@ func mkdir(p string) op { return op{Kind: "mkdir", Path: p, Mode: 0o755, Dir: -1
 func touch(p string) op {
 	return op{Kind: "open", Path: p, Flags: fs.O_CREAT | fs.O_WRONLY, Mode: 0o644, Dir: -1}
 }
-func openf(p string, flags int) op { return op{Kind: "open", Path: p, Flags: flags, Mode: 0o600, Dir: -1} }
-func symlink(target, p string) op  { return op{Kind: "symlink", Path: p, Path2: target, Dir: -1} }
+func openf(p string, flags int) op {
+	return op{Kind: "open", Path: p, Flags: flags, Mode: 0o600, Dir: -1}
+}
+func symlink(target, p string) op { return op{Kind: "symlink", Path: p, Path2: target, Dir: -1} }
 func link(old, new string, flags int) op {
 	return op{Kind: "link", Path: old, Path2: new, Flags: flags, Dir: -1, Dir2: -1}
 }
@@ -25,8 +27,8 @@ func unlink(p string, flags int) op { return op{Kind: "unlink", Path: p, Flags: 
 func rename(old, new string, flags int) op {
 	return op{Kind: "rename", Path: old, Path2: new, Flags: flags, Dir: -1, Dir2: -1}
 }
-func stat(p string) op           { return op{Kind: "stat", Path: p, Dir: -1} }
-func lstat(p string) op          { return op{Kind: "stat", Path: p, Flags: fs.AT_SYMLINK_NOFOLLOW, Dir: -1} }
+func stat(p string) op            { return op{Kind: "stat", Path: p, Dir: -1} }
+func lstat(p string) op           { return op{Kind: "stat", Path: p, Flags: fs.AT_SYMLINK_NOFOLLOW, Dir: -1} }
 func readlink(p string, n int) op { return op{Kind: "readlink", Path: p, N: n, Dir: -1} }
 func write(h int, off int64, s string) op {
 	return op{Kind: "write", H: h, Off: off, Data: []byte(s)}
@@ -87,7 +89,7 @@ var scenarios = []scenario{
 		step{stat(long255), fs.ENOENT}, step{stat(long256), fs.ENAMETOOLONG},
 		step{stat("missing/" + long256), fs.ENOENT}, step{stat(long256 + "/x"), fs.ENAMETOOLONG},
 		step{stat("f/" + long256), fs.ENOTDIR},
-		ok(stat(strings.Repeat("./", 2047) + "f")), step{stat(strings.Repeat("./", 2048) + "f"), fs.ENAMETOOLONG},
+		ok(stat(strings.Repeat("./", 2047)+"f")), step{stat(strings.Repeat("./", 2048) + "f"), fs.ENAMETOOLONG},
 		ok(stat(strings.Repeat("/", 4095))), step{stat(strings.Repeat("/", 4096)), fs.ENAMETOOLONG},
 	)},
 	{"symlinks", with(
