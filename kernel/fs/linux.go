@@ -1,7 +1,8 @@
 package fs
 
 // Linux ABI numbers for files, the same on amd64 and arm64 (asm-generic values; linux_test.go
-// checks them against the host's syscall package).
+// checks them against the host's syscall package, and package vfs's tests use them in real
+// system calls on the host).
 
 // Error numbers (asm-generic/errno-base.h, errno.h). Functions return them positive; the system
 // call layer negates them.

@@ -268,10 +268,7 @@ var scenarios = []scenario{
 func TestOperations(t *testing.T) {
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
-			var o *oracle
-			if hasOracle() {
-				o = newOracle(t)
-			}
+			o := newOracle(t)
 			m := newMem(t, memfs.Capacity{Bytes: 64 << 20, Inodes: 1000})
 			for i, s := range sc.steps {
 				got := m.do(s.op)
@@ -313,8 +310,6 @@ func brief(o op) op {
 	o.Path, o.Path2 = short(o.Path), short(o.Path2)
 	return o
 }
-
-func hasOracle() bool { return true }
 
 func (m *mem) closeAll() {
 	for h, f := range m.files {
