@@ -249,6 +249,21 @@ var scenarios = []scenario{
 		ok(op{Kind: "utimens", Path: "lf", Atime: fs.Timespec{Sec: 7}, Mtime: fs.Timespec{Sec: 8}, Flags: fs.AT_SYMLINK_NOFOLLOW, Dir: -1}),
 		ok(op{Kind: "stat", Path: "lf", Flags: fs.AT_SYMLINK_NOFOLLOW, Dir: -1, Times: true}),
 	)},
+	{"mounts", with(
+		ok(mkdir("mnt")), ok(op{Kind: "mount", Path: "mnt"}), ok(stat("mnt")), ok(lstat("mnt")), ok(stat("mnt/")),
+		ok(mkdir("mnt/x")), ok(stat("mnt/x/../..")), ok(stat("mnt/..")), ok(stat("mnt/x/../../d")),
+		step{unlink("mnt", fs.AT_REMOVEDIR), fs.EBUSY}, step{unlink("mnt", 0), fs.EISDIR},
+		step{rename("mnt", "m2", 0), fs.EBUSY}, step{rename("d", "mnt", 0), fs.EBUSY}, step{rename("mnt", "d", fs.RENAME_EXCHANGE), fs.EBUSY},
+		step{rename("f", "mnt/f", 0), fs.EXDEV}, step{rename("mnt/x", "x", 0), fs.EXDEV}, step{link("f", "mnt/g", 0), fs.EXDEV},
+		step{mkdir("mnt"), fs.EEXIST}, ok(rename("mnt/x", "mnt/y", 0)), ok(symlink("../f", "mnt/up")), ok(stat("mnt/up")),
+		ok(symlink("/d", "mnt/abs")), ok(stat("mnt/abs/s")), ok(openf("mnt/new", fs.O_CREAT|fs.O_RDWR)), ok(write(2, 0, "in mnt")),
+		ok(rename("mnt/new", "mnt/y/new", 0)), step{unlink("mnt/y", fs.AT_REMOVEDIR), fs.ENOTEMPTY},
+		ok(openf("mnt", fs.O_RDONLY)), ok(op{Kind: "stat", Path: "..", Dir: 3}), ok(op{Kind: "stat", Path: "../f", Dir: 3}),
+		ok(op{Kind: "getdents", H: 3}), ok(symlink("mnt", "lm")), ok(stat("lm/y/new")), ok(stat("lm/y/../..")),
+		ok(mkdir("mnt/sub")), ok(op{Kind: "mount", Path: "mnt/sub"}), ok(stat("mnt/sub/../y")), ok(stat("mnt/sub/../../f")),
+		ok(op{Kind: "mount", Path: "mnt"}), step{stat("mnt/y"), fs.ENOENT}, ok(stat("mnt/..")), ok(stat("mnt")),
+		ok(op{Kind: "stat", Path: "y", Dir: 3}),
+	)},
 	{"mknod", with(
 		step{op{Kind: "mknod", Path: "x", Mode: fs.S_IFDIR | 0o755, Dir: -1}, fs.EPERM},
 		step{op{Kind: "mknod", Path: "x", Mode: 0o170000 | 0o644, Dir: -1}, fs.EINVAL},
@@ -279,6 +294,11 @@ func TestOperations(t *testing.T) {
 					continue
 				}
 				want := o.do(s.op)
+				if want.Errno == -1 {
+					t.Logf("step %d %+v: the oracle cannot do it; comparing with the table only from here on", i, brief(s.op))
+					o = nil
+					continue
+				}
 				if want.Errno != s.errno {
 					t.Errorf("step %d %+v: Linux gives errno %d, the table says %d", i, brief(s.op), want.Errno, s.errno)
 				}

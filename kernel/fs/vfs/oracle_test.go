@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"runtime"
 	"slices"
 	"sort"
 	"syscall"
@@ -167,13 +168,19 @@ func (o *oracle) do(x op) result {
 
 // serveOracle is the helper process's main.
 func serveOracle(root string) int {
+	// A mount namespace of its own, private so that nothing mounted in it reaches the host, lets
+	// the tests mount tmpfs instances like memfs ones. Without it (no CAP_SYS_ADMIN), "mount"
+	// fails with errno -1 and the tests skip the comparison.
+	runtime.LockOSThread()
+	canMount := syscall.Unshare(syscall.CLONE_NEWNS) == nil &&
+		syscall.Mount("none", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, "") == nil
 	if err := syscall.Chroot(root); err != nil {
 		fmt.Fprintln(os.Stderr, "oracle: chroot:", err)
 		return 1
 	}
 	syscall.Chdir("/")
 	syscall.Umask(0)
-	h := &host{fds: map[int]int{}}
+	h := &host{fds: map[int]int{}, canMount: canMount}
 	dec := gob.NewDecoder(bufio.NewReader(os.Stdin))
 	w := bufio.NewWriter(os.Stdout)
 	enc := gob.NewEncoder(w)
@@ -191,8 +198,9 @@ func serveOracle(root string) int {
 
 // host runs operations with raw system calls.
 type host struct {
-	fds  map[int]int // handle -> descriptor
-	next int
+	fds      map[int]int // handle -> descriptor
+	next     int
+	canMount bool
 }
 
 func errnoOf(e syscall.Errno) int { return int(e) }
@@ -310,6 +318,14 @@ func (h *host) do(x op) result {
 	case "utimens":
 		ts := [2]syscall.Timespec{{Sec: x.Atime.Sec, Nsec: x.Atime.Nsec}, {Sec: x.Mtime.Sec, Nsec: x.Mtime.Nsec}}
 		_, r.Errno = h.sys(syscall.SYS_UTIMENSAT, h.dirfd(x.Dir), cstr(x.Path), uintptr(unsafe.Pointer(&ts[0])), uintptr(x.Flags))
+	case "mount":
+		if !h.canMount {
+			r.Errno = -1
+			break
+		}
+		if err := syscall.Mount("tmpfs", x.Path, "tmpfs", 0, ""); err != nil {
+			r.Errno = errnoOf(err.(syscall.Errno))
+		}
 	case "dump":
 		r.Tree = hostTree()
 	case "reset": // back to an empty root, no descriptors open
@@ -589,6 +605,12 @@ func (m *mem) do(x op) result {
 		if r.Errno = e1; r.Errno == 0 {
 			r.Errno = m.ns.Utimens(at, []byte(x.Path), x.Atime, x.Mtime, x.Flags, m.now())
 		}
+	case "mount":
+		n, errno := m.ns.Resolve(m.ns.Root(), m.ns.Root(), []byte(x.Path), true, false)
+		if errno == 0 {
+			_, errno = m.ns.MountMem(p, n, memfs.Capacity{Bytes: 16 << 20, Inodes: 100}, m.now())
+		}
+		r.Errno = errno
 	case "dump":
 		r.Tree = m.tree()
 	default:
@@ -623,6 +645,7 @@ func (m *mem) tree() []entry {
 				if errno != 0 {
 					m.t.Fatalf("entry %s/%s from ReadDir: lookup = %d", name, child, errno)
 				}
+				n = m.ns.cross(n)
 				st, _ := m.ns.Stat(n)
 				p := path.Join(name, child)
 				e := entry{Path: p, St: memLite(st)}
@@ -638,7 +661,7 @@ func (m *mem) tree() []entry {
 				}
 				out = append(out, e)
 				if st.Mode&fs.S_IFMT == fs.S_IFDIR {
-					walk(m.ns.cross(n), p)
+					walk(n, p)
 				}
 			}
 		}

@@ -1,0 +1,111 @@
+package vfs
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/fs/memfs"
+)
+
+// TestRootLimitsDotDot resolves with a root below the namespace's (chroot): "/" and ".." stop
+// there, absolute link targets start there.
+func TestRootLimitsDotDot(t *testing.T) {
+	m := newMem(t, memfs.Capacity{Bytes: 1 << 20, Inodes: 100})
+	for _, s := range base {
+		if r := m.do(s.op); r.Errno != 0 {
+			t.Fatalf("%+v: %d", s.op, r.Errno)
+		}
+	}
+	m.do(symlink("/s", "d/abs"))
+	m.do(symlink("../../..", "d/s/up"))
+	ns := m.ns
+	top := ns.Root()
+	d, errno := ns.Resolve(top, top, []byte("d"), true, false)
+	must(t, errno)
+	s, errno := ns.Resolve(top, top, []byte("d/s"), true, false)
+	must(t, errno)
+	at := At{Root: d, Dir: s}
+	for _, c := range []struct {
+		path  string
+		want  Node
+		errno int
+	}{
+		{"/", d, 0}, {"..", d, 0}, {"../..", d, 0}, {"/../..", d, 0}, {"/s", s, 0}, {"up", d, 0},
+		{"up/s", s, 0}, {"/abs", s, 0}, {"/f", Node{}, fs.ENOENT}, {"../../f", Node{}, fs.ENOENT},
+	} {
+		n, errno := ns.Resolve(at.Root, at.Dir, []byte(c.path), true, false)
+		if n != c.want || errno != c.errno {
+			t.Errorf("Resolve(%q) from d/s, root d = %v, %d; want %v, %d", c.path, n, errno, c.want, c.errno)
+		}
+	}
+}
+
+func must(t testing.TB, errno int) {
+	t.Helper()
+	if errno != 0 {
+		t.Fatalf("errno %d", errno)
+	}
+}
+
+// resolveTree is the tree FuzzResolve resolves in: the base tree and links of every kind.
+var resolveTree = append(append([]step(nil), base...),
+	ok(symlink("l2", "l1")), ok(symlink("l1", "l2")), ok(symlink("/d/s", "abs")), ok(symlink("..", "d/s/up")),
+	ok(symlink("d/s/", "slash")), ok(symlink("f/", "fslash")), ok(symlink("../../../d", "d/s/updir")),
+	ok(mkdir("d/s/t")), ok(touch("d/s/t/g")), ok(symlink("lf", "lf2")), ok(mkdir(long255)),
+)
+
+// FuzzResolve resolves paths the fuzzer makes up (untrusted input: any bytes but NUL, any
+// length) with stat, lstat, readlink, access and open, and compares with Linux when the oracle
+// is there.
+func FuzzResolve(f *testing.F) {
+	for _, p := range []string{"d/s/up/s/up/f", "/../abs/t/g/", "slash/t", "l1/x", "fslash", "./lf2/", "d//s/./updir/s/t"} {
+		f.Add([]byte(p), byte(0))
+	}
+	f.Add(bytes.Repeat([]byte("d/s/up/"), 600), byte(1))
+	o := newOracle(f)
+	m := newMem(f, memfs.Capacity{Bytes: 1 << 20, Inodes: 100})
+	for _, s := range resolveTree {
+		if r := m.do(s.op); r.Errno != 0 {
+			f.Fatalf("%+v: %d", s.op, r.Errno)
+		}
+		if o != nil {
+			o.do(s.op)
+		}
+	}
+	flagSets := []int{fs.O_RDONLY, fs.O_DIRECTORY, fs.O_NOFOLLOW, fs.O_PATH | fs.O_NOFOLLOW, fs.O_WRONLY, fs.O_CREAT | fs.O_EXCL | fs.O_RDWR}
+	f.Fuzz(func(t *testing.T, path []byte, sel byte) {
+		path = bytes.ReplaceAll(path, []byte{0}, nil)
+		var x op
+		switch sel % 5 {
+		case 0:
+			x = stat(string(path))
+		case 1:
+			x = lstat(string(path))
+		case 2:
+			x = readlink(string(path), 100)
+		case 3:
+			x = op{Kind: "access", Path: string(path), Mode: fs.X_OK, Dir: -1}
+		default:
+			x = openf(string(path), flagSets[int(sel/5)%len(flagSets)])
+		}
+		got := m.do(x)
+		if o != nil {
+			if want := o.do(x); !sameResult(x, got, want) {
+				t.Fatalf("%+v: memfs %v, Linux %v", brief(x), got, want)
+			}
+		}
+		if x.Kind == "open" && got.Errno == 0 {
+			m.do(op{Kind: "close", H: got.H})
+			if o != nil {
+				o.do(op{Kind: "close", H: got.H})
+			}
+			if x.Flags&fs.O_CREAT != 0 { // keep the tree as it was
+				m.do(unlink(string(path), 0))
+				if o != nil {
+					o.do(unlink(string(path), 0))
+				}
+			}
+		}
+	})
+}
