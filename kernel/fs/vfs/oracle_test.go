@@ -257,7 +257,7 @@ func (h *host) do(x op) result {
 			r.Data = buf[:n]
 		}
 	case "write":
-		data := append([]byte{0}, x.Data...)
+		data := append(append([]byte{0}, x.Data...), 0) // never empty, so &data[1] exists
 		n, e := h.sys(syscall.SYS_PWRITE64, h.dirfd(x.H), uintptr(unsafe.Pointer(&data[1])), uintptr(len(x.Data)), uintptr(x.Off))
 		if r.Errno = e; e == 0 {
 			r.Data = []byte(fmt.Sprint(n))
@@ -308,6 +308,11 @@ func (h *host) do(x op) result {
 		if _, r.Errno = h.sys(sysFstatat, h.dirfd(x.Dir), cstr(x.Path), uintptr(unsafe.Pointer(&st)), uintptr(x.Flags)); r.Errno == 0 {
 			r.St = liteOf(&st)
 			r.Times = [2]fs.Timespec{{Sec: st.Atim.Sec, Nsec: st.Atim.Nsec}, {Sec: st.Mtim.Sec, Nsec: st.Mtim.Nsec}}
+		}
+	case "stattimes":
+		var st syscall.Stat_t
+		if _, r.Errno = h.sys(sysFstatat, h.dirfd(x.Dir), cstr(x.Path), uintptr(unsafe.Pointer(&st)), uintptr(x.Flags)); r.Errno == 0 {
+			r.Times = [2]fs.Timespec{{Sec: st.Mtim.Sec, Nsec: st.Mtim.Nsec}, {Sec: st.Ctim.Sec, Nsec: st.Ctim.Nsec}}
 		}
 	case "access":
 		_, r.Errno = h.sys(sysFaccessat2, h.dirfd(x.Dir), cstr(x.Path), uintptr(x.Mode), uintptr(x.Flags))
@@ -590,6 +595,14 @@ func (m *mem) do(x op) result {
 		if r.Errno = errno; errno == 0 {
 			r.St = memLite(st)
 			r.Times = [2]fs.Timespec{st.Atime, st.Mtime}
+		}
+	case "stattimes":
+		if r.Errno = e1; r.Errno != 0 {
+			break
+		}
+		st, errno := m.ns.StatAt(at, []byte(x.Path), x.Flags)
+		if r.Errno = errno; errno == 0 {
+			r.Times = [2]fs.Timespec{st.Mtime, st.Ctime}
 		}
 	case "access":
 		if r.Errno = e1; r.Errno == 0 {
