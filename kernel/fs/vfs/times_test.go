@@ -25,7 +25,7 @@ func TestTimestampsAgainstLinux(t *testing.T) {
 	watched := []string{"/", "f", "d", "d/s", "lf", "g", "e", "d/s/h"}
 	steps := []op{
 		touch("g"), write(1, 0, "x"), write(1, 0, ""), op{Kind: "ftruncate", H: 1, Off: 1}, op{Kind: "truncate", Path: "g", Off: 1},
-		op{Kind: "truncate", Path: "g", Off: 5}, openf("g", fs.O_TRUNC | fs.O_WRONLY), openf("f", fs.O_RDONLY), read(3, 0, 3),
+		op{Kind: "truncate", Path: "g", Off: 5}, openf("g", fs.O_TRUNC|fs.O_WRONLY), openf("f", fs.O_RDONLY), read(3, 0, 3),
 		link("g", "d/s/h", 0), unlink("d/s/h", 0), mkdir("e"), unlink("e", fs.AT_REMOVEDIR), mkdir("e"),
 		rename("g", "e/g", 0), rename("e/g", "g", 0), rename("f", "g", 0), rename("g", "f", fs.RENAME_NOREPLACE),
 		rename("f", "d/s/h", 0), rename("d/s/h", "f", 0), rename("e", "d/s/e", 0), rename("d/s/e", "e", 0),
