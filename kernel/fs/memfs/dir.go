@@ -48,13 +48,7 @@ func find(d *inode, name []byte) (at, free int64) {
 	h := hashName(name)
 	for i := uint32(0); i < d.slotEnd; i++ {
 		s := slotAt(d, i)
-		if s == nil { // a whole page of free slots cannot stay, but be safe
-			if free < 0 {
-				free = int64(i)
-			}
-			continue
-		}
-		if s.ino == 0 {
+		if s == nil || s.ino == 0 {
 			if free < 0 {
 				free = int64(i)
 			}
@@ -72,9 +66,6 @@ func (f *FS) insert(p Pages, d *inode, name []byte, ino uint32, free int64) int 
 	i := uint32(free)
 	if free < 0 {
 		i = d.slotEnd
-		if uint64(i)+1 > uint64(^uint32(0)) {
-			return ENOSPC
-		}
 	}
 	if _, errno := f.getPage(p, d, uint64(i)/uint64(slotsPerPage)); errno != 0 {
 		return errno
