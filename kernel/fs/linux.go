@@ -10,6 +10,7 @@ const (
 	EPERM        = 1
 	ENOENT       = 2
 	EIO          = 5
+	ENXIO        = 6
 	EBADF        = 9
 	EACCES       = 13
 	EBUSY        = 16
@@ -120,6 +121,10 @@ const (
 	UTIME_NOW  = (1 << 30) - 1
 	UTIME_OMIT = (1 << 30) - 2
 )
+
+// TmpfsMagic is statfs's f_type for tmpfs (TMPFS_MAGIC, include/uapi/linux/magic.h), which
+// memfs reports as its own.
+const TmpfsMagic = 0x01021994
 
 // MaxFileSize is the largest size a file may have: MAX_LFS_FILESIZE on 64-bit Linux. Writes
 // that would pass it fail with EFBIG.

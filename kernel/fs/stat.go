@@ -29,3 +29,15 @@ type Stat struct {
 	Ctime   Timespec
 	Btime   Timespec // creation (statx's stx_btime)
 }
+
+// Statfs is what statfs and fstatfs report about a file system.
+type Statfs struct {
+	Type    int64 // f_type: the file system's magic number
+	Bsize   int64 // f_bsize and f_frsize: the block size
+	Blocks  uint64
+	Bfree   uint64
+	Bavail  uint64
+	Files   uint64
+	Ffree   uint64
+	Namelen int64
+}

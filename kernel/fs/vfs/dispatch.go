@@ -222,3 +222,17 @@ func (ns *Namespace) setTimes(n Node, atime, mtime fs.Timespec, setA, setM bool,
 	}
 	return fs.ENOENT
 }
+
+// Statfs returns the statistics of n's file system (fstatfs).
+func (ns *Namespace) Statfs(n Node) (fs.Statfs, int) {
+	switch ns.kindOf(n) {
+	case kindMem:
+		u := ns.memOf(n).Usage()
+		free := u.MaxPages - min(u.Pages, u.MaxPages)
+		return fs.Statfs{
+			Type: fs.TmpfsMagic, Bsize: memfs.PageSize, Blocks: u.MaxPages, Bfree: free, Bavail: free,
+			Files: uint64(u.MaxInodes), Ffree: uint64(u.MaxInodes - min(u.Inodes, u.MaxInodes)), Namelen: fs.NameMax,
+		}, 0
+	}
+	return fs.Statfs{}, fs.EBADF
+}

@@ -491,3 +491,47 @@ func (ns *Namespace) Chdir(at At, path []byte) (Node, int) {
 	}
 	return n, errno
 }
+
+// StatfsAt returns the statistics of the file system holding the file path names (statfs).
+func (ns *Namespace) StatfsAt(at At, path []byte) (fs.Statfs, int) {
+	n, errno := ns.lookupAt(at, path, 0, fs.AT_SYMLINK_NOFOLLOW, fs.AT_EMPTY_PATH)
+	if errno != 0 {
+		return fs.Statfs{}, errno
+	}
+	return ns.Statfs(n)
+}
+
+// devNodes are the character devices MakeDev makes, all mode 0666 as on Linux.
+var devNodes = [...]struct {
+	name [7]byte
+	len  uint8
+	rdev uint64
+}{
+	{[7]byte{'n', 'u', 'l', 'l'}, 4, fs.DevNull},
+	{[7]byte{'z', 'e', 'r', 'o'}, 4, fs.DevZero},
+	{[7]byte{'f', 'u', 'l', 'l'}, 4, fs.DevFull},
+	{[7]byte{'r', 'a', 'n', 'd', 'o', 'm'}, 6, fs.DevRandom},
+	{[7]byte{'u', 'r', 'a', 'n', 'd', 'o', 'm'}, 7, fs.DevURandom},
+}
+
+// MakeDev makes the directory /dev (if it is not there) and in it the character devices the
+// kernel serves: null, zero, full, random and urandom.
+func (ns *Namespace) MakeDev(p Pages, now fs.Timespec) int {
+	root := At{Root: ns.Root(), Dir: ns.Root()}
+	dev := [4]byte{'/', 'd', 'e', 'v'}
+	if errno := ns.Mkdir(p, root, dev[:], 0o755, now); errno != 0 && errno != fs.EEXIST {
+		return errno
+	}
+	d, errno := ns.Resolve(root.Root, root.Dir, dev[:], true, false)
+	if errno != 0 {
+		return errno
+	}
+	for i := range devNodes {
+		n := &devNodes[i]
+		errno := ns.Mknod(p, At{Root: root.Root, Dir: d}, n.name[:n.len], fs.S_IFCHR|0o666, n.rdev, now)
+		if errno != 0 && errno != fs.EEXIST {
+			return errno
+		}
+	}
+	return 0
+}

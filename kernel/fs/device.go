@@ -1,0 +1,44 @@
+package fs
+
+// What reading and writing the character devices the kernel serves does (drivers/char/mem.c,
+// drivers/char/random.c). A file system only stores their inodes; the system call layer asks
+// here when a program opens, reads or writes one.
+
+// KnownDevice reports whether the kernel serves character device rdev; opening any other
+// device fails with ENXIO, as Linux does for a device number without a driver.
+func KnownDevice(rdev uint64) bool {
+	switch rdev {
+	case DevNull, DevZero, DevFull, DevRandom, DevURandom:
+		return true
+	}
+	return false
+}
+
+// ReadDevice reads from character device rdev into dst: /dev/null is always at its end (0),
+// /dev/zero and /dev/full read as zeros; for /dev/random and /dev/urandom it returns random=true
+// and the caller fills dst from the kernel's random source.
+func ReadDevice(rdev uint64, dst []byte) (n int, random bool, errno int) {
+	switch rdev {
+	case DevNull:
+		return 0, false, 0
+	case DevZero, DevFull:
+		clear(dst)
+		return len(dst), false, 0
+	case DevRandom, DevURandom:
+		return len(dst), true, 0
+	}
+	return 0, false, ENXIO
+}
+
+// WriteDevice writes count bytes to character device rdev: /dev/full is always full (ENOSPC);
+// the others take and drop everything (writing to /dev/random and /dev/urandom mixes the bytes
+// into Linux's pool; here they are dropped, which the program cannot tell apart).
+func WriteDevice(rdev uint64, count int) (int, int) {
+	switch rdev {
+	case DevFull:
+		return 0, ENOSPC
+	case DevNull, DevZero, DevRandom, DevURandom:
+		return count, 0
+	}
+	return 0, ENXIO
+}
