@@ -25,10 +25,10 @@ func (ns *Namespace) start(w *walk, at At, path []byte, emptyOK bool) (empty boo
 }
 
 // lookupAt resolves a whole path for the operations that take AT_SYMLINK_NOFOLLOW and
-// AT_EMPTY_PATH.
-func (ns *Namespace) lookupAt(at At, path []byte, flags int, nofollow, emptyPath int) (Node, int) {
+// AT_EMPTY_PATH in flags.
+func (ns *Namespace) lookupAt(at At, path []byte, flags int) (Node, int) {
 	w := &ns.walks[0]
-	empty, errno := ns.start(w, at, path, flags&emptyPath != 0)
+	empty, errno := ns.start(w, at, path, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
 		return Node{}, errno
 	}
@@ -36,7 +36,7 @@ func (ns *Namespace) lookupAt(at At, path []byte, flags int, nofollow, emptyPath
 		return at.Dir, 0
 	}
 	lf := follow
-	if flags&nofollow != 0 {
+	if flags&fs.AT_SYMLINK_NOFOLLOW != 0 {
 		lf = 0
 	}
 	return ns.resolve(w, lf)
@@ -373,7 +373,7 @@ func (ns *Namespace) Readlink(at At, path []byte, dst []byte) (int, int) {
 		n = at.Dir
 	} else {
 		var errno int
-		if n, errno = ns.lookupAt(at, path, fs.AT_SYMLINK_NOFOLLOW, fs.AT_SYMLINK_NOFOLLOW, 0); errno != 0 {
+		if n, errno = ns.lookupAt(at, path, fs.AT_SYMLINK_NOFOLLOW); errno != 0 {
 			return 0, errno
 		}
 	}
@@ -392,7 +392,7 @@ func (ns *Namespace) StatAt(at At, path []byte, flags int) (fs.Stat, int) {
 	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_NO_AUTOMOUNT|fs.AT_EMPTY_PATH|atStatxSyncType) != 0 {
 		return fs.Stat{}, fs.EINVAL
 	}
-	n, errno := ns.lookupAt(at, path, flags, fs.AT_SYMLINK_NOFOLLOW, fs.AT_EMPTY_PATH)
+	n, errno := ns.lookupAt(at, path, flags)
 	if errno != 0 {
 		return fs.Stat{}, errno
 	}
@@ -406,7 +406,7 @@ func (ns *Namespace) Access(at At, path []byte, mode uint32, flags int) int {
 	if mode&^(fs.R_OK|fs.W_OK|fs.X_OK) != 0 || flags&^(fs.AT_EACCESS|fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
 		return fs.EINVAL
 	}
-	n, errno := ns.lookupAt(at, path, flags, fs.AT_SYMLINK_NOFOLLOW, fs.AT_EMPTY_PATH)
+	n, errno := ns.lookupAt(at, path, flags)
 	if errno != 0 {
 		return errno
 	}
@@ -422,7 +422,7 @@ func (ns *Namespace) Chmod(at At, path []byte, mode uint32, flags int, now fs.Ti
 	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
 		return fs.EINVAL
 	}
-	n, errno := ns.lookupAt(at, path, flags, fs.AT_SYMLINK_NOFOLLOW, fs.AT_EMPTY_PATH)
+	n, errno := ns.lookupAt(at, path, flags)
 	if errno != 0 {
 		return errno
 	}
@@ -442,7 +442,7 @@ func (ns *Namespace) Utimens(at At, path []byte, atime, mtime fs.Timespec, flags
 	if !nsecValid(atime.Nsec) || !nsecValid(mtime.Nsec) || flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
 		return fs.EINVAL
 	}
-	n, errno := ns.lookupAt(at, path, flags, fs.AT_SYMLINK_NOFOLLOW, fs.AT_EMPTY_PATH)
+	n, errno := ns.lookupAt(at, path, flags)
 	if errno != 0 {
 		return errno
 	}
@@ -465,7 +465,7 @@ func (ns *Namespace) Truncate(p Pages, at At, path []byte, size int64, now fs.Ti
 	if size < 0 {
 		return fs.EINVAL
 	}
-	n, errno := ns.lookupAt(at, path, 0, fs.AT_SYMLINK_NOFOLLOW, fs.AT_EMPTY_PATH)
+	n, errno := ns.lookupAt(at, path, 0)
 	if errno != 0 {
 		return errno
 	}
@@ -494,7 +494,7 @@ func (ns *Namespace) Chdir(at At, path []byte) (Node, int) {
 
 // StatfsAt returns the statistics of the file system holding the file path names (statfs).
 func (ns *Namespace) StatfsAt(at At, path []byte) (fs.Statfs, int) {
-	n, errno := ns.lookupAt(at, path, 0, fs.AT_SYMLINK_NOFOLLOW, fs.AT_EMPTY_PATH)
+	n, errno := ns.lookupAt(at, path, 0)
 	if errno != 0 {
 		return fs.Statfs{}, errno
 	}
