@@ -88,7 +88,7 @@ func TestStatxLayout(t *testing.T) {
 			t.Errorf("statx %s at our offset: %d, stat says %d", c.name, c.got, c.want)
 		}
 	}
-	mine := Stat{Dev: dev, Ino: st.Ino, Mode: st.Mode, Nlink: uint32(st.Nlink), Rdev: Mkdev(0x123, 0x45678), Size: st.Size,
+	mine := Stat{Dev: dev, Ino: st.Ino, Mode: st.Mode, Nlink: uint32(st.Nlink), Uid: st.Uid, Gid: st.Gid, Rdev: Mkdev(0x123, 0x45678), Size: st.Size,
 		Blksize: int32(st.Blksize), Blocks: st.Blocks, Atime: Timespec{st.Atim.Sec, st.Atim.Nsec},
 		Mtime: Timespec{st.Mtim.Sec, st.Mtim.Nsec}, Ctime: Timespec{st.Ctim.Sec, st.Ctim.Nsec}}
 	out := make([]byte, StatxSize)
