@@ -104,17 +104,17 @@ const firstSlotCookie = 2
 
 // ReadDir writes linux_dirent64 records for directory dir's entries from position cookie on
 // (0 to start) into dst, as many as fit, and returns the bytes written and the cookie to resume
-// from. At the end it writes nothing; if not even the first record fits it fails with EINVAL, as
-// getdents64 does. A removed directory fails with ENOENT.
+// from. At the end it writes nothing; if not even the first record fits it fails with fs.EINVAL, as
+// getdents64 does. A removed directory fails with fs.ENOENT.
 func (f *FS) ReadDir(dir uint32, cookie uint64, dst []byte, now fs.Timespec) (n int, next uint64, errno int) {
 	d := f.get(dir)
 	switch {
 	case d == nil:
-		return 0, cookie, ENOENT
+		return 0, cookie, fs.ENOENT
 	case !isDir(d):
-		return 0, cookie, ENOTDIR
+		return 0, cookie, fs.ENOTDIR
 	case d.nlink == 0:
-		return 0, cookie, ENOENT
+		return 0, cookie, fs.ENOENT
 	}
 	for ; ; cookie++ {
 		var (
@@ -140,7 +140,7 @@ func (f *FS) ReadDir(dir uint32, cookie uint64, dst []byte, now fs.Timespec) (n 
 		w := fs.PutDirent(dst[n:], uint64(ino), int64(cookie+1), typ, name)
 		if w == 0 {
 			if n == 0 {
-				return 0, cookie, EINVAL
+				return 0, cookie, fs.EINVAL
 			}
 			accessed(d, now)
 			return n, cookie, 0

@@ -15,5 +15,5 @@
 //
 // The capacity is fixed when the file system is made: a number of inodes and a number of bytes
 // of pages (file data, directory entries, symbolic link targets and the page tables that index
-// them). Past it, operations fail with ENOSPC, as tmpfs does past its size and nr_inodes.
+// them). Past it, operations fail with fs.ENOSPC, as tmpfs does past its size and nr_inodes.
 package memfs

@@ -4,19 +4,19 @@ import "github.com/unitrace/unitrace/kernel/fs"
 
 // Read copies ino's bytes from offset off into dst and returns how many it copied: fewer than
 // len(dst) only at the end of the file, none at or past it. Holes read as zeros. Reading a
-// directory fails with EISDIR; other non-regular files with EINVAL (the kernel serves devices
+// directory fails with fs.EISDIR; other non-regular files with fs.EINVAL (the kernel serves devices
 // itself).
 func (f *FS) Read(ino uint32, off int64, dst []byte, now fs.Timespec) (int, int) {
 	in := f.get(ino)
 	switch {
 	case in == nil:
-		return 0, ENOENT
+		return 0, fs.ENOENT
 	case isDir(in):
-		return 0, EISDIR
+		return 0, fs.EISDIR
 	case in.mode&fs.S_IFMT != fs.S_IFREG:
-		return 0, EINVAL
+		return 0, fs.EINVAL
 	case off < 0:
-		return 0, EINVAL
+		return 0, fs.EINVAL
 	}
 	n := 0
 	if off < in.size {
@@ -47,24 +47,24 @@ func (f *FS) copyOut(in *inode, off int64, dst []byte) int {
 
 // Write copies src into ino at offset off, growing the file if it ends past the size, and
 // returns how many bytes it wrote. When the capacity runs out part way it stops there and returns
-// the bytes written so far, or ENOSPC if none; a write starting at or past MaxFileSize fails with
-// EFBIG and one reaching past it is cut short, as Linux does. The caller turns O_APPEND into
+// the bytes written so far, or fs.ENOSPC if none; a write starting at or past MaxFileSize fails with
+// fs.EFBIG and one reaching past it is cut short, as Linux does. The caller turns O_APPEND into
 // off = Size(ino).
 func (f *FS) Write(p Pages, ino uint32, off int64, src []byte, now fs.Timespec) (int, int) {
 	in := f.get(ino)
 	switch {
 	case in == nil:
-		return 0, ENOENT
+		return 0, fs.ENOENT
 	case isDir(in):
-		return 0, EISDIR
+		return 0, fs.EISDIR
 	case in.mode&fs.S_IFMT != fs.S_IFREG:
-		return 0, EINVAL
+		return 0, fs.EINVAL
 	case off < 0:
-		return 0, EINVAL
+		return 0, fs.EINVAL
 	case len(src) == 0:
 		return 0, 0
 	case off >= fs.MaxFileSize:
-		return 0, EFBIG
+		return 0, fs.EFBIG
 	}
 	src = src[:min(int64(len(src)), fs.MaxFileSize-off)]
 	in.mtime, in.ctime = now, now
@@ -93,13 +93,13 @@ func (f *FS) Truncate(p Pages, ino uint32, size int64, stamp bool, now fs.Timesp
 	in := f.get(ino)
 	switch {
 	case in == nil:
-		return ENOENT
+		return fs.ENOENT
 	case isDir(in):
-		return EISDIR
+		return fs.EISDIR
 	case in.mode&fs.S_IFMT != fs.S_IFREG:
-		return EINVAL
+		return fs.EINVAL
 	case size < 0:
-		return EINVAL
+		return fs.EINVAL
 	}
 	if size != in.size || stamp {
 		in.mtime, in.ctime = now, now

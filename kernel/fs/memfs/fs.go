@@ -6,21 +6,6 @@ import (
 	"github.com/unitrace/unitrace/kernel/fs"
 )
 
-// Error numbers, from package fs.
-const (
-	ENOENT       = fs.ENOENT
-	EBUSY        = fs.EBUSY
-	EEXIST       = fs.EEXIST
-	ENOTDIR      = fs.ENOTDIR
-	EISDIR       = fs.EISDIR
-	EINVAL       = fs.EINVAL
-	EFBIG        = fs.EFBIG
-	ENOSPC       = fs.ENOSPC
-	EPERM        = fs.EPERM
-	ENAMETOOLONG = fs.ENAMETOOLONG
-	ENOTEMPTY    = fs.ENOTEMPTY
-)
-
 // MaxInodes is the most inodes a file system can have, whatever its capacity says.
 const MaxInodes = 1 << 16
 
@@ -73,7 +58,7 @@ type FS struct {
 }
 
 // Init makes an empty file system of the given capacity whose root directory has mode mode
-// (tmpfs's default is 01777) and the times now. It fails with ENOSPC if not even the root fits.
+// (tmpfs's default is 01777) and the times now. It fails with fs.ENOSPC if not even the root fits.
 // Init forgets what f held before without giving back its pages: call Destroy first.
 func (f *FS) Init(p Pages, c Capacity, mode uint32, now fs.Timespec) int {
 	*f = FS{maxInodes: min(c.Inodes, MaxInodes), nextIno: RootIno, maxPages: c.Bytes / PageSize}
@@ -112,11 +97,11 @@ func (f *FS) Usage() Usage {
 // alloc takes a page within the capacity.
 func (f *FS) alloc(p Pages) (uintptr, int) {
 	if f.usedPages >= f.maxPages {
-		return 0, ENOSPC
+		return 0, fs.ENOSPC
 	}
 	a, ok := p.Alloc()
 	if !ok {
-		return 0, ENOSPC
+		return 0, fs.ENOSPC
 	}
 	f.usedPages++
 	return a, 0
@@ -148,7 +133,7 @@ func (f *FS) get(ino uint32) *inode {
 // caller links it) and the times now.
 func (f *FS) newInode(p Pages, mode uint32, now fs.Timespec) (uint32, int) {
 	if f.usedInodes >= f.maxInodes {
-		return 0, ENOSPC
+		return 0, fs.ENOSPC
 	}
 	ino := f.freeIno
 	if ino != 0 {
@@ -158,7 +143,7 @@ func (f *FS) newInode(p Pages, mode uint32, now fs.Timespec) (uint32, int) {
 		if uint64(ino)/inodesPerPage >= f.inodeTabN {
 			pg, ok := p.Alloc()
 			if !ok {
-				return 0, ENOSPC
+				return 0, fs.ENOSPC
 			}
 			f.inodeTab[f.inodeTabN%inodePages] = pg
 			f.inodeTabN++
@@ -184,11 +169,11 @@ func (f *FS) maybeFree(p Pages, ino uint32) {
 }
 
 // Acquire takes an open reference on ino (an open file, a working directory, a mount): the inode
-// outlives its last name until Release. It fails with ENOENT if ino is not in use.
+// outlives its last name until Release. It fails with fs.ENOENT if ino is not in use.
 func (f *FS) Acquire(ino uint32) int {
 	in := f.get(ino)
 	if in == nil {
-		return ENOENT
+		return fs.ENOENT
 	}
 	in.opens++
 	return 0
@@ -253,7 +238,7 @@ func blocks(in *inode) int64 {
 }
 
 // SetMounted records whether a file system is mounted on directory ino: unlinking, removing or
-// renaming it, or renaming over it, then fails with EBUSY. Mounting also takes an Acquire
+// renaming it, or renaming over it, then fails with fs.EBUSY. Mounting also takes an Acquire
 // reference.
 func (f *FS) SetMounted(ino uint32, mounted bool) {
 	if in := f.get(ino); in != nil && isDir(in) {
@@ -265,7 +250,7 @@ func (f *FS) SetMounted(ino uint32, mounted bool) {
 func (f *FS) Chmod(ino uint32, mode uint32, now fs.Timespec) int {
 	in := f.get(ino)
 	if in == nil {
-		return ENOENT
+		return fs.ENOENT
 	}
 	in.mode = in.mode&fs.S_IFMT | mode&fs.PermMask
 	in.ctime = now
@@ -277,7 +262,7 @@ func (f *FS) Chmod(ino uint32, mode uint32, now fs.Timespec) int {
 func (f *FS) SetTimes(ino uint32, atime, mtime fs.Timespec, setA, setM bool, now fs.Timespec) int {
 	in := f.get(ino)
 	if in == nil {
-		return ENOENT
+		return fs.ENOENT
 	}
 	if setA {
 		in.atime = atime

@@ -4,7 +4,7 @@ import "github.com/unitrace/unitrace/kernel/fs"
 
 // The operations on names. Names are single path components: the resolver never passes one
 // with a '/' or a NUL, nor "." or ".." where the operation would create or remove it (those
-// fail with EINVAL here, defensively).
+// fail with fs.EINVAL here, defensively).
 
 // isDots reports whether name is "." or "..".
 func isDots(name []byte) bool {
@@ -25,27 +25,27 @@ func validName(name []byte) bool {
 	return true
 }
 
-// dirFor returns directory dir for a lookup or a change in it: ENOTDIR if it is not a directory,
-// ENOENT if it was removed (Linux's IS_DEADDIR).
+// dirFor returns directory dir for a lookup or a change in it: fs.ENOTDIR if it is not a directory,
+// fs.ENOENT if it was removed (Linux's IS_DEADDIR).
 func (f *FS) dirFor(dir uint32) (*inode, int) {
 	d := f.get(dir)
 	switch {
 	case d == nil:
-		return nil, ENOENT
+		return nil, fs.ENOENT
 	case !isDir(d):
-		return nil, ENOTDIR
+		return nil, fs.ENOTDIR
 	case d.nlink == 0:
-		return nil, ENOENT
+		return nil, fs.ENOENT
 	}
 	return d, 0
 }
 
 // Lookup returns the inode that name names in directory dir: "." is dir itself, ".." its parent
 // (the root's parent is the root: mount points are the resolver's business). It fails with
-// ENOTDIR if dir is not a directory, ENAMETOOLONG for a name longer than NameMax, ENOENT if
+// fs.ENOTDIR if dir is not a directory, fs.ENAMETOOLONG for a name longer than NameMax, fs.ENOENT if
 // there is no such entry.
 //
-// A removed directory still has "." and "..", as on Linux, but no other entries (ENOENT).
+// A removed directory still has "." and "..", as on Linux, but no other entries (fs.ENOENT).
 func (f *FS) Lookup(dir uint32, name []byte) (uint32, int) {
 	if d := f.get(dir); d != nil && isDir(d) && isDots(name) {
 		if len(name) == 1 {
@@ -58,11 +58,11 @@ func (f *FS) Lookup(dir uint32, name []byte) (uint32, int) {
 	case errno != 0:
 		return 0, errno
 	case len(name) > fs.NameMax:
-		return 0, ENAMETOOLONG
+		return 0, fs.ENAMETOOLONG
 	}
 	at, _ := find(d, name)
 	if at < 0 {
-		return 0, ENOENT
+		return 0, fs.ENOENT
 	}
 	return slotAt(d, uint32(at)).ino, 0
 }
@@ -74,34 +74,34 @@ func (f *FS) prepare(dir uint32, name []byte) (*inode, int64, int) {
 		return nil, 0, errno
 	}
 	if len(name) > fs.NameMax {
-		return nil, 0, ENAMETOOLONG
+		return nil, 0, fs.ENAMETOOLONG
 	}
 	if isDots(name) {
-		return nil, 0, EEXIST
+		return nil, 0, fs.EEXIST
 	}
 	if !validName(name) {
-		return nil, 0, EINVAL
+		return nil, 0, fs.EINVAL
 	}
 	at, free := find(d, name)
 	if at >= 0 {
-		return nil, 0, EEXIST
+		return nil, 0, fs.EEXIST
 	}
 	return d, free, 0
 }
 
 // Create makes a new inode of type and permissions mode (a regular file if the type bits are 0;
 // S_IFCHR, S_IFBLK, S_IFIFO or S_IFSOCK as mknod makes them, with device number rdev) named
-// name in dir. S_IFDIR fails with EPERM (mkdir makes directories), S_IFLNK and unknown types with
-// EINVAL, as mknod does. The caller has applied the umask.
+// name in dir. S_IFDIR fails with fs.EPERM (mkdir makes directories), S_IFLNK and unknown types with
+// fs.EINVAL, as mknod does. The caller has applied the umask.
 func (f *FS) Create(p Pages, dir uint32, name []byte, mode uint32, rdev uint64, now fs.Timespec) (uint32, int) {
 	switch mode & fs.S_IFMT {
 	case 0:
 		mode |= fs.S_IFREG
 	case fs.S_IFREG, fs.S_IFCHR, fs.S_IFBLK, fs.S_IFIFO, fs.S_IFSOCK:
 	case fs.S_IFDIR:
-		return 0, EPERM
+		return 0, fs.EPERM
 	default:
-		return 0, EINVAL
+		return 0, fs.EINVAL
 	}
 	if t := mode & fs.S_IFMT; t != fs.S_IFCHR && t != fs.S_IFBLK {
 		rdev = 0
@@ -126,13 +126,13 @@ func (f *FS) Mkdir(p Pages, dir uint32, name []byte, perm uint32, now fs.Timespe
 }
 
 // Symlink makes symbolic link name in dir whose target is target: 1 to PathMax-1 bytes
-// (ENOENT for an empty one, ENAMETOOLONG for a longer one, as symlink does).
+// (fs.ENOENT for an empty one, fs.ENAMETOOLONG for a longer one, as symlink does).
 func (f *FS) Symlink(p Pages, dir uint32, name, target []byte, now fs.Timespec) (uint32, int) {
 	if len(target) == 0 {
-		return 0, ENOENT
+		return 0, fs.ENOENT
 	}
 	if len(target) >= fs.PathMax {
-		return 0, ENAMETOOLONG
+		return 0, fs.ENAMETOOLONG
 	}
 	d, free, errno := f.prepare(dir, name)
 	if errno != 0 {
@@ -143,7 +143,7 @@ func (f *FS) Symlink(p Pages, dir uint32, name, target []byte, now fs.Timespec) 
 		need++
 	}
 	if f.usedPages+need > f.maxPages {
-		return 0, ENOSPC
+		return 0, fs.ENOSPC
 	}
 	ino, errno := f.link(p, dir, name, fs.S_IFLNK|0o777, now)
 	if errno != 0 {
@@ -183,8 +183,8 @@ func (f *FS) link(p Pages, dir uint32, name []byte, mode uint32, now fs.Timespec
 	return ino, 0
 }
 
-// Link gives inode ino the further name name in dir. Directories cannot be linked (EPERM); nor
-// can an inode without names (ENOENT), as link does.
+// Link gives inode ino the further name name in dir. Directories cannot be linked (fs.EPERM); nor
+// can an inode without names (fs.ENOENT), as link does.
 func (f *FS) Link(p Pages, dir uint32, name []byte, ino uint32, now fs.Timespec) int {
 	d, free, errno := f.prepare(dir, name)
 	if errno != 0 {
@@ -193,11 +193,11 @@ func (f *FS) Link(p Pages, dir uint32, name []byte, ino uint32, now fs.Timespec)
 	in := f.get(ino)
 	switch {
 	case in == nil:
-		return ENOENT
+		return fs.ENOENT
 	case isDir(in):
-		return EPERM
+		return fs.EPERM
 	case in.nlink == 0:
-		return ENOENT
+		return fs.ENOENT
 	}
 	if errno := f.insert(p, d, name, ino, free); errno != 0 {
 		return errno
@@ -215,19 +215,19 @@ func (f *FS) entry(dir uint32, name []byte) (*inode, int64, uint32, int) {
 		return nil, 0, 0, errno
 	}
 	if len(name) > fs.NameMax {
-		return nil, 0, 0, ENAMETOOLONG
+		return nil, 0, 0, fs.ENAMETOOLONG
 	}
 	if !validName(name) {
-		return nil, 0, 0, EINVAL
+		return nil, 0, 0, fs.EINVAL
 	}
 	at, _ := find(d, name)
 	if at < 0 {
-		return nil, 0, 0, ENOENT
+		return nil, 0, 0, fs.ENOENT
 	}
 	return d, at, slotAt(d, uint32(at)).ino, 0
 }
 
-// Unlink removes name from dir; directories fail with EISDIR (rmdir removes them). The inode
+// Unlink removes name from dir; directories fail with fs.EISDIR (rmdir removes them). The inode
 // lives on while open references remain.
 func (f *FS) Unlink(p Pages, dir uint32, name []byte, now fs.Timespec) int {
 	d, at, ino, errno := f.entry(dir, name)
@@ -236,7 +236,7 @@ func (f *FS) Unlink(p Pages, dir uint32, name []byte, now fs.Timespec) int {
 	}
 	in := f.inode(ino)
 	if isDir(in) {
-		return EISDIR
+		return fs.EISDIR
 	}
 	f.remove(p, d, at)
 	d.mtime, d.ctime = now, now
@@ -246,8 +246,8 @@ func (f *FS) Unlink(p Pages, dir uint32, name []byte, now fs.Timespec) int {
 	return 0
 }
 
-// Rmdir removes the empty directory name from dir: ENOTDIR if it is not a directory, EBUSY if
-// something is mounted on it, ENOTEMPTY if it has entries.
+// Rmdir removes the empty directory name from dir: fs.ENOTDIR if it is not a directory, fs.EBUSY if
+// something is mounted on it, fs.ENOTEMPTY if it has entries.
 func (f *FS) Rmdir(p Pages, dir uint32, name []byte, now fs.Timespec) int {
 	d, at, ino, errno := f.entry(dir, name)
 	if errno != 0 {
@@ -256,11 +256,11 @@ func (f *FS) Rmdir(p Pages, dir uint32, name []byte, now fs.Timespec) int {
 	in := f.inode(ino)
 	switch {
 	case !isDir(in):
-		return ENOTDIR
+		return fs.ENOTDIR
 	case in.mounted:
-		return EBUSY
+		return fs.EBUSY
 	case in.entries != 0:
-		return ENOTEMPTY
+		return fs.ENOTEMPTY
 	}
 	f.remove(p, d, at)
 	d.nlink--
@@ -272,14 +272,14 @@ func (f *FS) Rmdir(p Pages, dir uint32, name []byte, now fs.Timespec) int {
 }
 
 // Readlink copies symbolic link ino's target into dst, cut to len(dst), and returns its length.
-// It fails with EINVAL if ino is not a symbolic link.
+// It fails with fs.EINVAL if ino is not a symbolic link.
 func (f *FS) Readlink(ino uint32, dst []byte) (int, int) {
 	in := f.get(ino)
 	if in == nil {
-		return 0, ENOENT
+		return 0, fs.ENOENT
 	}
 	if in.mode&fs.S_IFMT != fs.S_IFLNK {
-		return 0, EINVAL
+		return 0, fs.EINVAL
 	}
 	return f.copyOut(in, 0, dst[:min(int64(len(dst)), in.size)]), 0
 }

@@ -1,5 +1,7 @@
 package memfs
 
+import "github.com/unitrace/unitrace/kernel/fs"
+
 // Each inode's contents (a file's bytes, a directory's entry slots, a symbolic link's target)
 // are pages indexed by a radix tree of page tables rooted in the inode: at height 0 the root is
 // the page of index 0 itself; at height h the root is a table of 512 subtrees of height h-1, and
@@ -33,7 +35,7 @@ func (f *FS) getPage(p Pages, in *inode, idx uint64) (uintptr, int) {
 	}
 	for idx >= span(in.height) {
 		if in.height == maxHeight {
-			return 0, EFBIG
+			return 0, fs.EFBIG
 		}
 		t, errno := f.alloc(p)
 		if errno != 0 {

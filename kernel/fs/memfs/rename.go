@@ -3,25 +3,25 @@ package memfs
 import "github.com/unitrace/unitrace/kernel/fs"
 
 // Rename moves the entry oldname of olddir to newname in newdir, with renameat2's flags
-// (RENAME_NOREPLACE, RENAME_EXCHANGE; RENAME_WHITEOUT is not supported and fails with EINVAL).
+// (RENAME_NOREPLACE, RENAME_EXCHANGE; RENAME_WHITEOUT is not supported and fails with fs.EINVAL).
 // It checks in Linux's order (fs/namei.c's do_renameat2 and vfs_rename, mm/shmem.c's
 // shmem_rename2):
 //
-//	ENOENT     oldname does not exist (or, with RENAME_EXCHANGE, newname)
-//	EEXIST     RENAME_NOREPLACE and newname exists
-//	EINVAL     a directory would move into its own subtree
-//	ENOTEMPTY  newname is an ancestor of oldname (EINVAL with RENAME_EXCHANGE)
+//	fs.ENOENT     oldname does not exist (or, with RENAME_EXCHANGE, newname)
+//	fs.EEXIST     RENAME_NOREPLACE and newname exists
+//	fs.EINVAL     a directory would move into its own subtree
+//	fs.ENOTEMPTY  newname is an ancestor of oldname (fs.EINVAL with RENAME_EXCHANGE)
 //	           then, when both name the same inode, nothing happens and Rename succeeds
-//	ENOTDIR    a directory would replace a non-directory
-//	EISDIR     a non-directory would replace a directory
-//	EBUSY      either is a mount point
-//	ENOTEMPTY  newname is a directory with entries
+//	fs.ENOTDIR    a directory would replace a non-directory
+//	fs.EISDIR     a non-directory would replace a directory
+//	fs.EBUSY      either is a mount point
+//	fs.ENOTEMPTY  newname is a directory with entries
 //
 // The path-level checks that come between (trailing slashes) are the resolver's.
 func (f *FS) Rename(p Pages, olddir uint32, oldname []byte, newdir uint32, newname []byte, flags uint32, now fs.Timespec) int {
 	if flags&^(fs.RENAME_NOREPLACE|fs.RENAME_EXCHANGE) != 0 ||
 		flags&fs.RENAME_NOREPLACE != 0 && flags&fs.RENAME_EXCHANGE != 0 {
-		return EINVAL
+		return fs.EINVAL
 	}
 	od, oat, oino, errno := f.entry(olddir, oldname)
 	if errno != 0 {
@@ -32,10 +32,10 @@ func (f *FS) Rename(p Pages, olddir uint32, oldname []byte, newdir uint32, newna
 		return errno
 	}
 	if len(newname) > fs.NameMax {
-		return ENAMETOOLONG
+		return fs.ENAMETOOLONG
 	}
 	if !validName(newname) {
-		return EINVAL
+		return fs.EINVAL
 	}
 	nat, free := find(nd, newname)
 	var nino uint32
@@ -45,20 +45,20 @@ func (f *FS) Rename(p Pages, olddir uint32, oldname []byte, newdir uint32, newna
 	exchange := flags&fs.RENAME_EXCHANGE != 0
 	switch {
 	case flags&fs.RENAME_NOREPLACE != 0 && nino != 0:
-		return EEXIST
+		return fs.EEXIST
 	case exchange && nino == 0:
-		return ENOENT
+		return fs.ENOENT
 	}
 	oin := f.inode(oino)
 	if olddir != newdir {
 		if c, ok := f.childToward(olddir, newdir); ok && c == oino {
-			return EINVAL
+			return fs.EINVAL
 		}
 		if c, ok := f.childToward(newdir, olddir); ok && c == nino {
 			if exchange {
-				return EINVAL
+				return fs.EINVAL
 			}
-			return ENOTEMPTY
+			return fs.ENOTEMPTY
 		}
 	}
 	if oino == nino {
@@ -69,15 +69,15 @@ func (f *FS) Rename(p Pages, olddir uint32, oldname []byte, newdir uint32, newna
 		nin = f.inode(nino)
 		if !exchange {
 			if isDir(oin) && !isDir(nin) {
-				return ENOTDIR
+				return fs.ENOTDIR
 			}
 			if !isDir(oin) && isDir(nin) {
-				return EISDIR
+				return fs.EISDIR
 			}
 		}
 	}
 	if oin.mounted || nin != nil && nin.mounted {
-		return EBUSY
+		return fs.EBUSY
 	}
 	if exchange {
 		f.exchange(olddir, oin, newdir, nin, now)
@@ -86,7 +86,7 @@ func (f *FS) Rename(p Pages, olddir uint32, oldname []byte, newdir uint32, newna
 		return 0
 	}
 	if nin != nil && isDir(nin) && nin.entries != 0 {
-		return ENOTEMPTY
+		return fs.ENOTEMPTY
 	}
 	if nin == nil {
 		if errno := f.insert(p, nd, newname, oino, free); errno != 0 {
