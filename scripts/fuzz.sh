@@ -8,7 +8,7 @@
 # written to ...") or reports a panic or a failing call. Go 1.26's fuzzing
 # coordinator also fails a target with a bare "context deadline exceeded" when
 # -fuzztime runs out while a worker is mid-call on a loaded machine
-# (go.dev/issue/75804, fixed in Go 1.27). Such a run is retried once; if it
+# (a Go 1.26 bug, fixed in Go 1.27). Such a run is retried once; if it
 # happens again, the target's corpus is replayed deterministically and, if
 # that passes, the run is reported as the engine's flake instead of a failure.
 set -euo pipefail
