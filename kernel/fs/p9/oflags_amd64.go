@@ -1,0 +1,3 @@
+package p9
+
+var openBits = genericOpenBits
