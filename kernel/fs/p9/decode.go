@@ -78,13 +78,6 @@ func (d *decoder) take(n int) []byte {
 	return s
 }
 
-func (d *decoder) u8() uint8 {
-	if s := d.take(1); s != nil {
-		return s[0]
-	}
-	return 0
-}
-
 func (d *decoder) u16() uint16 {
 	if s := d.take(2); s != nil {
 		return binary.LittleEndian.Uint16(s)

@@ -5,22 +5,30 @@ import "encoding/binary"
 // encoder writes one message into a caller's buffer. The first failure sticks: later writes do
 // nothing and finish reports it, so an encoding function checks once, at the end.
 type encoder struct {
-	b   []byte
-	n   int
-	err Err
+	b     []byte
+	n     int
+	msize uint32 // 0: no limit but b
+	err   Err
 }
 
-// begin starts a message of type t with tag; the size field is written by finish.
-func begin(b []byte, t Type, tag uint16) encoder {
-	e := encoder{b: b}
+// begin starts a message of type t with tag; the size field is written by finish. A message
+// longer than msize (when it is not 0) is refused, as the server would refuse it.
+func begin(b []byte, msize uint32, t Type, tag uint16) encoder {
+	e := encoder{b: b, msize: msize}
 	e.u32(0)
 	e.u8(uint8(t))
 	e.u16(tag)
 	return e
 }
 
+// room says whether n more bytes fit, msize first: a message too long to send is ErrTooLong
+// whatever the buffer.
 func (e *encoder) room(n int) bool {
 	if e.err != OK {
+		return false
+	}
+	if e.msize != 0 && uint64(e.n)+uint64(n) > uint64(e.msize) {
+		e.err = ErrTooLong
 		return false
 	}
 	if len(e.b)-e.n < n {
@@ -76,14 +84,10 @@ func (e *encoder) str(s []byte) {
 	e.raw(s)
 }
 
-// finish writes the size field and returns the message's length, or the first failure. A
-// message longer than msize (when msize is not 0) is refused: the server would reject it.
-func (e *encoder) finish(msize uint32) (int, Err) {
+// finish writes the size field and returns the message's length, or the first failure.
+func (e *encoder) finish() (int, Err) {
 	if e.err != OK {
 		return 0, e.err
-	}
-	if msize != 0 && uint64(e.n) > uint64(msize) {
-		return 0, ErrTooLong
 	}
 	binary.LittleEndian.PutUint32(e.b, uint32(e.n))
 	return e.n, OK
@@ -98,25 +102,25 @@ func (e *encoder) finish(msize uint32) (int, Err) {
 
 // PutTversion: size[4] Tversion tag[2] msize[4] version[s] ("ds"); the tag is always NoTag.
 func PutTversion(b []byte, msize uint32) (int, Err) {
-	e := begin(b, Tversion, NoTag)
+	e := begin(b, msize, Tversion, NoTag)
 	e.u32(msize)
 	e.u16(uint16(len(Version)))
 	if e.room(len(Version)) {
 		e.n += copy(e.b[e.n:], Version)
 	}
-	return e.finish(msize)
+	return e.finish()
 }
 
 // PutTattach: fid[4] afid[4] uname[s] aname[s] n_uname[4] ("ddss?u": n_uname is the .u/.L
 // extension).
 func PutTattach(b []byte, msize uint32, tag uint16, fid, afid uint32, uname, aname []byte, nUname uint32) (int, Err) {
-	e := begin(b, Tattach, tag)
+	e := begin(b, msize, Tattach, tag)
 	e.u32(fid)
 	e.u32(afid)
 	e.str(uname)
 	e.str(aname)
 	e.u32(nUname)
-	return e.finish(msize)
+	return e.finish()
 }
 
 // PutTwalk: fid[4] newfid[4] nwname[2] nwname*(wname[s]) ("ddT"). At most MaxWalk names; none
@@ -125,21 +129,21 @@ func PutTwalk(b []byte, msize uint32, tag uint16, fid, newfid uint32, names [][]
 	if len(names) > MaxWalk {
 		return 0, ErrTooMany
 	}
-	e := begin(b, Twalk, tag)
+	e := begin(b, msize, Twalk, tag)
 	e.u32(fid)
 	e.u32(newfid)
 	e.u16(uint16(len(names)))
 	for _, name := range names {
 		e.str(name)
 	}
-	return e.finish(msize)
+	return e.finish()
 }
 
 // putTwalkPath is PutTwalk of the next MaxWalk (or fewer) names of path[off:], as nextName
 // splits it: one Twalk's worth of a longer walk. It also returns how many names it took and
 // the offset after the last.
 func putTwalkPath(b []byte, msize uint32, tag uint16, fid, newfid uint32, path []byte, off int) (n, names, next int, err Err) {
-	e := begin(b, Twalk, tag)
+	e := begin(b, msize, Twalk, tag)
 	e.u32(fid)
 	e.u32(newfid)
 	at := e.n
@@ -157,37 +161,37 @@ func putTwalkPath(b []byte, msize uint32, tag uint16, fid, newfid uint32, path [
 	if e.err == OK {
 		binary.LittleEndian.PutUint16(e.b[at:], uint16(names))
 	}
-	n, err = e.finish(msize)
+	n, err = e.finish()
 	return n, names, next, err
 }
 
 // PutTlopen: fid[4] flags[4] ("dd"); flags are Dotl* flags.
 func PutTlopen(b []byte, msize uint32, tag uint16, fid, flags uint32) (int, Err) {
-	e := begin(b, Tlopen, tag)
+	e := begin(b, msize, Tlopen, tag)
 	e.u32(fid)
 	e.u32(flags)
-	return e.finish(msize)
+	return e.finish()
 }
 
 // PutTlcreate: fid[4] name[s] flags[4] mode[4] gid[4] ("dsddg"). fid, a directory, becomes the
 // new file, open.
 func PutTlcreate(b []byte, msize uint32, tag uint16, fid uint32, name []byte, flags, mode, gid uint32) (int, Err) {
-	e := begin(b, Tlcreate, tag)
+	e := begin(b, msize, Tlcreate, tag)
 	e.u32(fid)
 	e.str(name)
 	e.u32(flags)
 	e.u32(mode)
 	e.u32(gid)
-	return e.finish(msize)
+	return e.finish()
 }
 
 // PutTread: fid[4] offset[8] count[4] ("dqd").
 func PutTread(b []byte, msize uint32, tag uint16, fid uint32, offset uint64, count uint32) (int, Err) {
-	e := begin(b, Tread, tag)
+	e := begin(b, msize, Tread, tag)
 	e.u32(fid)
 	e.u64(offset)
 	e.u32(count)
-	return e.finish(msize)
+	return e.finish()
 }
 
 // PutTwrite: fid[4] offset[8] count[4] data[count] ("dqV").
@@ -195,12 +199,12 @@ func PutTwrite(b []byte, msize uint32, tag uint16, fid uint32, offset uint64, da
 	if uint64(len(data)) > 0xffffffff {
 		return 0, ErrDataLen
 	}
-	e := begin(b, Twrite, tag)
+	e := begin(b, msize, Twrite, tag)
 	e.u32(fid)
 	e.u64(offset)
 	e.u32(uint32(len(data)))
 	e.raw(data)
-	return e.finish(msize)
+	return e.finish()
 }
 
 // PutTclunk: fid[4] ("d").
@@ -224,26 +228,26 @@ func PutTstatfs(b []byte, msize uint32, tag uint16, fid uint32) (int, Err) {
 }
 
 func putFid(b []byte, msize uint32, t Type, tag uint16, fid uint32) (int, Err) {
-	e := begin(b, t, tag)
+	e := begin(b, msize, t, tag)
 	e.u32(fid)
-	return e.finish(msize)
+	return e.finish()
 }
 
 // PutTunlinkat: dirfd[4] name[s] flags[4] ("dsd"); flags 0 or AtRemovedir.
 func PutTunlinkat(b []byte, msize uint32, tag uint16, dirfid uint32, name []byte, flags uint32) (int, Err) {
-	e := begin(b, Tunlinkat, tag)
+	e := begin(b, msize, Tunlinkat, tag)
 	e.u32(dirfid)
 	e.str(name)
 	e.u32(flags)
-	return e.finish(msize)
+	return e.finish()
 }
 
 // PutTgetattr: fid[4] request_mask[8] ("dq"); mask is Getattr* bits.
 func PutTgetattr(b []byte, msize uint32, tag uint16, fid uint32, mask uint64) (int, Err) {
-	e := begin(b, Tgetattr, tag)
+	e := begin(b, msize, Tgetattr, tag)
 	e.u32(fid)
 	e.u64(mask)
-	return e.finish(msize)
+	return e.finish()
 }
 
 // SetAttr is the body of Tsetattr (struct p9_iattr_dotl): Valid says which fields apply
@@ -263,7 +267,7 @@ type SetAttr struct {
 // PutTsetattr: fid[4] valid[4] mode[4] uid[4] gid[4] size[8] atime_sec[8] atime_nsec[8]
 // mtime_sec[8] mtime_nsec[8] ("dI", I being "ddugqqqqq").
 func PutTsetattr(b []byte, msize uint32, tag uint16, fid uint32, a SetAttr) (int, Err) {
-	e := begin(b, Tsetattr, tag)
+	e := begin(b, msize, Tsetattr, tag)
 	e.u32(fid)
 	e.u32(a.Valid)
 	e.u32(a.Mode)
@@ -274,73 +278,73 @@ func PutTsetattr(b []byte, msize uint32, tag uint16, fid uint32, a SetAttr) (int
 	e.u64(a.AtimeNsec)
 	e.u64(a.MtimeSec)
 	e.u64(a.MtimeNsec)
-	return e.finish(msize)
+	return e.finish()
 }
 
 // PutTreaddir: fid[4] offset[8] count[4] ("dqd"); offset is 0 or an entry's offset field.
 func PutTreaddir(b []byte, msize uint32, tag uint16, fid uint32, offset uint64, count uint32) (int, Err) {
-	e := begin(b, Treaddir, tag)
+	e := begin(b, msize, Treaddir, tag)
 	e.u32(fid)
 	e.u64(offset)
 	e.u32(count)
-	return e.finish(msize)
+	return e.finish()
 }
 
 // PutTmkdir: dfid[4] name[s] mode[4] gid[4] ("dsdg").
 func PutTmkdir(b []byte, msize uint32, tag uint16, dfid uint32, name []byte, mode, gid uint32) (int, Err) {
-	e := begin(b, Tmkdir, tag)
+	e := begin(b, msize, Tmkdir, tag)
 	e.u32(dfid)
 	e.str(name)
 	e.u32(mode)
 	e.u32(gid)
-	return e.finish(msize)
+	return e.finish()
 }
 
 // PutTsymlink: fid[4] name[s] symtgt[s] gid[4] ("dssg"): name, in directory fid, points at
 // target.
 func PutTsymlink(b []byte, msize uint32, tag uint16, dfid uint32, name, target []byte, gid uint32) (int, Err) {
-	e := begin(b, Tsymlink, tag)
+	e := begin(b, msize, Tsymlink, tag)
 	e.u32(dfid)
 	e.str(name)
 	e.str(target)
 	e.u32(gid)
-	return e.finish(msize)
+	return e.finish()
 }
 
 // PutTlink: dfid[4] fid[4] name[s] ("dds"): name, in directory dfid, becomes a hard link to fid.
 func PutTlink(b []byte, msize uint32, tag uint16, dfid, fid uint32, name []byte) (int, Err) {
-	e := begin(b, Tlink, tag)
+	e := begin(b, msize, Tlink, tag)
 	e.u32(dfid)
 	e.u32(fid)
 	e.str(name)
-	return e.finish(msize)
+	return e.finish()
 }
 
 // PutTrenameat: olddirfid[4] oldname[s] newdirfid[4] newname[s] ("dsds").
 func PutTrenameat(b []byte, msize uint32, tag uint16, olddir uint32, oldname []byte, newdir uint32, newname []byte) (int, Err) {
-	e := begin(b, Trenameat, tag)
+	e := begin(b, msize, Trenameat, tag)
 	e.u32(olddir)
 	e.str(oldname)
 	e.u32(newdir)
 	e.str(newname)
-	return e.finish(msize)
+	return e.finish()
 }
 
 // PutTfsync: fid[4] datasync[4] ("dd"; struct p9_tfsync omits datasync, the client sends it).
 func PutTfsync(b []byte, msize uint32, tag uint16, fid uint32, datasync bool) (int, Err) {
-	e := begin(b, Tfsync, tag)
+	e := begin(b, msize, Tfsync, tag)
 	e.u32(fid)
 	var d uint32
 	if datasync {
 		d = 1
 	}
 	e.u32(d)
-	return e.finish(msize)
+	return e.finish()
 }
 
 // PutTflush: oldtag[2] ("w").
 func PutTflush(b []byte, msize uint32, tag, oldtag uint16) (int, Err) {
-	e := begin(b, Tflush, tag)
+	e := begin(b, msize, Tflush, tag)
 	e.u16(oldtag)
-	return e.finish(msize)
+	return e.finish()
 }

@@ -240,16 +240,16 @@ var (
 	rwalk    = []byte{0x23, 0, 0, 0, 111, 2, 0, 2, 0,
 		0x80, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0,
 		0x02, 1, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0}
-	rlopen    = []byte{0x18, 0, 0, 0, 13, 3, 0, 0, 7, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0x20, 0, 0}
-	rlcreate  = []byte{0x18, 0, 0, 0, 15, 4, 0, 0, 7, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
-	rread     = []byte{0x0e, 0, 0, 0, 117, 5, 0, 3, 0, 0, 0, 'a', 'b', 'c'}
-	rwrite    = []byte{0x0b, 0, 0, 0, 119, 6, 0, 2, 0, 0, 0}
-	rclunk    = []byte{0x07, 0, 0, 0, 121, 7, 0}
-	rlerror   = []byte{0x0b, 0, 0, 0, 7, 8, 0, 2, 0, 0, 0}
-	rreadlink = []byte{0x0a, 0, 0, 0, 23, 15, 0, 1, 0, 't'}
-	rmkdir    = []byte{0x14, 0, 0, 0, 73, 13, 0, 0x80, 0, 0, 0, 0, 0x0a, 0, 0, 0, 0, 0, 0, 0}
-	rflush    = []byte{0x07, 0, 0, 0, 109, 20, 0}
-	rreaddir  = []byte{0x3e, 0, 0, 0, 41, 12, 0,
+	rlopen     = []byte{0x18, 0, 0, 0, 13, 3, 0, 0, 7, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0x20, 0, 0}
+	rlcreate   = []byte{0x18, 0, 0, 0, 15, 4, 0, 0, 7, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+	rread      = []byte{0x0e, 0, 0, 0, 117, 5, 0, 3, 0, 0, 0, 'a', 'b', 'c'}
+	rwrite     = []byte{0x0b, 0, 0, 0, 119, 6, 0, 2, 0, 0, 0}
+	rclunk     = []byte{0x07, 0, 0, 0, 121, 7, 0}
+	rlerrorMsg = []byte{0x0b, 0, 0, 0, 7, 8, 0, 2, 0, 0, 0}
+	rreadlink  = []byte{0x0a, 0, 0, 0, 23, 15, 0, 1, 0, 't'}
+	rmkdir     = []byte{0x14, 0, 0, 0, 73, 13, 0, 0x80, 0, 0, 0, 0, 0x0a, 0, 0, 0, 0, 0, 0, 0}
+	rflush     = []byte{0x07, 0, 0, 0, 109, 20, 0}
+	rreaddir   = []byte{0x3e, 0, 0, 0, 41, 12, 0,
 		51, 0, 0, 0, // count
 		0x80, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, // qid
 		1, 0, 0, 0, 0, 0, 0, 0, // offset
@@ -316,7 +316,7 @@ func TestDecodeGolden(t *testing.T) {
 	if err := parse(rclunk, Tclunk, 7).Empty(); err != OK {
 		t.Errorf("Rclunk: %v", err)
 	}
-	if r := parse(rlerror, Tremove, 8); r.Type != Rlerror {
+	if r := parse(rlerrorMsg, Tremove, 8); r.Type != Rlerror {
 		t.Errorf("Rlerror type %d", r.Type)
 	} else if ecode, err := r.Rlerror(); err != OK || ecode != ENOENT {
 		t.Errorf("Rlerror: %d, %v", ecode, err)
