@@ -39,12 +39,12 @@ type Result struct {
 	Iounit uint32 // Open, Create, Lopen: the most one read or write moves (0: no limit but msize)
 	Count  uint32 // Read, Readdir: bytes received; Write: bytes written
 	Msize  uint32 // Version: the negotiated msize
-	Data   []byte // Read: the data; Readdir: the entries (NextDirent); Readlink: the target
+	// Data is, for Read, the data; for Readdir, the entries (NextDirent); for Readlink, the
+	// target. It is a slice of the reply: copy it out before the reply buffer is reused.
+	Data   []byte
 	Attr   Attr   // Getattr
 	Statfs Statfs // Statfs
 }
-
-// Data, in Result, is a slice of the reply buffer: copy it out before the buffer is reused.
 
 type opKind uint8
 
@@ -77,6 +77,12 @@ const (
 // op is one operation in flight. Walk and Open keep their path (Create its name) here, since
 // the later messages of the operation are built from it after the caller's copy is gone.
 type op struct {
+	opState
+	path [MaxPath]byte
+}
+
+// opState is an operation's state but its path.
+type opState struct {
 	kind    opKind
 	sent    Type   // the T-message in flight
 	flushed bool   // a Tflush names this operation
@@ -95,7 +101,6 @@ type op struct {
 	orphan  uint32 // Flush: a fid to clunk once Rflush is in (NoFid: none)
 	pathOff uint16 // Walk, Open: where the next Twalk's names start
 	pathLen uint16
-	path    [MaxPath]byte
 }
 
 func (o *op) pathBytes() []byte { return o.path[:o.pathLen] }
@@ -123,11 +128,8 @@ func (c *Client) startOp(kind opKind) (uint16, *op, int) {
 	for i := range c.ops {
 		if c.ops[i].kind == opFree && !c.flushing(uint16(i)) {
 			o := &c.ops[i]
-			o.kind = kind
-			o.flushed, o.live = false, false
-			o.newfid, o.orphan = NoFid, NoFid
-			o.count, o.walked, o.errno, o.err = 0, 0, 0, OK
-			o.pathLen, o.pathOff = 0, 0
+			// The path is not cleared: only its first pathLen bytes are ever read.
+			o.opState = opState{kind: kind, fid: NoFid, newfid: NoFid, orphan: NoFid}
 			return uint16(i), o, 0
 		}
 	}

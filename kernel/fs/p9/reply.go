@@ -265,7 +265,7 @@ func (c *Client) abandon(tag uint16, o *op, errno int, err Err) Result {
 	if orphan != NoFid {
 		c.fids.e[orphan].state = fidClosing
 		for i := range c.ops {
-			if f := &c.ops[i]; f.kind == opFlush && f.oldtag == tag {
+			if f := &c.ops[i]; f.kind == opFlush && f.sent == Tflush && f.oldtag == tag {
 				f.orphan = orphan
 			}
 		}

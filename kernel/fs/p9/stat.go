@@ -52,10 +52,10 @@ type Stat struct {
 // defaultBlksize is st_blksize when the server gives none: a page.
 const defaultBlksize = 4096
 
-// Stat maps an Rgetattr to stat fields the way Linux's v9fs_stat2inode_dotl does: a field the
-// server did not mark valid keeps its default (zero; one link; a page for the block size), the
-// inode number is the qid's path, and a mode without file-type bits takes them from the qid.
-// Values a Linux stat cannot hold are clamped rather than wrapped.
+// Stat maps an Rgetattr to stat fields. As in Linux's v9fs_stat2inode_dotl, only the fields
+// the server marked valid are taken; the others keep a default (zero; one link; a page for the
+// block size). The inode number is the qid's path, and a mode without file-type bits takes
+// them from the qid. Values a Linux stat cannot hold are clamped rather than wrapped.
 func (a Attr) Stat() Stat {
 	s := Stat{Ino: a.Qid.Path, Nlink: 1, Blksize: defaultBlksize}
 	if a.Valid&GetattrMode != 0 {
