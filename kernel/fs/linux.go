@@ -9,9 +9,12 @@ package fs
 const (
 	EPERM        = 1
 	ENOENT       = 2
+	EINTR        = 4
 	EIO          = 5
 	ENXIO        = 6
 	EBADF        = 9
+	EAGAIN       = 11
+	ENOMEM       = 12
 	EACCES       = 13
 	EBUSY        = 16
 	EEXIST       = 17
@@ -27,6 +30,7 @@ const (
 	ENAMETOOLONG = 36
 	ENOTEMPTY    = 39
 	ELOOP        = 40
+	EPROTO       = 71
 	EOPNOTSUPP   = 95
 )
 

@@ -21,6 +21,8 @@ func TestLinuxConstants(t *testing.T) {
 		{"EFBIG", EFBIG, int(syscall.EFBIG)}, {"ENOSPC", ENOSPC, int(syscall.ENOSPC)}, {"EROFS", EROFS, int(syscall.EROFS)},
 		{"EMLINK", EMLINK, int(syscall.EMLINK)}, {"ENAMETOOLONG", ENAMETOOLONG, int(syscall.ENAMETOOLONG)},
 		{"ENOTEMPTY", ENOTEMPTY, int(syscall.ENOTEMPTY)}, {"ELOOP", ELOOP, int(syscall.ELOOP)}, {"EOPNOTSUPP", EOPNOTSUPP, int(syscall.EOPNOTSUPP)},
+		{"EINTR", EINTR, int(syscall.EINTR)}, {"EAGAIN", EAGAIN, int(syscall.EAGAIN)}, {"ENOMEM", ENOMEM, int(syscall.ENOMEM)},
+		{"EPROTO", EPROTO, int(syscall.EPROTO)},
 		{"PathMax", PathMax, syscall.PathMax},
 		{"S_IFMT", S_IFMT, syscall.S_IFMT}, {"S_IFSOCK", S_IFSOCK, syscall.S_IFSOCK}, {"S_IFLNK", S_IFLNK, syscall.S_IFLNK},
 		{"S_IFREG", S_IFREG, syscall.S_IFREG}, {"S_IFBLK", S_IFBLK, syscall.S_IFBLK}, {"S_IFDIR", S_IFDIR, syscall.S_IFDIR},

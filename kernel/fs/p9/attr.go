@@ -1,5 +1,7 @@
 package p9
 
+import "github.com/unitrace/unitrace/kernel/fs"
+
 // Time is a 9P time: seconds and nanoseconds since the epoch, unsigned on the wire.
 type Time struct {
 	Sec  uint64
@@ -38,4 +40,11 @@ type Statfs struct {
 	Ffree   uint64
 	Fsid    uint64
 	Namelen uint32
+}
+
+// FS returns what statfs(2) reports of the server's file system (fsid aside: 9P has it, stat
+// layouts take it from the mount).
+func (s Statfs) FS() fs.Statfs {
+	return fs.Statfs{Type: int64(s.Type), Bsize: int64(s.Bsize), Blocks: s.Blocks, Bfree: s.Bfree, Bavail: s.Bavail,
+		Files: s.Files, Ffree: s.Ffree, Namelen: int64(s.Namelen)}
 }

@@ -1,5 +1,7 @@
 package p9
 
+import "github.com/unitrace/unitrace/kernel/fs"
+
 // MaxOps is how many operations a Client has in flight at once. An operation's tag is its slot
 // number, so tags are 0..MaxOps-1 (Tversion goes on the wire with NoTag, but its slot's tag is
 // still what the caller uses).
@@ -123,7 +125,7 @@ func (c *Client) FidQid(fid uint32) (Qid, bool) {
 // startOp takes a free operation slot.
 func (c *Client) startOp(kind opKind) (uint16, *op, int) {
 	if kind != opVersion && c.msize == 0 {
-		return 0, nil, EIO // no session: Version first
+		return 0, nil, fs.EIO // no session: Version first
 	}
 	for i := range c.ops {
 		if c.ops[i].kind == opFree && !c.flushing(uint16(i)) {
@@ -133,7 +135,7 @@ func (c *Client) startOp(kind opKind) (uint16, *op, int) {
 			return uint16(i), o, 0
 		}
 	}
-	return 0, nil, EAGAIN
+	return 0, nil, fs.EAGAIN
 }
 
 // flushing says whether a Tflush naming tag is in flight: 9P forbids reusing the tag until its
@@ -169,9 +171,9 @@ func (c *Client) sent(tag uint16, t Type, n int, err Err) (uint16, int, int) {
 // target too long to send; a buffer smaller than the message is the caller's mistake.
 func encodeErrno(err Err) int {
 	if err == ErrTooLong || err == ErrStrLen {
-		return ENAMETOOLONG
+		return fs.ENAMETOOLONG
 	}
-	return EIO
+	return fs.EIO
 }
 
 // fidFor returns fid's entry if it can be used by an operation: allocated, not pending, not
@@ -195,11 +197,11 @@ func (c *Client) fidFor(fid uint32) (*fidEntry, bool) {
 // session, and every fid with it.
 func (c *Client) Version(b []byte, msize uint32) (tag uint16, n int, errno int) {
 	if msize < MinMsize || msize > MaxMsize {
-		return 0, 0, EINVAL
+		return 0, 0, fs.EINVAL
 	}
 	for i := range c.ops {
 		if c.ops[i].kind != opFree {
-			return 0, 0, EBUSY
+			return 0, 0, fs.EBUSY
 		}
 	}
 	c.msize = 0
@@ -223,7 +225,7 @@ func (c *Client) Attach(b []byte, uname, aname []byte, nUname uint32) (tag uint1
 	fid, ok := c.fids.alloc()
 	if !ok {
 		c.endOp(tag)
-		return 0, 0, ENOMEM
+		return 0, 0, fs.ENOMEM
 	}
 	o.newfid = fid
 	n, err := PutTattach(b, c.msize, tag, fid, NoFid, uname, aname, nUname)
@@ -255,7 +257,7 @@ func (c *Client) startWalk(b []byte, kind opKind, fid uint32, path []byte, flags
 	}
 	f, ok := c.fidFor(fid)
 	if !ok || f.state != fidWalked {
-		return 0, 0, EBADF
+		return 0, 0, fs.EBADF
 	}
 	qid := f.qid
 	tag, o, errno := c.startOp(kind)
@@ -265,7 +267,7 @@ func (c *Client) startWalk(b []byte, kind opKind, fid uint32, path []byte, flags
 	newfid, ok := c.fids.alloc()
 	if !ok {
 		c.endOp(tag)
-		return 0, 0, ENOMEM
+		return 0, 0, fs.ENOMEM
 	}
 	o.fid, o.newfid, o.flags, o.qid = fid, newfid, flags, qid
 	o.pathLen = uint16(copy(o.path[:], path))
@@ -292,7 +294,7 @@ func (c *Client) Create(b []byte, dirfid uint32, name []byte, flags, mode, gid u
 		return 0, 0, e
 	}
 	dotl := OpenFlags(flags) | DotlCreate
-	if flags&O_EXCL != 0 {
+	if flags&fs.O_EXCL != 0 {
 		dotl |= DotlExcl
 	}
 	tag, n, errno = c.startWalk(b, opCreate, dirfid, nil, dotl)
@@ -310,7 +312,7 @@ func (c *Client) Create(b []byte, dirfid uint32, name []byte, flags, mode, gid u
 func (c *Client) Lopen(b []byte, fid uint32, flags uint32) (tag uint16, n int, errno int) {
 	f, ok := c.fidFor(fid)
 	if !ok || f.state != fidWalked {
-		return 0, 0, EBADF
+		return 0, 0, fs.EBADF
 	}
 	tag, o, errno := c.startOp(opLopen)
 	if errno != 0 {
@@ -341,7 +343,7 @@ func (c *Client) ioCount(f *fidEntry, count uint64, header uint32) uint32 {
 func (c *Client) Read(b []byte, fid uint32, offset uint64, count uint32) (tag uint16, n int, errno int) {
 	f, ok := c.fidFor(fid)
 	if !ok || f.state != fidOpen || f.access == DotlWronly {
-		return 0, 0, EBADF
+		return 0, 0, fs.EBADF
 	}
 	tag, o, errno := c.startOp(opRead)
 	if errno != 0 {
@@ -358,7 +360,7 @@ func (c *Client) Read(b []byte, fid uint32, offset uint64, count uint32) (tag ui
 func (c *Client) Write(b []byte, fid uint32, offset uint64, data []byte) (tag uint16, n int, errno int) {
 	f, ok := c.fidFor(fid)
 	if !ok || f.state != fidOpen || f.access == DotlRdonly {
-		return 0, 0, EBADF
+		return 0, 0, fs.EBADF
 	}
 	tag, o, errno := c.startOp(opWrite)
 	if errno != 0 {
@@ -375,7 +377,7 @@ func (c *Client) Write(b []byte, fid uint32, offset uint64, data []byte) (tag ui
 func (c *Client) Readdir(b []byte, fid uint32, offset uint64, count uint32) (tag uint16, n int, errno int) {
 	f, ok := c.fidFor(fid)
 	if !ok || f.state != fidOpen {
-		return 0, 0, EBADF
+		return 0, 0, fs.EBADF
 	}
 	tag, o, errno := c.startOp(opReaddir)
 	if errno != 0 {
@@ -390,7 +392,7 @@ func (c *Client) Readdir(b []byte, fid uint32, offset uint64, count uint32) (tag
 // Result.Attr is the answer; Attr.Stat maps it to stat fields.
 func (c *Client) Getattr(b []byte, fid uint32, mask uint64) (tag uint16, n int, errno int) {
 	if _, ok := c.fidFor(fid); !ok {
-		return 0, 0, EBADF
+		return 0, 0, fs.EBADF
 	}
 	tag, o, errno := c.startOp(opGetattr)
 	if errno != 0 {
@@ -404,7 +406,7 @@ func (c *Client) Getattr(b []byte, fid uint32, mask uint64) (tag uint16, n int, 
 // Setattr starts a Tsetattr of fid: truncate (SetattrSize), chmod (SetattrMode), chown, times.
 func (c *Client) Setattr(b []byte, fid uint32, a SetAttr) (tag uint16, n int, errno int) {
 	if _, ok := c.fidFor(fid); !ok {
-		return 0, 0, EBADF
+		return 0, 0, fs.EBADF
 	}
 	tag, o, errno := c.startOp(opSetattr)
 	if errno != 0 {
@@ -421,7 +423,7 @@ func (c *Client) nameOp(kind opKind, dfid uint32, name []byte) (uint16, *op, int
 		return 0, nil, e
 	}
 	if _, ok := c.fidFor(dfid); !ok {
-		return 0, nil, EBADF
+		return 0, nil, fs.EBADF
 	}
 	tag, o, errno := c.startOp(kind)
 	if errno != 0 {
@@ -446,10 +448,10 @@ func (c *Client) Mkdir(b []byte, dfid uint32, name []byte, mode, gid uint32) (ta
 // Result.Qid is the link's.
 func (c *Client) Symlink(b []byte, dfid uint32, name, target []byte, gid uint32) (tag uint16, n int, errno int) {
 	if len(target) == 0 {
-		return 0, 0, ENOENT // symlink(2) with an empty target
+		return 0, 0, fs.ENOENT // symlink(2) with an empty target
 	}
 	if len(target) > MaxPath {
-		return 0, 0, ENAMETOOLONG
+		return 0, 0, fs.ENAMETOOLONG
 	}
 	tag, _, errno = c.nameOp(opSymlink, dfid, name)
 	if errno != 0 {
@@ -462,7 +464,7 @@ func (c *Client) Symlink(b []byte, dfid uint32, name, target []byte, gid uint32)
 // Readlink starts a Treadlink of fid, a symbolic link. Result.Data is its target.
 func (c *Client) Readlink(b []byte, fid uint32) (tag uint16, n int, errno int) {
 	if _, ok := c.fidFor(fid); !ok {
-		return 0, 0, EBADF
+		return 0, 0, fs.EBADF
 	}
 	tag, o, errno := c.startOp(opReadlink)
 	if errno != 0 {
@@ -476,7 +478,7 @@ func (c *Client) Readlink(b []byte, fid uint32) (tag uint16, n int, errno int) {
 // Link starts a Tlink: name, in directory dfid, a new hard link to the file fid.
 func (c *Client) Link(b []byte, dfid, fid uint32, name []byte) (tag uint16, n int, errno int) {
 	if _, ok := c.fidFor(fid); !ok {
-		return 0, 0, EBADF
+		return 0, 0, fs.EBADF
 	}
 	tag, _, errno = c.nameOp(opLink, dfid, name)
 	if errno != 0 {
@@ -492,7 +494,7 @@ func (c *Client) Renameat(b []byte, olddir uint32, oldname []byte, newdir uint32
 		return 0, 0, e
 	}
 	if _, ok := c.fidFor(newdir); !ok {
-		return 0, 0, EBADF
+		return 0, 0, fs.EBADF
 	}
 	tag, _, errno = c.nameOp(opRenameat, olddir, oldname)
 	if errno != 0 {
@@ -505,7 +507,7 @@ func (c *Client) Renameat(b []byte, olddir uint32, oldname []byte, newdir uint32
 // Unlinkat starts a Tunlinkat of name in directory dfid; flags is 0 or AtRemovedir (rmdir).
 func (c *Client) Unlinkat(b []byte, dfid uint32, name []byte, flags uint32) (tag uint16, n int, errno int) {
 	if flags&^AtRemovedir != 0 {
-		return 0, 0, EINVAL
+		return 0, 0, fs.EINVAL
 	}
 	tag, _, errno = c.nameOp(opUnlinkat, dfid, name)
 	if errno != 0 {
@@ -518,7 +520,7 @@ func (c *Client) Unlinkat(b []byte, dfid uint32, name []byte, flags uint32) (tag
 // Statfs starts a Tstatfs of the file system fid is on. Result.Statfs is the answer.
 func (c *Client) Statfs(b []byte, fid uint32) (tag uint16, n int, errno int) {
 	if _, ok := c.fidFor(fid); !ok {
-		return 0, 0, EBADF
+		return 0, 0, fs.EBADF
 	}
 	tag, o, errno := c.startOp(opStatfs)
 	if errno != 0 {
@@ -533,7 +535,7 @@ func (c *Client) Statfs(b []byte, fid uint32) (tag uint16, n int, errno int) {
 func (c *Client) Fsync(b []byte, fid uint32, datasync bool) (tag uint16, n int, errno int) {
 	f, ok := c.fidFor(fid)
 	if !ok || f.state != fidOpen {
-		return 0, 0, EBADF
+		return 0, 0, fs.EBADF
 	}
 	tag, o, errno := c.startOp(opFsync)
 	if errno != 0 {
@@ -558,7 +560,7 @@ func (c *Client) Remove(b []byte, fid uint32) (tag uint16, n int, errno int) {
 func (c *Client) drop(b []byte, kind opKind, t Type, fid uint32) (uint16, int, int) {
 	f, ok := c.fidFor(fid)
 	if !ok {
-		return 0, 0, EBADF
+		return 0, 0, fs.EBADF
 	}
 	tag, o, errno := c.startOp(kind)
 	if errno != 0 {
@@ -582,10 +584,10 @@ func (c *Client) drop(b []byte, kind opKind, t Type, fid uint32) (uint16, int, i
 // the old operation's reply, if any, before the flush's: 9P servers answer in that order.
 func (c *Client) Flush(b []byte, oldtag uint16) (tag uint16, n int, errno int) {
 	if !c.InFlight(oldtag) {
-		return 0, 0, EINVAL
+		return 0, 0, fs.EINVAL
 	}
 	if old := &c.ops[oldtag]; old.kind == opVersion || old.kind == opFlush || old.flushed {
-		return 0, 0, EINVAL
+		return 0, 0, fs.EINVAL
 	}
 	tag, o, errno := c.startOp(opFlush)
 	if errno != 0 {

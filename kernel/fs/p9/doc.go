@@ -12,8 +12,8 @@
 //     against its request (size, msize, tag, type) and Reply's R-message methods decode its
 //     body; NextDirent walks an Rreaddir's entries. Every malformed reply is rejected with its
 //     own Err, never a panic (FuzzReply).
-//   - Errno, OpenFlags, Attr.Stat, QidMode and DirentType map 9P's errors, flags, attributes
-//     and types to Linux's.
+//   - Errno, OpenFlags, Attr.Stat, Statfs.FS, QidMode and DirentType map 9P's errors, flags,
+//     attributes and types to Linux's, as package fs holds them.
 //   - Client runs operations: Version, Attach, Walk (a path of any length, in Twalks of at most
 //     MaxWalk names), Open, Create, Lopen, Read, Write, Readdir, Getattr, Setattr, Mkdir,
 //     Symlink, Readlink, Link, Renameat, Unlinkat, Statfs, Fsync, Clunk, Remove and Flush.

@@ -2,6 +2,7 @@ package p9
 
 import (
 	"encoding/binary"
+	"github.com/unitrace/unitrace/kernel/fs"
 	"testing"
 )
 
@@ -69,7 +70,7 @@ func TestBodyRejects(t *testing.T) {
 	u16 := func(v uint16) []byte { return binary.LittleEndian.AppendUint16(nil, v) }
 	u32 := func(v uint32) []byte { return binary.LittleEndian.AppendUint32(nil, v) }
 	dirent := func(name string) []byte {
-		return cat(qid, make([]byte, 8), []byte{DT_REG}, u16(uint16(len(name))), []byte(name))
+		return cat(qid, make([]byte, 8), []byte{fs.DT_REG}, u16(uint16(len(name))), []byte(name))
 	}
 	var qids [MaxWalk]Qid
 	for _, tt := range []struct {

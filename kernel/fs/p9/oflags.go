@@ -1,5 +1,7 @@
 package p9
 
+import "github.com/unitrace/unitrace/kernel/fs"
+
 // Linux open(2) flags that differ between architectures: asm-generic/fcntl.h, which amd64 uses,
 // has the values 9P2000.L adopted (the Dotl* flags); arm64's asm/fcntl.h moves these four.
 // TestOpenFlagBits checks both sets, and the running architecture's against package syscall.
@@ -10,19 +12,12 @@ var (
 	arm64OpenBits   = archOpenBits{direct: 0o200000, largefile: 0o400000, directory: 0o40000, nofollow: 0o100000}
 )
 
-// Linux open(2) flags that are the same on every architecture (asm-generic/fcntl.h).
+// Linux open(2) flags package fs does not define, the same on every architecture
+// (asm-generic/fcntl.h).
 const (
-	O_ACCMODE  = 0o3
-	O_CREAT    = 0o100
-	O_EXCL     = 0o200
-	O_NOCTTY   = 0o400
-	O_TRUNC    = 0o1000
-	O_APPEND   = 0o2000
-	O_NONBLOCK = 0o4000
-	O_DSYNC    = 0o10000
-	O_NOATIME  = 0o1000000
-	O_CLOEXEC  = 0o2000000
-	oSyncBit   = 0o4000000 // __O_SYNC: O_SYNC is this with O_DSYNC
+	oDsync   = 0o10000
+	oSyncBit = 0o4000000 // __O_SYNC: O_SYNC is this with O_DSYNC
+	oNoatime = 0o1000000
 )
 
 // OpenFlags translates the running architecture's open(2) flags into Tlopen flags: the access
@@ -34,14 +29,14 @@ const (
 func OpenFlags(linux uint32) uint32 { return openFlags(linux, openBits) }
 
 func openFlags(linux uint32, arch archOpenBits) uint32 {
-	dotl := linux & O_ACCMODE
+	dotl := linux & fs.O_ACCMODE
 	for _, m := range [...]struct{ from, to uint32 }{
-		{O_TRUNC, DotlTrunc},
-		{O_APPEND, DotlAppend},
-		{O_NONBLOCK, DotlNonblock},
-		{O_DSYNC, DotlDsync},
+		{fs.O_TRUNC, DotlTrunc},
+		{fs.O_APPEND, DotlAppend},
+		{fs.O_NONBLOCK, DotlNonblock},
+		{oDsync, DotlDsync},
 		{oSyncBit, DotlSync},
-		{O_NOATIME, DotlNoatime},
+		{oNoatime, DotlNoatime},
 		{arch.direct, DotlDirect},
 		{arch.largefile, DotlLargefile},
 		{arch.directory, DotlDirectory},

@@ -1,10 +1,12 @@
 package p9
 
-// Path limits (include/uapi/linux/limits.h): PATH_MAX counts the terminating NUL, so a path has
-// at most MaxPath bytes; NAME_MAX bounds one component.
+import "github.com/unitrace/unitrace/kernel/fs"
+
+// Path limits: PATH_MAX counts the terminating NUL, so a path has at most MaxPath bytes;
+// NAME_MAX bounds one component.
 const (
-	MaxPath = 4095
-	MaxName = 255
+	MaxPath = fs.PathMax - 1
+	MaxName = fs.NameMax
 )
 
 // checkPath returns the errno a walk of path fails with before anything is sent: ENAMETOOLONG
@@ -12,7 +14,7 @@ const (
 // its NUL, so one inside is the caller's mistake).
 func checkPath(path []byte) int {
 	if len(path) > MaxPath {
-		return ENAMETOOLONG
+		return fs.ENAMETOOLONG
 	}
 	for off := 0; ; {
 		name, next := nextName(path, off)
@@ -20,11 +22,11 @@ func checkPath(path []byte) int {
 			return 0
 		}
 		if len(name) > MaxName {
-			return ENAMETOOLONG
+			return fs.ENAMETOOLONG
 		}
 		for _, c := range name {
 			if c == 0 {
-				return EINVAL
+				return fs.EINVAL
 			}
 		}
 		off = next
@@ -36,10 +38,10 @@ func checkPath(path []byte) int {
 // passed on: the server answers them as Linux would (EEXIST, EINVAL, ENOTEMPTY, EISDIR...).
 func checkName(name []byte) int {
 	if len(name) > MaxName {
-		return ENAMETOOLONG
+		return fs.ENAMETOOLONG
 	}
 	if !validName(name) {
-		return EINVAL
+		return fs.EINVAL
 	}
 	return 0
 }

@@ -3,6 +3,7 @@ package p9
 import (
 	"encoding/binary"
 	"errors"
+	"github.com/unitrace/unitrace/kernel/fs"
 	"io"
 	"net"
 	"os"
@@ -229,11 +230,11 @@ func qidOf(fi os.FileInfo) Qid {
 func dtOf(fi os.FileInfo) uint8 {
 	switch {
 	case fi.IsDir():
-		return DT_DIR
+		return fs.DT_DIR
 	case fi.Mode()&os.ModeSymlink != 0:
-		return DT_LNK
+		return fs.DT_LNK
 	}
-	return DT_REG
+	return fs.DT_REG
 }
 
 // fid returns a fid the client holds; one it does not is a client bug.
@@ -498,15 +499,14 @@ func (s *fakeServer) dispatch(t Type, tag uint16, m *tmsg) []byte {
 			}
 		}
 		if valid&(SetattrAtime|SetattrMtime) != 0 {
-			const utimeNow, utimeOmit = 1<<30 - 1, 1<<30 - 2
-			ts := []syscall.Timespec{{Nsec: utimeOmit}, {Nsec: utimeOmit}}
+			ts := []syscall.Timespec{{Nsec: fs.UTIME_OMIT}, {Nsec: fs.UTIME_OMIT}}
 			pick := func(i int, set, given uint32, sec, nsec uint64) {
 				switch {
 				case valid&set == 0:
 				case valid&given != 0:
 					ts[i] = syscall.Timespec{Sec: int64(sec), Nsec: int64(nsec)}
 				default:
-					ts[i] = syscall.Timespec{Nsec: utimeNow}
+					ts[i] = syscall.Timespec{Nsec: fs.UTIME_NOW}
 				}
 			}
 			pick(0, SetattrAtime, SetattrAtimeSet, asec, ansec)
@@ -709,7 +709,7 @@ func (s *fakeServer) snapshot(path string) ([]serverDirent, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, serverDirent{name, qidOf(fi), DT_DIR})
+		out = append(out, serverDirent{name, qidOf(fi), fs.DT_DIR})
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	for _, e := range entries {

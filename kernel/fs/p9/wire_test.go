@@ -2,6 +2,7 @@ package p9
 
 import (
 	"bytes"
+	"github.com/unitrace/unitrace/kernel/fs"
 	"testing"
 )
 
@@ -253,10 +254,10 @@ var (
 		51, 0, 0, 0, // count
 		0x80, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, // qid
 		1, 0, 0, 0, 0, 0, 0, 0, // offset
-		4, 1, 0, '.', // DT_DIR "."
+		4, 1, 0, '.', // fs.DT_DIR "."
 		0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0,
 		2, 0, 0, 0, 0, 0, 0, 0,
-		8, 2, 0, 'a', 'b'} // DT_REG "ab"
+		8, 2, 0, 'a', 'b'} // fs.DT_REG "ab"
 	rstatfs = []byte{0x43, 0, 0, 0, 9, 18, 0,
 		0x97, 0x19, 0x02, 0x01, // type V9FS_MAGIC
 		0, 0x10, 0, 0, // bsize
@@ -318,7 +319,7 @@ func TestDecodeGolden(t *testing.T) {
 	}
 	if r := parse(rlerrorMsg, Tremove, 8); r.Type != Rlerror {
 		t.Errorf("Rlerror type %d", r.Type)
-	} else if ecode, err := r.Rlerror(); err != OK || ecode != ENOENT {
+	} else if ecode, err := r.Rlerror(); err != OK || ecode != fs.ENOENT {
 		t.Errorf("Rlerror: %d, %v", ecode, err)
 	}
 	if s, err := parse(rreadlink, Treadlink, 15).Rreadlink(); err != OK || string(s) != "t" {
@@ -337,8 +338,8 @@ func TestDecodeGolden(t *testing.T) {
 	e1, rest, err1 := NextDirent(data)
 	e2, rest, err2 := NextDirent(rest)
 	if err1 != OK || err2 != OK || len(rest) != 0 ||
-		e1.Qid != (Qid{QTDIR, 0, 1}) || e1.Offset != 1 || e1.Type != DT_DIR || string(e1.Name) != "." ||
-		e2.Qid != (Qid{0, 0, 2}) || e2.Offset != 2 || e2.Type != DT_REG || string(e2.Name) != "ab" {
+		e1.Qid != (Qid{QTDIR, 0, 1}) || e1.Offset != 1 || e1.Type != fs.DT_DIR || string(e1.Name) != "." ||
+		e2.Qid != (Qid{0, 0, 2}) || e2.Offset != 2 || e2.Type != fs.DT_REG || string(e2.Name) != "ab" {
 		t.Errorf("dirents %+v %+v (%v %v), %d left", e1, e2, err1, err2, len(rest))
 	}
 	if s, err := parse(rstatfs, Tstatfs, 18).Rstatfs(); err != OK || s != (Statfs{0x01021997, 4096, 1, 2, 3, 4, 5, 6, 255}) {
