@@ -885,7 +885,7 @@ func TestRejectedReplies(t *testing.T) {
 }
 
 // TestNoAllocations runs encoders, decoders and a whole operation under testing.AllocsPerRun:
-// kernel-mode code must not allocate (tools/kernelcheck proves it once the kernel links the
+// kernel-mode code must not allocate (cmd/kernelcheck proves it once the kernel links the
 // package; this catches it on the host first).
 func TestNoAllocations(t *testing.T) {
 	c := new(Client)
