@@ -1,8 +1,9 @@
 package fs
 
-// Linux ABI numbers for files, the same on amd64 and arm64 (asm-generic values; linux_test.go
-// checks them against the host's syscall package, and package vfs's tests use them in real
-// system calls on the host).
+// Linux ABI numbers for files, the same on amd64 and arm64 but for two open flags (asm-generic
+// values; linux_test.go checks them against the host's syscall package and the two arches'
+// open flags against the toolchain's tables, and package vfs's tests use them in real system
+// calls on the host).
 
 // Error numbers (asm-generic/errno-base.h, errno.h). Functions return them positive; the system
 // call layer negates them.
@@ -74,24 +75,31 @@ const (
 // DirentType returns the d_type of a file of the given mode.
 func DirentType(mode uint32) uint8 { return uint8(mode & S_IFMT >> 12) }
 
-// Open flags (asm-generic/fcntl.h). O_DIRECTORY and O_NOFOLLOW are the same on amd64 and
-// arm64 because the kernel's arm64 port uses the generic values; only 32-bit arm differs.
+// Open flags (asm-generic/fcntl.h), but for O_DIRECTORY and O_NOFOLLOW, whose values arm64's
+// arch/arm64/include/uapi/asm/fcntl.h moves (linux_amd64.go, linux_arm64.go).
 const (
-	O_ACCMODE   = 0o3
-	O_RDONLY    = 0o0
-	O_WRONLY    = 0o1
-	O_RDWR      = 0o2
-	O_CREAT     = 0o100
-	O_EXCL      = 0o200
-	O_NOCTTY    = 0o400
-	O_TRUNC     = 0o1000
-	O_APPEND    = 0o2000
-	O_NONBLOCK  = 0o4000
-	O_DIRECTORY = 0o200000
-	O_NOFOLLOW  = 0o400000
-	O_CLOEXEC   = 0o2000000
-	O_PATH      = 0o10000000
-	O_TMPFILE   = 0o20000000 | O_DIRECTORY
+	O_ACCMODE  = 0o3
+	O_RDONLY   = 0o0
+	O_WRONLY   = 0o1
+	O_RDWR     = 0o2
+	O_CREAT    = 0o100
+	O_EXCL     = 0o200
+	O_NOCTTY   = 0o400
+	O_TRUNC    = 0o1000
+	O_APPEND   = 0o2000
+	O_NONBLOCK = 0o4000
+	O_CLOEXEC  = 0o2000000
+	O_PATH     = 0o10000000
+	O_TMPFILE  = 0o20000000 | O_DIRECTORY // __O_TMPFILE | O_DIRECTORY
+)
+
+// The two sets of the open flags that differ by architecture; linux_test.go checks both
+// against the toolchain's syscall tables for linux/amd64 and linux/arm64.
+const (
+	genericODirectory = 0o200000 // asm-generic/fcntl.h: amd64
+	genericONofollow  = 0o400000
+	arm64ODirectory   = 0o40000 // arch/arm64/include/uapi/asm/fcntl.h
+	arm64ONofollow    = 0o100000
 )
 
 // Flags of the *at system calls (linux/fcntl.h).

@@ -1,6 +1,13 @@
 package fs
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
 	"syscall"
 	"testing"
 )
@@ -88,4 +95,62 @@ func TestPutDirent(t *testing.T) {
 			t.Fatalf("DirentLen(%d) = %d", name, l)
 		}
 	}
+}
+
+// TestArchOpenFlags checks both architectures' O_DIRECTORY and O_NOFOLLOW against the
+// toolchain's syscall tables for linux/amd64 and linux/arm64 (read from GOROOT, so the
+// arch that is not the host's is checked too).
+func TestArchOpenFlags(t *testing.T) {
+	for _, c := range []struct {
+		arch                string
+		directory, nofollow int
+	}{
+		{"amd64", genericODirectory, genericONofollow},
+		{"arm64", arm64ODirectory, arm64ONofollow},
+	} {
+		consts := syscallConstants(t, c.arch)
+		for _, f := range []struct {
+			name string
+			got  int
+		}{{"O_DIRECTORY", c.directory}, {"O_NOFOLLOW", c.nofollow}} {
+			if want, ok := consts[f.name]; !ok || int64(f.got) != want {
+				t.Errorf("%s on %s = %#o, the toolchain has %#o", f.name, c.arch, f.got, want)
+			}
+		}
+	}
+}
+
+// syscallConstants reads the integer constants of GOROOT/src/syscall/zerrors_linux_ARCH.go.
+func syscallConstants(t *testing.T, arch string) map[string]int64 {
+	t.Helper()
+	path := filepath.Join(runtime.GOROOT(), "src", "syscall", "zerrors_linux_"+arch+".go")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), path, src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	consts := map[string]int64{}
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range g.Specs {
+			vs := spec.(*ast.ValueSpec)
+			for i, name := range vs.Names {
+				if i >= len(vs.Values) {
+					continue
+				}
+				if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.INT {
+					if v, err := strconv.ParseInt(lit.Value, 0, 64); err == nil {
+						consts[name.Name] = v
+					}
+				}
+			}
+		}
+	}
+	return consts
 }
