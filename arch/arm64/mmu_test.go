@@ -1,6 +1,10 @@
 package arm64
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/unitrace/unitrace/arch/pagetable"
+)
 
 // TestTranslationRegime checks the register values the boot code loads against the fields the
 // Arm ARM defines.
@@ -63,10 +67,10 @@ func TestTranslationRegime(t *testing.T) {
 			t.Errorf("%s descriptor %#x", c.name, c.v)
 		}
 	}
-	if bootNullGuard%ptSize4K != 0 || bootNullGuard>>12 >= ptEntries {
+	if bootNullGuard%pagetable.Size4K != 0 || bootNullGuard>>12 >= pagetable.Entries {
 		t.Error("the null guard must be whole pages inside the first level-3 table")
 	}
-	if bootRAMStart%ptSize1G != 0 || BootMapEnd%ptSize1G != 0 || BootMapEnd>>30 > ptEntries {
+	if bootRAMStart%pagetable.Size1G != 0 || BootMapEnd%pagetable.Size1G != 0 || BootMapEnd>>30 > pagetable.Entries {
 		t.Error("the RAM blocks must be whole level-1 entries of the first table")
 	}
 }
