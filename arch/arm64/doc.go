@@ -1,8 +1,8 @@
 // Package arm64 is the hardware layer of unitrace on AArch64 (QEMU -M virt): the boot entry at
 // EL1 (dropping from EL2 when entered there) with the MMU on before any Go code runs, the
 // VBAR_EL1 vector table and the exception frame its stubs build, the per-CPU area in TPIDR_EL1,
-// the VMSAv8-64 page tables, the generic timer, the GICv2 and GICv3 interrupt controllers, the
-// PL011 console, the PL031 clock and the semihosting exit.
+// the VMSAv8-64 descriptor format (walked by arch/pagetable), the generic timer, the GICv2 and
+// GICv3 interrupt controllers, the PL011 console, the PL031 clock and the semihosting exit.
 //
 // Secondary CPUs (up to MaxCPUs) are started with PSCI CPU_ON (StartCPU, smp_arm64.go): each
 // gets its own per-CPU area and kernel stacks (stacks.go), enters at secondaryEntry, turns its
