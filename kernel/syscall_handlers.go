@@ -21,7 +21,8 @@ func sysWrite(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 func sysClose(f *Frame, a syscallArgs) (uint64, bool) {
-	return errnoOr(fds.Close(int(a[0])), 0), true
+	_, e := fds.Close(int(a[0]))
+	return errnoOr(e, 0), true
 }
 
 func sysFcntl(f *Frame, a syscallArgs) (uint64, bool) {

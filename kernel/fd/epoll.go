@@ -24,7 +24,7 @@ func (t *Table) EpollCreate(flags int) (fd int, errno int) {
 // EPOLL_CTL_DEL. Errors are checked in Linux's order:
 //
 //	EBADF   epfd or fd is not open
-//	EPERM   fd cannot be polled (the console, like a regular file)
+//	EPERM   fd cannot be polled (the console, a file of the file system)
 //	EINVAL  epfd is not an epoll instance, or epfd == fd, or EPOLLEXCLUSIVE
 //	        is misused (with MOD, with an epoll target, with bits other
 //	        than IN/OUT/ERR/HUP/WAKEUP/ET), or op is unknown
@@ -43,8 +43,8 @@ func (t *Table) EpollCtl(epfd, op, fd int, ev Event) (errno int) {
 		return EBADF
 	}
 	target := t.files[fd].kind
-	if target == KindConsole || target == KindDevice {
-		return EPERM
+	if target == KindConsole || target == KindDevice || target == KindFile {
+		return EPERM // no poll method: regular files, directories and /dev's devices on Linux too
 	}
 	if epfd == fd || t.files[epfd].kind != KindEpoll {
 		return EINVAL

@@ -324,7 +324,7 @@ func TestCloseDropsWatches(t *testing.T) {
 	efd, _ := tb.Eventfd(1, 0)
 	tb.EpollCtl(ep1, EPOLL_CTL_ADD, efd, Event{EPOLLIN, 1})
 	tb.EpollCtl(ep2, EPOLL_CTL_ADD, efd, Event{EPOLLIN, 2})
-	if errno := tb.Close(efd); errno != 0 {
+	if _, errno := tb.Close(efd); errno != 0 {
 		t.Fatalf("Close = %d", errno)
 	}
 	checkInvariants(t, &tb)

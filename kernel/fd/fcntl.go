@@ -11,13 +11,17 @@ package fd
 //     O_ASYNC, O_DIRECT, O_NOATIME) mean nothing for these files, so they
 //     are ignored rather than refused.
 //
-// A closed fd is EBADF, any other cmd EINVAL (there is no F_DUPFD: the table
-// has no shared open files).
+// An open file's F_GETFL and F_SETFL are its description's flags instead
+// (file.go). A closed fd is EBADF, any other cmd EINVAL (F_DUPFD and
+// F_DUPFD_CLOEXEC are Dup's).
 func (t *Table) Fcntl(fd, cmd int, arg uintptr) (ret int, errno int) {
 	if !t.isOpen(fd) {
 		return 0, EBADF
 	}
 	f := &t.files[fd]
+	if f.kind == KindFile && (cmd == F_GETFL || cmd == F_SETFL) {
+		return t.fileFcntl(fd, cmd, arg)
+	}
 	flags := uint32(arg) // Linux reads arg as an int for these commands
 	switch cmd {
 	case F_GETFD:

@@ -63,11 +63,11 @@ func TestLowestFreeDescriptor(t *testing.T) {
 		t.Fatalf("EpollCreate on a full table = %d, %d", fd, errno)
 	}
 	for _, fd := range []int{200, 1, 17} {
-		if errno := tb.Close(fd); errno != 0 {
+		if _, errno := tb.Close(fd); errno != 0 {
 			t.Fatalf("Close(%d) = %d", fd, errno)
 		}
 	}
-	if errno := tb.Close(17); errno != EBADF {
+	if _, errno := tb.Close(17); errno != EBADF {
 		t.Fatalf("second Close(17) = %d", errno)
 	}
 	for _, want := range []int{1, 17, 200} {
@@ -78,7 +78,7 @@ func TestLowestFreeDescriptor(t *testing.T) {
 	if tb.Kind(1) != KindEpoll || tb.Kind(0) != KindConsole || tb.Kind(-1) != KindNone || tb.Kind(MaxFDs) != KindNone {
 		t.Fatal("Kind disagrees")
 	}
-	if errno := tb.Close(-1); errno != EBADF {
+	if _, errno := tb.Close(-1); errno != EBADF {
 		t.Fatalf("Close(-1) = %d", errno)
 	}
 }

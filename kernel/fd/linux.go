@@ -16,11 +16,19 @@ const (
 	ELOOP  = 40
 )
 
-// Open-file status flags and descriptor flags (fcntl.h).
+// Open-file status flags and descriptor flags (fcntl.h), and the open flags an open file's
+// description keeps or drops (file.go). Only O_DIRECTORY and O_NOFOLLOW differ on arm64, and
+// neither is here.
 const (
 	O_RDWR     = 0x2
+	O_CREAT    = 0o100
+	O_EXCL     = 0o200
+	O_NOCTTY   = 0o400
+	O_TRUNC    = 0o1000
+	O_APPEND   = 0o2000
 	O_NONBLOCK = 0x800
 	O_CLOEXEC  = 0x80000
+	O_PATH     = 0o10000000
 	FD_CLOEXEC = 1
 )
 

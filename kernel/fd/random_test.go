@@ -86,7 +86,8 @@ func step(t testing.TB, tb *Table, m *model, in input) {
 		}
 	case 8:
 		if in.next(4) == 0 {
-			if g, w := tb.Close(fd), m.close(fd); g != w {
+			_, g := tb.Close(fd)
+			if w := m.close(fd); g != w {
 				t.Fatalf("Close(%d) = %d; model %d", fd, g, w)
 			}
 			break

@@ -1,8 +1,10 @@
 // Package fd is the file descriptor table: the console on 0, 1 and 2,
-// eventfds and epoll instances, with Linux semantics (eventfd(2),
-// epoll_ctl(2), epoll_wait(2), fcntl(2), close(2)).
+// eventfds, epoll instances, kernel devices and the files of the file system,
+// with Linux semantics (eventfd(2), epoll_ctl(2), epoll_wait(2), fcntl(2),
+// close(2), dup(2)).
 //
-// Each descriptor is its own open file: there is no dup, so descriptor
+// A file's descriptors refer to an open file description that dup shares
+// (file.go). Every other descriptor is its own open file, so its descriptor
 // flags (FD_CLOEXEC) and status flags (O_NONBLOCK) live side by side.
 // Blocking is the caller's business: methods never block; they return EAGAIN
 // and the caller decides with Nonblocking whether to sleep, and uses Watchers
@@ -12,6 +14,8 @@
 // arrays, never allocates and never panics on any input. It does no locking:
 // the caller serialises all calls.
 package fd
+
+import "github.com/unitrace/unitrace/kernel/fs/vfs"
 
 // MaxFDs is the size of the descriptor table.
 const MaxFDs = 256
@@ -30,6 +34,7 @@ const (
 	KindEventfd
 	KindEpoll
 	KindDevice // a kernel device (a virtio-serial port), read and written by the kernel
+	KindFile   // a file of the file system, through an open file description (file.go)
 )
 
 func (k Kind) String() string {
@@ -44,6 +49,8 @@ func (k Kind) String() string {
 		return "epoll"
 	case KindDevice:
 		return "device"
+	case KindFile:
+		return "file"
 	}
 	return "invalid"
 }
@@ -51,6 +58,7 @@ func (k Kind) String() string {
 // file is one open descriptor and the object behind it.
 type file struct {
 	count     uint64 // eventfd counter; device number for KindDevice
+	desc      int16  // KindFile: the open file description, an index into Table.descs
 	kind      Kind
 	cloexec   bool // FD_CLOEXEC
 	nonblock  bool // O_NONBLOCK
@@ -63,6 +71,7 @@ type file struct {
 // Table is a descriptor table. Call Init before use.
 type Table struct {
 	files   [MaxFDs]file
+	descs   [MaxFDs]File // open file descriptions, for the descriptors of KindFile
 	watches [MaxWatches]watch
 	free    ref // free watches, linked through their inEpoll links
 	handed  int // watches[0:handed] have been handed out at least once
@@ -101,6 +110,9 @@ func (t *Table) Kind(fd int) Kind {
 // Nonblocking reports whether fd has O_NONBLOCK set: when a read or write
 // returns EAGAIN, the caller returns it to the program instead of sleeping.
 func (t *Table) Nonblocking(fd int) bool {
+	if f, ok := t.File(fd); ok {
+		return f.Flags&O_NONBLOCK != 0
+	}
 	return t.isOpen(fd) && t.files[fd].nonblock
 }
 
@@ -118,11 +130,13 @@ func (t *Table) open(kind Kind, cloexec, nonblock bool) int {
 // Close closes fd. Every epoll interest in fd is dropped; closing an epoll
 // instance also drops the interests it holds. Threads blocked on fd are the
 // caller's to wake (Linux keeps such a file alive until they return; here
-// their next call sees EBADF).
-func (t *Table) Close(fd int) (errno int) {
+// their next call sees EBADF). If fd was the last descriptor of an open
+// file, last is the file's node, whose reference the caller releases.
+func (t *Table) Close(fd int) (last vfs.Node, errno int) {
 	if !t.isOpen(fd) {
-		return EBADF
+		return vfs.Node{}, EBADF
 	}
+	last = t.drop(fd)
 	f := &t.files[fd]
 	for f.members.head != none {
 		t.removeWatch(f.members.head)
@@ -131,7 +145,7 @@ func (t *Table) Close(fd int) (errno int) {
 		t.removeWatch(f.watchers.head)
 	}
 	*f = file{}
-	return 0
+	return last, 0
 }
 
 // newGen starts a graph walk: every mark from earlier walks becomes stale.
