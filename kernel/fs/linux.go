@@ -28,6 +28,7 @@ const (
 	ENOSPC       = 28
 	EROFS        = 30
 	EMLINK       = 31
+	ERANGE       = 34
 	ENAMETOOLONG = 36
 	ENOTEMPTY    = 39
 	ELOOP        = 40

@@ -96,6 +96,26 @@ func (f *FS) remove(p Pages, d *inode, i int64) {
 	f.freeFrom(p, d, (uint64(d.slotEnd)+uint64(slotsPerPage)-1)/uint64(slotsPerPage))
 }
 
+// NameOf copies into dst (NameMax bytes are enough) the name under which directory dir lists
+// inode ino, and returns its length: getcwd's way up from a directory, which finds each one's
+// name in its parent. It fails with fs.ENOENT if dir has no such entry, and with fs.ENOTDIR if
+// dir is not a directory.
+func (f *FS) NameOf(dir, ino uint32, dst []byte) (int, int) {
+	d := f.get(dir)
+	switch {
+	case d == nil:
+		return 0, fs.ENOENT
+	case !isDir(d):
+		return 0, fs.ENOTDIR
+	}
+	for i := uint32(0); i < d.slotEnd; i++ {
+		if s := slotAt(d, i); s != nil && s.ino == ino {
+			return copy(dst, s.name[:s.len]), 0
+		}
+	}
+	return 0, fs.ENOENT
+}
+
 // setSlot points the entry in slot i of d at ino (a rename over an existing name).
 func setSlot(d *inode, i int64, ino uint32) { slotAt(d, uint32(i)).ino = ino }
 

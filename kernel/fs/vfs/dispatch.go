@@ -46,6 +46,14 @@ func (ns *Namespace) lookup(dir Node, name []byte) (Node, int) {
 	return Node{}, fs.ENOENT
 }
 
+func (ns *Namespace) nameOf(dir, n Node, dst []byte) (int, int) {
+	switch ns.kindOf(dir) {
+	case kindMem:
+		return ns.memOf(dir).NameOf(dir.Ino, n.Ino, dst)
+	}
+	return 0, fs.ENOENT
+}
+
 func (ns *Namespace) size(n Node) int64 {
 	switch ns.kindOf(n) {
 	case kindMem:

@@ -535,3 +535,59 @@ func (ns *Namespace) MakeDev(p Pages, now fs.Timespec) int {
 	}
 	return 0
 }
+
+// Path writes into dst the absolute path of directory n as seen from root, with no terminating
+// NUL, and returns its length (getcwd). It walks up through "..", finding each directory's name
+// in its parent, and from a mounted file system's root on through the directory it is mounted
+// on. A directory that was removed fails with ENOENT, a dst too small with ERANGE.
+func (ns *Namespace) Path(root, n Node, dst []byte) (int, int) {
+	st, errno := ns.Stat(n)
+	switch {
+	case errno != 0:
+		return 0, errno
+	case st.Nlink == 0:
+		return 0, fs.ENOENT
+	}
+	var name [fs.NameMax]byte
+	pos := len(dst)
+	// Each step up writes at least "/x": a path that long cannot fit any dst.
+	for steps := 0; n != root; steps++ {
+		if steps > len(dst)/2 {
+			return 0, fs.ERANGE
+		}
+		named := n // the directory whose entry in its parent names n
+		for ns.isRoot(named) && named != root {
+			m := &ns.mounts[named.FS%MaxMounts]
+			if m.point == (Node{}) {
+				break // the namespace's root
+			}
+			named = m.point
+		}
+		if named == root || ns.isRoot(named) {
+			break
+		}
+		up, errno := ns.lookup(named, dotdotName[:])
+		if errno != 0 {
+			return 0, errno
+		}
+		k, errno := ns.nameOf(up, named, name[:])
+		if errno != 0 {
+			return 0, errno
+		}
+		if pos < k+1 {
+			return 0, fs.ERANGE
+		}
+		pos -= k + 1
+		dst[pos] = '/'
+		copy(dst[pos+1:], name[:k])
+		n = up
+	}
+	if pos == len(dst) { // the root itself
+		if len(dst) == 0 {
+			return 0, fs.ERANGE
+		}
+		pos--
+		dst[pos] = '/'
+	}
+	return copy(dst, dst[pos:]), 0
+}
