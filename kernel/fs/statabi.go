@@ -91,3 +91,42 @@ func putStatxTime(b []byte, t Timespec) {
 // Major and Minor take a Mkdev number apart.
 func Major(dev uint64) uint32 { return uint32(dev>>8&0xfff | dev>>32&^0xfff) }
 func Minor(dev uint64) uint32 { return uint32(dev&0xff | dev>>12&^0xff) }
+
+// struct statfs on 64-bit Linux (asm-generic/statfs.h, which amd64's x86_64 layout matches):
+// eight-byte words throughout, f_fsid two four-byte halves. statabi_test.go checks the offsets
+// against syscall.Statfs_t.
+const (
+	StatfsSize    = 120
+	statfsType    = 0
+	statfsBsize   = 8
+	statfsBlocks  = 16
+	statfsBfree   = 24
+	statfsBavail  = 32
+	statfsFiles   = 40
+	statfsFfree   = 48
+	statfsFsid    = 56
+	statfsNamelen = 64
+	statfsFrsize  = 72
+	statfsFlags   = 80
+)
+
+// PutStatfs lays st out as struct statfs at the start of dst (the file system id is fsid,
+// f_flags 0, the spare words zero) and reports false if dst is shorter.
+func PutStatfs(dst []byte, st *Statfs, fsid uint64) bool {
+	if len(dst) < StatfsSize {
+		return false
+	}
+	b := dst[:StatfsSize]
+	clear(b)
+	putLE(b[statfsType:statfsType+8], uint64(st.Type))
+	putLE(b[statfsBsize:statfsBsize+8], uint64(st.Bsize))
+	putLE(b[statfsBlocks:statfsBlocks+8], st.Blocks)
+	putLE(b[statfsBfree:statfsBfree+8], st.Bfree)
+	putLE(b[statfsBavail:statfsBavail+8], st.Bavail)
+	putLE(b[statfsFiles:statfsFiles+8], st.Files)
+	putLE(b[statfsFfree:statfsFfree+8], st.Ffree)
+	putLE(b[statfsFsid:statfsFsid+8], fsid)
+	putLE(b[statfsNamelen:statfsNamelen+8], uint64(st.Namelen))
+	putLE(b[statfsFrsize:statfsFrsize+8], uint64(st.Bsize))
+	return true
+}

@@ -108,3 +108,35 @@ func TestStatxLayout(t *testing.T) {
 		t.Errorf("Major, Minor of Mkdev(0x123, 0x45678) = %#x, %#x", Major(mine.Rdev), Minor(mine.Rdev))
 	}
 }
+
+// TestStatfsLayout checks the struct statfs offsets against syscall.Statfs_t and reads back
+// what PutStatfs writes.
+func TestStatfsLayout(t *testing.T) {
+	var s syscall.Statfs_t
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"size", StatfsSize, unsafe.Sizeof(s)}, {"type", statfsType, unsafe.Offsetof(s.Type)},
+		{"bsize", statfsBsize, unsafe.Offsetof(s.Bsize)}, {"blocks", statfsBlocks, unsafe.Offsetof(s.Blocks)},
+		{"bfree", statfsBfree, unsafe.Offsetof(s.Bfree)}, {"bavail", statfsBavail, unsafe.Offsetof(s.Bavail)},
+		{"files", statfsFiles, unsafe.Offsetof(s.Files)}, {"ffree", statfsFfree, unsafe.Offsetof(s.Ffree)},
+		{"fsid", statfsFsid, unsafe.Offsetof(s.Fsid)}, {"namelen", statfsNamelen, unsafe.Offsetof(s.Namelen)},
+		{"frsize", statfsFrsize, unsafe.Offsetof(s.Frsize)}, {"flags", statfsFlags, unsafe.Offsetof(s.Flags)},
+	} {
+		if c.got != c.want {
+			t.Errorf("struct statfs %s: %d, syscall.Statfs_t has %d", c.name, c.got, c.want)
+		}
+	}
+	st := Statfs{Type: TmpfsMagic, Bsize: 4096, Blocks: 3, Bfree: 4, Bavail: 5, Files: 6, Ffree: 7, Namelen: NameMax}
+	buf := make([]byte, StatfsSize)
+	if !PutStatfs(buf, &st, 0x0000_0009_0000_0008) || PutStatfs(buf[:StatfsSize-1], &st, 0) {
+		t.Fatal("PutStatfs's length check")
+	}
+	got := *(*syscall.Statfs_t)(unsafe.Pointer(&buf[0]))
+	if got.Type != TmpfsMagic || got.Bsize != 4096 || got.Blocks != 3 || got.Bfree != 4 || got.Bavail != 5 ||
+		got.Files != 6 || got.Ffree != 7 || got.Namelen != NameMax || got.Frsize != 4096 || got.Flags != 0 ||
+		got.Fsid.X__val != [2]int32{8, 9} {
+		t.Fatalf("PutStatfs read back as %+v", got)
+	}
+}
