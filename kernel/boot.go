@@ -23,10 +23,11 @@ func carveMemory() (devBlock, ringBlock uintptr) {
 	return devBlock, ringBlock
 }
 
-// startProgram creates CPU 0's idle thread and the program's main thread on a Linux initial stack,
+// startProgram makes the file system, creates CPU 0's idle thread and the program's main thread on a Linux initial stack,
 // starts the timers (and the sampler, if the command line asked) and the other CPUs, and enters the Go runtime's
 // own entry point. It never returns.
 func startProgram() {
+	initFiles()
 	archIdleFrame(&threads[0].frame)
 	main := newThread()
 	t := &threads[main]

@@ -11,6 +11,7 @@ import "github.com/unitrace/unitrace/boot"
 //	                         (tests the watchdog's probe, probe.go)
 //	unitrace.watchdog=SECS   dump every stack when a runnable thread waits that long (watchdog.go)
 //	unitrace.smp=N           run at most N CPUs (default: every CPU the machine has)
+//	unitrace.fsmem=SIZE      the file system's capacity (files.go; default a quarter of memory)
 //
 // and the tracer's options (tracing.go).
 type options struct {
@@ -44,7 +45,7 @@ func parseCommandLine() {
 		case "unitrace.debug=maskspin":
 			opts.maskSpin = true
 		default:
-			if watchdogOption(o) || smpOption(o) {
+			if watchdogOption(o) || smpOption(o) || fsmemOption(o) {
 				continue
 			}
 			if sampleOption(i, o) {

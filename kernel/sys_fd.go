@@ -6,9 +6,9 @@ import (
 	"github.com/unitrace/unitrace/kernel/fd"
 )
 
-// File descriptors: the console (0, 1, 2), eventfds and epoll instances. The Go runtime's
-// netpoller is one epoll instance watching one eventfd; time.Sleep and timers block in
-// epoll_pwait.
+// File descriptors: the console (0, 1, 2), eventfds, epoll instances, the trace ports and the
+// files of the file system (sys_file.go). The Go runtime's netpoller is one epoll instance
+// watching one eventfd; time.Sleep and timers block in epoll_pwait.
 
 var fds fd.Table
 
@@ -41,6 +41,8 @@ func sysWriteFD(n int, buf, count uintptr) uint64 {
 		}
 		wakeFDWaiters(n)
 		return 8
+	case fd.KindFile:
+		return sysWriteFile(n, buf, count)
 	case fd.KindNone:
 		return neg(EBADF)
 	}
@@ -107,6 +109,8 @@ func sysReadFD(f *Frame, n int, buf, count uintptr) (uint64, bool) {
 			blockOnPort(f, portOpDevice(opRead, n))
 		}
 		return ret, done
+	case fd.KindFile:
+		return sysReadFile(n, buf, count), true
 	case fd.KindNone:
 		return neg(EBADF), true
 	}
@@ -203,13 +207,18 @@ func sysGetrandomImpl(buf, count uintptr) uint64 {
 	if !ok {
 		return neg(EFAULT)
 	}
+	fillRandom(b)
+	return uint64(count)
+}
+
+// fillRandom fills b from random64 (getrandom, /dev/random and /dev/urandom).
+func fillRandom(b []byte) {
 	for i := 0; i < len(b); i += 8 {
 		v := random64()
 		for j := 0; j < 8 && i+j < len(b); j++ {
 			b[i+j] = byte(v >> (8 * j))
 		}
 	}
-	return uint64(count)
 }
 
 var rngState uint64

@@ -20,14 +20,16 @@ func sysWrite(f *Frame, a syscallArgs) (uint64, bool) {
 	return sysWriteFD(int(a[0]), uintptr(a[1]), uintptr(a[2])), true
 }
 
-func sysClose(f *Frame, a syscallArgs) (uint64, bool) {
-	_, e := fds.Close(int(a[0]))
-	return errnoOr(e, 0), true
-}
+func sysClose(f *Frame, a syscallArgs) (uint64, bool) { return closeFD(int(a[0])), true }
 
 func sysFcntl(f *Frame, a syscallArgs) (uint64, bool) {
-	r, e := fds.Fcntl(int(a[0]), int(a[1]), uintptr(a[2]))
-	return errnoOr(e, uint64(r)), true
+	return sysFcntlImpl(int(a[0]), int(a[1]), uintptr(a[2])), true
+}
+
+func sysDup(f *Frame, a syscallArgs) (uint64, bool) { return sysDupImpl(int(a[0])), true }
+
+func sysDup3(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysDup3Impl(int(a[0]), int(a[1]), int(a[2])), true
 }
 
 func sysEpollCreate1(f *Frame, a syscallArgs) (uint64, bool) {
@@ -50,6 +52,157 @@ func sysEpollPwait2(f *Frame, a syscallArgs) (uint64, bool) {
 func sysEventfd2(f *Frame, a syscallArgs) (uint64, bool) {
 	r, e := fds.Eventfd(uint32(a[0]), int(a[1]))
 	return errnoOr(e, uint64(r)), true
+}
+
+// Files (sys_file.go, sys_namei.go).
+
+func sysOpenat(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysOpenatImpl(dirfdArg(a[0]), uintptr(a[1]), int(int32(a[2])), uint32(a[3])), true
+}
+
+func sysPread64(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysPreadImpl(int(a[0]), uintptr(a[1]), uintptr(a[2]), int64(a[3])), true
+}
+
+func sysPwrite64(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysPwriteImpl(int(a[0]), uintptr(a[1]), uintptr(a[2]), int64(a[3])), true
+}
+
+func sysReadv(f *Frame, a syscallArgs) (uint64, bool) {
+	return vectorIO(int(a[0]), uintptr(a[1]), int(int32(a[2])), -1, false), true
+}
+
+func sysWritev(f *Frame, a syscallArgs) (uint64, bool) {
+	return vectorIO(int(a[0]), uintptr(a[1]), int(int32(a[2])), -1, true), true
+}
+
+// sysPreadv and sysPwritev: the offset is one register on 64-bit machines (pos_l; pos_h is 0).
+func sysPreadv(f *Frame, a syscallArgs) (uint64, bool) {
+	return vectorPos(a, false), true
+}
+
+func sysPwritev(f *Frame, a syscallArgs) (uint64, bool) {
+	return vectorPos(a, true), true
+}
+
+func vectorPos(a syscallArgs, write bool) uint64 {
+	if int64(a[3]) < 0 {
+		if fds.Kind(int(a[0])) == 0 {
+			return neg(EBADF)
+		}
+		return neg(EINVAL)
+	}
+	return vectorIO(int(a[0]), uintptr(a[1]), int(int32(a[2])), int64(a[3]), write)
+}
+
+func sysLseek(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysLseekImpl(int(a[0]), int64(a[1]), int(int32(a[2]))), true
+}
+
+func sysGetdents64(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysGetdents64Impl(int(a[0]), uintptr(a[1]), uintptr(uint32(a[2]))), true
+}
+
+func sysFstat(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysFstatImpl(int(a[0]), uintptr(a[1])), true
+}
+
+func sysNewfstatat(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysNewfstatatImpl(dirfdArg(a[0]), uintptr(a[1]), uintptr(a[2]), int(int32(a[3]))), true
+}
+
+func sysStatx(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysStatxImpl(dirfdArg(a[0]), uintptr(a[1]), int(int32(a[2])), uint32(a[3]), uintptr(a[4])), true
+}
+
+func sysFtruncate(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysFtruncateImpl(int(a[0]), int64(a[1])), true
+}
+
+func sysTruncate(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysTruncateImpl(uintptr(a[0]), int64(a[1])), true
+}
+
+func sysFsync(f *Frame, a syscallArgs) (uint64, bool)     { return sysFsyncImpl(int(a[0])), true }
+func sysFdatasync(f *Frame, a syscallArgs) (uint64, bool) { return sysFsyncImpl(int(a[0])), true }
+
+func sysGetcwd(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysGetcwdImpl(uintptr(a[0]), uintptr(a[1])), true
+}
+
+func sysChdir(f *Frame, a syscallArgs) (uint64, bool)  { return sysChdirImpl(uintptr(a[0])), true }
+func sysFchdir(f *Frame, a syscallArgs) (uint64, bool) { return sysFchdirImpl(int(a[0])), true }
+
+func sysMkdirat(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysMkdiratImpl(dirfdArg(a[0]), uintptr(a[1]), uint32(a[2])), true
+}
+
+func sysMknodat(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysMknodatImpl(dirfdArg(a[0]), uintptr(a[1]), uint32(a[2]), uint32(a[3])), true
+}
+
+func sysUnlinkat(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysUnlinkatImpl(dirfdArg(a[0]), uintptr(a[1]), int(int32(a[2]))), true
+}
+
+func sysRenameat(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysRenameat2Impl(dirfdArg(a[0]), uintptr(a[1]), dirfdArg(a[2]), uintptr(a[3]), 0), true
+}
+
+func sysRenameat2(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysRenameat2Impl(dirfdArg(a[0]), uintptr(a[1]), dirfdArg(a[2]), uintptr(a[3]), uint32(a[4])), true
+}
+
+func sysLinkat(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysLinkatImpl(dirfdArg(a[0]), uintptr(a[1]), dirfdArg(a[2]), uintptr(a[3]), int(int32(a[4]))), true
+}
+
+func sysSymlinkat(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSymlinkatImpl(uintptr(a[0]), dirfdArg(a[1]), uintptr(a[2])), true
+}
+
+func sysReadlinkat(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysReadlinkatImpl(dirfdArg(a[0]), uintptr(a[1]), uintptr(a[2]), int(int32(a[3]))), true
+}
+
+func sysFaccessat(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysFaccessatImpl(dirfdArg(a[0]), uintptr(a[1]), uint32(a[2]), 0), true
+}
+
+func sysFaccessat2(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysFaccessatImpl(dirfdArg(a[0]), uintptr(a[1]), uint32(a[2]), int(int32(a[3]))), true
+}
+
+func sysFchmod(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysFchmodImpl(int(a[0]), uint32(a[1])), true
+}
+
+func sysFchmodat(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysFchmodatImpl(dirfdArg(a[0]), uintptr(a[1]), uint32(a[2]), 0), true
+}
+
+func sysFchmodat2(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysFchmodatImpl(dirfdArg(a[0]), uintptr(a[1]), uint32(a[2]), int(int32(a[3]))), true
+}
+
+func sysFchown(f *Frame, a syscallArgs) (uint64, bool) { return sysFchownImpl(int(a[0])), true }
+
+func sysFchownat(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysFchownatImpl(dirfdArg(a[0]), uintptr(a[1]), int(int32(a[4]))), true
+}
+
+func sysUtimensat(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysUtimensatImpl(dirfdArg(a[0]), uintptr(a[1]), uintptr(a[2]), int(int32(a[3]))), true
+}
+
+func sysUmask(f *Frame, a syscallArgs) (uint64, bool) { return sysUmaskImpl(uint32(a[0])), true }
+
+func sysStatfs(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysStatfsImpl(uintptr(a[0]), uintptr(a[1])), true
+}
+
+func sysFstatfs(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysFstatfsImpl(int(a[0]), uintptr(a[1])), true
 }
 
 // Memory.

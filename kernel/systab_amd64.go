@@ -11,6 +11,10 @@ const (
 	nrWrite             = 1
 	nrOpen              = 2
 	nrClose             = 3
+	nrStat              = 4
+	nrFstat             = 5
+	nrLstat             = 6
+	nrLseek             = 8
 	nrMmap              = 9
 	nrMprotect          = 10
 	nrMunmap            = 11
@@ -19,9 +23,16 @@ const (
 	nrRtSigprocmask     = 14
 	nrRtSigreturn       = 15
 	nrIoctl             = 16
+	nrPread64           = 17
+	nrPwrite64          = 18
+	nrReadv             = 19
+	nrWritev            = 20
+	nrAccess            = 21
 	nrSchedYield        = 24
 	nrMincore           = 27
 	nrMadvise           = 28
+	nrDup               = 32
+	nrDup2              = 33
 	nrNanosleep         = 35
 	nrSetitimer         = 38
 	nrGetpid            = 39
@@ -30,12 +41,36 @@ const (
 	nrKill              = 62
 	nrUname             = 63
 	nrFcntl             = 72
+	nrFsync             = 74
+	nrFdatasync         = 75
+	nrTruncate          = 76
+	nrFtruncate         = 77
+	nrGetcwd            = 79
+	nrChdir             = 80
+	nrFchdir            = 81
+	nrRename            = 82
+	nrMkdir             = 83
+	nrRmdir             = 84
+	nrCreat             = 85
+	nrLink              = 86
+	nrUnlink            = 87
+	nrSymlink           = 88
+	nrReadlink          = 89
+	nrChmod             = 90
+	nrFchmod            = 91
+	nrChown             = 92
+	nrFchown            = 93
+	nrLchown            = 94
+	nrUmask             = 95
 	nrGetuid            = 102
 	nrGetgid            = 104
 	nrGeteuid           = 107
 	nrGetegid           = 108
 	nrGetppid           = 110
 	nrSigaltstack       = 131
+	nrMknod             = 133
+	nrStatfs            = 137
+	nrFstatfs           = 138
 	nrSchedGetparam     = 143
 	nrSchedSetscheduler = 144
 	nrSchedGetscheduler = 145
@@ -46,6 +81,7 @@ const (
 	nrFutex             = 202
 	nrSchedSetaffinity  = 203
 	nrSchedGetaffinity  = 204
+	nrGetdents64        = 217
 	nrSetTidAddress     = 218
 	nrClockGettime      = 228
 	nrClockGetres       = 229
@@ -54,22 +90,46 @@ const (
 	nrEpollCtl          = 233
 	nrTgkill            = 234
 	nrOpenat            = 257
+	nrMkdirat           = 258
+	nrMknodat           = 259
+	nrFchownat          = 260
+	nrNewfstatat        = 262
+	nrUnlinkat          = 263
+	nrRenameat          = 264
+	nrLinkat            = 265
+	nrSymlinkat         = 266
+	nrReadlinkat        = 267
+	nrFchmodat          = 268
+	nrFaccessat         = 269
+	nrUtimensat         = 280
 	nrEpollPwait        = 281
 	nrEventfd2          = 290
 	nrEpollCreate1      = 291
+	nrDup3              = 292
+	nrPreadv            = 295
+	nrPwritev           = 296
 	nrPrlimit64         = 302
+	nrRenameat2         = 316
 	nrGetrandom         = 318
+	nrCopyFileRange     = 326
+	nrStatx             = 332
 	nrRseq              = 334
+	nrFaccessat2        = 439
 	nrEpollPwait2       = 441
+	nrFchmodat2         = 452
 )
 
 // sysTable serves the Linux/amd64 system calls by number (dispatch); a number without a row
 // is unknown. It is static data: system calls run before package initialisation.
 var sysTable = [...]sysCall{
-	nrRead:              {handler: sysRead},              // partial: the console reads end of file; eventfds (8 bytes, blocking unless O_NONBLOCK) and the trace ports
-	nrWrite:             {handler: sysWrite},             // partial: the console, eventfds and the trace ports (blocking until the device has the bytes)
-	nrOpen:              {errno: ENOENT},                 // fails: no file system: the Go runtime probes /sys and /proc files
+	nrRead:              {handler: sysRead},              // partial: the console reads end of file; eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports and files
+	nrWrite:             {handler: sysWrite},             // partial: the console, eventfds, the trace ports (blocking until the device has the bytes) and files
+	nrOpen:              {handler: sysOpen},              // partial: as openat
 	nrClose:             {handler: sysClose},             // full
+	nrStat:              {handler: sysStat},              // full
+	nrFstat:             {handler: sysFstat},             // partial: the console is a character device, eventfds, epoll instances and the trace ports anonymous inodes
+	nrLstat:             {handler: sysLstat},             // full
+	nrLseek:             {handler: sysLseek},             // partial: files (SEEK_DATA and SEEK_HOLE see no hole but the end); other descriptors ESPIPE
 	nrMmap:              {handler: sysMmap},              // partial: anonymous mappings only (else ENODEV, EBADF for a closed descriptor): hints honoured when free, MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_POPULATE, PROT_NONE reservations that cost no frames
 	nrMprotect:          {handler: sysMprotect},          // partial: PROT_NONE discards the pages' contents, which the Go runtime allows
 	nrMunmap:            {handler: sysMunmap},            // full
@@ -78,9 +138,16 @@ var sysTable = [...]sysCall{
 	nrRtSigprocmask:     {handler: sysRtSigprocmask},     // full
 	nrRtSigreturn:       {handler: sysRtSigreturn},       // full
 	nrIoctl:             {errno: ENOTTY},                 // fails: no terminal or device takes ioctls
+	nrPread64:           {handler: sysPread64},           // partial: files; other descriptors ESPIPE
+	nrPwrite64:          {handler: sysPwrite64},          // partial: files; other descriptors ESPIPE
+	nrReadv:             {handler: sysReadv},             // partial: files and the console; other descriptors EINVAL
+	nrWritev:            {handler: sysWritev},            // partial: files and the console; other descriptors EINVAL
+	nrAccess:            {handler: sysAccess},            // full: root: only X_OK on a file without an execute bit fails
 	nrSchedYield:        {handler: sysSchedYield},        // full
 	nrMincore:           {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE succeed and do nothing; others EINVAL
+	nrDup:               {handler: sysDup},               // partial: files and the console (a console descriptor of its own, with its own O_NONBLOCK); eventfds, epoll instances and the trace ports EINVAL
+	nrDup2:              {handler: sysDup2},              // partial: as dup
 	nrNanosleep:         {handler: sysNanosleep},         // partial: no signal interrupts the sleep, so the remaining time is never written
 	nrSetitimer:         {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrGetpid:            {handler: sysGetpid},            // full
@@ -88,13 +155,37 @@ var sysTable = [...]sysCall{
 	nrExit:              {handler: sysExit},              // full: the last thread's exit ends the program
 	nrKill:              {handler: sysKill},              // full: the one process: pid 0, -1 or its own (else ESRCH)
 	nrUname:             {handler: sysUname},             // partial: fixed strings: Linux, unitrace, 6.1.0-unitrace, #1, x86_64 (on arm64 too), (none)
-	nrFcntl:             {handler: sysFcntl},             // partial: F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK); other commands EINVAL
+	nrFcntl:             {handler: sysFcntl},             // partial: F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files); other commands EINVAL
+	nrFsync:             {handler: sysFsync},             // partial: files live in memory: nothing to write back; other descriptors EINVAL
+	nrFdatasync:         {handler: sysFdatasync},         // partial: as fsync
+	nrTruncate:          {handler: sysTruncate},          // full
+	nrFtruncate:         {handler: sysFtruncate},         // full
+	nrGetcwd:            {handler: sysGetcwd},            // full
+	nrChdir:             {handler: sysChdir},             // full
+	nrFchdir:            {handler: sysFchdir},            // full
+	nrRename:            {handler: sysRename},            // full
+	nrMkdir:             {handler: sysMkdir},             // full
+	nrRmdir:             {handler: sysRmdir},             // full
+	nrCreat:             {handler: sysCreat},             // partial: as openat
+	nrLink:              {handler: sysLink},              // full
+	nrUnlink:            {handler: sysUnlink},            // full
+	nrSymlink:           {handler: sysSymlink},           // full
+	nrReadlink:          {handler: sysReadlink},          // full
+	nrChmod:             {handler: sysChmod},             // full
+	nrFchmod:            {handler: sysFchmod},            // partial: files; other descriptors EPERM
+	nrChown:             {handler: sysChown},             // partial: as fchown
+	nrFchown:            {handler: sysFchown},            // partial: every file is root's: a change of owner is accepted and changes nothing
+	nrLchown:            {handler: sysLchown},            // partial: as fchown
+	nrUmask:             {handler: sysUmask},             // full
 	nrGetuid:            {handler: sysGetuid},            // full: root: 0
 	nrGetgid:            {handler: sysGetgid},            // full: root: 0
 	nrGeteuid:           {handler: sysGeteuid},           // full: root: 0
 	nrGetegid:           {handler: sysGetegid},           // full: root: 0
 	nrGetppid:           {handler: sysGetppid},           // partial: no parent: 0
 	nrSigaltstack:       {handler: sysSigaltstack},       // full
+	nrMknod:             {handler: sysMknod},             // partial: as mknodat
+	nrStatfs:            {handler: sysStatfs},            // full
+	nrFstatfs:           {handler: sysFstatfs},           // partial: files; other descriptors EINVAL
 	nrSchedGetparam:     {handler: sysSchedGetparam},     // full
 	nrSchedSetscheduler: {handler: sysSchedSetscheduler}, // partial: SCHED_FIFO is not time-sliced; one priority level otherwise (SCHED_RR, SCHED_BATCH and SCHED_IDLE run like SCHED_OTHER)
 	nrSchedGetscheduler: {handler: sysSchedGetscheduler}, // full
@@ -105,19 +196,40 @@ var sysTable = [...]sysCall{
 	nrFutex:             {handler: sysFutex},             // partial: WAIT and WAKE (private or not: one process) with relative timeouts, WAIT_BITSET and WAKE_BITSET with absolute ones (the mask is ignored); other operations ENOSYS
 	nrSchedSetaffinity:  {handler: sysSchedSetaffinity},  // full: per thread
 	nrSchedGetaffinity:  {handler: sysSchedGetaffinity},  // full: per thread; every CPU the kernel runs by default
+	nrGetdents64:        {handler: sysGetdents64},        // full
 	nrSetTidAddress:     {handler: sysSetTidAddress},     // full
 	nrClockGettime:      {handler: sysClockGettime},      // partial: REALTIME, MONOTONIC (RAW, COARSE), BOOTTIME, PROCESS_CPUTIME_ID and THREAD_CPUTIME_ID; others EINVAL
 	nrClockGetres:       {handler: sysClockGetres},       // partial: 1 ns for every clock clock_gettime knows
 	nrClockNanosleep:    {handler: sysClockNanosleep},    // partial: relative or TIMER_ABSTIME on the clocks clock_gettime knows; no signal interrupts the sleep
 	nrExitGroup:         {handler: sysExitGroup},         // full: stops the machine with the status
-	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds and epoll instances; the console and the trace ports cannot be polled (EPERM)
+	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds and epoll instances; the console, the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
 	nrTgkill:            {handler: sysTgkill},            // full
-	nrOpenat:            {errno: ENOENT},                 // fails: no file system: the Go runtime probes /sys and /proc files
+	nrOpenat:            {handler: sysOpenat},            // partial: O_TMPFILE EOPNOTSUPP; FIFOs, sockets and devices other than /dev's null, zero, full, random and urandom ENXIO; nothing under /proc and /sys (ENOENT)
+	nrMkdirat:           {handler: sysMkdirat},           // full
+	nrMknodat:           {handler: sysMknodat},           // partial: makes every kind of node; only /dev's character devices open
+	nrFchownat:          {handler: sysFchownat},          // partial: as fchown
+	nrNewfstatat:        {handler: sysNewfstatat},        // full
+	nrUnlinkat:          {handler: sysUnlinkat},          // full
+	nrRenameat:          {handler: sysRenameat},          // full
+	nrLinkat:            {handler: sysLinkat},            // full
+	nrSymlinkat:         {handler: sysSymlinkat},         // full
+	nrReadlinkat:        {handler: sysReadlinkat},        // full
+	nrFchmodat:          {handler: sysFchmodat},          // full
+	nrFaccessat:         {handler: sysFaccessat},         // full: root: only X_OK on a file without an execute bit fails
+	nrUtimensat:         {handler: sysUtimensat},         // full
 	nrEpollPwait:        {handler: sysEpollPwait},        // partial: the signal mask is ignored: signals are delivered only at system-call and interrupt returns
 	nrEventfd2:          {handler: sysEventfd2},          // full: EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC
 	nrEpollCreate1:      {handler: sysEpollCreate1},      // full
+	nrDup3:              {handler: sysDup3},              // partial: as dup
+	nrPreadv:            {handler: sysPreadv},            // partial: files; other descriptors ESPIPE
+	nrPwritev:           {handler: sysPwritev},           // partial: files; other descriptors ESPIPE
 	nrPrlimit64:         {errno: ENOSYS},                 // fails: optional for the Go runtime
+	nrRenameat2:         {handler: sysRenameat2},         // partial: RENAME_NOREPLACE and RENAME_EXCHANGE; RENAME_WHITEOUT EINVAL
 	nrGetrandom:         {handler: sysGetrandom},         // partial: the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; flags ignored
+	nrCopyFileRange:     {errno: ENOSYS},                 // fails: the Go runtime's io.Copy between files falls back to read and write
+	nrStatx:             {handler: sysStatx},             // partial: fills every field memfs knows whatever the mask asks, as Linux may
 	nrRseq:              {errno: ENOSYS},                 // fails: optional for the Go runtime
+	nrFaccessat2:        {handler: sysFaccessat2},        // full: root: only X_OK on a file without an execute bit fails
 	nrEpollPwait2:       {handler: sysEpollPwait2},       // partial: the signal mask is ignored, as for epoll_pwait
+	nrFchmodat2:         {handler: sysFchmodat2},         // partial: a symbolic link's mode cannot change (EOPNOTSUPP), as on tmpfs
 }

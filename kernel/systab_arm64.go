@@ -7,16 +7,50 @@ package kernel
 
 // Linux/arm64 system-call numbers.
 const (
+	nrGetcwd            = 17
 	nrEventfd2          = 19
 	nrEpollCreate1      = 20
 	nrEpollCtl          = 21
 	nrEpollPwait        = 22
+	nrDup               = 23
+	nrDup3              = 24
 	nrFcntl             = 25
 	nrIoctl             = 29
+	nrMknodat           = 33
+	nrMkdirat           = 34
+	nrUnlinkat          = 35
+	nrSymlinkat         = 36
+	nrLinkat            = 37
+	nrRenameat          = 38
+	nrStatfs            = 43
+	nrFstatfs           = 44
+	nrTruncate          = 45
+	nrFtruncate         = 46
+	nrFaccessat         = 48
+	nrChdir             = 49
+	nrFchdir            = 50
+	nrFchmod            = 52
+	nrFchmodat          = 53
+	nrFchownat          = 54
+	nrFchown            = 55
 	nrOpenat            = 56
 	nrClose             = 57
+	nrGetdents64        = 61
+	nrLseek             = 62
 	nrRead              = 63
 	nrWrite             = 64
+	nrReadv             = 65
+	nrWritev            = 66
+	nrPread64           = 67
+	nrPwrite64          = 68
+	nrPreadv            = 69
+	nrPwritev           = 70
+	nrReadlinkat        = 78
+	nrNewfstatat        = 79
+	nrFstat             = 80
+	nrFsync             = 82
+	nrFdatasync         = 83
+	nrUtimensat         = 88
 	nrExit              = 93
 	nrExitGroup         = 94
 	nrSetTidAddress     = 96
@@ -40,6 +74,7 @@ const (
 	nrRtSigprocmask     = 135
 	nrRtSigreturn       = 139
 	nrUname             = 160
+	nrUmask             = 166
 	nrPrctl             = 167
 	nrGetpid            = 172
 	nrGetppid           = 173
@@ -56,24 +91,63 @@ const (
 	nrMincore           = 232
 	nrMadvise           = 233
 	nrPrlimit64         = 261
+	nrRenameat2         = 276
 	nrGetrandom         = 278
+	nrCopyFileRange     = 285
+	nrStatx             = 291
 	nrRseq              = 293
+	nrFaccessat2        = 439
 	nrEpollPwait2       = 441
+	nrFchmodat2         = 452
 )
 
 // sysTable serves the Linux/arm64 system calls by number (dispatch); a number without a row
 // is unknown. It is static data: system calls run before package initialisation.
 var sysTable = [...]sysCall{
+	nrGetcwd:            {handler: sysGetcwd},            // full
 	nrEventfd2:          {handler: sysEventfd2},          // full: EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC
 	nrEpollCreate1:      {handler: sysEpollCreate1},      // full
-	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds and epoll instances; the console and the trace ports cannot be polled (EPERM)
+	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds and epoll instances; the console, the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
 	nrEpollPwait:        {handler: sysEpollPwait},        // partial: the signal mask is ignored: signals are delivered only at system-call and interrupt returns
-	nrFcntl:             {handler: sysFcntl},             // partial: F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK); other commands EINVAL
+	nrDup:               {handler: sysDup},               // partial: files and the console (a console descriptor of its own, with its own O_NONBLOCK); eventfds, epoll instances and the trace ports EINVAL
+	nrDup3:              {handler: sysDup3},              // partial: as dup
+	nrFcntl:             {handler: sysFcntl},             // partial: F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files); other commands EINVAL
 	nrIoctl:             {errno: ENOTTY},                 // fails: no terminal or device takes ioctls
-	nrOpenat:            {errno: ENOENT},                 // fails: no file system: the Go runtime probes /sys and /proc files
+	nrMknodat:           {handler: sysMknodat},           // partial: makes every kind of node; only /dev's character devices open
+	nrMkdirat:           {handler: sysMkdirat},           // full
+	nrUnlinkat:          {handler: sysUnlinkat},          // full
+	nrSymlinkat:         {handler: sysSymlinkat},         // full
+	nrLinkat:            {handler: sysLinkat},            // full
+	nrRenameat:          {handler: sysRenameat},          // full
+	nrStatfs:            {handler: sysStatfs},            // full
+	nrFstatfs:           {handler: sysFstatfs},           // partial: files; other descriptors EINVAL
+	nrTruncate:          {handler: sysTruncate},          // full
+	nrFtruncate:         {handler: sysFtruncate},         // full
+	nrFaccessat:         {handler: sysFaccessat},         // full: root: only X_OK on a file without an execute bit fails
+	nrChdir:             {handler: sysChdir},             // full
+	nrFchdir:            {handler: sysFchdir},            // full
+	nrFchmod:            {handler: sysFchmod},            // partial: files; other descriptors EPERM
+	nrFchmodat:          {handler: sysFchmodat},          // full
+	nrFchownat:          {handler: sysFchownat},          // partial: as fchown
+	nrFchown:            {handler: sysFchown},            // partial: every file is root's: a change of owner is accepted and changes nothing
+	nrOpenat:            {handler: sysOpenat},            // partial: O_TMPFILE EOPNOTSUPP; FIFOs, sockets and devices other than /dev's null, zero, full, random and urandom ENXIO; nothing under /proc and /sys (ENOENT)
 	nrClose:             {handler: sysClose},             // full
-	nrRead:              {handler: sysRead},              // partial: the console reads end of file; eventfds (8 bytes, blocking unless O_NONBLOCK) and the trace ports
-	nrWrite:             {handler: sysWrite},             // partial: the console, eventfds and the trace ports (blocking until the device has the bytes)
+	nrGetdents64:        {handler: sysGetdents64},        // full
+	nrLseek:             {handler: sysLseek},             // partial: files (SEEK_DATA and SEEK_HOLE see no hole but the end); other descriptors ESPIPE
+	nrRead:              {handler: sysRead},              // partial: the console reads end of file; eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports and files
+	nrWrite:             {handler: sysWrite},             // partial: the console, eventfds, the trace ports (blocking until the device has the bytes) and files
+	nrReadv:             {handler: sysReadv},             // partial: files and the console; other descriptors EINVAL
+	nrWritev:            {handler: sysWritev},            // partial: files and the console; other descriptors EINVAL
+	nrPread64:           {handler: sysPread64},           // partial: files; other descriptors ESPIPE
+	nrPwrite64:          {handler: sysPwrite64},          // partial: files; other descriptors ESPIPE
+	nrPreadv:            {handler: sysPreadv},            // partial: files; other descriptors ESPIPE
+	nrPwritev:           {handler: sysPwritev},           // partial: files; other descriptors ESPIPE
+	nrReadlinkat:        {handler: sysReadlinkat},        // full
+	nrNewfstatat:        {handler: sysNewfstatat},        // full
+	nrFstat:             {handler: sysFstat},             // partial: the console is a character device, eventfds, epoll instances and the trace ports anonymous inodes
+	nrFsync:             {handler: sysFsync},             // partial: files live in memory: nothing to write back; other descriptors EINVAL
+	nrFdatasync:         {handler: sysFdatasync},         // partial: as fsync
+	nrUtimensat:         {handler: sysUtimensat},         // full
 	nrExit:              {handler: sysExit},              // full: the last thread's exit ends the program
 	nrExitGroup:         {handler: sysExitGroup},         // full: stops the machine with the status
 	nrSetTidAddress:     {handler: sysSetTidAddress},     // full
@@ -97,6 +171,7 @@ var sysTable = [...]sysCall{
 	nrRtSigprocmask:     {handler: sysRtSigprocmask},     // full
 	nrRtSigreturn:       {handler: sysRtSigreturn},       // full
 	nrUname:             {handler: sysUname},             // partial: fixed strings: Linux, unitrace, 6.1.0-unitrace, #1, x86_64 (on arm64 too), (none)
+	nrUmask:             {handler: sysUmask},             // full
 	nrPrctl:             {errno: EINVAL},                 // fails: PR_SET_VMA naming and the rest: the Go runtime stops asking
 	nrGetpid:            {handler: sysGetpid},            // full
 	nrGetppid:           {handler: sysGetppid},           // partial: no parent: 0
@@ -113,7 +188,12 @@ var sysTable = [...]sysCall{
 	nrMincore:           {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE succeed and do nothing; others EINVAL
 	nrPrlimit64:         {errno: ENOSYS},                 // fails: optional for the Go runtime
+	nrRenameat2:         {handler: sysRenameat2},         // partial: RENAME_NOREPLACE and RENAME_EXCHANGE; RENAME_WHITEOUT EINVAL
 	nrGetrandom:         {handler: sysGetrandom},         // partial: the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; flags ignored
+	nrCopyFileRange:     {errno: ENOSYS},                 // fails: the Go runtime's io.Copy between files falls back to read and write
+	nrStatx:             {handler: sysStatx},             // partial: fills every field memfs knows whatever the mask asks, as Linux may
 	nrRseq:              {errno: ENOSYS},                 // fails: optional for the Go runtime
+	nrFaccessat2:        {handler: sysFaccessat2},        // full: root: only X_OK on a file without an execute bit fails
 	nrEpollPwait2:       {handler: sysEpollPwait2},       // partial: the signal mask is ignored, as for epoll_pwait
+	nrFchmodat2:         {handler: sysFchmodat2},         // partial: a symbolic link's mode cannot change (EOPNOTSUPP), as on tmpfs
 }

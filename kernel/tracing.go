@@ -28,6 +28,10 @@ var (
 		Args: trace.ArgKinds{N: 4, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KHex, record.KHex, record.KHex}}}
 	tpSyscallExit = trace.Point{Name: "syscall_exit", Format: "nr=%d ret=%d",
 		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KI64}}}
+	// syscall_path: a path a system call was given, between its syscall_enter and syscall_exit
+	// (two for the calls that take two); a long one is cut to "..." and its end (sys_path.go).
+	tpSyscallPath = trace.Point{Name: "syscall_path", Format: "nr=%d path=%s",
+		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KStr}}}
 	tpSchedSwitch = trace.Point{Name: "sched_switch", Format: "prev=%d next=%d",
 		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KU64}}}
 	tpThreadCreate = trace.Point{Name: "thread_create", Format: "tid=%d",
@@ -49,7 +53,7 @@ var (
 	tpVirtioNotify = trace.Point{Name: "virtio_notify", Format: "port=%d bytes=%d",
 		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KU64}}}
 
-	kernelPoints = [...]*trace.Point{&tpSyscallEnter, &tpSyscallExit, &tpSchedSwitch, &tpThreadCreate,
+	kernelPoints = [...]*trace.Point{&tpSyscallEnter, &tpSyscallExit, &tpSyscallPath, &tpSchedSwitch, &tpThreadCreate,
 		&tpThreadExit, &tpFutexWait, &tpFutexWake, &tpPageFault, &tpIRQEntry, &tpIRQExit, &tpTimerTick,
 		&tpVirtioNotify}
 )

@@ -17,6 +17,7 @@ const (
 	EAGAIN       = 11
 	ENOMEM       = 12
 	EACCES       = 13
+	EFAULT       = 14
 	EBUSY        = 16
 	EEXIST       = 17
 	EXDEV        = 18
@@ -26,6 +27,7 @@ const (
 	EMFILE       = 24
 	EFBIG        = 27
 	ENOSPC       = 28
+	ESPIPE       = 29
 	EROFS        = 30
 	EMLINK       = 31
 	ERANGE       = 34

@@ -1,0 +1,134 @@
+package kernel
+
+import (
+	"strings"
+
+	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/fs/memfs"
+	"github.com/unitrace/unitrace/kernel/fs/vfs"
+	"github.com/unitrace/unitrace/kernel/mm"
+)
+
+// The file system: the program's "/" is an in-memory file system with tmpfs's semantics
+// (package memfs) in a namespace of package vfs, made at boot with /tmp (mode 1777) and /dev
+// (null, zero, full, random, urandom), the working directory at "/". Its pages are physical
+// frames from the kernel's allocator, reached through the direct map, up to a capacity set by
+//
+//	unitrace.fsmem=SIZE  bytes of file contents, directories and links (K, M, G suffixes);
+//	                     default a quarter of the memory
+//
+// Past it, writes fail with ENOSPC. There is nothing under /proc or /sys: the Go runtime's
+// probes of them find no file (ENOENT), as before there was a file system.
+//
+// The system calls are in sys_path.go (paths from user memory), sys_file.go (open files),
+// sys_namei.go (the calls that take paths) and sys_dup.go. They run under the kernel lock,
+// which serialises every call into the namespace, as vfs requires.
+
+var (
+	rootNS vfs.Namespace
+	// fsPages backs the file systems: rootNS's methods take it as their vfs.Pages, a pointer to
+	// a global, which costs no allocation.
+	fsPages framePages
+	// cwd is the working directory, with its reference (vfs.Namespace.Acquire).
+	cwd vfs.Node
+	// umask is the file mode creation mask (umask(2)); Linux's default for the first process.
+	umask uint32 = 0o022
+	// fsmemBytes is unitrace.fsmem's capacity, 0 for the default.
+	fsmemBytes uint64
+)
+
+// framePages hands memfs physical frames through the direct map.
+type framePages struct{}
+
+func (*framePages) Alloc() (uintptr, bool) {
+	pa, ok := frames.Alloc() // zero-filled, as memfs.Pages requires
+	return pa + mm.DirectMap, ok
+}
+
+func (*framePages) Free(addr uintptr) { frames.Free(addr - mm.DirectMap) }
+
+// fsmemOption reads unitrace.fsmem=SIZE; it reports whether o was that option.
+func fsmemOption(o string) bool {
+	v, ok := strings.CutPrefix(o, "unitrace.fsmem=")
+	if !ok {
+		return false
+	}
+	n, ok := parseByteSize(v)
+	if !ok || n < memfs.PageSize {
+		klog().s("unitrace.fsmem: want a size of at least 4K (K, M, G suffixes), got ").s(v).nl()
+		return true
+	}
+	fsmemBytes = n
+	return true
+}
+
+// parseByteSize reads a decimal byte count with an optional K, M or G suffix (powers of 1024).
+func parseByteSize(s string) (uint64, bool) {
+	num, shift := s, uint(0)
+	if n := len(s); n > 0 {
+		switch s[n-1] {
+		case 'K', 'k':
+			num, shift = s[:n-1], 10
+		case 'M', 'm':
+			num, shift = s[:n-1], 20
+		case 'G', 'g':
+			num, shift = s[:n-1], 30
+		}
+	}
+	if num == "" || len(num) > 12 {
+		return 0, false
+	}
+	var v uint64
+	for i := 0; i < len(num); i++ {
+		if num[i] < '0' || num[i] > '9' {
+			return 0, false
+		}
+		v = v*10 + uint64(num[i]-'0')
+	}
+	return v << shift, true
+}
+
+// fsCapacity is the root file system's size: unitrace.fsmem's, or a quarter of the memory the
+// frame allocator has, and an inode per page of it (tmpfs allows half as many), at most memfs's
+// limit.
+func fsCapacity() memfs.Capacity {
+	total := frames.Stats().Total * pageSize
+	bytes := total / 4
+	if fsmemBytes != 0 {
+		bytes = min(fsmemBytes, total)
+	}
+	return memfs.Capacity{Bytes: bytes, Inodes: uint32(min(max(bytes/memfs.PageSize, 64), memfs.MaxInodes))}
+}
+
+// initFiles makes the file system: "/" with /tmp and /dev, the working directory "/".
+func initFiles() {
+	now := fsNow()
+	c := fsCapacity()
+	if errno := rootNS.Init(&fsPages, c, now); errno != 0 {
+		panicBoot("file system: no room for /")
+	}
+	root := rootNS.Root()
+	tmp := [...]byte{'/', 't', 'm', 'p'}
+	if rootNS.Mkdir(&fsPages, vfs.At{Root: root, Dir: root}, tmp[:], 0o1777, now) != 0 || rootNS.MakeDev(&fsPages, now) != 0 {
+		panicBoot("file system: no room for /tmp and /dev")
+	}
+	rootNS.Acquire(root)
+	cwd = root
+	if opts.verbose {
+		klog().s("files: / is a memfs of ").u(c.Bytes >> 10).s(" KiB, ").u(uint64(c.Inodes)).s(" inodes").nl()
+	}
+}
+
+// fsNow is the time files are stamped with: the wall clock.
+func fsNow() fs.Timespec {
+	ns := bootWallNanos + nanotime()
+	return fs.Timespec{Sec: ns / 1e9, Nsec: ns % 1e9}
+}
+
+// releaseNode drops a node's reference that a descriptor or the working directory held (the
+// zero Node: nothing to drop).
+func releaseNode(n vfs.Node) {
+	if n != (vfs.Node{}) {
+		rootNS.Release(&fsPages, n)
+	}
+}

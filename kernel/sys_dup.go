@@ -1,0 +1,46 @@
+package kernel
+
+import "github.com/unitrace/unitrace/kernel/fs"
+
+// dup, dup2, dup3 and fcntl: more descriptors of one open file (package fd's File), and the
+// descriptor and status flags.
+
+// fcntl's duplicating commands (asm-generic/fcntl.h, linux/fcntl.h).
+const (
+	fDupfd        = 0
+	fDupfdCloexec = 1030
+)
+
+func sysDupImpl(old int) uint64 {
+	r, errno := fds.Dup(old, 0, false)
+	return errnoOr(errno, uint64(r))
+}
+
+// sysDup3Impl replaces new with a descriptor of old's file, releasing the file new was the last
+// descriptor of.
+func sysDup3Impl(old, new, flags int) uint64 {
+	r, last, errno := fds.Dup3(old, new, flags)
+	releaseNode(last)
+	return errnoOr(errno, uint64(r))
+}
+
+// sysDup2Impl is dup3 but for old == new, which dup2 allows: it returns new if old is open.
+func sysDup2Impl(old, new int) uint64 {
+	if old == new {
+		if fds.Kind(old) == 0 {
+			return neg(fs.EBADF)
+		}
+		return uint64(new)
+	}
+	return sysDup3Impl(old, new, 0)
+}
+
+func sysFcntlImpl(n, cmd int, arg uintptr) uint64 {
+	switch cmd {
+	case fDupfd, fDupfdCloexec:
+		r, errno := fds.Dup(n, int(int32(arg)), cmd == fDupfdCloexec)
+		return errnoOr(errno, uint64(r))
+	}
+	r, errno := fds.Fcntl(n, cmd, arg)
+	return errnoOr(errno, uint64(r))
+}

@@ -1,0 +1,525 @@
+package kernel
+
+import (
+	"github.com/unitrace/unitrace/kernel/fd"
+	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/fs/vfs"
+)
+
+// Open files: reads, writes and the calls on a descriptor of the file system (fd.KindFile), with
+// the checks on the descriptor that Linux makes before the file system is asked (the access
+// mode, O_PATH) and the character devices served here (package fs's device semantics).
+
+// maxRW is the most bytes one read or write moves, as Linux's MAX_RW_COUNT (INT_MAX rounded
+// down to a page).
+const maxRW = 0x7fff_f000
+
+// maxDirents bounds the buffer one getdents64 fills: a shorter read is allowed, and only the
+// pages it can fill are made present.
+const maxDirents = 64 << 10
+
+func canRead(f *fd.File) bool {
+	acc := f.Flags & (fs.O_ACCMODE | fs.O_PATH)
+	return acc == fs.O_RDONLY || acc == fs.O_RDWR
+}
+
+func canWrite(f *fd.File) bool {
+	acc := f.Flags & (fs.O_ACCMODE | fs.O_PATH)
+	return acc == fs.O_WRONLY || acc == fs.O_RDWR
+}
+
+// fileOf returns the open file of descriptor n for the calls that need one: EBADF if n is not
+// open or names a file only (O_PATH); other kinds of descriptor are notFile.
+func fileOf(n int, notFile int) (*fd.File, int) {
+	f, ok := fds.File(n)
+	switch {
+	case !ok && fds.Kind(n) == fd.KindNone:
+		return nil, fs.EBADF
+	case !ok:
+		return nil, notFile
+	case f.Flags&fs.O_PATH != 0:
+		return nil, fs.EBADF
+	}
+	return f, 0
+}
+
+// fileRead reads up to count bytes at off into buf (read, pread64 and the vector forms): a
+// regular file's bytes, a device's, a directory EISDIR. It copies into user memory only what the
+// file has, so a read at the end touches no page of buf. seekable says whether the position
+// moves (not for devices).
+func fileRead(f *fd.File, off int64, buf, count uintptr) (n int, seekable bool, errno int) {
+	if !canRead(f) {
+		return 0, false, fs.EBADF
+	}
+	count = min(count, maxRW)
+	st, errno := rootNS.Stat(f.Node)
+	if errno != 0 {
+		return 0, false, errno
+	}
+	switch st.Mode & fs.S_IFMT {
+	case fs.S_IFCHR:
+		n, errno := charDeviceRead(st.Rdev, buf, count)
+		return n, false, errno
+	case fs.S_IFDIR:
+		return 0, false, fs.EISDIR
+	case fs.S_IFREG:
+	default:
+		return 0, false, fs.EINVAL
+	}
+	if off < 0 {
+		return 0, true, fs.EINVAL
+	}
+	if off >= st.Size {
+		count = 0
+	} else {
+		count = uintptr(min(int64(count), st.Size-off))
+	}
+	dst, ok := userBytes(buf, count, true)
+	if !ok {
+		return 0, true, fs.EFAULT
+	}
+	n, errno = rootNS.Read(f.Node, off, dst, fsNow())
+	return n, true, errno
+}
+
+// charDeviceRead reads from character device rdev: /dev/null at its end without looking at buf.
+func charDeviceRead(rdev uint64, buf, count uintptr) (int, int) {
+	if !fs.KnownDevice(rdev) {
+		return 0, fs.ENXIO
+	}
+	if rdev == fs.DevNull || count == 0 {
+		return 0, 0
+	}
+	dst, ok := userBytes(buf, count, true)
+	if !ok {
+		return 0, fs.EFAULT
+	}
+	n, random, errno := fs.ReadDevice(rdev, dst)
+	if random {
+		fillRandom(dst)
+	}
+	return n, errno
+}
+
+// fileWrite writes count bytes from buf at off (write, pwrite64 and the vector forms), or at the
+// end of the file with O_APPEND (pwrite too, as on Linux); end is where the write ended, the
+// position a write moves to. Devices take the bytes as package fs says, without reading them.
+func fileWrite(f *fd.File, off int64, buf, count uintptr) (n int, end int64, seekable bool, errno int) {
+	if !canWrite(f) {
+		return 0, 0, false, fs.EBADF
+	}
+	count = min(count, maxRW)
+	st, errno := rootNS.Stat(f.Node)
+	if errno != 0 {
+		return 0, 0, false, errno
+	}
+	switch st.Mode & fs.S_IFMT {
+	case fs.S_IFCHR:
+		n, errno := fs.WriteDevice(st.Rdev, int(count))
+		return n, 0, false, errno
+	case fs.S_IFREG:
+	default:
+		return 0, 0, false, fs.EINVAL
+	}
+	if f.Flags&fs.O_APPEND != 0 {
+		off = st.Size
+	}
+	if off < 0 {
+		return 0, 0, true, fs.EINVAL
+	}
+	src, ok := userBytes(buf, count, false)
+	if !ok {
+		return 0, 0, true, fs.EFAULT
+	}
+	n, errno = rootNS.Write(&fsPages, f.Node, off, src, false, fsNow())
+	return n, off + int64(n), true, errno
+}
+
+// sysReadFile is read(2) of an open file, at and moving its position.
+func sysReadFile(n int, buf, count uintptr) uint64 {
+	f, errno := fileOf(n, fs.EINVAL)
+	if errno != 0 {
+		return neg(errno)
+	}
+	got, seekable, errno := fileRead(f, f.Pos, buf, count)
+	if errno != 0 {
+		return neg(errno)
+	}
+	if seekable {
+		f.Pos += int64(got)
+	}
+	return uint64(got)
+}
+
+// sysWriteFile is write(2) of an open file, at and moving its position.
+func sysWriteFile(n int, buf, count uintptr) uint64 {
+	f, errno := fileOf(n, fs.EINVAL)
+	if errno != 0 {
+		return neg(errno)
+	}
+	got, end, seekable, errno := fileWrite(f, f.Pos, buf, count)
+	if errno != 0 {
+		return neg(errno)
+	}
+	if seekable {
+		f.Pos = end
+	}
+	return uint64(got)
+}
+
+// sysPreadImpl and sysPwriteImpl are pread64 and pwrite64: at off, leaving the position. A
+// descriptor that is not a file cannot seek (ESPIPE), as Linux's console and eventfds.
+func sysPreadImpl(n int, buf, count uintptr, off int64) uint64 {
+	f, errno := fileOf(n, fs.ESPIPE)
+	if errno != 0 {
+		return neg(errno)
+	}
+	if off < 0 {
+		return neg(fs.EINVAL)
+	}
+	got, _, errno := fileRead(f, off, buf, count)
+	return errnoOr(errno, uint64(got))
+}
+
+func sysPwriteImpl(n int, buf, count uintptr, off int64) uint64 {
+	f, errno := fileOf(n, fs.ESPIPE)
+	if errno != 0 {
+		return neg(errno)
+	}
+	if off < 0 {
+		return neg(fs.EINVAL)
+	}
+	got, _, _, errno := fileWrite(f, off, buf, count)
+	return errnoOr(errno, uint64(got))
+}
+
+// iovecs: struct iovec is two 8-byte words, base and length; a call takes at most UIO_MAXIOV.
+const (
+	iovecSize = 16
+	uioMaxIOV = 1024
+)
+
+// vectorIO is readv, writev, preadv and pwritev: the buffers of the iovec array at iov in turn,
+// through one read or write each, stopping at the first that moves fewer bytes than it asked.
+// pos < 0 means the file position (readv, writev), which moves; else the offset to start at.
+// An error after some bytes moved ends the call with the bytes, as Linux does. The console
+// writes every buffer and reads end of file; other descriptors that are not files are EINVAL
+// (ESPIPE with an offset).
+func vectorIO(n int, iov uintptr, cnt int, pos int64, write bool) uint64 {
+	if cnt < 0 || cnt > uioMaxIOV {
+		return neg(fs.EINVAL)
+	}
+	vec, ok := userBytes(iov, uintptr(cnt)*iovecSize, false)
+	if !ok {
+		return neg(fs.EFAULT)
+	}
+	var total uint64
+	for i := 0; i < cnt; i++ {
+		if int64(le64(vec[i*iovecSize+8:])) < 0 {
+			return neg(fs.EINVAL)
+		}
+		total += le64(vec[i*iovecSize+8:])
+	}
+	if fds.Kind(n) == fd.KindConsole && pos < 0 {
+		if !write {
+			return 0
+		}
+		for i := 0; i < cnt; i++ {
+			b, ok := userBytes(uintptr(le64(vec[i*iovecSize:])), uintptr(le64(vec[i*iovecSize+8:])), false)
+			if !ok {
+				return neg(fs.EFAULT)
+			}
+			consoleWrite(b)
+		}
+		return total
+	}
+	notFile := fs.EINVAL
+	if pos >= 0 {
+		notFile = fs.ESPIPE
+	}
+	f, errno := fileOf(n, notFile)
+	if errno != 0 {
+		return neg(errno)
+	}
+	off := pos
+	if pos < 0 {
+		off = f.Pos
+	}
+	var done uint64
+	for i := 0; i < cnt; i++ {
+		base, size := uintptr(le64(vec[i*iovecSize:])), uintptr(le64(vec[i*iovecSize+8:]))
+		size = min(size, uintptr(maxRW-done))
+		var got int
+		var seekable bool
+		if write {
+			var end int64
+			got, end, seekable, errno = fileWrite(f, off, base, size)
+			off = end
+		} else {
+			got, seekable, errno = fileRead(f, off, base, size)
+			off += int64(got)
+		}
+		if errno != 0 {
+			if done > 0 {
+				break
+			}
+			return neg(errno)
+		}
+		done += uint64(got)
+		if pos < 0 && seekable {
+			f.Pos = off
+		}
+		if uintptr(got) < size || done >= maxRW {
+			break
+		}
+	}
+	return done
+}
+
+func le64(b []byte) uint64 {
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// Whence values of lseek (linux/fs.h).
+const (
+	seekSet  = 0
+	seekCur  = 1
+	seekEnd  = 2
+	seekData = 3
+	seekHole = 4
+)
+
+// sysLseekImpl moves an open file's position: a regular file anywhere from 0 on (SEEK_DATA and
+// SEEK_HOLE see the file as all data, with the one hole at its end, as Linux's generic code
+// does), a directory to a getdents64 cookie (SEEK_SET and SEEK_CUR only, as tmpfs), a device
+// nowhere (0). Other descriptors cannot seek (ESPIPE).
+func sysLseekImpl(n int, off int64, whence int) uint64 {
+	f, errno := fileOf(n, fs.ESPIPE)
+	if errno != 0 {
+		return neg(errno)
+	}
+	st, errno := rootNS.Stat(f.Node)
+	if errno != 0 {
+		return neg(errno)
+	}
+	pos := int64(-1)
+	switch st.Mode & fs.S_IFMT {
+	case fs.S_IFCHR:
+		return 0
+	case fs.S_IFDIR:
+		switch whence {
+		case seekSet:
+			pos = off
+		case seekCur:
+			pos = addPos(f.Pos, off)
+		}
+	default:
+		switch whence {
+		case seekSet:
+			pos = off
+		case seekCur:
+			pos = addPos(f.Pos, off)
+		case seekEnd:
+			pos = addPos(st.Size, off)
+		case seekData, seekHole:
+			if off < 0 || off >= st.Size {
+				return neg(fs.ENXIO)
+			}
+			pos = off
+			if whence == seekHole {
+				pos = st.Size
+			}
+		}
+	}
+	if pos < 0 {
+		return neg(fs.EINVAL)
+	}
+	f.Pos = pos
+	return uint64(pos)
+}
+
+// addPos adds an offset to a position, -1 (invalid) if the sum overflows.
+func addPos(a, b int64) int64 {
+	if b > 0 && a > (1<<63-1)-b {
+		return -1
+	}
+	return a + b
+}
+
+// sysGetdents64Impl reads directory entries from an open directory's position on.
+func sysGetdents64Impl(n int, dirp, count uintptr) uint64 {
+	f, errno := fileOf(n, fs.ENOTDIR)
+	if errno != 0 {
+		return neg(errno)
+	}
+	if st, errno := rootNS.Stat(f.Node); errno != 0 || st.Mode&fs.S_IFMT != fs.S_IFDIR {
+		return neg(max(errno, fs.ENOTDIR))
+	}
+	dst, ok := userBytes(dirp, min(count, maxDirents), true)
+	if !ok {
+		return neg(fs.EFAULT)
+	}
+	got, next, errno := rootNS.ReadDir(f.Node, uint64(f.Pos), dst, fsNow())
+	if errno != 0 {
+		return neg(errno)
+	}
+	f.Pos = int64(next)
+	return uint64(got)
+}
+
+// descStat is what fstat reports about descriptor n: its file's attributes, and for the other
+// kinds what Linux shows of their inodes: the console a character device (as /dev/console, 5:1),
+// eventfds, epoll instances and the trace ports anonymous inodes (mode 0600, no type).
+func descStat(n int) (fs.Stat, int) {
+	if f, ok := fds.File(n); ok {
+		return rootNS.Stat(f.Node)
+	}
+	switch fds.Kind(n) {
+	case fd.KindNone:
+		return fs.Stat{}, fs.EBADF
+	case fd.KindConsole:
+		return fs.Stat{Dev: fs.Mkdev(0, 5), Ino: 1, Mode: fs.S_IFCHR | 0o620, Nlink: 1, Rdev: fs.Mkdev(5, 1), Blksize: 1024}, 0
+	}
+	return fs.Stat{Dev: fs.Mkdev(0, 14), Ino: 1, Mode: 0o600, Nlink: 1, Blksize: 4096}, 0
+}
+
+// putStat and putStatx copy a stat to user memory.
+func putStat(buf uintptr, st *fs.Stat) int {
+	b, ok := userBytes(buf, fs.StatSize, true)
+	if !ok {
+		return fs.EFAULT
+	}
+	fs.PutStat(b, st)
+	return 0
+}
+
+func putStatx(buf uintptr, st *fs.Stat) int {
+	b, ok := userBytes(buf, fs.StatxSize, true)
+	if !ok {
+		return fs.EFAULT
+	}
+	fs.PutStatx(b, st)
+	return 0
+}
+
+func sysFstatImpl(n int, buf uintptr) uint64 {
+	st, errno := descStat(n)
+	if errno == 0 {
+		errno = putStat(buf, &st)
+	}
+	return errnoOr(errno, 0)
+}
+
+// sysFtruncateImpl sets an open file's size: it must be a regular file open for writing (else
+// EINVAL, as for the other kinds of descriptor).
+func sysFtruncateImpl(n int, size int64) uint64 {
+	if size < 0 {
+		return neg(fs.EINVAL)
+	}
+	f, errno := fileOf(n, fs.EINVAL)
+	if errno != 0 {
+		return neg(errno)
+	}
+	st, errno := rootNS.Stat(f.Node)
+	switch {
+	case errno != 0:
+		return neg(errno)
+	case !canWrite(f) || st.Mode&fs.S_IFMT != fs.S_IFREG:
+		return neg(fs.EINVAL)
+	}
+	return errnoOr(rootNS.Ftruncate(&fsPages, f.Node, size, fsNow()), 0)
+}
+
+// sysFsyncImpl is fsync and fdatasync: files live in memory, so there is nothing to write back;
+// descriptors that are not files cannot sync (EINVAL), as on Linux.
+func sysFsyncImpl(n int) uint64 {
+	_, errno := fileOf(n, fs.EINVAL)
+	return errnoOr(errno, 0)
+}
+
+// sysFchmodImpl changes an open file's permission bits; other descriptors are EPERM.
+func sysFchmodImpl(n int, mode uint32) uint64 {
+	f, errno := fileOf(n, fs.EPERM)
+	if errno != 0 {
+		return neg(errno)
+	}
+	at := vfs.At{Root: rootNS.Root(), Dir: f.Node}
+	return errnoOr(rootNS.Chmod(at, nil, mode, fs.AT_EMPTY_PATH, fsNow()), 0)
+}
+
+// sysFchownImpl: the program is root and files have no owner but root, so a change of owner is
+// accepted and changes nothing.
+func sysFchownImpl(n int) uint64 {
+	if fds.Kind(n) == fd.KindNone {
+		return neg(fs.EBADF)
+	}
+	if f, ok := fds.File(n); ok && f.Flags&fs.O_PATH != 0 {
+		return neg(fs.EBADF)
+	}
+	return 0
+}
+
+// putStatfs copies the statistics of n's file system to user memory.
+func putStatfs(buf uintptr, n vfs.Node) int {
+	st, errno := rootNS.Statfs(n)
+	if errno != 0 {
+		return errno
+	}
+	b, ok := userBytes(buf, fs.StatfsSize, true)
+	if !ok {
+		return fs.EFAULT
+	}
+	dev := rootNS.Dev(n)
+	fs.PutStatfs(b, &st, uint64(fs.Major(dev))<<32|uint64(fs.Minor(dev)))
+	return 0
+}
+
+// sysFstatfsImpl reports the file system of an open file (O_PATH too); other descriptors are
+// EINVAL.
+func sysFstatfsImpl(n int, buf uintptr) uint64 {
+	f, ok := fds.File(n)
+	if !ok {
+		if fds.Kind(n) == fd.KindNone {
+			return neg(fs.EBADF)
+		}
+		return neg(fs.EINVAL)
+	}
+	return errnoOr(putStatfs(buf, f.Node), 0)
+}
+
+// sysFchdirImpl makes an open directory (O_PATH too) the working directory.
+func sysFchdirImpl(n int) uint64 {
+	f, ok := fds.File(n)
+	if !ok {
+		if fds.Kind(n) == fd.KindNone {
+			return neg(fs.EBADF)
+		}
+		return neg(fs.ENOTDIR)
+	}
+	st, errno := rootNS.Stat(f.Node)
+	switch {
+	case errno != 0:
+		return neg(errno)
+	case st.Mode&fs.S_IFMT != fs.S_IFDIR:
+		return neg(fs.ENOTDIR)
+	}
+	return errnoOr(setCwd(f.Node, rootNS.Acquire(f.Node)), 0)
+}
+
+// setCwd makes n, whose reference the caller took (errno 0), the working directory.
+func setCwd(n vfs.Node, errno int) int {
+	if errno != 0 {
+		return errno
+	}
+	releaseNode(cwd)
+	cwd = n
+	return 0
+}
+
+// closeFD closes descriptor n, releasing its file's node when it was the last descriptor.
+func closeFD(n int) uint64 {
+	last, errno := fds.Close(n)
+	releaseNode(last)
+	return errnoOr(errno, 0)
+}

@@ -1,0 +1,306 @@
+package kernel
+
+import (
+	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/fs/vfs"
+)
+
+// The system calls that take paths: each copies its paths (sys_path.go), finds where they start,
+// and runs package vfs's operation of the same name, which checks in Linux's order. The calls
+// only amd64 has (open, mkdir, rename, ...) are these with AT_FDCWD (syscall_handlers_amd64.go).
+
+// sysOpenatImpl opens a file (openat): the lowest free descriptor, or EMFILE before the path is
+// looked at. Of the special files, the character devices the kernel serves open; other devices,
+// FIFOs and sockets have nothing behind them here (ENXIO).
+func sysOpenatImpl(dirfd int32, pathAddr uintptr, flags int, mode uint32) uint64 {
+	if fds.Full() {
+		return neg(fs.EMFILE)
+	}
+	at, path, errno := pathArg(0, dirfd, pathAddr, false)
+	if errno != 0 {
+		return neg(errno)
+	}
+	n, _, errno := rootNS.Open(&fsPages, at, path, flags, mode&^umask, fsNow())
+	if errno != 0 {
+		return neg(errno)
+	}
+	if errno := openable(n, flags); errno != 0 {
+		releaseNode(n)
+		return neg(errno)
+	}
+	fdFlags := flags
+	if flags&fs.O_PATH != 0 {
+		fdFlags &= fs.O_PATH | fs.O_DIRECTORY | fs.O_NOFOLLOW | fs.O_CLOEXEC // as Linux keeps them
+	}
+	r, errno := fds.OpenFile(n, fdFlags)
+	if errno != 0 {
+		releaseNode(n)
+		return neg(errno)
+	}
+	return uint64(r)
+}
+
+// openable is the check of what vfs opened that belongs to the kernel: which special files have
+// something behind them.
+func openable(n vfs.Node, flags int) int {
+	if flags&fs.O_PATH != 0 {
+		return 0
+	}
+	st, errno := rootNS.Stat(n)
+	if errno != 0 {
+		return errno
+	}
+	switch st.Mode & fs.S_IFMT {
+	case fs.S_IFCHR:
+		if !fs.KnownDevice(st.Rdev) {
+			return fs.ENXIO
+		}
+	case fs.S_IFBLK, fs.S_IFIFO, fs.S_IFSOCK:
+		return fs.ENXIO
+	}
+	return 0
+}
+
+func sysMkdiratImpl(dirfd int32, pathAddr uintptr, mode uint32) uint64 {
+	at, path, errno := pathArg(0, dirfd, pathAddr, false)
+	if errno != 0 {
+		return neg(errno)
+	}
+	return errnoOr(rootNS.Mkdir(&fsPages, at, path, mode&^umask, fsNow()), 0)
+}
+
+// sysMknodatImpl makes a file, device node, FIFO or socket; dev is the 32-bit device number the
+// call takes (the Mkdev encoding, as stat reports it).
+func sysMknodatImpl(dirfd int32, pathAddr uintptr, mode uint32, dev uint32) uint64 {
+	at, path, errno := pathArg(0, dirfd, pathAddr, false)
+	if errno != 0 {
+		return neg(errno)
+	}
+	mode = mode&fs.S_IFMT | mode&fs.PermMask&^umask
+	return errnoOr(rootNS.Mknod(&fsPages, at, path, mode, uint64(dev), fsNow()), 0)
+}
+
+func sysUnlinkatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
+	at, path, errno := pathArg(0, dirfd, pathAddr, false)
+	if errno != 0 {
+		return neg(errno)
+	}
+	return errnoOr(rootNS.Unlink(&fsPages, at, path, flags, fsNow()), 0)
+}
+
+func sysRenameat2Impl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uintptr, flags uint32) uint64 {
+	oldAt, oldpath, errno := pathArg(0, olddirfd, oldAddr, false)
+	if errno != 0 {
+		return neg(errno)
+	}
+	newAt, newpath, errno := pathArg(1, newdirfd, newAddr, false)
+	if errno != 0 {
+		return neg(errno)
+	}
+	return errnoOr(rootNS.Rename(&fsPages, oldAt, oldpath, newAt, newpath, flags, fsNow()), 0)
+}
+
+func sysLinkatImpl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uintptr, flags int) uint64 {
+	oldAt, oldpath, errno := pathArg(0, olddirfd, oldAddr, flags&fs.AT_EMPTY_PATH != 0)
+	if errno != 0 {
+		return neg(errno)
+	}
+	newAt, newpath, errno := pathArg(1, newdirfd, newAddr, false)
+	if errno != 0 {
+		return neg(errno)
+	}
+	return errnoOr(rootNS.Link(&fsPages, oldAt, oldpath, newAt, newpath, flags, fsNow()), 0)
+}
+
+// sysSymlinkatImpl makes a symbolic link at path to target, which is copied as a path is.
+func sysSymlinkatImpl(targetAddr uintptr, dirfd int32, pathAddr uintptr) uint64 {
+	target, errno := userPath(1, targetAddr)
+	if errno != 0 {
+		return neg(errno)
+	}
+	at, path, errno := pathArg(0, dirfd, pathAddr, false)
+	if errno != 0 {
+		return neg(errno)
+	}
+	return errnoOr(rootNS.Symlink(&fsPages, target, at, path, fsNow()), 0)
+}
+
+// sysReadlinkatImpl copies a symbolic link's target, cut to bufsiz, to buf. An empty path names
+// dirfd itself (a link opened with O_PATH|O_NOFOLLOW), as Linux allows.
+func sysReadlinkatImpl(dirfd int32, pathAddr, buf uintptr, bufsiz int) uint64 {
+	if bufsiz <= 0 {
+		return neg(fs.EINVAL)
+	}
+	at, path, errno := pathArg(0, dirfd, pathAddr, true)
+	if errno != 0 {
+		return neg(errno)
+	}
+	target := pathBufs[1][:min(bufsiz, fs.PathMax)]
+	n, errno := rootNS.Readlink(at, path, target)
+	if errno != 0 {
+		return neg(errno)
+	}
+	dst, ok := userBytes(buf, uintptr(n), true)
+	if !ok {
+		return neg(fs.EFAULT)
+	}
+	copy(dst, target[:n])
+	return uint64(n)
+}
+
+// statFlags are the flags newfstatat and statx take (AT_STATX_SYNC_TYPE's two bits among them).
+const statFlags = fs.AT_SYMLINK_NOFOLLOW | fs.AT_NO_AUTOMOUNT | fs.AT_EMPTY_PATH | 0x6000
+
+// statAt is the lookup of newfstatat and statx: with AT_EMPTY_PATH and an empty path, dirfd's
+// own attributes, whatever kind of descriptor it is.
+func statAt(dirfd int32, pathAddr uintptr, flags int) (fs.Stat, int) {
+	if flags&^statFlags != 0 {
+		return fs.Stat{}, fs.EINVAL
+	}
+	at, path, errno := pathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
+	if errno == fs.ENOTDIR && len(path) == 0 {
+		return descStat(int(dirfd))
+	}
+	if errno != 0 {
+		return fs.Stat{}, errno
+	}
+	return rootNS.StatAt(at, path, flags)
+}
+
+func sysNewfstatatImpl(dirfd int32, pathAddr, buf uintptr, flags int) uint64 {
+	st, errno := statAt(dirfd, pathAddr, flags)
+	if errno == 0 {
+		errno = putStat(buf, &st)
+	}
+	return errnoOr(errno, 0)
+}
+
+// statx's mask bit that is reserved for a future struct statx, and its sync flags' value that
+// means nothing (include/uapi/linux/stat.h, fcntl.h).
+const (
+	statxReserved    = 0x8000_0000
+	atStatxSyncTypes = 0x6000
+)
+
+// sysStatxImpl fills struct statx with everything memfs knows, whatever mask asks.
+func sysStatxImpl(dirfd int32, pathAddr uintptr, flags int, mask uint32, buf uintptr) uint64 {
+	if mask&statxReserved != 0 || flags&atStatxSyncTypes == atStatxSyncTypes {
+		return neg(fs.EINVAL)
+	}
+	st, errno := statAt(dirfd, pathAddr, flags)
+	if errno == 0 {
+		errno = putStatx(buf, &st)
+	}
+	return errnoOr(errno, 0)
+}
+
+func sysFaccessatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
+	at, path, errno := pathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
+	if errno != 0 {
+		return neg(errno)
+	}
+	return errnoOr(rootNS.Access(at, path, mode, flags), 0)
+}
+
+func sysFchmodatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
+	at, path, errno := pathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
+	if errno != 0 {
+		return neg(errno)
+	}
+	return errnoOr(rootNS.Chmod(at, path, mode, flags, fsNow()), 0)
+}
+
+// sysFchownatImpl: as fchown, a change of owner is accepted and changes nothing, once the file
+// is found.
+func sysFchownatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
+	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
+		return neg(fs.EINVAL)
+	}
+	_, errno := statAt(dirfd, pathAddr, flags)
+	return errnoOr(errno, 0)
+}
+
+func sysTruncateImpl(pathAddr uintptr, size int64) uint64 {
+	at, path, errno := pathArg(0, atFDCWD, pathAddr, false)
+	if errno != 0 {
+		return neg(errno)
+	}
+	return errnoOr(rootNS.Truncate(&fsPages, at, path, size, fsNow()), 0)
+}
+
+// sysUtimensatImpl sets a file's access and modification times from the two timespecs at times
+// (none: both now). A NULL path names dirfd's own file (futimens), as Linux allows.
+func sysUtimensatImpl(dirfd int32, pathAddr, times uintptr, flags int) uint64 {
+	atime := fs.Timespec{Nsec: fs.UTIME_NOW}
+	mtime := atime
+	if times != 0 {
+		b, ok := userBytes(times, 32, false)
+		if !ok {
+			return neg(fs.EFAULT)
+		}
+		atime = fs.Timespec{Sec: int64(le64(b[0:])), Nsec: int64(le64(b[8:]))}
+		mtime = fs.Timespec{Sec: int64(le64(b[16:])), Nsec: int64(le64(b[24:]))}
+	}
+	if pathAddr == 0 && dirfd != atFDCWD {
+		if flags != 0 {
+			return neg(fs.EINVAL)
+		}
+		f, errno := fileOf(int(dirfd), fs.EPERM)
+		if errno != 0 {
+			return neg(errno)
+		}
+		at := vfs.At{Root: rootNS.Root(), Dir: f.Node}
+		return errnoOr(rootNS.Utimens(at, nil, atime, mtime, fs.AT_EMPTY_PATH, fsNow()), 0)
+	}
+	at, path, errno := pathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
+	if errno != 0 {
+		return neg(errno)
+	}
+	return errnoOr(rootNS.Utimens(at, path, atime, mtime, flags, fsNow()), 0)
+}
+
+func sysStatfsImpl(pathAddr, buf uintptr) uint64 {
+	at, path, errno := pathArg(0, atFDCWD, pathAddr, false)
+	if errno != 0 {
+		return neg(errno)
+	}
+	n, errno := rootNS.Resolve(at.Root, at.Dir, path, true, false)
+	if errno != 0 {
+		return neg(errno)
+	}
+	return errnoOr(putStatfs(buf, n), 0)
+}
+
+func sysChdirImpl(pathAddr uintptr) uint64 {
+	at, path, errno := pathArg(0, atFDCWD, pathAddr, false)
+	if errno != 0 {
+		return neg(errno)
+	}
+	return errnoOr(setCwd(rootNS.Chdir(at, path)), 0)
+}
+
+// sysGetcwdImpl copies the working directory's path and its NUL to buf: ERANGE if size has no
+// room for both, ENOENT if the directory was removed. It returns the length with the NUL.
+func sysGetcwdImpl(buf, size uintptr) uint64 {
+	path := pathBufs[0][:]
+	n, errno := rootNS.Path(rootNS.Root(), cwd, path[:len(path)-1])
+	if errno != 0 {
+		return neg(errno)
+	}
+	if uintptr(n)+1 > size {
+		return neg(fs.ERANGE)
+	}
+	path[n] = 0
+	dst, ok := userBytes(buf, uintptr(n)+1, true)
+	if !ok {
+		return neg(fs.EFAULT)
+	}
+	copy(dst, path[:n+1])
+	return uint64(n) + 1
+}
+
+func sysUmaskImpl(mask uint32) uint64 {
+	old := umask
+	umask = mask & 0o777
+	return uint64(old)
+}
