@@ -9,14 +9,19 @@ import (
 // and runs package vfs's operation of the same name, which checks in Linux's order. The calls
 // only amd64 has (open, mkdir, rename, ...) are these with AT_FDCWD (syscall_handlers_amd64.go).
 
-// sysOpenatImpl opens a file (openat): the lowest free descriptor, or EMFILE before the path is
-// looked at. Of the special files, the character devices the kernel serves open; other devices,
-// FIFOs and sockets have nothing behind them here (ENXIO).
+// sysOpenatImpl opens a file (openat): the lowest free descriptor, or EMFILE once the path is
+// copied and before it is looked at, as Linux takes the descriptor. Of the special files, the
+// character devices the kernel serves open; other devices, FIFOs and sockets have nothing behind
+// them here (ENXIO).
 func sysOpenatImpl(dirfd int32, pathAddr uintptr, flags int, mode uint32) uint64 {
+	path, errno := userPath(0, pathAddr)
+	if errno != 0 {
+		return neg(errno)
+	}
 	if fds.Full() {
 		return neg(fs.EMFILE)
 	}
-	at, path, errno := pathArg(0, dirfd, pathAddr, false)
+	at, errno := pathAt(dirfd, path, false)
 	if errno != 0 {
 		return neg(errno)
 	}

@@ -40,6 +40,7 @@ var checks = []check{
 	{"copyfs", copyFS},
 	{"fstest", testFS},
 	{"dup", dup},
+	{"pointers", pointers},
 	{"devices", devices},
 	{"workdir", workdir},
 }
