@@ -191,9 +191,9 @@ var sysTable = [...]sysCall{
 	nrRenameat2:         {handler: sysRenameat2},         // partial: RENAME_NOREPLACE and RENAME_EXCHANGE; RENAME_WHITEOUT EINVAL
 	nrGetrandom:         {handler: sysGetrandom},         // partial: the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; flags ignored
 	nrCopyFileRange:     {errno: ENOSYS},                 // fails: the Go runtime's io.Copy between files falls back to read and write
-	nrStatx:             {handler: sysStatx},             // partial: fills every field memfs knows whatever the mask asks, as Linux may
+	nrStatx:             {handler: sysStatx},             // full: fills every field memfs knows whatever the mask asks, as Linux may
 	nrRseq:              {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrFaccessat2:        {handler: sysFaccessat2},        // full: root: only X_OK on a file without an execute bit fails
 	nrEpollPwait2:       {handler: sysEpollPwait2},       // partial: the signal mask is ignored, as for epoll_pwait
-	nrFchmodat2:         {handler: sysFchmodat2},         // partial: a symbolic link's mode cannot change (EOPNOTSUPP), as on tmpfs
+	nrFchmodat2:         {handler: sysFchmodat2},         // full: a symbolic link's mode cannot change (EOPNOTSUPP), as on Linux
 }
