@@ -2,9 +2,9 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/symtab"
-	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/record"
 	"github.com/unitrace/unitrace/trace/wire"
+	"github.com/unitrace/unitrace/unwind"
 )
 
 // kernelFault reports a fault the kernel cannot hand to the program (a fault in the kernel
@@ -45,11 +45,11 @@ func kernelFault(f *Frame, why string) {
 func printKernelBacktrace(pc, sp, fp uintptr) {
 	syms, haveSyms := kernelSymtab()
 	printFrame(&syms, haveSyms, pc, false)
-	var pcs [trace.MaxDepth]uint64
+	var pcs [unwind.MaxDepth]uint64
 	n, how := 0, record.Flags(0)
 	if lo, hi, ok := kernelStackBounds(sp); ok {
 		tlo, thi := textRange()
-		w := trace.Walk{StackLo: lo, StackHi: hi, TextLo: tlo, TextHi: thi}
+		w := unwind.Walk{StackLo: lo, StackHi: hi, TextLo: tlo, TextHi: thi}
 		n, how = w.PCs(fp, pcs[:])
 	} else {
 		klog().s("  (the stack pointer is on no kernel stack: no frame-pointer walk)").nl()

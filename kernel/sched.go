@@ -4,6 +4,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/kernel/timerq"
 	"github.com/unitrace/unitrace/trace"
+	"github.com/unitrace/unitrace/unwind"
 )
 
 // The scheduler's glue. What to run where, in what order and when is the policy's
@@ -73,7 +74,7 @@ func schedule(f *Frame) {
 //go:noinline
 func block(f *Frame, kind waitKind) {
 	t := cur()
-	t.nkpath = int32(trace.CallerPath(t.kpath[:]))
+	t.nkpath = int32(unwind.CallerPath(t.kpath[:]))
 	scheduler.Block(curSlot())
 	t.wait = kind
 	t.timedOut = false

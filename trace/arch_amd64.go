@@ -17,12 +17,3 @@ func irqSave() uint64 { return amd64.IRQSave() }
 
 //go:nosplit
 func irqRestore(f uint64) { amd64.IRQRestore(f) }
-
-// currentWalk bounds a walk of the stack the caller runs on.
-//
-//go:nosplit
-func currentWalk() Walk {
-	lo, hi := amd64.CurrentStack()
-	tlo, thi := amd64.TextRange()
-	return Walk{StackLo: lo, StackHi: hi, TextLo: tlo, TextHi: thi}
-}

@@ -17,12 +17,3 @@ func irqSave() uint64 { return arm64.IRQSave() }
 
 //go:nosplit
 func irqRestore(f uint64) { arm64.IRQRestore(f) }
-
-// currentWalk bounds a walk of the stack the caller runs on.
-//
-//go:nosplit
-func currentWalk() Walk {
-	lo, hi := arm64.CurrentStack()
-	tlo, thi := arm64.TextRange()
-	return Walk{StackLo: lo, StackHi: hi, TextLo: tlo, TextHi: thi}
-}

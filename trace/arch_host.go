@@ -36,12 +36,3 @@ func irqSave() uint64 { return 0 }
 
 //go:nosplit
 func irqRestore(uint64) {}
-
-// currentWalk bounds a walk of the stack the caller runs on.
-//
-//go:nosplit
-func currentWalk() Walk {
-	lo, hi := amd64.CurrentStack()
-	tlo, thi := amd64.TextRange()
-	return Walk{StackLo: lo, StackHi: hi, TextLo: tlo, TextHi: thi}
-}

@@ -3,6 +3,7 @@ package trace
 import (
 	"github.com/unitrace/unitrace/trace/record"
 	"github.com/unitrace/unitrace/trace/ring"
+	"github.com/unitrace/unitrace/unwind"
 )
 
 // The emit path. Emit0..Emit4 are the only entry points a tracepoint site calls: each checks
@@ -54,7 +55,7 @@ func (p *Point) Emit4(a, b, c, d uint64) {
 // chain of the Emit's caller: the first frame is the function that fired the tracepoint. In a
 // trap handler that path goes on through the trap frame into the code the trap interrupted (the
 // thread that made the system call, or took the fault): after the kernel's chain, which ends at
-// the entry stub, come the contexts the trap frames saved (walkTraps).
+// the entry stub, come the contexts the trap frames saved (unwind.Across).
 //
 //go:nosplit
 //go:noinline
@@ -74,17 +75,19 @@ func emit(p *Point, state uint32, n int, a, b, c, d uint64) {
 	cs.inEmit.Store(1)
 	ts := ticks()
 
-	var w Walk
+	var w unwind.Walk
 	fp, fa := uintptr(0), uintptr(0)
 	nframes := 0
 	var rflags record.Flags
 	if state&Backtrace != 0 {
-		w = currentWalk()
-		fp = callerFP() // the Emit's frame: its return address is the tracepoint's caller
-		if fa = currentFrame(); fa != 0 {
-			nframes, rflags = walkAcross(&w, fp, fa, 0, MaxDepth, nil)
+		w.OnCurrentStack()
+		fp = unwind.CallerFP() // the Emit's frame: its return address is the tracepoint's caller
+		if fa = unwind.CurrentFrame(); fa != 0 {
+			nframes, rflags = countAcross(&w, fp, fa)
 		} else {
-			nframes, rflags = w.frames(fp, 0, MaxDepth)
+			w.Start(fp, MaxDepth)
+			nframes = w.Count()
+			rflags = w.End()
 		}
 		cs.countWalk(rflags)
 		rflags |= record.HasStack
@@ -105,9 +108,10 @@ func emit(p *Point, state uint32, n int, a, b, c, d uint64) {
 			// what the first one counted, straight into the ring.
 			st := args + uintptr(n)*8
 			if fa != 0 {
-				walkAcross(&w, fp, fa, st, nframes, nil)
+				storeAcross(&w, fp, fa, words(st, nframes))
 			} else {
-				w.frames(fp, st, nframes)
+				w.Start(fp, nframes)
+				w.Store(words(st, nframes))
 			}
 		}
 		cs.ring.Commit()
@@ -116,7 +120,25 @@ func emit(p *Point, state uint32, n int, a, b, c, d uint64) {
 	irqRestore(flags)
 }
 
-// callerFP returns the frame pointer of its caller's caller (assembly, per architecture).
+// countAcross counts the words of the crossing walk from the Emit's frame fp on w's stack
+// across the trap frames from fa (unwind.Crossing.StartAcross) and returns them with how the
+// walk ended. It and storeAcross are functions of their own, not nosplit, so that the crossing
+// walk stays out of the nosplit emit path's frame (unwind.Crossing says why that is safe).
 //
-//go:noescape
-func callerFP() uintptr
+//go:noinline
+func countAcross(w *unwind.Walk, fp, fa uintptr) (int, record.Flags) {
+	var x unwind.Crossing
+	x.StartAcross(w, fp, fa, MaxDepth)
+	n := x.Count()
+	return n, x.End()
+}
+
+// storeAcross stores the words of that walk in dst: as many as countAcross counted, with
+// interrupts masked since.
+//
+//go:noinline
+func storeAcross(w *unwind.Walk, fp, fa uintptr, dst []uint64) {
+	var x unwind.Crossing
+	x.StartAcross(w, fp, fa, len(dst))
+	x.Store(dst)
+}

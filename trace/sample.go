@@ -3,6 +3,7 @@ package trace
 import (
 	"github.com/unitrace/unitrace/trace/record"
 	"github.com/unitrace/unitrace/trace/ring"
+	"github.com/unitrace/unitrace/unwind"
 )
 
 // The sampler's records. A sample is the one record whose stack is the interrupted thread's:
@@ -11,15 +12,6 @@ import (
 // way, and only the sampler's sampler_tick sets it; a point with just Backtrace (the global
 // option, or the sampler's debug mode) records the handler's own path as every other
 // tracepoint does.
-
-// interrupted is the context a timer interrupt stopped, and the stack it ran on.
-type interrupted struct {
-	pc, sp, fp, lr uintptr // lr: arm64's link register (0 on amd64)
-	tls            uintptr
-	kind           record.StackKind
-	lo, hi         uintptr // the stack's bounds (0, 0 when unknown)
-	walkLo         uintptr // where its frame-pointer walk may start: lo, or just below sp
-}
 
 // RegisterFixed registers p under a fixed-meaning id (record.TPSample for the sampler's point):
 // its records have a fixed schema the host knows without the DICT, and the DICT still names it.
@@ -91,45 +83,46 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle, here bool) 
 	var args [record.SampleArgsCrossed]uint64
 	nargs := record.SampleArgsWeighted
 	var rflags record.Flags
-	var leaf interrupted
-	var thread threadContext
+	var leafKind record.StackKind
+	var x unwind.Crossing
+	var threadKind record.StackKind // the thread context's, when a crossing walk reached one
 	fa := uintptr(0)
 	if state&InterruptBacktrace != 0 {
-		fa = currentFrame()
+		fa = unwind.CurrentFrame()
 	}
 	nframes := 0
-	var w Walk
+	var w unwind.Walk
 	fp := uintptr(0)
 	switch {
 	case here && fa != 0:
 		// The caller's own path, then the trap frames' contexts out to the thread.
 		rflags |= record.StackFromInterrupt | record.HasStack
-		w = currentWalk()
-		fp = callerFP()
-		var wf record.Flags
-		nframes, wf = walkAcross(&w, fp, fa, 0, MaxDepth, &thread)
+		w.OnCurrentStack()
+		fp = unwind.CallerFP()
+		x.StartAcross(&w, fp, fa, MaxDepth)
+		nframes = x.Count()
+		wf := x.End()
 		cs.countWalk(wf)
 		rflags |= wf
-		leaf.kind = record.StackInterrupt
-		nargs = thread.putArgs(&args, nargs)
+		leafKind = record.StackInterrupt
+		nargs, threadKind = putThreadArgs(&args, nargs, x.Thread())
 	case fa != 0:
 		// What the interrupt stopped: its exact pc, its chain inside its own stack and, when
 		// that was kernel code, each context the traps beneath it saved, out to the thread.
 		rflags |= record.PC0Exact | record.StackFromInterrupt | record.HasStack
-		contextAt(fa, &leaf)
-		var wf record.Flags
-		nframes, wf = walkTraps(fa, false, 0, MaxDepth, &thread)
+		x.StartTraps(fa, MaxDepth)
+		nframes = x.Count()
+		wf := x.End()
 		cs.countWalk(wf)
 		rflags |= wf
-		if framePrev(fa) != 0 {
-			leaf.kind = record.StackInterrupt
-		}
-		args[record.SampleArgSP], args[record.SampleArgFP] = uint64(leaf.sp), uint64(leaf.fp)
-		args[record.SampleArgLR] = uint64(leaf.lr)
-		w0, w1 := leaf.words()
+		leaf := x.First() // the interrupted context: the walk's first
+		leafKind = leaf.Kind
+		args[record.SampleArgSP], args[record.SampleArgFP] = uint64(leaf.SP), uint64(leaf.FP)
+		args[record.SampleArgLR] = uint64(leaf.LR)
+		w0, w1 := leaf.Words()
 		args[record.SampleArgW0], args[record.SampleArgW1] = uint64(w0), uint64(w1)
-		if leaf.kind == record.StackInterrupt {
-			nargs = thread.putArgs(&args, nargs)
+		if leafKind == record.StackInterrupt {
+			nargs, threadKind = putThreadArgs(&args, nargs, x.Thread())
 		}
 	case state&(InterruptBacktrace|Backtrace) != 0:
 		// No interrupt frame (or the debug mode that asks for the ordinary walk): the path
@@ -138,16 +131,17 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle, here bool) 
 			rflags |= record.NoInterruptFrame
 		}
 		rflags |= record.HasStack
-		w = currentWalk()
-		fp = callerFP()
-		var wf record.Flags
-		nframes, wf = w.frames(fp, 0, MaxDepth)
+		w.OnCurrentStack()
+		fp = unwind.CallerFP()
+		w.Start(fp, MaxDepth)
+		nframes = w.Count()
+		wf := w.End()
 		cs.countWalk(wf)
 		rflags |= wf
 	}
-	st8 := record.MakeSampleState(idle, leaf.kind)
+	st8 := record.MakeSampleState(idle, leafKind)
 	if nargs == record.SampleArgsCrossed {
-		st8 |= record.SampleState(thread.kind) << record.ThreadKindShift
+		st8 |= record.SampleState(threadKind) << record.ThreadKindShift
 	}
 	args[record.SampleArgTID] = uint64(cs.tid.Load())
 	args[record.SampleArgLateNs] = lateNs
@@ -168,13 +162,17 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle, here bool) 
 		// The second walk sees the same frames and chains (interrupts are masked) and writes
 		// what the first one counted straight into the ring.
 		st := a + uintptr(nargs)*8
+		dst := words(st, nframes)
 		got := 0
 		if here && fa != 0 {
-			got, _ = walkAcross(&w, fp, fa, st, nframes, nil)
+			x.StartAcross(&w, fp, fa, nframes)
+			got = x.Store(dst)
 		} else if fa != 0 {
-			got, _ = walkTraps(fa, false, st, nframes, nil)
+			x.StartTraps(fa, nframes)
+			got = x.Store(dst)
 		} else if nframes > 0 {
-			got, _ = w.frames(fp, st, nframes)
+			w.Start(fp, nframes)
+			got = w.Store(dst)
 		}
 		for ; got < nframes; got++ {
 			store(st+uintptr(got)*8, 0)
@@ -187,18 +185,20 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle, here bool) 
 	return res
 }
 
-// putArgs stores the thread context's registers in a sample's appended slots, if the walk found
-// one, and returns the sample's argument count.
+// putThreadArgs stores the registers of the thread context a crossing walk ended in (nil: it
+// reached none) in a sample's appended slots, and returns the sample's argument count and that
+// context's stack kind.
 //
 //go:nosplit
-func (t *threadContext) putArgs(args *[record.SampleArgsCrossed]uint64, nargs int) int {
-	if !t.found {
-		return nargs
+func putThreadArgs(args *[record.SampleArgsCrossed]uint64, nargs int, t *unwind.Context) (int, record.StackKind) {
+	if t == nil {
+		return nargs, 0
 	}
-	args[record.SampleArgThreadSP], args[record.SampleArgThreadFP] = uint64(t.sp), uint64(t.fp)
-	args[record.SampleArgThreadLR] = uint64(t.lr)
-	args[record.SampleArgThreadW0], args[record.SampleArgThreadW1] = uint64(t.w0), uint64(t.w1)
-	return record.SampleArgsCrossed
+	w0, w1 := t.Words()
+	args[record.SampleArgThreadSP], args[record.SampleArgThreadFP] = uint64(t.SP), uint64(t.FP)
+	args[record.SampleArgThreadLR] = uint64(t.LR)
+	args[record.SampleArgThreadW0], args[record.SampleArgThreadW1] = uint64(w0), uint64(w1)
+	return record.SampleArgsCrossed, t.Kind
 }
 
 // EmitThrottle writes a THROTTLE record: the sampler on this CPU changed its rate.

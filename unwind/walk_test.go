@@ -1,6 +1,7 @@
-package trace
+package unwind
 
 import (
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -40,22 +41,46 @@ func walkOf(s *fakeStack) Walk {
 	return Walk{StackLo: lo, StackHi: hi, TextLo: textLo, TextHi: textHi}
 }
 
+// frames walks w from fp to the end, at most max frames, in the three ways a Walk can be walked:
+// frame by frame (Next), counting (Count) and storing (Store, into a slice of max words). It
+// fails tb unless all three see the same frames and end the same way, and returns the frames
+// and how the walk ended.
+func frames(tb testing.TB, w Walk, fp uintptr, max int) ([]uint64, record.Flags) {
+	tb.Helper()
+	var got []uint64
+	w.Start(fp, max)
+	for w.Next() {
+		got = append(got, w.PC())
+	}
+	end := w.End()
+	w.Start(fp, max)
+	if n := w.Count(); n != len(got) || w.End() != end {
+		tb.Fatalf("Count: %d frames, end %v; Next: %d, end %v", n, w.End(), len(got), end)
+	}
+	w.Start(fp, max)
+	dst := make([]uint64, max)
+	if n := w.Store(dst); !slices.Equal(dst[:n], got) || w.End() != end {
+		tb.Fatalf("Store: %x, end %v; Next: %x, end %v", dst[:n], w.End(), got, end)
+	}
+	return got, end
+}
+
 func TestWalkChain(t *testing.T) {
 	s := newFakeStack(64)
 	fp := s.chain([]int{4, 10, 20}, []uintptr{0x100010, 0x100020, 0x100030}, 0)
 	w := walkOf(s)
-	out := make([]uint64, 8)
-	n, flags := w.frames(fp, uintptr(unsafe.Pointer(&out[0])), len(out))
-	if n != 3 || flags != 0 {
-		t.Fatalf("n=%d flags=%v, want 3 frames and a natural end", n, flags)
+	out, flags := frames(t, w, fp, 8)
+	if len(out) != 3 || flags != 0 {
+		t.Fatalf("n=%d flags=%v, want 3 frames and a natural end", len(out), flags)
 	}
 	for i, want := range []uint64{0x100010, 0x100020, 0x100030} {
 		if out[i] != want {
 			t.Errorf("frame %d = %#x, want %#x", i, out[i], want)
 		}
 	}
-	if n2, _ := w.frames(fp, 0, len(out)); n2 != n {
-		t.Errorf("counting walk found %d, writing walk %d", n2, n)
+	var pcs [8]uint64
+	if n, how := w.PCs(fp, pcs[:]); n != 3 || how != 0 || !slices.Equal(pcs[:n], out) {
+		t.Errorf("PCs: %x, flags %v; want %x, 0", pcs[:n], how, out)
 	}
 }
 
@@ -91,9 +116,9 @@ func TestWalkStops(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			clear(s.words)
 			w := walkOf(s)
-			n, flags := w.frames(c.setup(), 0, MaxDepth)
-			if n != c.n || flags != c.flags {
-				t.Errorf("n=%d flags=%v, want n=%d flags=%v", n, flags, c.n, c.flags)
+			got, flags := frames(t, w, c.setup(), MaxDepth)
+			if len(got) != c.n || flags != c.flags {
+				t.Errorf("n=%d flags=%v, want n=%d flags=%v", len(got), flags, c.n, c.flags)
 			}
 		})
 	}
@@ -109,9 +134,16 @@ func TestWalkTruncates(t *testing.T) {
 	}
 	fp := s.chain(offs, rets, 0)
 	w := walkOf(s)
-	n, flags := w.frames(fp, 0, MaxDepth)
-	if n != MaxDepth || flags != record.StackTrunc {
-		t.Fatalf("n=%d flags=%v, want %d frames and StackTrunc", n, flags, MaxDepth)
+	got, flags := frames(t, w, fp, MaxDepth)
+	if len(got) != MaxDepth || flags != record.StackTrunc {
+		t.Fatalf("n=%d flags=%v, want %d frames and StackTrunc", len(got), flags, MaxDepth)
+	}
+	var pcs [MaxDepth]uint64
+	if n, how := w.PCs(fp, pcs[:]); n != MaxDepth || how != record.StackTrunc {
+		t.Errorf("PCs: %d frames, flags %v; want %d and StackTrunc", n, how, MaxDepth)
+	}
+	if n, how := w.PCs(fp, nil); n != 0 || how != 0 {
+		t.Errorf("PCs into no room: %d frames, flags %v; want 0, 0", n, how)
 	}
 }
 
@@ -135,12 +167,31 @@ func FuzzWalk(f *testing.F) {
 			}
 		}
 		w := walkOf(s)
-		out := make([]uint64, MaxDepth)
-		n, _ := w.frames(lo+uintptr(start)%(256*8), uintptr(unsafe.Pointer(&out[0])), MaxDepth)
-		for i := 0; i < n; i++ {
+		out, _ := frames(t, w, lo+uintptr(start)%(256*8), MaxDepth)
+		for i := range out {
 			if out[i] < textLo || out[i] >= textHi {
 				t.Fatalf("frame %d = %#x is outside the text", i, out[i])
 			}
 		}
 	})
+}
+
+// BenchmarkWalk32 is a tracepoint's backtrace of 32 frames: count, then store, as the emits do.
+func BenchmarkWalk32(b *testing.B) {
+	s := newFakeStack(256)
+	var offs []int
+	var rets []uintptr
+	for i := 0; i < 32; i++ {
+		offs = append(offs, 4*i)
+		rets = append(rets, uintptr(textLo+16*i))
+	}
+	fp := s.chain(offs, rets, 0)
+	w := walkOf(s)
+	dst := make([]uint64, MaxDepth)
+	for range b.N {
+		w.Start(fp, MaxDepth)
+		n := w.Count()
+		w.Start(fp, n)
+		w.Store(dst[:n])
+	}
 }

@@ -1,6 +1,6 @@
 //go:build amd64
 
-package trace
+package unwind
 
 import (
 	"unsafe"
@@ -10,16 +10,18 @@ import (
 
 // Reading a saved amd64 context: the guest's, and the host tests' synthetic frames.
 
-// contextAt reads into c a thread's registers from the Frame at fa (an interrupt frame, or a thread's
-// saved context) and classifies the stack they run on.
+// read fills c with a thread's registers from the Frame at fa (an interrupt frame, or a thread's
+// saved context) and classifies the stack they run on. The runtime keeps the running g at
+// -8(FS), so the frame's FS base finds it.
 //
 //go:nosplit
-func contextAt(fa uintptr, c *interrupted) {
+func (c *Context) read(fa uintptr) {
 	f := (*amd64.Frame)(ptr(fa))
-	c.pc, c.sp, c.fp, c.tls = uintptr(f.RIP), uintptr(f.RSP), uintptr(f.RBP), uintptr(f.FSBase)
+	c.PC, c.SP, c.FP, c.LR = uintptr(f.RIP), uintptr(f.RSP), uintptr(f.RBP), 0
+	tls := uintptr(f.FSBase)
 	g := uintptr(0)
-	if c.tls >= 8 && readable(c.tls-8) {
-		g = load(c.tls - 8)
+	if tls >= 8 && readable(tls-8) {
+		g = load(tls - 8)
 	}
 	c.classify(g)
 }

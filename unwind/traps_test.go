@@ -1,6 +1,6 @@
 //go:build unitrace_host && amd64
 
-package trace
+package unwind
 
 import (
 	"encoding/binary"
@@ -83,35 +83,52 @@ func (m *crossMachine) build() {
 	m.put(m.tLo+0xf0, 0x110050) // the words at the thread's sp
 }
 
-func (m *crossMachine) walk(fa uintptr, markFirst bool) ([]uint64, record.Flags, threadContext) {
-	// As the emits do: count, then write exactly that many (the writing walk's flags may say
-	// StackTrunc where the counting one saw a check fail on the next word: only the counting
-	// walk's flags go into the record).
-	var t threadContext
-	n, fl := walkTraps(fa, markFirst, 0, MaxDepth, &t)
+// walk walks the crossing from the frame at fa (StartTraps; with markFirst, the trap part of a
+// StartAcross, whose first context has a mark too) as the emits do: count, then store exactly
+// that many (the storing walk's flags may say StackTrunc where the counting one saw a check fail
+// on the next word: only the counting walk's flags go into the record). It panics unless the
+// storing walk stored the words a walk with room to spare does, and returns the words, the
+// counting walk's flags and the crossing, walked.
+func (m *crossMachine) walk(fa uintptr, markFirst bool) ([]uint64, record.Flags, *Crossing) {
+	start := func(max int) *Crossing {
+		x := new(Crossing)
+		x.StartTraps(fa, max)
+		x.across = markFirst
+		x.part.over() // no kernel path before the trap frames
+		return x
+	}
+	counting := start(MaxDepth)
+	n := counting.Count()
 	out := make([]uint64, n)
-	if n > 0 {
-		if n2, _ := walkTraps(fa, markFirst, addrOfWords(out), n, nil); n2 != n {
-			panic("the writing walk stored fewer words than the counting one counted")
-		}
+	if got := start(n).Store(out); got != n {
+		panic("the storing walk stored other than the words the counting one counted")
 	}
 	full := make([]uint64, MaxDepth)
-	walkTraps(fa, markFirst, addrOfWords(full), MaxDepth, nil)
-	if !slices.Equal(out, full[:n]) {
-		panic("the writing walk stored other words than a walk with room to spare")
+	if got := start(MaxDepth).Store(full); got != n || !slices.Equal(out, full[:n]) {
+		panic("the storing walk stored other words than a walk with room to spare")
 	}
-	return out, fl, t
+	if again := counting.Count(); again != 0 {
+		panic("a crossing walked again without a start yielded words")
+	}
+	return out, counting.End(), counting
 }
 
 func TestWalkTrapsCrossesIntoThread(t *testing.T) {
 	m := newCrossMachine(t)
 	m.build()
-	got, fl, th := m.walk(m.inner, false)
+	got, fl, x := m.walk(m.inner, false)
 	want := []uint64{0x150000, 0x150100, 0x150200, record.StackMarkThread, 0x110000, 0x110100, 0x110200}
 	if !slices.Equal(got, want) || fl != 0 {
 		t.Fatalf("stack %x, flags %#x; want %x, 0", got, fl, want)
 	}
-	if !th.found || th.sp != m.tLo+0xf0 || th.w0 != 0x110050 || th.kind != record.StackGoroutine {
+	if k := x.First(); k == nil || k.PC != 0x150000 || k.Kind != record.StackInterrupt {
+		t.Errorf("first context %+v, want the kernel code at 0x150000", k)
+	}
+	th := x.Thread()
+	if th == nil {
+		t.Fatal("no thread context")
+	}
+	if w0, _ := th.Words(); th.SP != m.tLo+0xf0 || w0 != 0x110050 || th.Kind != record.StackGoroutine {
 		t.Errorf("thread context %+v", th)
 	}
 
@@ -137,9 +154,9 @@ func TestWalkTrapsRefusesGarbageLinks(t *testing.T) {
 	for _, c := range cases {
 		m.build()
 		m.frame(m.inner).Prev = c.prev
-		got, fl, th := m.walk(m.inner, false)
-		if fl&record.WalkStop == 0 || th.found || len(got) != 3 {
-			t.Errorf("%s: stack %x, flags %#x, thread %v: want the kernel part, then WalkStop", c.name, got, fl, th.found)
+		got, fl, x := m.walk(m.inner, false)
+		if fl&record.WalkStop == 0 || x.Thread() != nil || len(got) != 3 {
+			t.Errorf("%s: stack %x, flags %#x, thread %v: want the kernel part, then WalkStop", c.name, got, fl, x.Thread() != nil)
 		}
 	}
 	m.build()
@@ -161,10 +178,10 @@ func TestWalkTrapsOnSystemStack(t *testing.T) {
 	m := newCrossMachine(t)
 	m.build()
 	m.frame(m.out).RSP = uint64(m.tHi + 0x800)
-	got, fl, th := m.walk(m.inner, false)
+	got, fl, x := m.walk(m.inner, false)
 	want := []uint64{0x150000, 0x150100, 0x150200, record.StackMarkThread, 0x110000, 0x110100, 0x110200}
-	if !slices.Equal(got, want) || fl != 0 || th.kind != record.StackSystem {
-		t.Errorf("stack %x, flags %#x, kind %d; want %x, 0, system", got, fl, th.kind, want)
+	if th := x.Thread(); !slices.Equal(got, want) || fl != 0 || th == nil || th.Kind != record.StackSystem {
+		t.Errorf("stack %x, flags %#x, thread %+v; want %x, 0, on the system stack", got, fl, th, want)
 	}
 }
 
@@ -180,9 +197,9 @@ func TestWalkTrapsLeavesTheThreadRoom(t *testing.T) {
 		rets = append(rets, 0x150000+uint64(i))
 	}
 	m.frame(m.inner).RBP = uint64(m.chain(at, rets))
-	got, fl, th := m.walk(m.inner, false)
-	if fl&record.StackTrunc == 0 || !th.found || len(got) != kernelPartMax+4 || got[kernelPartMax] != record.StackMarkThread {
-		t.Errorf("%d words, flags %#x, thread %v; want the kernel's %d, the mark and the thread's 3", len(got), fl, th.found, kernelPartMax)
+	got, fl, x := m.walk(m.inner, false)
+	if th := x.Thread(); fl&record.StackTrunc == 0 || th == nil || len(got) != kernelPartMax+4 || got[kernelPartMax] != record.StackMarkThread {
+		t.Errorf("%d words, flags %#x, thread %v; want the kernel's %d, the mark and the thread's 3", len(got), fl, th != nil, kernelPartMax)
 	}
 }
 
@@ -221,4 +238,20 @@ func FuzzWalkTraps(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkCrossing is the sampler's walk of a system call it interrupted, on the synthetic
+// machine: count the words, then store them, as EmitSample does (host readable() stands in for
+// the page-table lookups of the guest's).
+func BenchmarkCrossing(b *testing.B) {
+	m := newCrossMachine(b)
+	m.build()
+	dst := make([]uint64, MaxDepth)
+	var x Crossing
+	for range b.N {
+		x.StartTraps(m.inner, MaxDepth)
+		n := x.Count()
+		x.StartTraps(m.inner, n)
+		x.Store(dst[:n])
+	}
 }

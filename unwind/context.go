@@ -1,0 +1,143 @@
+package unwind
+
+import (
+	"github.com/unitrace/unitrace/arch/goabi"
+	"github.com/unitrace/unitrace/trace/record"
+)
+
+// Context is a thread's registers as a trap frame saved them (the frame an interrupt stopped it
+// in, or a thread's saved context), and the stack they run on.
+type Context struct {
+	PC, SP, FP, LR uintptr // LR: arm64's link register (0 on amd64)
+	Kind           record.StackKind
+	Lo, Hi         uintptr // the stack's bounds (0, 0 when unknown)
+	walkLo         uintptr // where its frame-pointer walk may start: Lo, or just below SP
+}
+
+// ContextAt reads the registers the Frame at fa saved (an interrupt frame, or a thread's saved
+// context) and classifies the stack they run on.
+//
+//go:nosplit
+func ContextAt(fa uintptr) Context {
+	var c Context
+	c.read(fa)
+	return c
+}
+
+// readInterrupted reads the context the trap whose frame is at fa interrupted, as a crossing
+// walk does: kernel code (Kind record.StackInterrupt) when that trap nested in another one's
+// handler, else a thread's, on the stack read found.
+//
+//go:nosplit
+func (c *Context) readInterrupted(fa uintptr) {
+	c.read(fa)
+	if framePrev(fa) != 0 {
+		c.Kind = record.StackInterrupt
+	}
+}
+
+// Walk bounds a walk of the context's chain: inside its own stack, from just below its SP,
+// every page checked (another thread's stack may be demand-paged). When the stack is unknown
+// (Hi == 0) every walk stops at its first frame: callers check Hi and do not walk.
+//
+//go:nosplit
+func (c *Context) Walk() Walk {
+	var w Walk
+	c.bound(&w)
+	return w
+}
+
+// bound sets w's bounds to the context's stack and the image's text (Walk), in place.
+//
+//go:nosplit
+func (c *Context) bound(w *Walk) {
+	w.StackLo, w.StackHi = c.walkLo, c.Hi
+	w.TextLo, w.TextHi = textRange()
+	w.Mapped = true
+}
+
+// Words returns the two words at the context's SP, or zeros when they are not inside its stack
+// or not mapped: a frameless leaf's return address is there, which the host recovers (its leaf
+// fix).
+//
+//go:nosplit
+func (c *Context) Words() (w0, w1 uintptr) {
+	if c.Hi != 0 && c.SP >= c.Lo && c.SP+16 <= c.Hi && readable(c.SP) && readable(c.SP+8) {
+		return load(c.SP), load(c.SP + 8)
+	}
+	return 0, 0
+}
+
+// Which stack an interrupted thread was on, from its g. The arch files find g (amd64: at
+// -8(FS); arm64: in R28) and the kernel's stack bounds; the rest is the same on both.
+
+// Offsets into the Go runtime's g and m (arch/goabi, checked against the toolchain by
+// tests/layout).
+const (
+	gStackLo = goabi.GStackLo
+	gStackHi = goabi.GStackHi
+	gM       = goabi.GM
+	mG0      = goabi.MG0
+	maxStack = 1 << 30 // larger "stacks" are garbage
+)
+
+// classify finds the stack c.SP is on and its bounds: a kernel stack, or the stack of g (0 when
+// the arch could not find one), or the system stack of g's M. Every pointer it follows is
+// checked against the page tables first (readable): an interrupt handler must never fault.
+//
+// The runtime's assembly sometimes runs on the M's g0 stack while g still names the goroutine
+// and the frame pointer still points into the goroutine's stack (runtime.nanotime1 and the
+// other vDSO calls switch SP only): then the chain is walked on the goroutine's stack, where
+// its frames are (walkLo).
+//
+//go:nosplit
+func (c *Context) classify(g uintptr) {
+	c.Kind, c.Lo, c.Hi, c.walkLo = record.StackUnknown, 0, 0, 0
+	if lo, hi, ok := kernelStackBounds(c.SP); ok {
+		c.Kind, c.Lo, c.Hi = record.StackKernel, lo, hi
+		c.walkLo = max(lo, c.SP-frameBelowSP)
+		return
+	}
+	lo, hi, ok := gStack(g)
+	if !ok {
+		return
+	}
+	m := uintptr(0)
+	if readable(g + gM) {
+		m = load(g + gM)
+	}
+	g0 := uintptr(0)
+	if m != 0 && readable(m+mG0) {
+		g0 = load(m + mG0)
+	}
+	switch {
+	case c.SP >= lo && c.SP < hi:
+		c.Kind, c.Lo, c.Hi = record.StackGoroutine, lo, hi
+		if g0 == g {
+			c.Kind = record.StackSystem // the M's g0: the runtime's own stack
+		}
+		c.walkLo = max(lo, c.SP-frameBelowSP)
+	case g0 != 0 && g0 != g:
+		slo, shi, ok := gStack(g0)
+		if !ok || c.SP < slo || c.SP >= shi {
+			return
+		}
+		c.Kind = record.StackSystem
+		if c.FP >= lo && c.FP < hi {
+			c.Lo, c.Hi, c.walkLo = lo, hi, lo // frames still on the goroutine's stack
+		} else {
+			c.Lo, c.Hi, c.walkLo = slo, shi, max(slo, c.SP-frameBelowSP)
+		}
+	}
+}
+
+// gStack returns g's stack bounds, if g can be read and they look like a stack.
+//
+//go:nosplit
+func gStack(g uintptr) (lo, hi uintptr, ok bool) {
+	if g == 0 || !readable(g+gStackLo) || !readable(g+gStackHi) {
+		return 0, 0, false
+	}
+	lo, hi = load(g+gStackLo), load(g+gStackHi)
+	return lo, hi, lo < hi && hi-lo <= maxStack
+}
