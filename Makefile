@@ -28,6 +28,10 @@ CHECK_ARCHES ?= amd64 arm64
 UNITRACE := build/unitrace
 RUNFLAGS = -arch $(ARCH) $(if $(MACHINE),-machine $(MACHINE)) -m $(MEM) -accel $(ACCEL) -timeout $(TIMEOUT)
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+# HOST_PACKAGES are the packages with files only the host build compiles (build tag
+# unitrace_host: the tracer's and the unwinder's host machine hooks); check vets them and test
+# tests them in that build too.
+HOST_PACKAGES := $(sort $(dir $(shell grep -rl --include='*.go' '^//go:build.*unitrace_host' .)))
 
 .PHONY: help image run run-sampler test deps check launcher
 
@@ -66,7 +70,7 @@ deps:
 check:
 	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	@for arch in $(CHECK_ARCHES); do echo "go vet (GOARCH=$$arch)"; GOOS=linux GOARCH=$$arch $(GO) vet ./... || exit 1; done
-	$(GO) vet -tags unitrace_host ./trace/
+	$(GO) vet -tags unitrace_host $(HOST_PACKAGES)
 	$(GO) run ./cmd/kernelcheck
 	$(GO) run ./cmd/kernelcheck -arch arm64
 
@@ -77,5 +81,5 @@ check:
 test: deps check
 	$(GO) test -timeout 30m $$($(GO) list ./... | grep -v /tests/vm)
 	$(GO) test -count=1 -timeout 30m ./tests/vm
-	$(GO) test -tags unitrace_host ./trace/
+	$(GO) test -tags unitrace_host $(HOST_PACKAGES)
 	scripts/fuzz.sh $(FUZZTIME)

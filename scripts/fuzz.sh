@@ -27,17 +27,25 @@ fuzz() {
 	return "${PIPESTATUS[0]}"
 }
 
+# hostPackages lists the packages that have files only the host build compiles (build tag
+# unitrace_host: the tracer's and the unwinder's host machine hooks, unwind/machine_host.go).
+hostPackages() {
+	grep -rl --include='*.go' '^//go:build.*unitrace_host' . | xargs -n1 dirname | sort -u
+}
+
 # targets lists "package tags target" for every fuzz target: those of the ordinary build, then
-# those only the tracer's host build has (the machine hooks of trace/interrupted_host.go).
+# those only the host build has.
 targets() {
 	for pkg in $(go list ./...); do
 		for target in $(go test -list '^Fuzz' "$pkg" | grep '^Fuzz' || true); do
 			echo "$pkg - $target"
 		done
 	done
-	plain=$(go test -list '^Fuzz' ./trace/ | grep '^Fuzz' || true)
-	for target in $(go test -tags unitrace_host -list '^Fuzz' ./trace/ | grep '^Fuzz' || true); do
-		grep -qx "$target" <<<"$plain" || echo "$(go list ./trace/) unitrace_host $target"
+	for dir in $(hostPackages); do
+		plain=$(go test -list '^Fuzz' "$dir" | grep '^Fuzz' || true)
+		for target in $(go test -tags unitrace_host -list '^Fuzz' "$dir" | grep '^Fuzz' || true); do
+			grep -qx "$target" <<<"$plain" || echo "$(go list "$dir") unitrace_host $target"
+		done
 	done
 }
 

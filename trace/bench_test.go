@@ -224,7 +224,7 @@ func checkLastRecord(tb testing.TB, r *ring.Ring, want int) {
 	if len(rec.Args) != 2 || rec.Args[1] != 0xfeed {
 		tb.Fatalf("record args %v", rec.Args)
 	}
-	// emit finds the tracepoint's caller through callerFP (assembly, so it holds with or
+	// emit finds the tracepoint's caller through unwind.CallerFP (assembly, so it holds with or
 	// without inlining: -race and -gcflags=-l included).
 	if f := runtime.FuncForPC(uintptr(rec.Stack[0]) - 1); f == nil || !strings.HasSuffix(f.Name(), ".emitLoop") {
 		name := "no function"

@@ -26,7 +26,7 @@ const MaxDepth = 64
 // A Walk is a plain struct that its walker keeps on its own stack and starts again in place,
 // not a range-over-func iterator: the emits walk in nosplit code that must not allocate, and a
 // function returning an iterator closure allocates the closure whenever the compiler does not
-// inline it (always in its own package's copy, which tools/kernelcheck reports), and gives the
+// inline it (always in its own package's copy, which cmd/kernelcheck reports), and gives the
 // loop body a stack check of its own. Next, Count and Store share one loop, so a walk costs
 // what a hand-written loop does.
 type Walk struct {

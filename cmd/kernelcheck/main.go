@@ -34,8 +34,8 @@ import (
 // them are host-only decoders and are skipped; trace/wire is not here: it
 // runs in the guest's drain goroutine, ordinary Go). symtab is here because
 // the kernel symbolizes its fault reports with it, although the host uses it
-// too.
-var kernelPackages = []string{"./kernel/...", "./arch/...", "./boot/...", "./symtab", "./sampler", "./trace/ring", "./trace/record", "./trace/ctl", "./trace/imageid"}
+// too; unwind because the tracer's emits and the kernel walk stacks with it.
+var kernelPackages = []string{"./kernel/...", "./arch/...", "./boot/...", "./symtab", "./sampler", "./unwind", "./trace/ring", "./trace/record", "./trace/ctl", "./trace/imageid"}
 
 func main() {
 	n, err := run(os.Args[1:], os.Stdout, os.Stderr)

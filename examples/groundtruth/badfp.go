@@ -6,7 +6,7 @@ import "time"
 const badFPUnits = 1 << 18
 
 // absoluteGarbage are the values spinWithFramePointer puts in the frame-pointer register. Each
-// fails a validated frame-pointer walk (trace.Walk) at its first step, for a different reason,
+// fails a validated frame-pointer walk (unwind.Walk) at its first step, for a different reason,
 // and each would fault or wander if a walk loaded through it unchecked.
 var absoluteGarbage = [...]uintptr{
 	0x4,                   // unaligned, and below every stack (a small integer left in BP)
