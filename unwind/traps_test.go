@@ -93,8 +93,8 @@ func (m *crossMachine) walk(fa uintptr, markFirst bool) ([]uint64, record.Flags,
 	start := func(max int) *Crossing {
 		x := new(Crossing)
 		x.StartTraps(fa, max)
-		x.across = markFirst
-		x.part.over() // no kernel path before the trap frames
+		x.across = markFirst // a kernel path of no frames, then a mark before every context
+		x.part.over()
 		return x
 	}
 	counting := start(MaxDepth)
@@ -203,9 +203,70 @@ func TestWalkTrapsLeavesTheThreadRoom(t *testing.T) {
 	}
 }
 
+// plainTraps is the walk across trap frames as one plain loop that stores its words in out (or
+// only counts them, out nil), at most max: what Crossing must yield and how it must end, and the
+// thread context it must reach (FuzzWalkTraps). Its chains are plainFrames.
+func plainTraps(fa uintptr, markFirst bool, out []uint64, max int) (n int, flags record.Flags, thread *Context) {
+	put := func(v uint64) {
+		if out != nil {
+			out[n] = v
+		}
+		n++
+	}
+	mark := markFirst
+	for depth := 0; fa != 0; depth++ {
+		if depth == maxTrapFrames {
+			return n, flags | record.WalkStop, nil
+		}
+		c := new(Context)
+		c.readInterrupted(fa)
+		if depth > 0 && !inText(c.PC) {
+			return n, flags | record.WalkStop, nil
+		}
+		prev := framePrev(fa)
+		limit := max
+		if prev != 0 {
+			limit = min(max, n+kernelPartMax)
+		}
+		need := 1
+		if mark {
+			need = 2
+		}
+		if n+need > limit {
+			return n, flags | record.StackTrunc, nil
+		}
+		if mark {
+			m := record.StackMarkThread
+			if prev != 0 {
+				m = record.StackMarkKernel
+			}
+			put(m)
+		}
+		put(uint64(c.PC))
+		if c.Hi != 0 {
+			w := c.Walk()
+			var rest []uint64
+			if out != nil {
+				rest = out[n:]
+			}
+			k, wf := plainFrames(&w, c.FP, rest, limit-n)
+			n += k
+			flags |= wf
+		}
+		if prev == 0 {
+			return n, flags, c
+		}
+		if !validFrame(prev) {
+			return n, flags | record.WalkStop, nil
+		}
+		fa, mark = prev, true
+	}
+	return n, flags, nil
+}
+
 // FuzzWalkTraps fills the synthetic machine's memory with arbitrary words (frames, links,
-// chains, the g) and checks that the walk stays inside it, ends, and records as frames only
-// exact pcs of linked frames, marks and code addresses.
+// chains, the g) and checks that the walk stays inside it, ends, records as frames only exact
+// pcs of linked frames, marks and code addresses, and yields what plainTraps does.
 func FuzzWalkTraps(f *testing.F) {
 	f.Add([]byte{}, uint16(0))
 	f.Add(make([]byte, 512), uint16(3))
@@ -219,9 +280,15 @@ func FuzzWalkTraps(f *testing.F) {
 			off := uintptr(binary.LittleEndian.Uint16(data[i:])) % 1024 &^ 7
 			m.put(base+off, binary.LittleEndian.Uint64(data[i:]))
 		}
-		got, _, _ := m.walk(m.inner, seed&1 != 0)
+		got, end, x := m.walk(m.inner, seed&1 != 0)
 		if len(got) > MaxDepth {
 			t.Fatalf("%d words", len(got))
+		}
+		want := make([]uint64, MaxDepth)
+		n, wantEnd, wantThread := plainTraps(m.inner, seed&1 != 0, want, MaxDepth)
+		if th := x.Thread(); !slices.Equal(got, want[:n]) || end != wantEnd || (th == nil) != (wantThread == nil) ||
+			th != nil && *th != *wantThread {
+			t.Fatalf("%x, end %v, thread %+v; the plain loop: %x, end %v, thread %+v", got, end, th, want[:n], wantEnd, wantThread)
 		}
 		for i, w := range got {
 			if record.IsStackMark(uint64(w)) || (w >= textLo && w < textHi) {

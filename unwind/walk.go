@@ -27,8 +27,8 @@ const MaxDepth = 64
 // not a range-over-func iterator: the emits walk in nosplit code that must not allocate, and a
 // function returning an iterator closure allocates the closure whenever the compiler does not
 // inline it (always in its own package's copy, which cmd/kernelcheck reports), and gives the
-// loop body a stack check of its own. Next, Count and Store share one loop, so a walk costs
-// what a hand-written loop does.
+// loop body a stack check of its own. Next, Count and Store share one loop (walk); Count and
+// Store run it over the whole chain, with no call per frame.
 type Walk struct {
 	StackLo, StackHi uintptr // the walked thread's stack: every frame must lie inside
 	TextLo, TextHi   uintptr // return addresses must point into the image's code
@@ -107,10 +107,6 @@ func (w *Walk) walk(dst []uint64, k int) int {
 	// The bounds in locals: the stores into dst might alias w as far as the compiler knows,
 	// which would make it load them again for every frame.
 	lo, hi, tlo, thi, mapped := w.StackLo, w.StackHi, w.TextLo, w.TextHi, w.Mapped
-	tlen := uintptr(0) // ret is in the text if ret-tlo < tlen (unsigned): one compare, not two
-	if thi > tlo {
-		tlen = thi - tlo
-	}
 	fp, prev, page := w.fp, w.prev, w.page
 	end, done := record.Flags(0), false
 	n := min(k, w.left)
@@ -142,7 +138,7 @@ func (w *Walk) walk(dst []uint64, k int) int {
 			}
 		}
 		ret := load(fp + 8)
-		if ret-tlo >= tlen {
+		if ret < tlo || ret >= thi {
 			if ret != 0 { // 0: the outermost frame (goexit, a thread's entry) has no caller
 				end = record.WalkStop
 			}

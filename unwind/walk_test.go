@@ -53,6 +53,9 @@ func frames(tb testing.TB, w Walk, fp uintptr, max int) ([]uint64, record.Flags)
 		got = append(got, w.PC())
 	}
 	end := w.End()
+	if w.Next() || w.End() != end {
+		tb.Fatalf("Next after the end: a frame, or the end changed")
+	}
 	w.Start(fp, max)
 	if n := w.Count(); n != len(got) || w.End() != end {
 		tb.Fatalf("Count: %d frames, end %v; Next: %d, end %v", n, w.End(), len(got), end)
@@ -147,9 +150,52 @@ func TestWalkTruncates(t *testing.T) {
 	}
 }
 
+// plainFrames is the frame-pointer walk as one plain loop that counts its frames or stores
+// them in out: the checks of Walk, in the same order, without the iterator around them. Walk
+// must find the same frames and end the same way (FuzzWalk).
+func plainFrames(w *Walk, fp uintptr, out []uint64, max int) (n int, flags record.Flags) {
+	prev := uintptr(0)
+	page := ^uintptr(0)
+	for n < max {
+		if fp == 0 {
+			return n, 0
+		}
+		if w.StackHi < 16 || fp&7 != 0 || fp < w.StackLo || fp > w.StackHi-16 || fp <= prev {
+			return n, record.WalkStop
+		}
+		if w.Mapped {
+			for _, a := range [2]uintptr{fp, fp + 8} {
+				if a>>12 != page {
+					if !readable(a) {
+						return n, record.WalkStop
+					}
+					page = a >> 12
+				}
+			}
+		}
+		ret := load(fp + 8)
+		if ret < w.TextLo || ret >= w.TextHi {
+			if ret == 0 {
+				return n, 0
+			}
+			return n, record.WalkStop
+		}
+		if out != nil {
+			out[n] = uint64(ret)
+		}
+		n++
+		prev = fp
+		fp = load(fp)
+	}
+	if fp != 0 {
+		return n, record.StackTrunc
+	}
+	return n, 0
+}
+
 // FuzzWalk fills a stack with arbitrary words and walks it from an arbitrary frame pointer: the
-// walk must never read outside the stack (the bounds check comes first) and never record a
-// return address outside the text.
+// walk must never read outside the stack (the bounds check comes first), never record a return
+// address outside the text, and find what plainFrames finds, at any depth limit.
 func FuzzWalk(f *testing.F) {
 	f.Add([]byte{8, 0, 0, 0, 0, 0, 0, 0, 16, 0, 16, 0, 0, 0, 0, 0}, uint16(0))
 	f.Fuzz(func(t *testing.T, data []byte, start uint16) {
@@ -167,10 +213,22 @@ func FuzzWalk(f *testing.F) {
 			}
 		}
 		w := walkOf(s)
-		out, _ := frames(t, w, lo+uintptr(start)%(256*8), MaxDepth)
+		fp := lo + uintptr(start)%(256*8)
+		out, end := frames(t, w, fp, MaxDepth)
 		for i := range out {
 			if out[i] < textLo || out[i] >= textHi {
 				t.Fatalf("frame %d = %#x is outside the text", i, out[i])
+			}
+		}
+		for _, max := range []int{MaxDepth, int(start>>11) + 1, 0} { // 0: no room at all
+			want := make([]uint64, max)
+			n, how := plainFrames(&w, fp, want, max)
+			got, gotEnd := out, end
+			if max != MaxDepth {
+				got, gotEnd = frames(t, w, fp, max)
+			}
+			if !slices.Equal(got, want[:n]) || gotEnd != how {
+				t.Fatalf("at most %d frames: %x, end %v; the plain loop: %x, end %v", max, got, gotEnd, want[:n], how)
 			}
 		}
 	})
