@@ -19,7 +19,7 @@ const (
 	xcallFlushTLB
 	xcallSamplerStart // arg: rate (Hz)
 	xcallSamplerStop
-	xcallCapture   // record the interrupted frame of the running thread (stacks.go)
+	xcallCapture   // record the interrupted frame of the running thread (threadsnap.go)
 	xcallFlushLost // publish the ring's pending drops (a producer's job: this CPU's own)
 	xcallRingMode  // re-initialise the CPU's own ring: arg mode<<56 | size
 )

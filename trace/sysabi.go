@@ -39,7 +39,7 @@ const (
 	// returns, no further sample is taken, and none has a younger timestamp.
 	CtlSamplerStop = 5
 	// CtlStacks (buf, len) writes the stacks snapshot into buf: one entry (StackEntrySize bytes,
-	// stacks.go) per online CPU, then one per live thread; it returns the number of entries.
+	// threadsnap.go) per online CPU, then one per live thread; it returns the number of entries.
 	// Threads running on other CPUs are captured there by an IPI. ENOSPC if len is too small
 	// for every entry.
 	CtlStacks = 6

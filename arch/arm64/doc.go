@@ -5,7 +5,7 @@
 // GICv3 interrupt controllers, the PL011 console, the PL031 clock and the semihosting exit.
 //
 // Secondary CPUs (up to MaxCPUs) are started with PSCI CPU_ON (StartCPU, smp_arm64.go): each
-// gets its own per-CPU area and kernel stacks (stacks.go), enters at secondaryEntry, turns its
+// gets its own per-CPU area and kernel stacks (kstackslots.go), enters at secondaryEntry, turns its
 // MMU on with the boot CPU's page tables and calls the kernel's secondary entry point; it then
 // brings up its own side of the GIC (InitGICCPU) and can be interrupted with SendIPI.
 //

@@ -12,7 +12,7 @@ import (
 )
 
 // The stacks command: the kernel writes a snapshot of every CPU and thread (trace.CtlStacks,
-// trace/stacks.go) into a buffer of the agent's; the agent checks it and replies with it as
+// trace/threadsnap.go) into a buffer of the agent's; the agent checks it and replies with it as
 // JSON, addresses as plain numbers, for the host to symbolize (internal/threadsnap).
 
 // stacksReply is the reply's "stacks" object.

@@ -4,7 +4,7 @@ import "github.com/unitrace/unitrace/trace/record"
 
 // The stacks snapshot: what the kernel's CtlStacks writes into the agent's buffer, one
 // fixed-size entry per CPU and then one per thread. The kernel stores it with plain byte stores
-// (no allocation, interrupts masked); the agent decodes it (DecodeStacks, stacks_decode.go) into
+// (no allocation, interrupts masked); the agent decodes it (DecodeStacks, threadsnap_decode.go) into
 // the control reply, and the host symbolizes it. The layout is little-endian and the same on
 // every arch. Everything in this file runs in the kernel: no allocation, no panics, nosplit.
 
