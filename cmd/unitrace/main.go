@@ -18,6 +18,7 @@ import (
 // commands is the subcommand table, in the order "unitrace help" lists them.
 var commands = []*command{
 	&runCommand,
+	&testCommand,
 	&recordCommand,
 	&checkCommand,
 	&listCommand,

@@ -116,23 +116,9 @@ func (o *runOptions) register(fs *flag.FlagSet) {
 // anywhere before the first "--", then APP_DIR and KEY=VALUE words, then the program's
 // arguments.
 func (o *runOptions) parse(fs *flag.FlagSet, args []string) error {
-	// Everything after the first "--" belongs to the guest program.
-	before := args
-	if i := slices.Index(args, "--"); i >= 0 {
-		before, o.args = args[:i], args[i+1:]
-	}
-	// Parse flags wherever they appear before "--".
-	var words []string
-	for {
-		if err := fs.Parse(before); err != nil {
-			return err
-		}
-		before = fs.Args()
-		if len(before) == 0 {
-			break
-		}
-		words = append(words, before[0])
-		before = before[1:]
+	words, err := o.parseFlags(fs, args)
+	if err != nil {
+		return err
 	}
 	if len(words) == 0 {
 		return usageError{"missing APP_DIR"}
@@ -143,6 +129,35 @@ func (o *runOptions) parse(fs *flag.FlagSet, args []string) error {
 			return usageError{fmt.Sprintf("%q after APP_DIR is not KEY=VALUE (program arguments go after --)", kv)}
 		}
 	}
+	return o.check()
+}
+
+// parseFlags parses the flags of fs wherever they appear before the first "--", sets
+// o.args to the words after it, and returns the other words before it.
+func (o *runOptions) parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	// Everything after the first "--" belongs to the guest program.
+	before := args
+	if i := slices.Index(args, "--"); i >= 0 {
+		before, o.args = args[:i], args[i+1:]
+	}
+	// Parse flags wherever they appear before "--".
+	var words []string
+	for {
+		if err := fs.Parse(before); err != nil {
+			return nil, err
+		}
+		before = fs.Args()
+		if len(before) == 0 {
+			return words, nil
+		}
+		words = append(words, before[0])
+		before = before[1:]
+	}
+}
+
+// check checks the parsed flags against each other and adds the kernel options of the
+// tracing flags to o.env.
+func (o *runOptions) check() error {
 	if o.timeout < 0 {
 		return usageError{"-timeout must not be negative"}
 	}
@@ -168,14 +183,43 @@ func (o *runOptions) parse(fs *flag.FlagSet, args []string) error {
 
 // runGuest builds the image and boots it.
 func runGuest(std stdio, o runOptions) error {
+	g, err := o.guest()
+	if err != nil {
+		return err
+	}
+	res, err := image.Build(context.Background(), image.BuildConfig{AppDir: o.appDir, Output: o.output, Spec: g.spec, Stderr: std.err})
+	if err != nil {
+		fmt.Fprintf(std.err, "unitrace run: %v\n", err)
+		return exitStatus(statusBuildFailed)
+	}
+	out, err := g.launch(std, o, res.Path, "unitrace run")
+	if err != nil {
+		return err
+	}
+	if out.Kind != vmconfig.Exited {
+		fmt.Fprintf(std.err, "unitrace run: %s (exit status %d)\n", out.Reason, out.Status)
+	}
+	return exitStatus(out.Status)
+}
+
+// guest is what a command line says about the VM, checked before any image is built.
+type guest struct {
+	spec  image.Spec
+	cfg   vmconfig.Config // Kernel is set by launch
+	accel string
+	note  string // why the accelerator is not the one asked for, or ""
+}
+
+// guest checks the machine options of o and returns the VM they describe.
+func (o *runOptions) guest() (guest, error) {
 	arch := qemu.Arch(o.arch)
 	spec, err := image.SpecFor(image.Arch(o.arch))
 	if err != nil {
-		return usageError{err.Error()}
+		return guest{}, usageError{err.Error()}
 	}
 	accel, note, err := vmconfig.ResolveAccel(o.accel, arch)
 	if err != nil {
-		return usageError{err.Error()}
+		return guest{}, usageError{err.Error()}
 	}
 	cfg := vmconfig.Config{Arch: arch, Machine: o.machine, CPU: o.cpu, Memory: o.memory, SMP: o.smp, Accel: accel,
 		Kernel: "image.elf", Env: o.env, Args: o.args}
@@ -184,81 +228,82 @@ func runGuest(std stdio, o runOptions) error {
 		cfg.Env = append(cfg.Env, "unitrace.accel="+accel) // for HELLO: instruction-level results mislead under TCG
 	}
 	if _, err := cfg.Cmdline(); err != nil { // refuse bad options before the build
-		return usageError{err.Error()}
+		return guest{}, usageError{err.Error()}
 	}
+	return guest{spec: spec, cfg: cfg, accel: accel, note: note}, nil
+}
 
-	res, err := image.Build(context.Background(), image.BuildConfig{AppDir: o.appDir, Output: o.output, Spec: spec, Stderr: std.err})
-	if err != nil {
-		fmt.Fprintf(std.err, "unitrace run: %v\n", err)
-		return exitStatus(statusBuildFailed)
-	}
-	cfg.Kernel = res.Path
-	if note != "" {
-		fmt.Fprintf(std.err, "unitrace run: %s\n", note)
+// launch boots the image at path as o asks (or prints the QEMU command line for -n, with
+// the outcome of a clean exit), records its trace and writes its profile, and returns how
+// the VM ended. tool ("unitrace run") starts the messages it prints.
+func (g guest) launch(std stdio, o runOptions, path, tool string) (vmconfig.Outcome, error) {
+	cfg := g.cfg
+	cfg.Kernel = path
+	if g.note != "" {
+		fmt.Fprintf(std.err, "%s: %s\n", tool, g.note)
 	}
 	if o.dryRun {
 		line, err := quotedCmdline(cfg)
 		if err != nil {
-			return err
+			return vmconfig.Outcome{}, err
 		}
 		fmt.Fprintln(std.out, line)
-		return nil
+		return vmconfig.Outcome{Kind: vmconfig.Exited}, nil
 	}
 	var session *traceSession
 	if o.tracing() {
-		if session, err = setupTrace(o, &cfg, res.Path, accel, std); err != nil {
-			return err
+		var err error
+		if session, err = setupTrace(o, &cfg, path, g.accel, tool, std); err != nil {
+			return vmconfig.Outcome{}, err
 		}
 	}
 	if o.verbose {
 		line, err := quotedCmdline(cfg)
 		if err != nil {
-			return err
+			return vmconfig.Outcome{}, err
 		}
-		fmt.Fprintf(std.err, "unitrace run: %s\n", line)
+		fmt.Fprintf(std.err, "%s: %s\n", tool, line)
 	}
 	out := boot(cfg, o.timeout, std)
 	if session != nil {
 		if err := session.finish(std); err != nil {
-			fmt.Fprintf(std.err, "unitrace run: recording: %v\n", err)
+			fmt.Fprintf(std.err, "%s: recording: %v\n", tool, err)
 		} else if o.pprofFile != "" {
-			if err := writeRunProfile(std, session.file, res.Path, o.pprofFile); err != nil {
-				fmt.Fprintf(std.err, "unitrace run: profile: %v\n", err)
+			if err := writeRunProfile(std, session.file, path, o.pprofFile); err != nil {
+				fmt.Fprintf(std.err, "%s: profile: %v\n", tool, err)
 			} else {
-				fmt.Fprintf(std.err, "unitrace run: profile %s (go tool pprof -top %s %s)\n", o.pprofFile, res.Path, o.pprofFile)
+				fmt.Fprintf(std.err, "%s: profile %s (go tool pprof -top %s %s)\n", tool, o.pprofFile, path, o.pprofFile)
 			}
 		}
 	}
-	if out.Kind != vmconfig.Exited {
-		fmt.Fprintf(std.err, "unitrace run: %s (exit status %d)\n", out.Reason, out.Status)
-	}
-	return exitStatus(out.Status)
+	return out, nil
 }
 
 // setupTrace puts the trace ports on sockets: in -sockets DIR with QEMU
 // listening (for "unitrace record"), or in a temporary directory where the
 // launcher listens and records to the trace file.
-func setupTrace(o runOptions, cfg *vmconfig.Config, image, accel string, std stdio) (*traceSession, error) {
+func setupTrace(o runOptions, cfg *vmconfig.Config, image, accel, tool string, std stdio) (*traceSession, error) {
 	if o.sockets != "" {
 		if err := os.MkdirAll(o.sockets, 0o755); err != nil {
 			return nil, err
 		}
 		dir, _ := filepath.Abs(o.sockets)
 		cfg.Trace = &vmconfig.TracePorts{Data: filepath.Join(dir, dataSocket), Ctl: filepath.Join(dir, ctlSocket), Server: true}
-		fmt.Fprintf(std.err, "unitrace run: attach with: unitrace record -data %s -ctl %s -elf %s -o FILE\n",
-			cfg.Trace.Data, cfg.Trace.Ctl, image)
+		fmt.Fprintf(std.err, "%s: attach with: unitrace record -data %s -ctl %s -elf %s -o FILE\n",
+			tool, cfg.Trace.Data, cfg.Trace.Ctl, image)
 		return nil, nil
 	}
 	session, ports, err := listenTrace()
 	if err != nil {
 		return nil, err
 	}
+	session.logPrefix = tool + ": "
 	cfg.Trace = ports
 	file := o.traceFile
 	if file == "" {
 		file = strings.TrimSuffix(image, ".elf") + ".utrace"
 	}
-	host := &tracefile.Host{Image: image, Accel: accel, Start: time.Now().UTC(), Tool: "unitrace run"}
+	host := &tracefile.Host{Image: image, Accel: accel, Start: time.Now().UTC(), Tool: tool}
 	if abs, err := filepath.Abs(image); err == nil {
 		host.Image = abs
 	}
