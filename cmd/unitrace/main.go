@@ -3,6 +3,7 @@
 // send back.
 //
 //	unitrace run [flags] APP_DIR [KEY=VALUE ...] [-- ARGS ...]
+//	unitrace test [flags] [PKG ...] [KEY=VALUE ...] [-- TESTFLAGS ...]
 //
 // Run "unitrace help" for the subcommands.
 package main

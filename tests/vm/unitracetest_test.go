@@ -1,0 +1,55 @@
+package vm_test
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/unitrace/unitrace/internal/vmconfig"
+)
+
+// passfailDir is the package TestUnitraceTest tests, and passfailPkg its import path.
+const (
+	passfailDir = "./tests/vm/testdata/passfail"
+	passfailPkg = "github.com/unitrace/unitrace/tests/vm/testdata/passfail"
+)
+
+// TestUnitraceTest runs "unitrace test" on a package with a passing and a failing test: with
+// -test.v it prints both tests' lines and go test's FAIL lines and exits 1; with the failing
+// test skipped (an environment word) it prints go test's one ok line and exits 0.
+func TestUnitraceTest(t *testing.T) {
+	forEachArch(t, func(t *testing.T, a guestArch) {
+		image := a.path("passfail.test.elf")
+		stdout, _, status := runTool(t, "test", "-arch", a.name, "-image", image, passfailDir, "--", "-test.v", "-test.run", "^Test")
+		lines := consoleLines(stdout)
+		for _, want := range []string{
+			"=== RUN   TestPasses",
+			`    passfail_test.go:12: args ["-test.paniconexit0" "-test.v" "-test.run" "^Test"]`,
+			"--- PASS: TestPasses",
+			"    passfail_test.go:20: this test fails on purpose",
+			"--- FAIL: TestFails",
+			"FAIL",
+		} {
+			if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, want) }) {
+				t.Errorf("output lacks %q", want)
+			}
+		}
+		failLine := regexp.MustCompile(`^FAIL\t` + regexp.QuoteMeta(passfailPkg) + `\t[0-9]+\.[0-9]{3}s$`)
+		if n := len(lines); n < 2 || !failLine.MatchString(lines[n-2]) || lines[n-1] != "FAIL" {
+			t.Errorf("output does not end with go test's FAIL lines")
+		}
+		if strings.Contains(stdout, vmconfig.ExitLinePrefix) {
+			t.Errorf("output shows the kernel's exit line")
+		}
+		if status != 1 {
+			t.Errorf("status %d, want 1 (a test failed)\noutput:\n%s", status, stdout)
+		}
+
+		stdout, _, status = runTool(t, "test", "-arch", a.name, "-image", image, passfailDir, "PASSFAIL_SKIP_FAILING=1")
+		okLine := regexp.MustCompile(`^ok  \t` + regexp.QuoteMeta(passfailPkg) + `\t[0-9]+\.[0-9]{3}s\n$`)
+		if !okLine.MatchString(stdout) || status != 0 {
+			t.Errorf("status %d, want 0 and one ok line; output:\n%s", status, stdout)
+		}
+	})
+}
