@@ -3,6 +3,7 @@ package kernel
 import (
 	"strings"
 
+	"github.com/unitrace/unitrace/boot"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/memfs"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
@@ -53,39 +54,13 @@ func fsmemOption(o string) bool {
 	if !ok {
 		return false
 	}
-	n, ok := parseByteSize(v)
+	n, ok := boot.ParseByteSize(v)
 	if !ok || n < memfs.PageSize {
 		klog().s("unitrace.fsmem: want a size of at least 4K (K, M, G suffixes), got ").s(v).nl()
 		return true
 	}
 	fsmemBytes = n
 	return true
-}
-
-// parseByteSize reads a decimal byte count with an optional K, M or G suffix (powers of 1024).
-func parseByteSize(s string) (uint64, bool) {
-	num, shift := s, uint(0)
-	if n := len(s); n > 0 {
-		switch s[n-1] {
-		case 'K', 'k':
-			num, shift = s[:n-1], 10
-		case 'M', 'm':
-			num, shift = s[:n-1], 20
-		case 'G', 'g':
-			num, shift = s[:n-1], 30
-		}
-	}
-	if num == "" || len(num) > 12 {
-		return 0, false
-	}
-	var v uint64
-	for i := 0; i < len(num); i++ {
-		if num[i] < '0' || num[i] > '9' {
-			return 0, false
-		}
-		v = v*10 + uint64(num[i]-'0')
-	}
-	return v << shift, true
 }
 
 // fsCapacity is the root file system's size: unitrace.fsmem's, or a quarter of the memory the
