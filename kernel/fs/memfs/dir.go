@@ -148,7 +148,7 @@ func (f *FS) ReadDir(dir uint32, cookie uint64, dst []byte, now fs.Timespec) (n 
 		case cookie == 1:
 			ino, typ, name = d.parent, fs.DT_DIR, dotName[:2]
 		case cookie-firstSlotCookie >= uint64(d.slotEnd):
-			accessed(d, now)
+			f.accessed(d, now)
 			return n, cookie, 0
 		default:
 			s := slotAt(d, uint32(cookie-firstSlotCookie))
@@ -162,7 +162,7 @@ func (f *FS) ReadDir(dir uint32, cookie uint64, dst []byte, now fs.Timespec) (n 
 			if n == 0 {
 				return 0, cookie, fs.EINVAL
 			}
-			accessed(d, now)
+			f.accessed(d, now)
 			return n, cookie, 0
 		}
 		n += w

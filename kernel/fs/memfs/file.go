@@ -23,7 +23,7 @@ func (f *FS) Read(ino uint32, off int64, dst []byte, now fs.Timespec) (int, int)
 		n = f.copyOut(in, off, dst[:min(int64(len(dst)), in.size-off)])
 	}
 	if len(dst) > 0 {
-		accessed(in, now)
+		f.accessed(in, now)
 	}
 	return n, 0
 }

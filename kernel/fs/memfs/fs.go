@@ -55,6 +55,7 @@ type FS struct {
 	maxPages   uint64
 	usedPages  uint64 // pages taken for contents and tables (inode pages not included)
 	inodeTabN  uint64 // pages of inodeTab taken
+	noAtime    bool   // reads leave access times alone (SetNoAtime)
 }
 
 // Init makes an empty file system of the given capacity whose root directory has mode mode
@@ -274,9 +275,16 @@ func (f *FS) SetTimes(ino uint32, atime, mtime fs.Timespec, setA, setM bool, now
 	return 0
 }
 
+// SetNoAtime makes Read and ReadDir leave access times alone, or update them again: a read-only
+// mount's files keep theirs, as on Linux. Init clears it.
+func (f *FS) SetNoAtime(on bool) { f.noAtime = on }
+
 // accessed updates ino's access time as Linux's relatime does: only if it is not later than the
-// modification or change time, or is a day old.
-func accessed(in *inode, now fs.Timespec) {
+// modification or change time, or is a day old; never with SetNoAtime.
+func (f *FS) accessed(in *inode, now fs.Timespec) {
+	if f.noAtime {
+		return
+	}
 	if !in.mtime.Before(in.atime) || !in.ctime.Before(in.atime) || now.Sec-in.atime.Sec >= 24*60*60 {
 		in.atime = now
 	}

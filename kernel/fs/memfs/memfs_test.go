@@ -370,3 +370,32 @@ func itoa(n int) string {
 	}
 	return fmt.Sprintf("%dB", n)
 }
+
+// TestNoAtime checks that SetNoAtime stops reads and directory listings from moving the access
+// time, which they otherwise move once it is a day old (relatime).
+func TestNoAtime(t *testing.T) {
+	f, p := newFS(t, Capacity{Bytes: 1 << 20, Inodes: 10})
+	ino := create(t, f, p, RootIno, "f")
+	if _, errno := f.Write(p, ino, 0, []byte("data"), now); errno != 0 {
+		t.Fatal(errno)
+	}
+	atime := func(ino uint32) fs.Timespec {
+		st, _ := f.Stat(ino)
+		return st.Atime
+	}
+	later := fs.Timespec{Sec: now.Sec + 2*24*60*60}
+	buf := make([]byte, 8)
+	dents := make([]byte, 256)
+	f.SetNoAtime(true)
+	f.Read(ino, 0, buf, later)
+	f.ReadDir(RootIno, 0, dents, later)
+	if atime(ino) != now || atime(RootIno) != now {
+		t.Errorf("with SetNoAtime: atimes %v %v, want %v", atime(ino), atime(RootIno), now)
+	}
+	f.SetNoAtime(false)
+	f.Read(ino, 0, buf, later)
+	f.ReadDir(RootIno, 0, dents, later)
+	if atime(ino) != later || atime(RootIno) != later {
+		t.Errorf("without: atimes %v %v, want %v", atime(ino), atime(RootIno), later)
+	}
+}

@@ -170,8 +170,12 @@ func (ns *Namespace) Read(n Node, off int64, dst []byte, now fs.Timespec) (int, 
 }
 
 // Write copies src into n at offset off (pwrite); with appending set (O_APPEND) it writes at the
-// end of the file instead, whatever off says.
+// end of the file instead, whatever off says. On a read-only file system it fails with EROFS
+// (Open does not open a file there for writing, so only a caller that skipped it gets here).
 func (ns *Namespace) Write(p Pages, n Node, off int64, src []byte, appending bool, now fs.Timespec) (int, int) {
+	if ns.ReadOnly(n) {
+		return 0, fs.EROFS
+	}
 	switch ns.kindOf(n) {
 	case kindMem:
 		m := ns.memOf(n)
@@ -184,9 +188,13 @@ func (ns *Namespace) Write(p Pages, n Node, off int64, src []byte, appending boo
 }
 
 // Ftruncate sets the size of open file n (ftruncate: the times change even if the size does not).
+// On a read-only file system it fails with EROFS, as Write does.
 func (ns *Namespace) Ftruncate(p Pages, n Node, size int64, now fs.Timespec) int {
 	if size < 0 {
 		return fs.EINVAL
+	}
+	if ns.ReadOnly(n) {
+		return fs.EROFS
 	}
 	return ns.truncate(p, n, size, true, now)
 }
@@ -231,11 +239,15 @@ func (ns *Namespace) setTimes(n Node, atime, mtime fs.Timespec, setA, setM bool,
 	return fs.ENOENT
 }
 
-// Statfs returns the statistics of n's file system (fstatfs).
+// Statfs returns the statistics of n's file system (fstatfs). A read-only one cannot grow, so it
+// has no free blocks or inodes: its size is what it holds, as squashfs and iso9660 report.
 func (ns *Namespace) Statfs(n Node) (fs.Statfs, int) {
 	switch ns.kindOf(n) {
 	case kindMem:
 		u := ns.memOf(n).Usage()
+		if ns.ReadOnly(n) {
+			u.MaxPages, u.MaxInodes = u.Pages, u.Inodes
+		}
 		free := u.MaxPages - min(u.Pages, u.MaxPages)
 		return fs.Statfs{
 			Type: fs.TmpfsMagic, Bsize: memfs.PageSize, Blocks: u.MaxPages, Bfree: free, Bavail: free,

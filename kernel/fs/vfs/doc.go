@@ -5,7 +5,9 @@
 // mounted on. On top of the resolver it offers the path-level operations the system calls need
 // (openat, mkdirat, unlinkat, renameat2, linkat, symlinkat, readlinkat, fstatat, utimensat,
 // fchmodat, faccessat, truncate, mknodat), checking in the order Linux checks so that each
-// failure has Linux's errno.
+// failure has Linux's errno. A mounted file system can be made read-only (SetReadOnly, for the
+// files packed into an image): every change to it then fails with EROFS, where Linux's read-only
+// mounts fail.
 //
 // File systems are reached by a small tagged dispatch on a Node's file system, not through an
 // interface: an interface call would make every name and buffer passed to it escape to the heap,

@@ -31,9 +31,10 @@ const (
 
 // mount is one file system in the namespace.
 type mount struct {
-	kind  kind
-	index uint8 // into the array of its kind
-	point Node  // the directory it is mounted on; zero for the namespace's root
+	kind     kind
+	index    uint8 // into the array of its kind
+	readOnly bool  // SetReadOnly: changes fail with EROFS
+	point    Node  // the directory it is mounted on; zero for the namespace's root
 }
 
 // Namespace is a tree of mounted file systems. Call Init before use.
@@ -99,6 +100,31 @@ func (ns *Namespace) MountMem(p Pages, at Node, c memfs.Capacity, now fs.Timespe
 	ns.setMounted(at, true)
 	ns.mounts[slot] = mount{kind: kindMem, index: uint8(mem), point: at}
 	return Node{FS: uint16(slot), Ino: memfs.RootIno}, 0
+}
+
+// SetReadOnly makes the file system n is on read-only, as a read-only mount is on Linux (mount
+// -o remount,bind,ro): from then on every operation that would change a file in it fails with
+// fs.EROFS, in the order Linux checks (so a name that exists still fails with EEXIST first),
+// opening a regular file for writing or truncation included; reads and directory listings leave
+// access times alone. Mounting on one of its directories still works, as it does on Linux. It
+// cannot be undone.
+func (ns *Namespace) SetReadOnly(n Node) int {
+	if ns.kindOf(n) == kindNone {
+		return fs.ENOENT
+	}
+	m := &ns.mounts[n.FS%MaxMounts]
+	m.readOnly = true
+	switch m.kind {
+	case kindMem:
+		ns.memOf(n).SetNoAtime(true)
+	}
+	return 0
+}
+
+// ReadOnly reports whether n is on a read-only file system (SetReadOnly); statfs reports it as
+// ST_RDONLY.
+func (ns *Namespace) ReadOnly(n Node) bool {
+	return ns.kindOf(n) != kindNone && ns.mounts[n.FS%MaxMounts].readOnly
 }
 
 // Dev returns the device number stat reports for the files of n's file system: an anonymous

@@ -101,6 +101,9 @@ func (ns *Namespace) Open(p Pages, at At, path []byte, flags int, mode uint32, n
 				return Node{}, false, fs.EISDIR
 			}
 			n, errno = ns.lookup(w.cur, last)
+			if errno == fs.ENOENT && ns.ReadOnly(w.cur) {
+				return Node{}, false, fs.EROFS
+			}
 			if errno == fs.ENOENT {
 				n, errno = ns.create(p, w.cur, last, fs.S_IFREG|mode&fs.PermMask, 0, now)
 				created = errno == 0
@@ -146,6 +149,9 @@ func (ns *Namespace) finishOpen(p Pages, n Node, created bool, flags, lf int, no
 			return Node{}, false, fs.EISDIR
 		}
 	case fs.S_IFREG:
+		if writes && ns.ReadOnly(n) {
+			return Node{}, false, fs.EROFS
+		}
 		if flags&fs.O_TRUNC != 0 && !created {
 			if errno := ns.truncate(p, n, 0, true, now); errno != 0 {
 				return Node{}, false, errno
@@ -160,7 +166,7 @@ func (ns *Namespace) finishOpen(p Pages, n Node, created bool, flags, lf int, no
 
 // createAt resolves the parent of a name to create (Linux's filename_create): "/", "." and ".."
 // and names that exist fail with EEXIST; a trailing slash on a missing name fails with ENOENT
-// unless the call makes a directory.
+// unless the call makes a directory; then a read-only parent fails with EROFS.
 func (ns *Namespace) createAt(w *walk, at At, path []byte, dir bool) (Node, []byte, int) {
 	if _, errno := ns.start(w, at, path, false); errno != 0 {
 		return Node{}, nil, errno
@@ -180,6 +186,8 @@ func (ns *Namespace) createAt(w *walk, at At, path []byte, dir bool) (Node, []by
 		return Node{}, nil, errno
 	case slash && !dir:
 		return Node{}, nil, fs.ENOENT
+	case ns.ReadOnly(w.cur):
+		return Node{}, nil, fs.EROFS
 	}
 	return w.cur, last, 0
 }
@@ -282,10 +290,16 @@ func (ns *Namespace) Unlink(p Pages, at At, path []byte, flags int, now fs.Times
 		case lastRoot:
 			return fs.EBUSY
 		}
+		if ns.ReadOnly(w.cur) {
+			return fs.EROFS
+		}
 		return ns.rmdir(p, w.cur, last, now)
 	}
 	if typ != lastNorm {
 		return fs.EISDIR
+	}
+	if ns.ReadOnly(w.cur) {
+		return fs.EROFS
 	}
 	n, errno := ns.lookup(w.cur, last)
 	switch {
@@ -333,6 +347,8 @@ func (ns *Namespace) Rename(p Pages, oldAt At, oldpath []byte, newAt At, newpath
 		return fs.EEXIST
 	case ntyp != lastNorm:
 		return fs.EBUSY
+	case ns.ReadOnly(ow.cur):
+		return fs.EROFS
 	}
 	old, errno := ns.lookup(ow.cur, oname)
 	if errno != 0 {
@@ -401,7 +417,8 @@ func (ns *Namespace) StatAt(at At, path []byte, flags int) (fs.Stat, int) {
 
 // Access checks that the file path names exists and allows mode (faccessat2; flags AT_EACCESS,
 // AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH). The caller is root, for whom only X_OK on a file that is
-// not a directory and has no execute bit can fail (EACCES).
+// not a directory and has no execute bit can fail (EACCES), and W_OK on a read-only file system
+// (EROFS) unless the file is special.
 func (ns *Namespace) Access(at At, path []byte, mode uint32, flags int) int {
 	if mode&^(fs.R_OK|fs.W_OK|fs.X_OK) != 0 || flags&^(fs.AT_EACCESS|fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
 		return fs.EINVAL
@@ -410,10 +427,24 @@ func (ns *Namespace) Access(at At, path []byte, mode uint32, flags int) int {
 	if errno != 0 {
 		return errno
 	}
-	if m := ns.mode(n); mode&fs.X_OK != 0 && m&fs.S_IFMT != fs.S_IFDIR && m&0o111 == 0 {
+	m := ns.mode(n)
+	if mode&fs.X_OK != 0 && m&fs.S_IFMT != fs.S_IFDIR && m&0o111 == 0 {
 		return fs.EACCES
 	}
+	if mode&fs.W_OK != 0 && !special(m) && ns.ReadOnly(n) {
+		return fs.EROFS
+	}
 	return 0
+}
+
+// special reports whether mode is a device's, a FIFO's or a socket's: writing one does not change
+// the file system it is on, so a read-only one allows it.
+func special(mode uint32) bool {
+	switch mode & fs.S_IFMT {
+	case fs.S_IFCHR, fs.S_IFBLK, fs.S_IFIFO, fs.S_IFSOCK:
+		return true
+	}
+	return false
 }
 
 // Chmod sets the permission bits of the file path names (fchmodat2; flags AT_SYMLINK_NOFOLLOW,
@@ -425,6 +456,9 @@ func (ns *Namespace) Chmod(at At, path []byte, mode uint32, flags int, now fs.Ti
 	n, errno := ns.lookupAt(at, path, flags)
 	if errno != 0 {
 		return errno
+	}
+	if ns.ReadOnly(n) {
+		return fs.EROFS
 	}
 	if ns.isLink(n) {
 		return fs.EOPNOTSUPP
@@ -445,6 +479,9 @@ func (ns *Namespace) Utimens(at At, path []byte, atime, mtime fs.Timespec, flags
 	n, errno := ns.lookupAt(at, path, flags)
 	if errno != 0 {
 		return errno
+	}
+	if ns.ReadOnly(n) {
+		return fs.EROFS
 	}
 	if atime.Nsec == fs.UTIME_NOW {
 		atime = now
@@ -473,6 +510,9 @@ func (ns *Namespace) Truncate(p Pages, at At, path []byte, size int64, now fs.Ti
 	case fs.S_IFDIR:
 		return fs.EISDIR
 	case fs.S_IFREG:
+		if ns.ReadOnly(n) {
+			return fs.EROFS
+		}
 		return ns.truncate(p, n, size, false, now)
 	}
 	return fs.EINVAL

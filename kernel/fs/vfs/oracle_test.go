@@ -331,6 +331,14 @@ func (h *host) do(x op) result {
 		if err := syscall.Mount("tmpfs", x.Path, "tmpfs", 0, ""); err != nil {
 			r.Errno = errnoOf(err.(syscall.Errno))
 		}
+	case "rdonly": // make the mount at Path read-only
+		if !h.canMount {
+			r.Errno = -1
+			break
+		}
+		if err := syscall.Mount("none", x.Path, "", syscall.MS_REMOUNT|syscall.MS_BIND|syscall.MS_RDONLY, ""); err != nil {
+			r.Errno = errnoOf(err.(syscall.Errno))
+		}
 	case "dump":
 		r.Tree = hostTree()
 	case "reset": // back to an empty root, no descriptors open
@@ -622,6 +630,12 @@ func (m *mem) do(x op) result {
 		n, errno := m.ns.Resolve(m.ns.Root(), m.ns.Root(), []byte(x.Path), true, false)
 		if errno == 0 {
 			_, errno = m.ns.MountMem(p, n, memfs.Capacity{Bytes: 16 << 20, Inodes: 100}, m.now())
+		}
+		r.Errno = errno
+	case "rdonly":
+		n, errno := m.ns.Resolve(m.ns.Root(), m.ns.Root(), []byte(x.Path), true, false)
+		if errno == 0 {
+			errno = m.ns.SetReadOnly(n)
 		}
 		r.Errno = errno
 	case "dump":
