@@ -26,6 +26,9 @@ type BuildConfig struct {
 	Env []string
 	// Stderr receives the go command's diagnostics (nil: os.Stderr).
 	Stderr io.Writer
+	// Files is a newc archive of files to pack into the image (internal/packfiles), which the
+	// kernel unpacks at boot; empty: none.
+	Files []byte
 }
 
 // Result is a built and checked image.
@@ -60,6 +63,22 @@ func Build(ctx context.Context, cfg BuildConfig) (Result, error) {
 	defer os.Remove(tmp.Name()) // no-op after the rename
 
 	args := []string{"build", "-o", tmp.Name(), "-ldflags=" + strings.Join(cfg.Spec.LDFlags(), " ")}
+	if len(cfg.Files) > 0 {
+		pkgPath := cfg.Spec.PackedPackage
+		if !slices.Contains(pkg.deps, pkgPath) {
+			return Result{}, fmt.Errorf("%w: %s does not link %s, which holds them", ErrPackedNotLinked, cfg.AppDir, pkgPath)
+		}
+		dir, err := os.MkdirTemp("", "unitrace-packed-")
+		if err != nil {
+			return Result{}, err
+		}
+		defer os.RemoveAll(dir)
+		overlay, err := packOverlay(ctx, cfg, pkgPath, dir)
+		if err != nil {
+			return Result{}, fmt.Errorf("packing files into %s: %w", cfg.AppDir, err)
+		}
+		args = append(args, "-overlay="+overlay)
+	}
 	args = append(args, cfg.GoFlags...)
 	args = append(args, ".")
 	if err := goCommand(ctx, cfg, args, nil); err != nil {
@@ -69,6 +88,11 @@ func Build(ctx context.Context, cfg BuildConfig) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("image of %s refused: %w", cfg.AppDir, err)
 	}
+	if len(cfg.Files) > 0 {
+		if err := checkPacked(tmp.Name(), cfg.Spec.PackedPackage, cfg.Files); err != nil {
+			return Result{}, fmt.Errorf("image of %s refused: %w", cfg.AppDir, err)
+		}
+	}
 	if err := os.Rename(tmp.Name(), out); err != nil {
 		return Result{}, err
 	}
@@ -77,6 +101,7 @@ func Build(ctx context.Context, cfg BuildConfig) (Result, error) {
 
 type mainPackage struct {
 	dir, moduleDir string
+	deps           []string
 }
 
 // describe checks, before linking, what would otherwise surface as an obscure
@@ -103,7 +128,7 @@ func describe(ctx context.Context, cfg BuildConfig) (mainPackage, error) {
 		return mainPackage{}, fmt.Errorf("%w: %s does not import %s, which defines %s; a unitrace program imports %s",
 			ErrNoEntrySymbol, cfg.AppDir, p, cfg.Spec.EntrySymbol, KernelImportPath)
 	}
-	return mainPackage{dir: dir, moduleDir: moduleDir}, nil
+	return mainPackage{dir: dir, moduleDir: moduleDir, deps: deps}, nil
 }
 
 // symbolPackage returns the import path of a Go symbol name such as

@@ -41,6 +41,9 @@ type Spec struct {
 	// GoEnv holds GOARCH-specific variables for the go command, such as
 	// GOAMD64=v1 (the kernel leaves CR4.OSXSAVE off, so v3 cannot start).
 	GoEnv []string
+	// PackedPackage is the import path of the package whose image.go holds the
+	// archive of packed files (BuildConfig.Files; packed.go).
+	PackedPackage string
 }
 
 // Entry symbols of the kernel, referenced only by the linker's -E.
@@ -59,12 +62,12 @@ func SpecFor(arch Arch) (Spec, error) {
 		// 1 MiB + one header page: below 1 MiB lie the BIOS data, the VGA
 		// hole and where QEMU puts the PVH start_info.
 		return Spec{Arch: AMD64, Machine: elf.EM_X86_64, EntrySymbol: AMD64Entry,
-			TextAddr: 0x101000, Rounding: 0x1000, PVHNote: true, GoEnv: []string{"GOAMD64=v1"}}, nil
+			TextAddr: 0x101000, Rounding: 0x1000, PVHNote: true, GoEnv: []string{"GOAMD64=v1"}, PackedPackage: PackedImportPath}, nil
 	case ARM64:
 		// QEMU virt puts the DTB at the base of RAM (0x40000000, up to
 		// 1 MiB) only if the image leaves room for it.
 		return Spec{Arch: ARM64, Machine: elf.EM_AARCH64, EntrySymbol: ARM64Entry,
-			TextAddr: 0x40201000, Rounding: 0x1000}, nil
+			TextAddr: 0x40201000, Rounding: 0x1000, PackedPackage: PackedImportPath}, nil
 	}
 	return Spec{}, fmt.Errorf("unsupported architecture %q (want %s or %s)", arch, AMD64, ARM64)
 }

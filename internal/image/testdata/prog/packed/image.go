@@ -1,0 +1,4 @@
+package packed
+
+// archive stands in for the kernel's packed files: the builder replaces this file.
+var archive string
