@@ -15,6 +15,7 @@ func TestUsageErrors(t *testing.T) {
 		{"a", "b"},
 		{"-patch", "x", "dir"},
 		{"-patch", "x", "-o", "y"},
+		{"-patch", "x", "-files", "d:/data"},
 	} {
 		if err := run(args, &bytes.Buffer{}, &bytes.Buffer{}); !errors.Is(err, errUsage) {
 			t.Errorf("run(%q) = %v, want usage error", args, err)
@@ -44,5 +45,20 @@ func TestBuildRefusesProgramWithoutKernel(t *testing.T) {
 	err := run([]string{"-o", filepath.Join(t.TempDir(), "x.elf"), "../../internal/image/testdata/nokernel"}, &bytes.Buffer{}, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "github.com/unitrace/unitrace/kernel") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestFilesRefusals(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-files", "d:data", "app"}, "not an absolute path"},
+		{[]string{"-files-mtime", "-5", "app"}, "seconds since the epoch"},
+		{[]string{"-o", filepath.Join(t.TempDir(), "x.elf"), "-files", "testdata/no-such-dir:/data", "app"}, "no such file or directory"},
+	} {
+		if err := run(c.args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("run(%q) = %v, want an error with %q", c.args, err, c.want)
+		}
 	}
 }

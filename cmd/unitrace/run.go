@@ -19,6 +19,7 @@ import (
 
 	"github.com/hugelgupf/vmtest/qemu"
 	"github.com/unitrace/unitrace/internal/image"
+	"github.com/unitrace/unitrace/internal/packfiles"
 	"github.com/unitrace/unitrace/internal/tracefile"
 	"github.com/unitrace/unitrace/internal/vmconfig"
 )
@@ -43,6 +44,9 @@ type runOptions struct {
 	env     []string // KEY=VALUE words for the guest
 	args    []string // the program's arguments
 
+	files    packfiles.Flag    // directories to pack into the image
+	packOpts packfiles.Options // -files-mtime
+
 	trace     vmconfig.TraceOptions
 	traceFile string // recording; default next to the image
 	pprofFile string // write the samples as a pprof profile here after the run
@@ -63,6 +67,9 @@ Exit status: the guest's own; 70 when the guest kernel faults; 124 when the
 guest runs past -timeout; 125 when QEMU fails or ends without the guest's exit
 line; 126 when the image cannot be built; 2 for a usage error.
 
+-files HOSTDIR:GUESTDIR (repeatable) packs the files below HOSTDIR into the
+image; the guest finds them at GUESTDIR, read-only (docs/tools.md).
+
 Tracing (microvm on amd64, virt on arm64): -trace, -backtrace, -ring, -mode
 become unitrace.* kernel options, and the launcher records the guest's
 org.unitrace.data port to -o FILE while the guest runs (docs/tracing.md).
@@ -71,6 +78,7 @@ org.unitrace.data port to -o FILE while the guest runs (docs/tracing.md).
 var runCommand = command{
 	name: "run",
 	synopsis: "[-arch amd64|arm64] [-machine MACHINE] [-m SIZE] [-smp N] [-accel tcg|kvm] [-cpu MODEL] [-timeout D] [-image ELF] [-v] [-n] " +
+		"[-files HOSTDIR:GUESTDIR ...] [-files-mtime SECONDS] " +
 		"[-trace GLOBS] [-backtrace] [-ring SIZE] [-sample HZ] [-sample-force] [-mode stream|flight] [-pprof FILE] [-o FILE] [-sockets DIR] " +
 		"APP_DIR [KEY=VALUE ...] [-- ARGS ...]",
 	summary: "build the main package in APP_DIR into an image and boot it in QEMU (-trace records it)",
@@ -81,12 +89,24 @@ var runCommand = command{
 func runSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 	var o runOptions
 	o.register(fs)
+	o.registerFiles(fs)
 	return func(std stdio, args []string) error {
 		if err := o.parse(fs, args); err != nil {
 			return flagError(err)
 		}
 		return runGuest(std, o)
 	}
+}
+
+// registerFiles defines -files and -files-mtime on fs, into o: run's alone, since test builds
+// its images another way.
+func (o *runOptions) registerFiles(fs *flag.FlagSet) {
+	fs.Var(&o.files, "files", "pack the files below HOSTDIR into the image, mounted read-only at GUESTDIR in the guest (HOSTDIR:GUESTDIR; repeatable)")
+	fs.Func("files-mtime", "give every packed file this modification time, in seconds since the epoch (reproducible images)", func(s string) error {
+		t, err := packfiles.ParseMTime(s)
+		o.packOpts.MTime = &t
+		return err
+	})
 }
 
 // register defines run's flags on fs, into o.
@@ -187,7 +207,12 @@ func runGuest(std stdio, o runOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := image.Build(context.Background(), image.BuildConfig{AppDir: o.appDir, Output: o.output, Spec: g.spec, Stderr: std.err})
+	archive, _, err := packfiles.Archive(o.files, o.packOpts)
+	if err != nil {
+		fmt.Fprintf(std.err, "unitrace run: %v\n", err)
+		return exitStatus(statusBuildFailed)
+	}
+	res, err := image.Build(context.Background(), image.BuildConfig{AppDir: o.appDir, Output: o.output, Spec: g.spec, Stderr: std.err, Files: archive})
 	if err != nil {
 		fmt.Fprintf(std.err, "unitrace run: %v\n", err)
 		return exitStatus(statusBuildFailed)

@@ -21,6 +21,7 @@ func parseRun(name string, args []string, stderr io.Writer) (runOptions, error) 
 	fs.SetOutput(stderr)
 	var o runOptions
 	o.register(fs)
+	o.registerFiles(fs)
 	err := o.parse(fs, args)
 	return o, err
 }
@@ -42,6 +43,11 @@ func TestParseRun(t *testing.T) {
 				return o.timeout == 5*time.Second && o.accel == "kvm" && o.smp == 2 && o.cpu == "qemu64" && o.output == "x.elf" && o.verbose && o.dryRun
 			}},
 		{[]string{"app", "--"}, "app", nil, []string{}, nil},
+		{[]string{"-files", "a:/data", "app", "-files", "b:c:/opt/x/", "-files-mtime", "123"}, "app", nil, nil,
+			func(o runOptions) bool {
+				return len(o.files) == 2 && o.files[0].Host == "a" && o.files[1].Host == "b:c" && o.files[1].Guest == "/opt/x" &&
+					o.packOpts.MTime != nil && *o.packOpts.MTime == 123
+			}},
 	}
 	for _, tt := range tests {
 		o, err := parseRun("run", tt.args, &bytes.Buffer{})
@@ -64,6 +70,10 @@ func TestParseRunErrors(t *testing.T) {
 		{"-timeout", "-1s", "app"},
 		{"-nosuchflag", "app"},
 		{"app", "-smp", "many"},
+		{"-files", "nocolon", "app"},
+		{"-files", "d:relative", "app"},
+		{"-files", "d:/", "app"},
+		{"-files-mtime", "yesterday", "app"},
 	} {
 		if _, err := parseRun("run", args, &bytes.Buffer{}); err == nil {
 			t.Errorf("%q: no error", args)
@@ -88,6 +98,8 @@ func TestCLIStatuses(t *testing.T) {
 		{[]string{"run", "-accel", "hvf", "app"}, 2, "unsupported accelerator"},
 		{[]string{"run", "app", "--", "two words"}, 2, "white space"},
 		{[]string{"run", "../../internal/image/testdata/nokernel"}, 126, "github.com/unitrace/unitrace/kernel"},
+		{[]string{"run", "-files", "d:/data/../etc", "app"}, 2, "has a .. component"},
+		{[]string{"run", "-files", "testdata/no-such-dir:/data", "app"}, 126, "no such file or directory"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer

@@ -107,6 +107,12 @@ func Write(w io.Writer, dirs []Dir, opts Options) (Summary, error) {
 	return sum, nil
 }
 
+// Describe says in a few words what an archive holds, for the tools' messages.
+func Describe(s Summary) string {
+	return fmt.Sprintf("%d files (%d bytes), %d directories and %d symbolic links at %s: a %d-byte archive",
+		s.Files, s.Bytes, s.Directories, s.Links, strings.Join(s.Dirs, " "), s.Size)
+}
+
 type countingWriter struct {
 	w io.Writer
 	n int64
