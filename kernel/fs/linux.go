@@ -141,6 +141,10 @@ const (
 // memfs reports as its own.
 const TmpfsMagic = 0x01021994
 
+// ST_RDONLY is the bit of statfs's f_flags that says the file system is mounted read-only
+// (include/linux/statfs.h; the vfs tests check it against a read-only tmpfs).
+const ST_RDONLY = 0x0001
+
 // MaxFileSize is the largest size a file may have: MAX_LFS_FILESIZE on 64-bit Linux. Writes
 // that would pass it fail with EFBIG.
 const MaxFileSize = 1<<63 - 1

@@ -40,4 +40,5 @@ type Statfs struct {
 	Files   uint64
 	Ffree   uint64
 	Namelen int64
+	Flags   uint64 // f_flags: ST_RDONLY for a read-only file system
 }

@@ -110,8 +110,8 @@ const (
 	statfsFlags   = 80
 )
 
-// PutStatfs lays st out as struct statfs at the start of dst (the file system id is fsid,
-// f_flags 0, the spare words zero) and reports false if dst is shorter.
+// PutStatfs lays st out as struct statfs at the start of dst (the file system id is fsid, the
+// spare words zero) and reports false if dst is shorter.
 func PutStatfs(dst []byte, st *Statfs, fsid uint64) bool {
 	if len(dst) < StatfsSize {
 		return false
@@ -128,5 +128,6 @@ func PutStatfs(dst []byte, st *Statfs, fsid uint64) bool {
 	putLE(b[statfsFsid:statfsFsid+8], fsid)
 	putLE(b[statfsNamelen:statfsNamelen+8], uint64(st.Namelen))
 	putLE(b[statfsFrsize:statfsFrsize+8], uint64(st.Bsize))
+	putLE(b[statfsFlags:statfsFlags+8], st.Flags)
 	return true
 }

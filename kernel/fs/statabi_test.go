@@ -128,14 +128,14 @@ func TestStatfsLayout(t *testing.T) {
 			t.Errorf("struct statfs %s: %d, syscall.Statfs_t has %d", c.name, c.got, c.want)
 		}
 	}
-	st := Statfs{Type: TmpfsMagic, Bsize: 4096, Blocks: 3, Bfree: 4, Bavail: 5, Files: 6, Ffree: 7, Namelen: NameMax}
+	st := Statfs{Type: TmpfsMagic, Bsize: 4096, Blocks: 3, Bfree: 4, Bavail: 5, Files: 6, Ffree: 7, Namelen: NameMax, Flags: ST_RDONLY}
 	buf := make([]byte, StatfsSize)
 	if !PutStatfs(buf, &st, 0x0000_0009_0000_0008) || PutStatfs(buf[:StatfsSize-1], &st, 0) {
 		t.Fatal("PutStatfs's length check")
 	}
 	got := *(*syscall.Statfs_t)(unsafe.Pointer(&buf[0]))
 	if got.Type != TmpfsMagic || got.Bsize != 4096 || got.Blocks != 3 || got.Bfree != 4 || got.Bavail != 5 ||
-		got.Files != 6 || got.Ffree != 7 || got.Namelen != NameMax || got.Frsize != 4096 || got.Flags != 0 ||
+		got.Files != 6 || got.Ffree != 7 || got.Namelen != NameMax || got.Frsize != 4096 || got.Flags != ST_RDONLY ||
 		got.Fsid.X__val != [2]int32{8, 9} {
 		t.Fatalf("PutStatfs read back as %+v", got)
 	}

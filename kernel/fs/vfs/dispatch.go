@@ -239,19 +239,23 @@ func (ns *Namespace) setTimes(n Node, atime, mtime fs.Timespec, setA, setM bool,
 	return fs.ENOENT
 }
 
-// Statfs returns the statistics of n's file system (fstatfs). A read-only one cannot grow, so it
-// has no free blocks or inodes: its size is what it holds, as squashfs and iso9660 report.
+// Statfs returns the statistics of n's file system (fstatfs). A read-only one has ST_RDONLY in
+// Flags, and since it cannot grow, no free blocks or inodes: its size is what it holds, as
+// squashfs and iso9660 report.
 func (ns *Namespace) Statfs(n Node) (fs.Statfs, int) {
 	switch ns.kindOf(n) {
 	case kindMem:
 		u := ns.memOf(n).Usage()
+		var flags uint64
 		if ns.ReadOnly(n) {
 			u.MaxPages, u.MaxInodes = u.Pages, u.Inodes
+			flags = fs.ST_RDONLY
 		}
 		free := u.MaxPages - min(u.Pages, u.MaxPages)
 		return fs.Statfs{
 			Type: fs.TmpfsMagic, Bsize: memfs.PageSize, Blocks: u.MaxPages, Bfree: free, Bavail: free,
 			Files: uint64(u.MaxInodes), Ffree: uint64(u.MaxInodes - min(u.Inodes, u.MaxInodes)), Namelen: fs.NameMax,
+			Flags: flags,
 		}, 0
 	}
 	return fs.Statfs{}, fs.EBADF

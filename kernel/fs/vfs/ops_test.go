@@ -269,7 +269,8 @@ var scenarios = []scenario{
 		ok(touch("ro/f")), ok(write(2, 0, "data")), ok(op{Kind: "close", H: 2}), ok(symlink("f", "ro/l")),
 		ok(symlink("nowhere", "ro/dang")), ok(op{Kind: "mknod", Path: "ro/p", Mode: fs.S_IFIFO | 0o666, Dir: -1}),
 		ok(op{Kind: "utimens", Path: "ro/f", Atime: fs.Timespec{Sec: 1000}, Mtime: fs.Timespec{Sec: 2000}, Dir: -1}),
-		ok(op{Kind: "rdonly", Path: "ro"}),
+		ok(op{Kind: "statfsflags", Path: "ro/f"}), ok(op{Kind: "rdonly", Path: "ro"}),
+		ok(op{Kind: "statfsflags", Path: "ro/f"}), ok(op{Kind: "statfsflags", Path: "f"}),
 		// Creating: EEXIST and ENOENT come first, then EROFS.
 		step{mkdir("ro/x"), fs.EROFS}, step{mkdir("ro/x/"), fs.EROFS}, step{mkdir("ro/d"), fs.EEXIST},
 		step{mkdir("ro/missing/x"), fs.ENOENT}, step{mkdir("ro/f/x"), fs.ENOTDIR},

@@ -331,6 +331,13 @@ func (h *host) do(x op) result {
 		if err := syscall.Mount("tmpfs", x.Path, "tmpfs", 0, ""); err != nil {
 			r.Errno = errnoOf(err.(syscall.Errno))
 		}
+	case "statfsflags": // statfs's ST_RDONLY bit for Path
+		var st syscall.Statfs_t
+		if err := syscall.Statfs(x.Path, &st); err != nil {
+			r.Errno = errnoOf(err.(syscall.Errno))
+		} else {
+			r.Data = []byte{byte(st.Flags & fs.ST_RDONLY)}
+		}
 	case "rdonly": // make the mount at Path read-only
 		if !h.canMount {
 			r.Errno = -1
@@ -632,6 +639,11 @@ func (m *mem) do(x op) result {
 			_, errno = m.ns.MountMem(p, n, memfs.Capacity{Bytes: 16 << 20, Inodes: 100}, m.now())
 		}
 		r.Errno = errno
+	case "statfsflags":
+		st, errno := m.ns.StatfsAt(At{Root: m.ns.Root(), Dir: m.ns.Root()}, []byte(x.Path))
+		if r.Errno = errno; errno == 0 {
+			r.Data = []byte{byte(st.Flags & fs.ST_RDONLY)}
+		}
 	case "rdonly":
 		n, errno := m.ns.Resolve(m.ns.Root(), m.ns.Root(), []byte(x.Path), true, false)
 		if errno == 0 {
