@@ -87,6 +87,7 @@ func initFiles() {
 	if rootNS.Mkdir(&fsPages, vfs.At{Root: root, Dir: root}, tmp[:], 0o1777, now) != 0 || rootNS.MakeDev(&fsPages, now) != 0 {
 		panicBoot("file system: no room for /tmp and /dev")
 	}
+	mountPacked(&rootNS, &fsPages, now)
 	rootNS.Acquire(root)
 	cwd = root
 	if opts.verbose {

@@ -17,7 +17,6 @@ const filesMTime = 1_700_000_000
 // launcher, on both architectures, and compares the guest's listing with the host's tree: every
 // file, mode, time, size and SHA-256, every link target, and a read-only /data.
 func TestPackedFiles(t *testing.T) {
-	t.Skip("needs a boot that calls kernel.mountPacked: initFiles (kernel/files.go), once / has /tmp and /dev")
 	host := filepath.Join(repoRoot, "tests", "vm", "testdata", "packed")
 	want := hostListing(t, host)
 	want = append(want, "create: open /data/created-by-examples-packed: read-only file system")
