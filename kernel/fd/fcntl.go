@@ -12,7 +12,8 @@ package fd
 //     are ignored rather than refused.
 //
 // An open file's F_GETFL and F_SETFL are its description's flags instead
-// (file.go). A closed fd is EBADF, any other cmd EINVAL (F_DUPFD and
+// (file.go); a pipe end's F_GETFL its access mode, and F_GETPIPE_SZ and
+// F_SETPIPE_SZ are the pipe's (pipe.go; EBADF on anything else). A closed fd is EBADF, any other cmd EINVAL (F_DUPFD and
 // F_DUPFD_CLOEXEC are Dup's).
 func (t *Table) Fcntl(fd, cmd int, arg uintptr) (ret int, errno int) {
 	if !t.isOpen(fd) {
@@ -21,6 +22,15 @@ func (t *Table) Fcntl(fd, cmd int, arg uintptr) (ret int, errno int) {
 	f := &t.files[fd]
 	if f.kind == KindFile && (cmd == F_GETFL || cmd == F_SETFL) {
 		return t.fileFcntl(fd, cmd, arg)
+	}
+	if cmd == F_GETPIPE_SZ || cmd == F_SETPIPE_SZ {
+		if f.kind != KindPipe {
+			return 0, EBADF // as Linux: not a pipe
+		}
+		return t.pipeFcntl(fd, cmd, arg)
+	}
+	if f.kind == KindPipe && cmd == F_GETFL {
+		return t.pipeFcntl(fd, cmd, arg)
 	}
 	flags := uint32(arg) // Linux reads arg as an int for these commands
 	switch cmd {

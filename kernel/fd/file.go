@@ -101,7 +101,8 @@ func (t *Table) drop(fd int) (last vfs.Node) {
 // cloexec says. old not open is EBADF; min outside the table EINVAL (Linux: beyond
 // RLIMIT_NOFILE); no free descriptor at or above min EMFILE. Of the other kinds only the
 // console can be duplicated (the new descriptor is a console descriptor of its own, with its
-// own O_NONBLOCK); an eventfd, an epoll instance or a device is EINVAL.
+// own O_NONBLOCK), and a pipe end (likewise); an eventfd, an epoll instance or a device is
+// EINVAL.
 func (t *Table) Dup(old, min int, cloexec bool) (fd int, errno int) {
 	if !t.isOpen(old) {
 		return -1, EBADF
@@ -121,14 +122,19 @@ func (t *Table) Dup(old, min int, cloexec bool) (fd int, errno int) {
 	return -1, EMFILE
 }
 
-func dupable(k Kind) bool { return k == KindFile || k == KindConsole }
+func dupable(k Kind) bool { return k == KindFile || k == KindConsole || k == KindPipe }
 
 // install makes free descriptor fd another descriptor of old's file.
 func (t *Table) install(fd, old int, cloexec bool) {
 	src := t.files[old]
-	t.files[fd] = file{kind: src.kind, cloexec: cloexec, nonblock: src.nonblock, desc: src.desc}
-	if src.kind == KindFile {
+	t.files[fd] = file{kind: src.kind, cloexec: cloexec, nonblock: src.nonblock, desc: src.desc, writeEnd: src.writeEnd}
+	switch {
+	case src.kind == KindFile:
 		t.descs[src.desc%MaxFDs].refs++
+	case src.kind == KindPipe && src.writeEnd:
+		t.pipes[src.desc%MaxPipes].writers++
+	case src.kind == KindPipe:
+		t.pipes[src.desc%MaxPipes].readers++
 	}
 }
 

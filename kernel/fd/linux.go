@@ -11,8 +11,10 @@ const (
 	EAGAIN = 11
 	EEXIST = 17
 	EINVAL = 22
+	ENFILE = 23
 	EMFILE = 24
 	ENOSPC = 28
+	EPIPE  = 32
 	ELOOP  = 40
 )
 
@@ -20,6 +22,7 @@ const (
 // description keeps or drops (file.go). Only O_DIRECTORY and O_NOFOLLOW differ on arm64, and
 // neither is here.
 const (
+	O_WRONLY   = 0x1
 	O_RDWR     = 0x2
 	O_CREAT    = 0o100
 	O_EXCL     = 0o200
@@ -38,6 +41,9 @@ const (
 	F_SETFD = 2
 	F_GETFL = 3
 	F_SETFL = 4
+
+	F_SETPIPE_SZ = 1031 // linux/fcntl.h: F_LINUX_SPECIFIC_BASE + 7
+	F_GETPIPE_SZ = 1032
 )
 
 // eventfd2 flags.

@@ -50,6 +50,8 @@ func (t *Table) poll(fd int, depth int) uint32 {
 	switch f.kind {
 	case KindEventfd:
 		return eventfdPoll(f.count)
+	case KindPipe:
+		return t.pipePoll(f)
 	case KindEpoll:
 		if depth > maxNests+1 {
 			return 0

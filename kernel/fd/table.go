@@ -1,5 +1,6 @@
 // Package fd is the file descriptor table: the console on 0, 1 and 2,
-// eventfds, epoll instances, kernel devices and the files of the file system,
+// eventfds, epoll instances, kernel devices, pipes and the files of the file
+// system,
 // with Linux semantics (eventfd(2), epoll_ctl(2), epoll_wait(2), fcntl(2),
 // close(2), dup(2)).
 //
@@ -35,6 +36,7 @@ const (
 	KindEpoll
 	KindDevice // a kernel device (a virtio-serial port), read and written by the kernel
 	KindFile   // a file of the file system, through an open file description (file.go)
+	KindPipe   // an end of a pipe (pipe.go)
 )
 
 func (k Kind) String() string {
@@ -51,6 +53,8 @@ func (k Kind) String() string {
 		return "device"
 	case KindFile:
 		return "file"
+	case KindPipe:
+		return "pipe"
 	}
 	return "invalid"
 }
@@ -58,11 +62,12 @@ func (k Kind) String() string {
 // file is one open descriptor and the object behind it.
 type file struct {
 	count     uint64 // eventfd counter; device number for KindDevice
-	desc      int16  // KindFile: the open file description, an index into Table.descs
+	desc      int16  // KindFile: the open file description, an index into Table.descs; KindPipe: the pipe
 	kind      Kind
 	cloexec   bool // FD_CLOEXEC
 	nonblock  bool // O_NONBLOCK
 	semaphore bool // EFD_SEMAPHORE
+	writeEnd  bool // KindPipe: the write end (else the read end)
 	watchers  list // watches (in any epoll) whose target is this descriptor
 	members   list // epoll: the watches this instance owns
 	ready     list // epoll: watches that may have events, in arrival order
@@ -72,6 +77,7 @@ type file struct {
 type Table struct {
 	files   [MaxFDs]file
 	descs   [MaxFDs]File // open file descriptions, for the descriptors of KindFile
+	pipes   [MaxPipes]pipe
 	watches [MaxWatches]watch
 	free    ref // free watches, linked through their inEpoll links
 	handed  int // watches[0:handed] have been handed out at least once
@@ -138,6 +144,9 @@ func (t *Table) Close(fd int) (last vfs.Node, errno int) {
 	}
 	last = t.drop(fd)
 	f := &t.files[fd]
+	if f.kind == KindPipe {
+		t.closePipeEnd(fd)
+	}
 	for f.members.head != none {
 		t.removeWatch(f.members.head)
 	}

@@ -1,0 +1,262 @@
+package fd
+
+// Pipes. pipe2 makes a pipe: a bounded byte buffer with a read end and a write end, each a
+// descriptor of KindPipe (file.desc is the pipe, file.writeEnd says which end). dup gives an end
+// another descriptor (with its own O_NONBLOCK, as the console's; Linux shares the flag through
+// the open file description); the pipe counts the descriptors of each end and goes when both
+// counts reach zero.
+//
+// As everywhere in this package nothing blocks: a read of an empty pipe with writers, or a
+// write that does not fit, is EAGAIN, and the caller sleeps on the pipe's descriptors
+// (PipeDescriptors) unless Nonblocking. Whatever changes a pipe (a read, a write, the last
+// close of an end) is an event for the epoll instances watching its other end, and the caller
+// wakes the threads waiting on both ends.
+
+// PipeSize is a pipe's capacity: Linux's default, 16 pages (pipe_fs_i.h PIPE_DEF_BUFFERS).
+const PipeSize = 64 << 10
+
+// PipeBuf is POSIX's PIPE_BUF on Linux (limits.h): a write of at most this many bytes is
+// atomic, all or nothing.
+const PipeBuf = 4096
+
+// MaxPipes is how many pipes may exist at once; pipe2 beyond it is ENFILE, Linux's answer past
+// its own limits. Each holds its buffer in the table (MaxPipes*PipeSize bytes in all).
+const MaxPipes = 16
+
+type pipe struct {
+	buf     [PipeSize]byte
+	head    uint32 // index in buf of the oldest byte
+	n       uint32 // bytes buffered
+	readers int16  // descriptors of the read end
+	writers int16  // descriptors of the write end
+}
+
+func (p *pipe) inUse() bool { return p.readers > 0 || p.writers > 0 }
+
+// Pipe2 implements pipe2(flags) (and pipe, with flags 0): a new pipe whose read end is the
+// lowest free descriptor and whose write end the next. flags may hold O_CLOEXEC and O_NONBLOCK,
+// for both ends; O_DIRECT (packet mode) and anything else are EINVAL. Fewer than two free
+// descriptors is EMFILE; MaxPipes pipes in use ENFILE.
+func (t *Table) Pipe2(flags int) (rfd, wfd int, errno int) {
+	if flags&^(O_CLOEXEC|O_NONBLOCK) != 0 {
+		return -1, -1, EINVAL
+	}
+	p := -1
+	for i := range t.pipes {
+		if !t.pipes[i].inUse() {
+			p = i
+			break
+		}
+	}
+	free := 0
+	for fd := range t.files {
+		if t.files[fd].kind == KindNone {
+			free++
+		}
+	}
+	switch {
+	case free < 2:
+		return -1, -1, EMFILE
+	case p < 0:
+		return -1, -1, ENFILE
+	}
+	cloexec, nonblock := flags&O_CLOEXEC != 0, flags&O_NONBLOCK != 0
+	rfd = t.open(KindPipe, cloexec, nonblock)
+	wfd = t.open(KindPipe, cloexec, nonblock)
+	t.files[rfd].desc = int16(p)
+	t.files[wfd].desc = int16(p)
+	t.files[wfd].writeEnd = true
+	pp := &t.pipes[p]
+	pp.head, pp.n, pp.readers, pp.writers = 0, 0, 1, 1
+	return rfd, wfd, 0
+}
+
+// Pipe reports the pipe behind fd and whether fd is its write end; ok is false if fd is not a
+// pipe end.
+func (t *Table) Pipe(fd int) (p int, writeEnd, ok bool) {
+	if t.Kind(fd) != KindPipe {
+		return -1, false, false
+	}
+	return int(t.files[fd].desc) % MaxPipes, t.files[fd].writeEnd, true
+}
+
+// PipeDescriptors writes to out the descriptors of both ends of pipe p and returns how many:
+// the threads blocked on them are the ones a change of p may concern. With len(out) >= MaxFDs
+// none is left out.
+func (t *Table) PipeDescriptors(p int, out []int32) int {
+	n := 0
+	for fd := range t.files {
+		if n < len(out) && t.files[fd].kind == KindPipe && int(t.files[fd].desc) == p {
+			out[n] = int32(fd)
+			n++
+		}
+	}
+	return n
+}
+
+// pipeOf returns fd's pipe if fd is the end named (writeEnd), or EBADF for the other end (a
+// read end is not open for writing, nor a write end for reading), EINVAL for another kind.
+func (t *Table) pipeOf(fd int, writeEnd bool) (*pipe, int) {
+	switch {
+	case !t.isOpen(fd):
+		return nil, EBADF
+	case t.files[fd].kind != KindPipe:
+		return nil, EINVAL
+	case t.files[fd].writeEnd != writeEnd:
+		return nil, EBADF
+	}
+	return &t.pipes[int(t.files[fd].desc)%MaxPipes], 0
+}
+
+// PipeRead implements read(2) of a pipe's read end into dst: it takes up to len(dst) bytes, in
+// order. An empty pipe reads 0 (end of file) once no write end is open, and is EAGAIN while one
+// is. A read that took bytes is an event (EPOLLOUT) for the write end.
+func (t *Table) PipeRead(fd int, dst []byte) (n int, errno int) {
+	p, errno := t.pipeOf(fd, false)
+	if errno != 0 {
+		return 0, errno
+	}
+	if len(dst) == 0 {
+		return 0, 0
+	}
+	if p.n == 0 {
+		if p.writers == 0 {
+			return 0, 0
+		}
+		return 0, EAGAIN
+	}
+	n = min(len(dst), int(p.n))
+	first := min(n, PipeSize-int(p.head))
+	copy(dst[:first], p.buf[p.head:])
+	copy(dst[first:n], p.buf[:n-first])
+	p.head = (p.head + uint32(n)) % PipeSize
+	p.n -= uint32(n)
+	if p.n == 0 {
+		p.head = 0
+	}
+	t.notifyPipe(int(t.files[fd].desc), true, EPOLLOUT)
+	return n, 0
+}
+
+// PipeWrite implements write(2) of src to a pipe's write end. With no read end open it is
+// EPIPE (the caller sends SIGPIPE, as Linux does). A write of at most PipeBuf bytes is atomic:
+// all of it, or EAGAIN while it does not fit; a longer one takes what room there is, EAGAIN
+// only when there is none. A write that stored bytes is an event (EPOLLIN) for the read end.
+func (t *Table) PipeWrite(fd int, src []byte) (n int, errno int) {
+	p, errno := t.pipeOf(fd, true)
+	if errno != 0 {
+		return 0, errno
+	}
+	if p.readers == 0 {
+		return 0, EPIPE
+	}
+	if len(src) == 0 {
+		return 0, 0
+	}
+	room := PipeSize - int(p.n)
+	if room == 0 || (len(src) <= PipeBuf && room < len(src)) {
+		return 0, EAGAIN
+	}
+	n = min(len(src), room)
+	tail := (int(p.head) + int(p.n)) % PipeSize
+	first := min(n, PipeSize-tail)
+	copy(p.buf[tail:tail+first], src[:first])
+	copy(p.buf[:n-first], src[first:n])
+	p.n += uint32(n)
+	t.notifyPipe(int(t.files[fd].desc), false, EPOLLIN)
+	return n, 0
+}
+
+// PipeBuffered reports how many bytes pipe end fd's pipe holds (FIONREAD's answer); ok is
+// false if fd is not a pipe end.
+func (t *Table) PipeBuffered(fd int) (n int, ok bool) {
+	p, _, ok := t.Pipe(fd)
+	if !ok {
+		return 0, false
+	}
+	return int(t.pipes[p].n), true
+}
+
+// notifyPipe is an event of kind key for the descriptors of pipe p's read end (toWriters
+// false) or write end.
+func (t *Table) notifyPipe(p int, toWriters bool, key uint32) {
+	for fd := range t.files {
+		f := &t.files[fd]
+		if f.kind == KindPipe && int(f.desc) == p && f.writeEnd == toWriters && f.watchers.n > 0 {
+			t.notify(fd, key)
+		}
+	}
+}
+
+// closePipeEnd drops descriptor fd's count on its pipe; the last descriptor of an end is an
+// event for the other end (end of file or a broken pipe), and with both ends gone the pipe is
+// free.
+func (t *Table) closePipeEnd(fd int) {
+	f := &t.files[fd]
+	pn := int(f.desc) % MaxPipes
+	p := &t.pipes[pn]
+	if f.writeEnd {
+		if p.writers--; p.writers == 0 {
+			t.notifyPipe(pn, false, EPOLLIN|EPOLLHUP)
+		}
+	} else {
+		if p.readers--; p.readers == 0 {
+			t.notifyPipe(pn, true, EPOLLOUT|EPOLLERR)
+		}
+	}
+	if !p.inUse() {
+		p.head, p.n = 0, 0
+	}
+}
+
+// pipePoll is a pipe end's readiness, as Linux's pipe_poll computes it: the read end is
+// readable with bytes buffered and hung up once no writer is left; the write end is writable
+// with room for an atomic write (PipeBuf) and in error once no reader is left.
+func (t *Table) pipePoll(f *file) uint32 {
+	p := &t.pipes[int(f.desc)%MaxPipes]
+	var ev uint32
+	if !f.writeEnd {
+		if p.n > 0 {
+			ev |= EPOLLIN | EPOLLRDNORM
+		}
+		if p.writers == 0 {
+			ev |= EPOLLHUP
+		}
+		return ev
+	}
+	if PipeSize-p.n >= PipeBuf {
+		ev |= EPOLLOUT | EPOLLWRNORM
+	}
+	if p.readers == 0 {
+		ev |= EPOLLERR
+	}
+	return ev
+}
+
+// pipeFcntl is Fcntl for a pipe end's F_GETFL (the end's access mode, O_RDONLY or O_WRONLY,
+// and O_NONBLOCK), F_GETPIPE_SZ (PipeSize) and F_SETPIPE_SZ: the capacity is fixed, so a
+// request up to PipeSize is granted as PipeSize (Linux too may give more than asked) and a
+// larger one is EPERM, Linux's answer past the pipe-max-size an unprivileged process may set.
+func (t *Table) pipeFcntl(fd, cmd int, arg uintptr) (ret int, errno int) {
+	f := &t.files[fd]
+	switch cmd {
+	case F_GETFL:
+		if f.writeEnd {
+			ret = O_WRONLY
+		}
+		if f.nonblock {
+			ret |= O_NONBLOCK
+		}
+		return ret, 0
+	case F_GETPIPE_SZ:
+		return PipeSize, 0
+	}
+	// F_SETPIPE_SZ
+	if int(int32(arg)) < 0 {
+		return 0, EINVAL
+	}
+	if uint32(arg) > PipeSize {
+		return 0, EPERM
+	}
+	return PipeSize, 0
+}

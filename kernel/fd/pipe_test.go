@@ -1,0 +1,275 @@
+package fd
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+)
+
+// pipeModel is what a program sees of the pipes of a table: per pipe the bytes in it and the
+// descriptors of each end, kept as plainly as possible.
+type pipeModel struct {
+	data map[int][]byte // by pipe, numbered in creation order
+	ends map[int]pipeEnd
+	made int
+}
+
+type pipeEnd struct {
+	id    int // the pipe
+	write bool
+}
+
+func (m *pipeModel) count(id int, write bool) int {
+	n := 0
+	for _, e := range m.ends {
+		if e.id == id && e.write == write {
+			n++
+		}
+	}
+	return n
+}
+
+func TestPipeBasics(t *testing.T) {
+	var tb Table
+	tb.Init()
+	r, w, errno := tb.Pipe2(O_CLOEXEC)
+	if r != 3 || w != 4 || errno != 0 {
+		t.Fatalf("Pipe2 = %d, %d, %d; want 3, 4, 0", r, w, errno)
+	}
+	if got, _ := tb.Fcntl(r, F_GETFD, 0); got != FD_CLOEXEC {
+		t.Errorf("F_GETFD = %d, want FD_CLOEXEC", got)
+	}
+	if got, _ := tb.Fcntl(w, F_GETFL, 0); got != O_WRONLY {
+		t.Errorf("write end F_GETFL = %#x, want O_WRONLY", got)
+	}
+	if got, _ := tb.Fcntl(r, F_GETPIPE_SZ, 0); got != PipeSize {
+		t.Errorf("F_GETPIPE_SZ = %d", got)
+	}
+	if _, errno := tb.Fcntl(0, F_GETPIPE_SZ, 0); errno != EBADF {
+		t.Errorf("F_GETPIPE_SZ on the console: errno %d, want EBADF", errno)
+	}
+	buf := make([]byte, 16)
+	if _, errno := tb.PipeRead(r, buf); errno != EAGAIN {
+		t.Errorf("empty read: errno %d, want EAGAIN", errno)
+	}
+	if _, errno := tb.PipeRead(w, buf); errno != EBADF {
+		t.Errorf("read of the write end: errno %d, want EBADF", errno)
+	}
+	if n, errno := tb.PipeWrite(w, []byte("hello")); n != 5 || errno != 0 {
+		t.Fatalf("write = %d, %d", n, errno)
+	}
+	if _, _, errno := tb.Pipe2(O_DIRECT); errno != EINVAL {
+		t.Errorf("Pipe2(O_DIRECT): errno %d, want EINVAL", errno)
+	}
+	tb.Close(w)
+	if n, _ := tb.PipeRead(r, buf); string(buf[:n]) != "hello" {
+		t.Errorf("read %q", buf[:n])
+	}
+	if n, errno := tb.PipeRead(r, buf); n != 0 || errno != 0 {
+		t.Errorf("read after the writer closed = %d, %d; want end of file", n, errno)
+	}
+	r2, w2, _ := tb.Pipe2(0)
+	tb.Close(r2)
+	if _, errno := tb.PipeWrite(w2, []byte("x")); errno != EPIPE {
+		t.Errorf("write without readers: errno %d, want EPIPE", errno)
+	}
+}
+
+// O_DIRECT is Linux's packet-mode flag, which Pipe2 refuses.
+const O_DIRECT = 0o40000
+
+func TestPipeAtomicAndFull(t *testing.T) {
+	var tb Table
+	tb.Init()
+	r, w, _ := tb.Pipe2(O_NONBLOCK)
+	big := make([]byte, PipeSize-100)
+	if n, _ := tb.PipeWrite(w, big); n != len(big) {
+		t.Fatalf("wrote %d", n)
+	}
+	if _, errno := tb.PipeWrite(w, make([]byte, 200)); errno != EAGAIN {
+		t.Errorf("atomic write that does not fit: errno %d, want EAGAIN", errno)
+	}
+	if n, _ := tb.PipeWrite(w, make([]byte, PipeBuf+1)); n != 100 {
+		t.Errorf("long write took %d, want the 100 bytes of room", n)
+	}
+	if _, errno := tb.PipeWrite(w, make([]byte, PipeBuf+1)); errno != EAGAIN {
+		t.Errorf("write to a full pipe: errno %d, want EAGAIN", errno)
+	}
+	if ev := tb.pipePoll(&tb.files[w]); ev&EPOLLOUT != 0 {
+		t.Errorf("full pipe polls %#x", ev)
+	}
+	tb.PipeRead(r, make([]byte, PipeBuf))
+	if ev := tb.pipePoll(&tb.files[w]); ev&EPOLLOUT == 0 {
+		t.Errorf("pipe with room polls %#x", ev)
+	}
+}
+
+func TestPipeEpoll(t *testing.T) {
+	var tb Table
+	tb.Init()
+	ep, _ := tb.EpollCreate(0)
+	r, w, _ := tb.Pipe2(O_NONBLOCK)
+	tb.EpollCtl(ep, EPOLL_CTL_ADD, r, Event{Events: EPOLLIN | EPOLLRDHUP | EPOLLET, Data: 1})
+	tb.EpollCtl(ep, EPOLL_CTL_ADD, w, Event{Events: EPOLLOUT | EPOLLRDHUP | EPOLLET, Data: 2})
+	out := make([]Event, 4)
+	if n, _ := tb.EpollReady(ep, out); n != 1 || out[0].Data != 2 {
+		t.Fatalf("new pipe: %v", out[:n])
+	}
+	if n, _ := tb.EpollReady(ep, out); n != 0 {
+		t.Fatalf("edge-triggered, nothing new: %v", out[:n])
+	}
+	tb.PipeWrite(w, []byte("x"))
+	if n, _ := tb.EpollReady(ep, out); n != 1 || out[0].Data != 1 || out[0].Events != EPOLLIN {
+		t.Fatalf("after a write: %v", out[:n])
+	}
+	tb.Close(w)
+	if n, _ := tb.EpollReady(ep, out); n != 1 || out[0].Events != EPOLLIN|EPOLLHUP {
+		t.Fatalf("after the writer closed: %v", out[:n])
+	}
+	r2, w2, _ := tb.Pipe2(0)
+	tb.EpollCtl(ep, EPOLL_CTL_ADD, w2, Event{Events: EPOLLOUT | EPOLLET, Data: 3})
+	tb.EpollReady(ep, out)
+	tb.Close(r2)
+	if n, _ := tb.EpollReady(ep, out); n != 1 || out[0].Events != EPOLLOUT|EPOLLERR {
+		t.Fatalf("after the reader closed: %v", out[:n])
+	}
+}
+
+// pipeStep runs one random pipe operation on the table and the model and fails on the first
+// difference.
+func pipeStep(t testing.TB, tb *Table, m *pipeModel, in input) {
+	t.Helper()
+	fd := in.next(fdRange+1) - 1
+	switch in.next(6) {
+	case 0:
+		flags := []int{0, O_NONBLOCK, O_CLOEXEC, 1}[in.next(4)]
+		r, w, errno := tb.Pipe2(flags)
+		if flags == 1 {
+			if errno != EINVAL {
+				t.Fatalf("Pipe2(1): errno %d", errno)
+			}
+			return
+		}
+		if errno != 0 {
+			if len(m.data) < MaxPipes && errno != EMFILE {
+				t.Fatalf("Pipe2 with %d pipes: errno %d", len(m.data), errno)
+			}
+			return
+		}
+		if _, ok := m.ends[r]; ok {
+			t.Fatalf("Pipe2 reused open fd %d", r)
+		}
+		m.made++
+		m.data[m.made] = nil
+		m.ends[r] = pipeEnd{m.made, false}
+		m.ends[w] = pipeEnd{m.made, true}
+	case 1, 2:
+		size := []int{0, 1, 100, PipeBuf, PipeBuf + 1, PipeSize}[in.next(6)]
+		src := bytes.Repeat([]byte{byte(in.next(256))}, size)
+		n, errno := tb.PipeWrite(fd, src)
+		e, ok := m.ends[fd]
+		var wn, werr int
+		switch {
+		case !ok && tb.Kind(fd) == KindNone:
+			werr = EBADF
+		case !ok:
+			werr = EINVAL
+		case !e.write:
+			werr = EBADF
+		case m.count(e.id, false) == 0:
+			werr = EPIPE
+		case size == 0:
+		default:
+			room := PipeSize - len(m.data[e.id])
+			if room == 0 || (size <= PipeBuf && room < size) {
+				werr = EAGAIN
+			} else {
+				wn = min(size, room)
+				m.data[e.id] = append(m.data[e.id], src[:wn]...)
+			}
+		}
+		if n != wn || errno != werr {
+			t.Fatalf("PipeWrite(%d, %d bytes) = %d, %d; model %d, %d", fd, size, n, errno, wn, werr)
+		}
+	case 3:
+		dst := make([]byte, []int{0, 1, 7, PipeBuf, PipeSize}[in.next(5)])
+		n, errno := tb.PipeRead(fd, dst)
+		e, ok := m.ends[fd]
+		var wn, werr int
+		var want []byte
+		switch {
+		case !ok && tb.Kind(fd) == KindNone:
+			werr = EBADF
+		case !ok:
+			werr = EINVAL
+		case e.write:
+			werr = EBADF
+		case len(dst) == 0:
+		case len(m.data[e.id]) == 0 && m.count(e.id, true) > 0:
+			werr = EAGAIN
+		default:
+			wn = min(len(dst), len(m.data[e.id]))
+			want = m.data[e.id][:wn]
+			m.data[e.id] = m.data[e.id][wn:]
+		}
+		if n != wn || errno != werr || !bytes.Equal(dst[:n], want) {
+			t.Fatalf("PipeRead(%d) = %d, %d; model %d, %d", fd, n, errno, wn, werr)
+		}
+	case 4:
+		nfd, errno := tb.Dup(fd, 0, false)
+		if e, ok := m.ends[fd]; ok {
+			if errno != 0 {
+				t.Fatalf("Dup(%d): errno %d", fd, errno)
+			}
+			m.ends[nfd] = e
+		}
+	case 5:
+		tb.Close(fd)
+		if e, ok := m.ends[fd]; ok {
+			delete(m.ends, fd)
+			if m.count(e.id, false)+m.count(e.id, true) == 0 {
+				delete(m.data, e.id)
+			}
+		}
+	}
+	for fd, e := range m.ends {
+		if got, _ := tb.PipeBuffered(fd); got != len(m.data[e.id]) {
+			t.Fatalf("fd %d holds %d bytes, model %d", fd, got, len(m.data[e.id]))
+		}
+		ev := tb.pipePoll(&tb.files[fd])
+		readable := !e.write && len(m.data[e.id]) > 0
+		if ev&EPOLLIN != 0 != readable || e.write && ev&(EPOLLIN|EPOLLHUP) != 0 {
+			t.Fatalf("fd %d (write %v) polls %#x", fd, e.write, ev)
+		}
+	}
+}
+
+func newPipeModel() *pipeModel {
+	return &pipeModel{data: map[int][]byte{}, ends: map[int]pipeEnd{}}
+}
+
+func TestPipeRandom(t *testing.T) {
+	for seed := uint64(0); seed < 20; seed++ {
+		var tb Table
+		tb.Init()
+		m := newPipeModel()
+		in := randInput{rand.New(rand.NewPCG(seed, 7))}
+		for i := 0; i < 2000; i++ {
+			pipeStep(t, &tb, m, in)
+		}
+		checkInvariants(t, &tb)
+	}
+}
+
+func FuzzPipes(f *testing.F) {
+	f.Add([]byte{0, 0, 1, 2, 3, 4, 5, 6})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		var tb Table
+		tb.Init()
+		m := newPipeModel()
+		in := &byteInput{ops}
+		for len(in.b) > 0 {
+			pipeStep(t, &tb, m, in)
+		}
+	})
+}
