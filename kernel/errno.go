@@ -8,6 +8,7 @@ const (
 	EINTR     = 4
 	EIO       = 5
 	EBADF     = 9
+	ECHILD    = 10
 	EAGAIN    = 11
 	ENOMEM    = 12
 	EFAULT    = 14

@@ -19,8 +19,12 @@ func sysDupImpl(old int) uint64 {
 // sysDup3Impl replaces new with a descriptor of old's file, releasing the file new was the last
 // descriptor of.
 func sysDup3Impl(old, new, flags int) uint64 {
+	p, _, isPipe := fds.Pipe(new)
 	r, last, errno := fds.Dup3(old, new, flags)
 	releaseNode(last)
+	if isPipe && errno == 0 {
+		afterPipeClose(new, p)
+	}
 	return errnoOr(errno, uint64(r))
 }
 

@@ -111,6 +111,8 @@ func sysReadFD(f *Frame, n int, buf, count uintptr) (uint64, bool) {
 		return ret, done
 	case fd.KindFile:
 		return sysReadFile(n, buf, count), true
+	case fd.KindPipe:
+		return pipeCall(f, n, false, false, buf, count)
 	case fd.KindNone:
 		return neg(EBADF), true
 	}

@@ -380,6 +380,9 @@ func descStat(n int) (fs.Stat, int) {
 		return fs.Stat{}, fs.EBADF
 	case fd.KindConsole:
 		return fs.Stat{Dev: fs.Mkdev(0, 5), Ino: 1, Mode: fs.S_IFCHR | 0o620, Nlink: 1, Rdev: fs.Mkdev(5, 1), Blksize: 1024}, 0
+	case fd.KindPipe: // on Linux's pipefs (0:12), an inode per pipe
+		p, _, _ := fds.Pipe(n)
+		return fs.Stat{Dev: fs.Mkdev(0, 12), Ino: uint64(p) + 1, Mode: fs.S_IFIFO | 0o600, Nlink: 1, Blksize: 4096}, 0
 	}
 	return fs.Stat{Dev: fs.Mkdev(0, 14), Ino: 1, Mode: 0o600, Nlink: 1, Blksize: 4096}, 0
 }
@@ -519,7 +522,11 @@ func setCwd(n vfs.Node, errno int) int {
 
 // closeFD closes descriptor n, releasing its file's node when it was the last descriptor.
 func closeFD(n int) uint64 {
+	p, _, isPipe := fds.Pipe(n)
 	last, errno := fds.Close(n)
 	releaseNode(last)
+	if isPipe {
+		afterPipeClose(n, p)
+	}
 	return errnoOr(errno, 0)
 }

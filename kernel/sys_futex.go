@@ -126,6 +126,8 @@ func completeWait(f *Frame, slot int32) {
 		}
 	case waitDevice:
 		completeDeviceWait(f, slot)
+	case waitPipe:
+		completePipeWait(f, slot)
 	case waitEventfd:
 		if ret, done := eventfdRead(int(t.waitFD), t.waitAddr); done {
 			setSysRet(f, ret)

@@ -25,9 +25,15 @@ const (
 // child resumes after the system call with the parent's registers except the result (0), the
 // stack pointer (stack) and, with CLONE_SETTLS, the thread pointer (cloneChildContext); the Go
 // runtime's clone child relies on the other registers surviving.
+//
+// Without CLONE_THREAD the call asks for a new process (fork, or os/exec's
+// clone(CLONE_VM|CLONE_VFORK|SIGCHLD)), which there cannot be (noNewProcess); CLONE_THREAD
+// without CLONE_SIGHAND and CLONE_VM is EINVAL, as on Linux.
 func sysCloneImpl(f *Frame, flags uint64, stack, ptid, ctid, tls uintptr) uint64 {
-	if flags&(cloneVM|cloneThread|cloneSighand) != cloneVM|cloneThread|cloneSighand {
-		reportOnce(&warnedFork, "clone without CLONE_VM|CLONE_THREAD (a new process) is not supported")
+	if flags&cloneThread == 0 {
+		return noNewProcess()
+	}
+	if flags&(cloneVM|cloneSighand) != cloneVM|cloneSighand {
 		return neg(EINVAL)
 	}
 	slot := newThread()
@@ -55,8 +61,6 @@ func sysCloneImpl(f *Frame, flags uint64, stack, ptid, ctid, tls uintptr) uint64
 	tpThreadCreate.Emit1(uint64(t.tid))
 	return uint64(t.tid)
 }
-
-var warnedFork bool
 
 // sysExitThread ends the running thread. CLONE_CHILD_CLEARTID's word is cleared and woken; the
 // thread's stack belongs to the program (the Go runtime frees it) and is left alone. When the

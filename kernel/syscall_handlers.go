@@ -14,8 +14,11 @@ func sysRead(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 func sysWrite(f *Frame, a syscallArgs) (uint64, bool) {
-	if fds.Kind(int(a[0])) == fd.KindDevice {
+	switch fds.Kind(int(a[0])) {
+	case fd.KindDevice:
 		return sysWriteDevice(f, int(a[0]), uintptr(a[1]), uintptr(a[2]))
+	case fd.KindPipe:
+		return pipeCall(f, int(a[0]), true, false, uintptr(a[1]), uintptr(a[2]))
 	}
 	return sysWriteFD(int(a[0]), uintptr(a[1]), uintptr(a[2])), true
 }
@@ -49,6 +52,10 @@ func sysEpollPwait2(f *Frame, a syscallArgs) (uint64, bool) {
 	return sysEpollPwaitImpl(f, nrEpollPwait2, int(a[0]), uintptr(a[1]), int(a[2]), a[3])
 }
 
+func sysPipe2(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysPipe2Impl(uintptr(a[0]), int(int32(a[1]))), true
+}
+
 func sysEventfd2(f *Frame, a syscallArgs) (uint64, bool) {
 	r, e := fds.Eventfd(uint32(a[0]), int(a[1]))
 	return errnoOr(e, uint64(r)), true
@@ -69,10 +76,16 @@ func sysPwrite64(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 func sysReadv(f *Frame, a syscallArgs) (uint64, bool) {
+	if fds.Kind(int(a[0])) == fd.KindPipe {
+		return pipeCall(f, int(a[0]), false, true, uintptr(a[1]), uintptr(int32(a[2])))
+	}
 	return vectorIO(int(a[0]), uintptr(a[1]), int(int32(a[2])), -1, false), true
 }
 
 func sysWritev(f *Frame, a syscallArgs) (uint64, bool) {
+	if fds.Kind(int(a[0])) == fd.KindPipe {
+		return pipeCall(f, int(a[0]), true, true, uintptr(a[1]), uintptr(int32(a[2])))
+	}
 	return vectorIO(int(a[0]), uintptr(a[1]), int(int32(a[2])), -1, true), true
 }
 

@@ -4,6 +4,8 @@ import "github.com/unitrace/unitrace/kernel/fs"
 
 // The handlers of the system calls only amd64 has (see syscall_handlers.go).
 
+func sysPipe(f *Frame, a syscallArgs) (uint64, bool) { return sysPipe2Impl(uintptr(a[0]), 0), true }
+
 func sysArchPrctl(f *Frame, a syscallArgs) (uint64, bool) {
 	return sysArchPrctlImpl(f, int(a[0]), uintptr(a[1])), true
 }

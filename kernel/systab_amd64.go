@@ -28,6 +28,7 @@ const (
 	nrReadv             = 19
 	nrWritev            = 20
 	nrAccess            = 21
+	nrPipe              = 22
 	nrSchedYield        = 24
 	nrMincore           = 27
 	nrMadvise           = 28
@@ -37,7 +38,11 @@ const (
 	nrSetitimer         = 38
 	nrGetpid            = 39
 	nrClone             = 56
+	nrFork              = 57
+	nrVfork             = 58
+	nrExecve            = 59
 	nrExit              = 60
+	nrWait4             = 61
 	nrKill              = 62
 	nrUname             = 63
 	nrFcntl             = 72
@@ -89,6 +94,7 @@ const (
 	nrExitGroup         = 231
 	nrEpollCtl          = 233
 	nrTgkill            = 234
+	nrWaitid            = 247
 	nrOpenat            = 257
 	nrMkdirat           = 258
 	nrMknodat           = 259
@@ -106,11 +112,13 @@ const (
 	nrEventfd2          = 290
 	nrEpollCreate1      = 291
 	nrDup3              = 292
+	nrPipe2             = 293
 	nrPreadv            = 295
 	nrPwritev           = 296
 	nrPrlimit64         = 302
 	nrRenameat2         = 316
 	nrGetrandom         = 318
+	nrExecveat          = 322
 	nrCopyFileRange     = 326
 	nrStatx             = 332
 	nrRseq              = 334
@@ -122,12 +130,12 @@ const (
 // sysTable serves the Linux/amd64 system calls by number (dispatch); a number without a row
 // is unknown. It is static data: system calls run before package initialisation.
 var sysTable = [...]sysCall{
-	nrRead:              {handler: sysRead},              // partial: the console reads end of file; eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports and files
-	nrWrite:             {handler: sysWrite},             // partial: the console, eventfds, the trace ports (blocking until the device has the bytes) and files
+	nrRead:              {handler: sysRead},              // partial: the console reads end of file; eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes (blocking unless O_NONBLOCK) and files
+	nrWrite:             {handler: sysWrite},             // partial: the console, eventfds, the trace ports (blocking until the device has the bytes), pipes (blocking unless O_NONBLOCK; SIGPIPE and EPIPE without a reader) and files
 	nrOpen:              {handler: sysOpen},              // partial: as openat
 	nrClose:             {handler: sysClose},             // full
 	nrStat:              {handler: sysStat},              // full
-	nrFstat:             {handler: sysFstat},             // partial: the console is a character device, eventfds, epoll instances and the trace ports anonymous inodes
+	nrFstat:             {handler: sysFstat},             // partial: the console is a character device, pipes FIFOs, eventfds, epoll instances and the trace ports anonymous inodes
 	nrLstat:             {handler: sysLstat},             // full
 	nrLseek:             {handler: sysLseek},             // partial: files (SEEK_DATA and SEEK_HOLE see no hole but the end); other descriptors ESPIPE
 	nrMmap:              {handler: sysMmap},              // partial: anonymous mappings only (else ENODEV, EBADF for a closed descriptor): hints honoured when free, MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_POPULATE, PROT_NONE reservations that cost no frames
@@ -140,22 +148,27 @@ var sysTable = [...]sysCall{
 	nrIoctl:             {errno: ENOTTY},                 // fails: no terminal or device takes ioctls
 	nrPread64:           {handler: sysPread64},           // partial: files; other descriptors ESPIPE
 	nrPwrite64:          {handler: sysPwrite64},          // partial: files; other descriptors ESPIPE
-	nrReadv:             {handler: sysReadv},             // partial: files and the console; other descriptors EINVAL
-	nrWritev:            {handler: sysWritev},            // partial: files and the console; other descriptors EINVAL
+	nrReadv:             {handler: sysReadv},             // partial: files, pipes and the console; other descriptors EINVAL
+	nrWritev:            {handler: sysWritev},            // partial: files, pipes and the console; other descriptors EINVAL
 	nrAccess:            {handler: sysAccess},            // full: root: only X_OK on a file without an execute bit fails
+	nrPipe:              {handler: sysPipe},              // partial: as pipe2
 	nrSchedYield:        {handler: sysSchedYield},        // full
 	nrMincore:           {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE succeed and do nothing; others EINVAL
-	nrDup:               {handler: sysDup},               // partial: files and the console (a console descriptor of its own, with its own O_NONBLOCK); eventfds, epoll instances and the trace ports EINVAL
+	nrDup:               {handler: sysDup},               // partial: files, pipes and the console (a console or pipe descriptor has its own O_NONBLOCK); eventfds, epoll instances and the trace ports EINVAL
 	nrDup2:              {handler: sysDup2},              // partial: as dup
 	nrNanosleep:         {handler: sysNanosleep},         // partial: no signal interrupts the sleep, so the remaining time is never written
 	nrSetitimer:         {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrGetpid:            {handler: sysGetpid},            // full
-	nrClone:             {handler: sysClone},             // partial: threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND, else EINVAL), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID
+	nrClone:             {handler: sysClone},             // partial: threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID; without CLONE_THREAD a new process: ENOSYS, as fork
+	nrFork:              {handler: sysNoProcess},         // partial: one process: ENOSYS, and the first call that would start a process says so on the console
+	nrVfork:             {handler: sysNoProcess},         // partial: as fork
+	nrExecve:            {handler: sysNoProcess},         // partial: as fork
 	nrExit:              {handler: sysExit},              // full: the last thread's exit ends the program
+	nrWait4:             {handler: sysNoChild},           // partial: no children: ECHILD
 	nrKill:              {handler: sysKill},              // full: the one process: pid 0, -1 or its own (else ESRCH)
 	nrUname:             {handler: sysUname},             // partial: fixed strings: Linux, unitrace, 6.1.0-unitrace, #1, x86_64 (on arm64 too), (none)
-	nrFcntl:             {handler: sysFcntl},             // partial: F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files); other commands EINVAL
+	nrFcntl:             {handler: sysFcntl},             // partial: F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files), F_GETPIPE_SZ and F_SETPIPE_SZ (pipes stay 64 KiB: more is EPERM); other commands EINVAL
 	nrFsync:             {handler: sysFsync},             // partial: files live in memory: nothing to write back; other descriptors EINVAL
 	nrFdatasync:         {handler: sysFdatasync},         // partial: as fsync
 	nrTruncate:          {handler: sysTruncate},          // full
@@ -202,8 +215,9 @@ var sysTable = [...]sysCall{
 	nrClockGetres:       {handler: sysClockGetres},       // partial: 1 ns for every clock clock_gettime knows
 	nrClockNanosleep:    {handler: sysClockNanosleep},    // partial: relative or TIMER_ABSTIME on the clocks clock_gettime knows; no signal interrupts the sleep
 	nrExitGroup:         {handler: sysExitGroup},         // full: stops the machine with the status
-	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds and epoll instances; the console, the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
+	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, pipes and epoll instances; the console, the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
 	nrTgkill:            {handler: sysTgkill},            // full
+	nrWaitid:            {handler: sysNoChild},           // partial: no children: ECHILD
 	nrOpenat:            {handler: sysOpenat},            // partial: O_TMPFILE EOPNOTSUPP; FIFOs, sockets and devices other than /dev's null, zero, full, random and urandom ENXIO; nothing under /proc and /sys (ENOENT)
 	nrMkdirat:           {handler: sysMkdirat},           // full
 	nrMknodat:           {handler: sysMknodat},           // partial: makes every kind of node; only /dev's character devices open
@@ -221,11 +235,13 @@ var sysTable = [...]sysCall{
 	nrEventfd2:          {handler: sysEventfd2},          // full: EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC
 	nrEpollCreate1:      {handler: sysEpollCreate1},      // full
 	nrDup3:              {handler: sysDup3},              // partial: as dup
+	nrPipe2:             {handler: sysPipe2},             // partial: O_CLOEXEC and O_NONBLOCK; O_DIRECT (packet mode) EINVAL; 64 KiB each, at most 16 pipes (ENFILE)
 	nrPreadv:            {handler: sysPreadv},            // partial: files; other descriptors ESPIPE
 	nrPwritev:           {handler: sysPwritev},           // partial: files; other descriptors ESPIPE
 	nrPrlimit64:         {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrRenameat2:         {handler: sysRenameat2},         // partial: RENAME_NOREPLACE and RENAME_EXCHANGE; RENAME_WHITEOUT EINVAL
 	nrGetrandom:         {handler: sysGetrandom},         // partial: the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; flags ignored
+	nrExecveat:          {handler: sysNoProcess},         // partial: as fork
 	nrCopyFileRange:     {errno: ENOSYS},                 // fails: the Go runtime's io.Copy between files falls back to read and write
 	nrStatx:             {handler: sysStatx},             // full: fills every field memfs knows whatever the mask asks, as Linux may
 	nrRseq:              {errno: ENOSYS},                 // fails: optional for the Go runtime

@@ -35,6 +35,7 @@ const (
 	nrFchown            = 55
 	nrOpenat            = 56
 	nrClose             = 57
+	nrPipe2             = 59
 	nrGetdents64        = 61
 	nrLseek             = 62
 	nrRead              = 63
@@ -53,6 +54,7 @@ const (
 	nrUtimensat         = 88
 	nrExit              = 93
 	nrExitGroup         = 94
+	nrWaitid            = 95
 	nrSetTidAddress     = 96
 	nrFutex             = 98
 	nrNanosleep         = 101
@@ -86,13 +88,16 @@ const (
 	nrBrk               = 214
 	nrMunmap            = 215
 	nrClone             = 220
+	nrExecve            = 221
 	nrMmap              = 222
 	nrMprotect          = 226
 	nrMincore           = 232
 	nrMadvise           = 233
+	nrWait4             = 260
 	nrPrlimit64         = 261
 	nrRenameat2         = 276
 	nrGetrandom         = 278
+	nrExecveat          = 281
 	nrCopyFileRange     = 285
 	nrStatx             = 291
 	nrRseq              = 293
@@ -107,11 +112,11 @@ var sysTable = [...]sysCall{
 	nrGetcwd:            {handler: sysGetcwd},            // full
 	nrEventfd2:          {handler: sysEventfd2},          // full: EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC
 	nrEpollCreate1:      {handler: sysEpollCreate1},      // full
-	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds and epoll instances; the console, the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
+	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, pipes and epoll instances; the console, the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
 	nrEpollPwait:        {handler: sysEpollPwait},        // partial: the signal mask is ignored: signals are delivered only at system-call and interrupt returns
-	nrDup:               {handler: sysDup},               // partial: files and the console (a console descriptor of its own, with its own O_NONBLOCK); eventfds, epoll instances and the trace ports EINVAL
+	nrDup:               {handler: sysDup},               // partial: files, pipes and the console (a console or pipe descriptor has its own O_NONBLOCK); eventfds, epoll instances and the trace ports EINVAL
 	nrDup3:              {handler: sysDup3},              // partial: as dup
-	nrFcntl:             {handler: sysFcntl},             // partial: F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files); other commands EINVAL
+	nrFcntl:             {handler: sysFcntl},             // partial: F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files), F_GETPIPE_SZ and F_SETPIPE_SZ (pipes stay 64 KiB: more is EPERM); other commands EINVAL
 	nrIoctl:             {errno: ENOTTY},                 // fails: no terminal or device takes ioctls
 	nrMknodat:           {handler: sysMknodat},           // partial: makes every kind of node; only /dev's character devices open
 	nrMkdirat:           {handler: sysMkdirat},           // full
@@ -132,24 +137,26 @@ var sysTable = [...]sysCall{
 	nrFchown:            {handler: sysFchown},            // partial: every file is root's: a change of owner is accepted and changes nothing
 	nrOpenat:            {handler: sysOpenat},            // partial: O_TMPFILE EOPNOTSUPP; FIFOs, sockets and devices other than /dev's null, zero, full, random and urandom ENXIO; nothing under /proc and /sys (ENOENT)
 	nrClose:             {handler: sysClose},             // full
+	nrPipe2:             {handler: sysPipe2},             // partial: O_CLOEXEC and O_NONBLOCK; O_DIRECT (packet mode) EINVAL; 64 KiB each, at most 16 pipes (ENFILE)
 	nrGetdents64:        {handler: sysGetdents64},        // full
 	nrLseek:             {handler: sysLseek},             // partial: files (SEEK_DATA and SEEK_HOLE see no hole but the end); other descriptors ESPIPE
-	nrRead:              {handler: sysRead},              // partial: the console reads end of file; eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports and files
-	nrWrite:             {handler: sysWrite},             // partial: the console, eventfds, the trace ports (blocking until the device has the bytes) and files
-	nrReadv:             {handler: sysReadv},             // partial: files and the console; other descriptors EINVAL
-	nrWritev:            {handler: sysWritev},            // partial: files and the console; other descriptors EINVAL
+	nrRead:              {handler: sysRead},              // partial: the console reads end of file; eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes (blocking unless O_NONBLOCK) and files
+	nrWrite:             {handler: sysWrite},             // partial: the console, eventfds, the trace ports (blocking until the device has the bytes), pipes (blocking unless O_NONBLOCK; SIGPIPE and EPIPE without a reader) and files
+	nrReadv:             {handler: sysReadv},             // partial: files, pipes and the console; other descriptors EINVAL
+	nrWritev:            {handler: sysWritev},            // partial: files, pipes and the console; other descriptors EINVAL
 	nrPread64:           {handler: sysPread64},           // partial: files; other descriptors ESPIPE
 	nrPwrite64:          {handler: sysPwrite64},          // partial: files; other descriptors ESPIPE
 	nrPreadv:            {handler: sysPreadv},            // partial: files; other descriptors ESPIPE
 	nrPwritev:           {handler: sysPwritev},           // partial: files; other descriptors ESPIPE
 	nrReadlinkat:        {handler: sysReadlinkat},        // full
 	nrNewfstatat:        {handler: sysNewfstatat},        // full
-	nrFstat:             {handler: sysFstat},             // partial: the console is a character device, eventfds, epoll instances and the trace ports anonymous inodes
+	nrFstat:             {handler: sysFstat},             // partial: the console is a character device, pipes FIFOs, eventfds, epoll instances and the trace ports anonymous inodes
 	nrFsync:             {handler: sysFsync},             // partial: files live in memory: nothing to write back; other descriptors EINVAL
 	nrFdatasync:         {handler: sysFdatasync},         // partial: as fsync
 	nrUtimensat:         {handler: sysUtimensat},         // full
 	nrExit:              {handler: sysExit},              // full: the last thread's exit ends the program
 	nrExitGroup:         {handler: sysExitGroup},         // full: stops the machine with the status
+	nrWaitid:            {handler: sysNoChild},           // partial: no children: ECHILD
 	nrSetTidAddress:     {handler: sysSetTidAddress},     // full
 	nrFutex:             {handler: sysFutex},             // partial: WAIT and WAKE (private or not: one process) with relative timeouts, WAIT_BITSET and WAKE_BITSET with absolute ones (the mask is ignored); other operations ENOSYS
 	nrNanosleep:         {handler: sysNanosleep},         // partial: no signal interrupts the sleep, so the remaining time is never written
@@ -182,14 +189,17 @@ var sysTable = [...]sysCall{
 	nrGettid:            {handler: sysGettid},            // full
 	nrBrk:               {handler: sysBrk},               // partial: no heap break: returns 0 (the Go runtime never uses brk)
 	nrMunmap:            {handler: sysMunmap},            // full
-	nrClone:             {handler: sysClone},             // partial: threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND, else EINVAL), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID
+	nrClone:             {handler: sysClone},             // partial: threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID; without CLONE_THREAD a new process: ENOSYS, as fork
+	nrExecve:            {handler: sysNoProcess},         // partial: as fork
 	nrMmap:              {handler: sysMmap},              // partial: anonymous mappings only (else ENODEV, EBADF for a closed descriptor): hints honoured when free, MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_POPULATE, PROT_NONE reservations that cost no frames
 	nrMprotect:          {handler: sysMprotect},          // partial: PROT_NONE discards the pages' contents, which the Go runtime allows
 	nrMincore:           {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE succeed and do nothing; others EINVAL
+	nrWait4:             {handler: sysNoChild},           // partial: no children: ECHILD
 	nrPrlimit64:         {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrRenameat2:         {handler: sysRenameat2},         // partial: RENAME_NOREPLACE and RENAME_EXCHANGE; RENAME_WHITEOUT EINVAL
 	nrGetrandom:         {handler: sysGetrandom},         // partial: the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; flags ignored
+	nrExecveat:          {handler: sysNoProcess},         // partial: as fork
 	nrCopyFileRange:     {errno: ENOSYS},                 // fails: the Go runtime's io.Copy between files falls back to read and write
 	nrStatx:             {handler: sysStatx},             // full: fills every field memfs knows whatever the mask asks, as Linux may
 	nrRseq:              {errno: ENOSYS},                 // fails: optional for the Go runtime

@@ -21,6 +21,7 @@ const (
 	waitEpoll            // epoll_pwait: re-poll on wake, 0 events on timeout
 	waitEventfd          // blocking eventfd read: retry on wake
 	waitDevice           // a trace-port read or write: retry on wake
+	waitPipe             // a pipe read or write that could not finish: retry on wake
 )
 
 // kernelPathMax bounds a blocked thread's recorded kernel path.
@@ -47,7 +48,9 @@ type thread struct {
 	waitAddr   uintptr
 	waitCount  uintptr // read/write byte count, epoll_pwait maxevents
 	waitOp     portOp  // waitDevice: which port operation to retry
-	waitArg    uint64  // waitDevice: the operation's first argument (trace drain and send)
+	waitArg    uint64  // waitDevice: the operation's first argument (trace drain and send); waitPipe: bytes moved so far
+	waitWrite  bool    // waitPipe: a write (else a read)
+	waitVec    bool    // waitPipe: waitAddr and waitCount are an iovec array and its length
 	clearChild uintptr // CLONE_CHILD_CLEARTID: zeroed and futex-woken at exit
 
 	sig signal.Thread // mask, pending signals, alternate signal stack

@@ -4,19 +4,21 @@ package systab
 // order docs/kernel.md shows them. Any other number is unknown: it answers ENOSYS and is reported
 // once on the console. Notes must not contain '|' (they become table cells).
 var Calls = []Call{
-	// Descriptors: the console (0, 1, 2), the trace ports (3, 4), eventfds, epoll instances, files.
-	partial("read", "sysRead", "the console reads end of file; eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports and files"),
-	partial("write", "sysWrite", "the console, eventfds, the trace ports (blocking until the device has the bytes) and files"),
+	// Descriptors: the console (0, 1, 2), the trace ports (3, 4), eventfds, epoll instances, pipes, files.
+	partial("read", "sysRead", "the console reads end of file; eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes (blocking unless O_NONBLOCK) and files"),
+	partial("write", "sysWrite", "the console, eventfds, the trace ports (blocking until the device has the bytes), pipes (blocking unless O_NONBLOCK; SIGPIPE and EPIPE without a reader) and files"),
 	full("close", "sysClose", ""),
-	partial("fcntl", "sysFcntl", "F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files); other commands EINVAL"),
-	partial("dup", "sysDup", "files and the console (a console descriptor of its own, with its own O_NONBLOCK); eventfds, epoll instances and the trace ports EINVAL"),
+	partial("fcntl", "sysFcntl", "F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files), F_GETPIPE_SZ and F_SETPIPE_SZ (pipes stay 64 KiB: more is EPERM); other commands EINVAL"),
+	partial("dup", "sysDup", "files, pipes and the console (a console or pipe descriptor has its own O_NONBLOCK); eventfds, epoll instances and the trace ports EINVAL"),
 	partial("dup2", "sysDup2", "as dup"),
 	partial("dup3", "sysDup3", "as dup"),
 	full("epoll_create1", "sysEpollCreate1", ""),
-	full("epoll_ctl", "sysEpollCtl", "eventfds and epoll instances; the console, the trace ports and files cannot be polled (EPERM, as for Linux's regular files)"),
+	full("epoll_ctl", "sysEpollCtl", "eventfds, pipes and epoll instances; the console, the trace ports and files cannot be polled (EPERM, as for Linux's regular files)"),
 	partial("epoll_pwait", "sysEpollPwait", "the signal mask is ignored: signals are delivered only at system-call and interrupt returns"),
 	partial("epoll_pwait2", "sysEpollPwait2", "the signal mask is ignored, as for epoll_pwait"),
 	full("eventfd2", "sysEventfd2", "EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC"),
+	partial("pipe2", "sysPipe2", "O_CLOEXEC and O_NONBLOCK; O_DIRECT (packet mode) EINVAL; 64 KiB each, at most 16 pipes (ENFILE)"),
+	partial("pipe", "sysPipe", "as pipe2"),
 
 	// Files: an in-memory file system with tmpfs's semantics is "/" (kernel/files.go).
 	partial("openat", "sysOpenat", "O_TMPFILE EOPNOTSUPP; FIFOs, sockets and devices other than /dev's null, zero, full, random and urandom ENXIO; nothing under /proc and /sys (ENOENT)"),
@@ -24,13 +26,13 @@ var Calls = []Call{
 	partial("creat", "sysCreat", "as openat"),
 	partial("pread64", "sysPread64", "files; other descriptors ESPIPE"),
 	partial("pwrite64", "sysPwrite64", "files; other descriptors ESPIPE"),
-	partial("readv", "sysReadv", "files and the console; other descriptors EINVAL"),
-	partial("writev", "sysWritev", "files and the console; other descriptors EINVAL"),
+	partial("readv", "sysReadv", "files, pipes and the console; other descriptors EINVAL"),
+	partial("writev", "sysWritev", "files, pipes and the console; other descriptors EINVAL"),
 	partial("preadv", "sysPreadv", "files; other descriptors ESPIPE"),
 	partial("pwritev", "sysPwritev", "files; other descriptors ESPIPE"),
 	partial("lseek", "sysLseek", "files (SEEK_DATA and SEEK_HOLE see no hole but the end); other descriptors ESPIPE"),
 	full("getdents64", "sysGetdents64", ""),
-	partial("fstat", "sysFstat", "the console is a character device, eventfds, epoll instances and the trace ports anonymous inodes"),
+	partial("fstat", "sysFstat", "the console is a character device, pipes FIFOs, eventfds, epoll instances and the trace ports anonymous inodes"),
 	full("newfstatat", "sysNewfstatat", ""),
 	full("stat", "sysStat", ""),
 	full("lstat", "sysLstat", ""),
@@ -91,7 +93,7 @@ var Calls = []Call{
 	full("kill", "sysKill", "the one process: pid 0, -1 or its own (else ESRCH)"),
 
 	// Threads and scheduling.
-	partial("clone", "sysClone", "threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND, else EINVAL), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID"),
+	partial("clone", "sysClone", "threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID; without CLONE_THREAD a new process: ENOSYS, as fork"),
 	full("exit", "sysExit", "the last thread's exit ends the program"),
 	full("exit_group", "sysExitGroup", "stops the machine with the status"),
 	full("set_tid_address", "sysSetTidAddress", ""),
@@ -103,6 +105,14 @@ var Calls = []Call{
 	partial("sched_setscheduler", "sysSchedSetscheduler", "SCHED_FIFO is not time-sliced; one priority level otherwise (SCHED_RR, SCHED_BATCH and SCHED_IDLE run like SCHED_OTHER)"),
 	full("sched_getscheduler", "sysSchedGetscheduler", ""),
 	full("sched_getparam", "sysSchedGetparam", ""),
+
+	// Processes: there is one (kernel/sys_process.go).
+	partial("fork", "sysNoProcess", "one process: ENOSYS, and the first call that would start a process says so on the console"),
+	partial("vfork", "sysNoProcess", "as fork"),
+	partial("execve", "sysNoProcess", "as fork"),
+	partial("execveat", "sysNoProcess", "as fork"),
+	partial("wait4", "sysNoChild", "no children: ECHILD"),
+	partial("waitid", "sysNoChild", "no children: ECHILD"),
 
 	// Time.
 	partial("clock_gettime", "sysClockGettime", "REALTIME, MONOTONIC (RAW, COARSE), BOOTTIME, PROCESS_CPUTIME_ID and THREAD_CPUTIME_ID; others EINVAL"),

@@ -1,0 +1,209 @@
+package kernel
+
+import (
+	"encoding/binary"
+
+	"github.com/unitrace/unitrace/kernel/fd"
+	"github.com/unitrace/unitrace/kernel/signal"
+)
+
+// Pipes: pipe2 and pipe make them (package fd keeps their buffers and ends); read, write, readv
+// and writev on an end block while it is empty or full unless the end is O_NONBLOCK. A blocked
+// thread waits on the descriptor it used (fdKey), and whatever changes a pipe wakes the waiters
+// of every descriptor of both its ends and the epoll instances watching them (wakePipe).
+
+// sigPIPE is SIGPIPE, 13 on both architectures (asm-generic/signal.h, arch/x86 signal.h).
+const sigPIPE = 13
+
+var (
+	pipeFDs     [fd.MaxFDs]int32
+	pipeScratch [fd.PipeBuf]byte // gathers a small writev, which must be as atomic as a write
+)
+
+// sysPipe2Impl makes a pipe and stores its read and write descriptors as two ints at fds.
+func sysPipe2Impl(addr uintptr, flags int) uint64 {
+	b, ok := userBytes(addr, 8, true) // checked first, so a bad pointer leaves no pipe behind
+	if !ok {
+		return neg(EFAULT)
+	}
+	r, w, errno := fds.Pipe2(flags)
+	if errno != 0 {
+		return neg(errno)
+	}
+	binary.LittleEndian.PutUint32(b[0:4], uint32(r))
+	binary.LittleEndian.PutUint32(b[4:8], uint32(w))
+	return 0
+}
+
+// wakePipe wakes the threads waiting on the descriptors of pipe p's ends and in the epoll
+// instances watching them, after p changed.
+func wakePipe(p int) {
+	n := fds.PipeDescriptors(p, pipeFDs[:])
+	for i := 0; i < n; i++ {
+		wakeFDWaiters(int(pipeFDs[i]))
+	}
+}
+
+// pipeCall is read, write, readv or writev of pipe end n from the system call: it moves what it
+// can and, if the thread must wait, blocks it to finish the call when the pipe changes.
+func pipeCall(f *Frame, n int, write, vec bool, buf, count uintptr) (uint64, bool) {
+	ret, done, moved := pipeIO(curSlot(), n, write, vec, buf, count, 0)
+	if !done {
+		blockOnPipe(f, n, write, vec, buf, count, moved)
+	}
+	return ret, done
+}
+
+func blockOnPipe(f *Frame, n int, write, vec bool, buf, count uintptr, moved uint64) {
+	t := cur()
+	t.waitFD, t.waitAddr, t.waitCount, t.waitArg, t.deadline = int32(n), buf, count, moved, 0
+	t.waitWrite, t.waitVec = write, vec
+	futexes.Enqueue(fdKey(n), curSlot())
+	block(f, waitPipe)
+}
+
+// completePipeWait retries the pipe call of the thread in slot after a wake-up.
+func completePipeWait(f *Frame, slot int32) {
+	t := &threads[slot]
+	ret, done, moved := pipeIO(slot, int(t.waitFD), t.waitWrite, t.waitVec, t.waitAddr, t.waitCount, t.waitArg)
+	if done {
+		setSysRet(f, ret)
+		return
+	}
+	t.waitArg = moved
+	t.wait = waitPipe
+	rearm(slot, fdKey(int(t.waitFD)))
+}
+
+// pipeIO moves bytes between pipe end n and user memory for the thread in slot: buf and count
+// are read's and write's buffer, or with vec readv's and writev's iovec array and its length;
+// skip bytes were moved before the thread last blocked. It returns the call's result, or
+// done=false with the bytes moved so far when the thread must wait: a read that found the pipe
+// empty, a write that has bytes left. A read returns what it found; a write of at most PIPE_BUF
+// bytes goes in whole, as package fd's PipeWrite. A write with no reader left is EPIPE, and
+// SIGPIPE for the thread, as on Linux (the Go runtime ignores SIGPIPE for descriptors other
+// than 1 and 2, and os.File reports EPIPE).
+func pipeIO(slot int32, n int, write, vec bool, buf, count uintptr, skip uint64) (ret uint64, done bool, moved uint64) {
+	var segs []byte
+	cnt := 1
+	total := uint64(count)
+	if vec {
+		if int(count) < 0 || count > uioMaxIOV {
+			return neg(EINVAL), true, 0
+		}
+		var ok bool
+		if segs, ok = userBytes(buf, count*iovecSize, false); !ok {
+			return neg(EFAULT), true, 0
+		}
+		cnt, total = int(count), 0
+		for i := 0; i < cnt; i++ {
+			size := le64(segs[i*iovecSize+8:])
+			if int64(size) < 0 {
+				return neg(EINVAL), true, 0
+			}
+			total += size
+		}
+	}
+	seg := func(i int) (uintptr, uint64) {
+		if !vec {
+			return buf, uint64(count)
+		}
+		return uintptr(le64(segs[i*iovecSize:])), le64(segs[i*iovecSize+8:])
+	}
+	p, _, isPipe := fds.Pipe(n)
+	if !isPipe {
+		return neg(EBADF), true, 0 // closed while the thread waited
+	}
+	if total == 0 {
+		_, errno := pipeMove(n, write, nil)
+		if errno == EAGAIN {
+			errno = 0 // a read of nothing: 0, even from an empty pipe
+		}
+		return errnoOr(errno, 0), true, 0
+	}
+	moved = skip
+	var errno int
+	if write && total <= fd.PipeBuf && skip == 0 && vec {
+		errno = gatherWrite(n, cnt, seg, &moved)
+	} else {
+		errno = pipeSegments(n, write, cnt, seg, &moved)
+	}
+	if moved > skip {
+		wakePipe(p)
+	}
+	switch {
+	case write && errno == fd.EPIPE:
+		sendSignal(slot, sigPIPE, signal.Info{Signo: sigPIPE, Code: signal.SI_USER, Pid: processID})
+	case errno == fd.EAGAIN && !fds.Nonblocking(n) && (write || moved == 0):
+		return 0, false, moved
+	case errno == 0 && write && moved < total && !fds.Nonblocking(n):
+		return 0, false, moved
+	}
+	if moved > 0 || errno == 0 {
+		return moved, true, moved
+	}
+	return neg(errno), true, moved
+}
+
+// pipeSegments moves the segments' bytes after the first *moved, adding what it moves to
+// *moved, until a segment does not go through whole or a call fails.
+func pipeSegments(n int, write bool, cnt int, seg func(int) (uintptr, uint64), moved *uint64) int {
+	skip := *moved
+	for i := 0; i < cnt; i++ {
+		base, size := seg(i)
+		if skip >= size {
+			skip -= size
+			continue
+		}
+		base, size = base+uintptr(skip), size-skip
+		skip = 0
+		for size > 0 {
+			chunk := min(size, fd.PipeSize)
+			b, ok := userBytes(base, uintptr(chunk), !write)
+			if !ok {
+				return EFAULT
+			}
+			got, errno := pipeMove(n, write, b)
+			if errno != 0 {
+				return errno
+			}
+			*moved += uint64(got)
+			if uint64(got) < chunk {
+				return 0 // a short read ends the call; a short write waits for room
+			}
+			base, size = base+uintptr(got), size-uint64(got)
+		}
+	}
+	return 0
+}
+
+// gatherWrite is a writev of at most PIPE_BUF bytes: gathered first, so that it goes in whole.
+func gatherWrite(n, cnt int, seg func(int) (uintptr, uint64), moved *uint64) int {
+	k := 0
+	for i := 0; i < cnt; i++ {
+		base, size := seg(i)
+		b, ok := userBytes(base, uintptr(size), false)
+		if !ok {
+			return EFAULT
+		}
+		k += copy(pipeScratch[k:], b)
+	}
+	got, errno := pipeMove(n, true, pipeScratch[:k])
+	*moved += uint64(got)
+	return errno
+}
+
+func pipeMove(n int, write bool, b []byte) (int, int) {
+	if write {
+		return fds.PipeWrite(n, b)
+	}
+	return fds.PipeRead(n, b)
+}
+
+// afterPipeClose wakes who a closed pipe descriptor n of pipe p concerns: the threads blocked on
+// n itself (their retry sees EBADF) and those of the pipe's remaining descriptors (end of file,
+// a broken pipe).
+func afterPipeClose(n, p int) {
+	futexWake(fdKey(n), maxThreads)
+	wakePipe(p)
+}
