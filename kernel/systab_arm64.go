@@ -101,6 +101,7 @@ const (
 	nrCopyFileRange     = 285
 	nrStatx             = 291
 	nrRseq              = 293
+	nrPidfdOpen         = 434
 	nrFaccessat2        = 439
 	nrEpollPwait2       = 441
 	nrFchmodat2         = 452
@@ -203,6 +204,7 @@ var sysTable = [...]sysCall{
 	nrCopyFileRange:     {errno: ENOSYS},                 // fails: the Go runtime's io.Copy between files falls back to read and write
 	nrStatx:             {handler: sysStatx},             // full: fills every field memfs knows whatever the mask asks, as Linux may
 	nrRseq:              {errno: ENOSYS},                 // fails: optional for the Go runtime
+	nrPidfdOpen:         {errno: ENOSYS},                 // fails: os.StartProcess's probe: then it does without pidfds
 	nrFaccessat2:        {handler: sysFaccessat2},        // full: root: only X_OK on a file without an execute bit fails
 	nrEpollPwait2:       {handler: sysEpollPwait2},       // partial: the signal mask is ignored, as for epoll_pwait
 	nrFchmodat2:         {handler: sysFchmodat2},         // full: a symbolic link's mode cannot change (EOPNOTSUPP), as on Linux

@@ -11,7 +11,7 @@ var errnoNames = map[syscall.Errno]string{
 	syscall.EISDIR: "EISDIR", syscall.ENOTDIR: "ENOTDIR", syscall.ENOSPC: "ENOSPC",
 	syscall.EINVAL: "EINVAL", syscall.ELOOP: "ELOOP", syscall.EBADF: "EBADF", syscall.EXDEV: "EXDEV",
 	syscall.ENAMETOOLONG: "ENAMETOOLONG", syscall.EFAULT: "EFAULT", syscall.ESPIPE: "ESPIPE",
-	syscall.EPERM: "EPERM", syscall.EACCES: "EACCES",
+	syscall.EPERM: "EPERM", syscall.EACCES: "EACCES", syscall.EPIPE: "EPIPE", syscall.EAGAIN: "EAGAIN",
 }
 
 // errnoName returns the name of the errno inside err: "nil" for none, "?" for one not listed.

@@ -1,12 +1,12 @@
 // Command files exercises the kernel's file system through the os package and the standard
 // library above it: reading and writing, seeking, renaming, links, directories and their walks,
-// os.CopyFS, testing/fstest.TestFS over a tree it wrote, /dev, the working directory, and the
-// errors Linux gives (ENOENT, EEXIST, ENOTEMPTY, EISDIR, ...). It prints one deterministic line
+// os.CopyFS, testing/fstest.TestFS over a tree it wrote, /dev, the working directory, pipes, and
+// the errors Linux gives (ENOENT, EEXIST, ENOTEMPTY, EISDIR, ...). It prints one deterministic line
 // per check, so a test can compare the console line by line, and exits with status 0.
 //
 // With the argument "unitrace" it also checks what only a unitrace image has: no /proc or /sys,
-// a tmpfs at "/" and, filling /tmp, ENOSPC at the capacity unitrace.fsmem gave it (the VM test
-// boots it with unitrace.fsmem=16M). Without it, it runs on the host too (go run
+// a tmpfs at "/", filling /tmp, ENOSPC at the capacity unitrace.fsmem gave it (the VM test
+// boots it with unitrace.fsmem=16M), and that no other process can start. Without it, it runs on the host too (go run
 // ./examples/files), where the output is the same.
 package main
 
@@ -43,6 +43,8 @@ var checks = []check{
 	{"pointers", pointers},
 	{"devices", devices},
 	{"workdir", workdir},
+	{"pipes", pipes},
+	{"raw pipes", rawPipes},
 }
 
 // unitraceChecks run only with the argument "unitrace".
@@ -50,6 +52,7 @@ var unitraceChecks = []check{
 	{"no proc or sys", noProc},
 	{"statfs", statfs},
 	{"fill", fill},
+	{"exec", noExec},
 }
 
 func main() {

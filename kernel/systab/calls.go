@@ -113,6 +113,7 @@ var Calls = []Call{
 	partial("execveat", "sysNoProcess", "as fork"),
 	partial("wait4", "sysNoChild", "no children: ECHILD"),
 	partial("waitid", "sysNoChild", "no children: ECHILD"),
+	fails("pidfd_open", "ENOSYS", "os.StartProcess's probe: then it does without pidfds"),
 
 	// Time.
 	partial("clock_gettime", "sysClockGettime", "REALTIME, MONOTONIC (RAW, COARSE), BOOTTIME, PROCESS_CPUTIME_ID and THREAD_CPUTIME_ID; others EINVAL"),

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/unitrace/unitrace/internal/vmconfig"
 )
 
 // filesApp is the file system workload.
@@ -33,14 +35,21 @@ func filesGolden(t *testing.T) []string {
 
 // TestFiles boots examples/files with a 16 MiB file system and the syscall_path tracepoint on,
 // and compares its console line by line with the output Linux gives on the host; then the
-// recording's listing must show the paths the program's calls were given.
+// recording's listing must show the paths the program's calls were given. The exec check's
+// attempt to start a process must have made the kernel say, once, that it cannot.
 func TestFiles(t *testing.T) {
 	want := filesGolden(t)
 	forEachArch(t, func(t *testing.T, a guestArch) {
 		img, file := a.path("files.elf"), a.path("files.utrace")
 		stdout, stderr, status := runLauncher(t, a, "-image", img, "-trace", "syscall_path", "-o", file,
 			filesApp, "unitrace.fsmem=16M", "--", "unitrace")
-		compareLines(t, programLines(consoleLines(stdout)), want)
+		console := consoleLines(stdout)
+		compareLines(t, programLines(console), want)
+		// The exec check's failed start says why, once.
+		const noProcess = vmconfig.KernelPrefix + "unitrace runs one process and cannot start another"
+		if n := strings.Count(strings.Join(console, "\n")+"\n", noProcess+"\n"); n != 1 {
+			t.Errorf("the console has %d lines %q, want 1", n, noProcess)
+		}
 		if status != 0 {
 			t.Errorf("status %d, want 0\n%s", status, stderr)
 		}
