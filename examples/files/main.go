@@ -45,6 +45,7 @@ var checks = []check{
 	{"workdir", workdir},
 	{"pipes", pipes},
 	{"raw pipes", rawPipes},
+	{"blocking pipes", blockingPipes},
 }
 
 // unitraceChecks run only with the argument "unitrace".

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 )
 
 // pipes checks os.Pipe between goroutines: a write larger than the pipe's 64 KiB, so that the
@@ -98,6 +99,60 @@ func rawPipes(dir string) (string, error) {
 	_, full := syscall.Write(p[1], buf[:1])
 	return fmt.Sprintf("empty read %s, size %d, filled %d, atomic write %s, read through a dup %d, long write took %d, then %s",
 		errnoName(empty), size, n, errnoName(atomic), got, long, errnoName(full)), nil
+}
+
+// blockingPipes checks a pipe without O_NONBLOCK, outside the netpoller: a writer goroutine's
+// write(2) of more than the pipe holds blocks until the reader's read(2)s drain it, a writev of
+// two pieces arrives whole, and the reader sees end of file once the writer closed.
+func blockingPipes(dir string) (string, error) {
+	var p [2]int
+	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+		return "", err
+	}
+	defer syscall.Close(p[0])
+	want := bytes.Repeat([]byte("pipe"), 50000)
+	done := make(chan error, 1)
+	go func() {
+		defer syscall.Close(p[1])
+		for b := want; len(b) > 0; {
+			n, err := syscall.Write(p[1], b)
+			if err != nil {
+				done <- err
+				return
+			}
+			b = b[n:]
+		}
+		a, b := []byte("two "), []byte("pieces")
+		iov := [2]syscall.Iovec{{Base: &a[0]}, {Base: &b[0]}}
+		iov[0].SetLen(len(a))
+		iov[1].SetLen(len(b))
+		_, _, errno := syscall.Syscall(syscall.SYS_WRITEV, uintptr(p[1]), uintptr(unsafe.Pointer(&iov[0])), 2)
+		if errno != 0 {
+			done <- errno
+			return
+		}
+		done <- nil
+	}()
+	var got []byte
+	buf := make([]byte, 10000)
+	reads := 0
+	for {
+		n, err := syscall.Read(p[0], buf)
+		if err != nil {
+			return "", fmt.Errorf("read: %v", err)
+		}
+		if n == 0 {
+			break
+		}
+		reads++
+		got = append(got, buf[:n]...)
+	}
+	if err := <-done; err != nil {
+		return "", fmt.Errorf("write: %v", err)
+	}
+	tail := string(got[min(len(want), len(got)):])
+	return fmt.Sprintf("%d bytes in order %v, then %q, then EOF, in more than one read %v",
+		len(want), bytes.Equal(got[:min(len(want), len(got))], want), tail, reads > 1), nil
 }
 
 // noExec checks that a unitrace image cannot start a process: running an executable file fails

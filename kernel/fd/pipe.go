@@ -138,7 +138,8 @@ func (t *Table) PipeRead(fd int, dst []byte) (n int, errno int) {
 	return n, 0
 }
 
-// PipeWrite implements write(2) of src to a pipe's write end. With no read end open it is
+// PipeWrite implements write(2) of src to a pipe's write end. Writing nothing is 0. With no
+// read end open it is
 // EPIPE (the caller sends SIGPIPE, as Linux does). A write of at most PipeBuf bytes is atomic:
 // all of it, or EAGAIN while it does not fit; a longer one takes what room there is, EAGAIN
 // only when there is none. A write that stored bytes is an event (EPOLLIN) for the read end.
@@ -147,11 +148,11 @@ func (t *Table) PipeWrite(fd int, src []byte) (n int, errno int) {
 	if errno != 0 {
 		return 0, errno
 	}
+	if len(src) == 0 {
+		return 0, 0 // before the readers, as Linux's pipe_write
+	}
 	if p.readers == 0 {
 		return 0, EPIPE
-	}
-	if len(src) == 0 {
-		return 0, 0
 	}
 	room := PipeSize - int(p.n)
 	if room == 0 || (len(src) <= PipeBuf && room < len(src)) {

@@ -176,9 +176,9 @@ func pipeStep(t testing.TB, tb *Table, m *pipeModel, in input) {
 			werr = EINVAL
 		case !e.write:
 			werr = EBADF
+		case size == 0:
 		case m.count(e.id, false) == 0:
 			werr = EPIPE
-		case size == 0:
 		default:
 			room := PipeSize - len(m.data[e.id])
 			if room == 0 || (size <= PipeBuf && room < size) {
