@@ -10,6 +10,8 @@ import (
 // clone flags (include/uapi/linux/sched.h).
 const (
 	cloneVM            = 0x100
+	clonePidfd         = 0x1000
+	cloneVfork         = 0x4000
 	cloneFS            = 0x200
 	cloneFiles         = 0x400
 	cloneSighand       = 0x800
@@ -28,12 +30,14 @@ const (
 //
 // Without CLONE_THREAD the call asks for a new process (fork, or os/exec's
 // clone(CLONE_VM|CLONE_VFORK|SIGCHLD)), which there cannot be (noNewProcess); CLONE_THREAD
-// without CLONE_SIGHAND and CLONE_VM is EINVAL, as on Linux.
+// without CLONE_SIGHAND and CLONE_VM is EINVAL, as on Linux. So are CLONE_PIDFD (no pidfd to
+// give; Linux refuses it with CLONE_THREAD too) and CLONE_VFORK, whose parent Linux suspends
+// until the child exits, which this thread would not do.
 func sysCloneImpl(f *Frame, flags uint64, stack, ptid, ctid, tls uintptr) uint64 {
 	if flags&cloneThread == 0 {
 		return noNewProcess()
 	}
-	if flags&(cloneVM|cloneSighand) != cloneVM|cloneSighand {
+	if flags&(cloneVM|cloneSighand) != cloneVM|cloneSighand || flags&(clonePidfd|cloneVfork) != 0 {
 		return neg(EINVAL)
 	}
 	slot := newThread()

@@ -161,7 +161,7 @@ var sysTable = [...]sysCall{
 	nrNanosleep:         {handler: sysNanosleep},         // partial: no signal interrupts the sleep, so the remaining time is never written
 	nrSetitimer:         {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrGetpid:            {handler: sysGetpid},            // full
-	nrClone:             {handler: sysClone},             // partial: threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID; without CLONE_THREAD a new process: ENOSYS, as fork
+	nrClone:             {handler: sysClone},             // partial: threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID; CLONE_VFORK and CLONE_PIDFD EINVAL; without CLONE_THREAD a new process: ENOSYS, as fork
 	nrFork:              {handler: sysNoProcess},         // partial: one process: ENOSYS, and the first call that would start a process says so on the console
 	nrVfork:             {handler: sysNoProcess},         // partial: as fork
 	nrExecve:            {handler: sysNoProcess},         // partial: as fork

@@ -93,7 +93,7 @@ var Calls = []Call{
 	full("kill", "sysKill", "the one process: pid 0, -1 or its own (else ESRCH)"),
 
 	// Threads and scheduling.
-	partial("clone", "sysClone", "threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID; without CLONE_THREAD a new process: ENOSYS, as fork"),
+	partial("clone", "sysClone", "threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID; CLONE_VFORK and CLONE_PIDFD EINVAL; without CLONE_THREAD a new process: ENOSYS, as fork"),
 	full("exit", "sysExit", "the last thread's exit ends the program"),
 	full("exit_group", "sysExitGroup", "stops the machine with the status"),
 	full("set_tid_address", "sysSetTidAddress", ""),
