@@ -6,9 +6,10 @@ import (
 	"github.com/unitrace/unitrace/kernel/fd"
 )
 
-// File descriptors: the console (0, 1, 2), eventfds, epoll instances, the trace ports and the
-// files of the file system (sys_file.go). The Go runtime's netpoller is one epoll instance
-// watching one eventfd; time.Sleep and timers block in epoll_pwait.
+// File descriptors: the console (0, 1, 2), eventfds, epoll instances, the trace ports, pipes
+// (sys_pipe.go) and the files of the file system (sys_file.go). The Go runtime's netpoller is one
+// epoll instance watching one eventfd, and os.Pipe's ends; time.Sleep and timers block in
+// epoll_pwait.
 
 var fds fd.Table
 
