@@ -124,12 +124,14 @@ func testGroundTruthSyscall(t *testing.T, a guestArch) {
 	}
 	// Missed deadlines: a sample that comes late by more than a period carries the ones it
 	// missed as its weight. Where it lands says who held it off. Kernel code runs with
-	// interrupts enabled, so only the end of a region that masks them can be the kernel's
-	// doing: the unmask after the entry, after a maskInterrupts region or a lock's sleep, the
-	// exit path's own sample, and a system call's return point (the masked exit). A late sample
-	// anywhere else, in the program's code or the kernel's, could have been taken on time and
-	// was the host's doing (under TCG with two cores, QEMU's timer callbacks and the vCPU
-	// thread do not always get a core in time).
+	// interrupts enabled, so the kernel can hold a deadline off for a period or more only in a
+	// region that masks them, and the late interrupt is then taken where that region ends: at
+	// the unmask after the entry, or after a maskInterrupts region or a lock's sleep. A late
+	// sample anywhere else came late although nothing masked it: the host's doing (under TCG
+	// with two cores, QEMU's timer callbacks and the vCPU thread do not always get a core in
+	// time). That includes the exit path's own sample (sampleAtExit) and a system call's return
+	// point: the masked exit lasts microseconds, so a deadline a period old passed before it,
+	// while interrupts were enabled.
 	taken, missed := samplerCounts(stdout)
 	byKernel, byHost := 0, 0
 	where := map[string]int{}
@@ -151,26 +153,23 @@ func testGroundTruthSyscall(t *testing.T, a guestArch) {
 	t.Logf("%d deadlines due, %d missed: %d by samples at the end of a masked region, %d elsewhere (the host's)",
 		due, missed, byKernel, byHost)
 	// The host's misses land wherever the CPU spends its time, and a few percent of them at
-	// the masked regions' ends, as much as the CPU spends masked (a deadline the host delays
-	// past a trap's end is taken by sampleAtExit, too). So the bound is 1% of the deadlines or
-	// 5% of the misses, whichever is larger: a kernel that masked for long would exceed both.
+	// the masked regions' ends, as much as the CPU spends masked. So the bound is 1% of the
+	// deadlines or 5% of the misses, whichever is larger: a kernel that masked for long would
+	// exceed both.
 	if limit := max(0.01*float64(due), 0.05*float64(missed)); taken == 0 || float64(byKernel) > limit {
 		t.Errorf("%d of %d deadlines (%d missed) missed where the kernel could have held the sampler off: more than %.0f",
 			byKernel, due, missed, limit)
 	}
 }
 
-// maskEnds are the functions where a sampler interrupt held off by masked kernel code is
-// taken (or, for sampleAtExit, where the kernel samples a deadline its masked exit would
-// delay), and the system-call stub whose next instruction is a system call's return point.
+// maskEnds are the functions where a sampler interrupt held off by a masked region of the
+// kernel is taken: the unmasks.
 var maskEnds = map[string]bool{
 	"github.com/unitrace/unitrace/arch/amd64.EnableInterrupts": true,
 	"github.com/unitrace/unitrace/arch/arm64.EnableInterrupts": true,
 	"github.com/unitrace/unitrace/arch/amd64.IRQRestore":       true,
 	"github.com/unitrace/unitrace/arch/arm64.IRQRestore":       true,
 	"github.com/unitrace/unitrace/kernel.restoreInterrupts":    true,
-	"github.com/unitrace/unitrace/kernel.sampleAtExit":         true,
-	"internal/runtime/syscall/linux.Syscall6":                  true,
 }
 
 // stackFuncs names the functions of a stack: marks as "[thread]" or "[kernel]", the word after
