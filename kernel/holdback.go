@@ -15,8 +15,12 @@ package kernel
 //     a self-IPI for the tick's and the IPI's vectors, the level-triggered line itself for a
 //     device's.
 //
-// With the priority raised only the sampler's interrupt gets through, as if the trap had
-// raised it on entry. The trap's exit lowers it again with interrupts masked
+// A trap that is itself an interrupt (the tick's, an IPI's, a device's) raises the priority on
+// entry, on both arches: amd64 because its handler runs on the IRQ gate's IST stack, where a
+// nested interrupt would land too; arm64 because, measured, the tick's handler at the thread's
+// mask gathered samples where it re-arms the timers. So the lazy path is the system calls' and
+// the faults'. With the priority raised only the sampler's interrupt gets through, as if the
+// trap had raised it on entry. The trap's exit lowers it again with interrupts masked
 // (releaseHeldInterrupts), so what was held is taken once the thread runs, exactly where it was
 // taken when the kernel raised the priority for every trap: the tick, IPIs and device
 // interrupts never run inside kernel code, and the scheduler and the kernel lock need nothing
