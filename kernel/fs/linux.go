@@ -24,6 +24,7 @@ const (
 	ENOTDIR      = 20
 	EISDIR       = 21
 	EINVAL       = 22
+	ENFILE       = 23
 	EMFILE       = 24
 	EFBIG        = 27
 	ENOSPC       = 28
@@ -36,7 +37,14 @@ const (
 	ELOOP        = 40
 	EPROTO       = 71
 	EOPNOTSUPP   = 95
+	ESTALE       = 116
 )
+
+// EQUEUED is no Linux errno a program ever sees: a file system that had to send a request to
+// finish the call returns it (package p9fs), and the system call layer then waits for the
+// reply and runs the call again. Its number is Linux's kernel-internal EIOCBQUEUED ("queued,
+// will get a completion"), above every errno a system call returns.
+const EQUEUED = 529
 
 // Limits (linux/limits.h, linux/namei.h).
 const (

@@ -28,6 +28,7 @@ func TestLinuxConstants(t *testing.T) {
 		{"EFBIG", EFBIG, int(syscall.EFBIG)}, {"ENOSPC", ENOSPC, int(syscall.ENOSPC)}, {"EROFS", EROFS, int(syscall.EROFS)},
 		{"EMLINK", EMLINK, int(syscall.EMLINK)}, {"ENAMETOOLONG", ENAMETOOLONG, int(syscall.ENAMETOOLONG)},
 		{"ENOTEMPTY", ENOTEMPTY, int(syscall.ENOTEMPTY)}, {"ELOOP", ELOOP, int(syscall.ELOOP)}, {"EOPNOTSUPP", EOPNOTSUPP, int(syscall.EOPNOTSUPP)},
+		{"ENFILE", ENFILE, int(syscall.ENFILE)}, {"ESTALE", ESTALE, int(syscall.ESTALE)},
 		{"EINTR", EINTR, int(syscall.EINTR)}, {"EAGAIN", EAGAIN, int(syscall.EAGAIN)}, {"ENOMEM", ENOMEM, int(syscall.ENOMEM)},
 		{"EPROTO", EPROTO, int(syscall.EPROTO)}, {"EFAULT", EFAULT, int(syscall.EFAULT)}, {"ESPIPE", ESPIPE, int(syscall.ESPIPE)},
 		{"ERANGE", ERANGE, int(syscall.ERANGE)}, {"ENXIO", ENXIO, int(syscall.ENXIO)},

@@ -19,6 +19,7 @@ type Client struct {
 	msize uint32 // negotiated by Version; 0 before
 	fids  fidTable
 	ops   [MaxOps]op
+	held  uint32 // bit t: tag t is Hold's, not to be started on
 }
 
 // Result is what Reply reports about the operation the reply was for.
@@ -122,20 +123,56 @@ func (c *Client) FidQid(fid uint32) (Qid, bool) {
 	return f.qid, true
 }
 
-// startOp takes a free operation slot.
+// FreeFids is how many fids the client can still allocate.
+func (c *Client) FreeFids() int { return MaxFids - c.fids.used }
+
+// NextTag returns the tag the next operation started will take, so that the caller can hand
+// that tag's request buffer to the call; false when none is free (the call would fail with
+// EAGAIN).
+func (c *Client) NextTag() (uint16, bool) {
+	for i := range c.ops {
+		if c.startable(uint16(i)) {
+			return uint16(i), true
+		}
+	}
+	return 0, false
+}
+
+// Hold keeps a tag whose operation is over from being started on until Unhold: its reply
+// buffer still holds data the caller has not taken (a Read's, a Readlink's). Holding a tag in
+// flight is refused.
+func (c *Client) Hold(tag uint16) bool {
+	if tag >= MaxOps || c.ops[tag].kind != opFree {
+		return false
+	}
+	c.held |= 1 << tag
+	return true
+}
+
+// Unhold gives a held tag back.
+func (c *Client) Unhold(tag uint16) {
+	if tag < MaxOps {
+		c.held &^= 1 << tag
+	}
+}
+
+func (c *Client) startable(tag uint16) bool {
+	return c.ops[tag].kind == opFree && c.held&(1<<tag) == 0 && !c.flushing(tag)
+}
+
+// startOp takes a free operation slot: the one NextTag names.
 func (c *Client) startOp(kind opKind) (uint16, *op, int) {
 	if kind != opVersion && c.msize == 0 {
 		return 0, nil, fs.EIO // no session: Version first
 	}
-	for i := range c.ops {
-		if c.ops[i].kind == opFree && !c.flushing(uint16(i)) {
-			o := &c.ops[i]
-			// The path is not cleared: only its first pathLen bytes are ever read.
-			o.opState = opState{kind: kind, fid: NoFid, newfid: NoFid, orphan: NoFid}
-			return uint16(i), o, 0
-		}
+	tag, ok := c.NextTag()
+	if !ok {
+		return 0, nil, fs.EAGAIN
 	}
-	return 0, nil, fs.EAGAIN
+	o := &c.ops[tag]
+	// The path is not cleared: only its first pathLen bytes are ever read.
+	o.opState = opState{kind: kind, fid: NoFid, newfid: NoFid, orphan: NoFid}
+	return tag, o, 0
 }
 
 // flushing says whether a Tflush naming tag is in flight: 9P forbids reusing the tag until its
@@ -204,7 +241,7 @@ func (c *Client) Version(b []byte, msize uint32) (tag uint16, n int, errno int) 
 			return 0, 0, fs.EBUSY
 		}
 	}
-	c.msize = 0
+	c.msize, c.held = 0, 0
 	c.fids.reset()
 	tag, o, errno := c.startOp(opVersion)
 	if errno != 0 {

@@ -3,6 +3,8 @@ package vfs
 import (
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/memfs"
+	"github.com/unitrace/unitrace/kernel/fs/p9"
+	"github.com/unitrace/unitrace/kernel/fs/p9fs"
 )
 
 // The tagged dispatch to the file systems: one switch per operation on the kind of the Node's
@@ -21,10 +23,18 @@ func (ns *Namespace) memOf(n Node) *memfs.FS {
 	return &ns.mem[ns.mounts[n.FS%MaxMounts].index%MaxMemFS]
 }
 
+// shareOf returns the share behind n; only valid when kindOf(n) == kindShare. Its calls that
+// can wait name ns.caller (Begin).
+func (ns *Namespace) shareOf(n Node) *p9fs.FS {
+	return &ns.shares[ns.mounts[n.FS%MaxMounts].index%MaxShares]
+}
+
 func (ns *Namespace) rootIno(fsid uint16) uint32 {
 	switch ns.kindOf(Node{FS: fsid}) {
 	case kindMem:
 		return memfs.RootIno
+	case kindShare:
+		return p9fs.RootIno
 	}
 	return 0
 }
@@ -33,6 +43,8 @@ func (ns *Namespace) mode(n Node) uint32 {
 	switch ns.kindOf(n) {
 	case kindMem:
 		return ns.memOf(n).Mode(n.Ino)
+	case kindShare:
+		return ns.shareOf(n).Mode(n.Ino)
 	}
 	return 0
 }
@@ -42,6 +54,9 @@ func (ns *Namespace) lookup(dir Node, name []byte) (Node, int) {
 	case kindMem:
 		ino, errno := ns.memOf(dir).Lookup(dir.Ino, name)
 		return Node{FS: dir.FS, Ino: ino}, errno
+	case kindShare:
+		ino, errno := ns.shareOf(dir).Lookup(ns.caller, dir.Ino, name)
+		return Node{FS: dir.FS, Ino: ino}, errno
 	}
 	return Node{}, fs.ENOENT
 }
@@ -50,6 +65,8 @@ func (ns *Namespace) nameOf(dir, n Node, dst []byte) (int, int) {
 	switch ns.kindOf(dir) {
 	case kindMem:
 		return ns.memOf(dir).NameOf(dir.Ino, n.Ino, dst)
+	case kindShare:
+		return ns.shareOf(dir).NameOf(dir.Ino, n.Ino, dst)
 	}
 	return 0, fs.ENOENT
 }
@@ -58,6 +75,8 @@ func (ns *Namespace) size(n Node) int64 {
 	switch ns.kindOf(n) {
 	case kindMem:
 		return ns.memOf(n).Size(n.Ino)
+	case kindShare:
+		return ns.shareOf(n).Size(n.Ino)
 	}
 	return 0
 }
@@ -66,6 +85,8 @@ func (ns *Namespace) readlink(n Node, dst []byte) (int, int) {
 	switch ns.kindOf(n) {
 	case kindMem:
 		return ns.memOf(n).Readlink(n.Ino, dst)
+	case kindShare:
+		return ns.shareOf(n).Readlink(ns.caller, n.Ino, dst)
 	}
 	return 0, fs.ENOENT
 }
@@ -74,6 +95,8 @@ func (ns *Namespace) acquire(n Node) int {
 	switch ns.kindOf(n) {
 	case kindMem:
 		return ns.memOf(n).Acquire(n.Ino)
+	case kindShare:
+		return ns.shareOf(n).Acquire(n.Ino)
 	}
 	return fs.ENOENT
 }
@@ -89,6 +112,8 @@ func (ns *Namespace) release(p Pages, n Node) {
 	switch ns.kindOf(n) {
 	case kindMem:
 		ns.memOf(n).Release(p, n.Ino)
+	case kindShare:
+		ns.shareOf(n).Release(n.Ino)
 	}
 }
 
@@ -96,6 +121,9 @@ func (ns *Namespace) create(p Pages, dir Node, name []byte, mode uint32, rdev ui
 	switch ns.kindOf(dir) {
 	case kindMem:
 		ino, errno := ns.memOf(dir).Create(p, dir.Ino, name, mode, rdev, now)
+		return Node{FS: dir.FS, Ino: ino}, errno
+	case kindShare:
+		ino, errno := ns.shareOf(dir).Create(ns.caller, dir.Ino, name, mode)
 		return Node{FS: dir.FS, Ino: ino}, errno
 	}
 	return Node{}, fs.ENOENT
@@ -106,6 +134,8 @@ func (ns *Namespace) mkdir(p Pages, dir Node, name []byte, perm uint32, now fs.T
 	case kindMem:
 		_, errno := ns.memOf(dir).Mkdir(p, dir.Ino, name, perm, now)
 		return errno
+	case kindShare:
+		return ns.shareOf(dir).Mkdir(ns.caller, dir.Ino, name, perm)
 	}
 	return fs.ENOENT
 }
@@ -115,6 +145,8 @@ func (ns *Namespace) symlink(p Pages, dir Node, name, target []byte, now fs.Time
 	case kindMem:
 		_, errno := ns.memOf(dir).Symlink(p, dir.Ino, name, target, now)
 		return errno
+	case kindShare:
+		return ns.shareOf(dir).Symlink(ns.caller, dir.Ino, name, target)
 	}
 	return fs.ENOENT
 }
@@ -123,6 +155,8 @@ func (ns *Namespace) link(p Pages, dir Node, name []byte, n Node, now fs.Timespe
 	switch ns.kindOf(dir) {
 	case kindMem:
 		return ns.memOf(dir).Link(p, dir.Ino, name, n.Ino, now)
+	case kindShare:
+		return ns.shareOf(dir).Link(ns.caller, dir.Ino, name, n.Ino)
 	}
 	return fs.ENOENT
 }
@@ -131,6 +165,8 @@ func (ns *Namespace) unlink(p Pages, dir Node, name []byte, now fs.Timespec) int
 	switch ns.kindOf(dir) {
 	case kindMem:
 		return ns.memOf(dir).Unlink(p, dir.Ino, name, now)
+	case kindShare:
+		return ns.shareOf(dir).Unlink(ns.caller, dir.Ino, name, false)
 	}
 	return fs.ENOENT
 }
@@ -139,6 +175,8 @@ func (ns *Namespace) rmdir(p Pages, dir Node, name []byte, now fs.Timespec) int 
 	switch ns.kindOf(dir) {
 	case kindMem:
 		return ns.memOf(dir).Rmdir(p, dir.Ino, name, now)
+	case kindShare:
+		return ns.shareOf(dir).Unlink(ns.caller, dir.Ino, name, true)
 	}
 	return fs.ENOENT
 }
@@ -148,6 +186,12 @@ func (ns *Namespace) rename(p Pages, olddir Node, oldname []byte, newdir Node, n
 	switch ns.kindOf(olddir) {
 	case kindMem:
 		return ns.memOf(olddir).Rename(p, olddir.Ino, oldname, newdir.Ino, newname, flags, now)
+	case kindShare:
+		// 9P's Trenameat has no flags; Linux's 9p refuses every rename flag.
+		if flags != 0 {
+			return fs.EINVAL
+		}
+		return ns.shareOf(olddir).Rename(ns.caller, olddir.Ino, oldname, newdir.Ino, newname)
 	}
 	return fs.ENOENT
 }
@@ -156,6 +200,8 @@ func (ns *Namespace) truncate(p Pages, n Node, size int64, stamp bool, now fs.Ti
 	switch ns.kindOf(n) {
 	case kindMem:
 		return ns.memOf(n).Truncate(p, n.Ino, size, stamp, now)
+	case kindShare:
+		return ns.shareOf(n).Setattr(ns.caller, n.Ino, p9.SetAttr{Valid: p9.SetattrSize, Size: uint64(size)})
 	}
 	return fs.ENOENT
 }
@@ -165,6 +211,8 @@ func (ns *Namespace) Read(n Node, off int64, dst []byte, now fs.Timespec) (int, 
 	switch ns.kindOf(n) {
 	case kindMem:
 		return ns.memOf(n).Read(n.Ino, off, dst, now)
+	case kindShare:
+		return ns.shareOf(n).Read(ns.caller, n.Ino, off, dst)
 	}
 	return 0, fs.EBADF
 }
@@ -183,6 +231,8 @@ func (ns *Namespace) Write(p Pages, n Node, off int64, src []byte, appending boo
 			off = m.Size(n.Ino)
 		}
 		return m.Write(p, n.Ino, off, src, now)
+	case kindShare:
+		return ns.shareOf(n).Write(ns.caller, n.Ino, off, src, appending)
 	}
 	return 0, fs.EBADF
 }
@@ -205,6 +255,8 @@ func (ns *Namespace) ReadDir(n Node, cookie uint64, dst []byte, now fs.Timespec)
 	switch ns.kindOf(n) {
 	case kindMem:
 		return ns.memOf(n).ReadDir(n.Ino, cookie, dst, now)
+	case kindShare:
+		return ns.shareOf(n).ReadDir(ns.caller, n.Ino, cookie, dst)
 	}
 	return 0, cookie, fs.EBADF
 }
@@ -219,6 +271,10 @@ func (ns *Namespace) Stat(n Node) (fs.Stat, int) {
 		}
 		st.Dev = ns.Dev(n)
 		return st, 0
+	case kindShare:
+		st, errno := ns.shareOf(n).Stat(ns.caller, n.Ino)
+		st.Dev = ns.Dev(n)
+		return st, errno
 	}
 	return fs.Stat{}, fs.EBADF
 }
@@ -227,6 +283,8 @@ func (ns *Namespace) chmod(n Node, mode uint32, now fs.Timespec) int {
 	switch ns.kindOf(n) {
 	case kindMem:
 		return ns.memOf(n).Chmod(n.Ino, mode, now)
+	case kindShare:
+		return ns.shareOf(n).Setattr(ns.caller, n.Ino, p9.SetAttr{Valid: p9.SetattrMode, Mode: mode & 0o7777})
 	}
 	return fs.ENOENT
 }
@@ -235,6 +293,18 @@ func (ns *Namespace) setTimes(n Node, atime, mtime fs.Timespec, setA, setM bool,
 	switch ns.kindOf(n) {
 	case kindMem:
 		return ns.memOf(n).SetTimes(n.Ino, atime, mtime, setA, setM, now)
+	case kindShare:
+		// The kernel's clock says what "now" is, as it does for its own files.
+		var a p9.SetAttr
+		if setA {
+			a.Valid |= p9.SetattrAtime | p9.SetattrAtimeSet
+			a.AtimeSec, a.AtimeNsec = uint64(atime.Sec), uint64(atime.Nsec)
+		}
+		if setM {
+			a.Valid |= p9.SetattrMtime | p9.SetattrMtimeSet
+			a.MtimeSec, a.MtimeNsec = uint64(mtime.Sec), uint64(mtime.Nsec)
+		}
+		return ns.shareOf(n).Setattr(ns.caller, n.Ino, a)
 	}
 	return fs.ENOENT
 }
@@ -257,6 +327,12 @@ func (ns *Namespace) Statfs(n Node) (fs.Statfs, int) {
 			Files: uint64(u.MaxInodes), Ffree: uint64(u.MaxInodes - min(u.Inodes, u.MaxInodes)), Namelen: fs.NameMax,
 			Flags: flags,
 		}, 0
+	case kindShare:
+		st, errno := ns.shareOf(n).Statfs(ns.caller)
+		if ns.ReadOnly(n) {
+			st.Flags |= fs.ST_RDONLY
+		}
+		return st, errno
 	}
 	return fs.Statfs{}, fs.EBADF
 }

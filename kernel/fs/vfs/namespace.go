@@ -3,6 +3,7 @@ package vfs
 import (
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/memfs"
+	"github.com/unitrace/unitrace/kernel/fs/p9fs"
 )
 
 // Node names a file in the namespace: a mounted file system and an inode number in it. The zero
@@ -16,17 +17,21 @@ type Node struct {
 type Pages = memfs.Pages
 
 // MaxMounts is the number of file systems a namespace can hold, its root included.
-const MaxMounts = 8
+const MaxMounts = 16
 
 // MaxMemFS is how many of them can be in-memory file systems.
 const MaxMemFS = 4
+
+// MaxShares is how many of them can be shared host directories (package p9fs).
+const MaxShares = 8
 
 // kind says which file system implementation serves a mount.
 type kind uint8
 
 const (
-	kindNone kind = iota
-	kindMem       // memfs: index is into Namespace.mem
+	kindNone  kind = iota
+	kindMem        // memfs: index is into Namespace.mem
+	kindShare      // p9fs: index is into Namespace.shares
 )
 
 // mount is one file system in the namespace.
@@ -41,6 +46,9 @@ type mount struct {
 type Namespace struct {
 	mounts [MaxMounts]mount
 	mem    [MaxMemFS]memfs.FS
+	shares [MaxShares]p9fs.FS
+	nshare int     // shares handed out by NewShare
+	caller int32   // the thread making the calls, for the shares' waits (Begin)
 	walks  [2]walk // scratch for the (at most two) paths of one operation
 }
 
@@ -51,6 +59,7 @@ func (ns *Namespace) Init(p Pages, c memfs.Capacity, now fs.Timespec) int {
 		ns.mem[i] = memfs.FS{}
 	}
 	ns.mounts = [MaxMounts]mount{}
+	ns.nshare = 0
 	if errno := ns.mem[0].Init(p, c, 0o755, now); errno != 0 {
 		return errno
 	}
@@ -102,6 +111,71 @@ func (ns *Namespace) MountMem(p Pages, at Node, c memfs.Capacity, now fs.Timespe
 	return Node{FS: uint16(slot), Ino: memfs.RootIno}, 0
 }
 
+// NewShare hands out a share's file system for the caller to mount (p9fs.FS.Mount, then its
+// requests carried until Mounted), or false when all MaxShares are taken. MountShare then
+// puts it in the namespace.
+func (ns *Namespace) NewShare() (int, *p9fs.FS, bool) {
+	if ns.nshare == MaxShares {
+		return 0, nil, false
+	}
+	i := ns.nshare
+	ns.nshare++
+	return i, &ns.shares[i], true
+}
+
+// Share returns share i's file system (for the transport: NextSend, Complete, NextWake).
+func (ns *Namespace) Share(i int) *p9fs.FS { return &ns.shares[i%MaxShares] }
+
+// Shares is how many shares NewShare handed out.
+func (ns *Namespace) Shares() int { return ns.nshare }
+
+// MountShare mounts share i, whose session is up, on directory at, as MountMem mounts a memfs.
+func (ns *Namespace) MountShare(i int, at Node) (Node, int) {
+	if i < 0 || i >= ns.nshare {
+		return Node{}, fs.EINVAL
+	}
+	if done, errno := ns.shares[i].Mounted(); !done || errno != 0 {
+		return Node{}, fs.EIO
+	}
+	if ns.mode(at)&fs.S_IFMT != fs.S_IFDIR {
+		if ns.mode(at) == 0 {
+			return Node{}, fs.ENOENT
+		}
+		return Node{}, fs.ENOTDIR
+	}
+	slot := -1
+	for j := range ns.mounts {
+		if ns.mounts[j].kind == kindNone {
+			slot = j
+			break
+		}
+	}
+	if slot < 0 {
+		return Node{}, fs.ENOSPC
+	}
+	ns.acquire(at)
+	ns.setMounted(at, true)
+	ns.mounts[slot] = mount{kind: kindShare, index: uint8(i), point: at}
+	return Node{FS: uint16(slot), Ino: p9fs.RootIno}, 0
+}
+
+// Begin starts a run of a system call by thread w: the shares' calls wait by thread, and a
+// call that needs the host returns fs.EQUEUED (the caller waits for the share's reply, then
+// runs the whole system call again, with Begin again). End ends the system call.
+func (ns *Namespace) Begin(w int32) {
+	ns.caller = w
+	for i := 0; i < ns.nshare; i++ {
+		ns.shares[i].Begin(w)
+	}
+}
+
+// End ends thread w's system call (see Begin).
+func (ns *Namespace) End(w int32) {
+	for i := 0; i < ns.nshare; i++ {
+		ns.shares[i].End(w)
+	}
+}
+
 // SetReadOnly makes the file system n is on read-only, as a read-only mount is on Linux (mount
 // -o remount,bind,ro): from then on every operation that would change a file in it fails with
 // fs.EROFS, in the order Linux checks (so a name that exists still fails with EEXIST first),
@@ -136,6 +210,8 @@ func (ns *Namespace) isRoot(n Node) bool {
 	switch ns.kindOf(n) {
 	case kindMem:
 		return n.Ino == memfs.RootIno
+	case kindShare:
+		return n.Ino == p9fs.RootIno
 	}
 	return false
 }

@@ -1,0 +1,184 @@
+package p9fs
+
+import "github.com/unitrace/unitrace/kernel/fs"
+
+// callLog is one waiter's calls in the system call it is running: what each asked (key) and,
+// once the reply is in, what it got. cursor is the next call's place on this run.
+type callLog struct {
+	cursor, n uint8
+	e         [MaxLog]entry
+}
+
+// entry is one logged call.
+type entry struct {
+	key   uint64
+	done  bool   // the outcome is in
+	held  bool   // tag is held: its reply buffer keeps the call's data (Read, Readdir, Readlink)
+	tag   uint16 // the tag of the operation (in flight, or held)
+	errno int32
+	ino   uint32 // the node the call found or made
+	count uint32 // bytes read or written, or of held data
+	off   uint32 // where the held data starts in the reply buffer
+}
+
+// Begin starts a run of waiter w's system call: its calls replay the log from the first.
+func (f *FS) Begin(w int32) {
+	if w >= 0 && w < MaxWaiters {
+		f.logs[w].cursor = 0
+	}
+}
+
+// End ends waiter w's system call: its log is dropped and the tags it held are free again.
+func (f *FS) End(w int32) {
+	if w >= 0 && w < MaxWaiters {
+		f.truncate(w, 0)
+		f.logs[w].cursor = 0
+		clearBit(&f.noTag, w)
+	}
+}
+
+// truncate drops w's log from entry i on: held tags are released, and operations still in
+// flight no longer answer anyone (their effects on nodes still happen).
+func (f *FS) truncate(w int32, i uint8) {
+	l := &f.logs[w]
+	for j := i; j < l.n; j++ {
+		e := &l.e[j]
+		switch {
+		case e.held:
+			f.c.Unhold(e.tag)
+			f.tagFreed()
+		case !e.done:
+			if t := &f.tags[e.tag%uint16(len(f.tags))]; t.waiter == int16(w) && t.entry == j {
+				t.waiter = -1
+			}
+		}
+		*e = entry{}
+	}
+	l.n = i
+}
+
+// call finds the call with key at w's cursor. A logged call whose outcome is in is replayed
+// (replay true). A call still in flight answers EQUEUED (a spurious rerun). Anything else gets
+// a fresh entry, for the caller to start its request in (or to record an outcome that needed
+// no request); a call that differs from the one logged at its place drops the rest of the log
+// first.
+func (f *FS) call(w int32, key uint64) (e *entry, replay bool, errno int) {
+	if w < 0 || w >= MaxWaiters {
+		return nil, false, fs.EIO
+	}
+	l := &f.logs[w]
+	i := l.cursor
+	if i < l.n {
+		e := &l.e[i%MaxLog]
+		if e.key == key {
+			if !e.done {
+				return nil, false, fs.EQUEUED
+			}
+			l.cursor++
+			return e, true, 0
+		}
+		f.Stats.Diverged++
+		f.truncate(w, i)
+	}
+	if l.n >= MaxLog {
+		f.Stats.LogFull++
+		return nil, false, fs.EIO
+	}
+	e = &l.e[l.n%MaxLog]
+	*e = entry{key: key}
+	l.n++
+	l.cursor++
+	return e, false, 0
+}
+
+// peek reports whether the call at w's cursor is the one with key, and consumes it if so and
+// its outcome is in. It serves calls that are made only when something is missing (an open
+// fid): on the rerun the thing is there, but the log still has the call at its place.
+func (f *FS) peek(w int32, key uint64) (e *entry, found bool) {
+	if w < 0 || w >= MaxWaiters {
+		return nil, false
+	}
+	l := &f.logs[w]
+	if l.cursor >= l.n || l.e[l.cursor%MaxLog].key != key || !l.e[l.cursor%MaxLog].done {
+		return nil, false
+	}
+	e = &l.e[l.cursor%MaxLog]
+	l.cursor++
+	return e, true
+}
+
+// unstart takes back the entry call just made when its request could not be started for lack
+// of a tag: the waiter is woken when one is free, and asks again.
+func (f *FS) unstart(w int32) int {
+	l := &f.logs[w]
+	l.n--
+	l.cursor--
+	l.e[l.n%MaxLog] = entry{}
+	setBit(&f.noTag, w)
+	return fs.EQUEUED
+}
+
+// finishEntry records the outcome of the operation on tag t for the waiter it answers, and
+// wakes it.
+func (f *FS) finishEntry(t *tagState, errno int, ino, count uint32) *entry {
+	if t.waiter < 0 || int(t.waiter) >= MaxWaiters {
+		return nil
+	}
+	l := &f.logs[t.waiter]
+	if t.entry >= l.n {
+		return nil
+	}
+	e := &l.e[t.entry%MaxLog]
+	if e.done {
+		return nil
+	}
+	e.done, e.errno, e.ino, e.count = true, int32(errno), ino, count
+	setBit(&f.wake, int32(t.waiter))
+	return e
+}
+
+// key hashes a call's kind and arguments (FNV-1a, 64 bits).
+type key uint64
+
+const (
+	fnvOffset key = 14695981039346656037
+	fnvPrime  key = 1099511628211
+)
+
+func newKey(kind callKind) key { return (fnvOffset ^ key(kind)) * fnvPrime }
+
+func (k key) u64(v uint64) key {
+	for i := 0; i < 8; i++ {
+		k = (k ^ key(byte(v>>(8*i)))) * fnvPrime
+	}
+	return k
+}
+
+func (k key) bytes(b []byte) key {
+	k = k.u64(uint64(len(b)))
+	for _, c := range b {
+		k = (k ^ key(c)) * fnvPrime
+	}
+	return k
+}
+
+type callKind uint8
+
+const (
+	kLookup callKind = iota + 1
+	kOpen
+	kRead
+	kWrite
+	kReaddir
+	kReadlink
+	kStat
+	kCreate
+	kMkdir
+	kSymlink
+	kLink
+	kUnlink
+	kRename
+	kSetattr
+	kStatfs
+	kFsync
+)

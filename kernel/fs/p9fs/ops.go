@@ -1,0 +1,397 @@
+package p9fs
+
+import (
+	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/fs/p9"
+)
+
+// The calls package vfs makes. Each takes the waiter w making it; any of them that needs the
+// host returns EQUEUED (see the package comment). They return Linux's errnos otherwise: the
+// server's for what the host refused, ESTALE for an inode whose node was reused, EIO for a
+// reply that could not be decoded.
+
+// Mode returns the file type and permission bits of ino as last seen, 0 for a stale inode.
+func (f *FS) Mode(ino uint32) uint32 {
+	if n, errno := f.node(ino); errno == 0 {
+		return n.stat.Mode
+	}
+	return 0
+}
+
+// Size returns the size of ino as last seen.
+func (f *FS) Size(ino uint32) int64 {
+	if n, errno := f.node(ino); errno == 0 {
+		return n.stat.Size
+	}
+	return 0
+}
+
+// Lookup finds name in directory dir (a Twalk, and a Tgetattr for a file new to the kernel).
+func (f *FS) Lookup(w int32, dir uint32, name []byte) (uint32, int) {
+	d, errno := f.node(dir)
+	if errno != 0 {
+		return 0, errno
+	}
+	if d.stat.Mode&fs.S_IFMT != fs.S_IFDIR {
+		return 0, fs.ENOTDIR
+	}
+	if len(name) > fs.NameMax {
+		return 0, fs.ENAMETOOLONG
+	}
+	if string(name) == ".." {
+		// The directory it was found in: each node's parent is known, since resolution
+		// comes down from the root, and the share's root is its own parent (".." never
+		// leaves the share; the namespace takes ".." at a mount's root up to its mount point).
+		return d.parent, 0
+	}
+	if string(name) == "." {
+		return dir, 0
+	}
+	e, replay, errno := f.call(w, uint64(newKey(kLookup).u64(uint64(dir)).bytes(name)))
+	switch {
+	case errno != 0:
+		return 0, errno
+	case replay:
+		return e.ino, int(e.errno)
+	}
+	f.easeFids()
+	tag, b, ok := f.nextTag()
+	if !ok {
+		return 0, f.unstart(w)
+	}
+	_, n, errno := f.c.Walk(b, d.fid, name)
+	if errno != 0 {
+		e.done, e.errno = true, int32(errno)
+		return 0, errno
+	}
+	t := tagState{step: stepLookupWalk, dir: dir}
+	t.nlen = uint8(copy(t.name[:], name))
+	return 0, f.start(w, e, tag, n, t)
+}
+
+// NameOf copies the name ino was last found under in dir into dst (getcwd).
+func (f *FS) NameOf(dir, ino uint32, dst []byte) (int, int) {
+	n, errno := f.node(ino)
+	if errno != 0 {
+		return 0, errno
+	}
+	if n.parent != dir || n.nlen == 0 {
+		return 0, fs.ENOENT
+	}
+	return copy(dst, n.name[:n.nlen]), 0
+}
+
+// Acquire takes a reference on ino (an open file, a working directory): its node stays.
+func (f *FS) Acquire(ino uint32) int {
+	n, errno := f.node(ino)
+	if errno != 0 {
+		return errno
+	}
+	n.refs++
+	return 0
+}
+
+// Release drops a reference; the last one closes the node's open fids.
+func (f *FS) Release(ino uint32) {
+	n, errno := f.node(ino)
+	if errno != 0 || n.refs <= 0 {
+		return
+	}
+	if n.refs--; n.refs == 0 {
+		f.closeFids(n)
+	}
+}
+
+// Readlink copies the target of symbolic link ino into dst.
+func (f *FS) Readlink(w int32, ino uint32, dst []byte) (int, int) {
+	n, errno := f.node(ino)
+	if errno != 0 {
+		return 0, errno
+	}
+	if n.stat.Mode&fs.S_IFMT != fs.S_IFLNK {
+		return 0, fs.EINVAL
+	}
+	e, replay, errno := f.call(w, uint64(newKey(kReadlink).u64(uint64(ino))))
+	switch {
+	case errno != 0:
+		return 0, errno
+	case replay:
+		return f.copyHeld(e, dst)
+	}
+	tag, b, ok := f.nextTag()
+	if !ok {
+		return 0, f.unstart(w)
+	}
+	_, m, errno := f.c.Readlink(b, n.fid)
+	return 0, f.started(w, e, tag, m, errno, tagState{step: stepData, ino: ino})
+}
+
+// started finishes a call's start: an errno from the Client ends the call with it, else the
+// request is queued.
+func (f *FS) started(w int32, e *entry, tag uint16, n int, errno int, t tagState) int {
+	if errno != 0 {
+		e.done, e.errno = true, int32(errno)
+		return errno
+	}
+	return f.start(w, e, tag, n, t)
+}
+
+// copyHeld copies a replayed call's held data into dst.
+func (f *FS) copyHeld(e *entry, dst []byte) (int, int) {
+	if e.errno != 0 {
+		return 0, int(e.errno)
+	}
+	if !e.held {
+		return 0, fs.EIO
+	}
+	resp := f.resp(e.tag)
+	if e.off > uint32(len(resp)) || e.count > uint32(len(resp))-e.off {
+		return 0, fs.EIO
+	}
+	return copy(dst, resp[e.off:e.off+e.count]), 0
+}
+
+// Create makes a regular file name in dir with permission bits mode and opens it for reading
+// and writing (Tlcreate, then a walk to it for a handle). Other file types cannot be made on
+// a share: EPERM, as Linux's 9p gives for a mknod its server refuses.
+func (f *FS) Create(w int32, dir uint32, name []byte, mode uint32) (uint32, int) {
+	d, errno := f.node(dir)
+	if errno != 0 {
+		return 0, errno
+	}
+	if mode&fs.S_IFMT != fs.S_IFREG && mode&fs.S_IFMT != 0 {
+		return 0, fs.EPERM
+	}
+	e, replay, errno := f.call(w, uint64(newKey(kCreate).u64(uint64(dir)).u64(uint64(mode)).bytes(name)))
+	switch {
+	case errno != 0:
+		return 0, errno
+	case replay:
+		return e.ino, int(e.errno)
+	}
+	tag, b, ok := f.nextTag()
+	if !ok {
+		return 0, f.unstart(w)
+	}
+	_, n, errno := f.c.Create(b, d.fid, name, fs.O_RDWR|fs.O_EXCL, mode&0o7777, 0)
+	t := tagState{step: stepCreate, dir: dir}
+	t.nlen = uint8(copy(t.name[:], name))
+	return 0, f.started(w, e, tag, n, errno, t)
+}
+
+// simple finds or starts a call whose reply is only an errno (or, for Tmkdir and Tsymlink, a
+// qid the kernel does not keep): a replayed call comes back as its errno with a nil entry; a
+// new one as its entry and the tag and buffer to build its request in.
+func (f *FS) simple(w int32, k key) (e *entry, tag uint16, b []byte, errno int) {
+	e, replay, errno := f.call(w, uint64(k))
+	switch {
+	case errno != 0:
+		return nil, 0, nil, errno
+	case replay:
+		return nil, 0, nil, int(e.errno)
+	}
+	tag, b, ok := f.nextTag()
+	if !ok {
+		return nil, 0, nil, f.unstart(w)
+	}
+	return e, tag, b, 0
+}
+
+// Mkdir makes directory name in dir with permission bits perm.
+func (f *FS) Mkdir(w int32, dir uint32, name []byte, perm uint32) int {
+	d, errno := f.node(dir)
+	if errno != 0 {
+		return errno
+	}
+	e, tag, b, errno := f.simple(w, newKey(kMkdir).u64(uint64(dir)).u64(uint64(perm)).bytes(name))
+	if e == nil {
+		return errno
+	}
+	_, n, errno := f.c.Mkdir(b, d.fid, name, perm&0o7777, 0)
+	return f.started(w, e, tag, n, errno, tagState{step: stepEmpty, ino: dir})
+}
+
+// Symlink makes symbolic link name in dir pointing at target.
+func (f *FS) Symlink(w int32, dir uint32, name, target []byte) int {
+	d, errno := f.node(dir)
+	if errno != 0 {
+		return errno
+	}
+	e, tag, b, errno := f.simple(w, newKey(kSymlink).u64(uint64(dir)).bytes(name).bytes(target))
+	if e == nil {
+		return errno
+	}
+	_, n, errno := f.c.Symlink(b, d.fid, name, target, 0)
+	return f.started(w, e, tag, n, errno, tagState{step: stepEmpty, ino: dir})
+}
+
+// Link makes name in dir another name of ino.
+func (f *FS) Link(w int32, dir uint32, name []byte, ino uint32) int {
+	d, errno := f.node(dir)
+	if errno != 0 {
+		return errno
+	}
+	n, errno := f.node(ino)
+	if errno != 0 {
+		return errno
+	}
+	e, tag, b, errno := f.simple(w, newKey(kLink).u64(uint64(dir)).u64(uint64(ino)).bytes(name))
+	if e == nil {
+		return errno
+	}
+	_, m, errno := f.c.Link(b, d.fid, n.fid, name)
+	return f.started(w, e, tag, m, errno, tagState{step: stepEmpty, ino: dir})
+}
+
+// Unlink removes name from dir: a file, or with dirFlag a directory (Tunlinkat).
+func (f *FS) Unlink(w int32, dir uint32, name []byte, dirFlag bool) int {
+	d, errno := f.node(dir)
+	if errno != 0 {
+		return errno
+	}
+	var flags uint32
+	if dirFlag {
+		flags = p9.AtRemovedir
+	}
+	e, tag, b, errno := f.simple(w, newKey(kUnlink).u64(uint64(dir)).u64(uint64(flags)).bytes(name))
+	if e == nil {
+		return errno
+	}
+	_, n, errno := f.c.Unlinkat(b, d.fid, name, flags)
+	return f.started(w, e, tag, n, errno, tagState{step: stepEmpty, ino: dir})
+}
+
+// Rename moves oldname in olddir to newname in newdir (Trenameat). 9P has no flags for it:
+// RENAME_NOREPLACE is the caller's to check, anything else is EINVAL.
+func (f *FS) Rename(w int32, olddir uint32, oldname []byte, newdir uint32, newname []byte) int {
+	od, errno := f.node(olddir)
+	if errno != 0 {
+		return errno
+	}
+	nd, errno := f.node(newdir)
+	if errno != 0 {
+		return errno
+	}
+	k := newKey(kRename).u64(uint64(olddir)).bytes(oldname).u64(uint64(newdir)).bytes(newname)
+	e, replay, errno := f.call(w, uint64(k))
+	switch {
+	case errno != 0:
+		return errno
+	case replay:
+		if e.errno == 0 {
+			f.renamed(olddir, oldname, newdir, newname)
+		}
+		return int(e.errno)
+	}
+	tag, b, ok := f.nextTag()
+	if !ok {
+		return f.unstart(w)
+	}
+	_, n, errno := f.c.Renameat(b, od.fid, oldname, nd.fid, newname)
+	return f.started(w, e, tag, n, errno, tagState{step: stepEmpty, ino: olddir})
+}
+
+// renamed moves the name of the node found as oldname in olddir (getcwd's names stay right).
+func (f *FS) renamed(olddir uint32, oldname []byte, newdir uint32, newname []byte) {
+	for i := range f.nodes {
+		n := &f.nodes[i]
+		if n.used && n.parent == olddir && string(n.name[:n.nlen]) == string(oldname) {
+			n.setName(newdir, newname)
+		}
+	}
+}
+
+// Setattr changes ino's attributes (truncate, chmod, utimensat): a Tsetattr of a.Valid's
+// fields. The node's cached size and mode follow a change that succeeded.
+func (f *FS) Setattr(w int32, ino uint32, a p9.SetAttr) int {
+	n, errno := f.node(ino)
+	if errno != 0 {
+		return errno
+	}
+	// The times are not part of the key: a time of "now" is the kernel's clock, read afresh on
+	// each run of the system call.
+	k := newKey(kSetattr).u64(uint64(ino)).u64(uint64(a.Valid)).u64(uint64(a.Mode)).u64(a.Size)
+	e, replay, errno := f.call(w, uint64(k))
+	switch {
+	case errno != 0:
+		return errno
+	case replay:
+		if e.errno == 0 {
+			if a.Valid&p9.SetattrSize != 0 {
+				n.stat.Size = int64(a.Size)
+			}
+			if a.Valid&p9.SetattrMode != 0 {
+				n.stat.Mode = n.stat.Mode&fs.S_IFMT | a.Mode&0o7777
+			}
+		}
+		return int(e.errno)
+	}
+	tag, b, ok := f.nextTag()
+	if !ok {
+		return f.unstart(w)
+	}
+	_, m, errno := f.c.Setattr(b, n.fid, a)
+	return f.started(w, e, tag, m, errno, tagState{step: stepEmpty, ino: ino})
+}
+
+// Stat returns ino's attributes, fresh from the host (Tgetattr). Dev is the caller's.
+func (f *FS) Stat(w int32, ino uint32) (fs.Stat, int) {
+	n, errno := f.node(ino)
+	if errno != 0 {
+		return fs.Stat{}, errno
+	}
+	e, replay, errno := f.call(w, uint64(newKey(kStat).u64(uint64(ino))))
+	switch {
+	case errno != 0:
+		return fs.Stat{}, errno
+	case replay:
+		return n.stat, int(e.errno)
+	}
+	tag, b, ok := f.nextTag()
+	if !ok {
+		return fs.Stat{}, f.unstart(w)
+	}
+	_, m, errno := f.c.Getattr(b, n.fid, p9.GetattrBasic)
+	if errno == 0 {
+		n.busy++
+	}
+	return fs.Stat{}, f.started(w, e, tag, m, errno, tagState{step: stepGetattr, ino: ino})
+}
+
+// Statfs returns the statistics of the host's file system under the share (Tstatfs).
+func (f *FS) Statfs(w int32) (fs.Statfs, int) {
+	e, tag, b, errno := f.simple(w, newKey(kStatfs))
+	if e == nil {
+		if errno != 0 {
+			return fs.Statfs{}, errno
+		}
+		return f.statfs.FS(), 0
+	}
+	_, n, errno := f.c.Statfs(b, f.rootFid)
+	return fs.Statfs{}, f.started(w, e, tag, n, errno, tagState{step: stepStatfs})
+}
+
+// Fsync asks the host to write ino's data out (Tfsync on an open fid; a node with none open
+// has nothing of ours to flush).
+func (f *FS) Fsync(w int32, ino uint32, datasync bool) int {
+	n, errno := f.node(ino)
+	if errno != 0 {
+		return errno
+	}
+	fid, _, ok := n.openFor(openWrite)
+	if !ok {
+		if fid, _, ok = n.openFor(openAppend); !ok {
+			return 0
+		}
+	}
+	var ds uint64
+	if datasync {
+		ds = 1
+	}
+	e, tag, b, errno := f.simple(w, newKey(kFsync).u64(uint64(ino)).u64(ds))
+	if e == nil {
+		return errno
+	}
+	_, m, errno := f.c.Fsync(b, fid, datasync)
+	return f.started(w, e, tag, m, errno, tagState{step: stepEmpty, ino: ino})
+}
