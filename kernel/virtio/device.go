@@ -76,12 +76,9 @@ type Port struct {
 // an uninitialised driver; the kernel keeps one in a global. It does no locking: the caller
 // serialises all calls (interrupts masked on one CPU, or one lock).
 type Device struct {
-	base      uintptr
-	version   uint32
-	directMap uintptr
-	memPA     uintptr
-	ready     bool
-	maxPorts  int
+	transport
+	ready    bool
+	maxPorts int
 
 	queues [numQueues]queue
 	ports  [MaxPorts]Port
@@ -95,10 +92,3 @@ func (d *Device) Version() uint32 { return d.version }
 
 // Ready reports whether Init succeeded.
 func (d *Device) Ready() bool { return d.ready }
-
-func (d *Device) va(pa uintptr) uintptr { return pa + d.directMap }
-
-func (d *Device) read(bus Bus, reg uintptr) uint32     { return bus.Read32(d.base + reg) }
-func (d *Device) write(bus Bus, reg uintptr, v uint32) { bus.Write32(d.base+reg, v) }
-
-func (d *Device) notify(bus Bus, q *queue) { d.write(bus, regQueueNotify, uint32(q.index)) }

@@ -24,10 +24,7 @@ func (d *Device) Interrupt(bus Bus) Events {
 	if !d.ready {
 		return Events{}
 	}
-	st := d.read(bus, regInterruptStatus)
-	if st != 0 {
-		d.write(bus, regInterruptACK, st&(interruptUsedRing|interruptConfig))
-	}
+	st := d.ackInterrupt(bus)
 	ev := d.Poll(bus)
 	ev.Config = st&interruptConfig != 0
 	ev.Raised = st != 0
