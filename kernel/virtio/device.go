@@ -59,6 +59,7 @@ type Stats struct {
 	UnknownControl uint64 // control events the driver does not know
 	LongNames      uint64 // port names longer than MaxNameLen
 	ControlDropped uint64 // control messages not sent because the control-tx queue was full
+	BadConfig      uint64 // configuration fields out of range (clamped)
 }
 
 // Port is one virtio-serial port as the device described it.

@@ -13,7 +13,7 @@ const (
 	ErrNoMultiport          // the device does not offer VIRTIO_CONSOLE_F_MULTIPORT
 	ErrNoVersion1           // a modern device that does not offer VIRTIO_F_VERSION_1
 	ErrFeaturesRefused      // the device cleared FEATURES_OK after we set it
-	ErrQueueUnavailable     // a control queue has QueueNumMax 0 or is already live
+	ErrQueueUnavailable     // a required queue has QueueNumMax 0 or is already live
 	ErrMemory               // the memory handed to Init is too small, misaligned or out of reach
 	ErrNotReady             // Init has not succeeded
 	ErrBadPort              // no such port, or the port has no queues
@@ -21,6 +21,8 @@ const (
 	ErrQueueFull            // no free descriptor: wait for a completion and retry
 	ErrBadBuffer            // an empty or oversized buffer
 	ErrBroken               // the device broke the ring protocol; the queue is no longer used
+	ErrNotNineP             // the device at the base is not a virtio-9p device
+	ErrNoMountTag           // the device does not offer VIRTIO_9P_MOUNT_TAG
 )
 
 // String returns a constant description; it never allocates.
@@ -43,7 +45,7 @@ func (e Err) String() string {
 	case ErrFeaturesRefused:
 		return "device refused FEATURES_OK"
 	case ErrQueueUnavailable:
-		return "control queue unavailable"
+		return "required virtqueue unavailable"
 	case ErrMemory:
 		return "driver memory too small, misaligned or unreachable"
 	case ErrNotReady:
@@ -58,6 +60,10 @@ func (e Err) String() string {
 		return "bad buffer"
 	case ErrBroken:
 		return "device broke the virtqueue protocol"
+	case ErrNotNineP:
+		return "device is not a virtio-9p device"
+	case ErrNoMountTag:
+		return "device lacks VIRTIO_9P_MOUNT_TAG"
 	}
 	return "unknown virtio error"
 }

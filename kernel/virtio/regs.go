@@ -9,6 +9,16 @@ type Bus interface {
 	Write32(addr uintptr, v uint32)
 }
 
+// ConfigBus is a Bus that can also read one byte, which device configuration space needs:
+// QEMU answers a configuration read that reaches past the device's configuration size with all
+// ones, so a 32-bit read cannot fetch the last bytes of a field whose end is not word-aligned
+// (virtio-9p's mount tag). QEMU serves 8-bit reads at every configuration offset on both
+// interface versions. The kernel implements Read8 with a single byte load.
+type ConfigBus interface {
+	Bus
+	Read8(addr uintptr) uint8
+}
+
 // virtio-mmio register offsets (virtio 1.2 §4.2.2 and, for the legacy v1 interface, §4.2.4).
 const (
 	regMagic             = 0x000
@@ -36,6 +46,7 @@ const (
 	regQueueDriverHigh   = 0x094
 	regQueueDeviceLow    = 0x0a0
 	regQueueDeviceHigh   = 0x0a4
+	regConfigGeneration  = 0x0fc // modern only
 	regConfig            = 0x100
 
 	// regConfigMaxPorts is struct virtio_console_config.max_nr_ports (after cols and rows).
@@ -52,8 +63,11 @@ const (
 	VersionModern = 2
 )
 
-// DeviceIDConsole is the virtio device id of virtio-console (virtio-serial in QEMU).
-const DeviceIDConsole = 3
+// Virtio device ids (virtio 1.2 §5).
+const (
+	DeviceIDConsole = 3 // virtio-console (virtio-serial in QEMU)
+	DeviceID9P      = 9 // 9P transport (virtio-9p-device in QEMU)
+)
 
 // Device status bits (virtio 1.2 §2.1).
 const (
@@ -67,6 +81,7 @@ const (
 // Feature bits this driver knows.
 const (
 	FeatureConsoleMultiport = 1  // VIRTIO_CONSOLE_F_MULTIPORT: ports and the control queues
+	Feature9PMountTag       = 0  // VIRTIO_9P_MOUNT_TAG: the config space holds the mount tag
 	FeatureVersion1         = 32 // VIRTIO_F_VERSION_1: required on the modern interface
 )
 
