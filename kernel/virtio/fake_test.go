@@ -88,6 +88,8 @@ type fakeDevice struct {
 	queues        [64]fakeQueue
 	intStatus     uint32
 
+	nine *fake9p // non-nil: the device is a virtio-9p device instead of a console
+
 	ports    []*fakePort
 	throttle bool
 	ctlRecv  [][3]uint32 // id, event, value from the guest
@@ -133,6 +135,12 @@ func (f *fakeDevice) Read32(addr uintptr) uint32 {
 	case regDeviceFeatures:
 		return uint32(f.offered >> (32 * (f.devSel & 1)))
 	case regQueueNumMax:
+		if f.nine != nil {
+			if f.sel != 0 {
+				return 0
+			}
+			return f.queueNumMax
+		}
 		if f.ctlQueueMax != 0 && (f.sel == 2 || f.sel == 3) {
 			return f.ctlQueueMax
 		}
@@ -148,7 +156,13 @@ func (f *fakeDevice) Read32(addr uintptr) uint32 {
 		return f.intStatus
 	case regStatus:
 		return f.status
-	case regConfigMaxPorts:
+	case regConfigGeneration:
+		return f.configGeneration()
+	}
+	if f.nine != nil && addr-f.base >= regConfig {
+		return f.nine.configRead(addr-f.base-regConfig, 4)
+	}
+	if addr-f.base == regConfigMaxPorts {
 		return f.maxPorts
 	}
 	return 0
@@ -201,6 +215,10 @@ func (f *fakeDevice) Write32(addr uintptr, v uint32) {
 	case regQueueDeviceHigh:
 		q.devic = q.devic&0xffffffff | uint64(v)<<32
 	case regQueueNotify:
+		if f.nine != nil {
+			f.nine.notify(f, v)
+			return
+		}
 		f.notify(v)
 	case regInterruptACK:
 		f.intStatus &^= v

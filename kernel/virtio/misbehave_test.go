@@ -118,31 +118,53 @@ func TestMisbehavingDevice(t *testing.T) {
 	}
 }
 
-// checkInvariants checks each queue's free list against its in-use flags.
+// checkInvariants checks each queue of a console.
 func checkInvariants(t testing.TB, d *Device) {
 	t.Helper()
 	for n := range d.queues {
-		q := &d.queues[n]
-		if q.size == 0 {
+		checkQueue(t, n, &d.queues[n])
+	}
+}
+
+// checkQueue checks a queue's free list against its in-use flags, and its chains: each head
+// in flight links through in-use descriptors that head nothing, every in-use descriptor
+// belongs to exactly one chain, and chains counts the heads.
+func checkQueue(t testing.TB, n int, q *queue) {
+	t.Helper()
+	if q.size == 0 {
+		return
+	}
+	free := 0
+	seen := map[uint16]bool{}
+	for id, i := q.freeHead, 0; i < int(q.numFree); id, i = q.next[id], i+1 {
+		if id >= q.size || q.inUse[id] || seen[id] {
+			t.Fatalf("queue %d: bad free list at %d (id %d)", n, i, id)
+		}
+		seen[id] = true
+		free++
+	}
+	inUse, heads := 0, 0
+	owned := map[uint16]bool{}
+	for i := uint16(0); i < q.size; i++ {
+		if q.inUse[i] {
+			inUse++
+		}
+		if !q.head[i] {
 			continue
 		}
-		free := 0
-		seen := map[uint16]bool{}
-		for id, i := q.freeHead, 0; i < int(q.numFree); id, i = q.next[id], i+1 {
-			if id >= q.size || q.inUse[id] || seen[id] {
-				t.Fatalf("queue %d: bad free list at %d (id %d)", n, i, id)
+		heads++
+		if !q.inUse[i] {
+			t.Fatalf("queue %d: head %d not in use", n, i)
+		}
+		for d, k := i, 0; d != noLink; d, k = q.link[d], k+1 {
+			if d >= q.size || !q.inUse[d] || owned[d] || (k > 0 && q.head[d]) {
+				t.Fatalf("queue %d: chain of %d broken at %d", n, i, d)
 			}
-			seen[id] = true
-			free++
+			owned[d] = true
 		}
-		inUse := 0
-		for i := uint16(0); i < q.size; i++ {
-			if q.inUse[i] {
-				inUse++
-			}
-		}
-		if free+inUse != int(q.size) {
-			t.Fatalf("queue %d: %d free + %d in use != size %d", n, free, inUse, q.size)
-		}
+	}
+	if free+inUse != int(q.size) || len(owned) != inUse || heads != int(q.chains) {
+		t.Fatalf("queue %d: %d free + %d in use (%d in chains, %d heads, chains %d), size %d",
+			n, free, inUse, len(owned), heads, q.chains, q.size)
 	}
 }
