@@ -1,33 +1,44 @@
 package kernel
 
-import "github.com/unitrace/unitrace/trace"
+import (
+	"unsafe"
+
+	"github.com/unitrace/unitrace/trace"
+)
 
 // The boot steps both architectures share, between their own bring-up (boot_<arch>.go: boot
 // protocol, console, CPU tables, interrupt controller, clock) and the program.
 
 // carveMemory counts the CPUs and builds memory management over the RAM above the kernel's
 // stacks (kernelStacksEnd, which depends on the count), with physically contiguous
-// blocks carved first for the trace device and the trace rings when tracing is on; it returns
-// each block's address, 0 for one not needed.
-func carveMemory() (devBlock, ringBlock uintptr) {
+// blocks carved first for the trace device, the trace rings when tracing is on and the shared
+// directories' devices; it returns each block's address, 0 for one not needed.
+func carveMemory() (devBlock, ringBlock, shareBlock uintptr) {
 	setupCPUs() // kernel stacks and rings are per CPU: count them first
 	devMem := traceDeviceMemory()
 	ringMem := traceRingMemory()
-	carved := initMemory(kernelStacksEnd(), devMem+ringMem)
+	shareMem := shareMemory()
+	carved := initMemory(kernelStacksEnd(), devMem+ringMem+shareMem)
 	if devMem != 0 {
 		devBlock = carved
 	}
 	if ringMem != 0 {
 		ringBlock = carved + devMem
 	}
-	return devBlock, ringBlock
+	if shareMem != 0 {
+		shareBlock = carved + devMem + ringMem
+	}
+	return devBlock, ringBlock, shareBlock
 }
 
-// startProgram makes the file system, creates CPU 0's idle thread and the program's main thread on a Linux initial stack,
-// starts the timers (and the sampler, if the command line asked) and the other CPUs, and enters the Go runtime's
-// own entry point. It never returns.
-func startProgram() {
+// startProgram makes the file system (with the shared directories, whose devices get
+// shareBlock), creates CPU 0's idle thread and the program's main thread on a Linux initial
+// stack, starts the timers (and the sampler, if the command line asked) and the other CPUs, and
+// enters the Go runtime's own entry point. It never returns.
+func startProgram(shareBlock uintptr) {
+	sysTableAt, sysTableLen = uintptr(unsafe.Pointer(&sysTable)), len(sysTable)
 	initFiles()
+	initShares(shareBlock)
 	archIdleFrame(&threads[0].frame)
 	main := newThread()
 	t := &threads[main]

@@ -17,7 +17,7 @@ func bootMain(startInfoAddr uintptr) {
 	parseCommandLine()
 	amd64.InitCPU()
 	amd64.InitIOAPIC()
-	devBlock, ringBlock := carveMemory()
+	devBlock, ringBlock, shareBlock := carveMemory()
 	amd64.InitClock()
 	bootWallNanos = amd64.ReadRTC().Unix() * 1e9
 	fds.Init()
@@ -26,8 +26,12 @@ func bootMain(startInfoAddr uintptr) {
 		amd64.UnmaskSharedGSIs()
 	}
 	initTracing(ringBlock)
-	startProgram()
+	startProgram(shareBlock)
 }
+
+// enableDeviceIRQ routes the interrupt of the virtio-mmio transport at base: microvm gives
+// each its own line among the shared GSIs, which all go to the device handler.
+func enableDeviceIRQ(base uintptr) { amd64.UnmaskSharedGSIs() }
 
 // readPhys reads physical memory for the start_info parser: the boot page tables identity-map
 // the low 4 GiB.

@@ -25,7 +25,7 @@ func bootMain(dtb uintptr) {
 	parseCommandLine()
 	arm64.InitCPU()
 	initGIC()
-	devBlock, ringBlock := carveMemory()
+	devBlock, ringBlock, shareBlock := carveMemory()
 	arm64.InitClock()
 	if machine.RTC.Present() {
 		arm64.InitRTC(uintptr(machine.RTC.Reg.Addr))
@@ -34,10 +34,10 @@ func bootMain(dtb uintptr) {
 	fds.Init()
 	if devBlock != 0 {
 		initTraceDevice(devBlock)
-		enableVirtioIRQ(vdevBase)
+		enableDeviceIRQ(vdevBase)
 	}
 	initTracing(ringBlock)
-	startProgram()
+	startProgram(shareBlock)
 }
 
 // readDeviceTree reads the board description at dtb into machine and the boot info (memory,
@@ -80,8 +80,9 @@ func initGIC() {
 	}
 }
 
-// enableVirtioIRQ routes the interrupt of the virtio-mmio transport at base (the trace device).
-func enableVirtioIRQ(base uintptr) {
+// enableDeviceIRQ routes the interrupt of the virtio-mmio transport at base (the trace device, a
+// shared directory's).
+func enableDeviceIRQ(base uintptr) {
 	for i := 0; i < machine.NumVirtio; i++ {
 		if d := &machine.Virtio[i]; uintptr(d.Reg.Addr) == base && d.INTID != 0 {
 			// Level-sensitive, whatever the device tree's flags say: QEMU's virtio-mmio holds its
@@ -90,10 +91,10 @@ func enableVirtioIRQ(base uintptr) {
 			arm64.ConfigureIRQ(d.INTID, false)
 			arm64.EnableIRQ(d.INTID, arm64.PriorityNormal)
 			if opts.verbose {
-				klog().s("trace device: virtio-mmio at ").x(uint64(base)).s(", interrupt ").d(int64(d.INTID)).nl()
+				klog().s("virtio-mmio at ").x(uint64(base)).s(": interrupt ").d(int64(d.INTID)).nl()
 			}
 			return
 		}
 	}
-	klog().s("trace device: no interrupt in the device tree").nl()
+	klog().s("virtio-mmio at ").x(uint64(base)).s(": no interrupt in the device tree").nl()
 }

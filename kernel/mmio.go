@@ -15,3 +15,7 @@ var bus mmioBus
 func (*mmioBus) Read32(addr uintptr) uint32 { return atomic.LoadUint32((*uint32)(ptr(addr))) }
 
 func (*mmioBus) Write32(addr uintptr, v uint32) { atomic.StoreUint32((*uint32)(ptr(addr)), v) }
+
+// Read8 reads one byte of a device's configuration space (virtio.ConfigBus): a single byte
+// load, since QEMU answers wider reads past the end of a configuration field with all ones.
+func (*mmioBus) Read8(addr uintptr) uint8 { return *(*uint8)(ptr(addr)) }

@@ -128,6 +128,8 @@ func completeWait(f *Frame, slot int32) {
 		completeDeviceWait(f, slot)
 	case waitPipe:
 		completePipeWait(f, slot)
+	case waitShare:
+		completeShareWait(f, slot)
 	case waitEventfd:
 		if ret, done := eventfdRead(int(t.waitFD), t.waitAddr); done {
 			setSysRet(f, ret)

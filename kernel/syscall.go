@@ -49,8 +49,11 @@ func syscallLocked(f *Frame) {
 	var a syscallArgs
 	sysArgs(f, &a)
 	tid := cur().tid // before dispatch: a blocking call switches threads
+	slot := curSlot()
 	cur().sysNr = nr
+	beginFiles(slot)
 	ret, done := dispatch(f, nr, a)
+	done = endFiles(f, slot, ret, done, false)
 	if done {
 		setSysRet(f, ret)
 		tpSyscallExit.Emit2(nr, ret)

@@ -22,6 +22,7 @@ const (
 	waitEventfd          // blocking eventfd read: retry on wake
 	waitDevice           // a trace-port read or write: retry on wake
 	waitPipe             // a pipe read or write that could not finish: retry on wake
+	waitShare            // a shared directory's reply (shares.go): run the system call again on wake
 )
 
 // kernelPathMax bounds a blocked thread's recorded kernel path.

@@ -98,8 +98,16 @@ func initTraceDevice(mem uintptr) {
 
 func portKey(dev uint32) uintptr { return 1<<61 | uintptr(dev) }
 
-// deviceInterrupt handles a device line: returns false if the trace device did not raise it.
+// deviceInterrupt handles a device line: it returns false if neither the trace device nor a
+// shared directory's raised it. Each is asked, since lines can be shared.
 func deviceInterrupt() bool {
+	traced := traceDeviceInterrupt()
+	shared := shareInterrupt()
+	return traced || shared
+}
+
+// traceDeviceInterrupt handles the trace device's part of a device interrupt.
+func traceDeviceInterrupt() bool {
 	if !vdevReady {
 		return false
 	}

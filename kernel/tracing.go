@@ -52,10 +52,15 @@ var (
 		Args: trace.ArgKinds{N: 1, Kinds: [trace.MaxArgs]record.Kind{record.KU64}}}
 	tpVirtioNotify = trace.Point{Name: "virtio_notify", Format: "port=%d bytes=%d",
 		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KU64}}}
+	// p9_rpc: one 9P round trip of a shared directory, when its reply is in: the share, the
+	// request's message type (Tread is 116, Twrite 118, Twalk 110, Tgetattr 24), the time from
+	// handing it to the device to the reply, and the reply's bytes.
+	tpShareRPC = trace.Point{Name: "p9_rpc", Format: "share=%d type=%d latency_ns=%d bytes=%d",
+		Args: trace.ArgKinds{N: 4, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KU64, record.KU64, record.KU64}}}
 
 	kernelPoints = [...]*trace.Point{&tpSyscallEnter, &tpSyscallExit, &tpSyscallPath, &tpSchedSwitch, &tpThreadCreate,
 		&tpThreadExit, &tpFutexWait, &tpFutexWake, &tpPageFault, &tpIRQEntry, &tpIRQExit, &tpTimerTick,
-		&tpVirtioNotify}
+		&tpVirtioNotify, &tpShareRPC}
 )
 
 // traceOpts are the tracer's boot options.

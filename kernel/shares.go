@@ -1,0 +1,367 @@
+package kernel
+
+import (
+	"unsafe"
+
+	"github.com/unitrace/unitrace/boot"
+	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/fs/p9"
+	"github.com/unitrace/unitrace/kernel/fs/p9fs"
+	"github.com/unitrace/unitrace/kernel/fs/vfs"
+	"github.com/unitrace/unitrace/kernel/virtio"
+)
+
+// Shared host directories (`unitrace run -share HOSTDIR:GUESTDIR[:ro]`): each is a
+// virtio-9p-device whose mount tag a unitrace.share=TAG:GUESTDIR[:ro] option names. At boot the
+// kernel brings each device up, opens its 9P session by polling, and mounts it on GUESTDIR
+// (made where missing). Then a system call whose file system call needs the host gets
+// fs.EQUEUED back: the thread blocks (waitShare), the device's interrupt hands the reply to the
+// share (p9fs) and wakes the thread, and the system call runs again (see package p9fs).
+//
+// Each share has MaxOps request and reply buffers of shareMsize bytes, physically contiguous
+// after its rings, so one Tread or Twrite moves up to 64 KiB.
+
+const (
+	shareMsize   = 64<<10 + p9.IOHeaderSize
+	shareBufs    = p9.MaxOps * shareMsize
+	shareMemSize = virtio.NinePMemSize + 2*shareBufs
+	// shareMountTimeout bounds the boot's wait for a session (QEMU answers in microseconds).
+	shareMountTimeout = 10e9
+)
+
+// shareDev is one shared directory's device and its session.
+type shareDev struct {
+	base   uintptr // virtio-mmio window
+	mem    uintptr // physical block: rings, then the request buffers, then the replies
+	dev    virtio.NinePDevice
+	fs     int // the share's index in rootNS
+	ready  bool
+	tokens [p9.MaxOps]virtio.Token
+}
+
+var (
+	shareDevs  [vfs.MaxShares]shareDev
+	nShareDevs int
+	// shareWords are the command line's unitrace.share options, by option index.
+	shareWords  [vfs.MaxShares]int
+	nShareWords int
+)
+
+// shareOption takes a unitrace.share option (option index i); it reports whether o was one.
+func shareOption(i int, o string) bool {
+	if len(o) < len(boot.ShareOption) || o[:len(boot.ShareOption)] != boot.ShareOption {
+		return false
+	}
+	if _, ok := boot.ParseShare(o); !ok {
+		klog().s("unitrace.share: want TAG:GUESTDIR or TAG:GUESTDIR:ro with GUESTDIR absolute, got ").s(o).nl()
+		return true
+	}
+	if nShareWords == len(shareWords) {
+		klog().s("unitrace.share: more than ").d(int64(len(shareWords))).s(" shares; ignored: ").s(o).nl()
+		return true
+	}
+	shareWords[nShareWords] = i
+	nShareWords++
+	return true
+}
+
+// shareMemory probes for the virtio-9p devices and returns how much contiguous memory they
+// need. It runs at boot, before the frame allocator exists.
+func shareMemory() uintptr {
+	if nShareWords == 0 {
+		return 0
+	}
+	window, slots := virtioWindow()
+	var found [vfs.MaxShares]uintptr
+	n := virtio.FindDevices(&bus, window, slots, virtio.DeviceID9P, found[:])
+	for i := 0; i < n; i++ {
+		shareDevs[i] = shareDev{base: found[i], fs: -1}
+	}
+	nShareDevs = n
+	return uintptr(n) * pageUp(shareMemSize)
+}
+
+// initShares brings the devices up in block and mounts each on the directory its option names.
+// A share that cannot be mounted stops the boot: the program would otherwise write its results
+// into the memory file system, where nobody sees them.
+func initShares(block uintptr) {
+	for i := 0; i < nShareDevs; i++ {
+		d := &shareDevs[i]
+		d.mem = block + uintptr(i)*pageUp(shareMemSize)
+		cfg := virtio.NinePConfig{Base: d.base, MemPA: d.mem, MemSize: virtio.NinePMemSize}
+		if err := d.dev.Init(&bus, cfg); err != virtio.OK {
+			klog().s("shared directory: virtio-9p at ").x(uint64(d.base)).s(": ").s(err.String()).nl()
+			panicBoot("a shared directory's device does not start")
+		}
+	}
+	for k := 0; k < nShareWords; k++ {
+		s, _ := boot.ParseShare(cmdline.Option(shareWords[k]))
+		d := shareByTag(s.Tag)
+		if d == nil {
+			klog().s("shared directory: no virtio-9p device has the mount tag ").s(s.Tag).nl()
+			panicBoot("a shared directory is missing")
+		}
+		if errno := mountShare(d, s); errno != 0 {
+			klog().s("shared directory ").s(s.Dir).s(": errno ").d(int64(errno)).nl()
+			panicBoot("a shared directory cannot be mounted")
+		}
+	}
+	for i := 0; i < nShareDevs; i++ {
+		if d := &shareDevs[i]; d.ready {
+			enableDeviceIRQ(d.base)
+		}
+	}
+}
+
+// shareByTag finds the device whose mount tag is tag.
+func shareByTag(tag string) *shareDev {
+	var buf [virtio.MaxMountTagLen]byte
+	for i := 0; i < nShareDevs; i++ {
+		d := &shareDevs[i]
+		if n := d.dev.MountTag(buf[:]); n == len(tag) && string(buf[:n]) == tag {
+			return d
+		}
+	}
+	return nil
+}
+
+// mountShare opens d's session, polling the device (interrupts are not on yet), makes s.Dir
+// and mounts the share on it.
+func mountShare(d *shareDev, s boot.Share) int {
+	if d.fs >= 0 {
+		return fs.EBUSY // two options name one device
+	}
+	idx, f, ok := rootNS.NewShare()
+	if !ok {
+		return fs.ENOSPC
+	}
+	d.fs = idx
+	if errno := f.Mount(d.buffers()); errno != 0 {
+		return errno
+	}
+	d.ready = true
+	deadline := nanotime() + shareMountTimeout
+	for {
+		shareSend(d)
+		shareHarvest(d, false)
+		if done, errno := f.Mounted(); done {
+			if errno != 0 {
+				return errno
+			}
+			break
+		}
+		if nanotime() > deadline {
+			klog().s("shared directory: no 9P reply in ").d(shareMountTimeout / 1e9).s(" s").nl()
+			return fs.EIO
+		}
+	}
+	at, errno := makeDirs(s.Dir)
+	if errno != 0 {
+		return errno
+	}
+	root, errno := rootNS.MountShare(idx, at)
+	rootNS.Release(&fsPages, at)
+	if errno != 0 {
+		return errno
+	}
+	if s.ReadOnly {
+		rootNS.SetReadOnly(root)
+	}
+	if opts.verbose {
+		klog().s("shared directory: ").s(s.Dir).s(" (virtio-9p at ").x(uint64(d.base)).s(", msize ").u(uint64(f.Msize())).s(")").nl()
+	}
+	return 0
+}
+
+// makeDirs makes directory path and those leading to it where missing, and returns it with a
+// reference the caller drops.
+func makeDirs(path string) (vfs.Node, int) {
+	root := rootNS.Root()
+	at := vfs.At{Root: root, Dir: root}
+	var buf [fs.PathMax]byte
+	b := buf[:copy(buf[:], path)]
+	now := fsNow()
+	for i := 1; i <= len(b); i++ {
+		if i == len(b) || b[i] == '/' {
+			if errno := rootNS.Mkdir(&fsPages, at, b[:i], 0o755, now); errno != 0 && errno != fs.EEXIST {
+				return vfs.Node{}, errno
+			}
+		}
+	}
+	return rootNS.Chdir(at, b)
+}
+
+// buffers says where d's request and reply buffers are (the identity map: virtual is physical).
+func (d *shareDev) buffers() p9fs.Buffers {
+	req := d.mem + pageUp(virtio.NinePMemSize)
+	return p9fs.Buffers{Req: req, Resp: req + shareBufs, Size: shareMsize}
+}
+
+// shareSend hands d's ready requests to the device.
+func shareSend(d *shareDev) {
+	if !d.ready {
+		return
+	}
+	f := rootNS.Share(d.fs)
+	buf := d.buffers()
+	for {
+		tag, n, ok := f.NextSend(nanotime())
+		if !ok {
+			return
+		}
+		off := uintptr(tag) * shareMsize
+		tok, err := d.dev.Send(&bus, buf.Req+off, n, buf.Resp+off, shareMsize)
+		if err != virtio.OK {
+			// The queue holds 64 requests and a session MaxOps: only a broken device refuses.
+			klog().s("shared directory: virtio-9p at ").x(uint64(d.base)).s(": ").s(err.String()).nl()
+			d.ready = false
+			f.Fail(fs.EIO)
+			shareWake(f)
+			return
+		}
+		d.tokens[tag] = tok
+	}
+}
+
+// shareHarvest hands d's finished requests to its share, wakes the threads whose calls have
+// their answers and sends what follows. interrupt says it runs as the device's interrupt
+// handler (it then acknowledges the interrupt); it reports whether the device raised it.
+func shareHarvest(d *shareDev, interrupt bool) bool {
+	if !d.ready {
+		return false
+	}
+	f := rootNS.Share(d.fs)
+	var done [p9.MaxOps]virtio.NineCompletion
+	n, more, raised := 0, false, false
+	if interrupt {
+		n, more, raised = d.dev.Interrupt(&bus, done[:])
+	} else {
+		n, more = d.dev.Poll(&bus, done[:])
+	}
+	for {
+		for i := 0; i < n; i++ {
+			shareComplete(d, f, done[i])
+		}
+		if !more {
+			break
+		}
+		n, more = d.dev.Poll(&bus, done[:])
+	}
+	if d.dev.Broken() {
+		klog().s("shared directory: virtio-9p at ").x(uint64(d.base)).s(" broke its queue").nl()
+		d.ready = false
+		f.Fail(fs.EIO)
+	}
+	shareWake(f)
+	shareSend(d)
+	return raised
+}
+
+// shareComplete hands one finished request to the share and traces the round trip.
+func shareComplete(d *shareDev, f *p9fs.FS, c virtio.NineCompletion) {
+	for tag := range d.tokens {
+		if d.tokens[tag] == c.Token && c.Token != 0 {
+			d.tokens[tag] = 0
+			trip := f.Complete(uint16(tag), c.Len, nanotime())
+			tpShareRPC.Emit4(uint64(d.fs), uint64(trip.Type), uint64(trip.Latency), uint64(trip.Bytes))
+			if trip.Err != p9.OK {
+				klog().s("shared directory: malformed 9P reply to type ").u(uint64(trip.Type)).s(": ").s(trip.Err.String()).nl()
+			}
+			return
+		}
+	}
+}
+
+// shareWake makes runnable the threads whose calls on f have their answers.
+func shareWake(f *p9fs.FS) {
+	for w, ok := f.NextWake(); ok; w, ok = f.NextWake() {
+		if w >= 0 && w < maxThreads && threads[w].wait == waitShare {
+			wake(w, false)
+		}
+	}
+}
+
+// shareInterrupt handles a device line for the shares; it reports whether one of them raised it.
+func shareInterrupt() bool {
+	raised := false
+	for i := 0; i < nShareDevs; i++ {
+		if shareHarvest(&shareDevs[i], true) {
+			raised = true
+		}
+	}
+	return raised
+}
+
+// kickShares sends what the shares have queued: requests of a call that now waits, and the
+// clunks a close queued.
+func kickShares() {
+	for i := 0; i < nShareDevs; i++ {
+		shareSend(&shareDevs[i])
+	}
+}
+
+// System calls on shares. syscallLocked brackets each call with beginFiles and endFiles while
+// shares are mounted; a call that got fs.EQUEUED blocks in waitShare and runs again, from the
+// start, when its answer is in (completeShareWait).
+
+// beginFiles starts a run of the running thread's system call for the shares.
+func beginFiles(slot int32) {
+	if rootNS.Shares() > 0 {
+		rootNS.Begin(slot)
+	}
+}
+
+// endFiles ends the system call of the thread in slot, or, for a call that must wait for a
+// share, blocks it (done false).
+func endFiles(f *Frame, slot int32, ret uint64, done bool, retry bool) bool {
+	if rootNS.Shares() == 0 || !done {
+		return done
+	}
+	if ret != neg(fs.EQUEUED) {
+		rootNS.End(slot)
+		kickShares()
+		return true
+	}
+	kickShares()
+	if retry {
+		threads[slot].wait = waitShare
+		scheduler.Block(slot)
+	} else {
+		block(f, waitShare)
+	}
+	return false
+}
+
+// The table of system calls, reached from the rerun by its address: a direct reference from
+// code a handler can reach (the rerun runs in the scheduler, which every blocking handler
+// reaches) would make the table's static initialisation depend on itself, which Go refuses.
+// startProgram takes the address, before any system call.
+var (
+	sysTableAt  uintptr
+	sysTableLen int
+)
+
+// rerunSyscall runs system call nr again, as dispatch does (the calls that reach a share are
+// all in the table).
+func rerunSyscall(f *Frame, nr uint64, a syscallArgs) (uint64, bool) {
+	if sysTableAt == 0 || nr >= uint64(sysTableLen) {
+		return neg(ENOSYS), true
+	}
+	c := unsafe.Slice((*sysCall)(ptr(sysTableAt)), sysTableLen)[nr]
+	if c.handler == nil {
+		return neg(ENOSYS), true
+	}
+	return c.handler(f, a)
+}
+
+// completeShareWait runs the system call of the thread in slot again after its share's reply.
+func completeShareWait(f *Frame, slot int32) {
+	t := &threads[slot]
+	var a syscallArgs
+	sysArgs(f, &a)
+	beginFiles(slot)
+	ret, done := rerunSyscall(f, t.sysNr, a)
+	if endFiles(f, slot, ret, done, true) {
+		setSysRet(f, ret)
+	}
+}
