@@ -42,6 +42,10 @@ type Config struct {
 	// Trace, when set, adds the tracer's virtio-serial ports on unix
 	// sockets (microvm and virt only).
 	Trace *TracePorts
+	// Shares are host directories the guest mounts while it runs, each a
+	// virtio-9p-device (microvm and virt only) and a unitrace.share kernel
+	// option after Env's words (share.go).
+	Shares []Share
 }
 
 // Defaults.
@@ -58,6 +62,10 @@ type machine struct {
 	qemuMachine string
 	// exitDevice lets the guest end QEMU with a status.
 	exitArgs []string
+	// virtioMMIO: the machine has virtio-mmio transports, for the tracer's
+	// virtio-serial-device and the shares' virtio-9p-device (q35 and pc have
+	// PCI only, and unitrace has no virtio-pci driver).
+	virtioMMIO bool
 }
 
 // amd64ExitDevice is isa-debug-exit at the port the kernel writes: an OUTL of
@@ -68,13 +76,23 @@ var machines = []machine{
 	// microvm: the ISA serial port and the RTC stay on (console, wall
 	// clock), the PIT stays on for timer calibration, and QEMU must not
 	// append virtio-mmio descriptions to the guest's command line.
-	{qemu.ArchAMD64, "microvm", "microvm,isa-serial=on,rtc=on,pit=on,auto-kernel-cmdline=off", amd64ExitDevice},
-	{qemu.ArchAMD64, "q35", "q35", amd64ExitDevice},
-	{qemu.ArchAMD64, "pc", "pc", amd64ExitDevice},
+	{qemu.ArchAMD64, "microvm", "microvm,isa-serial=on,rtc=on,pit=on,auto-kernel-cmdline=off", amd64ExitDevice, true},
+	{qemu.ArchAMD64, "q35", "q35", amd64ExitDevice, false},
+	{qemu.ArchAMD64, "pc", "pc", amd64ExitDevice, false},
 	// virt: the exit is semihosting SYS_EXIT, which works under TCG only.
-	{qemu.ArchArm64, "virt", "virt", []string{"-semihosting-config", "enable=on,target=native"}},
+	{qemu.ArchArm64, "virt", "virt", []string{"-semihosting-config", "enable=on,target=native"}, true},
 	// virt with a GICv3 interrupt controller instead of the default GICv2.
-	{qemu.ArchArm64, "virt-gicv3", "virt,gic-version=3", []string{"-semihosting-config", "enable=on,target=native"}},
+	{qemu.ArchArm64, "virt-gicv3", "virt,gic-version=3", []string{"-semihosting-config", "enable=on,target=native"}, true},
+}
+
+// mmioMachine is the default machine of arch with virtio-mmio, for the messages that name it.
+func mmioMachine(arch qemu.Arch) string {
+	for _, m := range machines {
+		if m.arch == arch && m.virtioMMIO {
+			return m.name
+		}
+	}
+	return ""
 }
 
 // Machines lists the machine names unitrace supports for arch, default first.
@@ -153,12 +171,17 @@ func (c Config) QEMUArgs() ([]string, error) {
 	}
 	args = append(args, m.exitArgs...)
 	if c.Trace != nil {
-		ports, err := c.Trace.qemuArgs(m.name)
+		ports, err := c.Trace.qemuArgs(m)
 		if err != nil {
 			return nil, err
 		}
 		args = append(args, ports...)
 	}
+	shares, err := shareArgs(c.Shares, m)
+	if err != nil {
+		return nil, err
+	}
+	args = append(args, shares...)
 	return append(args, c.ExtraArgs...), nil
 }
 
@@ -172,7 +195,7 @@ func (c Config) Fns() ([]qemu.Fn, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmdline, err := GuestCommandLine(c.Env, c.Args)
+	cmdline, err := GuestCommandLine(append(slices.Clone(c.Env), shareOptions(c.Shares)...), c.Args)
 	if err != nil {
 		return nil, err
 	}

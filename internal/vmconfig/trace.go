@@ -28,13 +28,11 @@ type TracePorts struct {
 	Server bool
 }
 
-// traceMachines have a virtio-mmio bus for virtio-serial-device.
-var traceMachines = map[string]bool{"microvm": true, "virt": true, "virt-gicv3": true}
-
-// qemuArgs returns the device and chardev options of the ports.
-func (p *TracePorts) qemuArgs(machine string) ([]string, error) {
-	if !traceMachines[machine] {
-		return nil, fmt.Errorf("tracing needs a virtio-mmio bus: machine %q has none (use -machine microvm on amd64, virt on arm64)", machine)
+// qemuArgs returns the device and chardev options of the ports on machine m, which needs a
+// virtio-mmio bus for virtio-serial-device.
+func (p *TracePorts) qemuArgs(m machine) ([]string, error) {
+	if !m.virtioMMIO {
+		return nil, fmt.Errorf("tracing needs a virtio-mmio bus: machine %q has none (use -machine microvm on amd64, virt on arm64)", m.name)
 	}
 	if p.Data == "" || p.Ctl == "" {
 		return nil, fmt.Errorf("trace ports need two socket paths")
