@@ -44,8 +44,9 @@ type runOptions struct {
 	env     []string // KEY=VALUE words for the guest
 	args    []string // the program's arguments
 
-	files    packfiles.Flag    // directories to pack into the image
-	packOpts packfiles.Options // -files-mtime
+	files    packfiles.Flag     // directories to pack into the image
+	packOpts packfiles.Options  // -files-mtime
+	shares   vmconfig.ShareFlag // host directories the guest mounts while it runs
 
 	trace     vmconfig.TraceOptions
 	traceFile string // recording; default next to the image
@@ -69,6 +70,9 @@ line; 126 when the image cannot be built; 2 for a usage error.
 
 -files HOSTDIR:GUESTDIR (repeatable) packs the files below HOSTDIR into the
 image; the guest finds them at GUESTDIR, read-only (docs/tools.md).
+-share HOSTDIR:GUESTDIR[:ro] (repeatable; microvm on amd64, virt on arm64)
+mounts HOSTDIR at GUESTDIR while the guest runs: reads and writes reach the
+host; :ro makes it read-only (docs/tools.md).
 
 Tracing (microvm on amd64, virt on arm64): -trace, -backtrace, -ring, -mode
 become unitrace.* kernel options, and the launcher records the guest's
@@ -78,7 +82,7 @@ org.unitrace.data port to -o FILE while the guest runs (docs/tracing.md).
 var runCommand = command{
 	name: "run",
 	synopsis: "[-arch amd64|arm64] [-machine MACHINE] [-m SIZE] [-smp N] [-accel tcg|kvm] [-cpu MODEL] [-timeout D] [-image ELF] [-v] [-n] " +
-		"[-files HOSTDIR:GUESTDIR ...] [-files-mtime SECONDS] " +
+		"[-files HOSTDIR:GUESTDIR ...] [-files-mtime SECONDS] [-share HOSTDIR:GUESTDIR[:ro] ...] " +
 		"[-trace GLOBS] [-backtrace] [-ring SIZE] [-sample HZ] [-sample-force] [-mode stream|flight] [-pprof FILE] [-o FILE] [-sockets DIR] " +
 		"APP_DIR [KEY=VALUE ...] [-- ARGS ...]",
 	summary: "build the main package in APP_DIR into an image and boot it in QEMU (-trace records it)",
@@ -121,6 +125,7 @@ func (o *runOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.output, "image", "", "image path (default: build/<name>-<arch>.elf in the program's module)")
 	fs.BoolVar(&o.verbose, "v", false, "print the QEMU command line before booting")
 	fs.BoolVar(&o.dryRun, "n", false, "build the image and print the QEMU command line without booting")
+	fs.Var(&o.shares, "share", fmt.Sprintf("mount the host directory HOSTDIR at GUESTDIR in the guest while it runs, read-only with :ro (HOSTDIR:GUESTDIR[:ro]; repeatable, up to %d)", vmconfig.MaxShares))
 	fs.StringVar(&o.trace.Globs, "trace", "", "enable these tracepoints at boot (GLOB[,GLOB...]) and record the trace")
 	fs.BoolVar(&o.trace.Backtrace, "backtrace", false, "record a backtrace with every enabled tracepoint")
 	fs.StringVar(&o.trace.Ring, "ring", "", "per-CPU trace ring size: a power of two from 16K to 1G (default: the kernel's, 1M)")
@@ -175,8 +180,8 @@ func (o *runOptions) parseFlags(fs *flag.FlagSet, args []string) ([]string, erro
 	}
 }
 
-// check checks the parsed flags against each other and adds the kernel options of the
-// tracing flags to o.env.
+// check checks the parsed flags against each other and the shared host directories, and adds
+// the kernel options of the tracing flags to o.env.
 func (o *runOptions) check() error {
 	if o.timeout < 0 {
 		return usageError{"-timeout must not be negative"}
@@ -190,6 +195,9 @@ func (o *runOptions) check() error {
 	if o.sockets != "" && o.traceFile != "" {
 		return usageError{"-sockets leaves the recording to \"unitrace record\": it cannot be combined with -o"}
 	}
+	if err := o.checkShares(); err != nil {
+		return usageError{err.Error()}
+	}
 	words, err := o.trace.Env()
 	if err != nil {
 		return usageError{err.Error()}
@@ -198,6 +206,26 @@ func (o *runOptions) check() error {
 		words = append(words, "unitrace.tracer=1") // record, with the tracepoints enabled later over the control port
 	}
 	o.env = append(o.env, words...)
+	return nil
+}
+
+// checkShares checks the -share flags against each other and the -files ones, and makes each
+// HOSTDIR absolute after checking it is a directory.
+func (o *runOptions) checkShares() error {
+	var packed []string
+	for _, d := range o.files {
+		packed = append(packed, d.Guest)
+	}
+	if err := vmconfig.CheckShares(o.shares, packed); err != nil {
+		return err
+	}
+	for i, s := range o.shares {
+		s, err := s.ResolveHost()
+		if err != nil {
+			return err
+		}
+		o.shares[i] = s
+	}
 	return nil
 }
 
@@ -247,7 +275,7 @@ func (o *runOptions) guest() (guest, error) {
 		return guest{}, usageError{err.Error()}
 	}
 	cfg := vmconfig.Config{Arch: arch, Machine: o.machine, CPU: o.cpu, Memory: o.memory, SMP: o.smp, Accel: accel,
-		Kernel: "image.elf", Env: o.env, Args: o.args}
+		Kernel: "image.elf", Env: o.env, Args: o.args, Shares: o.shares}
 	if o.tracing() {
 		cfg.Trace = &vmconfig.TracePorts{Data: dataSocket, Ctl: ctlSocket}
 		cfg.Env = append(cfg.Env, "unitrace.accel="+accel) // for HELLO: instruction-level results mislead under TCG
