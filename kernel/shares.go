@@ -45,6 +45,9 @@ var (
 	// shareWords are the command line's unitrace.share options, by option index.
 	shareWords  [vfs.MaxShares]int
 	nShareWords int
+	// shareDirBuf holds a mount point's path while it is made (a boot stack has no room for
+	// it).
+	shareDirBuf [fs.PathMax]byte
 )
 
 // shareOption takes a unitrace.share option (option index i); it reports whether o was one.
@@ -89,7 +92,7 @@ func initShares(block uintptr) {
 		d := &shareDevs[i]
 		d.mem = block + uintptr(i)*pageUp(shareMemSize)
 		cfg := virtio.NinePConfig{Base: d.base, MemPA: d.mem, MemSize: virtio.NinePMemSize}
-		if err := d.dev.Init(&bus, cfg); err != virtio.OK {
+		if err := d.dev.Init(&bus, &bus, cfg); err != virtio.OK {
 			klog().s("shared directory: virtio-9p at ").x(uint64(d.base)).s(": ").s(err.String()).nl()
 			panicBoot("a shared directory's device does not start")
 		}
@@ -178,8 +181,7 @@ func mountShare(d *shareDev, s boot.Share) int {
 func makeDirs(path string) (vfs.Node, int) {
 	root := rootNS.Root()
 	at := vfs.At{Root: root, Dir: root}
-	var buf [fs.PathMax]byte
-	b := buf[:copy(buf[:], path)]
+	b := shareDirBuf[:copy(shareDirBuf[:], path)]
 	now := fsNow()
 	for i := 1; i <= len(b); i++ {
 		if i == len(b) || b[i] == '/' {

@@ -224,12 +224,15 @@ func objdump(ctx context.Context, cfg config, bin string, pkgs []kernelPackage) 
 
 // forbiddenCallRE names the runtime entry points kernel-mode code must not
 // reach: allocation, write barriers and typed (pointer-carrying) copies, maps,
-// interface conversions, string building, defers, panics and method-value
+// interface conversions (to an interface from a concrete type, which allocates, and from
+// another interface or by assertion, which looks the method table up under a runtime lock),
+// string building, defers, panics and method-value
 // wrappers' nil checks. Bounds-check panics (panicIndex...) are not listed:
 // the compiler emits them for checks it cannot prove away.
 var forbiddenCallRE = regexp.MustCompile(`^runtime\.\(?\*?(?:newobject|newarray|mallocgc|growslice|makeslice|makemap|makechan|` +
 	`gcWriteBarrier|wbBuf|wbMove|typedmemmove|typedslicecopy|bulkBarrier|convT|concatstring|slicebytetostring|` +
-	`slicerunetostring|stringtoslice|rawstring|mapassign|mapaccess|mapdelete|panicwrap|deferproc|gopanic)`)
+	`slicerunetostring|stringtoslice|rawstring|mapassign|mapaccess|mapdelete|panicwrap|deferproc|gopanic|` +
+	`typeAssert|getitab|assertE2I|convI2I|panicdottype)`)
 
 // instRE matches an objdump instruction line: file:line, address, encoding
 // and the instruction in Go syntax.

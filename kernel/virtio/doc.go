@@ -30,7 +30,7 @@
 // How the kernel uses a virtio-9p device (one per -device, each with its own mount tag):
 //
 //	n := virtio.FindDevices(bus, virtio.MicrovmBase, virtio.MicrovmSlots, virtio.DeviceID9P, addrs[:])
-//	err = nine.Init(bus, virtio.NinePConfig{Base: addrs[i], MemPA: pa, MemSize: virtio.NinePMemSize, DirectMap: off})
+//	err = nine.Init(bus, bus, virtio.NinePConfig{Base: addrs[i], MemPA: pa, MemSize: virtio.NinePMemSize, DirectMap: off})
 //	tag := tagBuf[:nine.MountTag(tagBuf[:])] // tagBuf: MaxMountTagLen bytes; pick the device by tag
 //	tok, err := nine.Send(bus, reqPA, reqLen, respPA, respLen) // ErrQueueFull: wait for a completion
 //	... block the thread until its token completes ...
@@ -38,8 +38,8 @@
 //	n, more, raised := nine.Interrupt(bus, done[:]) // done[k].Token finished, done[k].Len reply bytes
 //	// more: Poll(bus, done[:]) again; nine.Broken(): fail every waiter
 //
-// bus is the kernel's Bus (32-bit MMIO accessors; the 9P Init needs a ConfigBus, which adds
-// byte reads for the configuration space); it is passed to each call and never stored. The
+// bus is the kernel's Bus (32-bit MMIO accessors; the 9P Init also needs a ConfigReader, the
+// same bus's byte reads for the configuration space); it is passed to each call and never stored. The
 // console's memory block (MemSize bytes, page-aligned, physically contiguous) holds every ring
 // and the driver's own receive and control buffers; the 9P device's block (NinePMemSize) holds
 // only its ring, and each request's buffers are the caller's, physically contiguous each.

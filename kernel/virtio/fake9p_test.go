@@ -191,7 +191,7 @@ func newNineRig(t testing.TB, version uint32, tag string) *nineRig {
 
 func (r *nineRig) init(t testing.TB) {
 	t.Helper()
-	if err := r.d.Init(r.dev, r.cfg); err != OK {
+	if err := r.d.Init(r.dev, r.dev, r.cfg); err != OK {
 		t.Fatalf("Init: %v", err)
 	}
 }

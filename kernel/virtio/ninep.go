@@ -58,7 +58,7 @@ func (d *NinePDevice) Ready() bool { return d.ready }
 //
 // On failure the device is left with FAILED set (when it was reached at all) and the Err says
 // why; the NinePDevice stays unusable.
-func (d *NinePDevice) Init(bus ConfigBus, cfg NinePConfig) Err {
+func (d *NinePDevice) Init(bus Bus, config ConfigReader, cfg NinePConfig) Err {
 	*d = NinePDevice{}
 	if !memoryOK(cfg.MemPA, cfg.MemSize, NinePMemSize) {
 		return ErrMemory
@@ -71,7 +71,7 @@ func (d *NinePDevice) Init(bus ConfigBus, cfg NinePConfig) Err {
 		d.fail(bus, status)
 		return err
 	}
-	d.readTag(bus)
+	d.readTag(bus, config)
 	if !d.setupQueue(bus, &d.q, nineRequestQueue, d.memPA) {
 		d.fail(bus, status)
 		return ErrQueueUnavailable
@@ -83,17 +83,17 @@ func (d *NinePDevice) Init(bus ConfigBus, cfg NinePConfig) Err {
 }
 
 // readTag reads struct virtio_9p_config { le16 tag_len; u8 tag[tag_len]; } (virtio 1.2
-// §5.11.4) byte by byte (see ConfigBus). tag_len is little-endian: the modern interface says
+// §5.11.4) byte by byte (see ConfigReader). tag_len is little-endian: the modern interface says
 // so, and on the legacy one it is the guest's byte order, little-endian on amd64 and arm64.
 // A tag_len beyond the configuration window is clamped and counted in Stats.BadConfig.
-func (d *NinePDevice) readTag(bus ConfigBus) {
+func (d *NinePDevice) readTag(bus Bus, config ConfigReader) {
 	for try := 0; try < configRetries; try++ {
 		var gen uint32
 		if d.version == VersionModern {
 			gen = d.read(bus, regConfigGeneration)
 		}
 		cfg := d.base + regConfig
-		n := int(bus.Read8(cfg)) | int(bus.Read8(cfg+1))<<8
+		n := int(config.Read8(cfg)) | int(config.Read8(cfg+1))<<8
 		if n > MaxMountTagLen {
 			n = MaxMountTagLen
 			if try == 0 {
@@ -101,7 +101,7 @@ func (d *NinePDevice) readTag(bus ConfigBus) {
 			}
 		}
 		for i := 0; i < n; i++ {
-			d.tag[i] = bus.Read8(cfg + 2 + uintptr(i))
+			d.tag[i] = config.Read8(cfg + 2 + uintptr(i))
 		}
 		d.tagLen = uint8(n)
 		if d.version != VersionModern || d.read(bus, regConfigGeneration) == gen {

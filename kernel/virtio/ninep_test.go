@@ -98,7 +98,7 @@ func TestNinePInitFailures(t *testing.T) {
 			t.Run(ver.name+"/"+tc.name, func(t *testing.T) {
 				r := newNineRig(t, ver.v, "tag")
 				tc.setup(r)
-				if err := r.d.Init(r.dev, r.cfg); err != tc.err {
+				if err := r.d.Init(r.dev, r.dev, r.cfg); err != tc.err {
 					t.Fatalf("Init = %v, want %v", err, tc.err)
 				}
 				if got := r.dev.status&statusFailed != 0; got != tc.failed {
@@ -122,7 +122,7 @@ func TestNinePInitFailures(t *testing.T) {
 func TestNinePLegacyQueuePFNLimit(t *testing.T) {
 	r := newNineRig(t, VersionLegacy, "tag")
 	r.cfg.MemPA = 1 << 44 // page number 1<<32: beyond QueuePFN
-	if err := r.d.Init(r.dev, r.cfg); err != ErrMemory {
+	if err := r.d.Init(r.dev, r.dev, r.cfg); err != ErrMemory {
 		t.Errorf("Init with memory above 16 TiB = %v", err)
 	}
 }

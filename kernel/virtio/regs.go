@@ -9,13 +9,17 @@ type Bus interface {
 	Write32(addr uintptr, v uint32)
 }
 
-// ConfigBus is a Bus that can also read one byte, which device configuration space needs:
-// QEMU answers a configuration read that reaches past the device's configuration size with all
-// ones, so a 32-bit read cannot fetch the last bytes of a field whose end is not word-aligned
-// (virtio-9p's mount tag). QEMU serves 8-bit reads at every configuration offset on both
-// interface versions. The kernel implements Read8 with a single byte load.
-type ConfigBus interface {
-	Bus
+// ConfigReader reads one byte, which device configuration space needs: QEMU answers a
+// configuration read that reaches past the device's configuration size with all ones, so a
+// 32-bit read cannot fetch the last bytes of a field whose end is not word-aligned (virtio-9p's
+// mount tag). QEMU serves 8-bit reads at every configuration offset on both interface versions.
+// The kernel implements Read8 with a single byte load, on the same value as its Bus.
+//
+// It is an interface of its own, not a Bus with one more method: a driver handed the wider
+// interface would convert it to a Bus for the shared transport code, and an interface-to-
+// interface conversion looks its method table up in the runtime, under a lock, which kernel
+// code before the runtime must not do (kernelcheck refuses it).
+type ConfigReader interface {
 	Read8(addr uintptr) uint8
 }
 

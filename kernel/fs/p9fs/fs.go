@@ -81,7 +81,10 @@ const (
 // Mount starts the session: Tversion proposing buf.Size as msize, Tattach, and a Tgetattr of
 // the root. Drive it with NextSend and Complete; Mounted says when it is over.
 func (f *FS) Mount(buf Buffers) int {
-	*f = FS{buf: buf, rootFid: p9.NoFid, state: mounting}
+	// Cleared in place, then set: a literal with fields would be built on the stack first,
+	// and an FS is far larger than a kernel stack.
+	*f = FS{}
+	f.buf, f.rootFid, f.state = buf, p9.NoFid, mounting
 	for i := range f.tags {
 		f.tags[i].waiter = -1
 	}
