@@ -441,3 +441,31 @@ func TestNinePMisbehaving(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenNeverZero posts more buffers on one descriptor than its generation counts: the
+// generation wraps around without ever making a token 0, which callers use for "none".
+func TestTokenNeverZero(t *testing.T) {
+	mem := newArena(t, arenaBase, queueStride)
+	var q queue
+	q.setup(0, 1, mem.directMap()+arenaBase, arenaBase)
+	var st Stats
+	prev := Token(0)
+	for i := 0; i < 1<<16+10; i++ {
+		id, gen, ok := q.post(arenaBase, 1, true)
+		tok := makeToken(id, gen)
+		if !ok || tok == 0 || tok == prev {
+			t.Fatalf("post %d: token %#x ok %v (previous %#x)", i, tok, ok, prev)
+		}
+		// The device hands it back: used entry 0 names descriptor 0, then the index moves.
+		used := mem.bytes(uint64(arenaBase+usedOffset(1)), 12)
+		binary.LittleEndian.PutUint32(used[4:], 0)
+		binary.LittleEndian.PutUint16(used[2:], uint16(i+1))
+		if u, ok := q.harvest(&st); !ok || makeToken(u.id, u.gen) != tok {
+			t.Fatalf("harvest %d: %+v %v", i, u, ok)
+		}
+		prev = tok
+	}
+	if st != (Stats{}) {
+		t.Errorf("stats %+v", st)
+	}
+}

@@ -1,6 +1,7 @@
 package virtio
 
 // Token names one buffer handed to Send: its descriptor and that descriptor's generation.
+// A generation is never 0, so neither is a Token: callers may use 0 for "no token".
 type Token uint32
 
 func makeToken(id, gen uint16) Token { return Token(uint32(gen)<<16 | uint32(id)) }

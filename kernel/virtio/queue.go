@@ -51,7 +51,7 @@ type queue struct {
 	inUse  [MaxQueueSize]bool   // held by the device, as a chain's head or a later part
 	head   [MaxQueueSize]bool   // the descriptor heads a chain in flight
 	link   [MaxQueueSize]uint16 // the chain's next descriptor, or noLink
-	gen    [MaxQueueSize]uint16 // bumped on each post, so tokens of reused descriptors differ
+	gen    [MaxQueueSize]uint16 // bumped on each post (never 0), so tokens of reused descriptors differ
 	addr   [MaxQueueSize]uintptr
 	length [MaxQueueSize]uint32
 	limit  [MaxQueueSize]uint32 // of a head: the largest used length the chain allows
@@ -125,6 +125,9 @@ func (q *queue) postChain(segs []segment) (id, gen uint16, ok bool) {
 		q.numFree--
 		q.inUse[d], q.head[d] = true, i == 0
 		q.gen[d]++
+		if q.gen[d] == 0 {
+			q.gen[d] = 1 // skip 0 on wrap-around, so that no token is ever 0
+		}
 		q.addr[d], q.length[d] = s.pa, s.n
 		q.link[d] = noLink
 
