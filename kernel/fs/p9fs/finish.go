@@ -109,7 +109,15 @@ func (f *FS) finish(tag uint16, t *tagState, res p9.Result) {
 				n.stat = res.Attr.Stat()
 			}
 		}
-		f.finishEntry(t, errno, t.ino, 0)
+		// The reply stays held, so that every rerun reads the same attributes: the node's
+		// change as later calls of the same system call change them (a write's size).
+		resp := f.resp(tag)
+		size := uint32(resp[0]) | uint32(resp[1])<<8 | uint32(resp[2])<<16 | uint32(resp[3])<<24
+		if e := f.finishEntry(t, errno, t.ino, size); e != nil && errno == 0 && f.c.Hold(tag) {
+			e.held, e.tag = true, tag
+		} else if e != nil && errno == 0 {
+			e.errno = fs.EIO
+		}
 	case stepOpen:
 		if errno != 0 {
 			f.finishEntry(t, errno, 0, 0)
@@ -157,7 +165,7 @@ func (f *FS) finish(tag uint16, t *tagState, res p9.Result) {
 // found takes the fid and qid a walk to t's name ended at: the file's node if it has one (the
 // new fid is clunked), else a new node, whose attributes step s then asks for.
 func (f *FS) found(t *tagState, fid uint32, qid p9.Qid, s step) (int, bool) {
-	if i, ok := f.byQid(qid.Path); ok {
+	if i, ok := f.known(qid, t.dir, t.name[:t.nlen]); ok {
 		f.clunkLater(fid)
 		n := &f.nodes[i]
 		n.qid = qid

@@ -14,7 +14,7 @@ const (
 	MaxWaiters = 256
 	// MaxLog is the most calls that need the host in one system call: a resolution makes one
 	// per component of its path. Beyond it the system call fails with EIO.
-	MaxLog = 24
+	MaxLog = 48
 	// RootIno is the inode number of the share's root.
 	RootIno = 1
 	// maxClunks is how many fids can wait for a free tag to be clunked.

@@ -399,3 +399,58 @@ func TestWaitsForATag(t *testing.T) {
 		}
 	}
 }
+
+// A system call that stats a file and then writes at its end (write(2) with O_APPEND does)
+// must see the same size on every rerun, though its own write changes the node's: else each
+// rerun writes again, further on.
+func TestRerunSeesTheSameStat(t *testing.T) {
+	r := newRig(t, testMsize)
+	os.WriteFile(filepath.Join(r.dir, "log"), []byte("one\n"), 0o644)
+	ino := r.mustLookup("log")
+	r.f.Acquire(ino)
+	for _, line := range []string{"two\n", "three\n"} {
+		errno := r.do(0, func() int {
+			st, errno := r.f.Stat(0, ino)
+			if errno != 0 {
+				return errno
+			}
+			_, errno = r.f.Write(0, ino, st.Size, []byte(line), false)
+			return errno
+		})
+		if errno != 0 {
+			t.Fatalf("append %q: errno %d", line, errno)
+		}
+	}
+	if got, _ := os.ReadFile(filepath.Join(r.dir, "log")); string(got) != "one\ntwo\nthree\n" {
+		t.Errorf("the host holds %q", got)
+	}
+	if r.f.Stats.Diverged != 0 {
+		t.Errorf("%d reruns diverged", r.f.Stats.Diverged)
+	}
+}
+
+// A host reuses a removed file's inode number for the next file, so a qid alone does not say
+// a walk found a file the kernel knows: after our unlink, a new file under the same name is a
+// new node, and a directory made where a file was is a directory.
+func TestRemovedNodeIsNotFoundAgain(t *testing.T) {
+	r := newRig(t, testMsize)
+	for round := 0; round < 3; round++ {
+		os.WriteFile(filepath.Join(r.dir, "f"), []byte("old"), 0o644)
+		old := r.mustLookup("f")
+		r.f.Acquire(old)
+		if errno := r.do(0, func() int { return r.f.Unlink(0, RootIno, []byte("f"), false) }); errno != 0 {
+			t.Fatalf("unlink: errno %d", errno)
+		}
+		if errno := r.do(0, func() int { return r.f.Mkdir(0, RootIno, []byte("f"), 0o755) }); errno != 0 {
+			t.Fatalf("mkdir: errno %d", errno)
+		}
+		d := r.mustLookup("f")
+		if d == old || r.f.Mode(d)&fs.S_IFMT != fs.S_IFDIR {
+			t.Fatalf("round %d: the new directory is inode %#x mode %#o (the removed file was %#x)", round, d, r.f.Mode(d), old)
+		}
+		r.f.Release(old)
+		if errno := r.do(0, func() int { return r.f.Unlink(0, RootIno, []byte("f"), true) }); errno != 0 {
+			t.Fatalf("rmdir: errno %d", errno)
+		}
+	}
+}

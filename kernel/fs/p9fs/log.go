@@ -91,6 +91,25 @@ func (f *FS) call(w int32, key uint64) (e *entry, replay bool, errno int) {
 	return e, false, 0
 }
 
+// callAgain is call for the calls a system call may repeat with nothing changed in between
+// (lookups and readlinks; a path through a loop of symbolic links makes the same ones up to
+// fs.MaxSymlinks times): the answer of the same call earlier in this run is taken again, with
+// no place of its own in the log. So a resolution needs one entry per distinct name, and every
+// run finds the same.
+func (f *FS) callAgain(w int32, key uint64) (e *entry, replay bool, errno int) {
+	if w >= 0 && w < MaxWaiters {
+		l := &f.logs[w]
+		if l.cursor >= l.n || l.e[l.cursor%MaxLog].key != key {
+			for i := uint8(0); i < l.cursor && i < l.n; i++ {
+				if e := &l.e[i%MaxLog]; e.key == key && e.done {
+					return e, true, 0
+				}
+			}
+		}
+	}
+	return f.call(w, key)
+}
+
 // peek reports whether the call at w's cursor is the one with key, and consumes it if so and
 // its outcome is in. It serves calls that are made only when something is missing (an open
 // fid): on the rerun the thing is there, but the log still has the call at its place.

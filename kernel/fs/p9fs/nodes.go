@@ -29,6 +29,7 @@ type node struct {
 	iounit [numOpen]uint32
 	refs   int32  // Acquire's references
 	busy   uint8  // operations in flight about it: not reused meanwhile
+	gone   bool   // its name was removed or replaced by a call of ours: lookups never find it
 	used2  uint32 // clock at its last use
 }
 
@@ -50,14 +51,31 @@ func (f *FS) node(ino uint32) (*node, int) {
 	return n, 0
 }
 
-// byQid finds the node of the file with qid path path.
-func (f *FS) byQid(path uint64) (int, bool) {
+// known finds the node a walk to name in dir that ended at qid already has: one with the same
+// qid path, and for anything but a directory found under the same name (a hard link's other
+// names get nodes of their own). A host reuses the inode number of a removed file, and qid paths
+// are inode numbers: a node whose name a call of ours removed is never found again.
+func (f *FS) known(qid p9.Qid, dir uint32, name []byte) (int, bool) {
 	for i := range f.nodes {
-		if n := &f.nodes[i]; n.used && n.ready && n.qid.Path == path {
+		n := &f.nodes[i]
+		if !n.used || !n.ready || n.gone || n.qid.Path != qid.Path {
+			continue
+		}
+		if qid.Type&p9.QTDIR != 0 || i == 0 || n.parent == dir && string(n.name[:n.nlen]) == string(name) {
 			return i, true
 		}
 	}
 	return 0, false
+}
+
+// removed marks the node found as name in dir gone: the name now leads elsewhere or nowhere.
+func (f *FS) removed(dir uint32, name []byte) {
+	for i := 1; i < MaxNodes; i++ {
+		n := &f.nodes[i]
+		if n.used && !n.gone && n.parent == dir && string(n.name[:n.nlen]) == string(name) {
+			n.gone, n.nlen = true, 0
+		}
+	}
 }
 
 // newNode takes a slot for a file: a free one, else the least recently used node that nobody

@@ -47,7 +47,7 @@ func (f *FS) Lookup(w int32, dir uint32, name []byte) (uint32, int) {
 	if string(name) == "." {
 		return dir, 0
 	}
-	e, replay, errno := f.call(w, uint64(newKey(kLookup).u64(uint64(dir)).bytes(name)))
+	e, replay, errno := f.callAgain(w, uint64(newKey(kLookup).u64(uint64(dir)).bytes(name)))
 	switch {
 	case errno != 0:
 		return 0, errno
@@ -111,7 +111,7 @@ func (f *FS) Readlink(w int32, ino uint32, dst []byte) (int, int) {
 	if n.stat.Mode&fs.S_IFMT != fs.S_IFLNK {
 		return 0, fs.EINVAL
 	}
-	e, replay, errno := f.call(w, uint64(newKey(kReadlink).u64(uint64(ino))))
+	e, replay, errno := f.callAgain(w, uint64(newKey(kReadlink).u64(uint64(ino))))
 	switch {
 	case errno != 0:
 		return 0, errno
@@ -253,9 +253,19 @@ func (f *FS) Unlink(w int32, dir uint32, name []byte, dirFlag bool) int {
 	if dirFlag {
 		flags = p9.AtRemovedir
 	}
-	e, tag, b, errno := f.simple(w, newKey(kUnlink).u64(uint64(dir)).u64(uint64(flags)).bytes(name))
-	if e == nil {
+	e, replay, errno := f.call(w, uint64(newKey(kUnlink).u64(uint64(dir)).u64(uint64(flags)).bytes(name)))
+	switch {
+	case errno != 0:
 		return errno
+	case replay:
+		if e.errno == 0 {
+			f.removed(dir, name)
+		}
+		return int(e.errno)
+	}
+	tag, b, ok := f.nextTag()
+	if !ok {
+		return f.unstart(w)
 	}
 	_, n, errno := f.c.Unlinkat(b, d.fid, name, flags)
 	return f.started(w, e, tag, n, errno, tagState{step: stepEmpty, ino: dir})
@@ -279,6 +289,7 @@ func (f *FS) Rename(w int32, olddir uint32, oldname []byte, newdir uint32, newna
 		return errno
 	case replay:
 		if e.errno == 0 {
+			f.removed(newdir, newname)
 			f.renamed(olddir, oldname, newdir, newname)
 		}
 		return int(e.errno)
@@ -295,7 +306,7 @@ func (f *FS) Rename(w int32, olddir uint32, oldname []byte, newdir uint32, newna
 func (f *FS) renamed(olddir uint32, oldname []byte, newdir uint32, newname []byte) {
 	for i := range f.nodes {
 		n := &f.nodes[i]
-		if n.used && n.parent == olddir && string(n.name[:n.nlen]) == string(oldname) {
+		if n.used && !n.gone && n.parent == olddir && string(n.name[:n.nlen]) == string(oldname) {
 			n.setName(newdir, newname)
 		}
 	}
@@ -345,7 +356,7 @@ func (f *FS) Stat(w int32, ino uint32) (fs.Stat, int) {
 	case errno != 0:
 		return fs.Stat{}, errno
 	case replay:
-		return n.stat, int(e.errno)
+		return f.heldStat(e)
 	}
 	tag, b, ok := f.nextTag()
 	if !ok {
@@ -356,6 +367,26 @@ func (f *FS) Stat(w int32, ino uint32) (fs.Stat, int) {
 		n.busy++
 	}
 	return fs.Stat{}, f.started(w, e, tag, m, errno, tagState{step: stepGetattr, ino: ino})
+}
+
+// heldStat decodes a replayed Stat's held Rgetattr.
+func (f *FS) heldStat(e *entry) (fs.Stat, int) {
+	if e.errno != 0 {
+		return fs.Stat{}, int(e.errno)
+	}
+	resp := f.resp(e.tag)
+	if !e.held || e.count > uint32(len(resp)) {
+		return fs.Stat{}, fs.EIO
+	}
+	r, err := p9.ParseReply(resp[:e.count], f.c.Msize(), p9.Tgetattr, e.tag)
+	if err != p9.OK {
+		return fs.Stat{}, fs.EIO
+	}
+	a, err := r.Rgetattr()
+	if err != p9.OK {
+		return fs.Stat{}, fs.EIO
+	}
+	return a.Stat(), 0
 }
 
 // Statfs returns the statistics of the host's file system under the share (Tstatfs).
