@@ -110,8 +110,9 @@ func threadTrap(f *Frame) {
 	default:
 		if gsi, ok := amd64.DeviceGSI(v); ok {
 			tpIRQEntry.Emit1(v)
-			if !deviceInterrupt() {
+			if strayLine(gsi, deviceInterrupt()) {
 				amd64.MaskGSI(gsi) // nobody's line: a level-triggered line would fire forever
+				reportOnce(&warnedStrayIRQ, "stray interrupt line masked")
 			}
 			amd64.EOI()
 			tpIRQExit.Emit1(v)

@@ -141,7 +141,7 @@ func threadTrap(f *Frame, ack, id uint32) {
 // device's status.
 func deviceIRQ(ack, id uint32) {
 	tpIRQEntry.Emit1(uint64(id))
-	if !deviceInterrupt() {
+	if strayLine(id, deviceInterrupt()) {
 		arm64.DisableIRQ(id) // nobody's line: a level-triggered line would fire forever
 		reportOnce(&warnedStrayIRQ, "stray interrupt disabled")
 	}

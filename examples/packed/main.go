@@ -8,18 +8,20 @@
 //
 //	MODE MTIME PATH [SIZE SHA256 | -> TARGET]
 //
-// then "create: " and the error creating a file there gave. It exits with status 0, 1 if the
+// then "fstest: ok" if testing/fstest.TestFS passes on the tree (its error otherwise), and
+// "create: " and the error creating a file there gave. It exits with status 0, 1 if the
 // listing failed, 2 if the file could be created (it is removed again; so on the host, where
 // the directory is writable, it exits 2).
 package main
 
 import (
-	"crypto/sha256"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"testing/fstest"
 
+	"github.com/unitrace/unitrace/internal/treelist"
 	_ "github.com/unitrace/unitrace/kernel"
 )
 
@@ -32,6 +34,11 @@ func main() {
 		fmt.Println("error:", err)
 		os.Exit(1)
 	}
+	if err := testFS(dir); err != nil {
+		fmt.Println("fstest:", err)
+		os.Exit(1)
+	}
+	fmt.Println("fstest: ok")
 	probe := filepath.Join(dir, "created-by-examples-packed")
 	f, err := os.Create(probe)
 	if err == nil {
@@ -43,35 +50,26 @@ func main() {
 	fmt.Println("create:", err)
 }
 
-func list(dir string) error {
-	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+// testFS runs testing/fstest's checks of an fs.FS on the tree, expecting every regular file.
+func testFS(dir string) error {
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			rel, _ := filepath.Rel(dir, p)
+			files = append(files, filepath.ToSlash(rel))
 		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		line := fmt.Sprintf("%s %d %s", fi.Mode(), fi.ModTime().Unix(), rel)
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			line += " -> " + target
-		case fi.Mode().IsRegular():
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			line += fmt.Sprintf(" %d %x", len(data), sha256.Sum256(data))
-		}
-		fmt.Println(line)
-		return nil
+		return err
 	})
+	if err != nil {
+		return err
+	}
+	return fstest.TestFS(os.DirFS(dir), files...)
+}
+
+func list(dir string) error {
+	lines, err := treelist.Lines(dir, nil)
+	for _, l := range lines {
+		fmt.Println(l)
+	}
+	return err
 }
