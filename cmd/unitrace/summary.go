@@ -9,11 +9,13 @@ import (
 	"time"
 
 	"github.com/unitrace/unitrace/internal/tracefile"
+	"github.com/unitrace/unitrace/kernel/fs/p9"
 )
 
 const summaryDoc = `Summarize a recording: records per tracepoint, each CPU's time span, lost
-totals, and duration percentiles of paired tracepoints (X_enter/X_exit and
-X/X_ret, matched per thread).
+totals, duration percentiles of paired tracepoints (X_enter/X_exit and
+X/X_ret, matched per thread), and where shared directories' I/O time went
+(the p9_rpc round trips, by share and request type).
 `
 
 var summaryCommand = command{
@@ -96,6 +98,7 @@ func summarize(w io.Writer, tr *tracefile.Trace) {
 		fmt.Fprintf(w, "  %-24s %8d\n", n, counts[n])
 	}
 
+	summarizeShares(w, tr, recs)
 	spans, _ := matchPairs(tr, recs)
 	if len(spans) == 0 {
 		return
@@ -126,4 +129,61 @@ func percentile(sorted []int64, p int) int64 {
 	}
 	rank := (p*len(sorted) + 99) / 100 // ceil(p/100 * n)
 	return sorted[max(rank, 1)-1]
+}
+
+// summarizeShares shows the shared directories' round trips (p9_rpc: share, request type,
+// latency, reply bytes), by share and type: how many, their total and percentile latencies and
+// the bytes that came back, busiest first.
+func summarizeShares(w io.Writer, tr *tracefile.Trace, recs []tracefile.Rec) {
+	type key struct {
+		share uint64
+		typ   p9.Type
+	}
+	lat := map[key][]int64{}
+	bytes := map[key]uint64{}
+	total := map[uint64]int64{}
+	for _, r := range recs {
+		if tr.Name(&r.Record) != "p9_rpc" || len(r.Args) < 4 {
+			continue
+		}
+		k := key{r.Args[0], p9.Type(r.Args[1])}
+		lat[k] = append(lat[k], int64(r.Args[2]))
+		bytes[k] += r.Args[3]
+		total[k.share] += int64(r.Args[2])
+	}
+	if len(lat) == 0 {
+		return
+	}
+	keys := slices.SortedFunc(func(yield func(key) bool) {
+		for k := range lat {
+			if !yield(k) {
+				return
+			}
+		}
+	}, func(a, b key) int {
+		sum := func(k key) (t int64) {
+			for _, d := range lat[k] {
+				t += d
+			}
+			return t
+		}
+		return cmp.Or(cmp.Compare(a.share, b.share), cmp.Compare(sum(b), sum(a)), cmp.Compare(a.typ, b.typ))
+	})
+	fmt.Fprintf(w, "\nshared directories (p9_rpc round trips):\n  %-5s %-10s %8s %12s %12s %12s %12s\n",
+		"share", "request", "count", "total", "p50", "p99", "bytes")
+	last := ^uint64(0)
+	for _, k := range keys {
+		if k.share != last {
+			fmt.Fprintf(w, "  %-5d %-10s %8s %12v\n", k.share, "all", "", time.Duration(total[k.share]))
+			last = k.share
+		}
+		d := lat[k]
+		slices.Sort(d)
+		var sum int64
+		for _, v := range d {
+			sum += v
+		}
+		fmt.Fprintf(w, "  %-5s %-10s %8d %12v %12v %12v %12d\n", "", k.typ, len(d), time.Duration(sum),
+			time.Duration(percentile(d, 50)), time.Duration(percentile(d, 99)), bytes[k])
+	}
 }

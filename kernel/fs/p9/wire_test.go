@@ -353,3 +353,11 @@ func TestDecodeGolden(t *testing.T) {
 		t.Errorf("Rgetattr: %+v, %v\nwant %+v", a, err, want)
 	}
 }
+
+func TestTypeString(t *testing.T) {
+	for typ, want := range map[Type]string{Twalk: "Twalk", Tread: "Tread", Tgetattr: "Tgetattr", Rread: "type 117", 7: "type 7"} {
+		if got := typ.String(); got != want {
+			t.Errorf("Type(%d).String() = %q, want %q", typ, got, want)
+		}
+	}
+}
