@@ -111,4 +111,6 @@ func run(dir string, mb, chunk, files int) error {
 	return nil
 }
 
-func perOp(start time.Time, n int) float64 { return float64(time.Since(start).Microseconds()) / float64(n) }
+func perOp(start time.Time, n int) float64 {
+	return float64(time.Since(start).Microseconds()) / float64(n)
+}
