@@ -350,6 +350,15 @@ func sysGetgid(f *Frame, a syscallArgs) (uint64, bool)  { return 0, true }
 func sysGeteuid(f *Frame, a syscallArgs) (uint64, bool) { return 0, true }
 func sysGetegid(f *Frame, a syscallArgs) (uint64, bool) { return 0, true }
 
+// sysGetgroups reports no supplementary groups. Linux reads the size as an int and
+// rejects a negative one before looking at the list, so the list is never written.
+func sysGetgroups(f *Frame, a syscallArgs) (uint64, bool) {
+	if int32(a[0]) < 0 {
+		return neg(EINVAL), true
+	}
+	return 0, true
+}
+
 func sysGetrandom(f *Frame, a syscallArgs) (uint64, bool) {
 	return sysGetrandomImpl(uintptr(a[0]), uintptr(a[1])), true
 }

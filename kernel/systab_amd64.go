@@ -72,6 +72,7 @@ const (
 	nrGeteuid           = 107
 	nrGetegid           = 108
 	nrGetppid           = 110
+	nrGetgroups         = 115
 	nrSigaltstack       = 131
 	nrMknod             = 133
 	nrStatfs            = 137
@@ -196,6 +197,7 @@ var sysTable = [...]sysCall{
 	nrGeteuid:           {handler: sysGeteuid},           // full: root: 0
 	nrGetegid:           {handler: sysGetegid},           // full: root: 0
 	nrGetppid:           {handler: sysGetppid},           // partial: no parent: 0
+	nrGetgroups:         {handler: sysGetgroups},         // full: root with no supplementary groups: 0, the list untouched
 	nrSigaltstack:       {handler: sysSigaltstack},       // full
 	nrMknod:             {handler: sysMknod},             // partial: as mknodat
 	nrStatfs:            {handler: sysStatfs},            // full

@@ -75,6 +75,7 @@ const (
 	nrRtSigaction       = 134
 	nrRtSigprocmask     = 135
 	nrRtSigreturn       = 139
+	nrGetgroups         = 158
 	nrUname             = 160
 	nrUmask             = 166
 	nrPrctl             = 167
@@ -178,6 +179,7 @@ var sysTable = [...]sysCall{
 	nrRtSigaction:       {handler: sysRtSigaction},       // full
 	nrRtSigprocmask:     {handler: sysRtSigprocmask},     // full
 	nrRtSigreturn:       {handler: sysRtSigreturn},       // full
+	nrGetgroups:         {handler: sysGetgroups},         // full: root with no supplementary groups: 0, the list untouched
 	nrUname:             {handler: sysUname},             // partial: fixed strings: Linux, unitrace, 6.1.0-unitrace, #1, x86_64 (on arm64 too), (none)
 	nrUmask:             {handler: sysUmask},             // full
 	nrPrctl:             {errno: EINVAL},                 // fails: PR_SET_VMA naming and the rest: the Go runtime stops asking

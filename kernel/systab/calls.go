@@ -129,6 +129,7 @@ var Calls = []Call{
 	full("getgid", "sysGetgid", "root: 0"),
 	full("geteuid", "sysGeteuid", "root: 0"),
 	full("getegid", "sysGetegid", "root: 0"),
+	full("getgroups", "sysGetgroups", "root with no supplementary groups: 0, the list untouched"),
 	partial("getrandom", "sysGetrandom", "the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; flags ignored"),
 	partial("uname", "sysUname", "fixed strings: Linux, unitrace, 6.1.0-unitrace, #1, x86_64 (on arm64 too), (none)"),
 
