@@ -18,8 +18,11 @@ package fd
 
 import "github.com/unitrace/unitrace/kernel/fs/vfs"
 
-// MaxFDs is the size of the descriptor table.
-const MaxFDs = 256
+// MaxFDs is the size of the descriptor table: 1024, Linux's default soft RLIMIT_NOFILE
+// (INR_OPEN_CUR, include/linux/fs.h), so programs and tests that open many files find the
+// room they would find there. Every descriptor costs about 85 bytes of Table (file, descs and
+// the four generation arrays).
+const MaxFDs = 1024
 
 // MaxWatches is the number of (epoll, fd) interest entries across all epoll
 // instances; EPOLL_CTL_ADD beyond it fails with ENOSPC, as Linux does past
