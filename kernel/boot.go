@@ -32,13 +32,14 @@ func carveMemory() (devBlock, ringBlock, shareBlock uintptr) {
 }
 
 // startProgram makes the file system (with the shared directories, whose devices get
-// shareBlock), creates CPU 0's idle thread and the program's main thread on a Linux initial
+// shareBlock) and enters the working directory the command line names, creates CPU 0's idle thread and the program's main thread on a Linux initial
 // stack, starts the timers (and the sampler, if the command line asked) and the other CPUs, and
 // enters the Go runtime's own entry point. It never returns.
 func startProgram(shareBlock uintptr) {
 	sysTableAt, sysTableLen = uintptr(unsafe.Pointer(&sysTable)), len(sysTable)
 	initFiles()
 	initShares(shareBlock)
+	applyCwd() // may name a directory in a share
 	archIdleFrame(&threads[0].frame)
 	main := newThread()
 	t := &threads[main]

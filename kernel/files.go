@@ -17,6 +17,8 @@ import (
 //
 //	unitrace.fsmem=SIZE  bytes of file contents, directories and links (K, M, G suffixes);
 //	                     default a quarter of the memory
+//	unitrace.cwd=DIR     start the program in the directory DIR (absolute) instead of "/";
+//	                     DIR may lie in a shared directory, which is mounted first
 //
 // Past it, writes fail with ENOSPC. There is nothing under /proc or /sys: the Go runtime's
 // probes of them find no file (ENOENT), as before there was a file system.
@@ -36,6 +38,9 @@ var (
 	umask uint32 = 0o022
 	// fsmemBytes is unitrace.fsmem's capacity, 0 for the default.
 	fsmemBytes uint64
+	// cwdWord is the index of the last unitrace.cwd option among the command line's options,
+	// -1 for none.
+	cwdWord = -1
 )
 
 // framePages hands memfs physical frames through the direct map.
@@ -61,6 +66,67 @@ func fsmemOption(o string) bool {
 	}
 	fsmemBytes = n
 	return true
+}
+
+// cwdOption reads unitrace.cwd=DIR, the i-th option; it reports whether o was that option. DIR
+// is resolved once the file systems are mounted (applyCwd).
+func cwdOption(i int, o string) bool {
+	v, ok := strings.CutPrefix(o, "unitrace.cwd=")
+	if !ok {
+		return false
+	}
+	if len(v) == 0 || v[0] != '/' || len(v) >= len(pathBufs[0]) {
+		klog().s("unitrace.cwd: want an absolute directory shorter than PATH_MAX, got ").s(v).nl()
+		panicBoot("bad working directory")
+	}
+	cwdWord = i
+	return true
+}
+
+// applyCwd makes unitrace.cwd's directory the working directory. It runs after the shares are
+// mounted, so the directory may be in one. A directory that cannot be entered stops the boot:
+// the program would otherwise run, and read and write its relative paths, somewhere else.
+func applyCwd() {
+	if cwdWord < 0 {
+		return
+	}
+	dir := cmdline.Option(cwdWord)[len("unitrace.cwd="):]
+	path := pathBufs[0][:copy(pathBufs[0][:], dir)]
+	if errno := setCwd(chdirAtBoot(path)); errno != 0 {
+		klog().s("unitrace.cwd: cannot enter ").s(dir).s(": errno ").d(int64(errno)).nl()
+		panicBoot("the working directory is missing")
+	}
+}
+
+// bootWaiter is the waiter the boot's calls into the shares run as: thread slot 0, CPU 0's idle
+// thread, which never makes a system call of its own.
+const bootWaiter = 0
+
+// chdirAtBoot resolves the absolute path as chdir does and takes a reference on the directory.
+// A path into a share needs the host's replies, and no thread can block for them yet (the
+// devices' interrupts are off): it runs the call again while polling the devices, as mounting
+// does, until the call is done or shareMountTimeout passes.
+func chdirAtBoot(path []byte) (vfs.Node, int) {
+	root := rootNS.Root()
+	deadline := nanotime() + shareMountTimeout
+	for {
+		beginFiles(bootWaiter)
+		n, errno := rootNS.Chdir(vfs.At{Root: root, Dir: root}, path)
+		if errno == fs.EQUEUED && nanotime() > deadline {
+			errno = fs.EIO
+		}
+		if errno != fs.EQUEUED {
+			if rootNS.Shares() > 0 {
+				rootNS.End(bootWaiter)
+				kickShares() // the clunks the walk queued
+			}
+			return n, errno
+		}
+		kickShares()
+		for i := 0; i < nShareDevs; i++ {
+			shareHarvest(&shareDevs[i], false)
+		}
+	}
 }
 
 // fsCapacity is the root file system's size: unitrace.fsmem's, or a quarter of the memory the

@@ -12,6 +12,7 @@ import "github.com/unitrace/unitrace/boot"
 //	unitrace.watchdog=SECS   dump every stack when a runnable thread waits that long (watchdog.go)
 //	unitrace.smp=N           run at most N CPUs (default: every CPU the machine has)
 //	unitrace.fsmem=SIZE      the file system's capacity (files.go; default a quarter of memory)
+//	unitrace.cwd=DIR         the program's working directory, absolute (files.go; default /)
 //	unitrace.share=TAG:DIR[:ro]  mount the virtio-9p device with mount tag TAG on DIR (shares.go)
 //
 // and the tracer's options (tracing.go).
@@ -46,7 +47,7 @@ func parseCommandLine() {
 		case "unitrace.debug=maskspin":
 			opts.maskSpin = true
 		default:
-			if watchdogOption(o) || smpOption(o) || fsmemOption(o) || shareOption(i, o) {
+			if watchdogOption(o) || smpOption(o) || fsmemOption(o) || cwdOption(i, o) || shareOption(i, o) {
 				continue
 			}
 			if sampleOption(i, o) {
