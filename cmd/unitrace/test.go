@@ -29,12 +29,18 @@ kernel is added to the test binary without touching the package's files.
 KEY=VALUE words become the guest's environment; words after -- go to the test
 binary (-test.v, -test.run RE, -test.short, ...). Flags may also follow PKG.
 
+As go test does, the test binary starts in the package's directory (PWD names
+it), which the guest finds at its host path: the package's module is shared
+there read-write, or $GOROOT read-only for a standard library package, so
+-share directories must lie outside it. HOME is /tmp unless a KEY=VALUE word
+sets it.
+
 Output and exit status are go test's: "ok" or "FAIL" per package (the guest's
 output only for a failed package, or always with -test.v), 0 when every test
 passed, 1 when one failed or could not be built; 70, 124 or 125 (as for run)
 when a guest kernel faults, runs past -timeout or QEMU fails; 2 for a usage
 error. -image, -o, -pprof and -sockets take one package. -share (as for run)
-mounts host directories in every package's guest.
+mounts host directories in every package's guest, up to one fewer than run's.
 `
 
 var testCommand = command{
@@ -159,6 +165,13 @@ func testPackage(ctx context.Context, std stdio, o testOptions, g guest, pkg ima
 		fmt.Fprintf(std.out, "?   \t%s\t[no test files]\n", pkg.ImportPath)
 		return 0
 	}
+	cfg, err := packageConfig(g.cfg, pkg)
+	if err != nil {
+		fmt.Fprintf(std.err, "unitrace test: %v\n", err)
+		fmt.Fprintf(std.out, "FAIL\t%s [setup failed]\n", pkg.ImportPath)
+		return 1
+	}
+	g.cfg = cfg
 	output := o.output
 	if output == "" {
 		output = testImagePath(moduleDir, pkg, o.arch)

@@ -20,6 +20,10 @@ type TestPackage struct {
 	// HasTests is false for a package without _test.go files: go test reports it as
 	// "[no test files]" and so does unitrace test.
 	HasTests bool
+	// Root is the directory tree the package's source lives in: $GOROOT for a package of
+	// the standard library (Standard), else the root of its module.
+	Root     string
+	Standard bool
 }
 
 // ListTestPackages resolves go test's package patterns (import paths, relative directories,
@@ -27,7 +31,7 @@ type TestPackage struct {
 func ListTestPackages(ctx context.Context, dir string, spec Spec, patterns []string, stderr io.Writer) ([]TestPackage, error) {
 	var out bytes.Buffer
 	cfg := BuildConfig{AppDir: dir, Spec: spec, Stderr: stderr}
-	args := append([]string{"list", "-e", "-json=ImportPath,Name,Dir,TestGoFiles,XTestGoFiles,Error"}, patterns...)
+	args := append([]string{"list", "-e", "-json=ImportPath,Name,Dir,Root,Standard,Module,TestGoFiles,XTestGoFiles,Error"}, patterns...)
 	if err := goCommand(ctx, cfg, args, &out); err != nil {
 		return nil, err
 	}
@@ -35,9 +39,11 @@ func ListTestPackages(ctx context.Context, dir string, spec Spec, patterns []str
 	dec := json.NewDecoder(&out)
 	for dec.More() {
 		var p struct {
-			ImportPath, Name, Dir     string
-			TestGoFiles, XTestGoFiles []string
-			Error                     *struct{ Err string }
+			ImportPath, Name, Dir, Root string
+			Standard                    bool
+			Module                      *struct{ Dir string }
+			TestGoFiles, XTestGoFiles   []string
+			Error                       *struct{ Err string }
 		}
 		if err := dec.Decode(&p); err != nil {
 			return nil, fmt.Errorf("reading go list's output: %w", err)
@@ -45,8 +51,12 @@ func ListTestPackages(ctx context.Context, dir string, spec Spec, patterns []str
 		if p.Error != nil {
 			return nil, fmt.Errorf("%s: %s", p.ImportPath, p.Error.Err)
 		}
+		root := p.Root // $GOROOT for the standard library
+		if p.Module != nil && p.Module.Dir != "" {
+			root = p.Module.Dir
+		}
 		pkgs = append(pkgs, TestPackage{ImportPath: p.ImportPath, Name: p.Name, Dir: p.Dir,
-			HasTests: len(p.TestGoFiles)+len(p.XTestGoFiles) > 0})
+			HasTests: len(p.TestGoFiles)+len(p.XTestGoFiles) > 0, Root: root, Standard: p.Standard})
 	}
 	return pkgs, nil
 }

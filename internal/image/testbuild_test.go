@@ -53,6 +53,15 @@ func TestListTestPackages(t *testing.T) {
 		pkgs[1].ImportPath != "unsafe" || pkgs[1].HasTests {
 		t.Errorf("got %+v", pkgs)
 	}
+	// The module's root holds go.mod two levels up from this package; $GOROOT holds src/unsafe.
+	if len(pkgs) == 2 {
+		if want, _ := filepath.Abs("../.."); pkgs[0].Root != want || pkgs[0].Standard {
+			t.Errorf("%s: root %q standard %v, want %q and false", pkgs[0].ImportPath, pkgs[0].Root, pkgs[0].Standard, want)
+		}
+		if pkgs[1].Root == "" || filepath.Join(pkgs[1].Root, "src", "unsafe") != pkgs[1].Dir || !pkgs[1].Standard {
+			t.Errorf("unsafe: root %q standard %v, want the $GOROOT holding %s and true", pkgs[1].Root, pkgs[1].Standard, pkgs[1].Dir)
+		}
+	}
 	if _, err := ListTestPackages(t.Context(), "", spec, []string{"./no/such/dir"}, t.Output()); err == nil {
 		t.Error("no error for a missing directory")
 	}

@@ -172,6 +172,12 @@ func CheckShares(shares []Share, packed []string) error {
 	return nil
 }
 
+// Overlaps reports whether the clean absolute guest path dir is s's GUESTDIR, or lies inside or
+// around it: a share there would hide s or need a mount point inside it.
+func (s Share) Overlaps(dir string) bool {
+	return s.Guest == dir || within(s.Guest, dir) || within(dir, s.Guest)
+}
+
 // within reports whether the clean absolute path inner lies below outer.
 func within(inner, outer string) bool {
 	return strings.HasPrefix(inner, outer+"/")

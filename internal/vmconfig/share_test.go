@@ -216,3 +216,13 @@ func TestShareConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestShareOverlaps: a directory overlaps a share at, inside or around its GUESTDIR, not beside it.
+func TestShareOverlaps(t *testing.T) {
+	s := Share{Host: "/h", Guest: "/a/b"}
+	for dir, want := range map[string]bool{"/a/b": true, "/a/b/c": true, "/a": true, "/a/bc": false, "/a/c": false, "/x": false} {
+		if got := s.Overlaps(dir); got != want {
+			t.Errorf("%v.Overlaps(%q) = %v, want %v", s, dir, got, want)
+		}
+	}
+}

@@ -53,3 +53,35 @@ func TestUnitraceTest(t *testing.T) {
 		}
 	})
 }
+
+// pkgdirDir is the package TestUnitraceTestDirectory tests, and pkgdirPkg its import path.
+const (
+	pkgdirDir = "./tests/vm/testdata/pkgdir"
+	pkgdirPkg = "github.com/unitrace/unitrace/tests/vm/testdata/pkgdir"
+)
+
+// TestUnitraceTestDirectory runs "unitrace test" on a package whose tests read its testdata by
+// a relative path, look for their own source in the working directory, want PWD and a home and
+// call getgroups: they pass only when the module is shared and the binary starts in the
+// package's directory with go test's environment.
+func TestUnitraceTestDirectory(t *testing.T) {
+	forEachArch(t, func(t *testing.T, a guestArch) {
+		stdout, _, status := runTool(t, "test", "-arch", a.name, "-image", a.path("pkgdir.test.elf"), pkgdirDir, "--", "-test.v")
+		lines := consoleLines(stdout)
+		for _, want := range []string{
+			"--- PASS: TestReadsTestdata",
+			"--- PASS: TestWorkingDirectory",
+			"--- PASS: TestHome",
+			"    pkgdir_test.go:52: groups []",
+			"--- PASS: TestGetgroups",
+		} {
+			if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, want) }) {
+				t.Errorf("output lacks %q", want)
+			}
+		}
+		okLine := regexp.MustCompile(`^ok  \t` + regexp.QuoteMeta(pkgdirPkg) + `\t[0-9]+\.[0-9]{3}s$`)
+		if n := len(lines); status != 0 || n == 0 || !okLine.MatchString(lines[n-1]) {
+			t.Errorf("status %d, want 0 and go test's ok line last; output:\n%s", status, stdout)
+		}
+	})
+}
