@@ -3,6 +3,7 @@ package vmconfig
 import (
 	"errors"
 	"fmt"
+	"github.com/unitrace/unitrace/boot"
 	"io/fs"
 	"os"
 	"path"
@@ -14,11 +15,12 @@ import (
 	"unicode/utf8"
 
 	kfs "github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/fs/vfs"
 )
 
-// MaxShares is how many directories one VM may share (-share): the kernel sizes its table of
-// shared directories for this many.
-const MaxShares = 8
+// MaxShares is how many directories one VM may share (-share): as many as the kernel's
+// namespace mounts.
+const MaxShares = vfs.MaxShares
 
 // Share is one host directory shared with the guest while it runs: QEMU serves Host over 9P2000.L
 // on a virtio-9p-device (a virtio-mmio device), and the kernel mounts it at Guest, told which
@@ -224,7 +226,7 @@ func shareArgs(shares []Share, m machine) ([]string, error) {
 func shareOptions(shares []Share) []string {
 	var words []string
 	for i, s := range shares {
-		w := "unitrace.share=" + ShareTag(i) + ":" + s.Guest
+		w := boot.ShareOption + ShareTag(i) + ":" + s.Guest
 		if s.ReadOnly {
 			w += readOnlySuffix
 		}

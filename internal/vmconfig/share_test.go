@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hugelgupf/vmtest/qemu"
+	"github.com/unitrace/unitrace/boot"
 	kfs "github.com/unitrace/unitrace/kernel/fs"
 )
 
@@ -223,6 +224,17 @@ func TestShareOverlaps(t *testing.T) {
 	for dir, want := range map[string]bool{"/a/b": true, "/a/b/c": true, "/a": true, "/a/bc": false, "/a/c": false, "/x": false} {
 		if got := s.Overlaps(dir); got != want {
 			t.Errorf("%v.Overlaps(%q) = %v, want %v", s, dir, got, want)
+		}
+	}
+}
+
+// The kernel reads back each option word the launcher writes (boot.ParseShare).
+func TestShareOptionsParseBack(t *testing.T) {
+	shares := []Share{{Host: "/srv/a", Guest: "/data", ReadOnly: true}, {Host: "/srv/b", Guest: "/mnt/out"}}
+	for i, w := range shareOptions(shares) {
+		got, ok := boot.ParseShare(w)
+		if !ok || got.Tag != ShareTag(i) || got.Dir != shares[i].Guest || got.ReadOnly != shares[i].ReadOnly {
+			t.Errorf("boot.ParseShare(%q) = %+v, %v; want the tag %s, %s, read-only %v", w, got, ok, ShareTag(i), shares[i].Guest, shares[i].ReadOnly)
 		}
 	}
 }

@@ -85,3 +85,22 @@ func TestUnitraceTestDirectory(t *testing.T) {
 		}
 	})
 }
+
+// TestStdlibFileTests runs the standard library's own tests of the file-system interfaces in the
+// guest, on both architectures: `unitrace test io/fs path/filepath testing/fstest` must pass as
+// `go test` does on the host (in each package's directory, $GOROOT shared read-only).
+func TestStdlibFileTests(t *testing.T) {
+	pkgs := []string{"io/fs", "path/filepath", "testing/fstest"}
+	forEachArch(t, func(t *testing.T, a guestArch) {
+		stdout, stderr, status := runTool(t, append([]string{"test", "-arch", a.name}, pkgs...)...)
+		for _, p := range pkgs {
+			ok := regexp.MustCompile(`(?m)^ok  \t` + regexp.QuoteMeta(p) + `\t[0-9]+\.[0-9]{3}s$`)
+			if !ok.MatchString(stdout) {
+				t.Errorf("no ok line for %s", p)
+			}
+		}
+		if status != 0 || t.Failed() {
+			t.Errorf("status %d\nstdout:\n%s\nstderr:\n%s", status, stdout, stderr)
+		}
+	})
+}
