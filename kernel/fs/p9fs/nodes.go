@@ -51,17 +51,18 @@ func (f *FS) node(ino uint32) (*node, int) {
 	return n, 0
 }
 
-// known finds the node a walk to name in dir that ended at qid already has: one with the same
-// qid path, and for anything but a directory found under the same name (a hard link's other
-// names get nodes of their own). A host reuses the inode number of a removed file, and qid paths
-// are inode numbers: a node whose name a call of ours removed is never found again.
+// known finds the node a walk to name in dir that ended at qid already has: the one found
+// under that name in that directory, if it is the same file (qid path and type). A qid path is
+// an inode number, which a host reuses once a file is removed, so the qid alone could name a
+// removed file's node; a hard link's other names get nodes of their own. A node whose name a
+// call of ours removed is never found again.
 func (f *FS) known(qid p9.Qid, dir uint32, name []byte) (int, bool) {
 	for i := range f.nodes {
 		n := &f.nodes[i]
-		if !n.used || !n.ready || n.gone || n.qid.Path != qid.Path {
+		if !n.used || !n.ready || n.gone || n.qid.Path != qid.Path || n.qid.Type&p9.QTDIR != qid.Type&p9.QTDIR {
 			continue
 		}
-		if qid.Type&p9.QTDIR != 0 || i == 0 || n.parent == dir && string(n.name[:n.nlen]) == string(name) {
+		if i == 0 || n.parent == dir && string(n.name[:n.nlen]) == string(name) {
 			return i, true
 		}
 	}

@@ -288,7 +288,7 @@ func (f *FS) Rename(w int32, olddir uint32, oldname []byte, newdir uint32, newna
 	case errno != 0:
 		return errno
 	case replay:
-		if e.errno == 0 {
+		if e.errno == 0 && (olddir != newdir || string(oldname) != string(newname)) {
 			f.removed(newdir, newname)
 			f.renamed(olddir, oldname, newdir, newname)
 		}

@@ -7,6 +7,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -26,19 +28,55 @@ import (
 // hostFile adds those over the real directory, as QEMU's local backend does them.
 type hostFile struct {
 	*localfs.Local
-	path string
-	fd   int // the open descriptor plus one; 0: not open
+	path  string
+	fd    int // the open descriptor plus one; 0: not open
+	files *fileSet
+}
+
+// fileSet is every file the server's fids name, so a rename can move those below it.
+type fileSet struct {
+	sync.Mutex
+	m map[*hostFile]bool
 }
 
 func (h *hostFile) wrap(f hp9.File, path string) hp9.File {
-	if l, ok := f.(*localfs.Local); ok {
-		return &hostFile{Local: l, path: path}
+	l, ok := f.(*localfs.Local)
+	if !ok {
+		return f
 	}
-	return f
+	n := &hostFile{Local: l, path: path, files: h.files}
+	h.files.Lock()
+	h.files.m[n] = true
+	h.files.Unlock()
+	return n
+}
+
+// cur is the backend's file at the file's path as it is now: the backend keeps the path it was
+// made with, so after a rename only a fresh one reaches the file by path.
+func (h *hostFile) cur() *localfs.Local {
+	f, err := localfs.Attacher(h.path).Attach()
+	if err != nil {
+		return h.Local
+	}
+	return f.(*localfs.Local)
+}
+
+func (h *hostFile) GetAttr(req hp9.AttrMask) (hp9.QID, hp9.AttrMask, hp9.Attr, error) {
+	return h.cur().GetAttr(req)
+}
+
+func (h *hostFile) Readlink() (string, error) { return os.Readlink(h.path) }
+
+func (h *hostFile) Mkdir(name string, perm hp9.FileMode, uid hp9.UID, gid hp9.GID) (hp9.QID, error) {
+	return h.cur().Mkdir(name, perm, uid, gid)
+}
+
+func (h *hostFile) Symlink(oldName, newName string, uid hp9.UID, gid hp9.GID) (hp9.QID, error) {
+	return h.cur().Symlink(oldName, newName, uid, gid)
 }
 
 func (h *hostFile) Walk(names []string) ([]hp9.QID, hp9.File, error) {
-	qids, f, err := h.Local.Walk(names)
+	qids, f, err := h.cur().Walk(names)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -46,7 +84,7 @@ func (h *hostFile) Walk(names []string) ([]hp9.QID, hp9.File, error) {
 }
 
 func (h *hostFile) Create(name string, mode hp9.OpenFlags, perm hp9.FileMode, uid hp9.UID, gid hp9.GID) (hp9.File, hp9.QID, uint32, error) {
-	f, qid, iounit, err := h.Local.Create(name, mode, perm, uid, gid)
+	f, qid, iounit, err := h.cur().Create(name, mode, perm, uid, gid)
 	if err != nil {
 		return nil, qid, 0, err
 	}
@@ -80,7 +118,7 @@ func (h *hostFile) Link(target hp9.File, newName string) error {
 // file opened O_APPEND appends whatever the offset (the backend's os.File refuses WriteAt
 // there).
 func (h *hostFile) Open(mode hp9.OpenFlags) (hp9.QID, uint32, error) {
-	qid, _, _, err := h.Local.GetAttr(hp9.AttrMask{})
+	qid, _, _, err := h.cur().GetAttr(hp9.AttrMask{})
 	if err != nil {
 		return qid, 0, err
 	}
@@ -132,14 +170,32 @@ func (h *hostFile) Readdir(off uint64, count uint32) (hp9.Dirents, error) {
 	return out, nil
 }
 
-// Renamed follows a rename of the file (the backend's version wants its own type).
+// Renamed follows a rename of the file, as QEMU's fids follow renames: the file's path and
+// the paths of every file below it that a fid names change; what goes by path uses cur.
 func (h *hostFile) Renamed(parent hp9.File, newName string) {
-	if d, ok := parent.(*hostFile); ok {
-		h.path = filepath.Join(d.path, newName)
+	d, ok := parent.(*hostFile)
+	if !ok {
+		return
+	}
+	old, now := h.path, filepath.Join(d.path, newName)
+	h.files.Lock()
+	defer h.files.Unlock()
+	for f := range h.files.m {
+		switch {
+		case f.path == old:
+			f.moveTo(now)
+		case strings.HasPrefix(f.path, old+"/"):
+			f.moveTo(now + f.path[len(old):])
+		}
 	}
 }
 
+func (h *hostFile) moveTo(path string) { h.path = path }
+
 func (h *hostFile) Close() error {
+	h.files.Lock()
+	delete(h.files.m, h)
+	h.files.Unlock()
 	if h.fd != 0 {
 		syscall.Close(h.fd - 1)
 		h.fd = 0
@@ -194,7 +250,7 @@ func (a hostAttacher) Attach() (hp9.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return (&hostFile{}).wrap(f, a.root), nil
+	return (&hostFile{files: &fileSet{m: map[*hostFile]bool{}}}).wrap(f, a.root), nil
 }
 
 // serve starts the server on root and returns the client's end of the connection.
