@@ -454,3 +454,28 @@ func TestRemovedNodeIsNotFoundAgain(t *testing.T) {
 		}
 	}
 }
+
+// The host directory removed under a running share: calls fail with the host's errno, and
+// nothing else breaks (the file already open still reads, as an unlinked file does on Linux).
+func TestHostDirectoryRemoved(t *testing.T) {
+	r := newRig(t, testMsize)
+	os.MkdirAll(filepath.Join(r.dir, "sub"), 0o755)
+	os.WriteFile(filepath.Join(r.dir, "sub", "f"), []byte("still here"), 0o644)
+	f := r.mustLookup("sub", "f")
+	r.f.Acquire(f)
+	buf := make([]byte, 64)
+	r.do(0, func() int { _, errno := r.f.Read(0, f, 0, buf[:1]); return errno }) // opens it
+	if err := os.RemoveAll(filepath.Join(r.dir, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	if _, errno := r.lookup(0, "sub", "f"); errno != fs.ENOENT {
+		t.Errorf("lookup after the removal: errno %d, want ENOENT", errno)
+	}
+	var n int
+	if errno := r.do(0, func() int { var errno int; n, errno = r.f.Read(0, f, 0, buf); return errno }); errno != 0 || string(buf[:n]) != "still here" {
+		t.Errorf("read of the open file: %q, errno %d", buf[:n], errno)
+	}
+	if errno := r.do(0, func() int { _, errno := r.f.Create(0, RootIno, []byte("new"), 0o644); return errno }); errno != 0 {
+		t.Errorf("the share's root still takes files: errno %d", errno)
+	}
+}
