@@ -213,18 +213,28 @@ func TestDirectoryOperations(t *testing.T) {
 // readDir lists directory ino with getdents64-sized batches of size bytes.
 func (r *rig) readDir(ino uint32, size int) []string {
 	r.t.Helper()
+	names, errno := r.names(ino, size)
+	if errno != 0 {
+		r.t.Fatalf("ReadDir: errno %d", errno)
+	}
+	return names
+}
+
+// names reads directory ino in batches of size bytes, each call of waiter 0 a system call of
+// its own as getdents64's are, and returns the names in it but "." and ".." (whether those are
+// listed is the server's business; QEMU's are), sorted.
+func (r *rig) names(ino uint32, size int) ([]string, int) {
 	buf := make([]byte, size)
 	var names []string
 	for cookie := uint64(0); ; {
 		var n int
 		var next uint64
-		errno := r.do(0, func() int {
+		if errno := r.do(0, func() int {
 			var errno int
 			n, next, errno = r.f.ReadDir(0, ino, cookie, buf)
 			return errno
-		})
-		if errno != 0 {
-			r.t.Fatalf("ReadDir: errno %d", errno)
+		}); errno != 0 {
+			return nil, errno
 		}
 		if n == 0 {
 			break
@@ -232,7 +242,6 @@ func (r *rig) readDir(ino uint32, size int) []string {
 		for b := buf[:n]; len(b) > 0; {
 			reclen := int(b[16]) | int(b[17])<<8
 			name := b[19:reclen]
-			// Whether "." and ".." are listed is the server's business (QEMU's are).
 			if s := string(name[:bytes.IndexByte(name, 0)]); s != "." && s != ".." {
 				names = append(names, s)
 			}
@@ -241,7 +250,7 @@ func (r *rig) readDir(ino uint32, size int) []string {
 		cookie = next
 	}
 	sort.Strings(names)
-	return names
+	return names, 0
 }
 
 func TestStatAndSetattr(t *testing.T) {

@@ -269,28 +269,12 @@ func (m *modelRun) step(i int, o modelOp) string {
 
 // onFile resolves p and runs do on its regular file (EISDIR for a directory, ENOENT when
 // missing), holding a reference as an open file does.
-func (m *modelRun) onFile(p string, do func(ino uint32) int) int {
-	var ino uint32
-	if errno := m.r.do(0, func() int {
-		var errno int
-		_, ino, _, errno = m.resolve(p)
-		return errno
-	}); errno != 0 {
-		return errno
-	}
-	switch {
-	case ino == 0:
-		return fs.ENOENT
-	case m.r.f.Mode(ino)&fs.S_IFMT == fs.S_IFDIR:
-		return fs.EISDIR
-	}
-	m.r.f.Acquire(ino)
-	defer m.r.f.Release(ino)
-	return do(ino)
-}
+func (m *modelRun) onFile(p string, do func(ino uint32) int) int { return m.on(p, false, do) }
 
 // onDir is onFile for a directory (ENOTDIR for anything else).
-func (m *modelRun) onDir(p string, do func(ino uint32) int) int {
+func (m *modelRun) onDir(p string, do func(ino uint32) int) int { return m.on(p, true, do) }
+
+func (m *modelRun) on(p string, dir bool, do func(ino uint32) int) int {
 	var ino uint32
 	if errno := m.r.do(0, func() int {
 		var errno int
@@ -299,10 +283,13 @@ func (m *modelRun) onDir(p string, do func(ino uint32) int) int {
 	}); errno != 0 {
 		return errno
 	}
+	isDir := m.r.f.Mode(ino)&fs.S_IFMT == fs.S_IFDIR
 	switch {
 	case ino == 0:
 		return fs.ENOENT
-	case m.r.f.Mode(ino)&fs.S_IFMT != fs.S_IFDIR:
+	case isDir && !dir:
+		return fs.EISDIR
+	case !isDir && dir:
 		return fs.ENOTDIR
 	}
 	m.r.f.Acquire(ino)
@@ -313,33 +300,8 @@ func (m *modelRun) onDir(p string, do func(ino uint32) int) int {
 // list reads directory ino with small batches, as getdents64 would, and returns its names
 // (without "." and ".."), sorted, space-separated.
 func (m *modelRun) list(ino uint32) (string, int) {
-	buf := make([]byte, 64)
-	var names []string
-	for cookie := uint64(0); ; {
-		var n int
-		var next uint64
-		if errno := m.r.do(0, func() int {
-			var errno int
-			n, next, errno = m.r.f.ReadDir(0, ino, cookie, buf)
-			return errno
-		}); errno != 0 {
-			return "", errno
-		}
-		if n == 0 {
-			break
-		}
-		for b := buf[:n]; len(b) > 0; {
-			reclen := int(b[16]) | int(b[17])<<8
-			name := b[19:reclen]
-			if s := string(name[:bytes.IndexByte(name, 0)]); s != "." && s != ".." {
-				names = append(names, s)
-			}
-			b = b[reclen:]
-		}
-		cookie = next
-	}
-	slices.Sort(names)
-	return strings.Join(names, " "), 0
+	names, errno := m.r.names(ino, 64)
+	return strings.Join(names, " "), errno
 }
 
 func hostWrite(p string, off int64, data []byte) error {
