@@ -6,7 +6,7 @@
 //
 // It prints one line per check and exits with status 0, or 1 when a check failed:
 //
-//   - the tree at /in, as examples/packed lists it (treelist);
+//   - the tree at /in, as examples/packed lists it (treelist), and testing/fstest.TestFS on it;
 //   - copy: os.CopyFS of /in into /out/copy;
 //   - pattern: 1 MiB written in pieces to a temporary name, read back at an offset, renamed to
 //     /out/pattern.bin;
@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"testing/fstest"
 
 	"github.com/unitrace/unitrace/internal/treelist"
 	_ "github.com/unitrace/unitrace/kernel"
@@ -57,6 +58,7 @@ func main() {
 		fmt.Println(l)
 	}
 	check("list", fmt.Sprintf("%d files", len(lines)), err)
+	check("fstest", "ok", fstest.TestFS(os.DirFS(in), "a.txt", "sub/b.txt", "sub/deeper/c.bin"))
 	check("copy", "done", os.CopyFS(filepath.Join(out, "copy"), os.DirFS(in)))
 	line, err := pattern(out)
 	check("pattern", line, err)

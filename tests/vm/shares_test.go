@@ -13,9 +13,10 @@ import (
 
 // TestSharedFiles shares tests/vm/testdata/packed read-only at /in and a scratch directory
 // read-write at /out into examples/shared, on both architectures. The console must list /in
-// exactly as the host sees it (modes, times, sizes, SHA-256s, link targets), and every check
-// pass: writes into /in fail with EROFS, ".." of the share is the guest's root, and a link the
-// host made that points above the share resolves in the guest's tree. Then the host must find
+// exactly as the host sees it (modes, times, sizes, SHA-256s, link targets), testing/fstest.TestFS
+// must pass on it, and every check must pass: writes into /in fail with EROFS, ".." of the share
+// is the guest's root, and a link the host made that points above the share resolves in the
+// guest's tree. Then the host must find
 // what the guest wrote: /in copied by os.CopyFS, and the pattern file byte for byte. The
 // p9_rpc tracepoint must have recorded the round trips.
 func TestSharedFiles(t *testing.T) {
@@ -26,6 +27,7 @@ func TestSharedFiles(t *testing.T) {
 	}
 	want := append(listing,
 		"list: 8 files",
+		"fstest: ok",
 		"copy: done",
 		"pattern: 1048576 bytes, read back at 500000 true",
 		"scratch: walked . a a/b a/b/c a/b/c/f a/d a/d/f e e/f, removed ENOENT",
