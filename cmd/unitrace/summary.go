@@ -183,7 +183,11 @@ func summarizeShares(w io.Writer, tr *tracefile.Trace, recs []tracefile.Rec) {
 		for _, v := range d {
 			sum += v
 		}
-		fmt.Fprintf(w, "  %-5s %-10s %8d %12v %12v %12v %12d\n", "", k.typ, len(d), time.Duration(sum),
+		name := k.typ.Name()
+		if name == "" {
+			name = fmt.Sprintf("type %d", k.typ)
+		}
+		fmt.Fprintf(w, "  %-5s %-10s %8d %12v %12v %12v %12d\n", "", name, len(d), time.Duration(sum),
 			time.Duration(percentile(d, 50)), time.Duration(percentile(d, 99)), bytes[k])
 	}
 }

@@ -354,10 +354,10 @@ func TestDecodeGolden(t *testing.T) {
 	}
 }
 
-func TestTypeString(t *testing.T) {
-	for typ, want := range map[Type]string{Twalk: "Twalk", Tread: "Tread", Tgetattr: "Tgetattr", Rread: "type 117", 7: "type 7"} {
-		if got := typ.String(); got != want {
-			t.Errorf("Type(%d).String() = %q, want %q", typ, got, want)
+func TestTypeName(t *testing.T) {
+	for typ, want := range map[Type]string{Twalk: "Twalk", Tread: "Tread", Tgetattr: "Tgetattr", Rread: "", 7: ""} {
+		if got := typ.Name(); got != want {
+			t.Errorf("Type(%d).Name() = %q, want %q", typ, got, want)
 		}
 	}
 }
