@@ -47,6 +47,7 @@ func TestCatchesPlantedViolations(t *testing.T) {
 		`kern/bad\.go:\d+: example\.com/planted/kern\.Box: calls runtime\.convT`,
 		`kern/bad\.go:\d+: example\.com/planted/kern\.Name: calls runtime\.concatstring`,
 		`kern/bad\.go:\d+: example\.com/planted/kern\.Lookup: calls runtime\.mapaccess`,
+		`kern/bad\.go:\d+: example\.com/planted/kern\.Narrow: calls runtime\.typeAssert`,
 	} {
 		if !regexp.MustCompile(`(?m)^` + want).MatchString(all) {
 			t.Errorf("missing finding %s", want)

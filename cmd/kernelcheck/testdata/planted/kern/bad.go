@@ -43,3 +43,18 @@ func Name(a, b string) string { return a + b }
 //
 //go:noinline
 func Lookup(m map[int]int, k int) int { return m[k] }
+
+// Reader and ReadWriter are interfaces one of which is converted to the other.
+type Reader interface{ Read() int }
+
+// ReadWriter adds a method to Reader.
+type ReadWriter interface {
+	Reader
+	Write(int)
+}
+
+// Narrow converts one interface to another: runtime.typeAssert, which looks the method table
+// up under a runtime lock.
+//
+//go:noinline
+func Narrow(rw ReadWriter) Reader { return rw }
