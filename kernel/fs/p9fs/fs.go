@@ -67,6 +67,7 @@ type Stats struct {
 	LeakedFids   uint64 // fids dropped without a clunk (the clunk queue was full)
 	NodesReused  uint64 // nodes taken from files nobody referenced
 	NodesMissing uint64 // lookups that failed because every node was referenced
+	TagsHeld     uint64 // calls that failed because their own system call held every tag
 }
 
 type mountState uint8

@@ -488,3 +488,32 @@ func TestHostDirectoryRemoved(t *testing.T) {
 		t.Errorf("the share's root still takes files: errno %d", errno)
 	}
 }
+
+// A system call whose own held replies take every tag cannot wait for one: its next call
+// fails with EIO instead of waiting for ever.
+func TestHeldTagsDoNotDeadlock(t *testing.T) {
+	r := newRig(t, testMsize)
+	for i := 0; i < p9.MaxOps+1; i++ {
+		os.Symlink("target", filepath.Join(r.dir, "l"+string(rune('a'+i))))
+	}
+	links := make([]uint32, p9.MaxOps+1)
+	for i := range links {
+		links[i] = r.mustLookup("l" + string(rune('a'+i)))
+	}
+	var buf [16]byte
+	errno := r.do(0, func() int {
+		for _, l := range links {
+			if _, errno := r.f.Readlink(0, l, buf[:]); errno != 0 {
+				return errno
+			}
+		}
+		return 0
+	})
+	if errno != fs.EIO || r.f.Stats.TagsHeld != 1 {
+		t.Errorf("errno %d, TagsHeld %d; want EIO once", errno, r.f.Stats.TagsHeld)
+	}
+	// The system call ended: its tags are free for the next.
+	if _, errno := r.lookup(0, "la"); errno != 0 {
+		t.Errorf("after it: errno %d", errno)
+	}
+}

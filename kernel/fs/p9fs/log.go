@@ -1,6 +1,9 @@
 package p9fs
 
-import "github.com/unitrace/unitrace/kernel/fs"
+import (
+	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/fs/p9"
+)
 
 // callLog is one waiter's calls in the system call it is running: what each asked (key) and,
 // once the reply is in, what it got. cursor is the next call's place on this run.
@@ -127,12 +130,28 @@ func (f *FS) peek(w int32, key uint64) (e *entry, found bool) {
 }
 
 // unstart takes back the entry call just made when its request could not be started for lack
-// of a tag: the waiter is woken when one is free, and asks again.
+// of a tag: the waiter is woken when one is free, and asks again. When no tag is in flight every
+// one is held by system calls that have not ended, and if this waiter holds them all (a path
+// through many symbolic links holds each readlink's reply) none will come free: the call fails
+// with EIO rather than waiting for ever.
 func (f *FS) unstart(w int32) int {
 	l := &f.logs[w]
 	l.n--
 	l.cursor--
 	l.e[l.n%MaxLog] = entry{}
+	inFlight, mine := false, 0
+	for t := uint16(0); t < p9.MaxOps; t++ {
+		inFlight = inFlight || f.c.InFlight(t)
+	}
+	for i := uint8(0); i < l.n; i++ {
+		if l.e[i%MaxLog].held {
+			mine++
+		}
+	}
+	if !inFlight && mine == p9.MaxOps {
+		f.Stats.TagsHeld++
+		return fs.EIO
+	}
 	setBit(&f.noTag, w)
 	return fs.EQUEUED
 }
