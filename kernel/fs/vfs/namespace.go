@@ -201,6 +201,16 @@ func (ns *Namespace) ReadOnly(n Node) bool {
 	return ns.kindOf(n) != kindNone && ns.mounts[n.FS%MaxMounts].readOnly
 }
 
+// Remote reports whether n is on a shared directory, whose calls may need a round trip to the
+// host (so a caller asks only what it needs: Mode is the type and permissions as last seen, and
+// costs nothing; Stat asks the host).
+func (ns *Namespace) Remote(n Node) bool { return ns.kindOf(n) == kindShare }
+
+// Mode returns n's file type and permission bits as its file system last saw them, 0 for no
+// file: for a shared directory's, what the lookup that found it said (a file's type never
+// changes), without asking the host.
+func (ns *Namespace) Mode(n Node) uint32 { return ns.mode(n) }
+
 // Dev returns the device number stat reports for the files of n's file system: an anonymous
 // device (major 0), as tmpfs has.
 func (ns *Namespace) Dev(n Node) uint64 { return fs.Mkdev(0, 0x40+uint32(n.FS)) }
