@@ -223,6 +223,38 @@ func (c *Client) fidFor(fid uint32) (*fidEntry, bool) {
 	return f, true
 }
 
+// fidUse says what an operation needs of the fid it works on.
+type fidUse uint8
+
+const (
+	anyFid    fidUse = iota // allocated, not pending, not being clunked
+	walkedFid               // and not open (Tlopen, walks)
+	openFid                 // and open
+	readerFid               // and open for reading
+	writerFid               // and open for writing
+)
+
+// fidOp starts an operation of kind on fid, which must be fit for use: it returns the tag, the
+// operation (its fid set) and the fid's entry, or EBADF for a fid that is not, or startOp's
+// errno.
+func (c *Client) fidOp(kind opKind, fid uint32, use fidUse) (uint16, *op, *fidEntry, int) {
+	f, ok := c.fidFor(fid)
+	switch {
+	case !ok,
+		use == walkedFid && f.state != fidWalked,
+		use >= openFid && f.state != fidOpen,
+		use == readerFid && f.access == DotlWronly,
+		use == writerFid && f.access == DotlRdonly:
+		return 0, nil, nil, fs.EBADF
+	}
+	tag, o, errno := c.startOp(kind)
+	if errno != 0 {
+		return 0, nil, nil, errno
+	}
+	o.fid = fid
+	return tag, o, f, 0
+}
+
 // Operations. Each starts an operation: it checks its arguments, encodes the first request
 // into b (msize bytes always suffice) and returns the tag to send it with and its length, or
 // an errno: EAGAIN when all MaxOps tags are in flight (wait for a Reply that is Done, then
@@ -292,21 +324,17 @@ func (c *Client) startWalk(b []byte, kind opKind, fid uint32, path []byte, flags
 	if e := checkPath(path); e != 0 {
 		return 0, 0, e
 	}
-	f, ok := c.fidFor(fid)
-	if !ok || f.state != fidWalked {
-		return 0, 0, fs.EBADF
-	}
-	qid := f.qid
-	tag, o, errno := c.startOp(kind)
+	tag, o, f, errno := c.fidOp(kind, fid, walkedFid)
 	if errno != 0 {
 		return 0, 0, errno
 	}
+	qid := f.qid
 	newfid, ok := c.fids.alloc()
 	if !ok {
 		c.endOp(tag)
 		return 0, 0, fs.ENOMEM
 	}
-	o.fid, o.newfid, o.flags, o.qid = fid, newfid, flags, qid
+	o.newfid, o.flags, o.qid = newfid, flags, qid
 	o.pathLen = uint16(copy(o.path[:], path))
 	n, err := c.putWalk(b, tag, o, fid)
 	return c.sent(tag, Twalk, n, err)
@@ -347,15 +375,11 @@ func (c *Client) Create(b []byte, dirfid uint32, name []byte, flags, mode, gid u
 
 // Lopen starts a Tlopen of fid, a fid that is not open yet, with the open(2) flags flags.
 func (c *Client) Lopen(b []byte, fid uint32, flags uint32) (tag uint16, n int, errno int) {
-	f, ok := c.fidFor(fid)
-	if !ok || f.state != fidWalked {
-		return 0, 0, fs.EBADF
-	}
-	tag, o, errno := c.startOp(opLopen)
+	tag, o, f, errno := c.fidOp(opLopen, fid, walkedFid)
 	if errno != 0 {
 		return 0, 0, errno
 	}
-	o.fid, o.flags = fid, OpenFlags(flags)
+	o.flags = OpenFlags(flags)
 	f.state = fidPending // until the reply says whether it is open
 	n, err := PutTlopen(b, c.msize, tag, fid, o.flags)
 	if err != OK {
@@ -378,15 +402,11 @@ func (c *Client) ioCount(f *fidEntry, count uint64, header uint32) uint32 {
 // at most msize-IOHeaderSize bytes (and the fid's iounit): Result.Count says how many came, 0
 // at the end of the file.
 func (c *Client) Read(b []byte, fid uint32, offset uint64, count uint32) (tag uint16, n int, errno int) {
-	f, ok := c.fidFor(fid)
-	if !ok || f.state != fidOpen || f.access == DotlWronly {
-		return 0, 0, fs.EBADF
-	}
-	tag, o, errno := c.startOp(opRead)
+	tag, o, f, errno := c.fidOp(opRead, fid, readerFid)
 	if errno != 0 {
 		return 0, 0, errno
 	}
-	o.fid, o.count = fid, c.ioCount(f, uint64(count), IOHeaderSize)
+	o.count = c.ioCount(f, uint64(count), IOHeaderSize)
 	n, err := PutTread(b, c.msize, tag, fid, offset, o.count)
 	return c.sent(tag, Tread, n, err)
 }
@@ -395,15 +415,11 @@ func (c *Client) Read(b []byte, fid uint32, offset uint64, count uint32) (tag ui
 // msize-IOHeaderSize bytes (and the fid's iounit) of data: Result.Count says how many the
 // server wrote; the caller writes the rest with another Write.
 func (c *Client) Write(b []byte, fid uint32, offset uint64, data []byte) (tag uint16, n int, errno int) {
-	f, ok := c.fidFor(fid)
-	if !ok || f.state != fidOpen || f.access == DotlRdonly {
-		return 0, 0, fs.EBADF
-	}
-	tag, o, errno := c.startOp(opWrite)
+	tag, o, f, errno := c.fidOp(opWrite, fid, writerFid)
 	if errno != 0 {
 		return 0, 0, errno
 	}
-	o.fid, o.count = fid, c.ioCount(f, uint64(len(data)), IOHeaderSize)
+	o.count = c.ioCount(f, uint64(len(data)), IOHeaderSize)
 	n, err := PutTwrite(b, c.msize, tag, fid, offset, data[:o.count])
 	return c.sent(tag, Twrite, n, err)
 }
@@ -412,15 +428,11 @@ func (c *Client) Write(b []byte, fid uint32, offset uint64, data []byte) (tag ui
 // reading, at offset (0, or the Offset of the last entry received). Result.Data holds whole
 // entries (NextDirent), empty at the end of the directory.
 func (c *Client) Readdir(b []byte, fid uint32, offset uint64, count uint32) (tag uint16, n int, errno int) {
-	f, ok := c.fidFor(fid)
-	if !ok || f.state != fidOpen {
-		return 0, 0, fs.EBADF
-	}
-	tag, o, errno := c.startOp(opReaddir)
+	tag, o, f, errno := c.fidOp(opReaddir, fid, openFid)
 	if errno != 0 {
 		return 0, 0, errno
 	}
-	o.fid, o.count = fid, c.ioCount(f, uint64(count), ReaddirHeaderSize)
+	o.count = c.ioCount(f, uint64(count), ReaddirHeaderSize)
 	n, err := PutTreaddir(b, c.msize, tag, fid, offset, o.count)
 	return c.sent(tag, Treaddir, n, err)
 }
@@ -428,28 +440,20 @@ func (c *Client) Readdir(b []byte, fid uint32, offset uint64, count uint32) (tag
 // Getattr starts a Tgetattr of fid asking for the Getattr* bits mask (GetattrBasic for stat).
 // Result.Attr is the answer; Attr.Stat maps it to stat fields.
 func (c *Client) Getattr(b []byte, fid uint32, mask uint64) (tag uint16, n int, errno int) {
-	if _, ok := c.fidFor(fid); !ok {
-		return 0, 0, fs.EBADF
-	}
-	tag, o, errno := c.startOp(opGetattr)
+	tag, _, _, errno = c.fidOp(opGetattr, fid, anyFid)
 	if errno != 0 {
 		return 0, 0, errno
 	}
-	o.fid = fid
 	n, err := PutTgetattr(b, c.msize, tag, fid, mask)
 	return c.sent(tag, Tgetattr, n, err)
 }
 
 // Setattr starts a Tsetattr of fid: truncate (SetattrSize), chmod (SetattrMode), chown, times.
 func (c *Client) Setattr(b []byte, fid uint32, a SetAttr) (tag uint16, n int, errno int) {
-	if _, ok := c.fidFor(fid); !ok {
-		return 0, 0, fs.EBADF
-	}
-	tag, o, errno := c.startOp(opSetattr)
+	tag, _, _, errno = c.fidOp(opSetattr, fid, anyFid)
 	if errno != 0 {
 		return 0, 0, errno
 	}
-	o.fid = fid
 	n, err := PutTsetattr(b, c.msize, tag, fid, a)
 	return c.sent(tag, Tsetattr, n, err)
 }
@@ -459,15 +463,8 @@ func (c *Client) nameOp(kind opKind, dfid uint32, name []byte) (uint16, *op, int
 	if e := checkName(name); e != 0 {
 		return 0, nil, e
 	}
-	if _, ok := c.fidFor(dfid); !ok {
-		return 0, nil, fs.EBADF
-	}
-	tag, o, errno := c.startOp(kind)
-	if errno != 0 {
-		return 0, nil, errno
-	}
-	o.fid = dfid
-	return tag, o, 0
+	tag, o, _, errno := c.fidOp(kind, dfid, anyFid)
+	return tag, o, errno
 }
 
 // Mkdir starts a Tmkdir of name in directory dfid with permission bits mode and group gid.
@@ -500,14 +497,10 @@ func (c *Client) Symlink(b []byte, dfid uint32, name, target []byte, gid uint32)
 
 // Readlink starts a Treadlink of fid, a symbolic link. Result.Data is its target.
 func (c *Client) Readlink(b []byte, fid uint32) (tag uint16, n int, errno int) {
-	if _, ok := c.fidFor(fid); !ok {
-		return 0, 0, fs.EBADF
-	}
-	tag, o, errno := c.startOp(opReadlink)
+	tag, _, _, errno = c.fidOp(opReadlink, fid, anyFid)
 	if errno != 0 {
 		return 0, 0, errno
 	}
-	o.fid = fid
 	n, err := PutTreadlink(b, c.msize, tag, fid)
 	return c.sent(tag, Treadlink, n, err)
 }
@@ -556,29 +549,20 @@ func (c *Client) Unlinkat(b []byte, dfid uint32, name []byte, flags uint32) (tag
 
 // Statfs starts a Tstatfs of the file system fid is on. Result.Statfs is the answer.
 func (c *Client) Statfs(b []byte, fid uint32) (tag uint16, n int, errno int) {
-	if _, ok := c.fidFor(fid); !ok {
-		return 0, 0, fs.EBADF
-	}
-	tag, o, errno := c.startOp(opStatfs)
+	tag, _, _, errno = c.fidOp(opStatfs, fid, anyFid)
 	if errno != 0 {
 		return 0, 0, errno
 	}
-	o.fid = fid
 	n, err := PutTstatfs(b, c.msize, tag, fid)
 	return c.sent(tag, Tstatfs, n, err)
 }
 
 // Fsync starts a Tfsync of fid, an open fid: its data (and, unless datasync, its metadata).
 func (c *Client) Fsync(b []byte, fid uint32, datasync bool) (tag uint16, n int, errno int) {
-	f, ok := c.fidFor(fid)
-	if !ok || f.state != fidOpen {
-		return 0, 0, fs.EBADF
-	}
-	tag, o, errno := c.startOp(opFsync)
+	tag, _, _, errno = c.fidOp(opFsync, fid, openFid)
 	if errno != 0 {
 		return 0, 0, errno
 	}
-	o.fid = fid
 	n, err := PutTfsync(b, c.msize, tag, fid, datasync)
 	return c.sent(tag, Tfsync, n, err)
 }
@@ -595,15 +579,10 @@ func (c *Client) Remove(b []byte, fid uint32) (tag uint16, n int, errno int) {
 }
 
 func (c *Client) drop(b []byte, kind opKind, t Type, fid uint32) (uint16, int, int) {
-	f, ok := c.fidFor(fid)
-	if !ok {
-		return 0, 0, fs.EBADF
-	}
-	tag, o, errno := c.startOp(kind)
+	tag, _, f, errno := c.fidOp(kind, fid, anyFid)
 	if errno != 0 {
 		return 0, 0, errno
 	}
-	o.fid = fid
 	prev := f.state
 	f.state = fidClosing
 	n, err := putFid(b, c.msize, t, tag, fid)
