@@ -16,20 +16,16 @@ func (f *FS) openFid(w int32, n *node, ino uint32, slot int) (fid, iounit uint32
 	if fid, iounit, ok := n.openFor(slot); ok {
 		return fid, iounit, 0
 	}
-	e, replay, errno := f.call(w, k)
+	a, errno := f.ask(w, k, false)
 	switch {
 	case errno != 0:
 		return 0, 0, errno
-	case replay: // opened, and closed again since
+	case a.replay: // opened, and closed again since
 		return 0, 0, fs.EIO
 	}
-	tag, b, ok := f.nextTag()
-	if !ok {
-		return 0, 0, f.unstart(w)
-	}
 	flags := [numOpen]uint32{fs.O_RDONLY, fs.O_WRONLY, fs.O_RDWR, fs.O_WRONLY | fs.O_APPEND}[slot%numOpen]
-	_, m, errno := f.c.Open(b, n.fid, nil, flags)
-	return 0, 0, f.started(w, e, tag, m, errno, tagState{step: stepOpen, ino: ino, slot: uint8(slot)})
+	_, m, errno := f.c.Open(a.b, n.fid, nil, flags)
+	return 0, 0, f.started(w, a, m, errno, tagState{step: stepOpen, ino: ino, slot: uint8(slot)})
 }
 
 // ioMax is the most one Tread or Twrite moves on a fid with iounit.
@@ -62,19 +58,15 @@ func (f *FS) Read(w int32, ino uint32, off int64, dst []byte) (int, int) {
 		return 0, errno
 	}
 	count := min(len(dst), f.ioMax(iounit))
-	e, replay, errno := f.call(w, uint64(newKey(kRead).u64(uint64(ino)).u64(uint64(off)).u64(uint64(count))))
+	a, errno := f.ask(w, uint64(newKey(kRead).u64(uint64(ino)).u64(uint64(off)).u64(uint64(count))), false)
 	switch {
 	case errno != 0:
 		return 0, errno
-	case replay:
-		return f.copyHeld(e, dst[:count])
+	case a.replay:
+		return f.copyHeld(a.e, dst[:count])
 	}
-	tag, b, ok := f.nextTag()
-	if !ok {
-		return 0, f.unstart(w)
-	}
-	_, m, errno := f.c.Read(b, fid, uint64(off), uint32(count))
-	return 0, f.started(w, e, tag, m, errno, tagState{step: stepData, ino: ino})
+	_, m, errno := f.c.Read(a.b, fid, uint64(off), uint32(count))
+	return 0, f.started(w, a, m, errno, tagState{step: stepData, ino: ino})
 }
 
 // Write writes src to ino at off, or with appending at the host file's end (a fid opened
@@ -101,19 +93,15 @@ func (f *FS) Write(w int32, ino uint32, off int64, src []byte, appending bool) (
 	}
 	src = src[:min(len(src), f.ioMax(iounit))]
 	k := newKey(kWrite).u64(uint64(ino)).u64(uint64(off)).bytes(src)
-	e, replay, errno := f.call(w, uint64(k))
+	a, errno := f.ask(w, uint64(k), false)
 	switch {
 	case errno != 0:
 		return 0, errno
-	case replay:
-		return int(e.count), int(e.errno)
+	case a.replay:
+		return int(a.e.count), int(a.e.errno)
 	}
-	tag, b, ok := f.nextTag()
-	if !ok {
-		return 0, f.unstart(w)
-	}
-	_, m, errno := f.c.Write(b, fid, uint64(max(off, 0)), src)
-	return 0, f.started(w, e, tag, m, errno, tagState{step: stepWrite, ino: ino, off: off})
+	_, m, errno := f.c.Write(a.b, fid, uint64(max(off, 0)), src)
+	return 0, f.started(w, a, m, errno, tagState{step: stepWrite, ino: ino, off: off})
 }
 
 // ReadDir writes linux_dirent64 records of directory ino from cookie on into dst (one
@@ -136,19 +124,15 @@ func (f *FS) ReadDir(w int32, ino uint32, cookie uint64, dst []byte) (int, uint6
 	// gets no entries, which would read as the end of the directory. What does not fit in
 	// dst is asked for again from its cookie.
 	count := min(max(len(dst), p9.ReaddirHeaderSize+fs.NameMax), int(f.c.Msize())-p9.ReaddirHeaderSize)
-	e, replay, errno := f.call(w, uint64(newKey(kReaddir).u64(uint64(ino)).u64(cookie).u64(uint64(count))))
+	a, errno := f.ask(w, uint64(newKey(kReaddir).u64(uint64(ino)).u64(cookie).u64(uint64(count))), false)
 	switch {
 	case errno != 0:
 		return 0, cookie, errno
-	case replay:
-		return f.dirents(e, cookie, dst)
+	case a.replay:
+		return f.dirents(a.e, cookie, dst)
 	}
-	tag, b, ok := f.nextTag()
-	if !ok {
-		return 0, cookie, f.unstart(w)
-	}
-	_, m, errno := f.c.Readdir(b, fid, cookie, uint32(count))
-	return 0, cookie, f.started(w, e, tag, m, errno, tagState{step: stepData, ino: ino})
+	_, m, errno := f.c.Readdir(a.b, fid, cookie, uint32(count))
+	return 0, cookie, f.started(w, a, m, errno, tagState{step: stepData, ino: ino})
 }
 
 // dirents turns a replayed Treaddir's entries into linux_dirent64 records.

@@ -113,6 +113,45 @@ func (f *FS) callAgain(w int32, key uint64) (e *entry, replay bool, errno int) {
 	return f.call(w, key)
 }
 
+// asked is ask's answer: a replayed call's entry (replay), or a new call's entry and the tag
+// and request buffer to start its request with.
+type asked struct {
+	e      *entry
+	replay bool
+	tag    uint16
+	b      []byte
+}
+
+// errno is what a call that ended at ask returns: errno, or a replayed call's own.
+func (a asked) errno(errno int) int {
+	if errno == 0 && a.replay {
+		return int(a.e.errno)
+	}
+	return errno
+}
+
+// ask is how every call begins: call (callAgain when again) finds the call in w's log or makes
+// its entry, and a new one gets a tag. An errno means the call goes no further: EIO, or EQUEUED
+// while it waits for its answer or for a free tag.
+func (f *FS) ask(w int32, k uint64, again bool) (asked, int) {
+	var a asked
+	var errno int
+	if again {
+		a.e, a.replay, errno = f.callAgain(w, k)
+	} else {
+		a.e, a.replay, errno = f.call(w, k)
+	}
+	if errno != 0 || a.replay {
+		return a, errno
+	}
+	tag, b, ok := f.nextTag()
+	if !ok {
+		return asked{}, f.unstart(w)
+	}
+	a.tag, a.b = tag, b
+	return a, 0
+}
+
 // peek reports whether the call at w's cursor is the one with key, and consumes it if so and
 // its outcome is in. It serves calls that are made only when something is missing (an open
 // fid): on the rerun the thing is there, but the log still has the call at its place.

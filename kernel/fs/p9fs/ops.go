@@ -47,26 +47,18 @@ func (f *FS) Lookup(w int32, dir uint32, name []byte) (uint32, int) {
 	if string(name) == "." {
 		return dir, 0
 	}
-	e, replay, errno := f.callAgain(w, uint64(newKey(kLookup).u64(uint64(dir)).bytes(name)))
+	f.easeFids()
+	a, errno := f.ask(w, uint64(newKey(kLookup).u64(uint64(dir)).bytes(name)), true)
 	switch {
 	case errno != 0:
 		return 0, errno
-	case replay:
-		return e.ino, int(e.errno)
+	case a.replay:
+		return a.e.ino, int(a.e.errno)
 	}
-	f.easeFids()
-	tag, b, ok := f.nextTag()
-	if !ok {
-		return 0, f.unstart(w)
-	}
-	_, n, errno := f.c.Walk(b, d.fid, name)
-	if errno != 0 {
-		e.done, e.errno = true, int32(errno)
-		return 0, errno
-	}
+	_, n, errno := f.c.Walk(a.b, d.fid, name)
 	t := tagState{step: stepLookupWalk, dir: dir}
 	t.nlen = uint8(copy(t.name[:], name))
-	return 0, f.start(w, e, tag, n, t)
+	return 0, f.started(w, a, n, errno, t)
 }
 
 // NameOf copies the name ino was last found under in dir into dst (getcwd).
@@ -111,29 +103,25 @@ func (f *FS) Readlink(w int32, ino uint32, dst []byte) (int, int) {
 	if n.stat.Mode&fs.S_IFMT != fs.S_IFLNK {
 		return 0, fs.EINVAL
 	}
-	e, replay, errno := f.callAgain(w, uint64(newKey(kReadlink).u64(uint64(ino))))
+	a, errno := f.ask(w, uint64(newKey(kReadlink).u64(uint64(ino))), true)
 	switch {
 	case errno != 0:
 		return 0, errno
-	case replay:
-		return f.copyHeld(e, dst)
+	case a.replay:
+		return f.copyHeld(a.e, dst)
 	}
-	tag, b, ok := f.nextTag()
-	if !ok {
-		return 0, f.unstart(w)
-	}
-	_, m, errno := f.c.Readlink(b, n.fid)
-	return 0, f.started(w, e, tag, m, errno, tagState{step: stepData, ino: ino})
+	_, m, errno := f.c.Readlink(a.b, n.fid)
+	return 0, f.started(w, a, m, errno, tagState{step: stepData, ino: ino})
 }
 
-// started finishes a call's start: an errno from the Client ends the call with it, else the
-// request is queued.
-func (f *FS) started(w int32, e *entry, tag uint16, n int, errno int, t tagState) int {
+// started finishes a call's start (a, from ask): an errno from the Client ends the call with
+// it, else the request the Client built, n bytes, is queued for the waiter.
+func (f *FS) started(w int32, a asked, n int, errno int, t tagState) int {
 	if errno != 0 {
-		e.done, e.errno = true, int32(errno)
+		a.e.done, a.e.errno = true, int32(errno)
 		return errno
 	}
-	return f.start(w, e, tag, n, t)
+	return f.start(w, a.e, a.tag, n, t)
 }
 
 // copyHeld copies a replayed call's held data into dst.
@@ -162,39 +150,17 @@ func (f *FS) Create(w int32, dir uint32, name []byte, mode uint32) (uint32, int)
 	if mode&fs.S_IFMT != fs.S_IFREG && mode&fs.S_IFMT != 0 {
 		return 0, fs.EPERM
 	}
-	e, replay, errno := f.call(w, uint64(newKey(kCreate).u64(uint64(dir)).u64(uint64(mode)).bytes(name)))
+	a, errno := f.ask(w, uint64(newKey(kCreate).u64(uint64(dir)).u64(uint64(mode)).bytes(name)), false)
 	switch {
 	case errno != 0:
 		return 0, errno
-	case replay:
-		return e.ino, int(e.errno)
+	case a.replay:
+		return a.e.ino, int(a.e.errno)
 	}
-	tag, b, ok := f.nextTag()
-	if !ok {
-		return 0, f.unstart(w)
-	}
-	_, n, errno := f.c.Create(b, d.fid, name, fs.O_RDWR|fs.O_EXCL, mode&0o7777, 0)
+	_, n, errno := f.c.Create(a.b, d.fid, name, fs.O_RDWR|fs.O_EXCL, mode&0o7777, 0)
 	t := tagState{step: stepCreate, dir: dir}
 	t.nlen = uint8(copy(t.name[:], name))
-	return 0, f.started(w, e, tag, n, errno, t)
-}
-
-// simple finds or starts a call whose reply is only an errno (or, for Tmkdir and Tsymlink, a
-// qid the kernel does not keep): a replayed call comes back as its errno with a nil entry; a
-// new one as its entry and the tag and buffer to build its request in.
-func (f *FS) simple(w int32, k key) (e *entry, tag uint16, b []byte, errno int) {
-	e, replay, errno := f.call(w, uint64(k))
-	switch {
-	case errno != 0:
-		return nil, 0, nil, errno
-	case replay:
-		return nil, 0, nil, int(e.errno)
-	}
-	tag, b, ok := f.nextTag()
-	if !ok {
-		return nil, 0, nil, f.unstart(w)
-	}
-	return e, tag, b, 0
+	return 0, f.started(w, a, n, errno, t)
 }
 
 // Mkdir makes directory name in dir with permission bits perm.
@@ -203,12 +169,12 @@ func (f *FS) Mkdir(w int32, dir uint32, name []byte, perm uint32) int {
 	if errno != 0 {
 		return errno
 	}
-	e, tag, b, errno := f.simple(w, newKey(kMkdir).u64(uint64(dir)).u64(uint64(perm)).bytes(name))
-	if e == nil {
-		return errno
+	a, errno := f.ask(w, uint64(newKey(kMkdir).u64(uint64(dir)).u64(uint64(perm)).bytes(name)), false)
+	if errno != 0 || a.replay {
+		return a.errno(errno)
 	}
-	_, n, errno := f.c.Mkdir(b, d.fid, name, perm&0o7777, 0)
-	return f.started(w, e, tag, n, errno, tagState{step: stepEmpty, ino: dir})
+	_, n, errno := f.c.Mkdir(a.b, d.fid, name, perm&0o7777, 0)
+	return f.started(w, a, n, errno, tagState{step: stepEmpty, ino: dir})
 }
 
 // Symlink makes symbolic link name in dir pointing at target.
@@ -217,12 +183,12 @@ func (f *FS) Symlink(w int32, dir uint32, name, target []byte) int {
 	if errno != 0 {
 		return errno
 	}
-	e, tag, b, errno := f.simple(w, newKey(kSymlink).u64(uint64(dir)).bytes(name).bytes(target))
-	if e == nil {
-		return errno
+	a, errno := f.ask(w, uint64(newKey(kSymlink).u64(uint64(dir)).bytes(name).bytes(target)), false)
+	if errno != 0 || a.replay {
+		return a.errno(errno)
 	}
-	_, n, errno := f.c.Symlink(b, d.fid, name, target, 0)
-	return f.started(w, e, tag, n, errno, tagState{step: stepEmpty, ino: dir})
+	_, n, errno := f.c.Symlink(a.b, d.fid, name, target, 0)
+	return f.started(w, a, n, errno, tagState{step: stepEmpty, ino: dir})
 }
 
 // Link makes name in dir another name of ino.
@@ -235,12 +201,12 @@ func (f *FS) Link(w int32, dir uint32, name []byte, ino uint32) int {
 	if errno != 0 {
 		return errno
 	}
-	e, tag, b, errno := f.simple(w, newKey(kLink).u64(uint64(dir)).u64(uint64(ino)).bytes(name))
-	if e == nil {
-		return errno
+	a, errno := f.ask(w, uint64(newKey(kLink).u64(uint64(dir)).u64(uint64(ino)).bytes(name)), false)
+	if errno != 0 || a.replay {
+		return a.errno(errno)
 	}
-	_, m, errno := f.c.Link(b, d.fid, n.fid, name)
-	return f.started(w, e, tag, m, errno, tagState{step: stepEmpty, ino: dir})
+	_, m, errno := f.c.Link(a.b, d.fid, n.fid, name)
+	return f.started(w, a, m, errno, tagState{step: stepEmpty, ino: dir})
 }
 
 // Unlink removes name from dir: a file, or with dirFlag a directory (Tunlinkat).
@@ -253,22 +219,18 @@ func (f *FS) Unlink(w int32, dir uint32, name []byte, dirFlag bool) int {
 	if dirFlag {
 		flags = p9.AtRemovedir
 	}
-	e, replay, errno := f.call(w, uint64(newKey(kUnlink).u64(uint64(dir)).u64(uint64(flags)).bytes(name)))
+	a, errno := f.ask(w, uint64(newKey(kUnlink).u64(uint64(dir)).u64(uint64(flags)).bytes(name)), false)
 	switch {
 	case errno != 0:
 		return errno
-	case replay:
-		if e.errno == 0 {
+	case a.replay:
+		if a.e.errno == 0 {
 			f.removed(dir, name)
 		}
-		return int(e.errno)
+		return int(a.e.errno)
 	}
-	tag, b, ok := f.nextTag()
-	if !ok {
-		return f.unstart(w)
-	}
-	_, n, errno := f.c.Unlinkat(b, d.fid, name, flags)
-	return f.started(w, e, tag, n, errno, tagState{step: stepEmpty, ino: dir})
+	_, n, errno := f.c.Unlinkat(a.b, d.fid, name, flags)
+	return f.started(w, a, n, errno, tagState{step: stepEmpty, ino: dir})
 }
 
 // Rename moves oldname in olddir to newname in newdir (Trenameat). 9P has no flags for it:
@@ -283,23 +245,19 @@ func (f *FS) Rename(w int32, olddir uint32, oldname []byte, newdir uint32, newna
 		return errno
 	}
 	k := newKey(kRename).u64(uint64(olddir)).bytes(oldname).u64(uint64(newdir)).bytes(newname)
-	e, replay, errno := f.call(w, uint64(k))
+	a, errno := f.ask(w, uint64(k), false)
 	switch {
 	case errno != 0:
 		return errno
-	case replay:
-		if e.errno == 0 && (olddir != newdir || string(oldname) != string(newname)) {
+	case a.replay:
+		if a.e.errno == 0 && (olddir != newdir || string(oldname) != string(newname)) {
 			f.removed(newdir, newname)
 			f.renamed(olddir, oldname, newdir, newname)
 		}
-		return int(e.errno)
+		return int(a.e.errno)
 	}
-	tag, b, ok := f.nextTag()
-	if !ok {
-		return f.unstart(w)
-	}
-	_, n, errno := f.c.Renameat(b, od.fid, oldname, nd.fid, newname)
-	return f.started(w, e, tag, n, errno, tagState{step: stepEmpty, ino: olddir})
+	_, n, errno := f.c.Renameat(a.b, od.fid, oldname, nd.fid, newname)
+	return f.started(w, a, n, errno, tagState{step: stepEmpty, ino: olddir})
 }
 
 // renamed moves the name of the node found as oldname in olddir (getcwd's names stay right).
@@ -312,37 +270,33 @@ func (f *FS) renamed(olddir uint32, oldname []byte, newdir uint32, newname []byt
 	}
 }
 
-// Setattr changes ino's attributes (truncate, chmod, utimensat): a Tsetattr of a.Valid's
+// Setattr changes ino's attributes (truncate, chmod, utimensat): a Tsetattr of attr.Valid's
 // fields. The node's cached size and mode follow a change that succeeded.
-func (f *FS) Setattr(w int32, ino uint32, a p9.SetAttr) int {
+func (f *FS) Setattr(w int32, ino uint32, attr p9.SetAttr) int {
 	n, errno := f.node(ino)
 	if errno != 0 {
 		return errno
 	}
 	// The times are not part of the key: a time of "now" is the kernel's clock, read afresh on
 	// each run of the system call.
-	k := newKey(kSetattr).u64(uint64(ino)).u64(uint64(a.Valid)).u64(uint64(a.Mode)).u64(a.Size)
-	e, replay, errno := f.call(w, uint64(k))
+	k := newKey(kSetattr).u64(uint64(ino)).u64(uint64(attr.Valid)).u64(uint64(attr.Mode)).u64(attr.Size)
+	a, errno := f.ask(w, uint64(k), false)
 	switch {
 	case errno != 0:
 		return errno
-	case replay:
-		if e.errno == 0 {
-			if a.Valid&p9.SetattrSize != 0 {
-				n.stat.Size = int64(a.Size)
+	case a.replay:
+		if a.e.errno == 0 {
+			if attr.Valid&p9.SetattrSize != 0 {
+				n.stat.Size = int64(attr.Size)
 			}
-			if a.Valid&p9.SetattrMode != 0 {
-				n.stat.Mode = n.stat.Mode&fs.S_IFMT | a.Mode&0o7777
+			if attr.Valid&p9.SetattrMode != 0 {
+				n.stat.Mode = n.stat.Mode&fs.S_IFMT | attr.Mode&0o7777
 			}
 		}
-		return int(e.errno)
+		return int(a.e.errno)
 	}
-	tag, b, ok := f.nextTag()
-	if !ok {
-		return f.unstart(w)
-	}
-	_, m, errno := f.c.Setattr(b, n.fid, a)
-	return f.started(w, e, tag, m, errno, tagState{step: stepEmpty, ino: ino})
+	_, m, errno := f.c.Setattr(a.b, n.fid, attr)
+	return f.started(w, a, m, errno, tagState{step: stepEmpty, ino: ino})
 }
 
 // Stat returns ino's attributes, fresh from the host (Tgetattr). Dev is the caller's.
@@ -351,22 +305,18 @@ func (f *FS) Stat(w int32, ino uint32) (fs.Stat, int) {
 	if errno != 0 {
 		return fs.Stat{}, errno
 	}
-	e, replay, errno := f.call(w, uint64(newKey(kStat).u64(uint64(ino))))
+	a, errno := f.ask(w, uint64(newKey(kStat).u64(uint64(ino))), false)
 	switch {
 	case errno != 0:
 		return fs.Stat{}, errno
-	case replay:
-		return f.heldStat(e)
+	case a.replay:
+		return f.heldStat(a.e)
 	}
-	tag, b, ok := f.nextTag()
-	if !ok {
-		return fs.Stat{}, f.unstart(w)
-	}
-	_, m, errno := f.c.Getattr(b, n.fid, p9.GetattrBasic)
+	_, m, errno := f.c.Getattr(a.b, n.fid, p9.GetattrBasic)
 	if errno == 0 {
 		n.busy++
 	}
-	return fs.Stat{}, f.started(w, e, tag, m, errno, tagState{step: stepGetattr, ino: ino})
+	return fs.Stat{}, f.started(w, a, m, errno, tagState{step: stepGetattr, ino: ino})
 }
 
 // heldStat decodes a replayed Stat's held Rgetattr.
@@ -391,15 +341,17 @@ func (f *FS) heldStat(e *entry) (fs.Stat, int) {
 
 // Statfs returns the statistics of the host's file system under the share (Tstatfs).
 func (f *FS) Statfs(w int32) (fs.Statfs, int) {
-	e, tag, b, errno := f.simple(w, newKey(kStatfs))
-	if e == nil {
-		if errno != 0 {
-			return fs.Statfs{}, errno
-		}
+	a, errno := f.ask(w, uint64(newKey(kStatfs)), false)
+	switch {
+	case errno != 0:
+		return fs.Statfs{}, errno
+	case a.replay && a.e.errno != 0:
+		return fs.Statfs{}, int(a.e.errno)
+	case a.replay:
 		return f.statfs.FS(), 0
 	}
-	_, n, errno := f.c.Statfs(b, f.rootFid)
-	return fs.Statfs{}, f.started(w, e, tag, n, errno, tagState{step: stepStatfs})
+	_, n, errno := f.c.Statfs(a.b, f.rootFid)
+	return fs.Statfs{}, f.started(w, a, n, errno, tagState{step: stepStatfs})
 }
 
 // Fsync asks the host to write ino's data out (Tfsync on an open fid; a node with none open
@@ -419,10 +371,10 @@ func (f *FS) Fsync(w int32, ino uint32, datasync bool) int {
 	if datasync {
 		ds = 1
 	}
-	e, tag, b, errno := f.simple(w, newKey(kFsync).u64(uint64(ino)).u64(ds))
-	if e == nil {
-		return errno
+	a, errno := f.ask(w, uint64(newKey(kFsync).u64(uint64(ino)).u64(ds)), false)
+	if errno != 0 || a.replay {
+		return a.errno(errno)
 	}
-	_, m, errno := f.c.Fsync(b, fid, datasync)
-	return f.started(w, e, tag, m, errno, tagState{step: stepEmpty, ino: ino})
+	_, m, errno := f.c.Fsync(a.b, fid, datasync)
+	return f.started(w, a, m, errno, tagState{step: stepEmpty, ino: ino})
 }
