@@ -16,7 +16,8 @@ type phys map[uint64][]byte
 // read is a boot.ReadPhys over p (a method value: tests may allocate).
 func (p phys) read(pa uintptr, dst []byte) bool {
 	for base, b := range p {
-		if uint64(pa) >= base && uint64(pa)+uint64(len(dst)) <= base+uint64(len(b)) {
+		// pa near the top of the address space: no sum here may wrap.
+		if uint64(pa) >= base && uint64(pa)-base <= uint64(len(b)) && uint64(len(dst)) <= uint64(len(b))-(uint64(pa)-base) {
 			copy(dst, b[uint64(pa)-base:])
 			return true
 		}
