@@ -122,10 +122,7 @@ func chdirAtBoot(path []byte) (vfs.Node, int) {
 			}
 			return n, errno
 		}
-		kickShares()
-		for i := 0; i < nShareDevs; i++ {
-			shareHarvest(&shareDevs[i], false)
-		}
+		pollShares()
 	}
 }
 

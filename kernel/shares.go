@@ -145,8 +145,7 @@ func mountShare(d *shareDev, s boot.Share) int {
 	d.ready = true
 	deadline := nanotime() + shareMountTimeout
 	for {
-		shareSend(d)
-		shareHarvest(d, false)
+		pollShares()
 		if done, errno := f.Mounted(); done {
 			if errno != 0 {
 				return errno
@@ -292,6 +291,15 @@ func shareInterrupt() bool {
 		}
 	}
 	return raised
+}
+
+// pollShares carries the shares' requests and replies once without interrupts, for the boot,
+// when no thread can block: send what is queued, take what has finished.
+func pollShares() {
+	for i := 0; i < nShareDevs; i++ {
+		shareSend(&shareDevs[i])
+		shareHarvest(&shareDevs[i], false)
+	}
 }
 
 // kickShares sends what the shares have queued: requests of a call that now waits, and the

@@ -16,21 +16,21 @@ const (
 
 // node is a file the kernel holds a handle on.
 type node struct {
-	used   bool
-	ready  bool   // its attributes are in: lookups may find it
-	gen    uint16 // bumped on each reuse of the slot, part of the inode number
-	fid    uint32 // a walked (not open) fid of the file
-	qid    p9.Qid
-	stat   fs.Stat // its attributes as the last Tgetattr (or a change of ours) left them
-	parent uint32  // inode of the directory it was last found in
-	name   [fs.NameMax]byte
-	nlen   uint8
-	open   [numOpen]uint32 // open fids, NoFid for none
-	iounit [numOpen]uint32
-	refs   int32  // Acquire's references
-	busy   uint8  // operations in flight about it: not reused meanwhile
-	gone   bool   // its name was removed or replaced by a call of ours: lookups never find it
-	used2  uint32 // clock at its last use
+	used    bool
+	ready   bool   // its attributes are in: lookups may find it
+	gen     uint16 // bumped on each reuse of the slot, part of the inode number
+	fid     uint32 // a walked (not open) fid of the file
+	qid     p9.Qid
+	stat    fs.Stat // its attributes as the last Tgetattr (or a change of ours) left them
+	parent  uint32  // inode of the directory it was last found in
+	name    [fs.NameMax]byte
+	nlen    uint8
+	open    [numOpen]uint32 // open fids, NoFid for none
+	iounit  [numOpen]uint32
+	refs    int32  // Acquire's references
+	busy    uint8  // operations in flight about it: not reused meanwhile
+	gone    bool   // its name was removed or replaced by a call of ours: lookups never find it
+	lastUse uint32 // clock at its last use
 }
 
 // ino is node i's inode number: slot and generation.
@@ -47,7 +47,7 @@ func (f *FS) node(ino uint32) (*node, int) {
 		return nil, fs.ESTALE
 	}
 	f.clock++
-	n.used2 = f.clock
+	n.lastUse = f.clock
 	return n, 0
 }
 
@@ -84,14 +84,13 @@ func (f *FS) removed(dir uint32, name []byte) {
 func (f *FS) newNode(fid uint32, qid p9.Qid) (int, bool) {
 	victim := -1
 	for i := 1; i < MaxNodes; i++ {
-		n := &f.nodes[i]
-		if !n.used {
+		if !f.nodes[i].used {
 			victim = i
 			break
 		}
-		if n.refs == 0 && n.busy == 0 && n.ready && (victim < 0 || n.used2 < f.nodes[victim].used2) {
-			victim = i
-		}
+	}
+	if victim < 0 {
+		victim = f.leastRecent()
 	}
 	if victim < 0 {
 		f.Stats.NodesMissing++
@@ -108,8 +107,21 @@ func (f *FS) newNode(fid uint32, qid p9.Qid) (int, bool) {
 		n.open[s] = p9.NoFid
 	}
 	f.clock++
-	n.used2 = f.clock
+	n.lastUse = f.clock
 	return victim, true
+}
+
+// leastRecent is the least recently used node that can be reused: nobody references it,
+// nothing is in flight about it, and it is not the root; -1 for none.
+func (f *FS) leastRecent() int {
+	victim := -1
+	for i := 1; i < MaxNodes; i++ {
+		n := &f.nodes[i]
+		if n.used && n.refs == 0 && n.busy == 0 && n.ready && (victim < 0 || n.lastUse < f.nodes[victim].lastUse) {
+			victim = i
+		}
+	}
+	return victim
 }
 
 // minFreeFids is how many fids a new walk wants free: one for the walk, the rest for the
@@ -122,14 +134,7 @@ func (f *FS) easeFids() {
 	if f.c.FreeFids()-f.nclunk >= minFreeFids {
 		return
 	}
-	victim := -1
-	for i := 1; i < MaxNodes; i++ {
-		n := &f.nodes[i]
-		if n.used && n.refs == 0 && n.busy == 0 && n.ready && (victim < 0 || n.used2 < f.nodes[victim].used2) {
-			victim = i
-		}
-	}
-	if victim >= 0 {
+	if victim := f.leastRecent(); victim >= 0 {
 		n := &f.nodes[victim]
 		f.Stats.NodesReused++
 		f.dropFids(n)
