@@ -156,3 +156,9 @@ func syscallName(nr uint64) string {
 	}
 	return "unknown"
 }
+
+// rewindSyscall puts f's pc back on the SYSCALL instruction (2 bytes) that entered the kernel,
+// so the call runs again: RAX still holds its number, the other argument registers its
+// arguments. unrewindSyscall undoes it.
+func rewindSyscall(f *Frame)   { f.RIP -= 2 }
+func unrewindSyscall(f *Frame) { f.RIP += 2 }

@@ -158,3 +158,9 @@ func syscallName(nr uint64) string {
 	}
 	return "unknown"
 }
+
+// rewindSyscall puts f's pc back on the SVC instruction (4 bytes) that entered the kernel, so
+// the call runs again: X8 still holds its number, X0-X5 its arguments (the result was not
+// stored). unrewindSyscall undoes it.
+func rewindSyscall(f *Frame)   { f.ELR -= 4 }
+func unrewindSyscall(f *Frame) { f.ELR += 4 }

@@ -24,7 +24,7 @@ func finishEntry(f *Frame) {
 var schedHints struct {
 	runnable    atomic.Int32  // runnable threads (the timer_tick tracepoint's argument)
 	runnableOn  atomic.Uint64 // CPUs some queued thread may run on: the union of their masks
-	nextSleeper atomic.Int64  // earliest sleeper deadline (ns), max int64 for none
+	nextSleeper atomic.Int64  // earliest sleeper deadline or wall-clock timer expiry (ns), max int64 for none
 }
 
 func publishSchedHints() {
@@ -34,6 +34,9 @@ func publishSchedHints() {
 	if !ok {
 		next = 1<<63 - 1
 	}
+	if t, ok := timers.NextWall(); ok {
+		next = min(next, t)
+	}
 	schedHints.nextSleeper.Store(next)
 }
 
@@ -41,11 +44,13 @@ func publishSchedHints() {
 func runnableHere() bool { return schedHints.runnableOn.Load()&(1<<uint(cpuIndex())) != 0 }
 
 // tickNeedsLock reports whether this tick has work under the kernel lock: a thread waiting that
-// may run here (to preempt for, or to leave idle for), a sleeper due, or the watchdog's scan
-// due. A thread pinned elsewhere is not this CPU's business: its own CPUs' ticks see it.
+// may run here (to preempt for, or to leave idle for), a sleeper or a wall-clock timer due, a
+// CPU-time timer to check against the thread running here, or the watchdog's scan due. A thread
+// pinned elsewhere is not this CPU's business: its own CPUs' ticks see it.
 func tickNeedsLock() bool {
 	now := nanotime()
 	return runnableHere() || schedHints.nextSleeper.Load() <= now ||
+		(cpuTimersArmed.Load() && !onIdle()) ||
 		(watchdogPeriod != 0 && now >= watchdog.nextScan)
 }
 

@@ -19,13 +19,6 @@ var (
 	woken     [maxThreads]int32 // scratch for wake-ups
 )
 
-// threadCPUNanos is the CPU time the running thread has used.
-func threadCPUNanos() int64 { return scheduler.CPUTime(curSlot(), nanotime()) }
-
-// processCPUNanos is the CPU time all of the program's threads have used, including the time
-// of those running on other CPUs now.
-func processCPUNanos() int64 { return scheduler.ProcessCPUTime(nanotime()) }
-
 // enqueue makes slot runnable at the back of the queue (a blocked or new thread, or the running
 // one giving its CPU up), and wakes an idle CPU that may run it.
 func enqueue(slot int32) {
@@ -131,6 +124,7 @@ func tickLocked(f *Frame) {
 	for i := 0; i < n; i++ {
 		wake(woken[i], true)
 	}
+	expireTimers(now)
 	if scheduler.TickDue(cpuIndex(), now) {
 		yield(f)
 	}

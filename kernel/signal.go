@@ -81,13 +81,38 @@ func sysSigaltstackImpl(f *Frame, ss, old uintptr) uint64 {
 	return 0
 }
 
-// sendSignal makes sig pending for the thread in slot. A thread running on another CPU gets it
-// at that CPU's next kernel entry, which a kick makes immediate (the Go runtime's preemption
-// signal must not wait for a tick).
+// sendSignal makes sig pending for the thread in slot, and makes sure the thread gets it soon
+// (notifySignal).
 func sendSignal(slot int32, sig int, info signal.Info) {
+	notifySignal(slot, sig, threads[slot].sig.Send(sig, info))
+}
+
+// sendTimedSignal makes a POSIX timer's sig pending for the thread in slot (the timer table
+// keeps which timer and its overrun).
+func sendTimedSignal(slot int32, sig int) {
 	t := &threads[slot]
-	if c := scheduler.CPU(slot); t.sig.Send(sig, info) && scheduler.State(slot) == sched.Running && c != int32(cpuIndex()) {
-		kickCPU(int(c))
+	t.sig.Timed |= signal.Bit(sig)
+	notifySignal(slot, sig, !t.sig.Mask.Has(sig))
+}
+
+// notifySignal makes the thread in slot, which takes sig unless it blocks it (takes), see it
+// soon. A thread running on another CPU gets it at that CPU's next kernel entry, which a kick
+// makes immediate (the Go runtime's preemption signal must not wait for a tick); a thread blocked
+// in a system call has the call interrupted (interrupt.go), unless the signal is ignored, which
+// Linux would not wake it for.
+func notifySignal(slot int32, sig int, takes bool) {
+	if !takes {
+		return
+	}
+	switch scheduler.State(slot) {
+	case sched.Running:
+		if c := scheduler.CPU(slot); c != int32(cpuIndex()) {
+			kickCPU(int(c))
+		}
+	case sched.Blocked:
+		if sigactions[sig].Disposition(sig) != signal.Ignore {
+			interruptWait(slot)
+		}
 	}
 }
 
@@ -136,13 +161,20 @@ func deliverSignals(f *Frame) {
 	if sig := cur().sig.Next(); sig != 0 {
 		deliverOne(f, sig)
 	}
+	cur().restarting = false // no handler took the interrupted call: it runs again
 }
 
 // deliverOne takes sig off the running thread's pending set and acts on it: nothing, the end of
 // the program, or its handler entered on a signal frame.
 func deliverOne(f *Frame, sig int) {
 	t := cur()
-	info := t.sig.Take(sig)
+	info, timed := t.sig.Take(sig)
+	if timed {
+		var ok bool
+		if info, ok = timerInfo(t, sig); !ok {
+			return // its timer is gone
+		}
+	}
 	a := sigactions[sig]
 	switch a.Disposition(sig) {
 	case signal.Ignore:
@@ -150,6 +182,15 @@ func deliverOne(f *Frame, sig int) {
 	case signal.Terminate:
 		killedBy(f, sig, info)
 		return
+	}
+	if t.restarting {
+		// The signal interrupted a call that restarts (interrupt.go): a handler without
+		// SA_RESTART makes it fail with EINTR instead, as on Linux.
+		t.restarting = false
+		if a.Flags&signal.SA_RESTART == 0 {
+			unrewindSyscall(f)
+			setSysRet(f, neg(EINTR))
+		}
 	}
 	if !pushSignalFrame(f, t, sig, info, a) {
 		// The thread's stack cannot take the frame: Linux kills the process with SIGSEGV.

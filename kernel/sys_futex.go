@@ -104,6 +104,11 @@ func completeWait(f *Frame, slot int32) {
 	t := &threads[slot]
 	kind := t.wait
 	t.wait = waitNone
+	if t.interrupted {
+		t.interrupted = false
+		tpSyscallExit.Emit2(t.sysNr, completeInterrupted(f, slot, kind))
+		return
+	}
 	switch kind {
 	case waitFutex:
 		if t.timedOut {
@@ -174,38 +179,12 @@ func putTimespec(b []byte, ns int64) {
 	binary.LittleEndian.PutUint64(b[8:16], uint64(ns%1e9))
 }
 
-const (
-	clockRealtime       = 0
-	clockMonotonic      = 1
-	clockProcessCPU     = 2
-	clockThreadCPU      = 3
-	clockMonotonicRaw   = 4
-	clockRealtimeCoarse = 5
-	clockMonotonicCoars = 6
-	clockBoottime       = 7
-	timerAbstime        = 1
-)
-
 // bootWallNanos is the wall-clock time at monotonic zero, from the CMOS clock at boot.
 var bootWallNanos int64
 
 func wallOffset() int64 { return bootWallNanos }
 
-func clockNow(id int) (int64, bool) {
-	switch id {
-	case clockRealtime, clockRealtimeCoarse:
-		return bootWallNanos + nanotime(), true
-	case clockMonotonic, clockMonotonicRaw, clockMonotonicCoars, clockBoottime:
-		return nanotime(), true
-	case clockProcessCPU:
-		return processCPUNanos(), true
-	case clockThreadCPU:
-		return threadCPUNanos(), true
-	}
-	return 0, false
-}
-
-func sysClockGettimeImpl(id int, ts uintptr) uint64 {
+func sysClockGettimeImpl(id int32, ts uintptr) uint64 {
 	now, ok := clockNow(id)
 	if !ok {
 		return neg(EINVAL)
@@ -216,7 +195,7 @@ func sysClockGettimeImpl(id int, ts uintptr) uint64 {
 	return 0
 }
 
-func sysClockGetresImpl(id int, ts uintptr) uint64 {
+func sysClockGetresImpl(id int32, ts uintptr) uint64 {
 	if _, ok := clockNow(id); !ok {
 		return neg(EINVAL)
 	}
@@ -234,10 +213,13 @@ func sysNanosleepImpl(f *Frame, req, rem uintptr) (uint64, bool) {
 	if ns < 0 {
 		return neg(EINVAL), true
 	}
-	return sleepFor(f, nanotime()+ns)
+	return sleepFor(f, nanotime()+ns, rem)
 }
 
-func sysClockNanosleepImpl(f *Frame, id, flags int, req, rem uintptr) (uint64, bool) {
+func sysClockNanosleepImpl(f *Frame, id int32, flags int, req, rem uintptr) (uint64, bool) {
+	if kind, _, _ := resolveClock(id); kind == clockCPU {
+		return neg(EINVAL), true // no sleeping on a CPU-time clock here
+	}
 	now, ok := clockNow(id)
 	if !ok {
 		return neg(EINVAL), true
@@ -252,15 +234,19 @@ func sysClockNanosleepImpl(f *Frame, id, flags int, req, rem uintptr) (uint64, b
 	deadline := nanotime() + ns
 	if flags&timerAbstime != 0 {
 		deadline = nanotime() + (ns - now)
+		rem = 0 // an absolute sleep has no time left to report
 	}
-	return sleepFor(f, deadline)
+	return sleepFor(f, deadline, rem)
 }
 
-func sleepFor(f *Frame, deadline int64) (uint64, bool) {
+// sleepFor blocks the running thread until deadline; a signal that interrupts the sleep writes
+// the time left to rem, if not 0.
+func sleepFor(f *Frame, deadline int64, rem uintptr) (uint64, bool) {
 	if deadline <= nanotime() {
 		return 0, true
 	}
 	cur().deadline = deadline
+	cur().waitAddr = rem
 	sleepUntil(deadline)
 	block(f, waitSleep)
 	return 0, false

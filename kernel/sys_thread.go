@@ -78,6 +78,8 @@ func sysExitThread(f *Frame, code int) {
 	scheduler.Exit(curSlot())
 	t.wait = waitNone
 	sleepers.Remove(curSlot())
+	timers.ThreadExited(curSlot())
+	timersChanged()
 	live--
 	if live == 0 {
 		exitGroup(code)

@@ -15,9 +15,9 @@ func fastSyscall(nr uint64, a *syscallArgs) (ret uint64, ok bool) {
 	}
 	switch nr {
 	case nrClockGettime:
-		id := int(a[0])
-		if id == clockProcessCPU {
-			return 0, false // reads every thread
+		id := int32(a[0])
+		if id < 0 || id == clockProcessCPU {
+			return 0, false // reads every thread, or looks one up
 		}
 		now, ok := clockNow(id)
 		if !ok {

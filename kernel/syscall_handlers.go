@@ -325,11 +325,11 @@ func sysSchedGetparam(f *Frame, a syscallArgs) (uint64, bool) {
 // Time.
 
 func sysClockGettime(f *Frame, a syscallArgs) (uint64, bool) {
-	return sysClockGettimeImpl(int(a[0]), uintptr(a[1])), true
+	return sysClockGettimeImpl(int32(a[0]), uintptr(a[1])), true
 }
 
 func sysClockGetres(f *Frame, a syscallArgs) (uint64, bool) {
-	return sysClockGetresImpl(int(a[0]), uintptr(a[1])), true
+	return sysClockGetresImpl(int32(a[0]), uintptr(a[1])), true
 }
 
 func sysNanosleep(f *Frame, a syscallArgs) (uint64, bool) {
@@ -337,7 +337,43 @@ func sysNanosleep(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 func sysClockNanosleep(f *Frame, a syscallArgs) (uint64, bool) {
-	return sysClockNanosleepImpl(f, int(a[0]), int(a[1]), uintptr(a[2]), uintptr(a[3]))
+	return sysClockNanosleepImpl(f, int32(a[0]), int(a[1]), uintptr(a[2]), uintptr(a[3]))
+}
+
+func sysGetrusage(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysGetrusageImpl(int32(a[0]), uintptr(a[1])), true
+}
+
+func sysTimes(f *Frame, a syscallArgs) (uint64, bool) { return sysTimesImpl(uintptr(a[0])), true }
+
+// Timers (timers.go).
+
+func sysSetitimer(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSetitimerImpl(int(int32(a[0])), uintptr(a[1]), uintptr(a[2])), true
+}
+
+func sysGetitimer(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysGetitimerImpl(int(int32(a[0])), uintptr(a[1])), true
+}
+
+func sysTimerCreate(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysTimerCreateImpl(int32(a[0]), uintptr(a[1]), uintptr(a[2])), true
+}
+
+func sysTimerSettime(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysTimerSettimeImpl(int32(a[0]), int(a[1]), uintptr(a[2]), uintptr(a[3])), true
+}
+
+func sysTimerGettime(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysTimerGettimeImpl(int32(a[0]), uintptr(a[1])), true
+}
+
+func sysTimerGetoverrun(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysTimerGetoverrunImpl(int32(a[0])), true
+}
+
+func sysTimerDelete(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysTimerDeleteImpl(int32(a[0])), true
 }
 
 // Identity and the machine: one process, run by root, with no parent.

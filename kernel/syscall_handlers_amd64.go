@@ -79,3 +79,5 @@ func sysLchown(f *Frame, a syscallArgs) (uint64, bool) {
 func sysDup2(f *Frame, a syscallArgs) (uint64, bool) {
 	return sysDup2Impl(int(a[0]), int(a[1])), true
 }
+
+func sysAlarm(f *Frame, a syscallArgs) (uint64, bool) { return sysAlarmImpl(uint32(a[0])), true }

@@ -35,6 +35,8 @@ const (
 	nrDup               = 32
 	nrDup2              = 33
 	nrNanosleep         = 35
+	nrGetitimer         = 36
+	nrAlarm             = 37
 	nrSetitimer         = 38
 	nrGetpid            = 39
 	nrClone             = 56
@@ -67,6 +69,8 @@ const (
 	nrFchown            = 93
 	nrLchown            = 94
 	nrUmask             = 95
+	nrGetrusage         = 98
+	nrTimes             = 100
 	nrGetuid            = 102
 	nrGetgid            = 104
 	nrGeteuid           = 107
@@ -89,6 +93,11 @@ const (
 	nrSchedGetaffinity  = 204
 	nrGetdents64        = 217
 	nrSetTidAddress     = 218
+	nrTimerCreate       = 222
+	nrTimerSettime      = 223
+	nrTimerGettime      = 224
+	nrTimerGetoverrun   = 225
+	nrTimerDelete       = 226
 	nrClockGettime      = 228
 	nrClockGetres       = 229
 	nrClockNanosleep    = 230
@@ -159,8 +168,10 @@ var sysTable = [...]sysCall{
 	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE succeed and do nothing; others EINVAL
 	nrDup:               {handler: sysDup},               // partial: files, pipes and the console (a console or pipe descriptor has its own O_NONBLOCK); eventfds, epoll instances and the trace ports EINVAL
 	nrDup2:              {handler: sysDup2},              // partial: as dup
-	nrNanosleep:         {handler: sysNanosleep},         // partial: no signal interrupts the sleep, so the remaining time is never written
-	nrSetitimer:         {errno: ENOSYS},                 // fails: optional for the Go runtime
+	nrNanosleep:         {handler: sysNanosleep},         // full: a signal with a handler interrupts it: EINTR and the time left
+	nrGetitimer:         {handler: sysGetitimer},         // full
+	nrAlarm:             {handler: sysAlarm},             // full: ITIMER_REAL
+	nrSetitimer:         {handler: sysSetitimer},         // full: ITIMER_REAL (wall time, SIGALRM), ITIMER_VIRTUAL (user time, SIGVTALRM), ITIMER_PROF (CPU time, SIGPROF), checked at the 1 kHz tick
 	nrGetpid:            {handler: sysGetpid},            // full
 	nrClone:             {handler: sysClone},             // partial: threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID; CLONE_VFORK and CLONE_PIDFD EINVAL; without CLONE_THREAD a new process: ENOSYS, as fork
 	nrFork:              {handler: sysNoProcess},         // partial: one process: ENOSYS, and the first call that would start a process says so on the console
@@ -192,6 +203,8 @@ var sysTable = [...]sysCall{
 	nrFchown:            {handler: sysFchown},            // partial: every file is root's: a change of owner is accepted and changes nothing
 	nrLchown:            {handler: sysLchown},            // partial: as fchown
 	nrUmask:             {handler: sysUmask},             // full
+	nrGetrusage:         {handler: sysGetrusage},         // full: RUSAGE_SELF and RUSAGE_THREAD: user and system time, ru_maxrss the machine's peak memory; RUSAGE_CHILDREN zeros; the other counters 0
+	nrTimes:             {handler: sysTimes},             // full: the process's user and system time; no children
 	nrGetuid:            {handler: sysGetuid},            // full: root: 0
 	nrGetgid:            {handler: sysGetgid},            // full: root: 0
 	nrGeteuid:           {handler: sysGeteuid},           // full: root: 0
@@ -214,9 +227,14 @@ var sysTable = [...]sysCall{
 	nrSchedGetaffinity:  {handler: sysSchedGetaffinity},  // full: per thread; every CPU the kernel runs by default
 	nrGetdents64:        {handler: sysGetdents64},        // full
 	nrSetTidAddress:     {handler: sysSetTidAddress},     // full
-	nrClockGettime:      {handler: sysClockGettime},      // partial: REALTIME, MONOTONIC (RAW, COARSE), BOOTTIME, PROCESS_CPUTIME_ID and THREAD_CPUTIME_ID; others EINVAL
-	nrClockGetres:       {handler: sysClockGetres},       // partial: 1 ns for every clock clock_gettime knows
-	nrClockNanosleep:    {handler: sysClockNanosleep},    // partial: relative or TIMER_ABSTIME on the clocks clock_gettime knows; no signal interrupts the sleep
+	nrTimerCreate:       {handler: sysTimerCreate},       // partial: every clock with timers (MONOTONIC_RAW and the COARSE clocks EOPNOTSUPP), SIGEV_SIGNAL, SIGEV_THREAD_ID and SIGEV_NONE; at most 256 timers (EAGAIN)
+	nrTimerSettime:      {handler: sysTimerSettime},      // full: expiries are checked at the 1 kHz tick; overruns count every expiry until the signal is delivered
+	nrTimerGettime:      {handler: sysTimerGettime},      // full
+	nrTimerGetoverrun:   {handler: sysTimerGetoverrun},   // full
+	nrTimerDelete:       {handler: sysTimerDelete},       // full: its pending signal goes with it
+	nrClockGettime:      {handler: sysClockGettime},      // full: REALTIME (COARSE, ALARM), TAI (no offset), MONOTONIC (RAW, COARSE), BOOTTIME (ALARM), PROCESS_CPUTIME_ID, THREAD_CPUTIME_ID and the CPU-time clocks of the process's pid or of its threads' tids (PROF, VIRT, SCHED); others EINVAL
+	nrClockGetres:       {handler: sysClockGetres},       // full: 1 ns for every clock clock_gettime knows
+	nrClockNanosleep:    {handler: sysClockNanosleep},    // partial: relative or TIMER_ABSTIME on the wall and monotonic clocks; CPU-time clocks EINVAL
 	nrExitGroup:         {handler: sysExitGroup},         // full: stops the machine with the status
 	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, pipes and epoll instances; the console, the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
 	nrTgkill:            {handler: sysTgkill},            // full
@@ -234,7 +252,7 @@ var sysTable = [...]sysCall{
 	nrFchmodat:          {handler: sysFchmodat},          // full
 	nrFaccessat:         {handler: sysFaccessat},         // full: root: only X_OK on a file without an execute bit fails
 	nrUtimensat:         {handler: sysUtimensat},         // full
-	nrEpollPwait:        {handler: sysEpollPwait},        // partial: the signal mask is ignored: signals are delivered only at system-call and interrupt returns
+	nrEpollPwait:        {handler: sysEpollPwait},        // partial: the signal mask is ignored; a signal with a handler interrupts the wait (EINTR)
 	nrEventfd2:          {handler: sysEventfd2},          // full: EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC
 	nrEpollCreate1:      {handler: sysEpollCreate1},      // full
 	nrDup3:              {handler: sysDup3},              // partial: as dup

@@ -58,7 +58,13 @@ const (
 	nrSetTidAddress     = 96
 	nrFutex             = 98
 	nrNanosleep         = 101
+	nrGetitimer         = 102
 	nrSetitimer         = 103
+	nrTimerCreate       = 107
+	nrTimerGettime      = 108
+	nrTimerGetoverrun   = 109
+	nrTimerSettime      = 110
+	nrTimerDelete       = 111
 	nrClockGettime      = 113
 	nrClockGetres       = 114
 	nrClockNanosleep    = 115
@@ -75,8 +81,10 @@ const (
 	nrRtSigaction       = 134
 	nrRtSigprocmask     = 135
 	nrRtSigreturn       = 139
+	nrTimes             = 153
 	nrGetgroups         = 158
 	nrUname             = 160
+	nrGetrusage         = 165
 	nrUmask             = 166
 	nrPrctl             = 167
 	nrGetpid            = 172
@@ -115,7 +123,7 @@ var sysTable = [...]sysCall{
 	nrEventfd2:          {handler: sysEventfd2},          // full: EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC
 	nrEpollCreate1:      {handler: sysEpollCreate1},      // full
 	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, pipes and epoll instances; the console, the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
-	nrEpollPwait:        {handler: sysEpollPwait},        // partial: the signal mask is ignored: signals are delivered only at system-call and interrupt returns
+	nrEpollPwait:        {handler: sysEpollPwait},        // partial: the signal mask is ignored; a signal with a handler interrupts the wait (EINTR)
 	nrDup:               {handler: sysDup},               // partial: files, pipes and the console (a console or pipe descriptor has its own O_NONBLOCK); eventfds, epoll instances and the trace ports EINVAL
 	nrDup3:              {handler: sysDup3},              // partial: as dup
 	nrFcntl:             {handler: sysFcntl},             // partial: F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files), F_GETPIPE_SZ and F_SETPIPE_SZ (pipes stay 64 KiB: more is EPERM); other commands EINVAL
@@ -161,11 +169,17 @@ var sysTable = [...]sysCall{
 	nrWaitid:            {handler: sysNoChild},           // partial: no children: ECHILD
 	nrSetTidAddress:     {handler: sysSetTidAddress},     // full
 	nrFutex:             {handler: sysFutex},             // partial: WAIT and WAKE (private or not: one process) with relative timeouts, WAIT_BITSET and WAKE_BITSET with absolute ones (the mask is ignored); other operations ENOSYS
-	nrNanosleep:         {handler: sysNanosleep},         // partial: no signal interrupts the sleep, so the remaining time is never written
-	nrSetitimer:         {errno: ENOSYS},                 // fails: optional for the Go runtime
-	nrClockGettime:      {handler: sysClockGettime},      // partial: REALTIME, MONOTONIC (RAW, COARSE), BOOTTIME, PROCESS_CPUTIME_ID and THREAD_CPUTIME_ID; others EINVAL
-	nrClockGetres:       {handler: sysClockGetres},       // partial: 1 ns for every clock clock_gettime knows
-	nrClockNanosleep:    {handler: sysClockNanosleep},    // partial: relative or TIMER_ABSTIME on the clocks clock_gettime knows; no signal interrupts the sleep
+	nrNanosleep:         {handler: sysNanosleep},         // full: a signal with a handler interrupts it: EINTR and the time left
+	nrGetitimer:         {handler: sysGetitimer},         // full
+	nrSetitimer:         {handler: sysSetitimer},         // full: ITIMER_REAL (wall time, SIGALRM), ITIMER_VIRTUAL (user time, SIGVTALRM), ITIMER_PROF (CPU time, SIGPROF), checked at the 1 kHz tick
+	nrTimerCreate:       {handler: sysTimerCreate},       // partial: every clock with timers (MONOTONIC_RAW and the COARSE clocks EOPNOTSUPP), SIGEV_SIGNAL, SIGEV_THREAD_ID and SIGEV_NONE; at most 256 timers (EAGAIN)
+	nrTimerGettime:      {handler: sysTimerGettime},      // full
+	nrTimerGetoverrun:   {handler: sysTimerGetoverrun},   // full
+	nrTimerSettime:      {handler: sysTimerSettime},      // full: expiries are checked at the 1 kHz tick; overruns count every expiry until the signal is delivered
+	nrTimerDelete:       {handler: sysTimerDelete},       // full: its pending signal goes with it
+	nrClockGettime:      {handler: sysClockGettime},      // full: REALTIME (COARSE, ALARM), TAI (no offset), MONOTONIC (RAW, COARSE), BOOTTIME (ALARM), PROCESS_CPUTIME_ID, THREAD_CPUTIME_ID and the CPU-time clocks of the process's pid or of its threads' tids (PROF, VIRT, SCHED); others EINVAL
+	nrClockGetres:       {handler: sysClockGetres},       // full: 1 ns for every clock clock_gettime knows
+	nrClockNanosleep:    {handler: sysClockNanosleep},    // partial: relative or TIMER_ABSTIME on the wall and monotonic clocks; CPU-time clocks EINVAL
 	nrSchedSetscheduler: {handler: sysSchedSetscheduler}, // partial: SCHED_FIFO is not time-sliced; one priority level otherwise (SCHED_RR, SCHED_BATCH and SCHED_IDLE run like SCHED_OTHER)
 	nrSchedGetscheduler: {handler: sysSchedGetscheduler}, // full
 	nrSchedGetparam:     {handler: sysSchedGetparam},     // full
@@ -179,8 +193,10 @@ var sysTable = [...]sysCall{
 	nrRtSigaction:       {handler: sysRtSigaction},       // full
 	nrRtSigprocmask:     {handler: sysRtSigprocmask},     // full
 	nrRtSigreturn:       {handler: sysRtSigreturn},       // full
+	nrTimes:             {handler: sysTimes},             // full: the process's user and system time; no children
 	nrGetgroups:         {handler: sysGetgroups},         // full: root with no supplementary groups: 0, the list untouched
 	nrUname:             {handler: sysUname},             // partial: fixed strings: Linux, unitrace, 6.1.0-unitrace, #1, x86_64 (on arm64 too), (none)
+	nrGetrusage:         {handler: sysGetrusage},         // full: RUSAGE_SELF and RUSAGE_THREAD: user and system time, ru_maxrss the machine's peak memory; RUSAGE_CHILDREN zeros; the other counters 0
 	nrUmask:             {handler: sysUmask},             // full
 	nrPrctl:             {errno: EINVAL},                 // fails: PR_SET_VMA naming and the rest: the Go runtime stops asking
 	nrGetpid:            {handler: sysGetpid},            // full

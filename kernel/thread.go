@@ -43,7 +43,11 @@ type thread struct {
 	kpath    [kernelPathMax]uint64
 	nkpath   int32
 	timedOut bool
-	deadline int64 // absolute deadline of the wait (ns), 0 for none
+	// interrupted says a signal woke the thread from its wait; restarting that its pc was put
+	// back on the system call, which runs again unless a handler without SA_RESTART takes the
+	// signal (interrupt.go).
+	interrupted, restarting bool
+	deadline                int64 // absolute deadline of the wait (ns), 0 for none
 	// epoll_pwait / read arguments, to complete the call after a wake-up.
 	waitFD     int32
 	waitAddr   uintptr

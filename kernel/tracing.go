@@ -58,9 +58,15 @@ var (
 	tpShareRPC = trace.Point{Name: "p9_rpc", Format: "share=%d type=%d latency_ns=%d bytes=%d",
 		Args: trace.ArgKinds{N: 4, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KU64, record.KU64, record.KU64}}}
 
+	// timer_fire: a timer's expiry sent its signal: the timer (a POSIX timer's id; an interval
+	// timer's is ptimer.MaxTimers plus ITIMER_REAL, VIRTUAL or PROF), the signal and the thread
+	// it went to.
+	tpTimerFire = trace.Point{Name: "timer_fire", Format: "timer=%d sig=%d tid=%d",
+		Args: trace.ArgKinds{N: 3, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KU64, record.KU64}}}
+
 	kernelPoints = [...]*trace.Point{&tpSyscallEnter, &tpSyscallExit, &tpSyscallPath, &tpSchedSwitch, &tpThreadCreate,
 		&tpThreadExit, &tpFutexWait, &tpFutexWake, &tpPageFault, &tpIRQEntry, &tpIRQExit, &tpTimerTick,
-		&tpVirtioNotify, &tpShareRPC}
+		&tpVirtioNotify, &tpShareRPC, &tpTimerFire}
 )
 
 // traceOpts are the tracer's boot options.

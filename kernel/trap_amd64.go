@@ -30,6 +30,7 @@ func trap(f *Frame) {
 	case f.Prev != 0:
 		kernelFault(f, "fault inside the kernel")
 	default:
+		enterKernel()
 		entered := trapEntered()
 		if isInterrupt(f.Vector) {
 			// An interrupt's handler runs on the IRQ gate's IST stack, where a nested
@@ -43,6 +44,7 @@ func trap(f *Frame) {
 		amd64.DisableInterrupts()
 		releaseHeldInterrupts()
 		sampleAtExit(entered)
+		leaveKernel()
 	}
 }
 

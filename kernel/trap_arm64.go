@@ -41,6 +41,7 @@ func trap(f *Frame) {
 // interruptible runs the handler of a thread's trap with IRQs unmasked: the sampler's timer may
 // interrupt it, and nestedIRQ holds back the rest.
 func interruptible(f *Frame, ack, id uint32) {
+	enterKernel()
 	entered := trapEntered()
 	if f.IsIRQ() {
 		// An interrupt's trap holds the others back from the start, as on amd64: left at the
@@ -53,6 +54,7 @@ func interruptible(f *Frame, ack, id uint32) {
 	arm64.DisableInterrupts()
 	releaseHeldInterrupts()
 	sampleAtExit(entered)
+	leaveKernel()
 }
 
 // nestedIRQ handles an IRQ taken in kernel code. It looks at the highest-priority pending

@@ -22,7 +22,7 @@ type model struct {
 	threads [MaxThreads]mThread
 	cur     [MaxCPUs]int32 // slot each CPU runs
 	queue   []int32        // runnable threads, oldest first
-	exited  int64
+	done    int64          // CPU time of every finished run, exited threads' included
 }
 
 func newModel() *model {
@@ -124,9 +124,7 @@ func (m *model) next(c int, now int64) (int32, int32) {
 	if m.slotOK(prev) {
 		p := &m.threads[prev]
 		p.cpuCum += now - p.runStart
-		if p.state == Free {
-			m.exited += p.cpuCum
-		}
+		m.done += now - p.runStart
 	}
 	m.cur[c] = next
 	if m.slotOK(next) {
@@ -229,10 +227,10 @@ func (m *model) cpuTime(s int32, now int64) int64 {
 }
 
 func (m *model) processTime(now int64) int64 {
-	sum := m.exited
+	sum := m.done
 	for s := int32(FirstThread); s < MaxThreads; s++ {
-		if m.live(s) {
-			sum += m.cpuTime(s, now)
+		if m.threads[s].state == Running {
+			sum += now - m.threads[s].runStart
 		}
 	}
 	return sum

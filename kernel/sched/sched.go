@@ -64,8 +64,9 @@ type Scheduler struct {
 	// others is the mask of the CPUs the scheduler runs besides CPU 0, which it always runs: so
 	// the zero value runs one CPU.
 	others uint64
-	// exitedNanos is the CPU time of the threads that have exited.
-	exitedNanos int64
+	// doneNanos is the CPU time of every finished run (cputime.go).
+	doneNanos int64
+	clocks    [MaxCPUs]cpuClock
 }
 
 type thread struct {
@@ -76,6 +77,7 @@ type thread struct {
 	queuedAt int64  // when it last became runnable
 	runStart int64  // when it last started running: its quantum and its CPU time
 	cpuNanos int64  // CPU time used before runStart
+	sysNanos int64  // system time of its finished kernel stretches (cputime.go)
 }
 
 // IsIdle reports whether slot is an idle thread's.

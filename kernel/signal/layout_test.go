@@ -64,6 +64,11 @@ func TestInfoLayout(t *testing.T) {
 	if siPid != siAddr {
 		t.Errorf("si_pid at %d, si_addr at %d: both start the union", siPid, siAddr)
 	}
+	// The timer's members (include/uapi/asm-generic/siginfo.h _sifields._timer: int _tid, int
+	// _overrun, sigval_t _sigval), which the runtime does not name: the union is 8-aligned.
+	if siTid != siAddr || siOver != siTid+4 || siValue != siTid+8 {
+		t.Errorf("si_tid, si_overrun, si_value at %d, %d, %d; want 16, 20, 24", siTid, siOver, siValue)
+	}
 }
 
 // TestAMD64Layout checks the x86-64 ucontext, sigcontext and FP state against the runtime's

@@ -7,19 +7,23 @@ package signal
 // Signal numbers (arch/x86/include/uapi/asm/signal.h; include/uapi/asm-generic/signal.h on
 // arm64).
 const (
-	SIGILL   = 4
-	SIGTRAP  = 5
-	SIGBUS   = 7
-	SIGFPE   = 8
-	SIGKILL  = 9
-	SIGSEGV  = 11
-	SIGCHLD  = 17
-	SIGCONT  = 18
-	SIGSTOP  = 19
-	SIGURG   = 23
-	SIGWINCH = 28
-	SIGRTMIN = 32 // the first real-time signal
-	NSIG     = 64 // _NSIG: signals are numbered 1 to NSIG
+	SIGILL    = 4
+	SIGTRAP   = 5
+	SIGBUS    = 7
+	SIGFPE    = 8
+	SIGKILL   = 9
+	SIGUSR1   = 10
+	SIGSEGV   = 11
+	SIGALRM   = 14
+	SIGCHLD   = 17
+	SIGCONT   = 18
+	SIGSTOP   = 19
+	SIGURG    = 23
+	SIGVTALRM = 26
+	SIGPROF   = 27
+	SIGWINCH  = 28
+	SIGRTMIN  = 32 // the first real-time signal
+	NSIG      = 64 // _NSIG: signals are numbered 1 to NSIG
 )
 
 // sa_handler values (include/uapi/asm-generic/signal-defs.h).
@@ -64,6 +68,7 @@ const (
 	SI_USER     = 0
 	SI_KERNEL   = 0x80
 	SI_TKILL    = -6
+	SI_TIMER    = -2
 	SEGV_MAPERR = 1
 	SEGV_ACCERR = 2
 	FPE_INTDIV  = 1

@@ -131,7 +131,7 @@ type system struct {
 
 func (s *system) deliver(id, sig int) (Disposition, Info) {
 	t := &s.threads[id]
-	info := t.Take(sig)
+	info, _ := t.Take(sig)
 	a := s.actions[sig]
 	d := a.Disposition(sig)
 	if d == Handle {

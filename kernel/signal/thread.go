@@ -6,8 +6,12 @@ package signal
 type Thread struct {
 	Mask    Set // blocked signals
 	Pending Set
-	Alt     AltStack
-	info    [NSIG + 1]Info // each pending signal's siginfo, by number
+	// Timed are the signals that a POSIX timer's expiry has pending on the thread: the timers
+	// keep those (their id and overrun), so they queue beside a plain signal of the same number
+	// and beside each other, as Linux's queued timer signals do.
+	Timed Set
+	Alt   AltStack
+	info  [NSIG + 1]Info // each pending signal's siginfo, by number
 }
 
 // SetMask replaces the mask (rt_sigprocmask, rt_sigreturn, clone), without the unblockable
@@ -23,12 +27,17 @@ func (t *Thread) Send(sig int, info Info) (takes bool) {
 }
 
 // Next returns the signal t takes next (Next of its pending and mask), or 0.
-func (t *Thread) Next() int { return Next(t.Pending, t.Mask) }
+func (t *Thread) Next() int { return Next(t.Pending|t.Timed, t.Mask) }
 
-// Take removes sig from the pending set and returns its siginfo.
-func (t *Thread) Take(sig int) Info {
+// Take removes sig's plain instance from the pending set and returns its siginfo, or reports
+// timer=true when only a timer's sig is pending: the caller takes that from the timers and
+// clears sig from Timed once none is left.
+func (t *Thread) Take(sig int) (info Info, timer bool) {
+	if !t.Pending.Has(sig) {
+		return Info{}, t.Timed.Has(sig)
+	}
 	t.Pending &^= Bit(sig)
-	return t.info[sig]
+	return t.info[sig], false
 }
 
 // EnterHandler records that t entered the handler of sig under action a: while it runs, t

@@ -14,7 +14,7 @@ var Calls = []Call{
 	partial("dup3", "sysDup3", "as dup"),
 	full("epoll_create1", "sysEpollCreate1", ""),
 	full("epoll_ctl", "sysEpollCtl", "eventfds, pipes and epoll instances; the console, the trace ports and files cannot be polled (EPERM, as for Linux's regular files)"),
-	partial("epoll_pwait", "sysEpollPwait", "the signal mask is ignored: signals are delivered only at system-call and interrupt returns"),
+	partial("epoll_pwait", "sysEpollPwait", "the signal mask is ignored; a signal with a handler interrupts the wait (EINTR)"),
 	partial("epoll_pwait2", "sysEpollPwait2", "the signal mask is ignored, as for epoll_pwait"),
 	full("eventfd2", "sysEventfd2", "EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC"),
 	partial("pipe2", "sysPipe2", "O_CLOEXEC and O_NONBLOCK; O_DIRECT (packet mode) EINVAL; 64 KiB each, at most 16 pipes (ENFILE)"),
@@ -116,10 +116,20 @@ var Calls = []Call{
 	fails("pidfd_open", "ENOSYS", "os.StartProcess's probe: then it does without pidfds"),
 
 	// Time.
-	partial("clock_gettime", "sysClockGettime", "REALTIME, MONOTONIC (RAW, COARSE), BOOTTIME, PROCESS_CPUTIME_ID and THREAD_CPUTIME_ID; others EINVAL"),
-	partial("clock_getres", "sysClockGetres", "1 ns for every clock clock_gettime knows"),
-	partial("nanosleep", "sysNanosleep", "no signal interrupts the sleep, so the remaining time is never written"),
-	partial("clock_nanosleep", "sysClockNanosleep", "relative or TIMER_ABSTIME on the clocks clock_gettime knows; no signal interrupts the sleep"),
+	full("clock_gettime", "sysClockGettime", "REALTIME (COARSE, ALARM), TAI (no offset), MONOTONIC (RAW, COARSE), BOOTTIME (ALARM), PROCESS_CPUTIME_ID, THREAD_CPUTIME_ID and the CPU-time clocks of the process's pid or of its threads' tids (PROF, VIRT, SCHED); others EINVAL"),
+	full("clock_getres", "sysClockGetres", "1 ns for every clock clock_gettime knows"),
+	full("nanosleep", "sysNanosleep", "a signal with a handler interrupts it: EINTR and the time left"),
+	partial("clock_nanosleep", "sysClockNanosleep", "relative or TIMER_ABSTIME on the wall and monotonic clocks; CPU-time clocks EINVAL"),
+	full("getrusage", "sysGetrusage", "RUSAGE_SELF and RUSAGE_THREAD: user and system time, ru_maxrss the machine's peak memory; RUSAGE_CHILDREN zeros; the other counters 0"),
+	full("times", "sysTimes", "the process's user and system time; no children"),
+	full("setitimer", "sysSetitimer", "ITIMER_REAL (wall time, SIGALRM), ITIMER_VIRTUAL (user time, SIGVTALRM), ITIMER_PROF (CPU time, SIGPROF), checked at the 1 kHz tick"),
+	full("getitimer", "sysGetitimer", ""),
+	full("alarm", "sysAlarm", "ITIMER_REAL"),
+	partial("timer_create", "sysTimerCreate", "every clock with timers (MONOTONIC_RAW and the COARSE clocks EOPNOTSUPP), SIGEV_SIGNAL, SIGEV_THREAD_ID and SIGEV_NONE; at most 256 timers (EAGAIN)"),
+	full("timer_settime", "sysTimerSettime", "expiries are checked at the 1 kHz tick; overruns count every expiry until the signal is delivered"),
+	full("timer_gettime", "sysTimerGettime", ""),
+	full("timer_getoverrun", "sysTimerGetoverrun", ""),
+	full("timer_delete", "sysTimerDelete", "its pending signal goes with it"),
 
 	// Identity and the machine.
 	full("getpid", "sysGetpid", ""),
@@ -138,7 +148,6 @@ var Calls = []Call{
 	fails("ioctl", "ENOTTY", "no terminal or device takes ioctls"),
 	fails("prctl", "EINVAL", "PR_SET_VMA naming and the rest: the Go runtime stops asking"),
 	fails("prlimit64", "ENOSYS", "optional for the Go runtime"),
-	fails("setitimer", "ENOSYS", "optional for the Go runtime"),
 	fails("rseq", "ENOSYS", "optional for the Go runtime"),
 	fails("mincore", "ENOSYS", "optional for the Go runtime"),
 }

@@ -1,0 +1,205 @@
+package kernel
+
+import (
+	"encoding/binary"
+
+	"github.com/unitrace/unitrace/kernel/mm"
+	"github.com/unitrace/unitrace/kernel/ptimer"
+)
+
+// CPU time: the scheduler counts each thread's run time and, within it, the system time between
+// a kernel entry and its return (kernel/sched/cputime.go); the trap handlers mark both ends. The
+// clocks of clock_gettime, getrusage, times and the CPU-time timers read it here.
+
+// enterKernel and leaveKernel bracket every kernel entry a thread takes, on both arches: the
+// time between is the running thread's system time.
+//
+//go:nosplit
+func enterKernel() { scheduler.EnterKernel(cpuIndex(), nanotime()) }
+
+//go:nosplit
+func leaveKernel() { scheduler.LeaveKernel(cpuIndex(), nanotime()) }
+
+// threadTimes is the CPU time of the thread in slot and its system part.
+func threadTimes(slot int32) (total, system int64) { return scheduler.Times(slot, nanotime()) }
+
+// threadCPUNanos is the CPU time the running thread has used.
+func threadCPUNanos() int64 { return scheduler.CPUTime(curSlot(), nanotime()) }
+
+// processCPUNanos is the CPU time all of the program's threads have used, including the time
+// of those running on other CPUs now.
+func processCPUNanos() int64 { return scheduler.ProcessCPUTime(nanotime()) }
+
+// clockRead reads clock c as a timer sees it: the monotonic clock for a wall-clock timer, or a
+// CPU-time clock.
+func clockRead(c ptimer.Clock) int64 {
+	now := nanotime()
+	switch c.Kind {
+	case ptimer.ThreadCPU, ptimer.ThreadUser:
+		total, sys := scheduler.Times(c.Thread, now)
+		if c.Kind == ptimer.ThreadUser {
+			return total - sys
+		}
+		return total
+	case ptimer.ProcessCPU, ptimer.ProcessUser:
+		total, sys := scheduler.ProcessTimes(now)
+		if c.Kind == ptimer.ProcessUser {
+			return total - sys
+		}
+		return total
+	}
+	return now
+}
+
+// Clock ids (include/uapi/linux/time.h), and the CPU-time clock ids built from a pid or tid
+// (include/linux/posix-timers_types.h: CPUCLOCK_PID, CPUCLOCK_PERTHREAD_MASK, CPUCLOCK_WHICH).
+const (
+	clockRealtime       = 0
+	clockMonotonic      = 1
+	clockProcessCPU     = 2
+	clockThreadCPU      = 3
+	clockMonotonicRaw   = 4
+	clockRealtimeCoarse = 5
+	clockMonotonicCoars = 6
+	clockBoottime       = 7
+	clockRealtimeAlarm  = 8
+	clockBoottimeAlarm  = 9
+	clockTAI            = 11
+	timerAbstime        = 1
+
+	cpuclockPerthread = 4 // the id names a thread's clock, else a process's
+	cpuclockWhichMask = 3 // CPUCLOCK_PROF (user+system), VIRT (user), SCHED (run time)
+	cpuclockVirt      = 1
+	cpuclockFD        = 3 // a clock behind a descriptor: none here
+)
+
+// clockKind says how a clock id reads.
+type clockKind uint8
+
+const (
+	clockBad      clockKind = iota
+	clockWallTime           // realtime: the monotonic clock plus the boot's wall time
+	clockMono               // monotonic, raw, coarse, boot time
+	clockCPU                // a CPU-time clock (clock.Kind and clock.Thread say which)
+)
+
+// resolveClock turns a clock id into what reads it, for the calling thread: the static ids,
+// and the CPU-time ids of this process or of one of its threads. timers says whether a timer
+// may run on it (the raw and coarse clocks have none).
+func resolveClock(id int32) (kind clockKind, c ptimer.Clock, timers bool) {
+	switch id {
+	case clockRealtime, clockRealtimeAlarm, clockTAI:
+		return clockWallTime, ptimer.Clock{Kind: ptimer.Wall}, true
+	case clockRealtimeCoarse:
+		return clockWallTime, ptimer.Clock{Kind: ptimer.Wall}, false
+	case clockMonotonic, clockBoottime, clockBoottimeAlarm:
+		return clockMono, ptimer.Clock{Kind: ptimer.Wall}, true
+	case clockMonotonicRaw, clockMonotonicCoars:
+		return clockMono, ptimer.Clock{Kind: ptimer.Wall}, false
+	case clockProcessCPU:
+		return clockCPU, ptimer.Clock{Kind: ptimer.ProcessCPU}, true
+	case clockThreadCPU:
+		return clockCPU, ptimer.Clock{Kind: ptimer.ThreadCPU, Thread: curSlot()}, true
+	}
+	if id >= 0 || id&cpuclockWhichMask == cpuclockFD {
+		return clockBad, ptimer.Clock{}, false
+	}
+	pid := ^(id >> 3)
+	user := id&cpuclockWhichMask == cpuclockVirt
+	if id&cpuclockPerthread != 0 {
+		slot := curSlot()
+		if pid != 0 {
+			if slot = slotOfTID(pid); slot < 0 {
+				return clockBad, ptimer.Clock{}, false
+			}
+		}
+		c = ptimer.Clock{Kind: ptimer.ThreadCPU, Thread: slot}
+		if user {
+			c.Kind = ptimer.ThreadUser
+		}
+		return clockCPU, c, true
+	}
+	if pid != 0 && pid != processID {
+		return clockBad, ptimer.Clock{}, false
+	}
+	c = ptimer.Clock{Kind: ptimer.ProcessCPU}
+	if user {
+		c.Kind = ptimer.ProcessUser
+	}
+	return clockCPU, c, true
+}
+
+// clockNow reads clock id for the calling thread.
+func clockNow(id int32) (int64, bool) {
+	kind, c, _ := resolveClock(id)
+	switch kind {
+	case clockWallTime:
+		return bootWallNanos + nanotime(), true
+	case clockMono:
+		return nanotime(), true
+	case clockCPU:
+		return clockRead(c), true
+	}
+	return 0, false
+}
+
+// struct rusage (include/uapi/linux/resource.h): two timevals, then fourteen longs.
+const (
+	rusageSize     = 144
+	rusageMaxRSS   = 32 // ru_maxrss, in KiB
+	rusageNVCSW    = 128
+	rusageSelf     = 0
+	rusageChildren = -1
+	rusageThread   = 1
+)
+
+func sysGetrusageImpl(who int32, addr uintptr) uint64 {
+	var total, sys int64
+	switch who {
+	case rusageSelf:
+		total, sys = scheduler.ProcessTimes(nanotime())
+	case rusageThread:
+		total, sys = threadTimes(curSlot())
+	case rusageChildren: // no children: all zero
+	default:
+		return neg(EINVAL)
+	}
+	b, ok := userBytes(addr, rusageSize, true)
+	if !ok {
+		return neg(EFAULT)
+	}
+	clear(b)
+	putTimeval(b[0:], total-sys)
+	putTimeval(b[16:], sys)
+	if who != rusageChildren {
+		binary.LittleEndian.PutUint64(b[rusageMaxRSS:], residentKiB())
+	}
+	return 0
+}
+
+// userHz is the unit of times(2) (USER_HZ, include/asm-generic/param.h).
+const userHz = 100
+
+func sysTimesImpl(addr uintptr) uint64 {
+	if addr != 0 {
+		b, ok := userBytes(addr, 32, true) // struct tms: four clock_t
+		if !ok {
+			return neg(EFAULT)
+		}
+		total, sys := scheduler.ProcessTimes(nanotime())
+		clear(b)
+		binary.LittleEndian.PutUint64(b[0:], uint64((total-sys)/(1e9/userHz)))
+		binary.LittleEndian.PutUint64(b[8:], uint64(sys/(1e9/userHz)))
+	}
+	return uint64(nanotime() / (1e9 / userHz))
+}
+
+// putTimeval stores ns as a struct timeval (16 bytes), rounded down to the microsecond.
+func putTimeval(b []byte, ns int64) {
+	binary.LittleEndian.PutUint64(b[0:8], uint64(ns/1e9))
+	binary.LittleEndian.PutUint64(b[8:16], uint64(ns%1e9/1e3))
+}
+
+// residentKiB is ru_maxrss: the most memory the machine has had allocated at once, in KiB (the
+// kernel's own included: it and the program are one).
+func residentKiB() uint64 { return frames.Stats().HighWater * mm.PageSize / 1024 }

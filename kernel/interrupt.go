@@ -1,0 +1,53 @@
+package kernel
+
+import "github.com/unitrace/unitrace/kernel/sched"
+
+// Signals interrupt blocking system calls, as on Linux: a thread blocked in a wait that a
+// signal may end is woken, and its call ends in one of Linux's three ways, decided by what it
+// waited for:
+//
+//   - EINTR: epoll_pwait, nanosleep and clock_nanosleep (which also write the time left), and a
+//     futex wait with a timeout (Linux's ERESTART_RESTARTBLOCK, which a handler turns into
+//     EINTR);
+//   - the bytes moved so far: a pipe read or write that moved some;
+//   - restart (ERESTARTSYS): a futex wait without a timeout, a pipe, eventfd or trace-port read
+//     or write that moved nothing. The thread's pc goes back to the system-call instruction, so
+//     the call runs again once the handler returns, unless the handler lacks SA_RESTART: then
+//     the call fails with EINTR (deliverOne), and without a handler it just runs again.
+//
+// A shared directory's reply is not interruptible: its request is already with the host.
+
+// interruptWait wakes the thread in slot if it is blocked in an interruptible wait; its call
+// then ends when it runs (completeInterrupted).
+func interruptWait(slot int32) {
+	t := &threads[slot]
+	switch t.wait {
+	case waitFutex, waitSleep, waitEpoll, waitEventfd, waitPipe, waitDevice:
+		if scheduler.State(slot) == sched.Blocked {
+			t.interrupted = true
+			wake(slot, false)
+		}
+	}
+}
+
+// completeInterrupted ends the call of the thread in slot, woken by a signal in a wait of kind,
+// in f. It returns the result syscall_exit reports.
+func completeInterrupted(f *Frame, slot int32, kind waitKind) uint64 {
+	t := &threads[slot]
+	switch {
+	case kind == waitSleep:
+		if t.waitAddr != 0 {
+			writeTimespec(t.waitAddr, max(t.deadline-nanotime(), 0))
+		}
+		setSysRet(f, neg(EINTR))
+	case kind == waitEpoll, kind == waitFutex && t.deadline != 0:
+		setSysRet(f, neg(EINTR))
+	case kind == waitPipe && t.waitArg > 0:
+		setSysRet(f, t.waitArg)
+	default:
+		rewindSyscall(f)
+		t.restarting = true
+		return neg(ERESTARTSYS)
+	}
+	return sysRet(f)
+}

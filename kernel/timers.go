@@ -1,0 +1,360 @@
+package kernel
+
+import (
+	"encoding/binary"
+	"sync/atomic"
+
+	"github.com/unitrace/unitrace/kernel/ptimer"
+	"github.com/unitrace/unitrace/kernel/signal"
+)
+
+// Timers: the POSIX timers of timer_create and the interval timers of setitimer and alarm.
+// Package ptimer decides when each expires and counts overruns; here the kernel reads their
+// clocks, checks them on every CPU's tick and sends their signals. A wall-clock timer is due
+// at the first tick after its expiry; a CPU-time timer at the first tick of a CPU that runs a
+// thread whose clock (its own, or the process's) has passed it. The signal then reaches the
+// thread at that tick's return, so the frame it gets holds the pc where the clock ran out.
+
+var timers ptimer.Table
+
+// cpuTimersArmed mirrors timers.CPUArmed for the lock-free part of the tick.
+var cpuTimersArmed atomic.Bool
+
+// dueTimers is scratch for the expired wall-clock timers of one tick.
+var dueTimers [16]int32
+
+// expireTimers runs on a tick under the kernel lock: it counts the expiries due now and sends
+// their signals.
+func expireTimers(now int64) {
+	for {
+		n := timers.ExpiredWall(now, dueTimers[:])
+		for i := 0; i < n; i++ {
+			fireTimer(int(dueTimers[i]), now)
+		}
+		if n < len(dueTimers) {
+			break
+		}
+	}
+	if onIdle() || !timers.CPUArmed() {
+		return
+	}
+	slot := curSlot()
+	for id := timers.NextCPU(-1); id >= 0; id = timers.NextCPU(id) {
+		t, _ := timers.Get(id)
+		if (t.Clock.Kind == ptimer.ThreadCPU || t.Clock.Kind == ptimer.ThreadUser) && t.Clock.Thread != slot {
+			continue // its thread is not running here: its clock stands still, or another CPU looks
+		}
+		fireTimer(id, clockRead(t.Clock))
+	}
+}
+
+// fireTimer counts timer id's expiries up to now (its clock's) and sends its signal if that
+// asks for one: to the thread it names, or to the process.
+func fireTimer(id int, now int64) {
+	e := timers.Expire(id, now)
+	if !e.Fire {
+		return
+	}
+	sig := int(e.Event.Signo)
+	target := e.Event.Target
+	if e.Event.Notify != ptimer.SigevThreadID {
+		target = processTarget(sig)
+	}
+	if target < 0 {
+		return
+	}
+	tpTimerFire.Emit3(uint64(id), uint64(sig), uint64(threads[target].tid))
+	if e.Legacy {
+		sendSignal(target, sig, signal.Info{Signo: int32(sig), Code: signal.SI_KERNEL})
+		return
+	}
+	timers.Queued(id, target)
+	sendTimedSignal(target, sig)
+}
+
+// processTarget picks the thread that takes a process-directed signal the kernel sends itself:
+// the running thread if it does not block sig, else the first thread that does not (as kill's).
+func processTarget(sig int) int32 {
+	sender := curSlot()
+	if onIdle() {
+		sender = -1
+		for s := int32(firstThreadSlot); s < maxThreads; s++ {
+			if _, live := liveThreadMask(int(s)); live {
+				sender = s
+				break
+			}
+		}
+		if sender < 0 {
+			return -1
+		}
+	}
+	return int32(signal.ProcessTarget(sig, int(sender), threads[sender].sig.Mask, firstThreadSlot, maxThreads, liveThreadMask))
+}
+
+// timerInfo takes the pending signal sig of a POSIX timer off the running thread t, now that it
+// is delivered, and returns its siginfo, with the overrun counted up to now. ok is false when no
+// timer's sig was pending after all (its timer was deleted meanwhile).
+func timerInfo(t *thread, sig int) (info signal.Info, ok bool) {
+	id, overrun, value, more := timers.Deliver(curSlot(), int32(sig), clockRead)
+	if !more {
+		t.sig.Timed &^= signal.Bit(sig)
+	}
+	if id < 0 {
+		return signal.Info{}, false
+	}
+	return signal.Info{Signo: int32(sig), Code: signal.SI_TIMER, TimerID: int32(id), Overrun: overrun, Value: value}, true
+}
+
+// timersChanged republishes whether a CPU-time timer is armed, after any change to the table.
+func timersChanged() { cpuTimersArmed.Store(timers.CPUArmed()) }
+
+// struct sigevent (include/uapi/asm-generic/siginfo.h; the Go runtime's sigeventFields,
+// TestSigeventLayout): sigev_value, sigev_signo, sigev_notify, then a union whose first member is
+// sigev_notify_thread_id.
+const (
+	sigevValue    = 0
+	sigevSigno    = 8
+	sigevNotify   = 12
+	sigevThreadID = 16
+	sigevSize     = 20 // the bytes read; the union's other members do not matter here
+)
+
+func sysTimerCreateImpl(clockid int32, sevp, idAddr uintptr) uint64 {
+	kind, c, canTime := resolveClock(clockid)
+	if kind == clockBad {
+		return neg(EINVAL)
+	}
+	if !canTime {
+		return neg(EOPNOTSUPP)
+	}
+	ev := ptimer.Event{Notify: ptimer.SigevSignal, Signo: signal.SIGALRM}
+	valueIsID := true
+	if sevp != 0 {
+		b, ok := userBytes(sevp, sigevSize, false)
+		if !ok {
+			return neg(EFAULT)
+		}
+		ev.Value = binary.LittleEndian.Uint64(b[sigevValue:])
+		ev.Signo = int32(binary.LittleEndian.Uint32(b[sigevSigno:]))
+		ev.Notify = ptimer.Notify(binary.LittleEndian.Uint32(b[sigevNotify:]))
+		valueIsID = false
+		switch ev.Notify {
+		case ptimer.SigevThreadID:
+			tid := int32(binary.LittleEndian.Uint32(b[sigevThreadID:]))
+			if ev.Target = slotOfTID(tid); tid <= 0 || ev.Target < 0 {
+				return neg(EINVAL)
+			}
+			fallthrough
+		case ptimer.SigevSignal, ptimer.SigevThread:
+			if !signal.Valid(int(ev.Signo)) {
+				return neg(EINVAL)
+			}
+		case ptimer.SigevNone:
+		default:
+			return neg(EINVAL)
+		}
+	}
+	id, errno := timers.Create(c, ev)
+	if errno != 0 {
+		return neg(errno)
+	}
+	if valueIsID {
+		timers.SetValue(id, uint64(id)) // sigev_value is the timer's id when sevp is NULL
+	}
+	timerRealtime[id] = kind == clockWallTime
+	if !writeUser32(idAddr, uint32(id)) {
+		timers.Delete(id)
+		return neg(EFAULT)
+	}
+	return 0
+}
+
+// timerClockNow is timer id's clock now, and the wall clock's offset for a realtime absolute time.
+func timerClockNow(id int) (now int64, ok bool) {
+	t, ok := timers.Get(id)
+	if !ok {
+		return 0, false
+	}
+	return clockRead(t.Clock), true
+}
+
+// struct itimerspec (include/uapi/linux/time_types.h): it_interval, then it_value, timespecs.
+const itimerspecSize = 32
+
+func sysTimerSettimeImpl(id int32, flags int, newAddr, oldAddr uintptr) uint64 {
+	if !timers.Exists(int(id)) || newAddr == 0 {
+		return neg(EINVAL)
+	}
+	interval, ok := readTimespec(newAddr)
+	if !ok {
+		return neg(EFAULT)
+	}
+	value, ok := readTimespec(newAddr + 16)
+	if !ok {
+		return neg(EFAULT)
+	}
+	if interval < 0 || value < 0 {
+		return neg(EINVAL)
+	}
+	if oldAddr != 0 {
+		if _, ok := userBytes(oldAddr, itimerspecSize, true); !ok {
+			return neg(EFAULT)
+		}
+	}
+	now, _ := timerClockNow(int(id))
+	abs := flags&timerAbstime != 0
+	if abs && value != 0 && timerIsRealtime(int(id)) {
+		value -= bootWallNanos // the wall clock never steps: an absolute realtime is a monotonic one
+		value = max(value, 1)
+	}
+	oldLeft, oldInterval, errno := timers.Arm(int(id), value, interval, abs, now)
+	timersChanged()
+	if errno != 0 {
+		return neg(errno)
+	}
+	if oldAddr != 0 {
+		writeTimespec(oldAddr, oldInterval)
+		writeTimespec(oldAddr+16, oldLeft)
+	}
+	return 0
+}
+
+func sysTimerGettimeImpl(id int32, addr uintptr) uint64 {
+	now, ok := timerClockNow(int(id))
+	if !ok || !timers.Exists(int(id)) {
+		return neg(EINVAL)
+	}
+	left, interval, _ := timers.Left(int(id), now)
+	if !writeTimespec(addr, interval) || !writeTimespec(addr+16, left) {
+		return neg(EFAULT)
+	}
+	return 0
+}
+
+func sysTimerGetoverrunImpl(id int32) uint64 {
+	n, errno := timers.Overrun(int(id))
+	return errnoOr(errno, uint64(n))
+}
+
+func sysTimerDeleteImpl(id int32) uint64 {
+	t, _ := timers.Get(int(id))
+	pendingOn, errno := timers.Delete(int(id))
+	if errno != 0 {
+		return neg(errno)
+	}
+	if pendingOn >= 0 && !timers.Pending(pendingOn, t.Event.Signo) {
+		threads[pendingOn].sig.Timed &^= signal.Bit(int(t.Event.Signo))
+	}
+	timersChanged()
+	return 0
+}
+
+// The interval timers: ITIMER_REAL on the wall clock with SIGALRM, ITIMER_VIRTUAL on the
+// process's user time with SIGVTALRM, ITIMER_PROF on its CPU time with SIGPROF (as Linux's
+// it_real_fn and check_process_timers send them, SI_KERNEL).
+var itimerSetups = [...]struct {
+	kind ptimer.Kind
+	sig  int32
+}{
+	ptimer.ITimerReal:    {ptimer.Wall, signal.SIGALRM},
+	ptimer.ITimerVirtual: {ptimer.ProcessUser, signal.SIGVTALRM},
+	ptimer.ITimerProf:    {ptimer.ProcessCPU, signal.SIGPROF},
+}
+
+// itimerSlot returns interval timer which's table slot, set up on first use.
+func itimerSlot(which int) (int, bool) {
+	if which < 0 || which >= len(itimerSetups) {
+		return 0, false
+	}
+	s := itimerSetups[which]
+	timers.SetInterval(which, ptimer.Clock{Kind: s.kind}, ptimer.Event{Notify: ptimer.SigevSignal, Signo: s.sig})
+	return ptimer.ITimerSlot(which), true
+}
+
+// struct itimerval (include/uapi/linux/time.h): it_interval, then it_value, timevals.
+const itimervalSize = 32
+
+func sysSetitimerImpl(which int, newAddr, oldAddr uintptr) uint64 {
+	slot, ok := itimerSlot(which)
+	if !ok {
+		return neg(EINVAL)
+	}
+	var value, interval int64
+	if newAddr != 0 {
+		b, ok := userBytes(newAddr, itimervalSize, false)
+		if !ok {
+			return neg(EFAULT)
+		}
+		if interval, ok = timevalNanos(b[0:16]); !ok {
+			return neg(EINVAL)
+		}
+		if value, ok = timevalNanos(b[16:32]); !ok {
+			return neg(EINVAL)
+		}
+	}
+	if oldAddr != 0 {
+		if _, ok := userBytes(oldAddr, itimervalSize, true); !ok {
+			return neg(EFAULT)
+		}
+	}
+	t, _ := timers.Get(slot)
+	oldLeft, oldInterval, _ := timers.Arm(slot, value, interval, false, clockRead(t.Clock))
+	timersChanged()
+	if oldAddr != 0 {
+		putItimerval(oldAddr, oldLeft, oldInterval)
+	}
+	return 0
+}
+
+func sysGetitimerImpl(which int, addr uintptr) uint64 {
+	slot, ok := itimerSlot(which)
+	if !ok {
+		return neg(EINVAL)
+	}
+	t, _ := timers.Get(slot)
+	left, interval, _ := timers.Left(slot, clockRead(t.Clock))
+	if _, ok := userBytes(addr, itimervalSize, true); !ok {
+		return neg(EFAULT)
+	}
+	putItimerval(addr, left, interval)
+	return 0
+}
+
+// sysAlarmImpl is alarm(2): ITIMER_REAL once after seconds (0 cancels), returning the seconds
+// the previous alarm had left, rounded to the nearest, and at least 1 if it was armed.
+func sysAlarmImpl(seconds uint32) uint64 {
+	slot, _ := itimerSlot(ptimer.ITimerReal)
+	oldLeft, _, _ := timers.Arm(slot, int64(seconds)*1e9, 0, false, nanotime())
+	timersChanged()
+	if oldLeft == 0 {
+		return 0
+	}
+	return uint64(max((oldLeft+5e8)/1e9, 1))
+}
+
+// timevalNanos reads a struct timeval, refusing what setitimer refuses (a negative time or
+// microseconds outside 0..999999).
+func timevalNanos(b []byte) (int64, bool) {
+	sec, usec := int64(binary.LittleEndian.Uint64(b[0:8])), int64(binary.LittleEndian.Uint64(b[8:16]))
+	if sec < 0 || usec < 0 || usec >= 1e6 {
+		return 0, false
+	}
+	sec = min(sec, int64(1<<62)/1e9)
+	return sec*1e9 + usec*1e3, true
+}
+
+// putItimerval writes an interval timer's setting, the time left rounded up to the
+// microsecond so that an armed timer never reads as disarmed.
+func putItimerval(addr uintptr, left, interval int64) {
+	b, _ := userBytes(addr, itimervalSize, true)
+	putTimeval(b[0:], roundUpMicro(interval))
+	putTimeval(b[16:], roundUpMicro(left))
+}
+
+func roundUpMicro(ns int64) int64 { return (ns + 999) / 1000 * 1000 }
+
+// timerIsRealtime reports whether timer id runs on a realtime clock id (for TIMER_ABSTIME).
+func timerIsRealtime(id int) bool { return timerRealtime[id&(ptimer.MaxTimers-1)] }
+
+// timerRealtime records, by timer id, that its clock id was a realtime one.
+var timerRealtime [ptimer.MaxTimers]bool
