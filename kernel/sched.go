@@ -53,6 +53,9 @@ func schedule(f *Frame) {
 		if next == prev {
 			return // it takes back the thread that gave it up, or stays idle
 		}
+		if !sched.IsIdle(prev) {
+			checkCPUTimers(prev) // its run is over: its clocks may have passed a timer's expiry
+		}
 		switchTo(f, prev, next)
 		if scheduler.State(next) == sched.Running {
 			return

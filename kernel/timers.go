@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/unitrace/unitrace/kernel/ptimer"
+	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/kernel/signal"
 )
 
@@ -29,28 +30,40 @@ func expireTimers(now int64) {
 	for {
 		n := timers.ExpiredWall(now, dueTimers[:])
 		for i := 0; i < n; i++ {
-			fireTimer(int(dueTimers[i]), now)
+			fireTimer(int(dueTimers[i]), now, -1)
 		}
 		if n < len(dueTimers) {
 			break
 		}
 	}
-	if onIdle() || !timers.CPUArmed() {
+	if !onIdle() {
+		checkCPUTimers(curSlot())
+	}
+}
+
+// checkCPUTimers counts the expiries of the CPU-time timers that the run of the thread in slot
+// may have brought due: those on its own clocks and those on the process's, whose signals go
+// to it (unless it blocks them). It runs on the ticks of the CPU that runs the thread, and when
+// the CPU switches away from it: a tick that came while the thread was in the kernel waited for
+// the kernel's return, and if the thread blocked meanwhile the tick finds another thread, so the
+// thread's last stretch of CPU time, its system time in particular, is checked here.
+func checkCPUTimers(slot int32) {
+	if !timers.CPUArmed() || scheduler.State(slot) == sched.Free {
 		return
 	}
-	slot := curSlot()
 	for id := timers.NextCPU(-1); id >= 0; id = timers.NextCPU(id) {
 		t, _ := timers.Get(id)
 		if (t.Clock.Kind == ptimer.ThreadCPU || t.Clock.Kind == ptimer.ThreadUser) && t.Clock.Thread != slot {
-			continue // its thread is not running here: its clock stands still, or another CPU looks
+			continue // its thread is not this one: its clock is checked where that runs
 		}
-		fireTimer(id, clockRead(t.Clock))
+		fireTimer(id, clockRead(t.Clock), slot)
 	}
 }
 
 // fireTimer counts timer id's expiries up to now (its clock's) and sends its signal if that
-// asks for one: to the thread it names, or to the process.
-func fireTimer(id int, now int64) {
+// asks for one: to the thread it names, or to the process, where the thread in slot (whose run
+// brought the expiry due; -1 for none) takes it unless it blocks it.
+func fireTimer(id int, now int64, slot int32) {
 	e := timers.Expire(id, now)
 	if !e.Fire {
 		return
@@ -58,7 +71,7 @@ func fireTimer(id int, now int64) {
 	sig := int(e.Event.Signo)
 	target := e.Event.Target
 	if e.Event.Notify != ptimer.SigevThreadID {
-		target = processTarget(sig)
+		target = processTarget(sig, slot)
 	}
 	if target < 0 {
 		return
@@ -73,10 +86,14 @@ func fireTimer(id int, now int64) {
 }
 
 // processTarget picks the thread that takes a process-directed signal the kernel sends itself:
-// the running thread if it does not block sig, else the first thread that does not (as kill's).
-func processTarget(sig int) int32 {
-	sender := curSlot()
-	if onIdle() {
+// the thread in slot (or else the running one) if it does not block sig, else the first thread
+// that does not (as kill's).
+func processTarget(sig int, slot int32) int32 {
+	sender := slot
+	if sender < 0 && !onIdle() {
+		sender = curSlot()
+	}
+	if sender < 0 {
 		sender = -1
 		for s := int32(firstThreadSlot); s < maxThreads; s++ {
 			if _, live := liveThreadMask(int(s)); live {
