@@ -27,6 +27,7 @@ var commands = []*command{
 	&timelineCommand,
 	&profCommand,
 	&pprofCommand,
+	&compareCommand,
 	&foldedCommand,
 	&flameCommand,
 	&annotateCommand,
