@@ -13,8 +13,8 @@
 //	         through fill ← sysPhase ← main.main), half in the frameless leaf spinLeaf ←
 //	         userPhase ← main.main; it prints the split it measured (syscall.go)
 //
-// Usage: groundtruth WORKLOAD [DURATION]. DURATION is in time.ParseDuration syntax (default 3s
-// of wall time). Every workload runs on the main goroutine, in calls of under a millisecond to
+// Usage: groundtruth [PROFILE FLAGS] WORKLOAD [DURATION]. DURATION is in time.ParseDuration
+// syntax (default 3s of wall time). Every workload runs on the main goroutine, in calls of under a millisecond to
 // its hot function, and reads the clock and yields only every few milliseconds (see
 // checkEvery), so that nearly all of its time is in the hot function. On a one-CPU guest the
 // main goroutine normally stays on the first thread, but the runtime may move it to another one
@@ -26,8 +26,20 @@
 //
 // (calls: calls of the hot function, or for recurse of the bottom frame's spin loop; units:
 // the loop iterations they ran in total; checksum: the result the work computed, printed so
-// that no work can be optimised away) and exits with status 0. A usage error exits with
-// status 2.
+// that no work can be optimised away), then the CPU time the process took while the workload
+// ran, by getrusage(RUSAGE_SELF), and the wall time,
+//
+//	groundtruth: cputime user=DURATION sys=DURATION wall=DURATION
+//
+// ("groundtruth: cputime unknown (ERROR) wall=DURATION" if getrusage fails), so that a test can
+// work out how many samples a profiler at a given rate should have taken, and exits with
+// status 0. A usage error exits with status 2; a profile it cannot write, with status 1.
+//
+// The program profiles itself when asked, with the flags before the workload (selfprofile.go):
+// -cpuprofile FILE (runtime/pprof, 100 Hz) and -trace FILE (runtime/trace) record the workload
+// as it runs; -memprofile, -blockprofile, -mutexprofile and -goroutineprofile FILE are written
+// after it (-blockprofile and -mutexprofile record every event). Booted with
+// "unitrace run -share HOSTDIR:/out", FILE under /out reaches the host.
 //
 // Booted as a unitrace image the arguments follow "--" on the kernel command line (QEMU's
 // -append '-- hash 2s'); on the host `go run ./examples/groundtruth hash 1s` runs the same code,
@@ -35,8 +47,10 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	_ "github.com/unitrace/unitrace/kernel"
@@ -51,25 +65,44 @@ type result struct {
 	calls, units, checksum uint64
 }
 
-const usage = "usage: groundtruth hash|asmleaf|badfp|recurse|shares|syscall [DURATION]"
+const usage = "usage: groundtruth [-cpuprofile FILE] [-trace FILE] [-memprofile FILE] [-blockprofile FILE] " +
+	"[-mutexprofile FILE] [-goroutineprofile FILE] hash|asmleaf|badfp|recurse|shares|syscall [DURATION]"
 
 func main() {
-	if len(os.Args) < 2 || len(os.Args) > 3 {
+	fs := flag.NewFlagSet("groundtruth", flag.ExitOnError) // a bad flag exits 2, -h 0
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), usage)
+		fs.PrintDefaults()
+	}
+	var prof selfProfiles
+	prof.register(fs)
+	fs.Parse(os.Args[1:])
+	args := fs.Args()
+	if len(args) < 1 || len(args) > 2 {
 		fail(usage)
 	}
 	d := defaultDuration
-	if len(os.Args) == 3 {
+	if len(args) == 2 {
 		var err error
-		d, err = time.ParseDuration(os.Args[2])
+		d, err = time.ParseDuration(args[1])
 		if err != nil || d <= 0 {
-			fail(fmt.Sprintf("groundtruth: bad duration %q\n%s", os.Args[2], usage))
+			fail(fmt.Sprintf("groundtruth: bad duration %q\n%s", args[1], usage))
 		}
 	}
+	workload := args[0]
+	if !slices.Contains(workloads, workload) {
+		fail(fmt.Sprintf("groundtruth: unknown workload %q\n%s", workload, usage))
+	}
+	if err := prof.start(); err != nil {
+		fmt.Fprintln(os.Stderr, "groundtruth:", err)
+		os.Exit(1)
+	}
+	user0, sys0, rusageErr := cpuTime()
 	start := time.Now()
 	var r result
 	// Each workload is called from here directly, so main.main is the known caller of its top
 	// function in every sample.
-	switch os.Args[1] {
+	switch workload {
 	case "hash":
 		r = outerWorkload(d)
 	case "asmleaf":
@@ -82,12 +115,20 @@ func main() {
 		r = shares(d)
 	case "syscall":
 		r = syscallWorkload(d)
-	default:
-		fail(fmt.Sprintf("groundtruth: unknown workload %q\n%s", os.Args[1], usage))
+	}
+	elapsed := time.Since(start)
+	cputime := cpuTimeLine(user0, sys0, rusageErr, elapsed)
+	if err := prof.stop(); err != nil {
+		fmt.Fprintln(os.Stderr, "groundtruth:", err)
+		os.Exit(1)
 	}
 	fmt.Printf("groundtruth: %s elapsed=%v calls=%d units=%d checksum=%#x\n",
-		os.Args[1], time.Since(start).Round(time.Millisecond), r.calls, r.units, r.checksum)
+		workload, elapsed.Round(time.Millisecond), r.calls, r.units, r.checksum)
+	fmt.Println(cputime)
 }
+
+// workloads are the workloads main knows.
+var workloads = []string{"hash", "asmleaf", "badfp", "recurse", "shares", "syscall"}
 
 func fail(msg string) {
 	fmt.Fprintln(os.Stderr, msg)

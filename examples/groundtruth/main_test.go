@@ -1,13 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"runtime/trace"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/pprof/profile"
 
 	"github.com/unitrace/unitrace/internal/selfexec"
 )
@@ -100,7 +106,8 @@ func TestWorkloads(t *testing.T) {
 				t.Fatalf("exit: %v, output:\n%s", err, out)
 			}
 			line := regexp.MustCompile(`^groundtruth: ` + name +
-				` elapsed=([0-9.]+m?s) calls=([1-9][0-9]*) units=([1-9][0-9]*) checksum=0x[0-9a-f]+\n$`)
+				` elapsed=([0-9.]+m?s) calls=([1-9][0-9]*) units=([1-9][0-9]*) checksum=0x[0-9a-f]+\n` +
+				`groundtruth: cputime user=([0-9.]+m?s) sys=([0-9.]+[mµ]?s) wall=([0-9.]+m?s)\n$`)
 			m := line.FindStringSubmatch(out)
 			if m == nil {
 				t.Fatalf("output %q does not match %v", out, line)
@@ -109,10 +116,66 @@ func TestWorkloads(t *testing.T) {
 			if err != nil || d < 100*time.Millisecond || d > 10*time.Second {
 				t.Errorf("elapsed %s, want at least 100ms and not far over", m[1])
 			}
+			user, _ := time.ParseDuration(m[4])
+			wall, _ := time.ParseDuration(m[6])
+			if wall != d || user < 50*time.Millisecond || user > 2*wall {
+				t.Errorf("cputime user=%s wall=%s, want wall the same as elapsed and user at least 50ms", m[4], m[6])
+			}
 		})
 	}
 }
 
 func TestUsageErrors(t *testing.T) {
-	selfexec.CheckUsageErrors(t, [][]string{{}, {"nope"}, {"hash", "soon"}, {"hash", "-1s"}, {"hash", "1s", "extra"}})
+	selfexec.CheckUsageErrors(t, [][]string{{}, {"nope"}, {"hash", "soon"}, {"hash", "-1s"}, {"hash", "1s", "extra"},
+		{"-cpuprofile"}, {"-no-such-flag", "hash"}, {"-trace", "t.out"}})
+	selfexec.CheckHelp(t, [][]string{{"-h"}})
+}
+
+// TestSelfProfiles runs the shares workload with every profile flag: the CPU profile must
+// parse and have most of its samples in the three share functions, the other profiles must
+// parse, and the execution trace must begin with the trace format's header.
+func TestSelfProfiles(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name string) string { return filepath.Join(dir, name) }
+	out, err := selfexec.Output("-cpuprofile", file("cpu.pprof"), "-trace", file("trace.out"),
+		"-memprofile", file("heap.pprof"), "-blockprofile", file("block.pprof"), "-mutexprofile", file("mutex.pprof"),
+		"-goroutineprofile", file("goroutine.pprof"), "shares", "500ms")
+	if err != nil {
+		t.Fatalf("exit: %v, output:\n%s", err, out)
+	}
+	if !strings.Contains(out, "groundtruth: cputime user=") {
+		t.Errorf("no cputime line:\n%s", out)
+	}
+	read := func(name string) *profile.Profile {
+		f, err := os.Open(file(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		p, err := profile.Parse(f)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return p
+	}
+	cpu := read("cpu.pprof")
+	var all, shares int64
+	for _, s := range cpu.Sample {
+		all += s.Value[0]
+		// In the test binary the package is named by its path, not main.
+		if fn := s.Location[0].Line[0].Function.Name; strings.Contains(fn, "groundtruth.share") {
+			shares += s.Value[0]
+		}
+	}
+	t.Logf("CPU profile: %d samples, %d in the share functions", all, shares)
+	if all < 20 || shares < all*3/4 {
+		t.Errorf("CPU profile: %d samples, %d of them in the share functions", all, shares)
+	}
+	for _, name := range []string{"heap.pprof", "block.pprof", "mutex.pprof", "goroutine.pprof"} {
+		read(name)
+	}
+	tr, err := os.ReadFile(file("trace.out"))
+	if err != nil || !bytes.HasPrefix(tr, []byte("go 1.")) {
+		t.Errorf("trace.out: %v, %d bytes beginning %.12q", err, len(tr), tr)
+	}
 }
