@@ -1,0 +1,205 @@
+package vm_test
+
+import (
+	"fmt"
+	"math"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/unitrace/unitrace/internal/pprofcmp"
+)
+
+// The program's own profiler beside unitrace's sampler: examples/groundtruth profiles its
+// shares workload with runtime/pprof (100 Hz, SIGPROF from the kernel's CPU-time timers) and
+// writes the profile to a shared host directory, while the sampler records the same run at the
+// same rate.
+
+// selfProfileRate is the sampling rate of both profilers: runtime/pprof's fixed 100 Hz, and
+// the sampler's -sample.
+const selfProfileRate = 100
+
+// selfProfileWorkload is how long the shares workload runs: 400 samples at 100 Hz on its one
+// goroutine, and under TCG on two cores four boots stay within a few minutes.
+const selfProfileWorkload = 4 * time.Second
+
+// cputimeLine is the groundtruth line with the CPU time the workload took, by getrusage.
+var cputimeLine = regexp.MustCompile(`^groundtruth: cputime user=(\S+) sys=(\S+) wall=(\S+)$`)
+
+// selfProfileOptions select the samples both profilers see alike: the workload's own stacks
+// (main.main in them: no runtime background work, idle CPUs or lost samples), with the
+// kernel's frames, which only the sampler records, folded into the thread's pc that entered
+// the kernel, where the runtime's profiling signal finds the thread.
+var selfProfileOptions = pprofcmp.Options{Focus: regexp.MustCompile(`^main\.main$`), FoldKernel: true}
+
+var shareTruth = []struct {
+	fn   string
+	want float64
+}{{"main.share60", 60}, {"main.share30", 30}, {"main.share10", 10}}
+
+// TestSelfProfile boots `groundtruth -cpuprofile /out/cpu.pprof shares 4s` with 1 and 2 CPUs,
+// the sampler at 100 Hz writing its own pprof profile. The program's profile must parse and
+// hold at least 90% of the samples its CPU time calls for (100 Hz × user+sys, as the program
+// measured it with getrusage), and its flat shares of share60, share30 and share10 within the
+// tolerance (shareTolerance) of 60, 30 and 10; the sampler's shares must agree with the
+// program's within the tolerance of their difference. The 2-CPU run also writes the execution
+// trace and the heap, block, mutex and goroutine profiles, which `go tool trace` and `go tool
+// pprof` must read.
+func TestSelfProfile(t *testing.T) {
+	forEachArch(t, func(t *testing.T, a guestArch) {
+		for _, cpus := range []int{1, 2} {
+			t.Run(fmt.Sprintf("smp%d", cpus), func(t *testing.T) { testSelfProfile(t, a, cpus, cpus == 2) })
+		}
+	})
+}
+
+func testSelfProfile(t *testing.T, a guestArch, cpus int, allProfiles bool) {
+	dir := t.TempDir()
+	sampler := filepath.Join(dir, "sampler.pprof")
+	progArgs := []string{"-cpuprofile", "/out/cpu.pprof"}
+	others := []string{"heap", "block", "mutex", "goroutine"}
+	if allProfiles {
+		progArgs = append(progArgs, "-trace", "/out/trace.out", "-memprofile", "/out/heap.pprof", "-blockprofile", "/out/block.pprof",
+			"-mutexprofile", "/out/mutex.pprof", "-goroutineprofile", "/out/goroutine.pprof")
+	}
+	progArgs = append(progArgs, "shares", selfProfileWorkload.String())
+	args := append([]string{"-smp", strconv.Itoa(cpus), "-image", a.path("gt-selfprofile.elf"),
+		"-share", dir + ":/out", "-sample", strconv.Itoa(selfProfileRate), "-pprof", sampler,
+		"-o", filepath.Join(dir, "run.utrace"), groundtruthApp, "--"}, progArgs...)
+	stdout, stderr, status := runLauncher(t, a, args...)
+	if status != 0 {
+		t.Fatalf("status %d\n%s\n%s", status, stdout, stderr)
+	}
+	logSamplerReport(t, stdout)
+
+	// The samples the program's CPU time calls for.
+	var cpuTime time.Duration
+	found := false
+	for _, l := range programLines(consoleLines(stdout)) {
+		if strings.HasPrefix(l, "groundtruth: ") {
+			t.Log(l)
+		}
+		m := cputimeLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		user, err1 := time.ParseDuration(m[1])
+		sys, err2 := time.ParseDuration(m[2])
+		if err1 != nil || err2 != nil {
+			t.Errorf("unreadable cputime line %q", l)
+		}
+		cpuTime, found = user+sys, true
+	}
+	if !found {
+		t.Errorf("the program printed no CPU time (groundtruth: cputime user=... sys=...)")
+	}
+	expected := cpuTime.Seconds() * selfProfileRate
+
+	prog := selfProfileShares(t, filepath.Join(dir, "cpu.pprof"))
+	samp := selfProfileShares(t, sampler)
+	t.Logf("program's profile: %d samples, expected %.0f (%d Hz × %v of CPU time): %.1f%%; %d of them in main.main's stacks",
+		prog.Samples, expected, selfProfileRate, cpuTime, pct(int(prog.Samples), int(expected)), prog.Kept)
+	t.Logf("sampler's profile: %d samples, %d of them in main.main's stacks", samp.Samples, samp.Kept)
+	if found && float64(prog.Samples) < 0.9*expected {
+		t.Errorf("the program's profile has %d samples, want at least 90%% of %.0f", prog.Samples, expected)
+	}
+	var table strings.Builder
+	pprofcmp.Format(&table, pprofcmp.Named{Name: "program", Shares: prog}, pprofcmp.Named{Name: "sampler", Shares: samp},
+		pprofcmp.Top(prog, samp, 6), selfProfileOptions)
+	t.Logf("unitrace compare -fold-kernel -focus '^main\\.main$' cpu.pprof sampler.pprof:\n%s", table.String())
+	for _, f := range shareTruth {
+		p, _ := prog.Share(f.fn)
+		s, _ := samp.Share(f.fn)
+		tolTruth := shareTolerance(f.want, prog.Kept)
+		tolDiff := shareTolerance(f.want, prog.Kept, samp.Kept)
+		t.Logf("%s: program %.1f%%, sampler %.1f%%, truth %.0f%%: the program %+.1f points off (tolerance %.1f), the sampler %+.1f points from the program (tolerance %.1f)",
+			f.fn, p, s, f.want, p-f.want, tolTruth, s-p, tolDiff)
+		if math.Abs(p-f.want) > tolTruth {
+			t.Errorf("%s has %.1f%% of the program's profile, want %.0f±%.1f", f.fn, p, f.want, tolTruth)
+		}
+		if math.Abs(s-p) > tolDiff {
+			t.Errorf("%s has %.1f%% of the sampler's profile and %.1f%% of the program's, want them within %.1f points", f.fn, s, p, tolDiff)
+		}
+	}
+
+	if !allProfiles {
+		return
+	}
+	if out, err := exec.Command("go", "tool", "trace", "-d=parsed", filepath.Join(dir, "trace.out")).CombinedOutput(); err != nil {
+		t.Errorf("go tool trace -d=parsed trace.out: %v\n%s", err, lastLines(string(out), 10))
+	} else {
+		t.Logf("go tool trace parsed the execution trace: %d lines of events", strings.Count(string(out), "\n"))
+	}
+	for _, name := range others {
+		file := filepath.Join(dir, name+".pprof")
+		out, err := exec.Command("go", "tool", "pprof", "-top", file).CombinedOutput()
+		if err != nil {
+			t.Errorf("go tool pprof -top %s.pprof: %v\n%s", name, err, out)
+			continue
+		}
+		t.Logf("go tool pprof -top %s.pprof:\n%s", name, topRows(string(out), 5))
+		// The goroutine profile is written from main.main, after the workload.
+		if name == "goroutine" && !strings.Contains(string(out), " main.main\n") {
+			t.Errorf("the goroutine profile has no main.main:\n%s", out)
+		}
+	}
+}
+
+// selfProfileShares reads a CPU profile and shares it out by selfProfileOptions; a profile
+// that does not parse fails the test, and one without samples has none to share.
+func selfProfileShares(t *testing.T, file string) *pprofcmp.Shares {
+	t.Helper()
+	p, err := pprofcmp.ReadFile(file)
+	if err != nil {
+		t.Errorf("%v", err)
+		return &pprofcmp.Shares{}
+	}
+	s, err := pprofcmp.Compute(p, selfProfileOptions)
+	if err != nil {
+		t.Errorf("%s: %v", file, err)
+		return &pprofcmp.Shares{}
+	}
+	return s
+}
+
+// shareTolerance is how far a share measured from samples may be from the truth want (one
+// count: the profile's samples) or two measured shares from each other (two counts): 5
+// percentage points, or three standard errors of the binomial sampling when that is more.
+// At 100 Hz a 4 s workload has about 400 samples, and a 60% share's standard error is then
+// 2.4 points: 5 points alone would fail one run in twenty by chance, a difference of two
+// profiles (3.5 points) one in seven.
+func shareTolerance(want float64, counts ...int64) float64 {
+	p := want / 100
+	variance := 0.0
+	for _, n := range counts {
+		if n <= 0 {
+			return 5
+		}
+		variance += p * (1 - p) / float64(n)
+	}
+	return max(5, 3*100*math.Sqrt(variance))
+}
+
+// lastLines is the last n lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// topRows is the part of `go tool pprof -top` output up to n rows after the table's header.
+func topRows(s string, n int) string {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "flat%") {
+			return strings.Join(lines[:min(len(lines), i+1+n)], "\n")
+		}
+	}
+	return s
+}
