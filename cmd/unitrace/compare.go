@@ -33,8 +33,9 @@ stack, in both profiles (-focus '^main\.main$' keeps the workload's own
 stacks: no idle, lost or kernel-only samples, no runtime background work);
 -ignore REGEXP drops those with one.
 
-Exit status 0, or 1 with -max-diff POINTS when a listed function's shares
-differ by more than POINTS.
+Exit status 0; 1 when a profile cannot be read or nothing in it is left to
+compare, or with -max-diff POINTS when a listed function's shares differ by
+more than POINTS.
 `
 
 var compareCommand = command{
@@ -47,14 +48,14 @@ var compareCommand = command{
 
 func compareSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 	var opt pprofcmp.Options
-	n := fs.Int("n", 10, "list this many functions (0: all)")
+	n := fs.Int("n", 10, "list `N` functions (0: all)")
 	fs.BoolVar(&opt.Cum, "cum", false, "compare cumulative shares (a function anywhere in the stack) instead of flat ones")
-	fs.StringVar(&opt.Value, "value", "", "the sample type to share out (default cpu, else samples)")
+	fs.StringVar(&opt.Value, "value", "", "the sample `TYPE` to share out (default cpu, else samples)")
 	fs.BoolVar(&opt.FoldKernel, "fold-kernel", false, "drop the frames of the [kernel] mapping: charge a sample taken in the kernel to the thread's pc that entered it")
-	regexpFlag(fs, &opt.Focus, "focus", "keep only the samples with a function matching this regular expression in the stack")
-	regexpFlag(fs, &opt.Ignore, "ignore", "drop the samples with a function matching this regular expression in the stack")
+	regexpFlag(fs, &opt.Focus, "focus", "keep only the samples with a function matching `REGEXP` in the stack")
+	regexpFlag(fs, &opt.Ignore, "ignore", "drop the samples with a function matching `REGEXP` in the stack")
 	var maxDiff *float64
-	fs.Func("max-diff", "exit with status 1 when a listed function's shares differ by more than this many points", func(s string) error {
+	fs.Func("max-diff", "exit with status 1 when a listed function's shares differ by more than `POINTS` percentage points", func(s string) error {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil || v < 0 {
 			return fmt.Errorf("want a number of points, not negative: %q", s)
