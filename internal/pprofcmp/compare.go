@@ -108,7 +108,11 @@ func Format(out io.Writer, a, b Named, rows []Row, opt Options) error {
 	}
 	fmt.Fprintf(&w, "%-*s  %7s  %7s  %7s\n", width, "function", "A", "B", "B-A")
 	for _, r := range rows {
-		fmt.Fprintf(&w, "%-*s  %7s  %7s  %+7.1f\n", width, r.Func, share(r.A, r.InA), share(r.B, r.InB), r.Diff())
+		d := math.Round(r.Diff()*10) / 10
+		if d == 0 {
+			d = 0 // not -0.0
+		}
+		fmt.Fprintf(&w, "%-*s  %7s  %7s  %+7.1f\n", width, r.Func, share(r.A, r.InA), share(r.B, r.InB), d)
 	}
 	_, err := io.WriteString(out, w.String())
 	return err

@@ -212,3 +212,15 @@ main.only    10.0%        -    -10.0
 		t.Errorf("got:\n%s\nwant:\n%s", out.String(), want)
 	}
 }
+
+// TestFormatRoundsToZero: a difference that rounds to zero prints as +0.0, never -0.0.
+func TestFormatRoundsToZero(t *testing.T) {
+	s := &Shares{Value: "cpu/nanoseconds"}
+	var out strings.Builder
+	if err := Format(&out, Named{"a", s}, Named{"b", s}, []Row{{Func: "f", A: 10.02, B: 10, InA: true, InB: true}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(out.String(), "f           10.0%    10.0%     +0.0\n") {
+		t.Errorf("got:\n%s", out.String())
+	}
+}
