@@ -93,7 +93,7 @@ func TestCompare(t *testing.T) {
 		t.Errorf("-max-diff 1: status %d, stderr %q", st, errs)
 	}
 	out, _, st = runCLI(t, "compare", "-cum", "-focus", `^main\.share[36]0$`, b, a)
-	if st != 0 || !strings.Contains(out, `cumulative shares of each profile's value, in percent (focus "^main\\.share[36]0$")`) ||
+	if st != 0 || !strings.Contains(out, `cumulative shares of each profile's value, in percent (focus '^main\.share[36]0$')`) ||
 		!strings.Contains(out, "90 samples kept") || !strings.Contains(out, "main.main      100.0%   100.0%     +0.0\n") {
 		t.Errorf("-cum -focus: status %d\n%s", st, out)
 	}

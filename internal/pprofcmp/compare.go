@@ -77,10 +77,10 @@ func Format(out io.Writer, a, b Named, rows []Row, opt Options) error {
 		sel = append(sel, "kernel frames folded into the thread's")
 	}
 	if opt.Focus != nil {
-		sel = append(sel, fmt.Sprintf("focus %q", opt.Focus.String()))
+		sel = append(sel, "focus '"+opt.Focus.String()+"'")
 	}
 	if opt.Ignore != nil {
-		sel = append(sel, fmt.Sprintf("ignore %q", opt.Ignore.String()))
+		sel = append(sel, "ignore '"+opt.Ignore.String()+"'")
 	}
 	if len(sel) == 0 {
 		sel = append(sel, "all samples")

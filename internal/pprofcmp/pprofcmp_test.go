@@ -198,7 +198,7 @@ func TestTopAndFormat(t *testing.T) {
 	if err := Format(&out, Named{"cpu.pprof", a}, Named{"sampler.pprof", b}, rows, Options{FoldKernel: true, Focus: regexp.MustCompile(`main\.main`)}); err != nil {
 		t.Fatal(err)
 	}
-	want := `flat shares of each profile's value, in percent (kernel frames folded into the thread's, focus "main\\.main")
+	want := `flat shares of each profile's value, in percent (kernel frames folded into the thread's, focus 'main\.main')
 A: cpu.pprof: 100 samples, 2.00s, value cpu/nanoseconds, 100 samples kept
 B: sampler.pprof: 210 samples, duration unknown, value cpu/nanoseconds, 200 samples kept
 function         A        B      B-A
