@@ -50,7 +50,7 @@ func runnableHere() bool { return schedHints.runnableOn.Load()&(1<<uint(cpuIndex
 func tickNeedsLock() bool {
 	now := nanotime()
 	return runnableHere() || schedHints.nextSleeper.Load() <= now ||
-		(cpuTimersArmed.Load() && !onIdle()) ||
+		cpuTimerDue(now) ||
 		(watchdogPeriod != 0 && now >= watchdog.nextScan)
 }
 

@@ -18,8 +18,17 @@ import (
 
 var timers ptimer.Table
 
-// cpuTimersArmed mirrors timers.CPUArmed for the lock-free part of the tick.
-var cpuTimersArmed atomic.Bool
+// cpuTimersArmed mirrors timers.CPUArmed, and cpuHints the earliest expiry of the CPU-time
+// timers, for the lock-free part of the tick: a tick takes the kernel lock only when the thread
+// it interrupted, or the process, has used up the CPU time to one. A user-time timer's hint is
+// its expiry on the clock of all CPU time, which passes it no later.
+var (
+	cpuTimersArmed atomic.Bool
+	cpuHints       struct {
+		process atomic.Int64             // on the process's clock, 0 for none
+		thread  [maxThreads]atomic.Int64 // on each thread's clock, by slot, 0 for none
+	}
+)
 
 // dueTimers is scratch for the expired wall-clock timers of one tick.
 var dueTimers [16]int32
@@ -65,6 +74,9 @@ func checkCPUTimers(slot int32) {
 // brought the expiry due; -1 for none) takes it unless it blocks it.
 func fireTimer(id int, now int64, slot int32) {
 	e := timers.Expire(id, now)
+	if e.Counted {
+		timersChanged() // its next expiry moved on
+	}
 	if !e.Fire {
 		return
 	}
@@ -113,6 +125,7 @@ func processTarget(sig int, slot int32) int32 {
 // timer's sig was pending after all (its timer was deleted meanwhile).
 func timerInfo(t *thread, sig int) (info signal.Info, ok bool) {
 	id, overrun, value, more := timers.Deliver(curSlot(), int32(sig), clockRead)
+	timersChanged() // the overrun's count moved the timer's next expiry on
 	if !more {
 		t.sig.Timed &^= signal.Bit(sig)
 	}
@@ -122,8 +135,53 @@ func timerInfo(t *thread, sig int) (info signal.Info, ok bool) {
 	return signal.Info{Signo: int32(sig), Code: signal.SI_TIMER, TimerID: int32(id), Overrun: overrun, Value: value}, true
 }
 
-// timersChanged republishes whether a CPU-time timer is armed, after any change to the table.
-func timersChanged() { cpuTimersArmed.Store(timers.CPUArmed()) }
+// timersChanged republishes whether a CPU-time timer is armed, and the hints, after any change
+// to the table.
+func timersChanged() {
+	armed := timers.CPUArmed()
+	cpuTimersArmed.Store(armed)
+	if !armed && cpuHints.process.Load() == 0 && !hintedThreads {
+		return
+	}
+	var process int64
+	for i := range cpuHints.thread {
+		cpuHints.thread[i].Store(0)
+	}
+	hintedThreads = false
+	for id := timers.NextCPU(-1); id >= 0; id = timers.NextCPU(id) {
+		t, _ := timers.Get(id)
+		switch t.Clock.Kind {
+		case ptimer.ThreadCPU, ptimer.ThreadUser:
+			h := &cpuHints.thread[t.Clock.Thread&(maxThreads-1)]
+			if old := h.Load(); old == 0 || t.Next() < old {
+				h.Store(t.Next())
+			}
+			hintedThreads = true
+		default:
+			if process == 0 || t.Next() < process {
+				process = t.Next()
+			}
+		}
+	}
+	cpuHints.process.Store(process)
+}
+
+// hintedThreads says some thread's hint may be set.
+var hintedThreads bool
+
+// cpuTimerDue reports, without the kernel lock, whether the tick should check the CPU-time
+// timers: the thread running here, or the process, has passed the earliest expiry of one.
+func cpuTimerDue(now int64) bool {
+	if !cpuTimersArmed.Load() || onIdle() {
+		return false
+	}
+	slot := curSlot()
+	if d := cpuHints.thread[slot&(maxThreads-1)].Load(); d != 0 && scheduler.CPUTime(slot, now) >= d {
+		return true
+	}
+	d := cpuHints.process.Load()
+	return d != 0 && scheduler.ProcessCPUTime(now) >= d
+}
 
 // struct sigevent (include/uapi/asm-generic/siginfo.h; the Go runtime's sigeventFields,
 // TestSigeventLayout): sigev_value, sigev_signo, sigev_notify, then a union whose first member is

@@ -135,10 +135,11 @@ func (tb *Table) Overrun(id int) (int64, int) {
 
 // Expiry says what a timer's expiry asks of the kernel.
 type Expiry struct {
-	ID     int
-	Fire   bool // send the timer's signal (Legacy: a plain one)
-	Legacy bool
-	Event  Event
+	ID      int
+	Fire    bool // send the timer's signal (Legacy: a plain one)
+	Counted bool // some expiry was due: the timer's next expiry moved on, or it disarmed
+	Legacy  bool
+	Event   Event
 }
 
 // Expire counts timer id's expirations up to now on its clock. It reports whether the kernel
@@ -155,7 +156,7 @@ func (tb *Table) Expire(id int, now int64) Expiry {
 	if k == 0 {
 		return Expiry{ID: id}
 	}
-	e := Expiry{ID: id, Legacy: t.legacy, Event: t.Event}
+	e := Expiry{ID: id, Counted: true, Legacy: t.legacy, Event: t.Event}
 	switch {
 	case t.legacy:
 		e.Fire = t.Event.Notify != SigevNone

@@ -72,6 +72,9 @@ type Timer struct {
 	queuedOn int32
 }
 
+// Next is the timer's next expiry not yet counted, on its clock, or 0 when it is disarmed.
+func (t Timer) Next() int64 { return t.next }
+
 // Table is every timer of the process. The zero value has none, with the interval timers
 // disarmed.
 type Table struct {

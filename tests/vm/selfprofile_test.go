@@ -25,7 +25,7 @@ const selfProfileRate = 100
 
 // selfProfileWorkload is how long the shares workload runs: 400 samples at 100 Hz on its one
 // goroutine, and under TCG on two cores four boots stay within a few minutes.
-const selfProfileWorkload = 4 * time.Second
+const selfProfileWorkload = 8 * time.Second
 
 // cputimeLine is the groundtruth line with the CPU time the workload took, by getrusage.
 var cputimeLine = regexp.MustCompile(`^groundtruth: cputime user=(\S+) sys=(\S+) wall=(\S+)$`)
@@ -41,7 +41,7 @@ var shareTruth = []struct {
 	want float64
 }{{"main.share60", 60}, {"main.share30", 30}, {"main.share10", 10}}
 
-// TestSelfProfile boots `groundtruth -cpuprofile /out/cpu.pprof shares 4s` with 1 and 2 CPUs,
+// TestSelfProfile boots `groundtruth -cpuprofile /out/cpu.pprof shares 8s` with 1 and 2 CPUs,
 // the sampler at 100 Hz writing its own pprof profile. The program's profile must parse and
 // hold at least 90% of the samples its CPU time calls for (100 Hz × user+sys, as the program
 // measured it with getrusage), and its flat shares of share60, share30 and share10 within the
@@ -169,9 +169,9 @@ func selfProfileShares(t *testing.T, file string) *pprofcmp.Shares {
 // shareTolerance is how far a share measured from samples may be from the truth want (one
 // count: the profile's samples) or two measured shares from each other (two counts): 5
 // percentage points, or three standard errors of the binomial sampling when that is more.
-// At 100 Hz a 4 s workload has about 400 samples, and a 60% share's standard error is then
-// 2.4 points: 5 points alone would fail one run in twenty by chance, a difference of two
-// profiles (3.5 points) one in seven.
+// At 100 Hz an 8 s workload has about 800 samples, and a 60% share's standard error is then
+// 1.7 points: 5 points is 2.9 of them against the truth, but a difference of two profiles
+// (2.4 points) would fail one run in twenty by chance.
 func shareTolerance(want float64, counts ...int64) float64 {
 	p := want / 100
 	variance := 0.0
