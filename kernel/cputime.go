@@ -51,27 +51,7 @@ func clockRead(c ptimer.Clock) int64 {
 	return now
 }
 
-// Clock ids (include/uapi/linux/time.h), and the CPU-time clock ids built from a pid or tid
-// (include/linux/posix-timers_types.h: CPUCLOCK_PID, CPUCLOCK_PERTHREAD_MASK, CPUCLOCK_WHICH).
-const (
-	clockRealtime       = 0
-	clockMonotonic      = 1
-	clockProcessCPU     = 2
-	clockThreadCPU      = 3
-	clockMonotonicRaw   = 4
-	clockRealtimeCoarse = 5
-	clockMonotonicCoars = 6
-	clockBoottime       = 7
-	clockRealtimeAlarm  = 8
-	clockBoottimeAlarm  = 9
-	clockTAI            = 11
-	timerAbstime        = 1
-
-	cpuclockPerthread = 4 // the id names a thread's clock, else a process's
-	cpuclockWhichMask = 3 // CPUCLOCK_PROF (user+system), VIRT (user), SCHED (run time)
-	cpuclockVirt      = 1
-	cpuclockFD        = 3 // a clock behind a descriptor: none here
-)
+const timerAbstime = 1 // TIMER_ABSTIME (include/uapi/linux/time.h)
 
 // clockKind says how a clock id reads.
 type clockKind uint8
@@ -83,47 +63,44 @@ const (
 	clockCPU                // a CPU-time clock (clock.Kind and clock.Thread say which)
 )
 
-// resolveClock turns a clock id into what reads it, for the calling thread: the static ids,
-// and the CPU-time ids of this process or of one of its threads. timers says whether a timer
-// may run on it (the raw and coarse clocks have none).
+// resolveClock turns a clock id into what reads it, for the calling thread: the fixed ids, and
+// the CPU-time ids of this process or of one of its threads (ptimer.DecodeClockID). timers says
+// whether a timer may run on it (the raw and coarse clocks have none, as on Linux).
 func resolveClock(id int32) (kind clockKind, c ptimer.Clock, timers bool) {
-	switch id {
-	case clockRealtime, clockRealtimeAlarm, clockTAI:
-		return clockWallTime, ptimer.Clock{Kind: ptimer.Wall}, true
-	case clockRealtimeCoarse:
-		return clockWallTime, ptimer.Clock{Kind: ptimer.Wall}, false
-	case clockMonotonic, clockBoottime, clockBoottimeAlarm:
-		return clockMono, ptimer.Clock{Kind: ptimer.Wall}, true
-	case clockMonotonicRaw, clockMonotonicCoars:
-		return clockMono, ptimer.Clock{Kind: ptimer.Wall}, false
-	case clockProcessCPU:
-		return clockCPU, ptimer.Clock{Kind: ptimer.ProcessCPU}, true
-	case clockThreadCPU:
-		return clockCPU, ptimer.Clock{Kind: ptimer.ThreadCPU, Thread: curSlot()}, true
-	}
-	if id >= 0 || id&cpuclockWhichMask == cpuclockFD {
+	d := ptimer.DecodeClockID(id)
+	wall := ptimer.Clock{Kind: ptimer.Wall}
+	switch {
+	case !d.Valid:
 		return clockBad, ptimer.Clock{}, false
-	}
-	pid := ^(id >> 3)
-	user := id&cpuclockWhichMask == cpuclockVirt
-	if id&cpuclockPerthread != 0 {
+	case d.Static == ptimer.ClockRealtime, d.Static == ptimer.ClockRealtimeAlarm, d.Static == ptimer.ClockTAI:
+		return clockWallTime, wall, true
+	case d.Static == ptimer.ClockRealtimeCoarse:
+		return clockWallTime, wall, false
+	case d.Static == ptimer.ClockMonotonic, d.Static == ptimer.ClockBoottime, d.Static == ptimer.ClockBoottimeAlarm:
+		return clockMono, wall, true
+	case d.Static == ptimer.ClockMonotonicRaw, d.Static == ptimer.ClockMonotonicCoarse:
+		return clockMono, wall, false
+	case d.Static == ptimer.ClockProcessCPUTimeID:
+		return clockCPU, ptimer.Clock{Kind: ptimer.ProcessCPU}, true
+	case d.Static == ptimer.ClockThreadCPUTimeID:
+		return clockCPU, ptimer.Clock{Kind: ptimer.ThreadCPU, Thread: curSlot()}, true
+	case d.PerThread:
 		slot := curSlot()
-		if pid != 0 {
-			if slot = slotOfTID(pid); slot < 0 {
+		if d.ID != 0 {
+			if slot = slotOfTID(d.ID); slot < 0 {
 				return clockBad, ptimer.Clock{}, false
 			}
 		}
 		c = ptimer.Clock{Kind: ptimer.ThreadCPU, Thread: slot}
-		if user {
+		if d.UserOnly {
 			c.Kind = ptimer.ThreadUser
 		}
 		return clockCPU, c, true
-	}
-	if pid != 0 && pid != processID {
+	case d.ID != 0 && d.ID != processID:
 		return clockBad, ptimer.Clock{}, false
 	}
 	c = ptimer.Clock{Kind: ptimer.ProcessCPU}
-	if user {
+	if d.UserOnly {
 		c.Kind = ptimer.ProcessUser
 	}
 	return clockCPU, c, true

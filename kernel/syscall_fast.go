@@ -1,5 +1,7 @@
 package kernel
 
+import "github.com/unitrace/unitrace/kernel/ptimer"
+
 // System calls served without the kernel lock. The Go runtime reads the clock through a system
 // call many thousand times a second (there is no vDSO here), and its idle Ms call sched_yield
 // and gettid in their spin loops; under one kernel lock these would serialise every CPU for
@@ -16,7 +18,7 @@ func fastSyscall(nr uint64, a *syscallArgs) (ret uint64, ok bool) {
 	switch nr {
 	case nrClockGettime:
 		id := int32(a[0])
-		if id < 0 || id == clockProcessCPU {
+		if id < 0 || id == ptimer.ClockProcessCPUTimeID {
 			return 0, false // reads every thread, or looks one up
 		}
 		now, ok := clockNow(id)
