@@ -3,6 +3,7 @@
 //
 //	pprof     runtime/pprof's CPU profile of a spin loop has 100 Hz × its CPU time samples
 //	itimer    setitimer(ITIMER_REAL) delivers SIGALRM every period: the error is printed
+//	virtual   setitimer(ITIMER_VIRTUAL) waits for the process's user time, not the wall clock
 //	overrun   a POSIX timer whose signal is blocked counts exactly the expiries it missed
 //	cputime   a spinning thread's CLOCK_THREAD_CPUTIME_ID advances with its run time, a sleeping
 //	          thread's does not, and getrusage(RUSAGE_SELF) sums the threads
@@ -30,6 +31,7 @@ type check struct {
 var checks = []check{
 	{"pprof", checkPprof},
 	{"itimer", checkITimer},
+	{"virtual", checkVirtual},
 	{"overrun", checkOverrun},
 	{"cputime", checkCPUTime},
 	{"eintr", checkEINTR},
