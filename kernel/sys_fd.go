@@ -250,7 +250,7 @@ func sysUnameImpl(addr uintptr) uint64 {
 	for i := range b {
 		b[i] = 0
 	}
-	fields := [6]string{"Linux", "unitrace", "6.1.0-unitrace", "#1", "x86_64", "(none)"}
+	fields := [6]string{"Linux", "unitrace", "6.1.0-unitrace", "#1", archPlatform, "(none)"} // the machine is AT_PLATFORM: x86_64, aarch64
 	for i, s := range fields {
 		copy(b[i*65:i*65+64], s)
 	}

@@ -141,7 +141,7 @@ var Calls = []Call{
 	full("getegid", "sysGetegid", "root: 0"),
 	full("getgroups", "sysGetgroups", "root with no supplementary groups: 0, the list untouched"),
 	partial("getrandom", "sysGetrandom", "the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; flags ignored"),
-	partial("uname", "sysUname", "fixed strings: Linux, unitrace, 6.1.0-unitrace, #1, x86_64 (on arm64 too), (none)"),
+	partial("uname", "sysUname", "fixed strings: Linux, unitrace, 6.1.0-unitrace, #1, x86_64 or aarch64, (none)"),
 
 	// Answered with an error.
 	fails("copy_file_range", "ENOSYS", "the Go runtime's io.Copy between files falls back to read and write"),
