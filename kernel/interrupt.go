@@ -10,12 +10,13 @@ import "github.com/unitrace/unitrace/kernel/sched"
 //     futex wait with a timeout (Linux's ERESTART_RESTARTBLOCK, which a handler turns into
 //     EINTR);
 //   - the bytes moved so far: a pipe read or write that moved some;
-//   - restart (ERESTARTSYS): a futex wait without a timeout, a pipe, eventfd or trace-port read
-//     or write that moved nothing. The thread's pc goes back to the system-call instruction, so
+//   - restart (ERESTARTSYS): a futex wait without a timeout, a pipe or eventfd read or write
+//     that moved nothing, a trace-port read. The thread's pc goes back to the system-call instruction, so
 //     the call runs again once the handler returns, unless the handler lacks SA_RESTART: then
 //     the call fails with EINTR (deliverOne), and without a handler it just runs again.
 //
-// A shared directory's reply is not interruptible: its request is already with the host.
+// A shared directory's reply is not interruptible: its request is already with the host; nor is
+// a write to a trace port or the trace agent's calls, whose bytes may be with the device already.
 
 // interruptWait wakes the thread in slot if it is blocked in an interruptible wait; its call
 // then ends when it runs (completeInterrupted).
@@ -23,6 +24,9 @@ func interruptWait(slot int32) {
 	t := &threads[slot]
 	switch t.wait {
 	case waitFutex, waitSleep, waitEpoll, waitEventfd, waitPipe, waitDevice:
+		if t.wait == waitDevice && t.waitOp != opRead {
+			return
+		}
 		if scheduler.State(slot) == sched.Blocked {
 			t.interrupted = true
 			wake(slot, false)
