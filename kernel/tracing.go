@@ -18,10 +18,12 @@ import (
 //	unitrace.tracer=1              run the tracer with nothing enabled at boot (the host enables
 //	                               tracepoints later over the control port)
 //	unitrace.accel=tcg|kvm         how QEMU runs the guest, reported in HELLO (set by the launcher)
+//	unitrace.ctl=1                 without the tracer, still serve the control port's signal
+//	                               command (the launcher passes it on every run: ^C, unitrace signal)
 //
 // The tracer (rings and the agent that drains them to the data port) runs only when one of these
-// options is given and the machine has the trace device; otherwise the ports are left to the
-// program.
+// options but the last two is given and the machine has the trace device; otherwise the ports are
+// left to the program, but for the control port under unitrace.ctl=1.
 
 var (
 	tpSyscallEnter = trace.Point{Name: "syscall_enter", Format: "nr=%d a0=%x a1=%x a2=%x",
@@ -104,6 +106,9 @@ func traceOption(i int, o string) bool {
 	case o == "unitrace.accel=kvm":
 		topts.accel = trace.AccelKVM
 		return true
+	case o == "unitrace.ctl=1": // the control port alone: no rings
+		ctlWanted = true
+		return true
 	case strings.HasPrefix(o, "unitrace.ring="):
 		size, ok := ring.ParseSize(o[len("unitrace.ring="):])
 		if !ok {
@@ -172,14 +177,18 @@ func initTracing(mem uintptr) {
 // The trace agent (an ordinary goroutine) starts with the program's package initialisation, once
 // the Go runtime runs; as a plain Linux process the kernel never booted and nothing starts.
 func init() {
-	if tracingReady {
+	switch {
+	case tracingReady:
 		stream.started = true
 		agent.Start()
+	case ctlWanted && vdevReady && ports[devCtl].port >= 0:
+		agent.StartControl()
 	}
 }
 
 var (
 	tracingReady bool
+	ctlWanted    bool    // unitrace.ctl=1: serve the control port even without the tracer
 	traceRingMem uintptr // the rings' memory: CPU n's ring is the n-th block of the boot size
 )
 

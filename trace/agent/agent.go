@@ -28,14 +28,26 @@ var once sync.Once
 // with the tracer on.
 func Start() {
 	once.Do(func() {
-		a := &agent{}
+		a := &agent{tracer: true}
 		go a.run()
+	})
+}
+
+// StartControl launches the control loop alone, once: the kernel calls it from an init
+// function when it booted without the tracer but was asked to serve the control port
+// (unitrace.ctl=1), so the host can still signal the program. Commands that need the tracer
+// are refused.
+func StartControl() {
+	once.Do(func() {
+		a := &agent{}
+		go a.serveControl()
 	})
 }
 
 // agent is the state the two loops share. mu serialises their use of the data port, so a
 // command's frames (a flush's DATA, a STATS, END) come out whole and in order.
 type agent struct {
+	tracer  bool // the tracer runs: the rings and the data port are the agent's
 	mu      sync.Mutex
 	stopped bool // END is out: nothing more goes to the data port
 	// points is how many tracepoints the last DICT described. The program registers its own

@@ -62,8 +62,12 @@ func (a *agent) serveControl() {
 		if f.Type != wire.TypeCmd {
 			continue
 		}
-		if w.WriteFrame(wire.TypeResp, 0, a.execute(f.Payload)) != nil {
+		body, then := a.execute(f.Payload)
+		if w.WriteFrame(wire.TypeResp, 0, body) != nil {
 			return
+		}
+		if then != nil {
+			then()
 		}
 	}
 }
@@ -106,14 +110,24 @@ type pointInfo struct {
 	InterruptBacktrace bool   `json:"interrupt_backtrace"`
 }
 
-// execute runs one command and returns its RESP body.
-func (a *agent) execute(body []byte) []byte {
+// execute runs one command and returns its RESP body, and what to do once the reply is out
+// (nil for nothing).
+func (a *agent) execute(body []byte) (reply []byte, then func()) {
 	c, perr := ctl.Parse(body)
 	resp := response{ID: c.ID}
 	if perr != ctl.ErrNone {
 		resp.ID = lenientID(body) // so the host can tell which command was refused
 		resp.Error = perr.Message()
-		return encode(resp)
+		return encode(resp), nil
+	}
+	if c.Op == ctl.OpSignal {
+		// Also after stop and without the tracer. The signal goes after the reply: it may end
+		// the program (SIGQUIT's dump, a signal the program does not handle), and the host must
+		// still learn that it was sent.
+		if e := canSignal(); e != ctl.ErrNone {
+			return encode(response{ID: c.ID, Error: e.Message()}), nil
+		}
+		return encode(response{ID: c.ID, OK: true}), func() { raise(c.Sig) }
 	}
 	if e := a.run1(&c, &resp); e != ctl.ErrNone {
 		msg := e.Message()
@@ -124,7 +138,7 @@ func (a *agent) execute(body []byte) []byte {
 	} else {
 		resp.OK = true
 	}
-	return encode(resp)
+	return encode(resp), nil
 }
 
 // encode marshals a reply. One that would not fit a frame is replaced by an error: the frame
@@ -142,6 +156,9 @@ func encode(r response) []byte {
 
 // run1 carries out a parsed command.
 func (a *agent) run1(c *ctl.Command, resp *response) ctl.Err {
+	if !a.tracer {
+		return ctl.ErrNoTracer
+	}
 	if c.Op == ctl.OpStacks {
 		return stacks(resp) // reads no ring and sends nothing on the data port: also after stop
 	}

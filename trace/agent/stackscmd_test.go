@@ -122,14 +122,14 @@ func TestStacksRefused(t *testing.T) {
 // TestCommandsOnOldKernel runs the commands on the host, whose Linux kernel has none of the
 // agent's private system calls (ENOSYS): the replies say so, nothing panics.
 func TestCommandsOnOldKernel(t *testing.T) {
-	a := &agent{}
+	a := &agent{tracer: true}
 	for _, tt := range []struct{ cmd, want string }{
 		{`{"id":1,"cmd":"stacks"}`, `{"id":1,"error":"not available in this kernel"}`},
 		{`{"id":2,"cmd":"sampler.stop"}`, `{"id":2,"error":"not available in this kernel"}`},
 		{`{"id":3,"cmd":"sampler.start","hz":100}`, `{"id":3,"error":"not available in this kernel"}`},
 		{`{"id":4,"cmd":"stacks","hz":100}`, `{"id":4,"error":"field not accepted by this command"}`},
 	} {
-		if got := string(a.execute([]byte(tt.cmd))); got != tt.want {
+		if got, _ := a.execute([]byte(tt.cmd)); string(got) != tt.want {
 			t.Errorf("%s: %s, want %s", tt.cmd, got, tt.want)
 		}
 	}

@@ -8,6 +8,9 @@ const (
 	MaxString   = 64   // bytes in one string value
 	MaxHz       = 10000
 	MaxForcedHz = 100000
+	// MaxSignal is the highest signal number the signal command takes: Linux's _NSIG, 64
+	// (include/uapi/asm-generic/signal.h), real-time signals included.
+	MaxSignal = 64
 )
 
 // Op is a command.
@@ -27,12 +30,13 @@ const (
 	OpSamplerStart
 	OpSamplerStop
 	OpStacks
+	OpSignal
 	numOps
 )
 
 // opNames are the wire names, indexed by Op.
 var opNames = [numOps]string{"", "hello", "list", "enable", "disable", "mode", "snapshot", "flush",
-	"stats", "stop", "sampler.start", "sampler.stop", "stacks"}
+	"stats", "stop", "sampler.start", "sampler.stop", "stacks", "signal"}
 
 // String returns the wire name of the command ("" for OpNone or invalid).
 func (o Op) String() string {
@@ -60,6 +64,7 @@ const (
 	HasSize
 	HasHz
 	HasForce
+	HasSig
 )
 
 // allowed and required fields per Op (beyond id and cmd).
@@ -70,10 +75,12 @@ var (
 		OpDisable:      HasMatch | HasStack,
 		OpMode:         HasRing | HasSize,
 		OpSamplerStart: HasHz | HasForce,
+		OpSignal:       HasSig,
 	}
 	required = [numOps]uint8{
 		OpEnable:  HasMatch,
 		OpDisable: HasMatch,
+		OpSignal:  HasSig,
 	}
 )
 
@@ -90,6 +97,7 @@ type Command struct {
 	Size     uint64
 	Hz       uint32
 	Force    bool
+	Sig      uint8 // the signal command's signal number, 1..MaxSignal
 }
 
 // Pattern returns the match glob ("*" when the command had none).
@@ -130,6 +138,10 @@ func (c *Command) validate() Err {
 		}
 		if c.Has&HasHz != 0 && (c.Hz == 0 || c.Hz > limit) {
 			return ErrBadHz
+		}
+	case OpSignal:
+		if c.Sig == 0 {
+			return ErrBadSignal
 		}
 	}
 	return ErrNone

@@ -171,5 +171,8 @@ func (c *Command) Encode(dst []byte) (int, bool) {
 	if c.Has&HasForce != 0 {
 		w.Bool("force", c.Force)
 	}
+	if c.Has&HasSig != 0 {
+		w.Uint("sig", uint64(c.Sig))
+	}
 	return w.End()
 }

@@ -30,6 +30,8 @@ const (
 	ErrStopped
 	ErrTooManyEntries
 	ErrBadSnapshot
+	ErrBadSignal
+	ErrNoTracer
 	numErrs
 )
 
@@ -59,6 +61,8 @@ var errMessages = [numErrs]string{
 	ErrStopped:        "the tracer is stopped",
 	ErrTooManyEntries: "more CPUs and threads than one stacks reply holds",
 	ErrBadSnapshot:    "the kernel's stacks snapshot is malformed",
+	ErrBadSignal:      "bad signal (sig must be 1..64)",
+	ErrNoTracer:       "the tracer is not running: this guest serves only the signal command",
 }
 
 // Message returns the reply text for e (constant strings; no allocation).

@@ -21,6 +21,11 @@ func FuzzParse(f *testing.F) {
 		`{"id":19,"cmd":"stacks"}`,
 		`{"id":20,"cmd":"stacks","match":"*"}`,
 		`{"cmd":"stacks" ,"id":4294967295}`,
+		`{"id":21,"cmd":"signal","sig":2}`,
+		`{"sig":64,"id":22,"cmd":"signal"}`,
+		`{"id":23,"cmd":"signal","sig":65}`,
+		`{"id":24,"cmd":"signal"}`,
+		`{"id":25,"cmd":"stop","sig":9}`,
 		`{"id":1,"id":2,"cmd":"stop"}`,
 		`{"id":-1,"cmd":"stop"}`,
 		`{"id":1,"cmd":{"a":1}}`,
@@ -46,6 +51,9 @@ func FuzzParse(f *testing.F) {
 		}
 		if v, ok := m["match"]; ok && v != string(c.Pattern()) {
 			t.Fatalf("match %q vs %q", v, c.Pattern())
+		}
+		if v, ok := m["sig"]; ok && (v != float64(c.Sig) || c.Sig == 0 || c.Sig > MaxSignal) {
+			t.Fatalf("sig %v vs %d", v, c.Sig)
 		}
 		buf := make([]byte, MaxCommand)
 		n, ok := c.Encode(buf)

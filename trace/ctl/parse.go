@@ -10,13 +10,14 @@ const (
 	keySize
 	keyHz
 	keyForce
+	keySig
 	numKeys
 )
 
-var keyNames = [numKeys]string{"id", "cmd", "match", "stack", "ring", "size", "hz", "force"}
+var keyNames = [numKeys]string{"id", "cmd", "match", "stack", "ring", "size", "hz", "force", "sig"}
 
 // keyHas maps a key to its Has* bit (0 for id and cmd, which are required).
-var keyHas = [numKeys]uint8{0, 0, HasMatch, HasStack, HasRing, HasSize, HasHz, HasForce}
+var keyHas = [numKeys]uint8{0, 0, HasMatch, HasStack, HasRing, HasSize, HasHz, HasForce, HasSig}
 
 // value is one scanned JSON value.
 type value struct {
@@ -122,7 +123,7 @@ func lookupKey(k []byte) uint8 {
 func (c *Command) set(k uint8, v *value) Err {
 	want := kindBool
 	switch k {
-	case keyID, keySize, keyHz:
+	case keyID, keySize, keyHz, keySig:
 		want = kindNumber
 	case keyCmd, keyMatch, keyRing:
 		want = kindString
@@ -170,6 +171,11 @@ func (c *Command) set(k uint8, v *value) Err {
 		c.Hz = uint32(v.num)
 	case keyForce:
 		c.Force = v.b
+	case keySig:
+		if v.num > MaxSignal {
+			return ErrBadSignal
+		}
+		c.Sig = uint8(v.num)
 	}
 	return ErrNone
 }

@@ -47,6 +47,9 @@ func TestParseCommands(t *testing.T) {
 		{`{"id":4294967295,"cmd":"stop"}`, cmd(OpStop, 4294967295, 0, nil)},
 		{`{"id":19,"cmd":"stacks"}`, cmd(OpStacks, 19, 0, nil)},
 		{`{"cmd":"stacks","id":0}`, cmd(OpStacks, 0, 0, nil)},
+		{`{"id":20,"cmd":"signal","sig":2}`, cmd(OpSignal, 20, HasSig, func(c *Command) { c.Sig = 2 })},
+		{`{"sig":1,"cmd":"signal","id":21}`, cmd(OpSignal, 21, HasSig, func(c *Command) { c.Sig = 1 })},
+		{`{"id":22,"cmd":"signal","sig":64}`, cmd(OpSignal, 22, HasSig, func(c *Command) { c.Sig = 64 })},
 		{`{"id":1,"cmd":"list","match":"` + strings.Repeat("x", 64) + `"}`, cmd(OpList, 1, HasMatch, withMatch(strings.Repeat("x", 64)))},
 	}
 	for _, tt := range tests {
@@ -123,6 +126,19 @@ func TestParseErrors(t *testing.T) {
 		{`{"id":1,"cmd":"sampler.start","hz":10001}`, ErrBadHz},
 		{`{"id":1,"cmd":"sampler.start","hz":100001,"force":true}`, ErrBadHz},
 		{`{"id":1,"cmd":"sampler.start","hz":20000,"force":false}`, ErrBadHz},
+		{`{"id":1,"cmd":"signal"}`, ErrMissingField},
+		{`{"id":1,"cmd":"signal","sig":0}`, ErrBadSignal},
+		{`{"id":1,"cmd":"signal","sig":65}`, ErrBadSignal},
+		{`{"id":1,"cmd":"signal","sig":256}`, ErrBadSignal},
+		{`{"id":1,"cmd":"signal","sig":18446744073709551615}`, ErrBadSignal},
+		{`{"id":1,"cmd":"signal","sig":-2}`, ErrOutOfRange},
+		{`{"id":1,"cmd":"signal","sig":"INT"}`, ErrWrongType},
+		{`{"id":1,"cmd":"signal","sig":2.0}`, ErrBadNumber},
+		{`{"id":1,"cmd":"signal","sig":true}`, ErrWrongType},
+		{`{"id":1,"cmd":"signal","sig":2,"sig":3}`, ErrDuplicateField},
+		{`{"id":1,"cmd":"signal","sig":2,"match":"*"}`, ErrFieldNotForCmd},
+		{`{"id":1,"cmd":"stop","sig":2}`, ErrFieldNotForCmd},
+		{`{"id":1,"cmd":"stacks","sig":3}`, ErrFieldNotForCmd},
 	}
 	for _, tt := range tests {
 		got, e := Parse([]byte(tt.in))
