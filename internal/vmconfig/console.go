@@ -3,6 +3,7 @@ package vmconfig
 import (
 	"bytes"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -30,6 +31,11 @@ type Seen struct {
 	ExitStatus   int  // the status of the last one
 	Fault        bool // a kernel fault report started
 	FaultHalting bool // and ended with the halting line
+	// QEMUSignal is the signal QEMU's standard error said it stopped on (a
+	// StderrScanner's), 0 for none: QEMU catches SIGINT, SIGTERM and SIGHUP,
+	// prints "terminating on signal N" and exits with status 0, which would
+	// otherwise read as a reset.
+	QEMUSignal int
 }
 
 // Console scans a guest's serial output for the protocol lines. It is an
@@ -40,7 +46,12 @@ type Console struct {
 	line []byte
 	long bool // the current line outgrew maxProtocolLine
 	seen Seen
+	scan func(*Seen, string) // ScanLine when nil
 }
+
+// NewStderrScanner returns a Console that scans QEMU's standard error instead
+// (ScanQEMULine): its Seen has QEMUSignal.
+func NewStderrScanner() *Console { return &Console{scan: ScanQEMULine} }
 
 // Write scans p. It always consumes all of p.
 func (c *Console) Write(p []byte) (int, error) {
@@ -86,7 +97,11 @@ func (c *Console) add(p []byte) {
 
 func (c *Console) endLine() {
 	if !c.long {
-		ScanLine(&c.seen, string(bytes.TrimRight(c.line, "\r")))
+		scan := c.scan
+		if scan == nil {
+			scan = ScanLine
+		}
+		scan(&c.seen, string(bytes.TrimRight(c.line, "\r")))
 	}
 	c.line, c.long = c.line[:0], false
 }
@@ -101,6 +116,26 @@ func ScanLine(s *Seen, line string) {
 		if line == FaultHaltLine {
 			s.FaultHalting = true
 		}
+	}
+}
+
+// qemuSignalLine is what QEMU's error_report prints, after "qemu-system-ARCH: ", when a
+// signal it catches stops it (QEMU's runstate.c: "terminating on signal %d from pid %d (%s)",
+// or without the pid part when the sender is unknown).
+const qemuSignalLine = ": terminating on signal "
+
+// ScanQEMULine updates s with one line of QEMU's standard error.
+func ScanQEMULine(s *Seen, line string) {
+	i := strings.Index(line, qemuSignalLine)
+	if i < 0 || !strings.HasPrefix(line, "qemu-system-") {
+		return
+	}
+	digits := line[i+len(qemuSignalLine):]
+	if j := strings.IndexByte(digits, ' '); j >= 0 {
+		digits = digits[:j]
+	}
+	if n, err := strconv.Atoi(digits); err == nil && n > 0 && n < 65 {
+		s.QEMUSignal = n
 	}
 }
 

@@ -15,6 +15,10 @@ const (
 	StatusKernelFault = 70  // the kernel reported a fault it could not hand to Go
 	StatusTimeout     = 124 // the guest ran past the timeout (as timeout(1))
 	StatusQEMUFailed  = 125 // QEMU did not start, died, or exited without the guest's exit line
+	// StatusQEMUKilled plus the signal's number is the status when a signal from outside the
+	// launcher ended QEMU: a shell's convention for a child killed by a signal, so SIGKILL gives
+	// 137 and SIGTERM 143.
+	StatusQEMUKilled = 128
 )
 
 // FaultExitCode is what the kernel writes to its exit device after a fault report.
@@ -32,6 +36,7 @@ const (
 	KernelFault             // the guest kernel reported a fault
 	Hung                    // the guest ran past the timeout
 	QEMUFailed              // anything else
+	QEMUKilled              // a signal ended QEMU (not one of the launcher's)
 )
 
 func (k Kind) String() string {
@@ -42,6 +47,8 @@ func (k Kind) String() string {
 		return "kernel fault"
 	case Hung:
 		return "hung"
+	case QEMUKilled:
+		return "QEMU killed"
 	}
 	return "QEMU failed"
 }
@@ -49,7 +56,7 @@ func (k Kind) String() string {
 // Outcome is how a VM ended and what the launcher exits with.
 type Outcome struct {
 	Kind   Kind
-	Status int    // the guest's status for Exited, else 70, 124 or 125
+	Status int    // the guest's status for Exited, else 70, 124, 125 or 128+signal
 	Reason string // one sentence for the user
 }
 
@@ -65,7 +72,10 @@ func QEMUStatus(arch qemu.Arch, code int) int {
 
 // GuestExit decodes how a VM ended from the error of waiting for QEMU
 // (exec.Cmd.Wait or vmtest's VM.Wait; wrap ErrTimeout into it when your own
-// deadline killed QEMU) and from what its console showed.
+// deadline killed QEMU) and from what its console and standard error showed.
+// A signal that ended QEMU without ErrTimeout came from outside: QEMU was
+// killed by it (a signal QEMU dies of), or stopped on it (SIGINT, SIGTERM,
+// SIGHUP: QEMU says so on standard error and exits with status 0).
 func GuestExit(arch qemu.Arch, waitErr error, seen Seen) Outcome {
 	if arch == "" {
 		arch = qemu.ArchAMD64 // as in Config
@@ -77,8 +87,10 @@ func GuestExit(arch qemu.Arch, waitErr error, seen Seen) Outcome {
 			sig = ws.Signal()
 		}
 	}
-	// vmtest kills QEMU with SIGKILL when its VMTimeout expires.
-	timedOut := errors.Is(waitErr, ErrTimeout) || errors.Is(waitErr, context.DeadlineExceeded) || sig == syscall.SIGKILL
+	timedOut := errors.Is(waitErr, ErrTimeout) || errors.Is(waitErr, context.DeadlineExceeded)
+	if sig == 0 && status == 0 && exitErr == nil && waitErr == nil && seen.QEMUSignal != 0 {
+		sig = syscall.Signal(seen.QEMUSignal) // QEMU caught it and exited 0
+	}
 
 	switch {
 	case seen.Fault:
@@ -92,7 +104,7 @@ func GuestExit(arch qemu.Arch, waitErr error, seen Seen) Outcome {
 		case exitErr == nil && waitErr != nil:
 			reason += fmt.Sprintf("; QEMU: %v", waitErr)
 		case sig != 0:
-			reason += fmt.Sprintf("; QEMU died of signal %d (%v)", int(sig), sig)
+			reason += "; " + killedBy(sig)
 		case status != QEMUStatus(arch, FaultExitCode):
 			reason += fmt.Sprintf("; QEMU exited with status %d instead of %d", status, QEMUStatus(arch, FaultExitCode))
 		}
@@ -102,7 +114,7 @@ func GuestExit(arch qemu.Arch, waitErr error, seen Seen) Outcome {
 	case waitErr != nil && exitErr == nil:
 		return Outcome{QEMUFailed, StatusQEMUFailed, fmt.Sprintf("QEMU failed: %v", waitErr)}
 	case sig != 0:
-		return Outcome{QEMUFailed, StatusQEMUFailed, fmt.Sprintf("QEMU died of signal %d (%v)", int(sig), sig)}
+		return Outcome{QEMUKilled, StatusQEMUKilled + int(sig), killedBy(sig)}
 	case seen.ExitLine && status == QEMUStatus(arch, seen.ExitStatus):
 		return Outcome{Exited, seen.ExitStatus, fmt.Sprintf("the guest exited with status %d", seen.ExitStatus)}
 	case seen.ExitLine:
@@ -119,4 +131,15 @@ func GuestExit(arch qemu.Arch, waitErr error, seen Seen) Outcome {
 			"QEMU exited with status %d and no exit line: the guest wrote %d to isa-debug-exit without printing its exit line", status, status>>1)}
 	}
 	return Outcome{QEMUFailed, StatusQEMUFailed, fmt.Sprintf("QEMU exited with status %d and no exit line", status)}
+}
+
+// killedBy names how sig ended QEMU: "QEMU was killed by signal 9 (killed)", or "stopped on"
+// for the signals QEMU catches.
+func killedBy(sig syscall.Signal) string {
+	verb := "was killed by"
+	switch sig {
+	case syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP:
+		verb = "stopped on"
+	}
+	return fmt.Sprintf("QEMU %s signal %d (%v)", verb, int(sig), sig)
 }

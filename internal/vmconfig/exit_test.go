@@ -37,6 +37,8 @@ func TestGuestExit(t *testing.T) {
 	exit := func(n int) error { return waitErr(t, fmt.Sprintf("exit %d", n)) }
 	killed := waitErr(t, "kill -KILL $$")
 	interrupted := waitErr(t, "kill -INT $$")
+	segv := waitErr(t, "kill -SEGV $$")
+	timedOut := func(err error) error { return fmt.Errorf("%w after 1s: %w", ErrTimeout, err) }
 	exited := func(n int) Seen { return Seen{ExitLine: true, ExitStatus: n} }
 	fault := Seen{Fault: true, FaultHalting: true}
 	amd, arm := qemu.ArchAMD64, qemu.ArchArm64
@@ -58,12 +60,21 @@ func TestGuestExit(t *testing.T) {
 		{"status disagrees", amd, exit(9), exited(3), QEMUFailed, 125, "printed exit status 3, but QEMU exited with 9 instead of 7"},
 		{"kernel fault", amd, exit(255), fault, KernelFault, 70, "kernel faulted"},
 		{"arm64 kernel fault", arm, exit(0x7f), fault, KernelFault, 70, "kernel faulted"},
-		{"fault report cut short", amd, killed, Seen{Fault: true}, KernelFault, 70, "did not finish; then it hung"},
+		{"fault report cut short", amd, timedOut(killed), Seen{Fault: true}, KernelFault, 70, "did not finish; then it hung"},
+		{"fault, then killed", amd, killed, Seen{Fault: true}, KernelFault, 70, "did not finish; QEMU was killed by signal 9 (killed)"},
 		{"fault, odd QEMU status", amd, exit(3), fault, KernelFault, 70, "instead of 255"},
 		{"fault wins over exit line", amd, exit(255), Seen{ExitLine: true, ExitStatus: 127, Fault: true, FaultHalting: true}, KernelFault, 70, ""},
-		{"timeout by vmtest", amd, killed, Seen{}, Hung, 124, "timeout"},
-		{"timeout by launcher", amd, fmt.Errorf("%w after 1s: %w", ErrTimeout, killed), exited(3), Hung, 124, ""},
-		{"interrupted", amd, interrupted, Seen{}, QEMUFailed, 125, "died of signal 2 (interrupt)"},
+		{"timeout", amd, timedOut(killed), Seen{}, Hung, 124, "timeout"},
+		{"timeout after the exit line", amd, timedOut(killed), exited(3), Hung, 124, ""},
+		// Signals from outside: QEMU killed by one, or stopped on one it catches (status 0 and
+		// its own line on standard error), is neither a timeout nor a triple fault.
+		{"killed from outside", amd, killed, Seen{}, QEMUKilled, 137, "QEMU was killed by signal 9 (killed)"},
+		{"arm64 killed from outside", arm, killed, exited(0), QEMUKilled, 137, "killed by signal 9"},
+		{"died of SIGSEGV", amd, segv, Seen{}, QEMUKilled, 139, "killed by signal 11 (segmentation fault)"},
+		{"died of SIGINT", amd, interrupted, Seen{}, QEMUKilled, 130, "stopped on signal 2 (interrupt)"},
+		{"stopped on SIGTERM", amd, nil, Seen{QEMUSignal: 15}, QEMUKilled, 143, "QEMU stopped on signal 15 (terminated)"},
+		{"arm64 stopped on SIGHUP", arm, nil, Seen{QEMUSignal: 1}, QEMUKilled, 129, "stopped on signal 1 (hangup)"},
+		{"a signal line with a status", amd, exit(1), Seen{QEMUSignal: 15}, QEMUFailed, 125, "status 1"},
 		{"QEMU missing", amd, exec.Command("/nonexistent/qemu").Run(), Seen{}, QEMUFailed, 125, "QEMU failed"},
 		{"triple fault", amd, nil, Seen{}, QEMUFailed, 125, "triple-faulted"},
 		{"triple fault after exit line", amd, nil, exited(0), QEMUFailed, 125, "instead of 1"},
@@ -78,5 +89,30 @@ func TestGuestExit(t *testing.T) {
 				t.Errorf("got %v %d %q, want %v %d containing %q", got.Kind, got.Status, got.Reason, tt.kind, tt.status, tt.reason)
 			}
 		})
+	}
+}
+
+// TestScanQEMULine: QEMU's line for a signal it stops on, with and without the sender, and
+// lines that only look like it.
+func TestScanQEMULine(t *testing.T) {
+	for line, want := range map[string]int{
+		"qemu-system-x86_64: terminating on signal 15 from pid 15070 (bash)":         15,
+		"qemu-system-aarch64: terminating on signal 2":                               2,
+		"qemu-system-x86_64: terminating on signal 1 from pid 7 (<unknown process>)": 1,
+		"qemu-system-x86_64: terminating on signal 99":                               0,
+		"qemu-system-x86_64: terminating on signal x":                                0,
+		"guest: terminating on signal 15":                                            0,
+		"qemu-system-x86_64: warning: something else":                                0,
+	} {
+		var s Seen
+		ScanQEMULine(&s, line)
+		if s.QEMUSignal != want {
+			t.Errorf("%q: %d, want %d", line, s.QEMUSignal, want)
+		}
+	}
+	c := NewStderrScanner()
+	fmt.Fprint(c, "qemu-system-x86_64: terminating on signal 15 from pid 1 (x)\r\nunitrace: exit status 3\n")
+	if s := c.Seen(); s.QEMUSignal != 15 || s.ExitLine {
+		t.Errorf("stderr scanner: %+v", s)
 	}
 }

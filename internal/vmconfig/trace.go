@@ -18,9 +18,11 @@ const (
 	CtlPortNr    = 2
 )
 
-// TracePorts puts the tracer's two ports on unix sockets.
+// TracePorts puts the tracer's two ports on unix sockets, or the control port alone.
 type TracePorts struct {
-	Data string // socket path of org.unitrace.data
+	// Data is the socket path of org.unitrace.data; "" leaves the data port out, for a run
+	// without the tracer whose control port only carries the launcher's signals.
+	Data string
 	Ctl  string // socket path of org.unitrace.ctl
 	// Server makes QEMU listen on the sockets (server=on,wait=off) for a
 	// tool to attach later; otherwise QEMU connects to sockets the
@@ -34,8 +36,8 @@ func (p *TracePorts) qemuArgs(m machine) ([]string, error) {
 	if !m.virtioMMIO {
 		return nil, fmt.Errorf("tracing needs a virtio-mmio bus: machine %q has none (use -machine microvm on amd64, virt on arm64)", m.name)
 	}
-	if p.Data == "" || p.Ctl == "" {
-		return nil, fmt.Errorf("trace ports need two socket paths")
+	if p.Ctl == "" {
+		return nil, fmt.Errorf("trace ports need the control port's socket path")
 	}
 	for _, s := range []string{p.Data, p.Ctl} {
 		if strings.ContainsRune(s, ',') {
@@ -46,13 +48,15 @@ func (p *TracePorts) qemuArgs(m machine) ([]string, error) {
 	if p.Server {
 		server = ",server=on,wait=off"
 	}
-	return []string{
-		"-device", "virtio-serial-device,id=utser",
-		"-chardev", "socket,id=utdata,path=" + p.Data + server,
-		"-device", fmt.Sprintf("virtserialport,bus=utser.0,chardev=utdata,name=%s,nr=%d", DataPortName, DataPortNr),
-		"-chardev", "socket,id=utctl,path=" + p.Ctl + server,
-		"-device", fmt.Sprintf("virtserialport,bus=utser.0,chardev=utctl,name=%s,nr=%d", CtlPortName, CtlPortNr),
-	}, nil
+	args := []string{"-device", "virtio-serial-device,id=utser"}
+	if p.Data != "" {
+		args = append(args,
+			"-chardev", "socket,id=utdata,path="+p.Data+server,
+			"-device", fmt.Sprintf("virtserialport,bus=utser.0,chardev=utdata,name=%s,nr=%d", DataPortName, DataPortNr))
+	}
+	return append(args,
+		"-chardev", "socket,id=utctl,path="+p.Ctl+server,
+		"-device", fmt.Sprintf("virtserialport,bus=utser.0,chardev=utctl,name=%s,nr=%d", CtlPortName, CtlPortNr)), nil
 }
 
 // TraceOptions are the tracer's boot options, passed on the guest command

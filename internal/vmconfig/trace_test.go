@@ -39,6 +39,13 @@ func TestTracePorts(t *testing.T) {
 			t.Errorf("%+v: no error", bad)
 		}
 	}
+	// The control port alone: no data port, the same control port.
+	c.Trace = &TracePorts{Ctl: "/tmp/c.sock"}
+	args, err = c.QEMUArgs()
+	if line := strings.Join(args, " "); err != nil || strings.Contains(line, "utdata") ||
+		!strings.Contains(line, "-device virtio-serial-device,id=utser -chardev socket,id=utctl,path=/tmp/c.sock -device virtserialport,bus=utser.0,chardev=utctl,name=org.unitrace.ctl,nr=2") {
+		t.Errorf("control port alone: %s, %v", line, err)
+	}
 	arm := Config{Arch: qemu.ArchArm64, Trace: &TracePorts{Data: "d", Ctl: "c"}}
 	if _, err := arm.QEMUArgs(); err != nil {
 		t.Errorf("arm64 virt: %v", err)

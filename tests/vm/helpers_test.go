@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -171,12 +172,17 @@ func bootVM(t testing.TB, cfg vmconfig.Config) ([]string, vmconfig.Outcome) {
 	// The context is a second bound in case QEMU ignores the kill.
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.Timeout+time.Minute)
 	defer cancel()
+	start := time.Now()
 	vm, err := opts.Start(ctx)
 	if err != nil {
 		t.Fatalf("starting QEMU: %v", err)
 	}
 	t.Logf("QEMU: %s", vm.CmdlineQuoted())
 	waitErr := vm.Wait()
+	if waitErr != nil && time.Since(start) >= cfg.Timeout {
+		// vmtest killed QEMU at its VMTimeout, and its error does not say so.
+		waitErr = fmt.Errorf("%w after %v: %w", vmconfig.ErrTimeout, cfg.Timeout, waitErr)
+	}
 	out := vmconfig.GuestExit(cfg.Arch, waitErr, console.Seen())
 	got := rec.all()
 	if t.Failed() || testing.Verbose() {
