@@ -32,6 +32,7 @@ var commands = []*command{
 	&flameCommand,
 	&annotateCommand,
 	&stacksCommand,
+	&signalCommand,
 }
 
 func main() {

@@ -41,7 +41,7 @@ func TestTraceSession(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "out.utrace")
 	var stderr bytes.Buffer
 	std := stdio{strings.NewReader(""), &bytes.Buffer{}, &stderr}
-	if err := s.start(file, &tracefile.Host{Image: "/x.elf", BuildID: "ab"}, std); err != nil {
+	if err := s.start(file, &tracefile.Host{Image: "/x.elf", BuildID: "ab"}, std, newCtlMux(&stderr, "unitrace run: ")); err != nil {
 		t.Fatal(err)
 	}
 	dc, err := net.Dial("unix", ports.Data)
@@ -89,7 +89,7 @@ func TestTraceSessionNoGuest(t *testing.T) {
 	}
 	var stderr bytes.Buffer
 	std := stdio{strings.NewReader(""), &bytes.Buffer{}, &stderr}
-	if err := s.start(filepath.Join(t.TempDir(), "x"), &tracefile.Host{}, std); err != nil {
+	if err := s.start(filepath.Join(t.TempDir(), "x"), &tracefile.Host{}, std, newCtlMux(&stderr, "")); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.finish(std); err != nil || !strings.Contains(stderr.String(), "never opened") {

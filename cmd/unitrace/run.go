@@ -22,6 +22,7 @@ import (
 	"github.com/unitrace/unitrace/internal/packfiles"
 	"github.com/unitrace/unitrace/internal/tracefile"
 	"github.com/unitrace/unitrace/internal/vmconfig"
+	"github.com/unitrace/unitrace/trace/ctl"
 )
 
 // statusBuildFailed is the exit status when no image could be built: the go
@@ -52,6 +53,7 @@ type runOptions struct {
 	traceFile string // recording; default next to the image
 	pprofFile string // write the samples as a pprof profile here after the run
 	sockets   string // expose the trace ports in this directory instead of recording
+	ctlSock   string // listen here for clients of the guest's control port (unitrace signal)
 }
 
 // tracing reports whether the run has the trace ports.
@@ -77,13 +79,19 @@ host; :ro makes it read-only (docs/tools.md).
 Tracing (microvm on amd64, virt on arm64): -trace, -backtrace, -ring, -mode
 become unitrace.* kernel options, and the launcher records the guest's
 org.unitrace.data port to -o FILE while the guest runs (docs/tracing.md).
+
+Signals (microvm, virt): the first ^C (or SIGTERM) goes to the program as
+SIGINT (SIGTERM), over the guest's control port; a second one stops QEMU.
+-ctl SOCK listens on SOCK for "unitrace signal -ctl SOCK SIG" and other
+clients of the control port. With -sockets, or on q35 and pc, which have no
+control port for the launcher, the first ^C stops QEMU.
 `
 
 var runCommand = command{
 	name: "run",
 	synopsis: "[-arch amd64|arm64] [-machine MACHINE] [-m SIZE] [-smp N] [-accel tcg|kvm] [-cpu MODEL] [-timeout D] [-image ELF] [-v] [-n] " +
 		"[-files HOSTDIR:GUESTDIR ...] [-files-mtime SECONDS] [-share HOSTDIR:GUESTDIR[:ro] ...] " +
-		"[-trace GLOBS] [-backtrace] [-ring SIZE] [-sample HZ] [-sample-force] [-mode stream|flight] [-pprof FILE] [-o FILE] [-sockets DIR] " +
+		"[-trace GLOBS] [-backtrace] [-ring SIZE] [-sample HZ] [-sample-force] [-mode stream|flight] [-pprof FILE] [-o FILE] [-sockets DIR] [-ctl SOCK] " +
 		"APP_DIR [KEY=VALUE ...] [-- ARGS ...]",
 	summary: "build the main package in APP_DIR into an image and boot it in QEMU (-trace records it)",
 	doc:     runDoc,
@@ -135,6 +143,7 @@ func (o *runOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.pprofFile, "pprof", "", "after the run, write the samples as a pprof profile to this file (with -sample)")
 	fs.StringVar(&o.traceFile, "o", "", "record the trace to this file (default with -trace: the image path with .utrace for .elf)")
 	fs.StringVar(&o.sockets, "sockets", "", "put the trace port sockets in this directory for \"unitrace record\" instead of recording")
+	fs.StringVar(&o.ctlSock, "ctl", "", "listen on this unix socket for clients of the guest's control port (\"unitrace signal -ctl SOCK SIG\")")
 }
 
 // parse parses run's command line with fs, whose flags register defined into o: flags
@@ -194,6 +203,9 @@ func (o *runOptions) check() error {
 	}
 	if o.sockets != "" && o.traceFile != "" {
 		return usageError{"-sockets leaves the recording to \"unitrace record\": it cannot be combined with -o"}
+	}
+	if o.sockets != "" && o.ctlSock != "" {
+		return usageError{"-sockets puts the control port on DIR/ctl.sock itself: it cannot be combined with -ctl"}
 	}
 	if err := o.checkShares(); err != nil {
 		return usageError{err.Error()}
@@ -276,9 +288,18 @@ func (o *runOptions) guest() (guest, error) {
 	}
 	cfg := vmconfig.Config{Arch: arch, Machine: o.machine, CPU: o.cpu, Memory: o.memory, SMP: o.smp, Accel: accel,
 		Kernel: "image.elf", Env: o.env, Args: o.args, Shares: o.shares}
-	if o.tracing() {
+	switch {
+	case o.tracing():
 		cfg.Trace = &vmconfig.TracePorts{Data: dataSocket, Ctl: ctlSocket}
 		cfg.Env = append(cfg.Env, "unitrace.accel="+accel) // for HELLO: instruction-level results mislead under TCG
+	case cfg.VirtioMMIO():
+		// The control port alone, for the launcher's signals: the kernel serves it without the
+		// tracer, and nothing else about the run changes.
+		cfg.Trace = &vmconfig.TracePorts{Ctl: ctlSocket}
+		cfg.Env = append(cfg.Env, "unitrace.ctl=1")
+	case o.ctlSock != "":
+		return guest{}, usageError{fmt.Sprintf("-ctl needs the guest's control port, a virtio-mmio device that machine %q lacks (use %s)",
+			cfg.Machine, strings.Join(vmconfig.MMIOMachines(arch), " or "))}
 	}
 	if _, err := cfg.Cmdline(); err != nil { // refuse bad options before the build
 		return guest{}, usageError{err.Error()}
@@ -303,30 +324,32 @@ func (g guest) launch(std stdio, o runOptions, path, tool string) (vmconfig.Outc
 		fmt.Fprintln(std.out, line)
 		return vmconfig.Outcome{Kind: vmconfig.Exited}, nil
 	}
-	var session *traceSession
-	if o.tracing() {
-		var err error
-		if session, err = setupTrace(o, &cfg, path, g.accel, tool, std); err != nil {
-			return vmconfig.Outcome{}, err
-		}
+	if _, ok := std.err.(*os.File); !ok {
+		// QEMU's standard error, the recording's lines and the launcher's own come from
+		// several goroutines (a file takes each write whole, and must stay one for the
+		// progress line's terminal check).
+		std.err = &lockedWriter{w: std.err}
+	}
+	link, err := setupPorts(o, &cfg, path, g.accel, tool, std)
+	if err != nil {
+		return vmconfig.Outcome{}, err
 	}
 	if o.verbose {
 		line, err := quotedCmdline(cfg)
 		if err != nil {
+			link.finish(std)
 			return vmconfig.Outcome{}, err
 		}
 		fmt.Fprintf(std.err, "%s: %s\n", tool, line)
 	}
-	out := boot(cfg, o.timeout, std)
-	if session != nil {
-		if err := session.finish(std); err != nil {
-			fmt.Fprintf(std.err, "%s: recording: %v\n", tool, err)
-		} else if o.pprofFile != "" {
-			if err := writeRunProfile(std, session.file, path, o.pprofFile); err != nil {
-				fmt.Fprintf(std.err, "%s: profile: %v\n", tool, err)
-			} else {
-				fmt.Fprintf(std.err, "%s: profile %s (go tool pprof -top %s %s)\n", tool, o.pprofFile, path, o.pprofFile)
-			}
+	out := boot(cfg, o.timeout, std, tool, link.mux)
+	if err := link.finish(std); err != nil {
+		fmt.Fprintf(std.err, "%s: recording: %v\n", tool, err)
+	} else if link.session != nil && o.pprofFile != "" {
+		if err := writeRunProfile(std, link.session.file, path, o.pprofFile); err != nil {
+			fmt.Fprintf(std.err, "%s: profile: %v\n", tool, err)
+		} else {
+			fmt.Fprintf(std.err, "%s: profile %s (go tool pprof -top %s %s)\n", tool, o.pprofFile, path, o.pprofFile)
 		}
 	}
 	return out, nil
@@ -334,8 +357,8 @@ func (g guest) launch(std stdio, o runOptions, path, tool string) (vmconfig.Outc
 
 // setupTrace puts the trace ports on sockets: in -sockets DIR with QEMU
 // listening (for "unitrace record"), or in a temporary directory where the
-// launcher listens and records to the trace file.
-func setupTrace(o runOptions, cfg *vmconfig.Config, image, accel, tool string, std stdio) (*traceSession, error) {
+// launcher listens and records to the trace file, with the control port served by mux.
+func setupTrace(o runOptions, cfg *vmconfig.Config, image, accel, tool string, std stdio, mux *ctlMux) (*traceSession, error) {
 	if o.sockets != "" {
 		if err := os.MkdirAll(o.sockets, 0o755); err != nil {
 			return nil, err
@@ -366,7 +389,7 @@ func setupTrace(o runOptions, cfg *vmconfig.Config, image, accel, tool string, s
 	if args, err := cfg.Cmdline(); err == nil {
 		host.QEMU = args
 	}
-	if err := session.start(file, host, std); err != nil {
+	if err := session.start(file, host, std, mux); err != nil {
 		session.cleanup()
 		return nil, err
 	}
@@ -391,11 +414,12 @@ func shellSpecial(r rune) bool {
 	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
 }
 
-// boot runs QEMU attached to the terminal (standard input goes to the guest,
-// the console to std.out) while scanning the console for the protocol lines,
-// and decodes how the VM ended. vmtest is not used here: it puts QEMU on a
-// pty of its own, which cannot be interactive.
-func boot(cfg vmconfig.Config, timeout time.Duration, std stdio) vmconfig.Outcome {
+// boot runs QEMU with the console copied to std.out while scanning it for the protocol lines,
+// and decodes how the VM ended. The first SIGINT or SIGTERM to the launcher goes to the
+// program through guestCtl (when the guest has a control port); the next one, or the first
+// without a port, stops QEMU. tool starts the launcher's messages. vmtest is not used here: it
+// puts QEMU on a pty of its own and behind a console of its own.
+func boot(cfg vmconfig.Config, timeout time.Duration, std stdio, tool string, guestCtl *ctlMux) vmconfig.Outcome {
 	arch := cfg.Arch
 	if arch == "" {
 		arch = qemu.ArchAMD64
@@ -405,23 +429,22 @@ func boot(cfg vmconfig.Config, timeout time.Duration, std stdio) vmconfig.Outcom
 		return vmconfig.Outcome{Kind: vmconfig.QEMUFailed, Status: vmconfig.StatusQEMUFailed, Reason: err.Error()}
 	}
 	var console vmconfig.Console
+	qemuErr := vmconfig.NewStderrScanner()
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin = std.in
+	// The guest's console reads no input (its standard input is at end of file), so QEMU gets
+	// none either (exec's /dev/null), and its output goes through pipes: QEMU, in a process
+	// group of its own, never touches the terminal.
 	cmd.Stdout = &tee{w: std.out, scan: &console}
-	cmd.Stderr = std.err
+	cmd.Stderr = &tee{w: std.err, scan: qemuErr}
+	cmd.SysProcAttr = qemuProcAttr()
 	// After QEMU is gone, stop copying its output even if something it
 	// started still holds the pipe.
 	cmd.WaitDelay = 2 * time.Second
 
-	// The terminal's ^C reaches QEMU too (it exits by itself); the launcher
-	// stays alive to report, and passes SIGTERM on.
-	sigs := make(chan os.Signal, 1)
+	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 
-	if f, ok := std.in.(*os.File); ok {
-		defer saveTerminal(f)()
-	}
 	if err := cmd.Start(); err != nil {
 		out := vmconfig.GuestExit(arch, err, vmconfig.Seen{})
 		if errors.Is(err, exec.ErrNotFound) {
@@ -440,9 +463,16 @@ func boot(cfg vmconfig.Config, timeout time.Duration, std stdio) vmconfig.Outcom
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
+		toProgram := guestCtl != nil
 		for {
 			select {
 			case s := <-sigs:
+				if toProgram {
+					toProgram = false
+					if forwardSignal(guestCtl, s.(syscall.Signal), std.err, tool) {
+						continue
+					}
+				}
 				interrupted.Store(true)
 				cmd.Process.Signal(s)
 			case <-done:
@@ -454,18 +484,55 @@ func boot(cfg vmconfig.Config, timeout time.Duration, std stdio) vmconfig.Outcom
 	close(done)
 	wg.Wait()
 	console.Close()
+	qemuErr.Close()
 	if timedOut.Load() {
 		err = fmt.Errorf("%w after %v: %w", vmconfig.ErrTimeout, timeout, err)
 	}
-	out := vmconfig.GuestExit(arch, err, console.Seen())
+	seen := console.Seen()
+	seen.QEMUSignal = qemuErr.Seen().QEMUSignal
+	out := vmconfig.GuestExit(arch, err, seen)
 	if timedOut.Load() && out.Kind == vmconfig.Hung {
 		out.Reason = fmt.Sprintf("the guest did not exit within -timeout %v; QEMU was killed", timeout)
 	}
-	if interrupted.Load() && out.Kind == vmconfig.QEMUFailed {
-		// QEMU ends on SIGINT with status 0, which would read as a triple fault.
-		out.Reason = "interrupted: QEMU stopped on the signal before the guest exited"
+	if interrupted.Load() && (out.Kind == vmconfig.QEMUFailed || out.Kind == vmconfig.QEMUKilled) {
+		// The launcher's own signal: QEMU stops on it with status 0.
+		out = vmconfig.Outcome{Kind: vmconfig.QEMUFailed, Status: vmconfig.StatusQEMUFailed,
+			Reason: "interrupted: QEMU stopped on the signal before the guest exited"}
 	}
 	return out
+}
+
+// forwardSignal sends sig to the program through the guest's control port and says so on w;
+// false when it cannot be sent (the port is gone), and the signal should stop QEMU instead.
+// The reply is only reported when the guest refused.
+func forwardSignal(m *ctlMux, sig syscall.Signal, w io.Writer, tool string) bool {
+	name, again := "SIGINT", "^C again stops the guest"
+	if sig == syscall.SIGTERM {
+		name, again = "SIGTERM", "a second SIGTERM or ^C stops the guest"
+	}
+	err := m.send(ctl.Command{Op: ctl.OpSignal, Has: ctl.HasSig, Sig: uint8(sig)}, func(reply []byte) {
+		if err := replyError(reply); err != nil {
+			fmt.Fprintf(w, "%s: %s: %v\n", tool, name, err)
+		}
+	})
+	if err != nil {
+		fmt.Fprintf(w, "%s: %s could not reach the program (%v): stopping the guest\n", tool, name, err)
+		return false
+	}
+	fmt.Fprintf(w, "%s: %s sent to the program; %s\n", tool, name, again)
+	return true
+}
+
+// lockedWriter serialises the writes of several goroutines to one writer.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // tee copies QEMU's output to the terminal and to the protocol scanner. It

@@ -148,7 +148,7 @@ func TestBoot(t *testing.T) {
 			t.Setenv("FAKE_SLEEP", tt.sleep)
 			var stdout, stderr bytes.Buffer
 			start := time.Now()
-			out := boot(vmconfig.Config{QEMU: qemuPath, Kernel: "k.elf"}, tt.timeout, stdio{strings.NewReader(""), &stdout, &stderr})
+			out := boot(vmconfig.Config{QEMU: qemuPath, Kernel: "k.elf"}, tt.timeout, stdio{strings.NewReader(""), &stdout, &stderr}, "unitrace run", nil)
 			if out.Kind != tt.kind || out.Status != tt.want {
 				t.Errorf("got %+v, want %v %d", out, tt.kind, tt.want)
 			}
@@ -163,14 +163,14 @@ func TestBoot(t *testing.T) {
 	t.Run("terminal closed", func(t *testing.T) {
 		t.Setenv("FAKE_CONSOLE", `unitrace: exit status 5\n`)
 		t.Setenv("FAKE_STATUS", "11")
-		out := boot(vmconfig.Config{QEMU: qemuPath, Kernel: "k.elf"}, 0, stdio{strings.NewReader(""), failingWriter{}, &bytes.Buffer{}})
+		out := boot(vmconfig.Config{QEMU: qemuPath, Kernel: "k.elf"}, 0, stdio{strings.NewReader(""), failingWriter{}, &bytes.Buffer{}}, "unitrace run", nil)
 		if out.Kind != vmconfig.Exited || out.Status != 5 {
 			t.Errorf("got %+v", out)
 		}
 	})
 	t.Run("QEMU missing", func(t *testing.T) {
 		out := boot(vmconfig.Config{QEMU: filepath.Join(t.TempDir(), "qemu-system-none"), Kernel: "k.elf"}, 0,
-			stdio{strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}})
+			stdio{strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}}, "unitrace run", nil)
 		if out.Kind != vmconfig.QEMUFailed || out.Status != 125 {
 			t.Errorf("got %+v", out)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -78,20 +79,27 @@ func stacksSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 }
 
 // askStacks sends one stacks command on the control socket and returns the payload of the
-// RESP frame that answers it. Other frames (EVENTs, replies to a previous client's commands
-// that were still queued) are skipped.
+// RESP frame that answers it.
 func askStacks(sock string, timeout time.Duration) ([]byte, error) {
+	return askGuest(sock, ctl.Command{Op: ctl.OpStacks}, timeout)
+}
+
+// askGuest sends c, under a random id, on the control socket sock (QEMU's under run -sockets
+// DIR, or the launcher's under run -ctl SOCK) and returns the payload of the RESP frame that
+// answers it. Other frames (EVENTs, replies to a previous client's commands that were still
+// queued) are skipped.
+func askGuest(sock string, c ctl.Command, timeout time.Duration) ([]byte, error) {
 	conn, err := net.DialTimeout("unix", sock, timeout)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(timeout))
-	c := ctl.Command{ID: rand.Uint32N(1<<31) + 1, Op: ctl.OpStacks} // 0 is the id of refused garbage
+	c.ID = rand.Uint32N(1<<31) + 1 // 0 is the id of refused garbage
 	var buf [ctl.MaxCommand]byte
 	n, ok := c.Encode(buf[:])
 	if !ok {
-		return nil, errors.New("the stacks command does not encode")
+		return nil, fmt.Errorf("the %s command does not encode", c.Op)
 	}
 	if err := wire.NewWriter(conn).WriteFrame(wire.TypeCmd, 0, buf[:n]); err != nil {
 		return nil, fmt.Errorf("sending the command: %w", err)
@@ -105,6 +113,8 @@ func askStacks(sock string, timeout time.Duration) ([]byte, error) {
 			continue // the reader resynchronised on the next frame
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			return nil, fmt.Errorf("no reply from the guest within %v", timeout)
+		case errors.Is(err, io.EOF):
+			return nil, errors.New("the guest's control port closed before the guest replied")
 		case err != nil:
 			return nil, fmt.Errorf("reading the reply: %w", err)
 		}

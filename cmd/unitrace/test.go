@@ -39,7 +39,8 @@ Output and exit status are go test's: "ok" or "FAIL" per package (the guest's
 output only for a failed package, or always with -test.v), 0 when every test
 passed, 1 when one failed or could not be built; 70, 124 or 125 (as for run)
 when a guest kernel faults, runs past -timeout or QEMU fails; 2 for a usage
-error. -image, -o, -pprof and -sockets take one package. -share (as for run)
+error. -image, -o, -pprof and -sockets take one package; ^C and -ctl SOCK
+reach each package's guest in turn, as for run. -share (as for run)
 mounts host directories in every package's guest, up to one fewer than run's.
 `
 
@@ -47,7 +48,7 @@ var testCommand = command{
 	name: "test",
 	synopsis: "[-arch amd64|arm64] [-machine MACHINE] [-m SIZE] [-smp N] [-accel tcg|kvm] [-cpu MODEL] [-timeout D] [-image ELF] [-v] [-n] " +
 		"[-share HOSTDIR:GUESTDIR[:ro] ...] " +
-		"[-trace GLOBS] [-backtrace] [-ring SIZE] [-sample HZ] [-sample-force] [-mode stream|flight] [-pprof FILE] [-o FILE] [-sockets DIR] " +
+		"[-trace GLOBS] [-backtrace] [-ring SIZE] [-sample HZ] [-sample-force] [-mode stream|flight] [-pprof FILE] [-o FILE] [-sockets DIR] [-ctl SOCK] " +
 		"[PKG ...] [KEY=VALUE ...] [-- TESTFLAGS ...]",
 	summary: "build the tests of packages into images and boot them in QEMU, printing and exiting as go test does",
 	doc:     testDoc,

@@ -14,7 +14,7 @@ import (
 
 // traceSession is the tracing side of "unitrace run -trace": it listens on
 // the two port sockets before QEMU starts (QEMU connects to them as a
-// client), records the data port and logs the control port.
+// client), records the data port and hands the control port to a ctlMux.
 type traceSession struct {
 	dir           string
 	tmp           bool
@@ -55,8 +55,9 @@ func listenTrace() (*traceSession, *vmconfig.TracePorts, error) {
 	return s, ports, nil
 }
 
-// start opens the recording and begins accepting QEMU's connections.
-func (s *traceSession) start(file string, host *tracefile.Host, std stdio) error {
+// start opens the recording and begins accepting QEMU's connections; mux serves the control
+// port's.
+func (s *traceSession) start(file string, host *tracefile.Host, std stdio, mux *ctlMux) error {
 	s.file = file
 	rec, err := newRecorder(file, host)
 	if err != nil {
@@ -77,7 +78,7 @@ func (s *traceSession) start(file string, host *tracefile.Host, std stdio) error
 		if err != nil {
 			return
 		}
-		logControl(c, std.err, s.logPrefix)
+		mux.attach(c)
 	})
 	return nil
 }

@@ -95,6 +95,29 @@ func mmioMachine(arch qemu.Arch) string {
 	return ""
 }
 
+// VirtioMMIO reports whether c's machine has virtio-mmio transports, which the trace ports and
+// the shares need (false for a machine unitrace does not know).
+func (c Config) VirtioMMIO() bool {
+	c = c.withDefaults()
+	for _, m := range machines {
+		if m.arch == c.Arch && m.name == c.Machine {
+			return m.virtioMMIO
+		}
+	}
+	return false
+}
+
+// MMIOMachines lists the machines of arch that have virtio-mmio, default first.
+func MMIOMachines(arch qemu.Arch) []string {
+	var names []string
+	for _, m := range machines {
+		if m.arch == arch && m.virtioMMIO {
+			names = append(names, m.name)
+		}
+	}
+	return names
+}
+
 // Machines lists the machine names unitrace supports for arch, default first.
 func Machines(arch qemu.Arch) []string {
 	var names []string
