@@ -4,15 +4,19 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/unitrace/unitrace/internal/vmconfig"
+	"github.com/unitrace/unitrace/trace/ctl"
 )
 
 // parseRun parses args as "unitrace run" does, printing flag errors on stderr.
@@ -110,12 +114,21 @@ func TestCLIStatuses(t *testing.T) {
 	}
 }
 
-// fakeQEMU writes a script that stands in for QEMU: it prints $FAKE_CONSOLE,
-// then sleeps $FAKE_SLEEP seconds and exits with $FAKE_STATUS.
+// fakeQEMU writes a script that stands in for QEMU: it prints $FAKE_CONSOLE, and
+// $FAKE_STDERR on standard error, then sleeps $FAKE_SLEEP seconds and exits with
+// $FAKE_STATUS, or kills itself with signal $FAKE_KILL. FAKE_SHOW=1 prints its process group
+// and what its standard input is first.
 func fakeQEMU(t *testing.T) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "qemu")
-	script := "#!/bin/sh\nprintf '%b' \"$FAKE_CONSOLE\"\nsleep \"${FAKE_SLEEP:-0}\"\nexit \"$FAKE_STATUS\"\n"
+	script := `#!/bin/sh
+if [ "$FAKE_SHOW" = 1 ]; then echo "pgrp=$(cut -d' ' -f5 /proc/$$/stat) stdin=$(readlink /proc/$$/fd/0)"; fi
+printf '%b' "$FAKE_CONSOLE"
+printf '%b' "$FAKE_STDERR" >&2
+sleep "${FAKE_SLEEP:-0}"
+if [ -n "$FAKE_KILL" ]; then kill -"$FAKE_KILL" $$; fi
+exit "$FAKE_STATUS"
+`
 	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -160,6 +173,43 @@ func TestBoot(t *testing.T) {
 			}
 		})
 	}
+	t.Run("killed from outside", func(t *testing.T) {
+		t.Setenv("FAKE_CONSOLE", `booting\n`)
+		t.Setenv("FAKE_KILL", "KILL")
+		out := boot(vmconfig.Config{QEMU: qemuPath, Kernel: "k.elf"}, time.Minute, stdio{strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}}, "unitrace run", nil)
+		if out.Kind != vmconfig.QEMUKilled || out.Status != 137 || out.Reason != "QEMU was killed by signal 9 (killed)" {
+			t.Errorf("got %+v", out)
+		}
+	})
+	t.Run("stopped on SIGTERM from outside", func(t *testing.T) {
+		t.Setenv("FAKE_CONSOLE", `booting\n`)
+		t.Setenv("FAKE_STDERR", `qemu-system-x86_64: terminating on signal 15 from pid 1 (init)\n`)
+		t.Setenv("FAKE_STATUS", "0")
+		var stderr bytes.Buffer
+		out := boot(vmconfig.Config{QEMU: qemuPath, Kernel: "k.elf"}, 0, stdio{strings.NewReader(""), &bytes.Buffer{}, &stderr}, "unitrace run", nil)
+		if out.Kind != vmconfig.QEMUKilled || out.Status != 143 || !strings.Contains(out.Reason, "stopped on signal 15") {
+			t.Errorf("got %+v", out)
+		}
+		if !strings.Contains(stderr.String(), "terminating on signal 15") {
+			t.Errorf("QEMU's standard error did not come through: %q", stderr.String())
+		}
+	})
+	t.Run("QEMU's own process group, no terminal", func(t *testing.T) {
+		if _, err := os.Stat("/proc/self/stat"); err != nil {
+			t.Skip("no /proc here")
+		}
+		t.Setenv("FAKE_SHOW", "1")
+		t.Setenv("FAKE_CONSOLE", `unitrace: exit status 0\n`)
+		t.Setenv("FAKE_STATUS", "1")
+		var stdout bytes.Buffer
+		out := boot(vmconfig.Config{QEMU: qemuPath, Kernel: "k.elf"}, 0, stdio{os.Stdin, &stdout, &bytes.Buffer{}}, "unitrace run", nil)
+		var pgrp int
+		var stdin string
+		fmt.Sscanf(stdout.String(), "pgrp=%d stdin=%s", &pgrp, &stdin)
+		if out.Kind != vmconfig.Exited || pgrp == 0 || pgrp == syscall.Getpgrp() || stdin != "/dev/null" {
+			t.Errorf("got %+v; QEMU's process group %d (the launcher's %d), standard input %q", out, pgrp, syscall.Getpgrp(), stdin)
+		}
+	})
 	t.Run("terminal closed", func(t *testing.T) {
 		t.Setenv("FAKE_CONSOLE", `unitrace: exit status 5\n`)
 		t.Setenv("FAKE_STATUS", "11")
@@ -175,6 +225,57 @@ func TestBoot(t *testing.T) {
 			t.Errorf("got %+v", out)
 		}
 	})
+}
+
+// TestBootForwardsSignals: the first SIGINT to the launcher goes to the program as the signal
+// command on the guest's control port, with one line on standard error; the second stops QEMU,
+// which reads as an interruption (status 125), not as a signal from outside.
+func TestBootForwardsSignals(t *testing.T) {
+	qemu := filepath.Join(t.TempDir(), "qemu")
+	if err := os.WriteFile(qemu, []byte("#!/bin/sh\necho booting\nexec sleep 30\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mux := newCtlMux(nil, "")
+	host, guest := socketPair(t)
+	got := make(chan ctl.Command, 1)
+	go fakeAgent(t, guest, 1, got)
+	go mux.attach(host)
+
+	console := &signalOnWrite{sig: syscall.SIGINT}
+	var stderr lockedBuffer
+	done := make(chan vmconfig.Outcome)
+	go func() {
+		done <- boot(vmconfig.Config{QEMU: qemu, Kernel: "k.elf"}, time.Minute, stdio{nil, console, &stderr}, "unitrace run", mux)
+	}()
+	select {
+	case c := <-got:
+		if c.Op != ctl.OpSignal || c.Sig != uint8(syscall.SIGINT) {
+			t.Errorf("the guest got %+v, want the signal command with SIGINT", c)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no signal command reached the guest")
+	}
+	time.Sleep(100 * time.Millisecond) // the launcher has printed its line by now
+	syscall.Kill(os.Getpid(), syscall.SIGINT)
+	out := <-done
+	if out.Kind != vmconfig.QEMUFailed || out.Status != 125 || !strings.Contains(out.Reason, "interrupted") {
+		t.Errorf("got %+v", out)
+	}
+	if want := "unitrace run: SIGINT sent to the program; ^C again stops the guest\n"; stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+}
+
+// signalOnWrite sends sig to this process on the first console output, when the launcher
+// catches it: boot has called signal.Notify before it starts QEMU.
+type signalOnWrite struct {
+	sig  syscall.Signal
+	once sync.Once
+}
+
+func (s *signalOnWrite) Write(p []byte) (int, error) {
+	s.once.Do(func() { syscall.Kill(os.Getpid(), s.sig) })
+	return len(p), nil
 }
 
 func TestQuotedCmdline(t *testing.T) {

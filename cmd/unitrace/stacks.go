@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/unitrace/unitrace/internal/profile"
@@ -101,7 +102,10 @@ func askGuest(sock string, c ctl.Command, timeout time.Duration) ([]byte, error)
 	if !ok {
 		return nil, fmt.Errorf("the %s command does not encode", c.Op)
 	}
-	if err := wire.NewWriter(conn).WriteFrame(wire.TypeCmd, 0, buf[:n]); err != nil {
+	errClosed := errors.New("the guest's control port closed before the guest replied")
+	if err := wire.NewWriter(conn).WriteFrame(wire.TypeCmd, 0, buf[:n]); errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET) {
+		return nil, errClosed
+	} else if err != nil {
 		return nil, fmt.Errorf("sending the command: %w", err)
 	}
 	rd := wire.NewReader(conn)
@@ -113,8 +117,8 @@ func askGuest(sock string, c ctl.Command, timeout time.Duration) ([]byte, error)
 			continue // the reader resynchronised on the next frame
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			return nil, fmt.Errorf("no reply from the guest within %v", timeout)
-		case errors.Is(err, io.EOF):
-			return nil, errors.New("the guest's control port closed before the guest replied")
+		case errors.Is(err, io.EOF), errors.Is(err, syscall.ECONNRESET):
+			return nil, errClosed
 		case err != nil:
 			return nil, fmt.Errorf("reading the reply: %w", err)
 		}
