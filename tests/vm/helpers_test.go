@@ -237,20 +237,9 @@ func runLauncher(t testing.TB, a guestArch, args ...string) (stdout, stderr stri
 // standard output, standard error and exit status.
 func runTool(t testing.TB, args ...string) (stdout, stderr string, status int) {
 	t.Helper()
-	launcher.once.Do(func() {
-		launcher.path = filepath.Join(scratch, "unitrace")
-		cmd := exec.Command("go", "build", "-o", launcher.path, "./cmd/unitrace")
-		cmd.Dir = repoRoot
-		if out, err := cmd.CombinedOutput(); err != nil {
-			launcher.err = errors.Join(err, errors.New(string(out)))
-		}
-	})
-	if launcher.err != nil {
-		t.Fatalf("building the launcher: %v", launcher.err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), vmTimeout+2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, launcher.path, args...)
+	cmd := exec.CommandContext(ctx, launcherPath(t), args...)
 	cmd.Dir = repoRoot
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
@@ -265,6 +254,23 @@ func runTool(t testing.TB, args ...string) (stdout, stderr string, status int) {
 	}
 	t.Logf("unitrace %s: status %d\nstderr:\n%s", strings.Join(args, " "), status, e.String())
 	return o.String(), e.String(), status
+}
+
+// launcherPath returns the unitrace binary, built once per test binary.
+func launcherPath(t testing.TB) string {
+	t.Helper()
+	launcher.once.Do(func() {
+		launcher.path = filepath.Join(scratch, "unitrace")
+		cmd := exec.Command("go", "build", "-o", launcher.path, "./cmd/unitrace")
+		cmd.Dir = repoRoot
+		if out, err := cmd.CombinedOutput(); err != nil {
+			launcher.err = errors.Join(err, errors.New(string(out)))
+		}
+	})
+	if launcher.err != nil {
+		t.Fatalf("building the launcher: %v", launcher.err)
+	}
+	return launcher.path
 }
 
 // consoleLines splits launcher output into lines without line endings.
