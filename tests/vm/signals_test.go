@@ -43,6 +43,27 @@ func testSignals(t *testing.T, a guestArch) {
 			t.Errorf("status %d, console %q, stderr %q; want 0, %q and nothing", status, out, stderr, want)
 		}
 	})
+	t.Run("while tracing", func(t *testing.T) {
+		// The trace session holds the control port: the proxy's commands share its connection,
+		// stacks included, and the recording still ends whole.
+		rec := a.path("signals.utrace")
+		l := startLauncher(t, "run", "-arch", a.name, "-image", img, "-timeout", "2m", "-o", rec, "-ctl", sock, "examples/signals")
+		l.waitLine(t, "signals: ready")
+		if out, _, status := runTool(t, "stacks", "-ctl", sock, "-timeout", "1m"); status != 0 || !strings.Contains(out, "thread ") {
+			t.Errorf("unitrace stacks through the proxy: status %d, output %q", status, out)
+		}
+		signalTool(t, sock, "USR1")
+		l.waitLine(t, "signals: received user defined signal 1")
+		l.cmd.Process.Signal(syscall.SIGINT)
+		out, stderr, status := l.wait(t)
+		if status != 0 || !slices.Contains(out, "signals: received interrupt") ||
+			!strings.Contains(stderr, "unitrace run: SIGINT sent to the program") || !strings.Contains(stderr, "END exit") {
+			t.Errorf("status %d, console %q, stderr %q", status, out, stderr)
+		}
+		if _, stderr, status := runTool(t, "check", rec); status != 0 {
+			t.Errorf("unitrace check: status %d, %s", status, stderr)
+		}
+	})
 	t.Run("SIGQUIT dumps the goroutines", func(t *testing.T) {
 		l := startLauncher(t, "run", "-arch", a.name, "-image", img, "-timeout", "2m", "-ctl", sock, "examples/signals")
 		l.waitLine(t, "signals: ready")
