@@ -67,8 +67,9 @@ KEY=VALUE words become the program's environment (unitrace.* ones are kernel
 options); words after -- become its arguments. Flags may also follow APP_DIR.
 
 Exit status: the guest's own; 70 when the guest kernel faults; 124 when the
-guest runs past -timeout; 125 when QEMU fails or ends without the guest's exit
-line; 126 when the image cannot be built; 2 for a usage error.
+guest runs past -timeout; 125 when QEMU fails, ends without the guest's exit
+line or is stopped by a second ^C; 128+N when a signal N from elsewhere ends
+QEMU; 126 when the image cannot be built; 2 for a usage error.
 
 -files HOSTDIR:GUESTDIR (repeatable) packs the files below HOSTDIR into the
 image; the guest finds them at GUESTDIR, read-only (docs/tools.md).

@@ -37,11 +37,12 @@ sets it.
 
 Output and exit status are go test's: "ok" or "FAIL" per package (the guest's
 output only for a failed package, or always with -test.v), 0 when every test
-passed, 1 when one failed or could not be built; 70, 124 or 125 (as for run)
-when a guest kernel faults, runs past -timeout or QEMU fails; 2 for a usage
-error. -image, -o, -pprof and -sockets take one package; ^C and -ctl SOCK
-reach each package's guest in turn, as for run. -share (as for run)
-mounts host directories in every package's guest, up to one fewer than run's.
+passed, 1 when one failed or could not be built; 70, 124, 125 or 128+N (as
+for run) when a guest kernel faults, runs past -timeout, QEMU fails or a
+signal ends it; 2 for a usage error. -image, -o, -pprof and -sockets take
+one package; ^C and -ctl SOCK reach each package's guest in turn, as for
+run. -share (as for run) mounts host directories in every package's guest,
+up to one fewer than run's.
 `
 
 var testCommand = command{

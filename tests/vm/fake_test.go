@@ -61,7 +61,9 @@ func TestFakeGuest(t *testing.T) {
 	}
 }
 
-// TestLauncherFakeGuest runs `unitrace run` end to end on the fake guest.
+// TestLauncherFakeGuest runs `unitrace run` end to end on the fake guest, which echoes its
+// command line: on microvm the launcher adds unitrace.ctl=1 (the control port for ^C), on q35
+// nothing.
 func TestLauncherFakeGuest(t *testing.T) {
 	requireQEMU(t, qemu.ArchAMD64)
 	out := scratch + "/launcher-fake.elf"
@@ -72,11 +74,11 @@ func TestLauncherFakeGuest(t *testing.T) {
 		status  int
 		stderr  string
 	}{
-		{"exit 3", []string{"x=e3", "--", "|unitrace:", "exit", "status", "3|"}, []string{"x=e3 -- ", "unitrace: exit status 3", ""}, 3, ""},
+		{"exit 3", []string{"x=e3", "--", "|unitrace:", "exit", "status", "3|"}, []string{"x=e3 unitrace.ctl=1 -- ", "unitrace: exit status 3", ""}, 3, ""},
 		{"flags after APP_DIR", []string{"-machine", "q35", "x=e4", "--", "|unitrace:", "exit", "status", "4"}, []string{"x=e4 -- ", "unitrace: exit status 4"}, 4, ""},
-		{"kernel fault", []string{"x=f", "--", "|unitrace:", "kernel", "fault,", "halting"}, []string{"x=f -- ", "unitrace: kernel fault, halting"}, 70, "kernel faulted"},
-		{"hang", []string{"-timeout", "2s", "x=h"}, []string{"x=h --"}, 124, "did not exit within -timeout 2s"},
-		{"triple fault", []string{"x=t"}, []string{"x=t --"}, 125, "triple-faulted"},
+		{"kernel fault", []string{"x=f", "--", "|unitrace:", "kernel", "fault,", "halting"}, []string{"x=f unitrace.ctl=1 -- ", "unitrace: kernel fault, halting"}, 70, "kernel faulted"},
+		{"hang", []string{"-timeout", "2s", "x=h"}, []string{"x=h unitrace.ctl=1 --"}, 124, "did not exit within -timeout 2s"},
+		{"triple fault", []string{"x=t"}, []string{"x=t unitrace.ctl=1 --"}, 125, "triple-faulted"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
