@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/kernel/sysnames"
+	"github.com/unitrace/unitrace/kernel/vdso"
 	"github.com/unitrace/unitrace/kernel/virtio"
 	"github.com/unitrace/unitrace/trace/wire"
 )
@@ -162,3 +163,21 @@ func syscallName(nr uint64) string {
 // arguments. unrewindSyscall undoes it.
 func rewindSyscall(f *Frame)   { f.RIP -= 2 }
 func unrewindSyscall(f *Frame) { f.RIP += 2 }
+
+// The vDSO's machine, symbol version and functions (vdso.go).
+const (
+	vdsoMachine = vdso.MachineAMD64
+	vdsoVersion = amd64.VDSOVersion
+)
+
+func archVDSOFuncs() [2]amd64.VDSOFunc { return amd64.VDSOFuncs() }
+
+func archClockParams() (base, mult uint64) { return amd64.ClockParams() }
+
+// archVDSOPatch finds the parameters' address in a function's code: the MOVQ's 8-byte
+// immediate.
+func archVDSOPatch(code []byte, addr uint64) int { return vdso.Patch(code, addr) }
+
+// archSyncInstructions: x86 keeps instruction fetch coherent with stores (SDM vol. 3A §11.6);
+// the jump into the new code serialises enough.
+func archSyncInstructions(addr, n uintptr) {}

@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/arch/arm64"
 	"github.com/unitrace/unitrace/kernel/sysnames"
+	"github.com/unitrace/unitrace/kernel/vdso"
 	"github.com/unitrace/unitrace/kernel/virtio"
 	"github.com/unitrace/unitrace/trace/wire"
 )
@@ -164,3 +165,19 @@ func syscallName(nr uint64) string {
 // stored). unrewindSyscall undoes it.
 func rewindSyscall(f *Frame)   { f.ELR -= 4 }
 func unrewindSyscall(f *Frame) { f.ELR += 4 }
+
+// The vDSO's machine, symbol version and functions (vdso.go).
+const (
+	vdsoMachine = vdso.MachineARM64
+	vdsoVersion = arm64.VDSOVersion
+)
+
+func archVDSOFuncs() [1]arm64.VDSOFunc { return arm64.VDSOFuncs() }
+
+func archClockParams() (base, mult uint64) { return arm64.ClockParams() }
+
+// archVDSOPatch finds the parameters' address in a function's code: the MOVZ and MOVKs that
+// the assembler makes of the 64-bit MOVD.
+func archVDSOPatch(code []byte, addr uint64) int { return vdso.PatchMoves(code, addr) }
+
+func archSyncInstructions(addr, n uintptr) { arm64.SyncInstructions(addr, n) }

@@ -35,7 +35,7 @@ func buildInitialStack() uintptr {
 	for i := 0; i < nenv; i++ {
 		envv[i] = cmdline.Env(i)
 	}
-	aux := initstack.Auxv{PageSize: pageSize, HWCap: archHWCap(), Platform: archPlatform}
+	aux := initstack.Auxv{PageSize: pageSize, HWCap: archHWCap(), Platform: archPlatform, SysinfoEHDR: uint64(setupVDSO())}
 	for i := 0; i < len(aux.Random); i += 8 {
 		binary.LittleEndian.PutUint64(aux.Random[i:], random64())
 	}

@@ -14,6 +14,7 @@ import "github.com/unitrace/unitrace/boot"
 //	unitrace.fsmem=SIZE      the file system's capacity (files.go; default a quarter of memory)
 //	unitrace.cwd=DIR         the program's working directory, absolute (files.go; default /)
 //	unitrace.share=TAG:DIR[:ro]  mount the virtio-9p device with mount tag TAG on DIR (shares.go)
+//	unitrace.vdso=0          no vDSO: every clock read is a system call (vdso.go)
 //
 // and the tracer's options (tracing.go).
 type options struct {
@@ -21,6 +22,7 @@ type options struct {
 	strace     bool
 	debugFault bool
 	maskSpin   bool
+	noVDSO     bool
 }
 
 var (
@@ -46,6 +48,8 @@ func parseCommandLine() {
 			opts.debugFault = true
 		case "unitrace.debug=maskspin":
 			opts.maskSpin = true
+		case "unitrace.vdso=0":
+			opts.noVDSO = true
 		default:
 			if watchdogOption(o) || smpOption(o) || fsmemOption(o) || cwdOption(i, o) || shareOption(i, o) {
 				continue

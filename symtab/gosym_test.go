@@ -45,6 +45,10 @@ func checkAgainstGosym(t *testing.T, img *image, n int) {
 				img.path, pc, outer.Name, outer.Entry, inner.File, inner.Line, fn.Name, fn.Entry, file, line)
 			bad++
 		}
+		if entry, end, ok := tab.FuncRange(uintptr(pc)); !ok || uint64(entry) != fn.Entry || uint64(end) != fn.End {
+			t.Errorf("%s: %#x: FuncRange = %#x-%#x, %v; gosym %#x-%#x", img.path, pc, entry, end, ok, fn.Entry, fn.End)
+			bad++
+		}
 		if len(frames) > 1 {
 			inlined++
 		}

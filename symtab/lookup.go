@@ -76,3 +76,13 @@ func (t *Table) InlinedAt(pc uintptr, depth int) (Frame, bool) {
 	}
 	return fr, true
 }
+
+// FuncRange returns the text addresses of the physical function that holds pc: its entry and
+// the entry of the next function (its padding included). ok is false when no function holds pc.
+func (t *Table) FuncRange(pc uintptr) (entry, end uintptr, ok bool) {
+	f, _, ok := t.findFunc(pc)
+	if !ok {
+		return 0, 0, false
+	}
+	return t.text + uintptr(f.entry), t.text + uintptr(f.end), true
+}

@@ -8,6 +8,8 @@
 //	cputime   a spinning thread's CLOCK_THREAD_CPUTIME_ID advances with its run time, a sleeping
 //	          thread's does not, and getrusage(RUSAGE_SELF) sums the threads
 //	eintr     a signal with a handler interrupts nanosleep: EINTR and the time left
+//	vdso      the runtime's clock reads (through the vDSO) agree with the system call, and never
+//	          go back from one thread or CPU to another
 //	errors    bad clock ids, timer ids, signals and pointers give Linux's errors
 //
 // Each check prints one line, "timers: NAME ok ..." or "timers: NAME FAIL ...", and the
@@ -35,6 +37,7 @@ var checks = []check{
 	{"overrun", checkOverrun},
 	{"cputime", checkCPUTime},
 	{"eintr", checkEINTR},
+	{"vdso", checkVDSO},
 	{"errors", checkErrors},
 }
 

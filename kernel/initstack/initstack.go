@@ -18,6 +18,7 @@ const (
 	atHWCap    = 16
 	atRandom   = 25
 	atHWCap2   = 26
+	atSysinfo  = 33 // AT_SYSINFO_EHDR: the vDSO's ELF header
 )
 
 // Error numbers Build returns (Linux values).
@@ -28,11 +29,12 @@ const (
 
 // Auxv is what Build puts in the auxiliary vector. AT_PAGESZ, AT_HWCAP,
 // AT_HWCAP2 and AT_RANDOM are always present; AT_PLATFORM only when Platform
-// is not empty.
+// is not empty, AT_SYSINFO_EHDR only when SysinfoEHDR is not 0.
 type Auxv struct {
 	PageSize, HWCap, HWCap2 uint64
 	Random                  [16]byte // AT_RANDOM points at a copy of these
 	Platform                string   // e.g. "x86_64" or "aarch64"
+	SysinfoEHDR             uint64   // the vDSO's address; AT_SYSINFO_EHDR only when not 0
 }
 
 const wordSize = 8
@@ -44,7 +46,7 @@ const wordSize = 8
 //	argc
 //	argv[0] ... argv[argc-1], NULL
 //	envp[0] ... NULL
-//	(AT_PAGESZ, AT_HWCAP, AT_HWCAP2, AT_RANDOM, [AT_PLATFORM,] AT_NULL) pairs
+//	(AT_PAGESZ, AT_HWCAP, AT_HWCAP2, AT_RANDOM, [AT_PLATFORM,] [AT_SYSINFO_EHDR,] AT_NULL) pairs
 //	padding to the next 16 bytes
 //	random bytes, platform string
 //	argv strings, envp strings, each NUL-terminated, ending at top
@@ -89,6 +91,9 @@ func Build(mem []byte, top uintptr, argv, envv []string, aux Auxv) (sp uintptr, 
 	if platformOff >= 0 {
 		auxPairs++
 	}
+	if aux.SysinfoEHDR != 0 {
+		auxPairs++
+	}
 	maxWords := off / wordSize
 	if len(argv) > maxWords || len(envv) > maxWords {
 		return 0, ENOMEM
@@ -129,6 +134,9 @@ func Build(mem []byte, top uintptr, argv, envv []string, aux Auxv) (sp uintptr, 
 	putAux(atRandom, uint64(base)+uint64(randomOff))
 	if platformOff >= 0 {
 		putAux(atPlatform, uint64(base)+uint64(platformOff))
+	}
+	if aux.SysinfoEHDR != 0 {
+		putAux(atSysinfo, aux.SysinfoEHDR)
 	}
 	putAux(atNull, 0)
 	return base + uintptr(off), 0

@@ -105,6 +105,8 @@ var testAux = Auxv{
 func TestBuildDecode(t *testing.T) {
 	withPlatform := testAux
 	withPlatform.Platform = "aarch64"
+	withVDSO := withPlatform
+	withVDSO.SysinfoEHDR = 0x7fff_f7ff_e000
 	tests := []struct {
 		name       string
 		size       int
@@ -114,6 +116,7 @@ func TestBuildDecode(t *testing.T) {
 	}{
 		{"typical", 4096, 0x7fff_0000, []string{"prog", "-v", "x y"}, []string{"GODEBUG=asyncpreemptoff=1", "HOME=/"}, testAux},
 		{"platform", 4096, 0x4000_1000, []string{"a"}, nil, withPlatform},
+		{"vdso", 4096, 0x4000_1000, []string{"a"}, []string{"B=c"}, withVDSO},
 		{"no args, no env", 256, 0x10000, nil, nil, testAux},
 		{"empty strings", 512, 0x10000, []string{"", ""}, []string{""}, testAux},
 		{"unaligned top", 1000, 0x12345, []string{"abc", "defgh"}, []string{"K=V"}, withPlatform},
@@ -140,6 +143,12 @@ func TestBuildDecode(t *testing.T) {
 		wantOrder := []uint64{atPageSize, atHWCap, atHWCap2, atRandom, atNull}
 		if tt.aux.Platform != "" {
 			wantOrder = []uint64{atPageSize, atHWCap, atHWCap2, atRandom, atPlatform, atNull}
+		}
+		if tt.aux.SysinfoEHDR != 0 {
+			wantOrder = slices.Insert(wantOrder, len(wantOrder)-1, atSysinfo)
+			if d.aux[atSysinfo] != tt.aux.SysinfoEHDR {
+				t.Errorf("%s: AT_SYSINFO_EHDR %#x, want %#x", tt.name, d.aux[atSysinfo], tt.aux.SysinfoEHDR)
+			}
 		}
 		if !slices.Equal(d.auxOrder, wantOrder) {
 			t.Errorf("%s: auxv tags %v, want %v", tt.name, d.auxOrder, wantOrder)

@@ -33,8 +33,8 @@ func testTimers(t *testing.T, a guestArch) {
 					t.Error(l)
 				}
 			}
-			if results != 7 {
-				t.Errorf("%d check results on the console, want 7", results)
+			if results != 8 {
+				t.Errorf("%d check results on the console, want 8", results)
 			}
 			if out.Kind != vmconfig.Exited || out.Status != 0 {
 				t.Errorf("outcome %+v", out)

@@ -1,0 +1,102 @@
+#include "textflag.h"
+
+// The vDSO's functions. The kernel copies their machine code into the vDSO page (kernel/vdso.go)
+// and patches the 64-bit constant 0x5644534f50415241 (vdso.Magic) with the address of the
+// clock parameters (vdso.Params*: +0 sequence count, +8 TSC base, +16 multiplier, +24 wall
+// offset in ns): the code is otherwise position-independent (relative jumps only). They are
+// C functions (System V ABI), called by the Go runtime on its system stack; they use no stack.
+//
+// The clock is the kernel's own: ns = (TSC - base) * mult >> 32 (the 128-bit product's bits
+// 32-95, arch.Nanotime), plus the wall offset for the realtime clocks. Clocks they do not serve
+// go to the system call.
+
+// vdsoClockGettime is __vdso_clock_gettime(clockid_t clk, struct timespec *ts).
+// Entry: DI = clk, SI = ts. Serves REALTIME (0), MONOTONIC (1), MONOTONIC_RAW (4),
+// REALTIME_COARSE (5), MONOTONIC_COARSE (6), BOOTTIME (7) and TAI (11); anything else is the
+// clock_gettime system call (228) with the same registers. Clobbers AX, DX, R8-R11 (and CX,
+// R11 in the system call). Returns 0 in AX, or the system call's result.
+TEXT ·vdsoClockGettime(SB),NOSPLIT|NOFRAME,$0
+	MOVQ	$0x5644534f50415241, R8
+	CMPL	DI, $31
+	JA	cgFallback
+	MOVL	$0x8f3, R9
+	BTL	DI, R9
+	JCC	cgFallback
+cgRetry:
+	MOVL	0(R8), R10
+	TESTL	$1, R10
+	JNE	cgRetry
+	RDTSC
+	SHLQ	$32, DX
+	ORQ	DX, AX
+	SUBQ	8(R8), AX
+	MULQ	16(R8)
+	SHRQ	$32, AX
+	SHLQ	$32, DX
+	ORQ	DX, AX
+	MOVL	$0x821, R9 // the realtime ones: 0, 5, 11
+	BTL	DI, R9
+	JCC	cgMono
+	ADDQ	24(R8), AX
+cgMono:
+	MOVL	0(R8), R11
+	CMPL	R10, R11
+	JNE	cgRetry
+	XORL	DX, DX
+	MOVQ	$1000000000, R9
+	DIVQ	R9
+	MOVQ	AX, 0(SI)
+	MOVQ	DX, 8(SI)
+	XORL	AX, AX
+	RET
+cgFallback:
+	MOVL	$228, AX
+	SYSCALL
+	RET
+
+// vdsoGettimeofday is __vdso_gettimeofday(struct timeval *tv, struct timezone *tz).
+// Entry: DI = tv (may be NULL), SI = tz (may be NULL: else both its ints are set to 0, as
+// Linux does without a configured time zone). Clobbers AX, DX, R8-R11. Returns 0 in AX.
+TEXT ·vdsoGettimeofday(SB),NOSPLIT|NOFRAME,$0
+	MOVQ	$0x5644534f50415241, R8
+	TESTQ	SI, SI
+	JEQ	gtNoZone
+	MOVQ	$0, 0(SI)
+gtNoZone:
+	TESTQ	DI, DI
+	JEQ	gtDone
+gtRetry:
+	MOVL	0(R8), R10
+	TESTL	$1, R10
+	JNE	gtRetry
+	RDTSC
+	SHLQ	$32, DX
+	ORQ	DX, AX
+	SUBQ	8(R8), AX
+	MULQ	16(R8)
+	SHRQ	$32, AX
+	SHLQ	$32, DX
+	ORQ	DX, AX
+	ADDQ	24(R8), AX
+	MOVL	0(R8), R11
+	CMPL	R10, R11
+	JNE	gtRetry
+	XORL	DX, DX
+	MOVQ	$1000000000, R9
+	DIVQ	R9
+	MOVQ	AX, 0(DI)
+	MOVQ	DX, AX
+	XORL	DX, DX
+	MOVQ	$1000, R9
+	DIVQ	R9
+	MOVQ	AX, 8(DI)
+gtDone:
+	XORL	AX, AX
+	RET
+
+// The functions' addresses (ABI0: their code itself, not a Go wrapper), for the kernel to find
+// and copy them.
+DATA ·vdsoClockGettimePC+0(SB)/8, $·vdsoClockGettime(SB)
+GLOBL ·vdsoClockGettimePC(SB), RODATA, $8
+DATA ·vdsoGettimeofdayPC+0(SB)/8, $·vdsoGettimeofday(SB)
+GLOBL ·vdsoGettimeofdayPC(SB), RODATA, $8
