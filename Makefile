@@ -34,7 +34,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # tests them in that build too.
 HOST_PACKAGES := $(sort $(dir $(shell grep -rl --include='*.go' '^//go:build.*unitrace_host' .)))
 
-.PHONY: help image run run-sampler test deps check launcher
+.PHONY: help image run run-sampler test deps check launcher bench
 
 help:
 	@echo "make run-sampler   boot the demo with the sampling profiler; print and write its profile"
@@ -43,6 +43,7 @@ help:
 	@echo "make run           build APP and boot it in QEMU (MACHINE= MEM= ACCEL= ENV= ARGS=)"
 	@echo "make check         gofmt, go vet and the kernel-mode check"
 	@echo "make deps          install QEMU with apt-get when qemu-system-x86_64 or -aarch64 is missing"
+	@echo "make bench         fixed-work workloads under unitrace and Debian's Linux in the same QEMU (docs/measurements.md)"
 
 image:
 	$(GO) run ./cmd/mkimage -arch $(ARCH) $(APP)
@@ -60,6 +61,11 @@ run: deps launcher
 # and writes cpu.pb.gz, sampler.folded and sampler.svg (scripts/run-sampler.sh).
 run-sampler: deps launcher
 	UNITRACE=$(UNITRACE) ARCH=$(ARCH) scripts/run-sampler.sh
+
+# bench: examples/bench under unitrace and under Debian's Linux in the same QEMU (scripts/bench.sh);
+# the table goes into docs/measurements.md.
+bench: deps
+	DOC=docs/measurements.md scripts/bench.sh
 
 deps:
 	@if ! command -v qemu-system-x86_64 >/dev/null 2>&1 || ! command -v qemu-system-aarch64 >/dev/null 2>&1; then \

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+)
+
+// table is the comparison: a row per workload, plus the boot rows.
+type table struct {
+	rows []row
+}
+
+type row struct {
+	name, unit    string
+	uni, lin      []float64 // per round
+	ratios        []float64 // per round: uni/lin
+	linuxRowLabel string    // for the microvm boot row: what it is compared with
+}
+
+// tabulate pairs the rounds: results[0] is unitrace on the machine, results[1] Linux on it,
+// results[2] (with microvm) unitrace on microvm.
+func tabulate(results [][]result, machine string, microvm bool) table {
+	var t table
+	uni, lin := results[0], results[1]
+	boot := row{name: "boot: QEMU start to the first line, " + machine, unit: "ms"}
+	for r := range uni {
+		boot.add(uni[r].boot.Seconds()*1e3, lin[r].boot.Seconds()*1e3)
+	}
+	t.rows = append(t.rows, boot)
+	if microvm {
+		mv := row{name: "boot: the same, unitrace on microvm", unit: "ms", linuxRowLabel: machine}
+		for r := range uni {
+			mv.add(results[2][r].boot.Seconds()*1e3, lin[r].boot.Seconds()*1e3)
+		}
+		t.rows = append(t.rows, mv)
+	}
+	var names []string
+	for name := range uni[0].values {
+		names = append(names, name)
+	}
+	slices.SortFunc(names, func(a, b string) int { return order(a) - order(b) })
+	for _, name := range names {
+		w := row{name: name, unit: uni[0].units[name]}
+		for r := range uni {
+			u, ok1 := uni[r].values[name]
+			l, ok2 := lin[r].values[name]
+			if ok1 && ok2 {
+				w.add(u, l)
+			}
+		}
+		t.rows = append(t.rows, w)
+	}
+	return t
+}
+
+// order keeps the rows in the benchmark's own order: the order of its lines in the first
+// unitrace boot is not kept by a map, so the names are ranked by a fixed list.
+func order(name string) int {
+	for i, n := range benchOrder {
+		if n == name {
+			return i
+		}
+	}
+	return len(benchOrder)
+}
+
+var benchOrder = []string{"clock_read", "syscall_getppid", "futex_pingpong", "chan_pingpong", "sleep_50us",
+	"timer_1ms_late", "copy_64KiB", "copy_1MiB", "alloc_gc", "compute"}
+
+func (r *row) add(u, l float64) {
+	r.uni = append(r.uni, u)
+	r.lin = append(r.lin, l)
+	if l > 0 {
+		r.ratios = append(r.ratios, u/l)
+	}
+}
+
+func (t table) write(b *strings.Builder, rounds int) {
+	fmt.Fprintf(b, "| work | unit | unitrace: median (min-max) | Linux: median (min-max) | unitrace / Linux |\n")
+	fmt.Fprintf(b, "| --- | --- | --- | --- | --- |\n")
+	for _, r := range t.rows {
+		lin := spread(r.lin)
+		if r.linuxRowLabel != "" {
+			lin = "(" + r.linuxRowLabel + ", above)"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", r.name, r.unit, spread(r.uni), lin, ratio(r.ratios))
+	}
+	fmt.Fprintf(b, "\n%d rounds, interleaved; the ratio is the median of the rounds' ratios (below 1: unitrace is faster).\n", rounds)
+}
+
+func spread(v []float64) string {
+	if len(v) == 0 {
+		return "-"
+	}
+	s := slices.Sorted(slices.Values(v))
+	return fmt.Sprintf("%s (%s-%s)", num(median(s)), num(s[0]), num(s[len(s)-1]))
+}
+
+func ratio(v []float64) string {
+	if len(v) == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", median(slices.Sorted(slices.Values(v))))
+}
+
+// median of sorted values (the mean of the middle two for an even count).
+func median(s []float64) float64 {
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// num prints a value with three significant digits, without an exponent.
+func num(v float64) string {
+	switch {
+	case v >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case v >= 10:
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+// The markers -doc replaces the text between.
+const (
+	beginMarker = "<!-- bench: begin -->"
+	endMarker   = "<!-- bench: end -->"
+)
+
+// writeDoc replaces what lies between the markers in file with text.
+func writeDoc(file, text string) error {
+	doc, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	begin := bytes.Index(doc, []byte(beginMarker))
+	end := bytes.Index(doc, []byte(endMarker))
+	if begin < 0 || end < begin {
+		return errors.New("no " + beginMarker + " ... " + endMarker + " lines")
+	}
+	var b bytes.Buffer
+	b.Write(doc[:begin+len(beginMarker)])
+	fmt.Fprintf(&b, "\n%s", text)
+	b.Write(doc[end:])
+	return os.WriteFile(file, b.Bytes(), 0o644)
+}
+

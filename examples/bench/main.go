@@ -1,0 +1,73 @@
+// Command bench runs fixed-work workloads and prints what each costs, one line each:
+//
+//	bench NAME VALUE UNIT
+//
+// It is built twice from this source, as a unitrace image and as an ordinary static Linux
+// program (the /init of a one-file initramfs), and cmd/benchcompare boots both under the same
+// QEMU and compares the lines (make bench). Every workload times itself with its own clock
+// (time.Now, which both kernels serve from a vDSO); every value is a time per unit of work, so
+// lower is better on every row and a ratio below 1 means the first kernel is faster.
+//
+// The first line is "boot_ns N": CLOCK_MONOTONIC at main.main (under unitrace the time since the
+// kernel's entry, under Linux since the kernel started). With -poweroff (the Linux guest's /init
+// gets it from the kernel command line) it powers the machine off at the end instead of
+// exiting: init must not exit.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+	"unsafe"
+
+	_ "github.com/unitrace/unitrace/kernel"
+)
+
+// workload is one row: its name, its unit, and the work, which returns the measured value.
+type workload struct {
+	name, unit string
+	run        func() float64
+}
+
+var workloads = []workload{
+	{"clock_read", "ns/op", clockRead},
+	{"syscall_getppid", "ns/op", rawSyscall},
+	{"futex_pingpong", "ns/round-trip", futexPingPong},
+	{"chan_pingpong", "ns/round-trip", chanPingPong},
+	{"sleep_50us", "us/op", sleep50},
+	{"timer_1ms_late", "us/op", timerLateness},
+	{"copy_64KiB", "ns/MiB", copySmall},
+	{"copy_1MiB", "ns/MiB", copyLarge},
+	{"alloc_gc", "ns/op", allocGC},
+	{"compute", "ns/kiter", compute},
+}
+
+func main() {
+	var ts syscall.Timespec
+	syscall.RawSyscall(syscall.SYS_CLOCK_GETTIME, 1, uintptr(unsafe.Pointer(&ts)), 0)
+	fmt.Printf("boot_ns %d\n", ts.Nano())
+	only := flag.String("only", "", "run only the workload with this name")
+	poweroff := flag.Bool("poweroff", false, "power the machine off at the end (as Linux's init)")
+	flag.Parse()
+	for _, w := range workloads {
+		if *only != "" && w.name != *only {
+			continue
+		}
+		fmt.Printf("bench %s %.3f %s\n", w.name, w.run(), w.unit)
+	}
+	if *poweroff {
+		syscall.Reboot(syscall.LINUX_REBOOT_CMD_POWER_OFF)
+		os.Exit(1) // not allowed to: the kernel panics and, with panic=-1 and -no-reboot, QEMU exits
+	}
+}
+
+// perOp runs f n times and returns the mean time of one run in ns.
+func perOp(n int, f func()) float64 {
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		f()
+	}
+	return float64(time.Since(start).Nanoseconds()) / float64(n)
+}
