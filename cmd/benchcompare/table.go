@@ -150,4 +150,3 @@ func writeDoc(file, text string) error {
 	b.Write(doc[end:])
 	return os.WriteFile(file, b.Bytes(), 0o644)
 }
-
