@@ -5,7 +5,7 @@ import "github.com/unitrace/unitrace/kernel/ptimer"
 // System calls served without the kernel lock. The Go runtime reads the clock through a system
 // call many thousand times a second (there is no vDSO here), and its idle Ms call sched_yield
 // and gettid in their spin loops; under one kernel lock these would serialise every CPU for
-// nothing, since they only read the caller's own state or the clock. Each is served here when
+// nothing, since they only read the caller's own state, constants or the clock. Each is served here when
 // its user memory is already present (a page to fault in needs the lock), else it falls back to
 // the ordinary, locked path. syscall (syscall.go) fires the tracepoints for both.
 
@@ -35,6 +35,8 @@ func fastSyscall(nr uint64, a *syscallArgs) (ret uint64, ok bool) {
 		return uint64(cur().tid), true
 	case nrGetpid:
 		return processID, true
+	case nrGetppid, nrGetuid, nrGeteuid, nrGetgid, nrGetegid:
+		return 0, true // no parent; root: constants, as their locked handlers answer
 	case nrSchedYield:
 		// With nobody waiting who may run here, yielding is a no-op; otherwise yield for real.
 		return 0, !runnableHere()
