@@ -181,3 +181,10 @@ func archVDSOPatch(code []byte, addr uint64) int { return vdso.Patch(code, addr)
 // archSyncInstructions: x86 keeps instruction fetch coherent with stores (SDM vol. 3A §11.6);
 // the jump into the new code serialises enough.
 func archSyncInstructions(addr, n uintptr) {}
+
+// archSaveFPU completes the FP state in f, the running thread's context, before it leaves the
+// CPU or is shown to the program: the trap stubs keep only the SSE registers and MXCSR in the
+// Frame, and the CPU holds the thread's x87 state (amd64.SyncX87). archLoadFPU puts the FP state
+// of f, the context about to run here, into the CPU.
+func archSaveFPU(f *Frame) { amd64.SyncX87(f) }
+func archLoadFPU(f *Frame) { amd64.LoadX87(f) }

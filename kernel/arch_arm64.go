@@ -181,3 +181,8 @@ func archClockParams() (base, mult uint64) { return arm64.ClockParams() }
 func archVDSOPatch(code []byte, addr uint64) int { return vdso.PatchMoves(code, addr) }
 
 func archSyncInstructions(addr, n uintptr) { arm64.SyncInstructions(addr, n) }
+
+// archSaveFPU and archLoadFPU have nothing to do on arm64: the trap stubs save and restore the
+// whole FP/SIMD state in the Frame.
+func archSaveFPU(f *Frame) {}
+func archLoadFPU(f *Frame) {}

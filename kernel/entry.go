@@ -38,6 +38,9 @@ func publishSchedHints() {
 		next = min(next, t)
 	}
 	schedHints.nextSleeper.Store(next)
+	if next != 1<<63-1 {
+		armWake(next + timerSlack) // the wake-up near the deadline itself (timer.go)
+	}
 }
 
 // runnableHere reports, without the lock, whether a queued thread may run on this CPU.

@@ -33,9 +33,11 @@ func enqueue(slot int32) {
 //go:noinline
 func switchTo(f *Frame, prev, next int32) {
 	threads[prev].frame = *f
+	archSaveFPU(&threads[prev].frame)
 	tpSchedSwitch.Emit2(uint64(threads[prev].tid), uint64(threads[next].tid))
 	t := &threads[next]
 	*f = t.frame
+	archLoadFPU(f)
 	here().switches.Add(1)
 	trace.SetThread(cpuIndex(), uint32(t.tid))
 	if t.wait != waitNone {

@@ -21,6 +21,7 @@ func pushSignalFrame(f *Frame, t *thread, sig int, info signal.Info, a signal.Ac
 		CS: uint16(f.CS), SS: uint16(f.SS),
 		Err: f.ErrorCode, Trapno: f.Vector, CR2: f.CR2,
 	}
+	archSaveFPU(f) // the x87 half of the image is the CPU's until now
 	signal.PutAMD64(b, l, &c, &f.FX, frameSaved(t, sp, info, a), a.Restorer)
 
 	call := l.Call(sig, a.Handler)
@@ -47,6 +48,7 @@ func sysSigreturn(f *Frame) (uint64, bool) {
 			return 0, false
 		}
 		signal.RestoreFX(&f.FX, fx)
+		archLoadFPU(f) // its x87 half: the trap's return loads only the SSE registers and MXCSR
 	}
 	f.R8, f.R9, f.R10, f.R11, f.R12, f.R13, f.R14, f.R15 = c.R8, c.R9, c.R10, c.R11, c.R12, c.R13, c.R14, c.R15
 	f.RDI, f.RSI, f.RBP, f.RBX, f.RDX, f.RAX, f.RCX = c.RDI, c.RSI, c.RBP, c.RBX, c.RDX, c.RAX, c.RCX

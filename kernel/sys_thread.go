@@ -45,6 +45,7 @@ func sysCloneImpl(f *Frame, flags uint64, stack, ptid, ctid, tls uintptr) uint64
 		return neg(EAGAIN)
 	}
 	t := &threads[slot]
+	archSaveFPU(f) // the child starts with the parent's FP state
 	t.frame = *f
 	cloneChildContext(&t.frame, stack, tls, flags&cloneSettls != 0)
 	t.sig.Mask = cur().sig.Mask

@@ -1,6 +1,8 @@
 package kernel
 
 import (
+	"math/bits"
+
 	"github.com/unitrace/unitrace/sampler"
 )
 
@@ -14,6 +16,13 @@ import (
 // (its handler hands the tick on with a self-IPI on the tick's vector), on the tick's vector
 // otherwise; on arm64 the virtual timer for the tick and the physical timer for the sampler.
 // Every CPU has its own deadlines and its own sampler, and only that CPU touches them.
+//
+// A third deadline makes wake-ups precise: the earliest sleeper's or wall-clock timer's
+// (wakeNext). Each locked entry ends by arming its CPU for it (publishSchedHints, armWake), so
+// the CPU that put a thread to sleep, or armed a timer, takes an interrupt at the deadline
+// itself, not at the first tick after it; that interrupt runs the tick's path, which wakes the
+// expired sleepers and fires the timers. A sleeper woken early leaves a wake-up that finds
+// nothing to do.
 
 const tickHz = 1000
 
@@ -46,8 +55,55 @@ func armNext() {
 	flags := maskInterrupts()
 	l := here()
 	s := &samplers[cpuIndex()&(maxCPUs-1)]
-	armTimers(l.tickNext, s.Next(), s.On(), l.tickHandedOn)
+	armTimers(l.timerDeadline(), s.Next(), s.On(), l.tickHandedOn)
 	restoreInterrupts(flags)
+}
+
+// timerDeadline is when this CPU's tick interrupt is next due: the tick, or an earlier wake-up.
+//
+//go:nosplit
+func (l *cpuLocal) timerDeadline() uint64 {
+	if l.wakeNext != 0 && l.wakeNext < l.tickNext {
+		return l.wakeNext
+	}
+	return l.tickNext
+}
+
+// timerSlack is how late a wake-up may come after its deadline (ns): Linux's default timer slack
+// for a thread (prctl PR_GET_TIMERSLACK, 50 µs), which lets its hrtimers fire together. Without
+// it the Go runtime's sysmon, which sleeps 20 µs at a time while threads sit in system calls,
+// woke more often than under Linux and took their Ps away for nothing.
+const timerSlack = 50_000
+
+// armWake arms this CPU's timer for a wake-up at deadline (ns on the kernel's clock), if that is
+// earlier than the one it has: the earliest sleeper's or wall-clock timer's.
+func armWake(deadline int64) {
+	t := nsToTicks(deadline)
+	l := here()
+	if l.wakeNext != 0 && l.wakeNext <= t {
+		return
+	}
+	l.wakeNext = t
+	armNext()
+}
+
+// nsToTicks is the first counter value at which the kernel's clock (nanotime) reads at least ns:
+// the inverse of ns = (ticks - base) * mult >> 32, rounded up, so that a wake-up never comes
+// before its deadline by the clock that checks it.
+func nsToTicks(ns int64) uint64 {
+	base, mult := archClockParams()
+	if ns <= 0 {
+		return base
+	}
+	hi, lo := uint64(ns)>>32, uint64(ns)<<32
+	if mult == 0 || hi >= mult {
+		return ^uint64(0) // beyond the counter: never
+	}
+	q, r := bits.Div64(hi, lo, mult)
+	if r != 0 {
+		q++
+	}
+	return base + q
 }
 
 // samplerInterrupt handles the sampler's timer interrupt, wherever it landed: in a thread or in
@@ -62,7 +118,7 @@ func samplerInterrupt() {
 	if s := &samplers[cpu]; s.Due(now) {
 		takeSample(s, now)
 	}
-	if l := &cpuLocals[cpu]; sharedTimer && now >= l.tickNext && !l.tickHandedOn {
+	if l := &cpuLocals[cpu]; sharedTimer && now >= l.timerDeadline() && !l.tickHandedOn {
 		l.tickHandedOn = true
 		handOnTick()
 	}
@@ -80,6 +136,10 @@ func timerInterrupt() (tickDue bool) {
 	if now >= l.tickNext {
 		l.tickNext += ((now-l.tickNext)/tickPeriod + 1) * tickPeriod
 		l.ticks.Add(1)
+		tickDue = true
+	}
+	if l.wakeNext != 0 && now >= l.wakeNext {
+		l.wakeNext = 0 // a wake-up: the tick's path wakes the sleepers and fires the timers due
 		tickDue = true
 	}
 	armNext()

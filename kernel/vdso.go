@@ -15,6 +15,13 @@ import (
 // so they no longer appear in system-call records or strace output. Clocks the functions do not
 // serve (the CPU-time ones) still make the system call. unitrace.vdso=0 turns it off.
 
+// vdso.Base is the first page above the program's default mmap area, which stays free: a
+// compile-time check that the two agree.
+var (
+	_ [vdso.Base - mmapBase]struct{}
+	_ [mmapBase - vdso.Base]struct{}
+)
+
 // vdsoMaxCode bounds one function's code: a copy larger than this means the symbol table gave
 // another function's range.
 const vdsoMaxCode = 1024
@@ -25,9 +32,9 @@ func setupVDSO() uintptr {
 	if opts.noVDSO {
 		return 0
 	}
-	got := sysMmapImpl(0, vdso.PageSize, mm.ProtRead|mm.ProtWrite, mapPrivate|mapAnonymous|mapPopulate, -1, 0)
-	if int64(got) < 0 {
-		return vdsoFailed("no memory for its page")
+	got := sysMmapImpl(vdso.Base, vdso.PageSize, mm.ProtRead|mm.ProtWrite, mapPrivate|mapAnonymous|mapPopulate|mapFixedNoreplace, -1, 0)
+	if int64(got) < 0 || got != vdso.Base {
+		return vdsoFailed("its page cannot be mapped")
 	}
 	addr := uintptr(got)
 	page, ok := userBytes(addr, vdso.PageSize, true)

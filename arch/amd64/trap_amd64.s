@@ -36,7 +36,11 @@ TEXT ·syscallEntry(SB),NOSPLIT|NOFRAME,$0
 //	SP+0 Vector, SP+8 ErrorCode, SP+16 RIP, CS, RFLAGS, RSP, SS   (higher addresses)
 // Every general register still holds the interrupted context's value.
 //
-// Before calling Go it saves all registers and the FXSAVE image, records FS base and CR2,
+// Before calling Go it saves all registers, the SSE registers and MXCSR (into the Frame's FXSAVE
+// image, at FXSAVE's offsets: not FXSAVE itself, whose x87 half costs an emulator microseconds
+// per trap; kernel code never touches the x87 state, so the CPU keeps the thread's, and the
+// kernel saves it only where a thread's context leaves the CPU: SyncX87, LoadX87), records
+// FS base and CR2,
 // switches FS base to the stack's stand-in g (percpu.go), links the Frame into
 // CPU.CurrentFrame (the previous value goes to Frame.Prev), clears RBP so frame-pointer walks
 // of the handler end here, and clears DF (the Go ABI requires it).
@@ -60,7 +64,23 @@ TEXT ·trapCommon(SB),NOSPLIT|NOFRAME,$0
 	MOVQ	R13, Frame_R13(SP)
 	MOVQ	R14, Frame_R14(SP)
 	MOVQ	R15, Frame_R15(SP)
-	FXSAVE64	Frame_FX(SP)
+	STMXCSR	(Frame_FX+24)(SP)
+	MOVUPS	X0, (Frame_FX+160)(SP)
+	MOVUPS	X1, (Frame_FX+176)(SP)
+	MOVUPS	X2, (Frame_FX+192)(SP)
+	MOVUPS	X3, (Frame_FX+208)(SP)
+	MOVUPS	X4, (Frame_FX+224)(SP)
+	MOVUPS	X5, (Frame_FX+240)(SP)
+	MOVUPS	X6, (Frame_FX+256)(SP)
+	MOVUPS	X7, (Frame_FX+272)(SP)
+	MOVUPS	X8, (Frame_FX+288)(SP)
+	MOVUPS	X9, (Frame_FX+304)(SP)
+	MOVUPS	X10, (Frame_FX+320)(SP)
+	MOVUPS	X11, (Frame_FX+336)(SP)
+	MOVUPS	X12, (Frame_FX+352)(SP)
+	MOVUPS	X13, (Frame_FX+368)(SP)
+	MOVUPS	X14, (Frame_FX+384)(SP)
+	MOVUPS	X15, (Frame_FX+400)(SP)
 	MOVQ	CR2, AX
 	MOVQ	AX, Frame_CR2(SP)
 
@@ -100,7 +120,23 @@ TEXT trapReturn<>(SB),NOSPLIT|NOFRAME,$0
 	MOVQ	AX, DX
 	SHRQ	$32, DX
 	WRMSR
-	FXRSTOR64	Frame_FX(SP)
+	MOVUPS	(Frame_FX+160)(SP), X0
+	MOVUPS	(Frame_FX+176)(SP), X1
+	MOVUPS	(Frame_FX+192)(SP), X2
+	MOVUPS	(Frame_FX+208)(SP), X3
+	MOVUPS	(Frame_FX+224)(SP), X4
+	MOVUPS	(Frame_FX+240)(SP), X5
+	MOVUPS	(Frame_FX+256)(SP), X6
+	MOVUPS	(Frame_FX+272)(SP), X7
+	MOVUPS	(Frame_FX+288)(SP), X8
+	MOVUPS	(Frame_FX+304)(SP), X9
+	MOVUPS	(Frame_FX+320)(SP), X10
+	MOVUPS	(Frame_FX+336)(SP), X11
+	MOVUPS	(Frame_FX+352)(SP), X12
+	MOVUPS	(Frame_FX+368)(SP), X13
+	MOVUPS	(Frame_FX+384)(SP), X14
+	MOVUPS	(Frame_FX+400)(SP), X15
+	LDMXCSR	(Frame_FX+24)(SP)
 	MOVQ	Frame_RAX(SP), AX
 	MOVQ	Frame_RBX(SP), BX
 	MOVQ	Frame_RCX(SP), CX
@@ -127,6 +163,7 @@ TEXT trapReturn<>(SB),NOSPLIT|NOFRAME,$0
 TEXT ·resume(SB),NOSPLIT|NOFRAME,$0-8
 	CLI
 	MOVQ	f+0(FP), SP
+	FXRSTOR64	Frame_FX(SP)    // the thread's x87 state too: the return path loads only SSE
 	JMP	trapReturn<>(SB)
 
 // func idleLoop()
@@ -156,4 +193,58 @@ TEXT ·addrOfSyscallEntry(SB),NOSPLIT,$0-8
 TEXT ·addrOfVectors(SB),NOSPLIT,$0-8
 	LEAQ	·vectors(SB), AX
 	MOVQ	AX, ret+0(FP)
+	RET
+
+// func syncX87(fx *[512]byte)
+//
+// syncX87 stores the CPU's x87 state (FCW, FSW, FTW, FOP, FIP, FDP and ST0-ST7: the FXSAVE
+// image's bytes 0-23 and 32-159) into the image at fx, leaving its MXCSR and SSE registers (the
+// entry stub's) alone. FXSAVE needs a 16-byte aligned area, so it saves into its own frame and
+// copies. Clobbers AX, SI, DI, X0.
+TEXT ·syncX87(SB),NOSPLIT,$528-8
+	MOVQ	fx+0(FP), DI
+	LEAQ	15(SP), SI
+	ANDQ	$~15, SI
+	FXSAVE64	(SI)
+	MOVQ	0(SI), AX
+	MOVQ	AX, 0(DI)
+	MOVQ	8(SI), AX
+	MOVQ	AX, 8(DI)
+	MOVQ	16(SI), AX
+	MOVQ	AX, 16(DI)
+	MOVUPS	32(SI), X0
+	MOVUPS	X0, 32(DI)
+	MOVUPS	48(SI), X0
+	MOVUPS	X0, 48(DI)
+	MOVUPS	64(SI), X0
+	MOVUPS	X0, 64(DI)
+	MOVUPS	80(SI), X0
+	MOVUPS	X0, 80(DI)
+	MOVUPS	96(SI), X0
+	MOVUPS	X0, 96(DI)
+	MOVUPS	112(SI), X0
+	MOVUPS	X0, 112(DI)
+	MOVUPS	128(SI), X0
+	MOVUPS	X0, 128(DI)
+	MOVUPS	144(SI), X0
+	MOVUPS	X0, 144(DI)
+	RET
+
+// func loadX87(fx *[512]byte)
+//
+// loadX87 loads the whole FXSAVE image at fx into the CPU (FXRSTOR, from an aligned copy in its
+// own frame): the x87 state of the thread about to run here. Its SSE registers and MXCSR are
+// loaded too, and the trap's return loads them again from the Frame. Clobbers AX, CX, SI, DI, X0.
+TEXT ·loadX87(SB),NOSPLIT,$528-8
+	MOVQ	fx+0(FP), DI
+	LEAQ	15(SP), SI
+	ANDQ	$~15, SI
+	XORL	CX, CX
+copy:
+	MOVUPS	(DI)(CX*1), X0
+	MOVUPS	X0, (SI)(CX*1)
+	ADDQ	$16, CX
+	CMPQ	CX, $512
+	JLT	copy
+	FXRSTOR64	(SI)
 	RET

@@ -3,6 +3,7 @@ package profile
 import (
 	"debug/elf"
 	"fmt"
+	"github.com/unitrace/unitrace/kernel/vdso"
 	"sort"
 	"strings"
 
@@ -145,7 +146,11 @@ func (im *Image) Frames(pc uint64, exact bool) []Frame {
 			break
 		}
 	}
-	if len(out) == 0 {
+	switch {
+	case len(out) > 0:
+	case vdso.Contains(pc):
+		out = append(out, Frame{Func: vdso.Name, Known: true}) // the kernel's clock code, outside the image
+	default:
 		out = append(out, Frame{Func: fmt.Sprintf("%#x", pc)})
 	}
 	im.frames[k] = out

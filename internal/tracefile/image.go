@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/unitrace/unitrace/kernel/vdso"
 
 	"github.com/unitrace/unitrace/symtab"
 	"github.com/unitrace/unitrace/trace/wire"
@@ -150,7 +151,11 @@ func (im *Image) Frames(pc uint64, exact bool) []Frame {
 		}
 	}
 	if len(out) == 0 {
-		out = append(out, Frame{PC: pc, Func: "?"})
+		name := "?"
+		if vdso.Contains(pc) {
+			name = vdso.Name // the kernel's clock code, outside the image
+		}
+		out = append(out, Frame{PC: pc, Func: name})
 	}
 	return out
 }

@@ -13,6 +13,18 @@
 // fails rather than panics when something does not fit.
 package vdso
 
+// Base is where the kernel maps the vDSO in every guest: the first page above the program's
+// default mmap area (the kernel's mmapBase, which kernel/vdso.go checks at compile time), fixed
+// so that the host's tools can name a sampled pc in it without being told ("[vdso]", as perf
+// names Linux's).
+const Base = 0x7fff_bf7f_f000
+
+// Name is what the host's tools call a pc in the vDSO.
+const Name = "[vdso]"
+
+// Contains reports whether pc lies in the vDSO's page.
+func Contains(pc uint64) bool { return pc >= Base && pc < Base+PageSize }
+
 // PageSize is the vDSO's size: the ELF image, its code and the clock parameters.
 const PageSize = 4096
 

@@ -1,0 +1,98 @@
+#include "textflag.h"
+
+// func roundTrip(seed uint64, nr, a0, a1 uintptr) int
+//
+// Fills X0-X15 with seed+i (low quadword) and seed^i<<8 (high quadword), and the x87 control
+// word with a value made from seed's thread half (rounding control: 0x0c7f or 0x037f), makes the
+// system call, then counts the registers (and the control word) that changed. Clobbers every
+// general register the Go ABI0 lets it, and X0-X15.
+TEXT ·roundTrip(SB),NOSPLIT,$16-40
+	MOVQ	seed+0(FP), R8
+	// The x87 control word: rounding toward zero for odd threads (bit 32 of seed), so that
+	// threads that share a CPU hold different ones.
+	MOVW	$0x037f, AX
+	BTQ	$32, R8
+	JCC	cw
+	MOVW	$0x0c7f, AX
+cw:
+	MOVW	AX, 0(SP)
+	FLDCW	0(SP)
+
+#define FILL(i, X) \
+	LEAQ	i(R8), AX; \
+	MOVQ	R8, BX; \
+	XORQ	$(i<<8), BX; \
+	MOVQ	AX, X; \
+	PINSRQ	$1, BX, X
+
+	FILL(0, X0)
+	FILL(1, X1)
+	FILL(2, X2)
+	FILL(3, X3)
+	FILL(4, X4)
+	FILL(5, X5)
+	FILL(6, X6)
+	FILL(7, X7)
+	FILL(8, X8)
+	FILL(9, X9)
+	FILL(10, X10)
+	FILL(11, X11)
+	FILL(12, X12)
+	FILL(13, X13)
+	FILL(14, X14)
+	FILL(15, X15)
+
+	MOVQ	nr+8(FP), AX
+	MOVQ	a0+16(FP), DI
+	MOVQ	a1+24(FP), SI
+	XORL	DX, DX
+	MOVQ	R8, 8(SP)
+	SYSCALL
+	MOVQ	8(SP), R8
+	XORL	R9, R9 // the count
+
+#define CHECK(i, X) \
+	LEAQ	i(R8), AX; \
+	MOVQ	X, BX; \
+	CMPQ	AX, BX; \
+	JEQ	2(PC); \
+	INCQ	R9; \
+	MOVQ	R8, AX; \
+	XORQ	$(i<<8), AX; \
+	PEXTRQ	$1, X, BX; \
+	CMPQ	AX, BX; \
+	JEQ	2(PC); \
+	INCQ	R9
+
+	CHECK(0, X0)
+	CHECK(1, X1)
+	CHECK(2, X2)
+	CHECK(3, X3)
+	CHECK(4, X4)
+	CHECK(5, X5)
+	CHECK(6, X6)
+	CHECK(7, X7)
+	CHECK(8, X8)
+	CHECK(9, X9)
+	CHECK(10, X10)
+	CHECK(11, X11)
+	CHECK(12, X12)
+	CHECK(13, X13)
+	CHECK(14, X14)
+	CHECK(15, X15)
+
+	FSTCW	0(SP)
+	MOVW	0(SP), BX
+	MOVW	$0x037f, AX
+	BTQ	$32, R8
+	JCC	cmpcw
+	MOVW	$0x0c7f, AX
+cmpcw:
+	CMPW	AX, BX
+	JEQ	done
+	INCQ	R9
+done:
+	// X15 must be zero again for the Go code this returns to (ABIInternal's zero register).
+	XORPS	X15, X15
+	MOVQ	R9, ret+32(FP)
+	RET
