@@ -69,13 +69,14 @@ const (
 func resolveClock(id int32) (kind clockKind, c ptimer.Clock, timers bool) {
 	d := ptimer.DecodeClockID(id)
 	wall := ptimer.Clock{Kind: ptimer.Wall}
+	realtime := ptimer.Clock{Kind: ptimer.Wall, Realtime: true}
 	switch {
 	case !d.Valid:
 		return clockBad, ptimer.Clock{}, false
 	case d.Static == ptimer.ClockRealtime, d.Static == ptimer.ClockRealtimeAlarm, d.Static == ptimer.ClockTAI:
-		return clockWallTime, wall, true
+		return clockWallTime, realtime, true
 	case d.Static == ptimer.ClockRealtimeCoarse:
-		return clockWallTime, wall, false
+		return clockWallTime, realtime, false
 	case d.Static == ptimer.ClockMonotonic, d.Static == ptimer.ClockBoottime, d.Static == ptimer.ClockBoottimeAlarm:
 		return clockMono, wall, true
 	case d.Static == ptimer.ClockMonotonicRaw, d.Static == ptimer.ClockMonotonicCoarse:

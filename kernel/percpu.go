@@ -39,6 +39,7 @@ type cpuLocal struct {
 	// wakeNext is the earliest deadline of a sleeper or a wall-clock timer that this CPU armed
 	// its timer for (ticks; 0 for none): the wake-up comes then, not at the next tick.
 	wakeNext uint64
+	wakeFor  int64 // the deadline wakeNext stands for (ns)
 	// tickHandedOn: the sampler's handler found the tick due and handed it on to a lower
 	// priority (amd64: a self-IPI on the tick's vector), which has not run yet. Until it has,
 	// the timer is armed for the sampler alone.

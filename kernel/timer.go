@@ -78,12 +78,11 @@ const timerSlack = 50_000
 // armWake arms this CPU's timer for a wake-up at deadline (ns on the kernel's clock), if that is
 // earlier than the one it has: the earliest sleeper's or wall-clock timer's.
 func armWake(deadline int64) {
-	t := nsToTicks(deadline)
 	l := here()
-	if l.wakeNext != 0 && l.wakeNext <= t {
-		return
+	if l.wakeNext != 0 && l.wakeFor <= deadline {
+		return // armed for this one or an earlier one already: no conversion on every entry
 	}
-	l.wakeNext = t
+	l.wakeNext, l.wakeFor = nsToTicks(deadline), deadline
 	armNext()
 }
 

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"sync/atomic"
 
 	"github.com/unitrace/unitrace/kernel/ptimer"
@@ -136,38 +137,49 @@ func timerInfo(t *thread, sig int) (info signal.Info, ok bool) {
 }
 
 // timersChanged republishes whether a CPU-time timer is armed, and the hints, after any change
-// to the table.
+// to the table. It runs under the kernel lock, often on a tick's path (every expiry moves a
+// timer on), so it looks only at the armed CPU-time timers and at the threads hinted before.
 func timersChanged() {
 	armed := timers.CPUArmed()
 	cpuTimersArmed.Store(armed)
-	if !armed && cpuHints.process.Load() == 0 && !hintedThreads {
-		return
-	}
 	var process int64
-	for i := range cpuHints.thread {
-		cpuHints.thread[i].Store(0)
-	}
-	hintedThreads = false
+	var hinted [len(hintedThreads)]uint64
 	for id := timers.NextCPU(-1); id >= 0; id = timers.NextCPU(id) {
 		t, _ := timers.Get(id)
 		switch t.Clock.Kind {
 		case ptimer.ThreadCPU, ptimer.ThreadUser:
-			h := &cpuHints.thread[t.Clock.Thread&(maxThreads-1)]
-			if old := h.Load(); old == 0 || t.Next() < old {
-				h.Store(t.Next())
+			slot := t.Clock.Thread & (maxThreads - 1)
+			bit := uint64(1) << uint(slot%64)
+			if hinted[slot/64]&bit == 0 || t.Next() < hintNext[slot] {
+				hintNext[slot] = t.Next()
 			}
-			hintedThreads = true
+			hinted[slot/64] |= bit
 		default:
 			if process == 0 || t.Next() < process {
 				process = t.Next()
 			}
 		}
 	}
+	for w := range hinted {
+		for m := hintedThreads[w] | hinted[w]; m != 0; m &= m - 1 {
+			slot := w*64 + bits.TrailingZeros64(m)
+			next := int64(0)
+			if hinted[w]&(1<<uint(slot%64)) != 0 {
+				next = hintNext[slot]
+			}
+			cpuHints.thread[slot].Store(next)
+		}
+	}
+	hintedThreads = hinted
 	cpuHints.process.Store(process)
 }
 
-// hintedThreads says some thread's hint may be set.
-var hintedThreads bool
+// hintedThreads has a bit for each thread slot whose hint is set, and hintNext is scratch for
+// the earliest expiry of each (both under the kernel lock).
+var (
+	hintedThreads [maxThreads / 64]uint64
+	hintNext      [maxThreads]int64
+)
 
 // cpuTimerDue reports, without the kernel lock, whether the tick should check the CPU-time
 // timers: the thread running here, or the process, has passed the earliest expiry of one.
@@ -236,7 +248,6 @@ func sysTimerCreateImpl(clockid int32, sevp, idAddr uintptr) uint64 {
 	if valueIsID {
 		timers.SetValue(id, uint64(id)) // sigev_value is the timer's id when sevp is NULL
 	}
-	timerRealtime[id] = kind == clockWallTime
 	if !writeUser32(idAddr, uint32(id)) {
 		timers.Delete(id)
 		return neg(EFAULT)
@@ -244,20 +255,21 @@ func sysTimerCreateImpl(clockid int32, sevp, idAddr uintptr) uint64 {
 	return 0
 }
 
-// timerClockNow is timer id's clock now, and the wall clock's offset for a realtime absolute time.
-func timerClockNow(id int) (now int64, ok bool) {
-	t, ok := timers.Get(id)
-	if !ok {
-		return 0, false
+// timerClock is POSIX timer id's clock and its reading now.
+func timerClock(id int) (c ptimer.Clock, now int64, ok bool) {
+	if !timers.Exists(id) {
+		return ptimer.Clock{}, 0, false
 	}
-	return clockRead(t.Clock), true
+	t, _ := timers.Get(id)
+	return t.Clock, clockRead(t.Clock), true
 }
 
 // struct itimerspec (include/uapi/linux/time_types.h): it_interval, then it_value, timespecs.
 const itimerspecSize = 32
 
 func sysTimerSettimeImpl(id int32, flags int, newAddr, oldAddr uintptr) uint64 {
-	if !timers.Exists(int(id)) || newAddr == 0 {
+	clock, now, ok := timerClock(int(id))
+	if !ok || newAddr == 0 {
 		return neg(EINVAL)
 	}
 	interval, ok := readTimespec(newAddr)
@@ -276,9 +288,8 @@ func sysTimerSettimeImpl(id int32, flags int, newAddr, oldAddr uintptr) uint64 {
 			return neg(EFAULT)
 		}
 	}
-	now, _ := timerClockNow(int(id))
 	abs := flags&timerAbstime != 0
-	if abs && value != 0 && timerIsRealtime(int(id)) {
+	if abs && value != 0 && clock.Realtime {
 		value -= bootWallNanos // the wall clock never steps: an absolute realtime is a monotonic one
 		value = max(value, 1)
 	}
@@ -295,8 +306,8 @@ func sysTimerSettimeImpl(id int32, flags int, newAddr, oldAddr uintptr) uint64 {
 }
 
 func sysTimerGettimeImpl(id int32, addr uintptr) uint64 {
-	now, ok := timerClockNow(int(id))
-	if !ok || !timers.Exists(int(id)) {
+	_, now, ok := timerClock(int(id))
+	if !ok {
 		return neg(EINVAL)
 	}
 	left, interval, _ := timers.Left(int(id), now)
@@ -427,9 +438,3 @@ func putItimerval(addr uintptr, left, interval int64) {
 }
 
 func roundUpMicro(ns int64) int64 { return (ns + 999) / 1000 * 1000 }
-
-// timerIsRealtime reports whether timer id runs on a realtime clock id (for TIMER_ABSTIME).
-func timerIsRealtime(id int) bool { return timerRealtime[id&(ptimer.MaxTimers-1)] }
-
-// timerRealtime records, by timer id, that its clock id was a realtime one.
-var timerRealtime [ptimer.MaxTimers]bool

@@ -10,6 +10,18 @@
 // 32-95, arch.Nanotime), plus the wall offset for the realtime clocks. Clocks they do not serve
 // go to the system call.
 
+// NANOS reads the kernel's clock into AX, in ns: (TSC - base) * mult >> 32, the 128-bit
+// product's bits 32-95, with the parameters at R8. Clobbers DX.
+#define NANOS \
+	RDTSC \
+	SHLQ	$32, DX \
+	ORQ	DX, AX \
+	SUBQ	8(R8), AX \
+	MULQ	16(R8) \
+	SHRQ	$32, AX \
+	SHLQ	$32, DX \
+	ORQ	DX, AX
+
 // SECONDS splits the ns in AX into seconds (DX) and nanoseconds (R9) without DIV, which
 // emulators run slowly: ns / 1e9 = ((ns >> 9) * 0x44b82fa09b5a53) >> 64 >> 11, exact for every
 // 64-bit ns (the compilers' reciprocal for an unsigned division by 10^9). Clobbers AX.
@@ -38,14 +50,7 @@ cgRetry:
 	MOVL	0(R8), R10
 	TESTL	$1, R10
 	JNE	cgRetry
-	RDTSC
-	SHLQ	$32, DX
-	ORQ	DX, AX
-	SUBQ	8(R8), AX
-	MULQ	16(R8)
-	SHRQ	$32, AX
-	SHLQ	$32, DX
-	ORQ	DX, AX
+	NANOS
 	MOVL	$0x821, R9 // the realtime ones: 0, 5, 11
 	BTL	DI, R9
 	JCC	cgMono
@@ -79,14 +84,7 @@ gtRetry:
 	MOVL	0(R8), R10
 	TESTL	$1, R10
 	JNE	gtRetry
-	RDTSC
-	SHLQ	$32, DX
-	ORQ	DX, AX
-	SUBQ	8(R8), AX
-	MULQ	16(R8)
-	SHRQ	$32, AX
-	SHLQ	$32, DX
-	ORQ	DX, AX
+	NANOS
 	ADDQ	24(R8), AX
 	MOVL	0(R8), R11
 	CMPL	R10, R11

@@ -35,6 +35,9 @@ const (
 type Clock struct {
 	Kind   Kind
 	Thread int32
+	// Realtime says a Wall clock was named by a realtime id: an absolute time on it is wall
+	// time, which the kernel turns into monotonic time.
+	Realtime bool
 }
 
 // Notify is how a timer's expiry is announced (struct sigevent's sigev_notify,

@@ -1,11 +1,8 @@
 package vm_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/unitrace/unitrace/internal/vmconfig"
 )
 
 // TestFPState boots examples/fpstate on one CPU and on two: four threads keep patterns in every
@@ -16,22 +13,9 @@ import (
 func TestFPState(t *testing.T) { forEachArch(t, testFPState) }
 
 func testFPState(t *testing.T, a guestArch) {
-	img := buildImage(t, a, "examples/fpstate")
-	for _, cpus := range []int{1, 2} {
-		t.Run(fmt.Sprintf("%dcpu", cpus), func(t *testing.T) {
-			cfg := a.config(img)
-			cfg.SMP = cpus
-			console, out := bootVM(t, cfg)
-			ok := false
-			for _, l := range programLines(console) {
-				if strings.HasPrefix(l, "fpstate: ") {
-					t.Log(l)
-					ok = strings.HasPrefix(l, "fpstate: ok ")
-				}
-			}
-			if !ok || out.Kind != vmconfig.Exited || out.Status != 0 {
-				t.Errorf("no \"fpstate: ok\" line, or outcome %+v", out)
-			}
-		})
-	}
+	checkOnCPUs(t, a, "examples/fpstate", "fpstate: ", []int{1, 2}, func(t *testing.T, lines []string) {
+		if len(lines) != 1 || !strings.HasPrefix(lines[0], "fpstate: ok ") {
+			t.Errorf("want one \"fpstate: ok\" line, got %q", lines)
+		}
+	})
 }
