@@ -174,6 +174,10 @@ func archVDSOFuncs() [2]amd64.VDSOFunc { return amd64.VDSOFuncs() }
 
 func archClockParams() (base, mult uint64) { return amd64.ClockParams() }
 
+// archKernelClock is CPU c's kernel clock as the entry stubs keep it: the counter at the entry
+// it is in (0 while it runs a thread) and the ticks of the entries it has left.
+func archKernelClock(c int) (since, ticks uint64) { return amd64.KernelClock(c) }
+
 // archVDSOPatch finds the parameters' address in a function's code: the MOVQ's 8-byte
 // immediate.
 func archVDSOPatch(code []byte, addr uint64) int { return vdso.Patch(code, addr) }
@@ -186,5 +190,5 @@ func archSyncInstructions(addr, n uintptr) {}
 // CPU or is shown to the program: the trap stubs keep only the SSE registers and MXCSR in the
 // Frame, and the CPU holds the thread's x87 state (amd64.SyncX87). archLoadFPU puts the FP state
 // of f, the context about to run here, into the CPU.
-func archSaveFPU(f *Frame) { amd64.SyncX87(f) }
+func archSaveFPU(f *Frame) { amd64.SyncFP(f) }
 func archLoadFPU(f *Frame) { amd64.LoadX87(f) }

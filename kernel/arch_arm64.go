@@ -176,6 +176,10 @@ func archVDSOFuncs() [1]arm64.VDSOFunc { return arm64.VDSOFuncs() }
 
 func archClockParams() (base, mult uint64) { return arm64.ClockParams() }
 
+// archKernelClock is CPU c's kernel clock as the entry stubs keep it: the counter at the entry
+// it is in (0 while it runs a thread) and the ticks of the entries it has left.
+func archKernelClock(c int) (since, ticks uint64) { return arm64.KernelClock(c) }
+
 // archVDSOPatch finds the parameters' address in a function's code: the MOVZ and MOVKs that
 // the assembler makes of the 64-bit MOVD.
 func archVDSOPatch(code []byte, addr uint64) int { return vdso.PatchMoves(code, addr) }

@@ -1,6 +1,8 @@
 package kernel
 
 import (
+	"unsafe"
+
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/boot"
 )
@@ -16,6 +18,7 @@ func bootMain(startInfoAddr uintptr) {
 	}
 	parseCommandLine()
 	amd64.InitCPU()
+	amd64.SetTrapEntry(funcCodeAddr(trap))
 	amd64.InitIOAPIC()
 	devBlock, ringBlock, shareBlock := carveMemory()
 	amd64.InitClock()
@@ -44,3 +47,7 @@ func readPhys(pa uintptr, dst []byte) bool {
 	}
 	return true
 }
+
+// funcCodeAddr is the code address of the function f names: a func value of a top-level function
+// points to a word holding the function's own entry (its register-ABI body, not a wrapper).
+func funcCodeAddr(f func(*Frame)) uintptr { return **(**uintptr)(unsafe.Pointer(&f)) }

@@ -2,23 +2,32 @@ package kernel
 
 import (
 	"encoding/binary"
+	"math/bits"
 
 	"github.com/unitrace/unitrace/kernel/mm"
 	"github.com/unitrace/unitrace/kernel/ptimer"
 )
 
-// CPU time: the scheduler counts each thread's run time and, within it, the system time between
-// a kernel entry and its return (kernel/sched/cputime.go); the trap handlers mark both ends. The
-// clocks of clock_gettime, getrusage, times and the CPU-time timers read it here.
+// CPU time: the scheduler counts each thread's run time and, within it, the system time: how far
+// its CPU's kernel clock moved during the run (kernel/sched/cputime.go). The entry stubs keep
+// that clock, per CPU and in counter ticks: the time from a thread's trap to the return into a
+// thread (archKernelClock). The clocks of clock_gettime, getrusage, times and the CPU-time timers
+// read it here.
 
-// enterKernel and leaveKernel bracket every kernel entry a thread takes, on both arches: the
-// time between is the running thread's system time.
-//
-//go:nosplit
-func enterKernel() { scheduler.EnterKernel(cpuIndex(), nanotime()) }
-
-//go:nosplit
-func leaveKernel() { scheduler.LeaveKernel(cpuIndex(), nanotime()) }
+// kernelClock is the scheduler's KernelClock: CPU c's kernel clock at now, in ns. The stubs'
+// ticks are converted once, at the end, so that the reading never goes back: not as a stretch
+// ends (its ticks move from the running part into the total), nor from one reading to the next.
+func kernelClock(c int, now int64) int64 {
+	since, total := archKernelClock(c)
+	if since != 0 {
+		if t := nsToTicks(now); t > since {
+			total += t - since
+		}
+	}
+	_, mult := archClockParams()
+	hi, lo := bits.Mul64(total, mult)
+	return int64(hi<<32 | lo>>32)
+}
 
 // threadTimes is the CPU time of the thread in slot and its system part.
 func threadTimes(slot int32) (total, system int64) { return scheduler.Times(slot, nanotime()) }

@@ -26,10 +26,11 @@ type cpuLocal struct {
 	ticks    atomic.Uint64 // timer ticks taken: a CPU whose count stands still is not answering
 
 	// Kernel entries (every trap, NMIs included), and the last one's kind and pc: what a CPU that
-	// takes no timer tick is doing instead (the watchdog's report). Written by their CPU only.
-	traps      atomic.Uint64
-	lastTrap   atomic.Uint64 // amd64: the vector; arm64: exception kind<<32 | exception class
-	lastTrapPC atomic.Uint64
+	// takes no timer tick is doing instead (the watchdog's report). Written by their CPU only,
+	// with plain stores (noteTrap); read by others with atomic loads.
+	traps      uint64
+	lastTrap   uint64 // amd64: the vector; arm64: exception kind<<32 | exception class
+	lastTrapPC uint64
 
 	lockTaken     atomic.Uint64 // kernel lock acquisitions (reportLock)
 	lockWaits     atomic.Uint64 // ... that had to wait
@@ -64,15 +65,20 @@ var (
 	numCPUs   int = 1 // CPUs the kernel runs; set once at boot before any secondary starts
 )
 
-// noteTrap counts a kernel entry on this CPU. Only this CPU writes its counters, so a plain
-// store does (no locked add on every entry); other CPUs only read them.
+// noteTrap counts a kernel entry on this CPU.
 //
 //go:nosplit
-func noteTrap(vector uint64, pc uintptr) {
-	l := here()
-	l.traps.Store(l.traps.Load() + 1)
-	l.lastTrap.Store(vector)
-	l.lastTrapPC.Store(uint64(pc))
+func noteTrap(vector uint64, pc uintptr) { here().noteTrap(vector, uint64(pc)) }
+
+// noteTrap counts a trap on l's CPU and records its kind and pc. Only that CPU writes them, and
+// an aligned word store is atomic on both arches, so plain stores do (under TCG an atomic store
+// is a locked exchange, a helper call); the watchdog reads them with atomic loads.
+//
+//go:nosplit
+func (l *cpuLocal) noteTrap(vector, pc uint64) {
+	l.traps++
+	l.lastTrap = vector
+	l.lastTrapPC = pc
 }
 
 // here is the calling CPU's state.

@@ -138,13 +138,14 @@ func sampleAtExit(entered uint64) {
 	}
 }
 
-// trapEntered is when a thread's trap was taken, for sampleAtExit; the counter is read only
-// while this CPU's sampler runs (0 otherwise: every due deadline is the trap's).
-func trapEntered() uint64 {
-	if samplers[cpuIndex()&(maxCPUs-1)].On() {
-		return ticks()
+// takeExitSample runs sampleAtExit while the sampler is on: inlined into the trap paths, it costs
+// a trap's exit one load otherwise.
+//
+//go:nosplit
+func takeExitSample(entered uint64) {
+	if atomic.LoadUint64(&samplerHz) != 0 {
+		sampleAtExit(entered)
 	}
-	return 0
 }
 
 // fireSample takes the due deadline: how late it came, and how many deadlines the sample stands

@@ -40,6 +40,7 @@ func setupCPUs() {
 	}
 	numCPUs = reserveCPUs(n)
 	scheduler.SetCPUs(numCPUs)
+	scheduler.SetKernelClock(kernelClock)
 	cpuLocals[0].online.Store(true)
 }
 

@@ -41,6 +41,9 @@ func sysSigreturn(f *Frame) (uint64, bool) {
 	}
 	var c signal.AMD64Context
 	mask, fp := signal.ReadAMD64(b, &c)
+	// rt_sigreturn is a system call, whose entry left the SSE registers out of f: fill them in
+	// (as zero, for a frame without FP state) so that the trap's return loads all of them.
+	archSaveFPU(f)
 	if fp != 0 {
 		fx, ok := userBytes(fp, signal.AMD64FPSize, false)
 		if !ok {

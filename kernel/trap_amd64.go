@@ -9,12 +9,46 @@ import (
 // call it with the Frame they built on this CPU's kernel stack, interrupts masked. Whatever
 // context f holds when trap returns is the one the CPU resumes.
 //
+// A thread's system call, the kernel's busiest path, is handled here with as few calls as it
+// can be: under TCG a call and its return cost as much as 25 plain instructions. A call that
+// needs no lock is served with interrupts masked (syscall): it is short and never waits, and a
+// sampler deadline that passes meanwhile is taken on the way out as the kernel's
+// (sampleAtExit). Every other call runs as any trap does (lockedSystemCall).
+func trap(f *Frame) {
+	if f.Vector != amd64.VectorSyscall || f.Prev != 0 {
+		interruptOrException(f)
+		return
+	}
+	entered := f.Entered // f may hold another thread when the call returns
+	if syscall(f) {
+		lockedSystemCall(f)
+	}
+	takeExitSample(entered)
+}
+
+// lockedSystemCall runs the system call in f that needs the kernel lock: interruptible, under
+// the lock, ending in finishEntry.
+func lockedSystemCall(f *Frame) {
+	noteTrap(amd64.VectorSyscall, uintptr(f.RIP))
+	amd64.EnableInterrupts()
+	if otherCPUStopping() {
+		parkForGood() // another CPU is stopping the machine
+	}
+	lockKernel(f)
+	syscallLocked(f)
+	finishEntry(f)
+	amd64.DisableInterrupts()
+	releaseHeldInterrupts()
+}
+
+// interruptOrException is trap for everything but a thread's system call.
+//
 // The NMI and the sampler's interrupt run with interrupts masked and touch only this CPU's
 // state; they may land in kernel code. Every other entry comes from a thread and runs with
 // interrupts enabled: the sampler's vector interrupts it where it runs (its own IST stack, so
 // it nests without clobbering this handler's), and any other interrupt that arrives is held
 // back until the trap returns (holdback.go).
-func trap(f *Frame) {
+func interruptOrException(f *Frame) {
 	noteTrap(f.Vector, uintptr(f.RIP))
 	switch {
 	case f.Vector == amd64.VectorNMI:
@@ -30,8 +64,7 @@ func trap(f *Frame) {
 	case f.Prev != 0:
 		kernelFault(f, "fault inside the kernel")
 	default:
-		enterKernel()
-		entered := trapEntered()
+		entered := f.Entered
 		if isInterrupt(f.Vector) {
 			// An interrupt's handler runs on the IRQ gate's IST stack, where a nested
 			// interrupt would land too and overwrite it: hold them back from the start. A
@@ -43,8 +76,7 @@ func trap(f *Frame) {
 		threadTrap(f)
 		amd64.DisableInterrupts()
 		releaseHeldInterrupts()
-		sampleAtExit(entered)
-		leaveKernel()
+		takeExitSample(entered)
 	}
 }
 
@@ -94,15 +126,9 @@ func threadTrap(f *Frame) {
 		}
 	case v == amd64.VectorSpurious:
 		return // spurious LAPIC interrupt: no EOI
-	case v == amd64.VectorSyscall:
-		if !syscall(f) {
-			return
-		}
 	}
 	lockKernel(f)
 	switch {
-	case v == amd64.VectorSyscall:
-		syscallLocked(f)
 	case v == amd64.VectorTimer:
 		tickLocked(f)
 	case v == vectorIPI:

@@ -41,7 +41,6 @@ func trap(f *Frame) {
 // interruptible runs the handler of a thread's trap with IRQs unmasked: the sampler's timer may
 // interrupt it, and nestedIRQ holds back the rest.
 func interruptible(f *Frame, ack, id uint32) {
-	enterKernel()
 	entered := trapEntered()
 	if f.IsIRQ() {
 		// An interrupt's trap holds the others back from the start, as on amd64: left at the
@@ -53,8 +52,14 @@ func interruptible(f *Frame, ack, id uint32) {
 	threadTrap(f, ack, id)
 	arm64.DisableInterrupts()
 	releaseHeldInterrupts()
-	sampleAtExit(entered)
-	leaveKernel()
+	takeExitSample(entered)
+}
+
+// trapEntered is when the thread's trap being handled was taken, for sampleAtExit: the counter
+// at which the entry stub started the CPU's kernel clock.
+func trapEntered() uint64 {
+	since, _ := archKernelClock(cpuIndex())
+	return since
 }
 
 // nestedIRQ handles an IRQ taken in kernel code. It looks at the highest-priority pending

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"strings"
+	"sync/atomic"
 
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/record"
@@ -83,18 +84,18 @@ func watchTicks(now int64) {
 		}
 		if n := l.ticks.Load(); n != watchdog.lastTicks[c] || watchdog.tickSeen[c] == 0 {
 			watchdog.lastTicks[c], watchdog.tickSeen[c], watchdog.tickLate[c] = n, now, false
-			watchdog.trapsSeen[c] = l.traps.Load()
+			watchdog.trapsSeen[c] = atomic.LoadUint64(&l.traps)
 			continue
 		}
 		if now-watchdog.tickSeen[c] >= watchdogPeriod && !watchdog.tickLate[c] {
 			watchdog.tickLate[c] = true
-			entries := l.traps.Load() - watchdog.trapsSeen[c]
+			entries := atomic.LoadUint64(&l.traps) - watchdog.trapsSeen[c]
 			klog().s("watchdog: cpu ").d(int64(c)).s(" took no timer tick for ").d((now - watchdog.tickSeen[c]) / 1e6).
 				s(" ms (interrupts masked, or its vCPU not running); ").u(entries).s(" kernel entries meanwhile").nl()
 			if entries != 0 {
-				klog().s("watchdog: the last of kind ").x(l.lastTrap.Load()).s(" from:").nl()
+				klog().s("watchdog: the last of kind ").x(atomic.LoadUint64(&l.lastTrap)).s(" from:").nl()
 				syms, ok := kernelSymtab()
-				printFrame(&syms, ok, uintptr(l.lastTrapPC.Load()), false)
+				printFrame(&syms, ok, uintptr(atomic.LoadUint64(&l.lastTrapPC)), false)
 			}
 			reportWhereCPUIs(c)
 		}

@@ -7,52 +7,68 @@ import (
 )
 
 // The emit path. Emit0..Emit4 are the only entry points a tracepoint site calls: each checks
-// the enabled bit first (the disabled path), then hands its arguments to emit. They are not
-// inlined, so a site costs a load, a branch and a call, and so that emit can find the
+// the enabled bit (the disabled path: a load and a branch, inlined into the site, since under
+// TCG a call and its return cost about as much as 25 plain instructions), then calls its fireN,
+// which hands the arguments to emit. fireN is never inlined, so that emit finds the
 // tracepoint's caller one frame up.
 
 //go:nosplit
-//go:noinline
 func (p *Point) Emit0() {
-	if s := p.state.Load(); s&Enabled != 0 {
-		emit(p, s, 0, 0, 0, 0, 0)
+	if p.state.Load()&Enabled != 0 {
+		p.fire0()
 	}
 }
 
 //go:nosplit
-//go:noinline
 func (p *Point) Emit1(a uint64) {
-	if s := p.state.Load(); s&Enabled != 0 {
-		emit(p, s, 1, a, 0, 0, 0)
+	if p.state.Load()&Enabled != 0 {
+		p.fire1(a)
 	}
 }
 
 //go:nosplit
-//go:noinline
 func (p *Point) Emit2(a, b uint64) {
-	if s := p.state.Load(); s&Enabled != 0 {
-		emit(p, s, 2, a, b, 0, 0)
+	if p.state.Load()&Enabled != 0 {
+		p.fire2(a, b)
 	}
 }
 
 //go:nosplit
-//go:noinline
 func (p *Point) Emit3(a, b, c uint64) {
-	if s := p.state.Load(); s&Enabled != 0 {
-		emit(p, s, 3, a, b, c, 0)
+	if p.state.Load()&Enabled != 0 {
+		p.fire3(a, b, c)
+	}
+}
+
+//go:nosplit
+func (p *Point) Emit4(a, b, c, d uint64) {
+	if p.state.Load()&Enabled != 0 {
+		p.fire4(a, b, c, d)
 	}
 }
 
 //go:nosplit
 //go:noinline
-func (p *Point) Emit4(a, b, c, d uint64) {
-	if s := p.state.Load(); s&Enabled != 0 {
-		emit(p, s, 4, a, b, c, d)
-	}
-}
+func (p *Point) fire0() { emit(p, p.state.Load(), 0, 0, 0, 0, 0) }
+
+//go:nosplit
+//go:noinline
+func (p *Point) fire1(a uint64) { emit(p, p.state.Load(), 1, a, 0, 0, 0) }
+
+//go:nosplit
+//go:noinline
+func (p *Point) fire2(a, b uint64) { emit(p, p.state.Load(), 2, a, b, 0, 0) }
+
+//go:nosplit
+//go:noinline
+func (p *Point) fire3(a, b, c uint64) { emit(p, p.state.Load(), 3, a, b, c, 0) }
+
+//go:nosplit
+//go:noinline
+func (p *Point) fire4(a, b, c, d uint64) { emit(p, p.state.Load(), 4, a, b, c, d) }
 
 // emit writes one record for p with n arguments. With Backtrace set it appends the frame-pointer
-// chain of the Emit's caller: the first frame is the function that fired the tracepoint. In a
+// chain of the fireN's caller: the first frame is the function that fired the tracepoint. In a
 // trap handler that path goes on through the trap frame into the code the trap interrupted (the
 // thread that made the system call, or took the fault): after the kernel's chain, which ends at
 // the entry stub, come the contexts the trap frames saved (unwind.Across).
@@ -81,7 +97,7 @@ func emit(p *Point, state uint32, n int, a, b, c, d uint64) {
 	var rflags record.Flags
 	if state&Backtrace != 0 {
 		w.OnCurrentStack()
-		fp = unwind.CallerFP() // the Emit's frame: its return address is the tracepoint's caller
+		fp = unwind.CallerFP() // the fireN's frame: its return address is the tracepoint's caller
 		if fa = unwind.CurrentFrame(); fa != 0 {
 			nframes, rflags = countAcross(&w, fp, fa)
 		} else {
@@ -120,7 +136,7 @@ func emit(p *Point, state uint32, n int, a, b, c, d uint64) {
 	irqRestore(flags)
 }
 
-// countAcross counts the words of the crossing walk from the Emit's frame fp on w's stack
+// countAcross counts the words of the crossing walk from the fireN's frame fp on w's stack
 // across the trap frames from fa (unwind.Crossing.StartAcross) and returns them with how the
 // walk ended. It and storeAcross are functions of their own, not nosplit, so that the crossing
 // walk stays out of the nosplit emit path's frame (unwind.Crossing says why that is safe).

@@ -15,6 +15,8 @@ func Rdtsc() uint64
 func rdrand() (v uint64, ok bool)
 func readCR3() uint64
 func writeCR3(v uint64)
+func readCR4() uint64
+func writeCR4(v uint64)
 
 // Invlpg drops the TLB entry for the page holding va.
 func Invlpg(va uintptr)

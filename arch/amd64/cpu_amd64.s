@@ -89,6 +89,18 @@ TEXT ·writeCR3(SB),NOSPLIT,$0-8
 	MOVQ	AX, CR3
 	RET
 
+// func readCR4() uint64
+TEXT ·readCR4(SB),NOSPLIT,$0-8
+	MOVQ	CR4, AX
+	MOVQ	AX, ret+0(FP)
+	RET
+
+// func writeCR4(v uint64)
+TEXT ·writeCR4(SB),NOSPLIT,$0-8
+	MOVQ	v+0(FP), AX
+	MOVQ	AX, CR4
+	RET
+
 // func Invlpg(va uintptr)
 TEXT ·Invlpg(SB),NOSPLIT,$0-8
 	MOVQ	va+0(FP), AX
@@ -320,4 +332,9 @@ TEXT ·EnableInterrupts(SB),NOSPLIT,$0
 // DisableInterrupts clears IF.
 TEXT ·DisableInterrupts(SB),NOSPLIT,$0
 	CLI
+	RET
+
+// func stmxcsr() uint32
+TEXT ·stmxcsr(SB),NOSPLIT,$0-4
+	STMXCSR	ret+0(FP)
 	RET

@@ -14,10 +14,17 @@ type Frame struct {
 	// stack to 16 bytes before pushing the hardware part.
 	FX [512]byte
 
-	FSBase uint64 // IA32_FS_BASE of the interrupted context (the Go runtime's TLS)
-	CR2    uint64 // fault address, for page faults (vector 14); 0 otherwise
-	Prev   uint64 // the CPU's current-frame pointer before this entry (non-zero: nested in the kernel)
-	_      uint64 // keeps the size a multiple of 16, so FX stays 16-byte aligned (TestFrameLayout)
+	FSBase  uint64 // IA32_FS_BASE of the interrupted context (the Go runtime's TLS)
+	CR2     uint64 // fault address, for page faults (vector 14); 0 otherwise
+	Prev    uint64 // the CPU's current-frame pointer before this entry (non-zero: nested in the kernel)
+	Entered uint64 // the TSC when the stub took the trap: the start of the thread's kernel stretch
+
+	// SSEUnsaved is 1 when a system call's entry left XMM0-XMM15 and MXCSR out of FX: the Go ABI
+	// keeps no vector value live across a call (X15 is zero, the rest are scratch), so the
+	// stub does not save them and the return path only zeroes X15. SyncFP fills them in (zero
+	// registers, the CPU's MXCSR) before the context leaves the CPU or is shown to the program.
+	SSEUnsaved uint64
+	_          uint64 // keeps the size a multiple of 16, so FX stays 16-byte aligned (TestFrameLayout)
 
 	R15, R14, R13, R12, R11, R10, R9, R8 uint64
 	RBP, RDI, RSI, RDX, RCX, RBX, RAX    uint64
@@ -84,10 +91,22 @@ const (
 	FlagTF = 1 << 8  // single step
 	FlagAC = 1 << 18 // alignment check
 	FlagNT = 1 << 14 // nested task
+
+	// The arithmetic flags (Intel SDM vol. 1 §3.4.3.1).
+	FlagCF = 1 << 0
+	FlagPF = 1 << 2
+	FlagAF = 1 << 4
+	FlagZF = 1 << 6
+	FlagSF = 1 << 7
+	FlagOF = 1 << 11
 )
 
 // InitialFlags is RFLAGS for a new thread: interrupts on, reserved bit 1 set.
 const InitialFlags = FlagIF | 2
+
+// jumpFlags are the RFLAGS bits that trapReturn's jump back to a system call's caller sets as
+// IRETQ would: the arithmetic flags, IF and the always-one bit 1.
+const jumpFlags = FlagCF | 2 | FlagPF | FlagAF | FlagZF | FlagSF | FlagIF | FlagOF
 
 // InitFX puts the default x87/SSE state into f.FX (what FNINIT and a reset MXCSR give): control
 // word 0x037F, all x87 tags empty, MXCSR 0x1F80 (all SIMD exceptions masked, round to nearest).

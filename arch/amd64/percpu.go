@@ -18,6 +18,12 @@ type CPU struct {
 	Scratch      uint64 // the SYSCALL stub parks the caller's RSP here while it switches stacks
 	ID           uint64 // CPU number, 0 for the boot CPU
 
+	// The CPU's kernel clock (KernelTime), kept by the entry stubs: KernelSince is the TSC at the
+	// entry the CPU is in (0 while it runs a thread), KernelTicks the TSC ticks of every entry it
+	// has left. Only this CPU writes them: KernelTicks first, then KernelSince.
+	KernelSince uint64
+	KernelTicks uint64
+
 	// TSS is this CPU's task-state segment (only its IST pointers are used).
 	TSS [104]byte
 	_   [8]byte

@@ -91,9 +91,53 @@ func setupCPUArea(c *CPU, index int) {
 	putPseudoDescriptor(&c.GDTR, uint64(addrOf(&c.GDT[0])), uint16(len(c.GDT)*8-1))
 }
 
-// loadCPUTables loads c's GDT and TSS and the shared IDT, and points SYSCALL at the entry
-// stub: the per-CPU register state every CPU needs before it takes a trap.
+// fsgsbase is 1 when every CPU has CR4.FSGSBASE set (CPUID.(7,0):EBX bit 0): the trap stubs
+// then switch FS base with RDFSBASE/WRFSBASE instead of RDMSR/WRMSR, which under TCG are
+// helpers that end the translation block. The boot CPU decides it before any AP starts, and QEMU's
+// CPUs are alike, so an AP only follows. Read by trap_amd64.s.
+var fsgsbase uint8
+
+// fastReturn is 1 when the CPU has LAHF/SAHF in 64-bit mode (CPUID.80000001H:ECX bit 0), which
+// trapReturn's jump back to a system call's caller needs; without it every return is an IRETQ.
+// Read by trap_amd64.s.
+var fastReturn uint8
+
+// hasLAHF reports CPUID.80000001H:ECX bit 0.
+func hasLAHF() bool {
+	if max, _, _, _ := cpuid(0x80000000, 0); max < 0x80000001 {
+		return false
+	}
+	_, _, c, _ := cpuid(0x80000001, 0)
+	return c&1 != 0
+}
+
+// cr4FSGSBase enables RDFSBASE and its kind at CPL 0 (Intel SDM vol. 3A §2.5).
+const cr4FSGSBase = 1 << 16
+
+// hasFSGSBase reports CPUID.(EAX=7,ECX=0):EBX bit 0.
+func hasFSGSBase() bool {
+	if max, _, _, _ := cpuid(0, 0); max < 7 {
+		return false
+	}
+	_, b, _, _ := cpuid(7, 0)
+	return b&1 != 0
+}
+
+// loadCPUTables loads c's GDT and TSS and the shared IDT, points SYSCALL at the entry stub and
+// enables FSGSBASE where the CPU has it: the per-CPU register state every CPU needs before it
+// takes a trap.
 func loadCPUTables(c *CPU) {
+	if c.ID == 0 {
+		if hasFSGSBase() {
+			fsgsbase = 1
+		}
+		if hasLAHF() {
+			fastReturn = 1
+		}
+	}
+	if fsgsbase != 0 {
+		writeCR4(readCR4() | cr4FSGSBase)
+	}
 	lgdt(addrOf(&c.GDTR[0]))
 	ltr(tssSelector)
 	lidt(addrOf(&idtPseudo[0]))
@@ -180,3 +224,12 @@ func KernelStackBounds(sp uintptr) (lo, hi uintptr, ok bool) {
 	base := sp &^ (kstackSize - 1)
 	return base + kstackLo, base + kstackSize, true
 }
+
+// trapInternal is the address of the kernel's trap function itself, not of its ABI0 wrapper
+// (SetTrapEntry), or 0 before the kernel sets it: trapCommon then calls it by Go's register ABI,
+// which saves the wrapper's call and return on every trap.
+var trapInternal uintptr
+
+// SetTrapEntry gives trapCommon the code address of the kernel's trap function, the one its ABI0
+// entry point (KERNEL_ENTRY_TRAP) wraps: trapCommon calls it directly from then on.
+func SetTrapEntry(pc uintptr) { trapInternal = pc }

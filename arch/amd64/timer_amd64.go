@@ -102,8 +102,13 @@ func TSCHz() uint64 { return tscHz }
 // Nanotime returns nanoseconds since the kernel's entry.
 //
 //go:nosplit
-func Nanotime() int64 {
-	hi, lo := bits.Mul64(Rdtsc()-tscBase, tscMult)
+func Nanotime() int64 { return NanosAt(Rdtsc()) }
+
+// NanosAt is the kernel's clock (Nanotime) at TSC reading tsc.
+//
+//go:nosplit
+func NanosAt(tsc uint64) int64 {
+	hi, lo := bits.Mul64(tsc-tscBase, tscMult)
 	return int64(hi<<32 | lo>>32)
 }
 

@@ -36,11 +36,12 @@ TEXT ·syscallEntry(SB),NOSPLIT|NOFRAME,$0
 //	SP+0 Vector, SP+8 ErrorCode, SP+16 RIP, CS, RFLAGS, RSP, SS   (higher addresses)
 // Every general register still holds the interrupted context's value.
 //
-// Before calling Go it saves all registers, the SSE registers and MXCSR (into the Frame's FXSAVE
-// image, at FXSAVE's offsets: not FXSAVE itself, whose x87 half costs an emulator microseconds
-// per trap; kernel code never touches the x87 state, so the CPU keeps the thread's, and the
-// kernel saves it only where a thread's context leaves the CPU: SyncX87, LoadX87), records
-// FS base and CR2,
+// Before calling Go it saves all registers and the TSC (Frame.Entered). It saves the SSE
+// registers and MXCSR into the Frame's FXSAVE image, at FXSAVE's offsets (not FXSAVE itself,
+// whose x87 half costs an emulator microseconds per trap; kernel code never touches the x87
+// state, so the CPU keeps the thread's, and the kernel saves it only where a thread's context
+// leaves the CPU: SyncFP, LoadX87), except for a system call: the Go ABI keeps no vector value
+// live across one (Frame.SSEUnsaved). It records FS base and, for a page fault, CR2,
 // switches FS base to the stack's stand-in g (percpu.go), links the Frame into
 // CPU.CurrentFrame (the previous value goes to Frame.Prev), clears RBP so frame-pointer walks
 // of the handler end here, and clears DF (the Go ABI requires it).
@@ -64,6 +65,22 @@ TEXT ·trapCommon(SB),NOSPLIT|NOFRAME,$0
 	MOVQ	R13, Frame_R13(SP)
 	MOVQ	R14, Frame_R14(SP)
 	MOVQ	R15, Frame_R15(SP)
+	RDTSC
+	SHLQ	$32, DX
+	ORQ	DX, AX
+	MOVQ	AX, Frame_Entered(SP)
+	MOVQ	$0, Frame_CR2(SP)
+	CMPQ	Frame_Vector(SP), $const_VectorPageFault
+	JNE	noCR2
+	MOVQ	CR2, AX
+	MOVQ	AX, Frame_CR2(SP)
+noCR2:
+	MOVQ	$0, Frame_SSEUnsaved(SP)
+	CMPQ	Frame_Vector(SP), $const_VectorSyscall
+	JNE	saveSSE
+	MOVQ	$1, Frame_SSEUnsaved(SP)
+	JMP	sseDone
+saveSSE:
 	STMXCSR	(Frame_FX+24)(SP)
 	MOVUPS	X0, (Frame_FX+160)(SP)
 	MOVUPS	X1, (Frame_FX+176)(SP)
@@ -81,45 +98,106 @@ TEXT ·trapCommon(SB),NOSPLIT|NOFRAME,$0
 	MOVUPS	X13, (Frame_FX+368)(SP)
 	MOVUPS	X14, (Frame_FX+384)(SP)
 	MOVUPS	X15, (Frame_FX+400)(SP)
-	MOVQ	CR2, AX
-	MOVQ	AX, Frame_CR2(SP)
+sseDone:
 
+	MOVQ	SP, BX                  // FS base = this kernel stack's TLS slot + 8
+	ANDQ	$~(const_kstackSize-1), BX
+	ADDQ	$const_kstackFSOffset, BX
+	CMPB	·fsgsbase(SB), $0
+	JEQ	fsMSR
+	RDFSBASEQ	AX
+	MOVQ	AX, Frame_FSBase(SP)
+	WRFSBASEQ	BX
+	JMP	fsDone
+fsMSR:
 	MOVL	$MSR_FS_BASE, CX
 	RDMSR
 	SHLQ	$32, DX
 	ORQ	DX, AX
 	MOVQ	AX, Frame_FSBase(SP)
-	MOVQ	SP, AX                  // FS base = this kernel stack's TLS slot + 8
-	ANDQ	$~(const_kstackSize-1), AX
-	ADDQ	$const_kstackFSOffset, AX
-	MOVQ	AX, DX
+	MOVQ	BX, AX
+	MOVQ	BX, DX
 	SHRQ	$32, DX
 	WRMSR
+fsDone:
 
 	MOVQ	CPU_CurrentFrame(GS), AX
 	MOVQ	AX, Frame_Prev(SP)
 	MOVQ	SP, CPU_CurrentFrame(GS)
+	TESTQ	AX, AX
+	JNE	nested
+	MOVQ	Frame_Entered(SP), AX   // from a thread: the CPU's kernel clock runs from here
+	MOVQ	AX, CPU_KernelSince(GS)
+nested:
 	CLD
 	XORL	BP, BP
 	MOVQ	SP, BX
 	SUBQ	$16, SP
 	MOVQ	BX, 0(SP)
+	MOVQ	·trapInternal(SB), CX
+	TESTQ	CX, CX
+	JEQ	abi0
+	// The kernel's trap by its register ABI, as its ABI0 wrapper would call it (tests/layout
+	// checks that wrapper): the Frame in RAX, g in R14 (the stand-in g at FS base - 8), X15
+	// zero; 0(SP) is the argument's spill slot.
+	MOVQ	BX, AX
+	XORPS	X15, X15
+	MOVQ	(TLS), R14
+	CALL	CX
+	ADDQ	$16, SP                 // back to the Frame (no register survives the call)
+	JMP	trapReturn<>(SB)
+abi0:
 	MOVQ	KERNEL_ENTRY_TRAP, AX
 	CALL	AX
 	ADDQ	$16, SP                 // back to the Frame (no register survives an ABI0 call)
 	JMP	trapReturn<>(SB)
 
-// trapReturn restores the context held by the Frame at SP and returns into it with IRETQ.
+// trapReturn restores the context held by the Frame at SP and returns into it.
 // Entry: interrupts masked, SP = address of a Frame (on a kernel stack, 16-byte aligned).
+//
+// It returns with IRETQ, except from a system call whose thread gets back exactly what SYSCALL
+// left: RCX = the return RIP and R11 = RFLAGS, with IF set and no flag but the arithmetic ones.
+// Then the return is a jump: the arithmetic flags through SAHF and an 8-bit add (OF), RSP,
+// then STI, whose one-instruction shadow covers the JMP, so an interrupt already pending is
+// taken at the thread's first instruction, as after IRETQ. Under TCG, IRETQ is a helper that
+// reads the five-word frame and two GDT descriptors through the slow memory path, and POPFQ
+// ends the translation block; the jump is plain translated code but for STI. NMIs (their own
+// vector) always return with IRETQ, which ends the NMI's blocking.
+//
+// Back to a thread (Frame.Prev = 0), it first stops the CPU's kernel clock: KernelTicks gets
+// the TSC ticks since KernelSince, and KernelSince goes back to 0.
 TEXT trapReturn<>(SB),NOSPLIT|NOFRAME,$0
 	MOVQ	BP, AX                  // no-op read: RBP is the trapped context's (tells vet's framepointer check)
 	MOVQ	Frame_Prev(SP), AX
-	MOVQ	AX, CPU_CurrentFrame(GS)
-	MOVL	$MSR_FS_BASE, CX
+	TESTQ	AX, AX
+	JNE	unlink
+	CMPQ	CPU_KernelSince(GS), $0
+	JEQ	unlink                  // resume: no entry to leave
+	RDTSC                           // back to a thread: the kernel clock stops
+	SHLQ	$32, DX
+	ORQ	DX, AX
+	SUBQ	CPU_KernelSince(GS), AX
+	ADDQ	AX, CPU_KernelTicks(GS)
+	MOVQ	$0, CPU_KernelSince(GS)
+	XORL	AX, AX
+unlink:
+	MOVQ	AX, CPU_CurrentFrame(GS) // after the clock: an NMI before this is nested
 	MOVQ	Frame_FSBase(SP), AX
+	CMPB	·fsgsbase(SB), $0
+	JEQ	fsMSR
+	WRFSBASEQ	AX
+	JMP	fsDone
+fsMSR:
+	MOVL	$MSR_FS_BASE, CX
 	MOVQ	AX, DX
 	SHRQ	$32, DX
 	WRMSR
+fsDone:
+	CMPQ	Frame_SSEUnsaved(SP), $0
+	JEQ	loadSSE
+	XORPS	X15, X15                // the Go ABI's zero register; X0-X14 are scratch across a call
+	JMP	sseLoaded
+loadSSE:
 	MOVUPS	(Frame_FX+160)(SP), X0
 	MOVUPS	(Frame_FX+176)(SP), X1
 	MOVUPS	(Frame_FX+192)(SP), X2
@@ -137,9 +215,8 @@ TEXT trapReturn<>(SB),NOSPLIT|NOFRAME,$0
 	MOVUPS	(Frame_FX+384)(SP), X14
 	MOVUPS	(Frame_FX+400)(SP), X15
 	LDMXCSR	(Frame_FX+24)(SP)
-	MOVQ	Frame_RAX(SP), AX
+sseLoaded:
 	MOVQ	Frame_RBX(SP), BX
-	MOVQ	Frame_RCX(SP), CX
 	MOVQ	Frame_RDX(SP), DX
 	MOVQ	Frame_RSI(SP), SI
 	MOVQ	Frame_RDI(SP), DI
@@ -147,11 +224,44 @@ TEXT trapReturn<>(SB),NOSPLIT|NOFRAME,$0
 	MOVQ	Frame_R8(SP), R8
 	MOVQ	Frame_R9(SP), R9
 	MOVQ	Frame_R10(SP), R10
-	MOVQ	Frame_R11(SP), R11
 	MOVQ	Frame_R12(SP), R12
 	MOVQ	Frame_R13(SP), R13
 	MOVQ	Frame_R14(SP), R14
 	MOVQ	Frame_R15(SP), R15
+	MOVQ	Frame_RCX(SP), CX
+	MOVQ	Frame_R11(SP), R11
+	CMPB	·fastReturn(SB), $0
+	JEQ	iret
+	CMPQ	Frame_Vector(SP), $const_VectorSyscall
+	JNE	iret
+	CMPQ	CX, Frame_RIP(SP)
+	JNE	iret
+	CMPQ	R11, Frame_RFLAGS(SP)
+	JNE	iret
+	MOVQ	R11, AX
+	ANDQ	$~const_jumpFlags, AX
+	JNE	iret                    // TF, DF, AC, ...: only IRETQ restores those
+	BTQ	$9, R11
+	JCC	iret                    // IF clear
+	// The arithmetic flags, without POPFQ (which ends the emulator's block as STI does): SAHF
+	// sets SF, ZF, AF, PF and CF from AH; OF comes from an 8-bit add that overflows or not.
+	MOVL	R11, AX
+	SHLL	$8, AX                  // AH = the low byte of RFLAGS
+	BTQ	$11, R11
+	JCC	noOF
+	MOVB	$0x7f, AL
+	ADDB	$1, AL                  // OF = 1
+	JMP	ofDone
+noOF:
+	ANDB	$0, AL                  // OF = 0
+ofDone:
+	SAHF
+	MOVQ	Frame_RAX(SP), AX
+	MOVQ	Frame_RSP(SP), SP
+	STI
+	JMP	CX
+iret:
+	MOVQ	Frame_RAX(SP), AX
 	ADDQ	$Frame_RIP, SP
 	IRETQ
 

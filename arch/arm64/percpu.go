@@ -27,6 +27,12 @@ type CPU struct {
 
 	Scratch uint64 // free for the stubs' use
 
+	// The CPU's kernel clock (KernelClock), kept by the entry stubs: KernelSince is CNTVCT at the
+	// entry the CPU is in (0 while it runs a thread), KernelTicks the counter ticks of every
+	// entry it has left. Only this CPU writes them: KernelTicks first, then KernelSince.
+	KernelSince uint64
+	KernelTicks uint64
+
 	// The fields below are written by StartCPU before PSCI CPU_ON and read by secondaryEntry
 	// with its MMU still off, so StartCPU cleans them to the point of coherency.
 

@@ -152,7 +152,8 @@ TEXT el1hEntry<>(SB),NOSPLIT|NOFRAME,$0
 // R0 = kind. Every FP/SIMD register still holds the interrupted context's value.
 //
 // It records the kind, ELR, SPSR, ESR and FAR, saves q0-q31, FPCR and FPSR, links the Frame into
-// CPU.CurrentFrame (the previous value goes to Frame.Prev), points g (R28) at the stand-in g at
+// CPU.CurrentFrame (the previous value goes to Frame.Prev), starts the CPU's kernel clock if it
+// came from a thread (CPU.KernelSince = CNTVCT), points g (R28) at the stand-in g at
 // the base of this kernel stack (percpu.go), and clears R29 so frame-pointer walks of the
 // handler end here. The kernel's trap runs with DAIF masked, on this stack, below the Frame.
 // It returns through trapReturn's ERET; it clobbers nothing the Frame does not restore.
@@ -191,8 +192,12 @@ TEXT trapCommon<>(SB),NOSPLIT|NOFRAME,$0
 	MRS	TPIDR_EL1, R1
 	MOVD	CPU_CurrentFrame(R1), R2
 	MOVD	R2, Frame_Prev(RSP)
-	MOVD	RSP, R2
-	MOVD	R2, CPU_CurrentFrame(R1)
+	MOVD	RSP, R3
+	MOVD	R3, CPU_CurrentFrame(R1)
+	CBNZ	R2, nested
+	MRS	CNTVCT_EL0, R3          // from a thread: the CPU's kernel clock runs from here
+	MOVD	R3, CPU_KernelSince(R1)
+nested:
 	MOVD	RSP, g
 	AND	$~(const_kstackSize-1), g
 	MOVD	ZR, R29
@@ -209,11 +214,24 @@ TEXT trapCommon<>(SB),NOSPLIT|NOFRAME,$0
 // Entry: DAIF masked, SP = a Frame on a kernel stack. The Frame's SPSR decides the way back:
 // to EL1t (a thread) it reloads SP_EL0 from SavedSP and leaves SP_EL1 at the Frame's end plus
 // frameGap (the trap stack's top, for a Frame built by a stub or by Enter); to EL1h (the kernel)
-// it resumes on SavedSP. It restores CPU.CurrentFrame from Frame.Prev.
+// it resumes on SavedSP. It restores CPU.CurrentFrame from Frame.Prev; back to a thread
+// (Prev = 0) it first stops the CPU's kernel clock (KernelTicks += CNTVCT - KernelSince, then
+// KernelSince = 0).
 TEXT trapReturn<>(SB),NOSPLIT|NOFRAME,$0
 	MRS	TPIDR_EL1, R1
 	MOVD	Frame_Prev(RSP), R2
-	MOVD	R2, CPU_CurrentFrame(R1)
+	CBNZ	R2, unlink
+	MOVD	CPU_KernelSince(R1), R3
+	CBZ	R3, unlink              // resume: no entry to leave
+	MRS	CNTVCT_EL0, R4          // back to a thread: the kernel clock stops
+	SUB	R3, R4, R4
+	MOVD	CPU_KernelTicks(R1), R5
+	ADD	R4, R5, R5
+	MOVD	R5, CPU_KernelTicks(R1)
+	ADD	$CPU_KernelSince, R1, R6
+	STLR	ZR, (R6)                // after KernelTicks, for KernelClock's readers
+unlink:
+	MOVD	R2, CPU_CurrentFrame(R1) // after the clock: an exception before this is nested
 	FLDPQ	(Frame_Q+0)(RSP), (F0, F1)
 	FLDPQ	(Frame_Q+32)(RSP), (F2, F3)
 	FLDPQ	(Frame_Q+64)(RSP), (F4, F5)

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/unitrace/unitrace/internal/tracefile"
@@ -108,7 +109,11 @@ func writeBacktrace(w io.Writer, im *tracefile.Image, r *record.Record) {
 			continue
 		}
 		exact := record.ExactAt(r.Stack, i, r.Flags)
-		for _, fr := range im.Frames(pc, exact) {
+		frames := im.Frames(pc, exact)
+		if i == 0 {
+			frames = dropEmitFrames(frames)
+		}
+		for _, fr := range frames {
 			inl := ""
 			if fr.Inlined {
 				inl = " (inlined)"
@@ -130,4 +135,19 @@ func writeBacktrace(w io.Writer, im *tracefile.Image, r *record.Record) {
 	if len(notes) > 0 {
 		fmt.Fprintf(w, "    [%s]\n", strings.Join(notes, "; "))
 	}
+}
+
+// emitEntry names the tracepoint entry points (trace.Point.Emit0 ... Emit4). They are inlined into
+// every tracepoint site, so the first return address of a tracepoint's backtrace, in the site's
+// function, also resolves to the inlined entry point: the tracepoint's own plumbing, not a
+// caller, which the backtrace leaves out.
+var emitEntry = regexp.MustCompile(`^github\.com/unitrace/unitrace/trace\.\(\*Point\)\.Emit[0-4]$`)
+
+// dropEmitFrames drops the inlined tracepoint entry points that frames, one pc's logical frames
+// innermost first, start with.
+func dropEmitFrames(frames []tracefile.Frame) []tracefile.Frame {
+	for len(frames) > 1 && frames[0].Inlined && emitEntry.MatchString(frames[0].Func) {
+		frames = frames[1:]
+	}
+	return frames
 }

@@ -1,13 +1,23 @@
 #include "textflag.h"
 
+// spinIterations is how long roundTrip spins with its pattern in the registers (a few tens of
+// microseconds under TCG): long enough for ticks, switches and signals to land in it.
+#define spinIterations 20000
+
 // func roundTrip(seed uint64, nr, a0, a1 uintptr) int
 //
-// Fills X0-X15 with seed+i (low quadword) and seed^i<<8 (high quadword), and the x87 control
-// word with a value made from seed's thread half (rounding control: 0x0c7f or 0x037f), makes the
-// system call, then counts the registers (and the control word) that changed. Clobbers every
-// general register the Go ABI0 lets it, and X0-X15.
-TEXT ·roundTrip(SB),NOSPLIT,$16-40
+// Fills X0-X15 with seed+i (low quadword) and seed^i<<8 (high quadword), the x87 control word
+// with a value made from seed's thread half (rounding control: 0x0c7f or 0x037f), and RBX, RBP
+// and R12-R15 from seed. It spins (interrupts, switches and signals land here: every vector
+// register must survive them), counts the vector registers that changed, makes the system call,
+// and counts what a system call must keep and did not: the general registers but RAX, RCX and
+// R11 (as Linux), the x87 control word, and X15, the Go ABI's zero register, which the kernel
+// zeroes (X0-X14 are scratch across a call in the Go ABI, and the kernel does not keep them).
+// Clobbers every general register the Go ABI0 lets it, and X0-X15.
+TEXT ·roundTrip(SB),NOSPLIT,$96-40
+	MOVQ	BP, 16(SP)
 	MOVQ	seed+0(FP), R8
+	MOVQ	R8, 8(SP)
 	// The x87 control word: rounding toward zero for odd threads (bit 32 of seed), so that
 	// threads that share a CPU hold different ones.
 	MOVW	$0x037f, AX
@@ -42,13 +52,11 @@ cw:
 	FILL(14, X14)
 	FILL(15, X15)
 
-	MOVQ	nr+8(FP), AX
-	MOVQ	a0+16(FP), DI
-	MOVQ	a1+24(FP), SI
-	XORL	DX, DX
-	MOVQ	R8, 8(SP)
-	SYSCALL
-	MOVQ	8(SP), R8
+	MOVQ	$spinIterations, CX
+spin:
+	DECQ	CX
+	JNE	spin
+
 	XORL	R9, R9 // the count
 
 #define CHECK(i, X) \
@@ -80,7 +88,43 @@ cw:
 	CHECK(13, X13)
 	CHECK(14, X14)
 	CHECK(15, X15)
+	MOVQ	R9, 24(SP)
 
+	// The general registers a system call keeps, each a value of its own.
+#define GPR(i, R) \
+	LEAQ	(i<<12)(R8), R; \
+	MOVQ	R, (24+8*i)(SP)
+	GPR(1, BX)
+	GPR(2, BP)
+	GPR(3, R12)
+	GPR(4, R13)
+	GPR(5, R14)
+	GPR(6, R15)
+
+	MOVQ	nr+8(FP), AX
+	MOVQ	a0+16(FP), DI
+	MOVQ	a1+24(FP), SI
+	XORL	DX, DX
+	SYSCALL
+	MOVQ	24(SP), R9
+
+#define KEPT(i, R) \
+	CMPQ	R, (24+8*i)(SP); \
+	JEQ	2(PC); \
+	INCQ	R9
+	KEPT(1, BX)
+	KEPT(2, BP)
+	KEPT(3, R12)
+	KEPT(4, R13)
+	KEPT(5, R14)
+	KEPT(6, R15)
+	MOVQ	X15, AX
+	PEXTRQ	$1, X15, BX
+	ORQ	BX, AX
+	JEQ	2(PC)
+	INCQ	R9
+
+	MOVQ	8(SP), R8
 	FSTCW	0(SP)
 	MOVW	0(SP), BX
 	MOVW	$0x037f, AX
@@ -92,6 +136,7 @@ cmpcw:
 	JEQ	done
 	INCQ	R9
 done:
+	MOVQ	16(SP), BP
 	// X15 must be zero again for the Go code this returns to (ABIInternal's zero register).
 	XORPS	X15, X15
 	MOVQ	R9, ret+32(FP)

@@ -1,23 +1,41 @@
 package sched
 
 // CPU time: a thread's runs add up between Next switching a CPU to it and Next switching the CPU
-// away; idle threads' time is not counted. Within that, its system time is the part spent in
-// the kernel: from EnterKernel (every kernel entry the thread takes) or from Next switching to
-// it inside an entry, to LeaveKernel or to Next switching away. User time is the rest.
+// away; idle threads' time is not counted. Within that, its system time is the part its CPU
+// spent inside kernel entries, and user time is the rest.
+//
+// The kernel entries are not timed here: each CPU's entry stubs keep its kernel clock (the
+// KernelClock the kernel installs), the time the CPU has spent inside kernel entries since boot,
+// the entry it is in included, whatever it ran. A run's system time is how far the clock of its
+// CPU moved during the run: Next notes the clock when a run starts (the CPU's sysBase) and charges
+// the difference when it ends. So an entry or exit costs the scheduler nothing, and the idle
+// threads' entries (interrupts that wake a CPU) are charged to nobody.
 //
 // The process's sums are kept without a pass over the threads, so a tick can read them: the
-// CPU time of finished runs (doneNanos, under the kernel lock) plus each CPU's current run, and
-// the system time each CPU has charged (its sysNanos) plus each CPU's current kernel stretch.
-// EnterKernel and LeaveKernel run on every entry and exit, without the kernel lock: they touch
-// only the calling CPU's fields and the thread it runs.
+// CPU time and system time of finished runs (doneNanos, doneSys, under the kernel lock) plus each
+// CPU's current run.
+
+// KernelClock reads CPU c's kernel clock at now (both in ns): the time c has spent inside kernel
+// entries up to now, the one it is in included. It must never go back, and never move faster
+// than now.
+type KernelClock func(c int, now int64) int64
 
 // cpuClock is one CPU's system-time bookkeeping.
 type cpuClock struct {
-	// kernelSince is when the CPU's current program thread entered the kernel, or 0 while it
-	// runs outside (or the CPU runs its idle thread).
-	kernelSince int64
-	// sysNanos is the system time of every kernel stretch that ended on this CPU.
-	sysNanos int64
+	// sysBase is the CPU's kernel clock when its current thread started to run there.
+	sysBase int64
+}
+
+// SetKernelClock installs the kernel clock the system times come from. Without one (a zero
+// Scheduler), no time counts as system time.
+func (s *Scheduler) SetKernelClock(k KernelClock) { s.kernelClock = k }
+
+// kernelNow reads CPU c's kernel clock at now.
+func (s *Scheduler) kernelNow(c int, now int64) int64 {
+	if s.kernelClock == nil {
+		return 0
+	}
+	return s.kernelClock(c, now)
 }
 
 // stopRun ends the run of prev, which a CPU switched away from at now.
@@ -27,44 +45,21 @@ func (s *Scheduler) stopRun(prev int32, now int64) {
 	s.doneNanos += now - t.runStart
 }
 
-// switchKernelTime moves CPU c's kernel stretch from prev to next at now: Next switches threads
-// inside a kernel entry, so the stretch goes on for next (if it is a program thread).
-func (s *Scheduler) switchKernelTime(c int, prev, next int32, now int64) {
-	k := &s.clocks[c]
-	if k.kernelSince != 0 && isThread(prev) {
-		d := now - k.kernelSince
+// switchKernelTime charges prev, the thread CPU c switches away from at now, with the kernel time
+// of its run, and starts next's run from the clock's reading.
+func (s *Scheduler) switchKernelTime(c int, prev int32, now int64) {
+	k := s.kernelNow(c, now)
+	if isThread(prev) {
+		d := k - s.clocks[c].sysBase
 		s.threads[prev].sysNanos += d
-		k.sysNanos += d
+		s.doneSys += d
 	}
-	k.kernelSince = 0
-	if isThread(next) {
-		k.kernelSince = now
-	}
+	s.clocks[c].sysBase = k
 }
 
-// EnterKernel records that CPU c's current thread entered the kernel at now (a system call, an
-// interrupt, an exception). now must not be 0.
-//
-//go:nosplit
-func (s *Scheduler) EnterKernel(c int, now int64) {
-	c &= MaxCPUs - 1
-	if isThread(s.running[c]) {
-		s.clocks[c].kernelSince = now
-	}
-}
-
-// LeaveKernel records that CPU c's current thread returns from the kernel at now.
-//
-//go:nosplit
-func (s *Scheduler) LeaveKernel(c int, now int64) {
-	c &= MaxCPUs - 1
-	k := &s.clocks[c]
-	if slot := s.running[c]; k.kernelSince != 0 && isThread(slot) {
-		d := now - k.kernelSince
-		s.threads[slot].sysNanos += d
-		k.sysNanos += d
-	}
-	k.kernelSince = 0
+// runSystem is the system time of the run that slot, running on c, has had up to now.
+func (s *Scheduler) runSystem(c int, now int64) int64 {
+	return s.kernelNow(c, now) - s.clocks[c].sysBase
 }
 
 // Times is slot's CPU time up to now, its current run included, and the system part of it.
@@ -76,11 +71,9 @@ func (s *Scheduler) Times(slot int32, now int64) (total, system int64) {
 	total, system = t.cpuNanos, t.sysNanos
 	if t.state == Running {
 		total += now - t.runStart
-		if k := &s.clocks[t.cpu]; k.kernelSince != 0 {
-			system += now - k.kernelSince
-		}
+		system += s.runSystem(int(t.cpu), now)
 	}
-	return total, system
+	return total, min(system, total)
 }
 
 // CPUTime is the CPU time slot has used up to now, its current run included.
@@ -92,18 +85,14 @@ func (s *Scheduler) CPUTime(slot int32, now int64) int64 {
 // ProcessTimes is the CPU time every program thread has used up to now, the exited ones' and the
 // current runs on every CPU included, and the system part of it.
 func (s *Scheduler) ProcessTimes(now int64) (total, system int64) {
-	total = s.doneNanos
+	total, system = s.doneNanos, s.doneSys
 	for c := range s.running {
-		k := &s.clocks[c]
-		system += k.sysNanos
 		if slot := s.running[c]; isThread(slot) && s.threads[slot].state == Running {
 			total += now - s.threads[slot].runStart
-			if k.kernelSince != 0 {
-				system += now - k.kernelSince
-			}
+			system += s.runSystem(c, now)
 		}
 	}
-	return total, system
+	return total, min(system, total)
 }
 
 // ProcessCPUTime is the CPU time every program thread has used up to now.

@@ -55,7 +55,7 @@ func (s *Scheduler) Next(c int, now int64) (prev, next int32) {
 	if isThread(prev) {
 		s.stopRun(prev, now)
 	}
-	s.switchKernelTime(c, prev, next, now)
+	s.switchKernelTime(c, prev, now)
 	s.running[c] = next
 	if isThread(next) {
 		t := &s.threads[next]

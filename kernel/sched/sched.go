@@ -64,9 +64,10 @@ type Scheduler struct {
 	// others is the mask of the CPUs the scheduler runs besides CPU 0, which it always runs: so
 	// the zero value runs one CPU.
 	others uint64
-	// doneNanos is the CPU time of every finished run (cputime.go).
-	doneNanos int64
-	clocks    [MaxCPUs]cpuClock
+	// doneNanos and doneSys are the CPU time and system time of every finished run (cputime.go).
+	doneNanos, doneSys int64
+	clocks             [MaxCPUs]cpuClock
+	kernelClock        KernelClock
 }
 
 type thread struct {

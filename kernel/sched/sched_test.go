@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -477,7 +478,7 @@ func TestInvalidArguments(t *testing.T) {
 			t.Errorf("CPU %d has work", cpu)
 		}
 	}
-	if *s != before {
+	if !reflect.DeepEqual(*s, before) {
 		t.Fatal("invalid calls changed the scheduler")
 	}
 }

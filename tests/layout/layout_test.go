@@ -1,7 +1,7 @@
 // Package layout checks the layouts that the kernel and its tools share with code they do not
 // own, against images the toolchain in use builds: the Go runtime's g, m and stack guard
-// (arch/goabi), and the slots of the kernel's entry-point table that the arch packages'
-// assembly calls through. A Go upgrade or an edit that moves one fails with the field's name.
+// (arch/goabi), the slots of the kernel's entry-point table that the arch packages' assembly
+// calls through, and the register ABI by which amd64's trap stub calls the kernel directly. A Go upgrade or an edit that moves one fails with the field's name.
 package layout
 
 import (

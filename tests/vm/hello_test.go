@@ -52,6 +52,25 @@ func TestHello(t *testing.T) {
 	})
 }
 
+// TestHelloOldCPU boots examples/hello on an amd64 CPU without FSGSBASE and without LAHF/SAHF in
+// 64-bit mode: the trap stubs then switch FS base through the MSR and return from every system
+// call with IRETQ, the paths that -cpu max never takes.
+func TestHelloOldCPU(t *testing.T) {
+	want := helloGolden(t)
+	forEachArch(t, func(t *testing.T, a guestArch) {
+		if a.name != "amd64" {
+			t.Skip("amd64 CPU features")
+		}
+		cfg := a.config(buildImage(t, a, helloApp))
+		cfg.CPU, cfg.Env, cfg.Args = "qemu64,-lahf-lm,-fsgsbase", []string{"HELLO_NAME=unitrace"}, []string{"alpha", "beta"}
+		console, out := bootVM(t, cfg)
+		compareLines(t, programLines(console), want)
+		if out.Kind != vmconfig.Exited || out.Status != helloExitStatus {
+			t.Errorf("outcome %+v, want exit status %d", out, helloExitStatus)
+		}
+	})
+}
+
 // TestHelloCommandLine checks through the launcher that KEY=VALUE words and
 // arguments reach os.Getenv and os.Args, and that the launcher exits with the
 // guest's status.
