@@ -24,7 +24,12 @@ import (
 // expired sleepers and fires the timers. A sleeper woken early leaves a wake-up that finds
 // nothing to do.
 
-const tickHz = 1000
+// tickHz is the scheduler tick's rate: Linux's HZ in Debian's kernels. The tick preempts
+// time-sliced threads and checks the CPU-time timers; sleepers and wall-clock timers do not wait
+// for it. Under TCG a tick costs tens of microseconds at times (the local APIC's EOI and re-arm
+// take QEMU's global lock, which its main loop holds while it runs), so at 1 kHz it took about
+// 5% of a compute loop; see docs/measurements.md.
+const tickHz = 250
 
 // tickPeriod is the scheduler tick's period in ticks (the same on every CPU).
 var tickPeriod uint64

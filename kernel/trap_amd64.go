@@ -1,6 +1,8 @@
 package kernel
 
 import (
+	"sync/atomic"
+
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/kernel/signal"
 )
@@ -11,19 +13,31 @@ import (
 //
 // A thread's system call, the kernel's busiest path, is handled here with as few calls as it
 // can be: under TCG a call and its return cost as much as 25 plain instructions. A call that
-// needs no lock is served with interrupts masked (syscall): it is short and never waits, and a
-// sampler deadline that passes meanwhile is taken on the way out as the kernel's
-// (sampleAtExit). Every other call runs as any trap does (lockedSystemCall).
+// needs no lock is served with interrupts masked (syscall): it is short and never waits. While
+// the sampler runs it is served interruptible, as every other call is (lockedSystemCall), so
+// that a sample lands where the CPU is and not at the call's return point; a sampler deadline
+// that passes in the masked exit is taken on the way out as the kernel's (sampleAtExit).
 func trap(f *Frame) {
 	if f.Vector != amd64.VectorSyscall || f.Prev != 0 {
 		interruptOrException(f)
 		return
 	}
 	entered := f.Entered // f may hold another thread when the call returns
+	if atomic.LoadUint64(&samplerHz) != 0 {
+		// Profiling: every call runs interruptible, so that the sampler lands where the CPU is.
+		amd64.EnableInterrupts()
+		if syscall(f) {
+			lockedSystemCall(f)
+		} else {
+			amd64.DisableInterrupts()
+			releaseHeldInterrupts()
+		}
+		takeExitSample(entered)
+		return
+	}
 	if syscall(f) {
 		lockedSystemCall(f)
 	}
-	takeExitSample(entered)
 }
 
 // lockedSystemCall runs the system call in f that needs the kernel lock: interruptible, under

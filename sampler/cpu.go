@@ -24,7 +24,7 @@ type CPU struct {
 // Start turns the sampler on at hz, with ticks counting tickHz per second. The grid of
 // deadlines starts at now plus offset modulo one period, and each sample is due at its grid
 // point plus a random jitter of up to half a period (offset seeds it): a periodic sampler whose
-// phase stayed fixed against other periodic work (the scheduler tick also runs at 1 kHz, and
+// phase stayed fixed against other periodic work (the scheduler tick, at a divisor of 1 kHz, and
 // the runtime's sysmon wakes on it) would see the same instants of that work in every period,
 // not a fair share of the time. The jitter never accumulates: the grid keeps the exact rate.
 // Rates CheckHz would refuse are the caller's to refuse; Start clamps them into range instead of

@@ -28,6 +28,9 @@ var (
 	tscBase uint64 // TSC at boot: monotonic time zero
 	tscMult uint64 // ns = (tsc-tscBase) * tscMult >> 32
 	lapicHz uint64 // LAPIC timer ticks per second (after the divider)
+	// lapicPerTSC is lapicHz/tscHz in 32.32 fixed point: ArmTimer converts a TSC interval to a
+	// count by a multiplication, not a division, which TCG runs slowly.
+	lapicPerTSC uint64
 )
 
 func pitCount() uint16 {
@@ -123,7 +126,22 @@ func InitLocalAPIC() {
 	lapicWrite(lapicTPR, 0)
 	lapicWrite(lapicSVR, 0x100|VectorSpurious) // software enable
 	lapicWrite(lapicDivide, divideBy16)
-	lapicWrite(lapicLVTTmr, lvtMasked|VectorTimer)
+	writeTimerLVT(lvtMasked | VectorTimer)
+}
+
+// writeTimerLVT sets this CPU's LVT timer entry to v, unless it holds v already: under TCG every
+// local APIC access takes QEMU's global lock, which its main loop holds while it runs timers and
+// devices, so an access can wait tens of microseconds, and the one-shot timer keeps its entry
+// from one arming to the next.
+//
+//go:nosplit
+func writeTimerLVT(v uint32) {
+	c := cpuArea(int(CPUIndex()))
+	if c.TimerLVT == v && c.TimerLVTSet != 0 {
+		return
+	}
+	lapicWrite(lapicLVTTmr, v)
+	c.TimerLVT, c.TimerLVTSet = v, 1
 }
 
 // InitLocalTimer enables the local APIC and measures its timer against the TSC; the timer stays
@@ -140,7 +158,8 @@ func InitLocalTimer() {
 	if lapicHz == 0 {
 		lapicHz = 62_500_000
 	}
-	lapicWrite(lapicLVTTmr, lvtMasked|VectorTimer) // ArmTimer starts it
+	lapicPerTSC = lapicHz << 32 / tscHz
+	writeTimerLVT(lvtMasked | VectorTimer) // ArmTimer starts it
 }
 
 // ArmTimer programs this CPU's local APIC timer to interrupt once, on vector, when the TSC
@@ -154,15 +173,14 @@ func ArmTimer(deadline uint64, vector uint8) {
 	now := Rdtsc()
 	count := uint64(1)
 	if deadline > now {
-		hi, lo := bits.Mul64(deadline-now, lapicHz)
-		if tscHz != 0 && hi < tscHz { // else the quotient overflows: cap below
-			q, _ := bits.Div64(hi, lo, tscHz)
-			count = max(q, 1)
+		hi, lo := bits.Mul64(deadline-now, lapicPerTSC)
+		if hi < 1<<32 {
+			count = max(hi<<32|lo>>32, 1)
 		} else {
-			count = 0xffffffff
+			count = 0xffffffff // beyond the counter: as far as it goes
 		}
 	}
-	lapicWrite(lapicLVTTmr, uint32(vector)) // one-shot, unmasked
+	writeTimerLVT(uint32(vector)) // one-shot, unmasked
 	lapicWrite(lapicInit, uint32(min(count, 0xffffffff)))
 }
 

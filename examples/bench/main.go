@@ -18,6 +18,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 	"unsafe"
@@ -48,11 +50,12 @@ func main() {
 	var ts syscall.Timespec
 	syscall.RawSyscall(syscall.SYS_CLOCK_GETTIME, 1, uintptr(unsafe.Pointer(&ts)), 0)
 	fmt.Printf("boot_ns %d\n", ts.Nano())
-	only := flag.String("only", "", "run only the workload with this name")
+	only := flag.String("only", "", "run only the workloads with these names (comma-separated), in the usual order")
 	poweroff := flag.Bool("poweroff", false, "power the machine off at the end (as Linux's init)")
+	flag.IntVar(&scale, "scale", 1, "run each per-operation workload this many times as long (for a profile with more samples)")
 	flag.Parse()
 	for _, w := range workloads {
-		if *only != "" && w.name != *only {
+		if *only != "" && !slices.Contains(strings.Split(*only, ","), w.name) {
 			continue
 		}
 		fmt.Printf("bench %s %.3f %s\n", w.name, w.run(), w.unit)
@@ -63,8 +66,12 @@ func main() {
 	}
 }
 
-// perOp runs f n times and returns the mean time of one run in ns.
+// scale multiplies the operation counts of perOp's workloads (-scale).
+var scale = 1
+
+// perOp runs f n times (times scale) and returns the mean time of one run in ns.
 func perOp(n int, f func()) float64 {
+	n *= max(scale, 1)
 	start := time.Now()
 	for i := 0; i < n; i++ {
 		f()

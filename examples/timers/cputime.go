@@ -11,7 +11,9 @@ import (
 
 // checkCPUTime runs a spinning and a sleeping thread side by side for 300 ms. The spinner's
 // CLOCK_THREAD_CPUTIME_ID must advance by at least half the wall time (it shares the CPU with
-// nobody busy) and by no more than the wall time; the sleeper's by under 5 ms. The spinner's
+// nobody busy) and by no more than the wall time; the sleeper's by under a tenth of its sleep
+// (it runs about a millisecond around the sleep, and a host that deschedules the vCPU meanwhile
+// adds its time: a guest cannot tell). The spinner's
 // clock read from another thread through the clock id built from its tid agrees with its own,
 // (midway, it is between the spinner's start and end), and getrusage(RUSAGE_SELF) grew by at
 // least the two threads' sum.
@@ -50,7 +52,7 @@ func checkCPUTime() (string, error) {
 	switch {
 	case spun < wall/2 || spun > wall+wall/10:
 		return "", fmt.Errorf("%s: the spinner's CPU time is off", detail)
-	case slept > 5*time.Millisecond:
+	case slept > wall/10:
 		return "", fmt.Errorf("%s: the sleeper's CPU time advanced", detail)
 	case byTid <= 0 || byTid > spun:
 		return "", fmt.Errorf("%s: the per-tid clock did not read the spinner's time", detail)
