@@ -20,7 +20,6 @@ package wire
 
 import (
 	"encoding/binary"
-	"hash/crc32"
 )
 
 // Frame header layout and limits.
@@ -90,12 +89,9 @@ type Header struct {
 	Reserved uint32
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // Checksum returns the CRC32C of the first 16 header bytes and the payload.
 func Checksum(hdr []byte, payload []byte) uint32 {
-	c := crc32.Update(0, castagnoli, hdr[:crcCovered])
-	return crc32.Update(c, castagnoli, payload)
+	return crc32c(crc32c(0, hdr[:crcCovered]), payload)
 }
 
 // AppendFrame appends a whole frame (header with CRC, then payload) to b.
