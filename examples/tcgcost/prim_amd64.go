@@ -13,6 +13,7 @@ func xmm16()
 func iretSelf()
 func stiJump()
 func popfJump()
+func getppid()
 
 var primitives = []primitive{
 	{"calls10", "ten calls of an empty function and their returns", calls10},
@@ -27,4 +28,5 @@ var primitives = []primitive{
 	{"iretq", "IRETQ to the next instruction, same privilege", iretSelf},
 	{"sti-jump", "POPFQ with IF clear, STI, JMP through a register", stiJump},
 	{"popf-jump", "POPFQ, JMP through a register", popfJump},
+	{"getppid", "a system call's round trip (getppid, served without the kernel lock)", getppid},
 }

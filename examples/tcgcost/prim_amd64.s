@@ -136,3 +136,9 @@ TEXT ·popfJump(SB),NOSPLIT|NOFRAME,$0
 
 TEXT jumpBack<>(SB),NOSPLIT|NOFRAME,$0
 	RET
+
+// getppid makes the system call; RCX and R11 are the SYSCALL instruction's.
+TEXT ·getppid(SB),NOSPLIT|NOFRAME,$0
+	MOVL	$110, AX                // SYS_getppid
+	SYSCALL
+	RET

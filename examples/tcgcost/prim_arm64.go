@@ -6,6 +6,7 @@ func branches10()
 func counter2()
 func maskUnmask()
 func vec32()
+func getppid()
 
 var primitives = []primitive{
 	{"calls10", "ten calls of an empty function and their returns", calls10},
@@ -13,4 +14,5 @@ var primitives = []primitive{
 	{"counter2", "two reads of CNTVCT_EL0", counter2},
 	{"mask", "mask and unmask IRQs (DAIF)", maskUnmask},
 	{"vec32", "store and load V0-V31", vec32},
+	{"getppid", "a system call's round trip (getppid, served without the kernel lock)", getppid},
 }

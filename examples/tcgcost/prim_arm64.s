@@ -73,3 +73,9 @@ TEXT ·vec32(SB),NOSPLIT,$512
 	FLDPQ	448(RSP), (F28, F29)
 	FLDPQ	480(RSP), (F30, F31)
 	RET
+
+// getppid makes the system call (SVC, number in R8); R0 is its result.
+TEXT ·getppid(SB),NOSPLIT|NOFRAME,$0
+	MOVD	$173, R8                // SYS_getppid
+	SVC
+	RET
