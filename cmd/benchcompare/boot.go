@@ -14,7 +14,8 @@ import (
 // guest is one way of booting the benchmark.
 type guest struct {
 	name string
-	args []string // QEMU's
+	qemu string   // the QEMU binary
+	args []string // its command line
 }
 
 // result is what one boot measured: QEMU's start to the guest's first line, and each workload's
@@ -29,7 +30,7 @@ type result struct {
 func (g guest) boot(timeout time.Duration) (result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "qemu-system-x86_64", g.args...)
+	cmd := exec.CommandContext(ctx, g.qemu, g.args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return result{}, err

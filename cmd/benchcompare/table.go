@@ -127,18 +127,21 @@ func num(v float64) string {
 	return fmt.Sprintf("%.2f", v)
 }
 
-// The markers -doc replaces the text between.
-const (
-	beginMarker = "<!-- bench: begin -->"
-	endMarker   = "<!-- bench: end -->"
-)
+// markers are the lines -doc replaces the text between, for arch.
+func markers(arch string) (begin, end string) {
+	if arch == "amd64" {
+		return "<!-- bench: begin -->", "<!-- bench: end -->"
+	}
+	return "<!-- bench " + arch + ": begin -->", "<!-- bench " + arch + ": end -->"
+}
 
-// writeDoc replaces what lies between the markers in file with text.
-func writeDoc(file, text string) error {
+// writeDoc replaces what lies between arch's markers in file with text.
+func writeDoc(file, arch, text string) error {
 	doc, err := os.ReadFile(file)
 	if err != nil {
 		return err
 	}
+	beginMarker, endMarker := markers(arch)
 	begin := bytes.Index(doc, []byte(beginMarker))
 	end := bytes.Index(doc, []byte(endMarker))
 	if begin < 0 || end < begin {
