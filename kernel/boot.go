@@ -47,7 +47,7 @@ func startProgram(shareBlock uintptr) {
 	archThreadFrame(&t.frame, archRuntimeEntry(), sp)
 	now := nanotime()
 	scheduler.Ready(main, now)
-	scheduler.Next(0, now) // CPU 0 runs it from now on: archEnter enters it
+	scheduler.Next(0, now, kernelClock) // CPU 0 runs it from now on: archEnter enters it
 	trace.SetThread(0, uint32(t.tid))
 	bootNanos = nanotime()
 	if opts.verbose {

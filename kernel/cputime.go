@@ -30,7 +30,9 @@ func kernelClock(c int, now int64) int64 {
 }
 
 // threadTimes is the CPU time of the thread in slot and its system part.
-func threadTimes(slot int32) (total, system int64) { return scheduler.Times(slot, nanotime()) }
+func threadTimes(slot int32) (total, system int64) {
+	return scheduler.Times(slot, nanotime(), kernelClock)
+}
 
 // threadCPUNanos is the CPU time the running thread has used.
 func threadCPUNanos() int64 { return scheduler.CPUTime(curSlot(), nanotime()) }
@@ -45,13 +47,13 @@ func clockRead(c ptimer.Clock) int64 {
 	now := nanotime()
 	switch c.Kind {
 	case ptimer.ThreadCPU, ptimer.ThreadUser:
-		total, sys := scheduler.Times(c.Thread, now)
+		total, sys := scheduler.Times(c.Thread, now, kernelClock)
 		if c.Kind == ptimer.ThreadUser {
 			return total - sys
 		}
 		return total
 	case ptimer.ProcessCPU, ptimer.ProcessUser:
-		total, sys := scheduler.ProcessTimes(now)
+		total, sys := scheduler.ProcessTimes(now, kernelClock)
 		if c.Kind == ptimer.ProcessUser {
 			return total - sys
 		}
@@ -144,7 +146,7 @@ func sysGetrusageImpl(who int32, addr uintptr) uint64 {
 	var total, sys int64
 	switch who {
 	case rusageSelf:
-		total, sys = scheduler.ProcessTimes(nanotime())
+		total, sys = scheduler.ProcessTimes(nanotime(), kernelClock)
 	case rusageThread:
 		total, sys = threadTimes(curSlot())
 	case rusageChildren: // no children: all zero
@@ -173,7 +175,7 @@ func sysTimesImpl(addr uintptr) uint64 {
 		if !ok {
 			return neg(EFAULT)
 		}
-		total, sys := scheduler.ProcessTimes(nanotime())
+		total, sys := scheduler.ProcessTimes(nanotime(), kernelClock)
 		clear(b)
 		binary.LittleEndian.PutUint64(b[0:], uint64((total-sys)/(1e9/userHz)))
 		binary.LittleEndian.PutUint64(b[8:], uint64(sys/(1e9/userHz)))

@@ -51,7 +51,7 @@ func switchTo(f *Frame, prev, next int32) {
 func schedule(f *Frame) {
 	cpu := cpuIndex()
 	for {
-		prev, next := scheduler.Next(cpu, nanotime())
+		prev, next := scheduler.Next(cpu, nanotime(), kernelClock)
 		if next == prev {
 			return // it takes back the thread that gave it up, or stays idle
 		}

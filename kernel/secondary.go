@@ -40,7 +40,6 @@ func setupCPUs() {
 	}
 	numCPUs = reserveCPUs(n)
 	scheduler.SetCPUs(numCPUs)
-	scheduler.SetKernelClock(kernelClock)
 	cpuLocals[0].online.Store(true)
 }
 

@@ -44,12 +44,12 @@ func FuzzSetAffinity(f *testing.F) {
 		// CPU takes what it may.
 		if s.Excluded(cpu) {
 			s.Ready(a, 1)
-			s.Next(cpu, 1)
+			s.Next(cpu, 1, nil)
 		}
 		s.Ready(c, 2)
 		for k := 0; k < n; k++ {
 			if IsIdle(s.Current(k)) {
-				s.Next(k, 3)
+				s.Next(k, 3, nil)
 			}
 		}
 		for k := 0; k < n; k++ {

@@ -123,7 +123,7 @@ func (h *harness) block(slot int32) bool {
 
 func (h *harness) next(c int) (int32, int32) {
 	h.t.Helper()
-	prev, next := h.s.Next(c, h.now)
+	prev, next := h.s.Next(c, h.now, nil)
 	mp, mn := h.m.next(c, h.now)
 	if prev != mp || next != mn {
 		h.fatalf("Next(%d) = %d, %d; model %d, %d", c, prev, next, mp, mn)

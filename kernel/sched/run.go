@@ -32,8 +32,9 @@ func (s *Scheduler) Block(slot int32) bool {
 // may run on c, or else c's idle thread. It returns the current thread before and after; they
 // are the same when c takes back the thread that gave it up, or stays idle, and then nothing
 // changes but that thread's state. A current thread that is still running keeps c, and an
-// invalid c returns -1, -1.
-func (s *Scheduler) Next(c int, now int64) (prev, next int32) {
+// invalid c returns -1, -1. clock is the CPUs' kernel clock, which the switch charges prev's
+// system time by.
+func (s *Scheduler) Next(c int, now int64, clock KernelClock) (prev, next int32) {
 	if !s.isCPU(c) {
 		return -1, -1
 	}
@@ -55,7 +56,7 @@ func (s *Scheduler) Next(c int, now int64) (prev, next int32) {
 	if isThread(prev) {
 		s.stopRun(prev, now)
 	}
-	s.switchKernelTime(c, prev, now)
+	s.switchKernelTime(c, prev, now, clock)
 	s.running[c] = next
 	if isThread(next) {
 		t := &s.threads[next]

@@ -67,7 +67,6 @@ type Scheduler struct {
 	// doneNanos and doneSys are the CPU time and system time of every finished run (cputime.go).
 	doneNanos, doneSys int64
 	clocks             [MaxCPUs]cpuClock
-	kernelClock        KernelClock
 }
 
 type thread struct {

@@ -1,7 +1,6 @@
 package sched
 
 import (
-	"reflect"
 	"slices"
 	"testing"
 )
@@ -29,7 +28,13 @@ func newScheduler(t *testing.T, ncpu int, slots ...int32) *Scheduler {
 // wantNext calls Next(cpu) and checks what it switched from and to.
 func wantNext(t *testing.T, s *Scheduler, cpu int, now int64, prev, next int32) {
 	t.Helper()
-	if p, n := s.Next(cpu, now); p != prev || n != next {
+	wantNextClock(t, s, nil, cpu, now, prev, next)
+}
+
+// wantNextClock is wantNext with a kernel clock.
+func wantNextClock(t *testing.T, s *Scheduler, clock KernelClock, cpu int, now int64, prev, next int32) {
+	t.Helper()
+	if p, n := s.Next(cpu, now, clock); p != prev || n != next {
 		t.Fatalf("Next(%d) = %d, %d; want %d, %d", cpu, p, n, prev, next)
 	}
 	if err := s.invariants(); err != "" {
@@ -105,14 +110,14 @@ func TestFIFOOrder(t *testing.T) {
 	}
 	var order []int32
 	for i := 0; i < 3; i++ {
-		_, next := s.Next(0, int64(i))
+		_, next := s.Next(0, int64(i), nil)
 		order = append(order, next)
 		if i == 0 {
 			s.Ready(b, 1) // woken while c runs: behind a and d
 		}
 		s.Block(next)
 	}
-	_, next := s.Next(0, 3)
+	_, next := s.Next(0, 3, nil)
 	order = append(order, next)
 	if want := []int32{c, a, d, b}; !slices.Equal(order, want) {
 		t.Fatalf("ran %v, want %v", order, want)
@@ -471,14 +476,14 @@ func TestInvalidArguments(t *testing.T) {
 	}
 	s.SetClass(a, Class(7))
 	for _, cpu := range []int{-1 << 31, -1, 2, MaxCPUs - 1, MaxCPUs, 1 << 30} {
-		if p, n := s.Next(cpu, 1); p != -1 || n != -1 {
+		if p, n := s.Next(cpu, 1, nil); p != -1 || n != -1 {
 			t.Errorf("Next(%d) = %d, %d", cpu, p, n)
 		}
 		if s.RunnableFor(cpu) || s.TickDue(cpu, 1e12) || s.Excluded(cpu) {
 			t.Errorf("CPU %d has work", cpu)
 		}
 	}
-	if !reflect.DeepEqual(*s, before) {
+	if *s != before {
 		t.Fatal("invalid calls changed the scheduler")
 	}
 }
