@@ -25,9 +25,10 @@ type cpuLocal struct {
 	switches atomic.Uint64 // context switches: the watchdog's progress counter
 	ticks    atomic.Uint64 // timer ticks taken: a CPU whose count stands still is not answering
 
-	// Kernel entries (every trap, NMIs included), and the last one's kind and pc: what a CPU that
-	// takes no timer tick is doing instead (the watchdog's report). Written by their CPU only,
-	// with plain stores (noteTrap); read by others with atomic loads.
+	// Kernel entries (every trap, NMIs included; on amd64 not the system calls served without
+	// the lock, whose path has no call to spare), and the last one's kind and pc: what a CPU
+	// that takes no timer tick is doing instead (the watchdog's report). Written by their CPU
+	// only, with plain stores (noteTrap); read by others with atomic loads.
 	traps      uint64
 	lastTrap   uint64 // amd64: the vector; arm64: exception kind<<32 | exception class
 	lastTrapPC uint64
