@@ -3,8 +3,8 @@
 package trace
 
 import (
+	"reflect"
 	"runtime"
-	"strings"
 	"testing"
 	"unsafe"
 
@@ -224,9 +224,15 @@ func checkLastRecord(tb testing.TB, r *ring.Ring, want int) {
 	if len(rec.Args) != 2 || rec.Args[1] != 0xfeed {
 		tb.Fatalf("record args %v", rec.Args)
 	}
-	// emit finds the tracepoint's caller through unwind.CallerFP (assembly, so it holds with or
-	// without inlining: -race and -gcflags=-l included).
-	if f := runtime.FuncForPC(uintptr(rec.Stack[0]) - 1); f == nil || !strings.HasSuffix(f.Name(), ".emitLoop") {
+	// emit finds the tracepoint's caller through unwind.CallerFP (assembly). The return address
+	// lies in the inlined Emit2, which FuncForPC names, but its entry is the outermost function's.
+	// Without inlining (-gcflags=-l, -race) Emit2 is a frame of its own, before emitLoop's.
+	f := runtime.FuncForPC(uintptr(rec.Stack[0]) - 1)
+	loop := runtime.FuncForPC(reflect.ValueOf(emitLoop).Pointer())
+	if emit2 := runtime.FuncForPC(reflect.ValueOf((*Point).Emit2).Pointer()); f != nil && emit2 != nil && f.Entry() == emit2.Entry() && len(rec.Stack) > 1 {
+		f = runtime.FuncForPC(uintptr(rec.Stack[1]) - 1)
+	}
+	if f == nil || loop == nil || f.Entry() != loop.Entry() {
 		name := "no function"
 		if f != nil {
 			name = f.Name()

@@ -10,7 +10,8 @@ import (
 // the enabled bit (the disabled path: a load and a branch, inlined into the site, since under
 // TCG a call and its return cost about as much as 25 plain instructions), then calls its fireN,
 // which hands the arguments to emit. fireN is never inlined, so that emit finds the
-// tracepoint's caller one frame up.
+// tracepoint's caller one frame up. (In a build without inlining, -gcflags=-l or -race, EmitN is
+// a frame of its own, and a backtrace starts with it; `unitrace list -b` leaves it out.)
 
 //go:nosplit
 func (p *Point) Emit0() {

@@ -5,6 +5,9 @@
 // between getrandom(2) and a frameless assembly leaf and prints the split it measured.
 //
 //	perfcompare -linux /boot/vmlinuz-... -initrd initrd.cpio [-unitrace BIN] [-duration 4s] [-freq 1000] [-keep DIR]
+//	perfcompare -overhead ROUNDS ...
+//
+// With -overhead it measures instead what each profiler costs a compute workload (overhead.go).
 //
 // The numbers come from `perf script` (every sample's call chain) on the Linux side and from
 // `unitrace folded` on the unitrace side; `perf report`'s own percentages are printed under the
@@ -59,6 +62,7 @@ func run(args []string) error {
 	fs.IntVar(&o.freq, "freq", 1000, "sampling rate (Hz) of both profilers")
 	fs.StringVar(&o.keep, "keep", "", "keep the consoles, the recording and the folded stacks in this directory")
 	fs.DurationVar(&o.timeout, "timeout", 20*time.Minute, "limit on each guest's run")
+	overheadRounds := fs.Int("overhead", 0, "instead, measure the profilers' overhead on a compute workload over this many rounds")
 	if err := exitstatus.ParseFlags(fs, args); err != nil {
 		return err
 	}
@@ -87,6 +91,9 @@ func run(args []string) error {
 		return err
 	}
 
+	if *overheadRounds > 0 {
+		return runOverhead(&o, dir, *overheadRounds, os.Stdout)
+	}
 	lin, err := runLinux(&o, dir)
 	if err != nil {
 		return fmt.Errorf("linux guest: %w", err)

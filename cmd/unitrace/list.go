@@ -112,6 +112,9 @@ func writeBacktrace(w io.Writer, im *tracefile.Image, r *record.Record) {
 		frames := im.Frames(pc, exact)
 		if i == 0 {
 			frames = dropEmitFrames(frames)
+			if len(frames) == 0 {
+				continue // an Emit built without inlining: its caller is the next pc
+			}
 		}
 		for _, fr := range frames {
 			inl := ""
@@ -140,13 +143,14 @@ func writeBacktrace(w io.Writer, im *tracefile.Image, r *record.Record) {
 // emitEntry names the tracepoint entry points (trace.Point.Emit0 ... Emit4). They are inlined into
 // every tracepoint site, so the first return address of a tracepoint's backtrace, in the site's
 // function, also resolves to the inlined entry point: the tracepoint's own plumbing, not a
-// caller, which the backtrace leaves out.
+// caller, which the backtrace leaves out. Built without inlining, the entry point is a frame of
+// its own, and the whole first pc goes.
 var emitEntry = regexp.MustCompile(`^github\.com/unitrace/unitrace/trace\.\(\*Point\)\.Emit[0-4]$`)
 
-// dropEmitFrames drops the inlined tracepoint entry points that frames, one pc's logical frames
-// innermost first, start with.
+// dropEmitFrames drops the tracepoint entry points that frames, one pc's logical frames innermost
+// first, start with.
 func dropEmitFrames(frames []tracefile.Frame) []tracefile.Frame {
-	for len(frames) > 1 && frames[0].Inlined && emitEntry.MatchString(frames[0].Func) {
+	for len(frames) > 0 && emitEntry.MatchString(frames[0].Func) {
 		frames = frames[1:]
 	}
 	return frames

@@ -11,6 +11,10 @@
 // Its arguments come after "--" on the kernel command line:
 //
 //	/init [FREQ WORKLOAD [ARGS...]]    (default: 1000 syscall 4s)
+//	/init overhead FREQ WORKLOAD [ARGS...]
+//
+// The second form runs the workload plain and then under perf record (sections plain and
+// profiled), for perfcompare -overhead.
 //
 // The workload is /workload, perf is /usr/bin/perf, and the recording is /tmp/p.data.
 package main
@@ -31,6 +35,10 @@ func main() {
 	}
 	if err := setup(); err != nil {
 		fmt.Printf("perfcompare: init: %v\n", err)
+		halt()
+	}
+	if args[0] == "overhead" && len(args) >= 3 {
+		overhead(args[1], args[2:])
 		halt()
 	}
 	freq, workload := args[0], args[1:]
@@ -62,6 +70,21 @@ func main() {
 		return nil
 	})
 	halt()
+}
+
+// overhead runs the workload plain (section "plain") and then under perf record at freq
+// (section "profiled"), for perfcompare -overhead.
+func overhead(freq string, workload []string) {
+	section("plain", func() error {
+		cmd := exec.Command("/workload", workload...)
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stdout
+		return cmd.Run()
+	})
+	section("profiled", func() error {
+		cmd := exec.Command("/usr/bin/perf", append([]string{"record", "-F", freq, "-g", "-o", "/tmp/o.data", "--", "/workload"}, workload...)...)
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stdout
+		return cmd.Run()
+	})
 }
 
 // setup mounts the file systems perf and the workload need and opens perf up to kernel symbols

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestThroughput reads the workload's units per second from its line, among others.
+func TestThroughput(t *testing.T) {
+	got, err := throughput([]string{"noise", "groundtruth: hash elapsed=2s calls=10 units=500 checksum=0x1"})
+	if err != nil || got != 250 {
+		t.Fatalf("throughput = %v, %v; want 250", got, err)
+	}
+	for _, lines := range [][]string{{"nothing"}, {"groundtruth: hash elapsed=0s units=5"}, {"groundtruth: hash elapsed=1s units=x"}} {
+		if _, err := throughput(lines); err == nil {
+			t.Errorf("throughput(%q) took it", lines)
+		}
+	}
+}
+
+// TestWriteOverhead: overheads are the throughput lost, and the ratio is unitrace's over perf's.
+func TestWriteOverhead(t *testing.T) {
+	var b strings.Builder
+	writeOverhead(&b, &options{freq: 1000}, []overheadRound{
+		{linuxPlain: 100, linuxPerf: 80, unitracePlain: 100, unitraceSampled: 95},
+		{linuxPlain: 100, linuxPerf: 90, unitracePlain: 100, unitraceSampled: 98},
+		{linuxPlain: 100, linuxPerf: 70, unitracePlain: 100, unitraceSampled: 94},
+	})
+	for _, want := range []string{"| perf record -F 1000 -g, Linux guest | 20.0% | 10.0-30.0% |", "| unitrace -sample 1000 | 5.0% | 2.0-6.0% |", "unitrace's overhead / perf's: 0.20"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in\n%s", want, b.String())
+		}
+	}
+}
