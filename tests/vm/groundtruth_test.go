@@ -65,12 +65,42 @@ func sampleWorkload(t *testing.T, a guestArch, workload string, env ...string) (
 // symbolized, and the image.
 func recordSamples(t *testing.T, a guestArch, img, file string, args ...string) (*tracefile.Trace, []gtSample, *tracefile.Image) {
 	t.Helper()
-	stdout, stderr, status := runLauncher(t, a, append([]string{"-image", img, "-sample", "1000", "-o", file}, args...)...)
-	if status != 0 {
-		t.Fatalf("%v: status %d\n%s\n%s", args, status, stdout, stderr)
+	bootQuietest(t, a, file, append([]string{"-image", img, "-sample", "1000"}, args...)...)
+	return loadRecording(t, img, file)
+}
+
+// noisyRunShare is the share of the sampler's deadlines missed beyond which a run measures the
+// host more than the kernel (QEMU's timer callbacks and the vCPU thread kept off the two cores).
+const noisyRunShare = 0.05
+
+// bootQuietest boots the launcher with args, recording to file (-o), and boots again while the
+// host held off more than noisyRunShare of the sampler's deadlines, three times at most. It
+// keeps the run that missed the fewest: file is its recording, and it returns its console and
+// its missed share.
+func bootQuietest(t *testing.T, a guestArch, file string, args ...string) (stdout string, missedShare float64) {
+	t.Helper()
+	missedShare = 2
+	for attempt := 1; attempt <= 3; attempt++ {
+		try := fmt.Sprintf("%s.%d", file, attempt)
+		out, stderr, status := runLauncher(t, a, append([]string{"-o", try}, args...)...)
+		if status != 0 {
+			t.Fatalf("%v: status %d\n%s\n%s", args, status, out, stderr)
+		}
+		taken, missed := samplerCounts(out)
+		share := float64(missed) / float64(max(taken+missed, 1))
+		if share < missedShare {
+			missedShare, stdout = share, out
+			if err := os.Rename(try, file); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if share <= noisyRunShare {
+			break
+		}
+		t.Logf("attempt %d: the host held off %.1f%% of the sampler's deadlines; booting again", attempt, 100*share)
 	}
 	logSamplerReport(t, stdout)
-	return loadRecording(t, img, file)
+	return stdout, missedShare
 }
 
 // loadRecording reads a recording and the image that made it, and returns its samples in time

@@ -3,9 +3,7 @@ package vm_test
 import (
 	"bytes"
 	"encoding/binary"
-	"fmt"
 	"maps"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -73,35 +71,9 @@ var samplerLine = regexp.MustCompile(`sampler: (?:cpu \d+: )?(\d+) samples, \d+ 
 // sample of their own.
 func TestGroundTruthSyscall(t *testing.T) { forEachArch(t, testGroundTruthSyscall) }
 
-// noisyRunShare is the share of the sampler's deadlines missed beyond which a run measures the
-// host more than the kernel: the test boots again, three times at most, and keeps the run that
-// missed the fewest.
-const noisyRunShare = 0.05
-
 func testGroundTruthSyscall(t *testing.T, a guestArch) {
 	img, file := a.path("gt-syscall.elf"), a.path("gt-syscall.utrace")
-	var stdout string
-	bestMissed := 2.0
-	for attempt := 1; attempt <= 3; attempt++ {
-		try := a.path(fmt.Sprintf("gt-syscall-%d.utrace", attempt))
-		out, stderr, status := runLauncher(t, a, "-image", img, "-sample", "1000", "-o", try, groundtruthApp, "--", "syscall", "4s")
-		if status != 0 {
-			t.Fatalf("status %d\n%s\n%s", status, out, stderr)
-		}
-		taken, missed := samplerCounts(out)
-		share := float64(missed) / float64(max(taken+missed, 1))
-		if share < bestMissed {
-			bestMissed, stdout = share, out
-			if err := os.Rename(try, file); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if share <= noisyRunShare {
-			break
-		}
-		t.Logf("attempt %d: the host held off %.1f%% of the sampler's deadlines; booting again", attempt, 100*share)
-	}
-	logSamplerReport(t, stdout)
+	stdout, bestMissed := bootQuietest(t, a, file, "-image", img, "-sample", "1000", groundtruthApp, "--", "syscall", "4s")
 	m := syscallTruth.FindStringSubmatch(stdout)
 	if m == nil {
 		t.Fatalf("no truth line on the console\n%s", stdout)
