@@ -187,8 +187,8 @@ func archVDSOPatch(code []byte, addr uint64) int { return vdso.Patch(code, addr)
 func archSyncInstructions(addr, n uintptr) {}
 
 // archSaveFPU completes the FP state in f, the running thread's context, before it leaves the
-// CPU or is shown to the program: the trap stubs keep only the SSE registers and MXCSR in the
-// Frame, and the CPU holds the thread's x87 state (amd64.SyncX87). archLoadFPU puts the FP state
+// CPU or is shown to the program: the trap stubs keep at most the SSE registers and MXCSR in the
+// Frame (none for a system call), and the CPU holds the thread's x87 state (amd64.SyncFP). archLoadFPU puts the FP state
 // of f, the context about to run here, into the CPU.
 func archSaveFPU(f *Frame) { amd64.SyncFP(f) }
 func archLoadFPU(f *Frame) { amd64.LoadX87(f) }

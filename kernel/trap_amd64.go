@@ -23,20 +23,18 @@ func trap(f *Frame) {
 		return
 	}
 	entered := f.Entered // f may hold another thread when the call returns
-	if atomic.LoadUint64(&samplerHz) != 0 {
-		// Profiling: every call runs interruptible, so that the sampler lands where the CPU is.
-		amd64.EnableInterrupts()
-		if syscall(f) {
-			lockedSystemCall(f)
-		} else {
-			amd64.DisableInterrupts()
-			releaseHeldInterrupts()
-		}
-		takeExitSample(entered)
-		return
+	sampling := atomic.LoadUint64(&samplerHz) != 0
+	if sampling {
+		amd64.EnableInterrupts() // the sampler lands where the CPU is, in the lock-free calls too
 	}
 	if syscall(f) {
 		lockedSystemCall(f)
+	} else if sampling {
+		amd64.DisableInterrupts()
+		releaseHeldInterrupts()
+	}
+	if sampling {
+		sampleAtExit(entered)
 	}
 }
 

@@ -12,12 +12,13 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# linuxKernel ARCH prints the path of Debian's cloud kernel for ARCH.
+# linuxKernel ARCH prints the path of Debian's cloud kernel for ARCH, and nothing else on its
+# standard output (what it installs reports to standard error).
 linuxKernel() {
 	case $1 in
 	amd64)
 		if ! ls /boot/vmlinuz-* >/dev/null 2>&1; then
-			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq linux-image-cloud-amd64
+			{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq linux-image-cloud-amd64; } >&2
 		fi
 		ls /boot/vmlinuz-* | sort -V | tail -1
 		;;
@@ -25,12 +26,12 @@ linuxKernel() {
 		local dir=build/debian-arm64
 		if ! ls "$dir"/boot/vmlinuz-* >/dev/null 2>&1; then
 			dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
-			apt-get update -qq
+			apt-get update -qq >&2
 			local pkg
 			pkg=$(apt-cache depends linux-image-cloud-arm64:arm64 | awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
-			(cd "$work" && apt-get download -qq "$pkg")
+			(cd "$work" && apt-get download -qq "$pkg") >&2
 			mkdir -p "$dir"
-			dpkg-deb -x "$work"/linux-image-*_arm64.deb "$dir"
+			dpkg-deb -x "$work"/linux-image-*_arm64.deb "$dir" >&2
 		fi
 		ls "$dir"/boot/vmlinuz-* | sort -V | tail -1
 		;;

@@ -14,10 +14,13 @@ type Frame struct {
 	// stack to 16 bytes before pushing the hardware part.
 	FX [512]byte
 
-	FSBase  uint64 // IA32_FS_BASE of the interrupted context (the Go runtime's TLS)
-	CR2     uint64 // fault address, for page faults (vector 14); 0 otherwise
-	Prev    uint64 // the CPU's current-frame pointer before this entry (non-zero: nested in the kernel)
-	Entered uint64 // the TSC when the stub took the trap: the start of the thread's kernel stretch
+	FSBase uint64 // IA32_FS_BASE of the interrupted context (the Go runtime's TLS)
+	CR2    uint64 // fault address, for page faults (vector 14); 0 otherwise
+	Prev   uint64 // the CPU's current-frame pointer before this entry (non-zero: nested in the kernel)
+	// Entered is the TSC when the stub took the trap. For a trap from a thread it equals
+	// CPU.KernelSince; it is kept here too so that the trap's Go code reads it without a call
+	// to find its CPU.
+	Entered uint64
 
 	// SSEUnsaved is 1 when a system call's entry left XMM0-XMM15 and MXCSR out of FX: the Go ABI
 	// keeps no vector value live across a call (X15 is zero, the rest are scratch), so the

@@ -24,10 +24,11 @@ type CPU struct {
 	KernelSince uint64
 	KernelTicks uint64
 
-	// TimerLVT is what this CPU last wrote to its local APIC's LVT timer entry (TimerLVTSet: it
-	// has written one), so that arming the timer again with the same vector skips the write.
-	TimerLVT    uint32
-	TimerLVTSet uint32
+	// TimerLVT is what this CPU last wrote to its local APIC's LVT timer entry (0 before the
+	// first write: the kernel never writes 0, vector 0 unmasked), so that arming the timer again
+	// with the same vector skips the write.
+	TimerLVT uint32
+	_        uint32
 
 	// TSS is this CPU's task-state segment (only its IST pointers are used).
 	TSS [104]byte

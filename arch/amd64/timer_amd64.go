@@ -148,11 +148,11 @@ func InitLocalAPIC() {
 //go:nosplit
 func writeTimerLVT(v uint32) {
 	c := cpuArea(int(CPUIndex()))
-	if c.TimerLVT == v && c.TimerLVTSet != 0 {
+	if c.TimerLVT == v {
 		return
 	}
 	lapicWrite(lapicLVTTmr, v)
-	c.TimerLVT, c.TimerLVTSet = v, 1
+	c.TimerLVT = v
 }
 
 // InitLocalTimer enables the local APIC and measures its timer against the TSC; the timer stays

@@ -119,18 +119,18 @@ type side struct {
 	perfCheck string
 }
 
-// qemuArgs is the Linux guest's QEMU command line. The words after "--" on the kernel command
-// line are /init's arguments.
-func qemuArgs(o *options) []string {
+// qemuArgs is the Linux guest's QEMU command line, with initArgs after "--" on the kernel
+// command line: /init's arguments.
+func qemuArgs(o *options, initArgs string) []string {
 	return []string{"-M", "q35,accel=tcg", "-cpu", "max", "-m", "1G", "-display", "none",
 		"-serial", "stdio", "-no-reboot", "-kernel", o.linux, "-initrd", o.initrd,
-		"-append", fmt.Sprintf("console=ttyS0 quiet panic=-1 -- %d %s %v", o.freq, workloadName, o.duration)}
+		"-append", "console=ttyS0 quiet panic=-1 -- " + initArgs}
 }
 
 func runLinux(o *options, dir string) (*side, error) {
 	fmt.Fprintf(os.Stderr, "perfcompare: booting Linux to record the workload with perf\n")
 	start := time.Now()
-	out, err := runCmd(o.timeout, filepath.Join(dir, "linux.console"), o.qemu, qemuArgs(o)...)
+	out, err := runCmd(o.timeout, filepath.Join(dir, "linux.console"), o.qemu, qemuArgs(o, fmt.Sprintf("%d %s %v", o.freq, workloadName, o.duration))...)
 	wall := time.Since(start)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w%s", o.qemu, err, tail(out))

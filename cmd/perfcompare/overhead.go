@@ -78,8 +78,7 @@ func runOverhead(o *options, dir string, rounds int, w io.Writer) error {
 
 // overheadLinux boots the Linux guest once: the workload plain, then under perf record.
 func overheadLinux(o *options, dir string, round int) (plain, perf float64, err error) {
-	args := qemuArgs(o)
-	args[len(args)-1] = fmt.Sprintf("console=ttyS0 quiet panic=-1 -- overhead %d %s %v", o.freq, overheadWorkload, o.duration)
+	args := qemuArgs(o, fmt.Sprintf("overhead %d %s %v", o.freq, overheadWorkload, o.duration))
 	out, err := runCmd(o.timeout, filepath.Join(dir, fmt.Sprintf("linux-overhead-%d.console", round)), o.qemu, args...)
 	if err != nil {
 		return 0, 0, fmt.Errorf("%s: %w%s", o.qemu, err, tail(out))
