@@ -39,7 +39,7 @@ func publishSchedHints() {
 	}
 	schedHints.nextSleeper.Store(next)
 	if next != 1<<63-1 {
-		armWake(next + timerSlack) // the wake-up near the deadline itself (timer.go)
+		armWake(next) // sleepers' deadlines include their slack (timer.go)
 	}
 }
 

@@ -86,7 +86,7 @@ func rearm(slot int32, key uintptr) {
 	scheduler.Block(slot)
 	futexes.Enqueue(key, slot)
 	if t.deadline != 0 {
-		sleepers.Add(slot, t.deadline)
+		sleepers.Add(slot, t.wakeAt)
 	}
 }
 
@@ -135,9 +135,13 @@ func tickLocked(f *Frame) {
 	}
 }
 
-// sleepUntil arms a deadline for the running thread; when it passes, the thread is woken with
-// timedOut set.
-func sleepUntil(deadline int64) { sleepers.Add(curSlot(), deadline) }
+// sleepUntil arms a deadline for the running thread: the thread is woken with timedOut set
+// once deadline plus slack has passed (timer.go says which calls have slack).
+func sleepUntil(deadline, slack int64) {
+	t := cur()
+	t.wakeAt = deadline + slack
+	sleepers.Add(curSlot(), t.wakeAt)
+}
 
 // leaveIdle runs at the end of every kernel entry: a CPU on its idle thread takes a thread that
 // became runnable meanwhile (woken by this entry, or by another CPU's kick).

@@ -176,7 +176,7 @@ func sysEpollPwaitImpl(f *Frame, nr uint64, epfd int, events uintptr, maxEvents 
 	t.waitFD, t.waitAddr, t.waitCount, t.deadline = int32(epfd), events, uintptr(maxEvents), deadline
 	futexes.Enqueue(fdKey(epfd), curSlot())
 	if deadline != 0 {
-		sleepUntil(deadline)
+		sleepUntil(deadline, 0)
 	}
 	block(f, waitEpoll)
 	return 0, false

@@ -74,7 +74,7 @@ func sysFutexImpl(f *Frame, uaddr uintptr, op int, val uint32, timeout uintptr) 
 	}
 	cur().deadline = deadline
 	if deadline != 0 {
-		sleepUntil(deadline)
+		sleepUntil(deadline, 0)
 	}
 	block(f, waitFutex)
 	return 0, false
@@ -247,7 +247,7 @@ func sleepFor(f *Frame, deadline int64, rem uintptr) (uint64, bool) {
 	}
 	cur().deadline = deadline
 	cur().waitAddr = rem
-	sleepUntil(deadline)
+	sleepUntil(deadline, sleepSlack)
 	block(f, waitSleep)
 	return 0, false
 }

@@ -171,7 +171,7 @@ var sysTable = [...]sysCall{
 	nrNanosleep:         {handler: sysNanosleep},         // full: a signal with a handler interrupts it: EINTR and the time left
 	nrGetitimer:         {handler: sysGetitimer},         // full
 	nrAlarm:             {handler: sysAlarm},             // full: ITIMER_REAL
-	nrSetitimer:         {handler: sysSetitimer},         // full: ITIMER_REAL (wall time, SIGALRM: at its expiry, with Linux's 50 µs timer slack), ITIMER_VIRTUAL (user time, SIGVTALRM) and ITIMER_PROF (CPU time, SIGPROF), checked at the 250 Hz tick and at thread switches
+	nrSetitimer:         {handler: sysSetitimer},         // full: ITIMER_REAL (wall time, SIGALRM: at its expiry), ITIMER_VIRTUAL (user time, SIGVTALRM) and ITIMER_PROF (CPU time, SIGPROF), checked at the 250 Hz tick and at thread switches
 	nrGetpid:            {handler: sysGetpid},            // full
 	nrClone:             {handler: sysClone},             // partial: threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID; CLONE_VFORK and CLONE_PIDFD EINVAL; without CLONE_THREAD a new process: ENOSYS, as fork
 	nrFork:              {handler: sysNoProcess},         // partial: one process: ENOSYS, and the first call that would start a process says so on the console
@@ -228,7 +228,7 @@ var sysTable = [...]sysCall{
 	nrGetdents64:        {handler: sysGetdents64},        // full
 	nrSetTidAddress:     {handler: sysSetTidAddress},     // full
 	nrTimerCreate:       {handler: sysTimerCreate},       // partial: every clock with timers (MONOTONIC_RAW and the COARSE clocks EOPNOTSUPP), SIGEV_SIGNAL, SIGEV_THREAD_ID and SIGEV_NONE; at most 256 timers (EAGAIN)
-	nrTimerSettime:      {handler: sysTimerSettime},      // full: wall-clock timers fire at their expiry (50 µs slack), CPU-time ones at the 250 Hz tick or a thread switch; overruns count every expiry until the signal is delivered
+	nrTimerSettime:      {handler: sysTimerSettime},      // full: wall-clock timers fire at their expiry, CPU-time ones at the 250 Hz tick or a thread switch; overruns count every expiry until the signal is delivered
 	nrTimerGettime:      {handler: sysTimerGettime},      // full
 	nrTimerGetoverrun:   {handler: sysTimerGetoverrun},   // full
 	nrTimerDelete:       {handler: sysTimerDelete},       // full: its pending signal goes with it

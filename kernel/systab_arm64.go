@@ -171,11 +171,11 @@ var sysTable = [...]sysCall{
 	nrFutex:             {handler: sysFutex},             // partial: WAIT and WAKE (private or not: one process) with relative timeouts, WAIT_BITSET and WAKE_BITSET with absolute ones (the mask is ignored); other operations ENOSYS
 	nrNanosleep:         {handler: sysNanosleep},         // full: a signal with a handler interrupts it: EINTR and the time left
 	nrGetitimer:         {handler: sysGetitimer},         // full
-	nrSetitimer:         {handler: sysSetitimer},         // full: ITIMER_REAL (wall time, SIGALRM: at its expiry, with Linux's 50 µs timer slack), ITIMER_VIRTUAL (user time, SIGVTALRM) and ITIMER_PROF (CPU time, SIGPROF), checked at the 250 Hz tick and at thread switches
+	nrSetitimer:         {handler: sysSetitimer},         // full: ITIMER_REAL (wall time, SIGALRM: at its expiry), ITIMER_VIRTUAL (user time, SIGVTALRM) and ITIMER_PROF (CPU time, SIGPROF), checked at the 250 Hz tick and at thread switches
 	nrTimerCreate:       {handler: sysTimerCreate},       // partial: every clock with timers (MONOTONIC_RAW and the COARSE clocks EOPNOTSUPP), SIGEV_SIGNAL, SIGEV_THREAD_ID and SIGEV_NONE; at most 256 timers (EAGAIN)
 	nrTimerGettime:      {handler: sysTimerGettime},      // full
 	nrTimerGetoverrun:   {handler: sysTimerGetoverrun},   // full
-	nrTimerSettime:      {handler: sysTimerSettime},      // full: wall-clock timers fire at their expiry (50 µs slack), CPU-time ones at the 250 Hz tick or a thread switch; overruns count every expiry until the signal is delivered
+	nrTimerSettime:      {handler: sysTimerSettime},      // full: wall-clock timers fire at their expiry, CPU-time ones at the 250 Hz tick or a thread switch; overruns count every expiry until the signal is delivered
 	nrTimerDelete:       {handler: sysTimerDelete},       // full: its pending signal goes with it
 	nrClockGettime:      {handler: sysClockGettime},      // full: REALTIME (COARSE, ALARM), TAI (no offset), MONOTONIC (RAW, COARSE), BOOTTIME (ALARM), PROCESS_CPUTIME_ID, THREAD_CPUTIME_ID and the CPU-time clocks of the process's pid or of its threads' tids (PROF, VIRT, SCHED); others EINVAL
 	nrClockGetres:       {handler: sysClockGetres},       // full: 1 ns for every clock clock_gettime knows

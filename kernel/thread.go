@@ -48,6 +48,7 @@ type thread struct {
 	// signal (interrupt.go).
 	interrupted, restarting bool
 	deadline                int64 // absolute deadline of the wait (ns), 0 for none
+	wakeAt                  int64 // when the sleeper queue wakes it: deadline plus the call's slack
 	// epoll_pwait / read arguments, to complete the call after a wake-up.
 	waitFD     int32
 	waitAddr   uintptr

@@ -74,11 +74,16 @@ func (l *cpuLocal) timerDeadline() uint64 {
 	return l.tickNext
 }
 
-// timerSlack is how late a wake-up may come after its deadline (ns): Linux's default timer slack
-// for a thread (prctl PR_GET_TIMERSLACK, 50 µs), which lets its hrtimers fire together. Without
-// it the Go runtime's sysmon, which sleeps 20 µs at a time while threads sit in system calls,
-// woke more often than under Linux and took their Ps away for nothing.
-const timerSlack = 50_000
+// sleepSlack is how late a nanosleep may wake after its deadline (ns): Linux's default timer
+// slack for a thread (prctl PR_GET_TIMERSLACK, 50 µs). The Go runtime's sysmon sleeps 20 µs at a
+// time in nanosleep while threads sit in system calls, and is tuned against that slack: without
+// it sysmon woke more often than under Linux and took their Ps away for nothing.
+//
+// Every other wait wakes at its deadline: epoll and futex timeouts (where the runtime's own
+// timers wait) and wall-clock timers. Linux gives epoll and futex timeouts the same slack so
+// that the wake-ups of many processes coalesce; one program alone in a machine has nothing to
+// coalesce with, and its timers fire when they were asked to.
+const sleepSlack = 50_000
 
 // armWake arms this CPU's timer for a wake-up at deadline (ns on the kernel's clock), if that is
 // earlier than the one it has: the earliest sleeper's or wall-clock timer's.

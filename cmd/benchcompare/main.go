@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/unitrace/unitrace/internal/exitstatus"
+	"github.com/unitrace/unitrace/internal/vmconfig"
 )
 
 func main() {
@@ -118,6 +119,7 @@ var machines = map[string]machineSet{
 func (m machineSet) args(name string, more ...string) []string {
 	base := []string{"-M", name, "-cpu", "max", "-m", "256M", "-smp", "1", "-no-reboot", "-display", "none",
 		"-serial", "stdio", "-nodefaults"}
+	base = append(base, vmconfig.Firmware(name)...)
 	base = append(base, m.exit...)
 	return append(base, more...)
 }

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/unitrace/unitrace/internal/exitstatus"
+	"github.com/unitrace/unitrace/internal/vmconfig"
 )
 
 func main() {
@@ -49,6 +50,7 @@ func run(args []string, stdout io.Writer) error {
 	}
 	base := []string{"-M", *machine, "-cpu", "max", "-m", "256M", "-no-reboot", "-display", "none",
 		"-serial", "stdio", "-nodefaults", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"}
+	base = append(base, vmconfig.Firmware(*machine)...) // both kernels boot from the same firmware
 	uni := append(append([]string{}, base...), "-kernel", *image)
 	lin := append(append([]string{}, base...), "-kernel", *linux, "-initrd", *initrd,
 		"-append", "console=ttyS0 quiet panic=-1")

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hugelgupf/vmtest/qemu"
@@ -62,6 +63,8 @@ type machine struct {
 	qemuMachine string
 	// exitDevice lets the guest end QEMU with a status.
 	exitArgs []string
+	// firmware is the -bios choice, when not QEMU's default.
+	firmware []string
 	// virtioMMIO: the machine has virtio-mmio transports, for the tracer's
 	// virtio-serial-device and the shares' virtio-9p-device (q35 and pc have
 	// PCI only, and unitrace has no virtio-pci driver).
@@ -72,17 +75,36 @@ type machine struct {
 // v makes QEMU exit with ((v<<1)|1) & 0xff.
 var amd64ExitDevice = []string{"-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"}
 
+// qboot is the firmware for q35 and pc: qboot (QEMU's own minimal firmware, which microvm uses
+// by default) loads a -kernel image in about a third of SeaBIOS's time, which is most of what
+// booting costs before the kernel's first instruction. The kernel needs nothing else from
+// firmware: it finds its ACPI tables (which qboot builds from QEMU's fw_cfg as SeaBIOS does)
+// and devices itself.
+var qboot = []string{"-bios", "qboot.rom"}
+
+// Firmware is the -bios choice for a QEMU machine name (the -M value's first word), nil for
+// QEMU's default: the benchmarks boot other kernels with the same firmware as unitrace.
+func Firmware(machine string) []string {
+	name, _, _ := strings.Cut(machine, ",")
+	for _, m := range machines {
+		if m.name == name {
+			return m.firmware
+		}
+	}
+	return nil
+}
+
 var machines = []machine{
 	// microvm: the ISA serial port and the RTC stay on (console, wall
 	// clock), the PIT stays on for timer calibration, and QEMU must not
 	// append virtio-mmio descriptions to the guest's command line.
-	{qemu.ArchAMD64, "microvm", "microvm,isa-serial=on,rtc=on,pit=on,auto-kernel-cmdline=off", amd64ExitDevice, true},
-	{qemu.ArchAMD64, "q35", "q35", amd64ExitDevice, false},
-	{qemu.ArchAMD64, "pc", "pc", amd64ExitDevice, false},
+	{qemu.ArchAMD64, "microvm", "microvm,isa-serial=on,rtc=on,pit=on,auto-kernel-cmdline=off", amd64ExitDevice, nil, true},
+	{qemu.ArchAMD64, "q35", "q35", amd64ExitDevice, qboot, false},
+	{qemu.ArchAMD64, "pc", "pc", amd64ExitDevice, qboot, false},
 	// virt: the exit is semihosting SYS_EXIT, which works under TCG only.
-	{qemu.ArchArm64, "virt", "virt", []string{"-semihosting-config", "enable=on,target=native"}, true},
+	{qemu.ArchArm64, "virt", "virt", []string{"-semihosting-config", "enable=on,target=native"}, nil, true},
 	// virt with a GICv3 interrupt controller instead of the default GICv2.
-	{qemu.ArchArm64, "virt-gicv3", "virt,gic-version=3", []string{"-semihosting-config", "enable=on,target=native"}, true},
+	{qemu.ArchArm64, "virt-gicv3", "virt,gic-version=3", []string{"-semihosting-config", "enable=on,target=native"}, nil, true},
 }
 
 // mmioMachine is the default machine of arch with virtio-mmio, for the messages that name it.
@@ -192,6 +214,7 @@ func (c Config) QEMUArgs() ([]string, error) {
 		"-display", "none",
 		"-serial", "stdio",
 	}
+	args = append(args, m.firmware...)
 	args = append(args, m.exitArgs...)
 	if c.Trace != nil {
 		ports, err := c.Trace.qemuArgs(m)

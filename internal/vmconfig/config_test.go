@@ -28,10 +28,10 @@ func TestCmdline(t *testing.T) {
 				" -nodefaults -no-reboot -display none -serial stdio -device isa-debug-exit,iobase=0xf4,iosize=0x04 -kernel k.elf"},
 		{"q35 with command line", Config{Machine: "q35", Kernel: "k.elf", Env: []string{"GODEBUG=x=1", "unitrace.debug=kfault"}, Args: []string{"a", "-b"}},
 			"qemu-system-x86_64 -M q35 -accel tcg -cpu max -m 256M -smp 1 -nodefaults -no-reboot -display none -serial stdio" +
-				" -device isa-debug-exit,iobase=0xf4,iosize=0x04 -kernel k.elf -append|GODEBUG=x=1 unitrace.debug=kfault -- a -b"},
+				" -bios qboot.rom -device isa-debug-exit,iobase=0xf4,iosize=0x04 -kernel k.elf -append|GODEBUG=x=1 unitrace.debug=kfault -- a -b"},
 		{"pc, qemu64, kvm, 2 CPUs", Config{Machine: "pc", CPU: "qemu64", Accel: KVM, SMP: 2, Memory: "1G", Kernel: "k.elf", Args: []string{"x"}},
 			"qemu-system-x86_64 -M pc -accel kvm -cpu qemu64 -m 1G -smp 2 -nodefaults -no-reboot -display none -serial stdio" +
-				" -device isa-debug-exit,iobase=0xf4,iosize=0x04 -kernel k.elf -append|-- x"},
+				" -bios qboot.rom -device isa-debug-exit,iobase=0xf4,iosize=0x04 -kernel k.elf -append|-- x"},
 		{"arm64 virt", Config{Arch: qemu.ArchArm64, Kernel: "k.elf", ExtraArgs: []string{"-device", "virtio-serial-device"}},
 			"qemu-system-aarch64 -M virt -accel tcg -cpu max -m 256M -smp 1 -nodefaults -no-reboot -display none -serial stdio" +
 				" -semihosting-config enable=on,target=native -device virtio-serial-device -kernel k.elf"},
@@ -98,5 +98,18 @@ func TestMachines(t *testing.T) {
 	}
 	if got := Machines(qemu.ArchArm64); !slices.Equal(got, []string{"virt", "virt-gicv3"}) {
 		t.Errorf("arm64 machines %v", got)
+	}
+}
+
+// TestFirmware: q35 and pc boot from qboot, whatever properties follow the name; microvm and
+// arm64's virt keep QEMU's default.
+func TestFirmware(t *testing.T) {
+	for machine, want := range map[string][]string{
+		"q35": {"-bios", "qboot.rom"}, "q35,accel=tcg": {"-bios", "qboot.rom"}, "pc": {"-bios", "qboot.rom"},
+		"microvm": nil, "microvm,isa-serial=on": nil, "virt": nil, "unknown": nil,
+	} {
+		if got := Firmware(machine); !slices.Equal(got, want) {
+			t.Errorf("Firmware(%q) = %q, want %q", machine, got, want)
+		}
 	}
 }
