@@ -1,0 +1,226 @@
+// Package hostnet is the launcher's side of the guest's sockets: it reads the kernel's socket
+// calls from the net port (package sockwire's frames), makes them on real host sockets, and
+// answers, so that a program in the guest has Linux's own TCP and UDP with no network stack
+// under emulation. Readiness comes from the launcher's own epoll, edge-triggered, and goes to
+// the guest as events in the order the calls' replies went, so that the guest never takes an
+// event that predates a reply for one that follows it (a reply of EAGAIN, then the event of the
+// data that arrived after it).
+//
+// Listeners bind on the loopback address unless Options.Listen maps their port elsewhere: the
+// guest serves the host, not the network. Outbound connections go wherever the guest asks.
+package hostnet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/netip"
+	"sync"
+	"syscall"
+
+	"github.com/unitrace/unitrace/kernel/sockwire"
+)
+
+// MaxSockets is how many host sockets one guest may hold at once; more is EMFILE. The
+// launcher buffers nothing of its own beyond the frame it is answering: a socket's bytes stay
+// in the host kernel's socket buffers until the guest asks for them.
+const MaxSockets = 256
+
+// Options say what the guest may do.
+type Options struct {
+	// Listen maps a guest port to the host address its listener binds instead of the loopback
+	// address with the same port.
+	Listen map[uint16]netip.AddrPort
+	// Log, if not nil, is told of every listener as it starts: the address the host can reach.
+	Log io.Writer
+	// NoOutbound refuses connections and datagrams to anything but the loopback address
+	// (ENETUNREACH).
+	NoOutbound bool
+}
+
+// Serve answers the guest's frames from rw until it ends (io.EOF: nil) or sends a frame that
+// does not parse, which is an error; every socket the guest left open is then closed.
+func Serve(ctx context.Context, rw io.ReadWriter, opts Options) error {
+	s, err := newServer(rw, opts)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	go s.pollLoop()
+	err = s.readLoop(ctx)
+	if errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) {
+		return nil // the guest is gone (a reset: it went with events unread)
+	}
+	return err
+}
+
+type server struct {
+	opts Options
+	epfd int
+	done chan struct{}
+
+	mu    sync.Mutex // serialises replies and events on w, and guards socks
+	w     io.Writer
+	socks map[uint32]*hostSocket
+	out   []byte
+}
+
+type hostSocket struct {
+	fd        int
+	domain    int
+	typ       int
+	guestPort int  // the port the guest bound, when Options.Listen moved it
+	remapped  bool // the host port differs from the guest's
+}
+
+func newServer(rw io.ReadWriter, opts Options) (*server, error) {
+	epfd, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("epoll: %w", err)
+	}
+	return &server{opts: opts, epfd: epfd, done: make(chan struct{}), w: rw,
+		socks: make(map[uint32]*hostSocket), out: make([]byte, sockwire.MaxFrame)}, nil
+}
+
+func (s *server) close() {
+	close(s.done)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for h, hs := range s.socks {
+		syscall.Close(hs.fd)
+		delete(s.socks, h)
+	}
+	syscall.Close(s.epfd)
+}
+
+// readLoop takes frames from the guest and answers each before the next.
+func (s *server) readLoop(ctx context.Context) error {
+	r, ok := s.w.(io.Reader)
+	if !ok {
+		return errors.New("the net port cannot be read")
+	}
+	buf := make([]byte, 2*sockwire.MaxFrame)
+	have := 0
+	for frames := 1; ; {
+		for {
+			h, data, n, perr := sockwire.Parse(buf[:have])
+			if perr != sockwire.OK {
+				return fmt.Errorf("frame %d from the guest refused: %v", frames, perr)
+			}
+			if n == 0 {
+				break
+			}
+			if h.Kind != sockwire.KindRequest {
+				return fmt.Errorf("frame %d from the guest refused: a %v frame, not a request", frames, kindName(h.Kind))
+			}
+			if err := s.handle(h, data); err != nil {
+				return err
+			}
+			frames++
+			have = copy(buf, buf[n:have])
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		n, err := r.Read(buf[have:])
+		have += n
+		if err != nil {
+			if errors.Is(err, io.EOF) && have > 0 {
+				return fmt.Errorf("the guest's stream ended inside a frame (%d bytes)", have)
+			}
+			return err
+		}
+	}
+}
+
+func kindName(k sockwire.Kind) string {
+	switch k {
+	case sockwire.KindReply:
+		return "reply"
+	case sockwire.KindEvent:
+		return "event"
+	}
+	return "request"
+}
+
+// handle makes one call and writes its reply (unless the request has no id).
+func (s *server) handle(h sockwire.Header, data []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rep := sockwire.Header{Kind: sockwire.KindReply, Op: h.Op, ID: h.ID, Handle: h.Handle}
+	var payload []byte
+	rep.A[0], rep.A[1], payload = s.call(h, data)
+	if h.ID == 0 {
+		return nil
+	}
+	n := sockwire.Put(s.out, rep, payload)
+	if n == 0 {
+		return fmt.Errorf("%v reply of %d bytes does not fit a frame", h.Op, len(payload))
+	}
+	if _, err := s.w.Write(s.out[:n]); err != nil {
+		return fmt.Errorf("net port: %w", err)
+	}
+	return nil
+}
+
+// pollLoop sends the guest an event whenever a host socket's readiness changes.
+func (s *server) pollLoop() {
+	events := make([]syscall.EpollEvent, 64)
+	frame := make([]byte, sockwire.HeaderSize)
+	for {
+		n, err := syscall.EpollWait(s.epfd, events, 100)
+		select {
+		case <-s.done:
+			return
+		default:
+		}
+		if err != nil {
+			if err == syscall.EINTR {
+				continue
+			}
+			return
+		}
+		s.mu.Lock()
+		for _, ev := range events[:n] {
+			handle := uint32(ev.Fd)
+			hs, ok := s.socks[handle]
+			if !ok || hs.fd != int(ev.Pad) {
+				continue // closed since: its events are nobody's
+			}
+			sockwire.PutHeader(frame, sockwire.Header{Kind: sockwire.KindEvent, Handle: handle, A: [3]int64{int64(ev.Events)}}, 0)
+			if _, err := s.w.Write(frame); err != nil {
+				s.mu.Unlock()
+				return
+			}
+		}
+		s.mu.Unlock()
+	}
+}
+
+// watch adds a new host socket to the poller, edge-triggered, for everything the guest's
+// epoll may ask.
+func (s *server) watch(handle uint32, fd int) syscall.Errno {
+	ev := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLOUT | syscall.EPOLLRDHUP | syscall.EPOLLPRI | epollET,
+		Fd: int32(handle), Pad: int32(fd)}
+	if err := syscall.EpollCtl(s.epfd, syscall.EPOLL_CTL_ADD, fd, &ev); err != nil {
+		return errnoOf(err)
+	}
+	return 0
+}
+
+func errnoOf(err error) syscall.Errno {
+	var e syscall.Errno
+	if errors.As(err, &e) {
+		return e
+	}
+	return syscall.EIO
+}
+
+// result is a call's A[0]: a count, or a negative errno.
+func result(n int, err error) int64 {
+	if err != nil {
+		return -int64(errnoOf(err))
+	}
+	return int64(n)
+}
