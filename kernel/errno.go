@@ -2,28 +2,39 @@ package kernel
 
 // Linux errno values (asm-generic/errno-base.h, errno.h); system calls return -errno.
 const (
-	EPERM      = 1
-	ENOENT     = 2
-	ESRCH      = 3
-	EINTR      = 4
-	EIO        = 5
-	EBADF      = 9
-	ECHILD     = 10
-	EAGAIN     = 11
-	ENOMEM     = 12
-	EFAULT     = 14
-	EBUSY      = 16
-	EEXIST     = 17
-	ENODEV     = 19
-	EINVAL     = 22
-	ENOTTY     = 25
-	EPIPE      = 32
-	ENOSPC     = 28
-	ESPIPE     = 29
-	ENOSYS     = 38
-	EMSGSIZE   = 90
-	EOPNOTSUPP = 95
-	ETIMEDOUT  = 110
+	EPERM           = 1
+	ENOENT          = 2
+	ESRCH           = 3
+	EINTR           = 4
+	EIO             = 5
+	EBADF           = 9
+	ECHILD          = 10
+	EAGAIN          = 11
+	ENOMEM          = 12
+	EFAULT          = 14
+	EBUSY           = 16
+	EEXIST          = 17
+	ENODEV          = 19
+	EINVAL          = 22
+	ENOTTY          = 25
+	EPIPE           = 32
+	ENOSPC          = 28
+	ESPIPE          = 29
+	ENFILE          = 23
+	EMFILE          = 24
+	ENOSYS          = 38
+	ENOTSOCK        = 88
+	EDESTADDRREQ    = 89
+	EMSGSIZE        = 90
+	ENOPROTOOPT     = 92
+	EPROTONOSUPPORT = 93
+	ESOCKTNOSUPPORT = 94
+	EOPNOTSUPP      = 95
+	EAFNOSUPPORT    = 97
+	ENETUNREACH     = 101
+	ENOTCONN        = 107
+	ETIMEDOUT       = 110
+	EINPROGRESS     = 115
 	// ERESTARTSYS is what an interrupted call that restarts reports to syscall_exit
 	// (include/linux/errno.h; never returned to the program).
 	ERESTARTSYS = 512

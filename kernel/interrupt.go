@@ -15,6 +15,9 @@ import "github.com/unitrace/unitrace/kernel/sched"
 //     the call runs again once the handler returns, unless the handler lacks SA_RESTART: then
 //     the call fails with EINTR (deliverOne), and without a handler it just runs again.
 //
+// A socket call waiting for readiness is interrupted as a pipe's (restart, or the bytes a blocking
+// send moved); one whose request is with the launcher is not.
+//
 // A shared directory's reply is not interruptible: its request is already with the host; nor is
 // a write to a trace port or the trace agent's calls, whose bytes may be with the device already.
 
@@ -23,9 +26,12 @@ import "github.com/unitrace/unitrace/kernel/sched"
 func interruptWait(slot int32) {
 	t := &threads[slot]
 	switch t.wait {
-	case waitFutex, waitSleep, waitEpoll, waitEventfd, waitPipe, waitDevice:
+	case waitFutex, waitSleep, waitEpoll, waitEventfd, waitPipe, waitDevice, waitNet:
 		if t.wait == waitDevice && t.waitOp != opRead {
 			return
+		}
+		if t.wait == waitNet && t.sock.phase != phaseReady {
+			return // the request is with the host, or about to be: its reply must be taken
 		}
 		if scheduler.State(slot) == sched.Blocked {
 			t.interrupted = true
@@ -48,6 +54,8 @@ func completeInterrupted(f *Frame, slot int32, kind waitKind) uint64 {
 		setSysRet(f, neg(EINTR))
 	case kind == waitPipe && t.waitArg > 0:
 		setSysRet(f, t.waitArg)
+	case kind == waitNet && t.sock.moved > 0:
+		setSysRet(f, t.sock.moved)
 	default:
 		rewindSyscall(f)
 		t.restarting = true

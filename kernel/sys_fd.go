@@ -114,6 +114,8 @@ func sysReadFD(f *Frame, n int, buf, count uintptr) (uint64, bool) {
 		return sysReadFile(n, buf, count), true
 	case fd.KindPipe:
 		return pipeCall(f, n, false, false, buf, count)
+	case fd.KindSocket:
+		return sockRead(f, n, buf, count, false)
 	case fd.KindNone:
 		return neg(EBADF), true
 	}

@@ -540,10 +540,14 @@ func setCwd(n vfs.Node, errno int) int {
 // closeFD closes descriptor n, releasing its file's node when it was the last descriptor.
 func closeFD(n int) uint64 {
 	p, _, isPipe := fds.Pipe(n)
+	sock, _, isSocket := fds.Socket(n)
 	last, errno := fds.Close(n)
 	releaseNode(last)
 	if isPipe {
 		afterPipeClose(n, p)
+	}
+	if isSocket {
+		afterSocketClose(n, sock)
 	}
 	return errnoOr(errno, 0)
 }

@@ -19,6 +19,8 @@ func sysWrite(f *Frame, a syscallArgs) (uint64, bool) {
 		return sysWriteDevice(f, int(a[0]), uintptr(a[1]), uintptr(a[2]))
 	case fd.KindPipe:
 		return pipeCall(f, int(a[0]), true, false, uintptr(a[1]), uintptr(a[2]))
+	case fd.KindSocket:
+		return sockWrite(f, int(a[0]), uintptr(a[1]), uintptr(a[2]), false)
 	}
 	return sysWriteFD(int(a[0]), uintptr(a[1]), uintptr(a[2])), true
 }
@@ -76,15 +78,21 @@ func sysPwrite64(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 func sysReadv(f *Frame, a syscallArgs) (uint64, bool) {
-	if fds.Kind(int(a[0])) == fd.KindPipe {
+	switch fds.Kind(int(a[0])) {
+	case fd.KindPipe:
 		return pipeCall(f, int(a[0]), false, true, uintptr(a[1]), uintptr(int32(a[2])))
+	case fd.KindSocket:
+		return sockRead(f, int(a[0]), uintptr(a[1]), uintptr(int32(a[2])), true)
 	}
 	return vectorIO(int(a[0]), uintptr(a[1]), int(int32(a[2])), -1, false), true
 }
 
 func sysWritev(f *Frame, a syscallArgs) (uint64, bool) {
-	if fds.Kind(int(a[0])) == fd.KindPipe {
+	switch fds.Kind(int(a[0])) {
+	case fd.KindPipe:
 		return pipeCall(f, int(a[0]), true, true, uintptr(a[1]), uintptr(int32(a[2])))
+	case fd.KindSocket:
+		return sockWrite(f, int(a[0]), uintptr(a[1]), uintptr(int32(a[2])), true)
 	}
 	return vectorIO(int(a[0]), uintptr(a[1]), int(int32(a[2])), -1, true), true
 }

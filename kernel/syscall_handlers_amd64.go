@@ -6,6 +6,11 @@ import "github.com/unitrace/unitrace/kernel/fs"
 
 func sysPipe(f *Frame, a syscallArgs) (uint64, bool) { return sysPipe2Impl(uintptr(a[0]), 0), true }
 
+// sysEpollWait is epoll_pwait without a signal mask (arm64 never had it).
+func sysEpollWait(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysEpollPwaitImpl(f, nrEpollPwait, int(a[0]), uintptr(a[1]), int(a[2]), a[3])
+}
+
 func sysArchPrctl(f *Frame, a syscallArgs) (uint64, bool) {
 	return sysArchPrctlImpl(f, int(a[0]), uintptr(a[1])), true
 }

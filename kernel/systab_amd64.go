@@ -39,6 +39,21 @@ const (
 	nrAlarm             = 37
 	nrSetitimer         = 38
 	nrGetpid            = 39
+	nrSocket            = 41
+	nrConnect           = 42
+	nrAccept            = 43
+	nrSendto            = 44
+	nrRecvfrom          = 45
+	nrSendmsg           = 46
+	nrRecvmsg           = 47
+	nrShutdown          = 48
+	nrBind              = 49
+	nrListen            = 50
+	nrGetsockname       = 51
+	nrGetpeername       = 52
+	nrSocketpair        = 53
+	nrSetsockopt        = 54
+	nrGetsockopt        = 55
 	nrClone             = 56
 	nrFork              = 57
 	nrVfork             = 58
@@ -102,6 +117,7 @@ const (
 	nrClockGetres       = 229
 	nrClockNanosleep    = 230
 	nrExitGroup         = 231
+	nrEpollWait         = 232
 	nrEpollCtl          = 233
 	nrTgkill            = 234
 	nrWaitid            = 247
@@ -119,6 +135,7 @@ const (
 	nrFaccessat         = 269
 	nrUtimensat         = 280
 	nrEpollPwait        = 281
+	nrAccept4           = 288
 	nrEventfd2          = 290
 	nrEpollCreate1      = 291
 	nrDup3              = 292
@@ -141,8 +158,8 @@ const (
 // sysTable serves the Linux/amd64 system calls by number (dispatch); a number without a row
 // is unknown. It is static data: system calls run before package initialisation.
 var sysTable = [...]sysCall{
-	nrRead:              {handler: sysRead},              // partial: the console reads end of file; eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes (blocking unless O_NONBLOCK) and files
-	nrWrite:             {handler: sysWrite},             // partial: the console, eventfds, the trace ports (blocking until the device has the bytes), pipes (blocking unless O_NONBLOCK; SIGPIPE and EPIPE without a reader) and files
+	nrRead:              {handler: sysRead},              // partial: the console reads end of file; eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes and sockets (blocking unless O_NONBLOCK) and files
+	nrWrite:             {handler: sysWrite},             // partial: the console, eventfds, the trace ports (blocking until the device has the bytes), pipes and sockets (blocking unless O_NONBLOCK; SIGPIPE and EPIPE without a reader) and files
 	nrOpen:              {handler: sysOpen},              // partial: as openat
 	nrClose:             {handler: sysClose},             // full
 	nrStat:              {handler: sysStat},              // full
@@ -159,20 +176,35 @@ var sysTable = [...]sysCall{
 	nrIoctl:             {errno: ENOTTY},                 // fails: no terminal or device takes ioctls
 	nrPread64:           {handler: sysPread64},           // partial: files; other descriptors ESPIPE
 	nrPwrite64:          {handler: sysPwrite64},          // partial: files; other descriptors ESPIPE
-	nrReadv:             {handler: sysReadv},             // partial: files, pipes and the console; other descriptors EINVAL
-	nrWritev:            {handler: sysWritev},            // partial: files, pipes and the console; other descriptors EINVAL
+	nrReadv:             {handler: sysReadv},             // partial: files, pipes, sockets and the console; other descriptors EINVAL
+	nrWritev:            {handler: sysWritev},            // partial: files, pipes, sockets and the console; other descriptors EINVAL
 	nrAccess:            {handler: sysAccess},            // full: root: only X_OK on a file without an execute bit fails
 	nrPipe:              {handler: sysPipe},              // partial: as pipe2
 	nrSchedYield:        {handler: sysSchedYield},        // full
 	nrMincore:           {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE succeed and do nothing; others EINVAL
-	nrDup:               {handler: sysDup},               // partial: files, pipes and the console (a console or pipe descriptor has its own O_NONBLOCK); eventfds, epoll instances and the trace ports EINVAL
+	nrDup:               {handler: sysDup},               // partial: files, pipes, sockets and the console (a console, pipe or socket descriptor has its own O_NONBLOCK); eventfds, epoll instances and the trace ports EINVAL
 	nrDup2:              {handler: sysDup2},              // partial: as dup
 	nrNanosleep:         {handler: sysNanosleep},         // full: a signal with a handler interrupts it: EINTR and the time left
 	nrGetitimer:         {handler: sysGetitimer},         // full
 	nrAlarm:             {handler: sysAlarm},             // full: ITIMER_REAL
 	nrSetitimer:         {handler: sysSetitimer},         // full: ITIMER_REAL (wall time, SIGALRM: at its expiry), ITIMER_VIRTUAL (user time, SIGVTALRM) and ITIMER_PROF (CPU time, SIGPROF), checked at the 250 Hz tick and at thread switches
 	nrGetpid:            {handler: sysGetpid},            // full
+	nrSocket:            {handler: sysSocket},            // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; AF_UNIX and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT
+	nrConnect:           {handler: sysConnect},           // full: blocking, or EINPROGRESS then SO_ERROR
+	nrAccept:            {handler: sysAccept},            // full
+	nrSendto:            {handler: sysSendto},            // partial: MSG_OOB, MSG_DONTROUTE, MSG_DONTWAIT, MSG_EOR, MSG_NOSIGNAL, MSG_MORE; others EOPNOTSUPP; at most 60 KiB a call
+	nrRecvfrom:          {handler: sysRecvfrom},          // partial: MSG_OOB, MSG_PEEK, MSG_DONTWAIT, MSG_TRUNC; MSG_WAITALL returns what is there; at most 60 KiB a call
+	nrSendmsg:           {handler: sysSendmsg},           // partial: as sendto; ancillary data EOPNOTSUPP
+	nrRecvmsg:           {handler: sysRecvmsg},           // partial: as recvfrom; no ancillary data comes back (msg_controllen 0)
+	nrShutdown:          {handler: sysShutdown},          // full
+	nrBind:              {handler: sysBind},              // full: listeners bind on the host's loopback address, or where the launcher's -listen maps their port
+	nrListen:            {handler: sysListen},            // full
+	nrGetsockname:       {handler: sysGetsockname},       // full
+	nrGetpeername:       {handler: sysGetpeername},       // full
+	nrSocketpair:        {handler: sysSocketpair},        // partial: AF_UNIX EOPNOTSUPP (not yet); AF_INET and AF_INET6 EOPNOTSUPP, as Linux
+	nrSetsockopt:        {handler: sysSetsockopt},        // partial: SO_REUSEADDR, SO_REUSEPORT, SO_KEEPALIVE, SO_BROADCAST, SO_LINGER, SO_RCVBUF, SO_SNDBUF, SO_OOBINLINE, TCP_NODELAY, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT, IPV6_V6ONLY, IP_TOS, IP_TTL, IPV6_UNICAST_HOPS; others ENOPROTOOPT
+	nrGetsockopt:        {handler: sysGetsockopt},        // partial: the options setsockopt takes, and SO_ERROR, SO_TYPE, SO_ACCEPTCONN, SO_DOMAIN, SO_PROTOCOL; others ENOPROTOOPT
 	nrClone:             {handler: sysClone},             // partial: threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID; CLONE_VFORK and CLONE_PIDFD EINVAL; without CLONE_THREAD a new process: ENOSYS, as fork
 	nrFork:              {handler: sysNoProcess},         // partial: one process: ENOSYS, and the first call that would start a process says so on the console
 	nrVfork:             {handler: sysNoProcess},         // partial: as fork
@@ -236,7 +268,8 @@ var sysTable = [...]sysCall{
 	nrClockGetres:       {handler: sysClockGetres},       // full: 1 ns for every clock clock_gettime knows
 	nrClockNanosleep:    {handler: sysClockNanosleep},    // partial: relative or TIMER_ABSTIME on the wall and monotonic clocks; CPU-time clocks EINVAL
 	nrExitGroup:         {handler: sysExitGroup},         // full: stops the machine with the status
-	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, pipes and epoll instances; the console, the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
+	nrEpollWait:         {handler: sysEpollWait},         // full: a signal with a handler interrupts the wait (EINTR)
+	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, pipes, sockets and epoll instances; the console, the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
 	nrTgkill:            {handler: sysTgkill},            // full
 	nrWaitid:            {handler: sysNoChild},           // partial: no children: ECHILD
 	nrOpenat:            {handler: sysOpenat},            // partial: O_TMPFILE EOPNOTSUPP; FIFOs, sockets and devices other than /dev's null, zero, full, random and urandom ENXIO; nothing under /proc and /sys (ENOENT)
@@ -253,6 +286,7 @@ var sysTable = [...]sysCall{
 	nrFaccessat:         {handler: sysFaccessat},         // full: root: only X_OK on a file without an execute bit fails
 	nrUtimensat:         {handler: sysUtimensat},         // full
 	nrEpollPwait:        {handler: sysEpollPwait},        // partial: the signal mask is ignored; a signal with a handler interrupts the wait (EINTR)
+	nrAccept4:           {handler: sysAccept4},           // full: SOCK_NONBLOCK and SOCK_CLOEXEC
 	nrEventfd2:          {handler: sysEventfd2},          // full: EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC
 	nrEpollCreate1:      {handler: sysEpollCreate1},      // full
 	nrDup3:              {handler: sysDup3},              // partial: as dup

@@ -23,6 +23,7 @@ const (
 	waitDevice           // a trace-port read or write: retry on wake
 	waitPipe             // a pipe read or write that could not finish: retry on wake
 	waitShare            // a shared directory's reply (shares.go): run the system call again on wake
+	waitNet              // a socket call (sys_socket.go): its next phase on wake
 )
 
 // kernelPathMax bounds a blocked thread's recorded kernel path.
@@ -48,7 +49,12 @@ type thread struct {
 	// signal (interrupt.go).
 	interrupted, restarting bool
 	deadline                int64 // absolute deadline of the wait (ns), 0 for none
-	wakeAt                  int64 // when the sleeper queue wakes it: deadline plus the call's slack
+	// sock is the socket call the thread makes, net its request with the host, netSeq the
+	// count that makes each request's id new.
+	sock   sockCall
+	net    netCall
+	netSeq uint16
+	wakeAt int64 // when the sleeper queue wakes it: deadline plus the call's slack
 	// epoll_pwait / read arguments, to complete the call after a wake-up.
 	waitFD     int32
 	waitAddr   uintptr

@@ -5,7 +5,8 @@ import (
 )
 
 // The trace device: a virtio-serial device (QEMU's virtio-serial-device on a virtio-mmio
-// transport) with the named ports org.unitrace.data and org.unitrace.ctl. The kernel opens them
+// transport) with the named ports org.unitrace.data and org.unitrace.ctl, and the sockets'
+// org.unitrace.net (netport.go). The kernel opens them
 // as descriptors 3 and 4 before the program starts; the guest's trace agent writes frames to 3
 // and reads commands from 4 with ordinary write and read system calls. A write blocks until the
 // device has taken the bytes, so a host that does not read stalls the writer and nothing else.
@@ -63,11 +64,12 @@ func traceDeviceMemory() uintptr {
 		return 0
 	}
 	vdevBase = addr
-	return pageUp(virtio.MemSize) + 2*bounceSize
+	return pageUp(virtio.MemSize) + 2*bounceSize + netMemory()
 }
 
 // initTraceDevice brings the device up in the memory reserved for it and opens the ports.
 func initTraceDevice(mem uintptr) {
+	netPort.port = -1
 	if vdevBase == 0 {
 		return
 	}
@@ -88,6 +90,7 @@ func initTraceDevice(mem uintptr) {
 			vdev.Open(&bus, p)
 		}
 	}
+	initNetPort(bounce + 2*bounceSize)
 	if fdn, _ := fds.OpenDevice(devData); fdn != TraceDataFD {
 		klog().s("trace device: data port got fd ").d(int64(fdn)).nl()
 	}
@@ -154,6 +157,7 @@ func traceDeviceInterrupt() bool {
 	for dev := uint32(1); dev < uint32(len(ports)); dev++ {
 		futexWake(portKey(dev), maxThreads)
 	}
+	netInterrupt(ev)
 	return true
 }
 

@@ -60,6 +60,15 @@ var (
 	tpShareRPC = trace.Point{Name: "p9_rpc", Format: "share=%d type=%d latency_ns=%d bytes=%d",
 		Args: trace.ArgKinds{N: 4, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KU64, record.KU64, record.KU64}}}
 
+	// net_rpc: one socket call's round trip to the launcher, when its reply is in: the call
+	// (kernel/sockwire's Op: socket 1, bind 2, listen 3, accept 4, connect 5, send 10, recv 11),
+	// the socket's handle, the time from queueing the request to the reply, and the result.
+	tpNetRPC = trace.Point{Name: "net_rpc", Format: "op=%d handle=%x latency_ns=%d result=%d",
+		Args: trace.ArgKinds{N: 4, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KHex, record.KU64, record.KI64}}}
+	// net_event: the launcher's word that a socket's readiness changed (EPOLL* bits).
+	tpNetEvent = trace.Point{Name: "net_event", Format: "handle=%x ready=%x",
+		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KHex, record.KHex}}}
+
 	// timer_fire: a timer's expiry sent its signal: the timer (a POSIX timer's id; an interval
 	// timer's is ptimer.MaxTimers plus ITIMER_REAL, VIRTUAL or PROF), the signal and the thread
 	// it went to.
@@ -68,7 +77,7 @@ var (
 
 	kernelPoints = [...]*trace.Point{&tpSyscallEnter, &tpSyscallExit, &tpSyscallPath, &tpSchedSwitch, &tpThreadCreate,
 		&tpThreadExit, &tpFutexWait, &tpFutexWake, &tpPageFault, &tpIRQEntry, &tpIRQExit, &tpTimerTick,
-		&tpVirtioNotify, &tpShareRPC, &tpTimerFire}
+		&tpVirtioNotify, &tpShareRPC, &tpNetRPC, &tpNetEvent, &tpTimerFire}
 )
 
 // traceOpts are the tracer's boot options.

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/unitrace/unitrace/internal/hostnet"
 	"github.com/unitrace/unitrace/internal/vmconfig"
 )
 
@@ -19,6 +20,7 @@ type guestPorts struct {
 	control *controlPort
 	mux     *ctlMux // nil: no control port of the launcher's (-sockets, q35, pc)
 	proxy   *ctlProxy
+	net     *netPort // the guest's sockets; nil with -net=none or without virtio-mmio
 }
 
 // setupPorts listens on the sockets cfg.Trace names (guest put placeholders there), before
@@ -48,6 +50,14 @@ func setupPorts(o runOptions, cfg *vmconfig.Config, image, accel, tool string, s
 			return nil, err
 		}
 	}
+	if cfg.Trace != nil && o.netMode != netNone {
+		var err error
+		opts := hostnet.Options{Listen: o.listen, Log: std.err}
+		if p.net, cfg.Trace.Net, err = listenNet(opts, tool, std.err); err != nil {
+			p.finish(std)
+			return nil, err
+		}
+	}
 	return p, nil
 }
 
@@ -66,6 +76,9 @@ func (p *guestPorts) finish(std stdio) error {
 	}
 	if p.proxy != nil {
 		p.proxy.close()
+	}
+	if p.net != nil {
+		p.net.finish()
 	}
 	return err
 }

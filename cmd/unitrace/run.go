@@ -54,7 +54,16 @@ type runOptions struct {
 	pprofFile string // write the samples as a pprof profile here after the run
 	sockets   string // expose the trace ports in this directory instead of recording
 	ctlSock   string // listen here for clients of the guest's control port (unitrace signal)
+
+	netMode string     // -net: host (the default) or none
+	listen  listenFlag // -listen GUESTPORT=HOSTADDR:PORT
 }
+
+// -net's values.
+const (
+	netHost = "host"
+	netNone = "none"
+)
 
 // tracing reports whether the run has the trace ports.
 func (o *runOptions) tracing() bool {
@@ -86,6 +95,11 @@ SIGINT (SIGTERM), over the guest's control port; a second one stops QEMU.
 -ctl SOCK listens on SOCK for "unitrace signal -ctl SOCK SIG" and other
 clients of the control port. With -sockets, or on q35 and pc, which have no
 control port for the launcher, the first ^C stops QEMU.
+
+Sockets (microvm, virt): the guest's TCP and UDP sockets are host sockets that
+the launcher makes for it. Listeners bind on 127.0.0.1 (or ::1), and the
+launcher says where; -listen GUESTPORT=HOSTADDR:PORT binds one elsewhere.
+Outbound connections go where the guest asks; -net=none turns sockets off.
 `
 
 var runCommand = command{
@@ -93,7 +107,7 @@ var runCommand = command{
 	synopsis: "[-arch amd64|arm64] [-machine MACHINE] [-m SIZE] [-smp N] [-accel tcg|kvm] [-cpu MODEL] [-timeout D] [-image ELF] [-v] [-n] " +
 		"[-files HOSTDIR:GUESTDIR ...] [-files-mtime SECONDS] [-share HOSTDIR:GUESTDIR[:ro] ...] " +
 		"[-trace GLOBS] [-backtrace] [-ring SIZE] [-sample HZ] [-sample-force] [-mode stream|flight] [-pprof FILE] [-o FILE] [-sockets DIR] [-ctl SOCK] " +
-		"APP_DIR [KEY=VALUE ...] [-- ARGS ...]",
+		"[-net host|none] [-listen GUESTPORT=HOSTADDR:PORT ...] APP_DIR [KEY=VALUE ...] [-- ARGS ...]",
 	summary: "build the main package in APP_DIR into an image and boot it in QEMU (-trace records it)",
 	doc:     runDoc,
 	setup:   runSetup,
@@ -145,6 +159,9 @@ func (o *runOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.traceFile, "o", "", "record the trace to this file (default with -trace: the image path with .utrace for .elf)")
 	fs.StringVar(&o.sockets, "sockets", "", "put the trace port sockets in this directory for \"unitrace record\" instead of recording")
 	fs.StringVar(&o.ctlSock, "ctl", "", "listen on this unix socket for clients of the guest's control port (\"unitrace signal -ctl SOCK SIG\")")
+	fs.StringVar(&o.netMode, "net", netHost, "the guest's sockets: host (host sockets through the launcher; listeners on 127.0.0.1) or none")
+	o.listen = listenFlag{}
+	fs.Var(o.listen, "listen", "bind the guest's listeners on GUESTPORT at HOSTADDR:PORT instead of 127.0.0.1:GUESTPORT (GUESTPORT=HOSTADDR:PORT; repeatable)")
 }
 
 // parse parses run's command line with fs, whose flags register defined into o: flags
@@ -210,6 +227,12 @@ func (o *runOptions) check() error {
 	}
 	if err := o.checkShares(); err != nil {
 		return usageError{err.Error()}
+	}
+	if o.netMode != netHost && o.netMode != netNone {
+		return usageError{fmt.Sprintf("-net %q: want host or none", o.netMode)}
+	}
+	if o.netMode == netNone && len(o.listen) > 0 {
+		return usageError{"-listen maps the guest's listeners: it cannot be combined with -net=none"}
 	}
 	words, err := o.trace.Env()
 	if err != nil {

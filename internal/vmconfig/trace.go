@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/unitrace/unitrace/kernel/sockwire"
 	"github.com/unitrace/unitrace/sampler"
 	"github.com/unitrace/unitrace/trace/ring"
 )
@@ -16,6 +17,9 @@ const (
 	CtlPortName  = "org.unitrace.ctl"
 	DataPortNr   = 1
 	CtlPortNr    = 2
+	// NetPortName carries the guest's socket calls to the launcher (kernel/sockwire).
+	NetPortName = sockwire.PortName
+	NetPortNr   = 3
 )
 
 // TracePorts puts the tracer's two ports on unix sockets, or the control port alone.
@@ -28,6 +32,9 @@ type TracePorts struct {
 	// tool to attach later; otherwise QEMU connects to sockets the
 	// launcher listens on before it starts QEMU.
 	Server bool
+	// Net is the socket path of org.unitrace.net, where the launcher serves the guest's
+	// sockets (QEMU connects to it, -sockets or not); "" leaves networking out.
+	Net string
 }
 
 // qemuArgs returns the device and chardev options of the ports on machine m, which needs a
@@ -39,7 +46,7 @@ func (p *TracePorts) qemuArgs(m machine) ([]string, error) {
 	if p.Ctl == "" {
 		return nil, fmt.Errorf("trace ports need the control port's socket path")
 	}
-	for _, s := range []string{p.Data, p.Ctl} {
+	for _, s := range []string{p.Data, p.Ctl, p.Net} {
 		if strings.ContainsRune(s, ',') {
 			return nil, fmt.Errorf("socket path %q contains a comma, which QEMU's option syntax cannot carry", s)
 		}
@@ -54,9 +61,15 @@ func (p *TracePorts) qemuArgs(m machine) ([]string, error) {
 			"-chardev", "socket,id=utdata,path="+p.Data+server,
 			"-device", fmt.Sprintf("virtserialport,bus=utser.0,chardev=utdata,name=%s,nr=%d", DataPortName, DataPortNr))
 	}
-	return append(args,
+	args = append(args,
 		"-chardev", "socket,id=utctl,path="+p.Ctl+server,
-		"-device", fmt.Sprintf("virtserialport,bus=utser.0,chardev=utctl,name=%s,nr=%d", CtlPortName, CtlPortNr)), nil
+		"-device", fmt.Sprintf("virtserialport,bus=utser.0,chardev=utctl,name=%s,nr=%d", CtlPortName, CtlPortNr))
+	if p.Net != "" {
+		args = append(args,
+			"-chardev", "socket,id=utnet,path="+p.Net,
+			"-device", fmt.Sprintf("virtserialport,bus=utser.0,chardev=utnet,name=%s,nr=%d", NetPortName, NetPortNr))
+	}
+	return args, nil
 }
 
 // TraceOptions are the tracer's boot options, passed on the guest command

@@ -88,3 +88,21 @@ func TestParseRingSize(t *testing.T) {
 		}
 	}
 }
+
+// TestNetPort: the net port is the third virtserialport, QEMU connecting to the launcher's
+// socket even when it serves the trace ports itself.
+func TestNetPort(t *testing.T) {
+	p := TracePorts{Data: "d", Ctl: "c", Server: true, Net: "n"}
+	args, err := p.qemuArgs(machines[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(args, " ")
+	want := "-chardev socket,id=utnet,path=n -device virtserialport,bus=utser.0,chardev=utnet,name=org.unitrace.net,nr=3"
+	if !strings.HasSuffix(got, want) {
+		t.Errorf("args %q do not end with %q", got, want)
+	}
+	if _, err := (&TracePorts{Ctl: "c", Net: "a,b"}).qemuArgs(machines[0]); err == nil {
+		t.Error("a comma in the net socket's path was accepted")
+	}
+}

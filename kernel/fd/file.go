@@ -122,7 +122,9 @@ func (t *Table) Dup(old, min int, cloexec bool) (fd int, errno int) {
 	return -1, EMFILE
 }
 
-func dupable(k Kind) bool { return k == KindFile || k == KindConsole || k == KindPipe }
+func dupable(k Kind) bool {
+	return k == KindFile || k == KindConsole || k == KindPipe || k == KindSocket
+}
 
 // install makes free descriptor fd another descriptor of old's file.
 func (t *Table) install(fd, old int, cloexec bool) {
@@ -135,6 +137,8 @@ func (t *Table) install(fd, old int, cloexec bool) {
 		t.pipes[src.desc%MaxPipes].writers++
 	case src.kind == KindPipe:
 		t.pipes[src.desc%MaxPipes].readers++
+	case src.kind == KindSocket:
+		t.sockets[src.desc%MaxSockets].refs++
 	}
 }
 

@@ -52,6 +52,8 @@ func (t *Table) poll(fd int, depth int) uint32 {
 		return eventfdPoll(f.count)
 	case KindPipe:
 		return t.pipePoll(f)
+	case KindSocket:
+		return t.sockets[f.desc%MaxSockets].ready
 	case KindEpoll:
 		if depth > maxNests+1 {
 			return 0

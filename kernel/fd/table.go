@@ -40,6 +40,7 @@ const (
 	KindDevice // a kernel device (a virtio-serial port), read and written by the kernel
 	KindFile   // a file of the file system, through an open file description (file.go)
 	KindPipe   // an end of a pipe (pipe.go)
+	KindSocket // a socket, forwarded to the host (socket.go)
 )
 
 func (k Kind) String() string {
@@ -58,6 +59,8 @@ func (k Kind) String() string {
 		return "file"
 	case KindPipe:
 		return "pipe"
+	case KindSocket:
+		return "socket"
 	}
 	return "invalid"
 }
@@ -65,7 +68,7 @@ func (k Kind) String() string {
 // file is one open descriptor and the object behind it.
 type file struct {
 	count     uint64 // eventfd counter; device number for KindDevice
-	desc      int16  // KindFile: the open file description, an index into Table.descs; KindPipe: the pipe
+	desc      int16  // KindFile: the open file description, an index into Table.descs; KindPipe: the pipe; KindSocket: the socket
 	kind      Kind
 	cloexec   bool // FD_CLOEXEC
 	nonblock  bool // O_NONBLOCK
@@ -81,6 +84,7 @@ type Table struct {
 	files   [MaxFDs]file
 	descs   [MaxFDs]File // open file descriptions, for the descriptors of KindFile
 	pipes   [MaxPipes]pipe
+	sockets [MaxSockets]socket
 	watches [MaxWatches]watch
 	free    ref // free watches, linked through their inEpoll links
 	handed  int // watches[0:handed] have been handed out at least once
@@ -149,6 +153,9 @@ func (t *Table) Close(fd int) (last vfs.Node, errno int) {
 	f := &t.files[fd]
 	if f.kind == KindPipe {
 		t.closePipeEnd(fd)
+	}
+	if f.kind == KindSocket {
+		t.sockets[f.desc%MaxSockets].refs--
 	}
 	for f.members.head != none {
 		t.removeWatch(f.members.head)

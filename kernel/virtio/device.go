@@ -1,6 +1,6 @@
 package virtio
 
-// MaxPorts is how many ports (0..MaxPorts-1) get queues; unitrace uses ports 1 and 2. Port 0
+// MaxPorts is how many ports (0..MaxPorts-1) get queues; unitrace uses ports 1, 2 and 3. Port 0
 // is the console port QEMU reserves for a virtconsole.
 const MaxPorts = 4
 
@@ -31,8 +31,8 @@ const (
 	ctlRxBufs     = 32
 	ctlRxBufSize  = 128 // an 8-byte header plus a port name
 	ctlMsgSize    = 8
-	portRxBufs    = 4
-	portRxBufSize = 1024
+	portRxBufs    = 16 // 64 KiB a port in flight: the net port's replies carry a socket's bytes
+	portRxBufSize = 4096
 
 	ctlRxOffset  = numQueues * queueStride
 	ctlTxOffset  = ctlRxOffset + ctlRxBufs*ctlRxBufSize

@@ -1,0 +1,262 @@
+// Command nethttp is unitrace's network workload: ordinary net and net/http code, unchanged,
+// over the guest's sockets (host sockets through the launcher). With no arguments it runs its
+// checks and prints one deterministic line each:
+//
+//   - an http.Server on 127.0.0.1:0 and 200 http.Get calls against it, with keep-alive and
+//     without, every body checked byte for byte;
+//   - a connection to a closed port fails with ECONNREFUSED;
+//   - a UDP echo;
+//   - a non-blocking connect reports its result through SO_ERROR, success and refusal.
+//
+// With -serve ADDR it serves the load handlers on ADDR until a request for /quit, for a load
+// generator on the host. It runs on the host too (go run ./examples/nethttp).
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"syscall"
+	"time"
+
+	_ "github.com/unitrace/unitrace/kernel"
+)
+
+func main() {
+	serve := flag.String("serve", "", "serve the load handlers on this address until /quit")
+	gets := flag.Int("gets", 200, "http.Get calls per check")
+	flag.Parse()
+	if *serve != "" {
+		if err := serveLoad(*serve); err != nil {
+			fmt.Println("FAIL serve:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	failed := false
+	for _, c := range []struct {
+		name string
+		run  func() (string, error)
+	}{
+		{"http keep-alive", func() (string, error) { return httpGets(*gets, false) }},
+		{"http no keep-alive", func() (string, error) { return httpGets(*gets, true) }},
+		{"refused", refused},
+		{"udp", udpEcho},
+		{"nonblocking connect", nonblockingConnect},
+	} {
+		line, err := c.run()
+		if err != nil {
+			fmt.Printf("FAIL %s: %v\n", c.name, err)
+			failed = true
+			continue
+		}
+		fmt.Printf("%s: %s\n", c.name, line)
+	}
+	if failed {
+		os.Exit(1)
+	}
+	fmt.Println("nethttp: ok")
+}
+
+// body is the response for size n: deterministic bytes, so the client can check each one.
+func body(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i*7 + n)
+	}
+	return b
+}
+
+// handler serves /size/N with body(N), and /echo with the request's body.
+func handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/size/{n}", func(w http.ResponseWriter, r *http.Request) {
+		n, err := strconv.Atoi(r.PathValue("n"))
+		if err != nil || n < 0 || n > 1<<20 {
+			http.Error(w, "bad size", http.StatusBadRequest)
+			return
+		}
+		w.Write(body(n))
+	})
+	mux.HandleFunc("/echo", func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(w, r.Body)
+	})
+	return mux
+}
+
+// httpGets serves on 127.0.0.1:0 and makes n GETs of growing sizes, checking every byte.
+func httpGets(n int, noKeepAlive bool) (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	srv := &http.Server{Handler: handler()}
+	go srv.Serve(ln)
+	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: noKeepAlive}, Timeout: 60 * time.Second}
+	defer client.CloseIdleConnections()
+	total := 0
+	for i := 0; i < n; i++ {
+		size := (i * 997) % (32 << 10)
+		resp, err := client.Get(fmt.Sprintf("http://%s/size/%d", ln.Addr(), size))
+		if err != nil {
+			return "", fmt.Errorf("get %d: %w", i, err)
+		}
+		got, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return "", fmt.Errorf("get %d: body: %w", i, err)
+		}
+		if resp.StatusCode != http.StatusOK || string(got) != string(body(size)) {
+			return "", fmt.Errorf("get %d: status %d, %d bytes, want %d checked bytes", i, resp.StatusCode, len(got), size)
+		}
+		total += len(got)
+	}
+	return fmt.Sprintf("%d gets, %d bytes checked", n, total), nil
+}
+
+// refused dials a port nothing listens on.
+func refused() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	_, err = net.Dial("tcp", addr)
+	if !errors.Is(err, syscall.ECONNREFUSED) {
+		return "", fmt.Errorf("dial of a closed port: %v, want ECONNREFUSED", err)
+	}
+	return "ECONNREFUSED", nil
+}
+
+// udpEcho sends datagrams to an echo server and checks what comes back, and from where.
+func udpEcho() (string, error) {
+	srv, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer srv.Close()
+	go func() {
+		buf := make([]byte, 2048)
+		for {
+			n, from, err := srv.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			srv.WriteTo(buf[:n], from)
+		}
+	}()
+	c, err := net.Dial("udp", srv.LocalAddr().String())
+	if err != nil {
+		return "", err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(30 * time.Second))
+	buf := make([]byte, 2048)
+	for i := 0; i < 10; i++ {
+		msg := body(100 + i)
+		if _, err := c.Write(msg); err != nil {
+			return "", err
+		}
+		n, err := c.Read(buf)
+		if err != nil {
+			return "", fmt.Errorf("datagram %d: %w", i, err)
+		}
+		if string(buf[:n]) != string(msg) {
+			return "", fmt.Errorf("datagram %d came back as %d other bytes", i, n)
+		}
+	}
+	return "10 datagrams echoed", nil
+}
+
+// nonblockingConnect connects by hand: EINPROGRESS, wait for writability in epoll, SO_ERROR.
+func nonblockingConnect() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ok, err := connectResult(port)
+	if err != nil || ok != 0 {
+		ln.Close()
+		return "", fmt.Errorf("to a listener: SO_ERROR %v, %v", ok, err)
+	}
+	ln.Close()
+	bad, err := connectResult(port)
+	if err != nil {
+		return "", err
+	}
+	if bad != syscall.ECONNREFUSED {
+		return "", fmt.Errorf("to a closed port: SO_ERROR %v, want ECONNREFUSED", bad)
+	}
+	return "SO_ERROR 0, then ECONNREFUSED", nil
+}
+
+func connectResult(port int) (syscall.Errno, error) {
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return 0, fmt.Errorf("socket: %w", err)
+	}
+	defer syscall.Close(fd)
+	err = syscall.Connect(fd, &syscall.SockaddrInet4{Port: port, Addr: [4]byte{127, 0, 0, 1}})
+	if err == nil {
+		return 0, nil
+	}
+	if err != syscall.EINPROGRESS {
+		if e, ok := err.(syscall.Errno); ok {
+			return e, nil // refused at once: the same answer as SO_ERROR's
+		}
+		return 0, err
+	}
+	ep, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
+	if err != nil {
+		return 0, err
+	}
+	defer syscall.Close(ep)
+	if err := syscall.EpollCtl(ep, syscall.EPOLL_CTL_ADD, fd, &syscall.EpollEvent{Events: syscall.EPOLLOUT, Fd: int32(fd)}); err != nil {
+		return 0, fmt.Errorf("epoll_ctl: %w", err)
+	}
+	events := make([]syscall.EpollEvent, 1)
+	for {
+		n, err := syscall.EpollWait(ep, events, 30000)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || n != 1 {
+			return 0, fmt.Errorf("epoll_wait: %d, %v", n, err)
+		}
+		break
+	}
+	v, err := syscall.GetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_ERROR)
+	if err != nil {
+		return 0, fmt.Errorf("getsockopt: %w", err)
+	}
+	return syscall.Errno(v), nil
+}
+
+// serveLoad serves the handlers on addr until a request for /quit.
+func serveLoad(addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	quit := make(chan struct{})
+	mux := http.NewServeMux()
+	mux.Handle("/", handler())
+	mux.HandleFunc("/quit", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "bye\n")
+		close(quit)
+	})
+	srv := &http.Server{Handler: mux}
+	go srv.Serve(ln)
+	fmt.Println("nethttp: serving on", ln.Addr())
+	<-quit
+	time.Sleep(100 * time.Millisecond) // the reply to /quit goes out
+	return srv.Close()
+}

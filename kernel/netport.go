@@ -1,0 +1,226 @@
+package kernel
+
+import (
+	"github.com/unitrace/unitrace/kernel/fd"
+	"github.com/unitrace/unitrace/kernel/sockwire"
+	"github.com/unitrace/unitrace/kernel/virtio"
+)
+
+// The net port: the trace device's third port, org.unitrace.net, over which socket calls go to
+// the launcher (kernel/sockwire frames; internal/hostnet serves them on host sockets). Requests
+// of any number of threads are packed, one after another, into a fill buffer while the flight
+// buffer is with the device; when the device is done with it the two swap, so one send carries
+// every request made meanwhile. Replies and events are taken in the device's interrupt, which
+// parses the received bytes into frames and gives each reply to the thread that waits for it.
+//
+// A frame from the host that does not parse breaks the port for good (the stream cannot be
+// trusted to start a frame after it): every call in flight and every later one fails with EIO,
+// and the console says why, once.
+
+// netBufSize is the size of each transmit buffer: one frame of the largest size fits.
+const netBufSize = sockwire.MaxFrame
+
+// netTxKey is the wait key of threads whose request did not fit the fill buffer.
+const netTxKey = 1<<62 | 1
+
+// netReplyKey is the wait key of the thread in slot while its request is with the host.
+func netReplyKey(slot int32) uintptr { return 1<<62 | 2 | uintptr(slot)<<8 }
+
+var netPort struct {
+	port         int // -1 when the launcher gave no net port (no networking)
+	fill, flight uintptr
+	fillN        int
+	busy         bool
+	token        virtio.Token
+	broken       bool
+	rx           [2 * sockwire.MaxFrame]byte
+	rxN          int
+	stray        uint64 // replies no thread waited for (their caller went: a signal, an exit)
+	// closes waits for room: the handles of sockets closed while the fill buffer was full. A
+	// close is queued at the next flush; each socket is closed once, so it cannot overflow.
+	closes  [fd.MaxSockets]uint32
+	nCloses int
+}
+
+// netClose tells the host a socket is gone; no reply is awaited.
+func netClose(handle uint32) {
+	if netPort.nCloses < len(netPort.closes) {
+		netPort.closes[netPort.nCloses] = handle
+		netPort.nCloses++
+	}
+	netFlush()
+}
+
+// netMemory is the contiguous memory the port's transmit buffers need.
+func netMemory() uintptr { return 2 * pageUp(netBufSize) }
+
+// initNetPort finds the net port on the trace device and opens it; mem holds its buffers.
+func initNetPort(mem uintptr) {
+	netPort.port = -1
+	if !vdevReady {
+		return
+	}
+	p := vdev.FindPort(sockwire.PortName)
+	if p < 0 {
+		return
+	}
+	netPort.port = p
+	netPort.fill, netPort.flight = mem, mem+pageUp(netBufSize)
+	vdev.Open(&bus, p)
+}
+
+// netAvailable reports whether socket calls can reach the host.
+func netAvailable() bool { return netPort.port >= 0 && !netPort.broken }
+
+// netRoom reports whether a request with dataLen bytes of data fits the fill buffer now.
+func netRoom(dataLen int) bool {
+	return netPort.fillN+sockwire.HeaderSize+dataLen <= netBufSize
+}
+
+// netQueue appends a request whose data the caller writes into the returned slice (dataLen
+// bytes), or returns ok=false when it does not fit (netRoom).
+func netQueue(h sockwire.Header, dataLen int) (data []byte, ok bool) {
+	if !netRoom(dataLen) {
+		return nil, false
+	}
+	b := bytesAt(netPort.fill+uintptr(netPort.fillN), uintptr(sockwire.HeaderSize+dataLen))
+	h.Kind = sockwire.KindRequest
+	if !sockwire.PutHeader(b, h, dataLen) {
+		return nil, false
+	}
+	netPort.fillN += sockwire.HeaderSize + dataLen
+	return b[sockwire.HeaderSize:], true
+}
+
+// netFlush hands the fill buffer to the device if the flight buffer is free; the requests
+// queued since the last flush go in one send.
+func netFlush() {
+	if netPort.port < 0 {
+		return
+	}
+	if netPort.busy && vdev.Done(netPort.port, netPort.token) {
+		netPort.busy = false
+		futexWake(netTxKey, maxThreads)
+	}
+	for netPort.nCloses > 0 && netRoom(0) {
+		netPort.nCloses--
+		netQueue(sockwire.Header{Op: sockwire.OpClose, Handle: netPort.closes[netPort.nCloses]}, 0)
+	}
+	if netPort.busy || netPort.fillN == 0 {
+		return
+	}
+	tok, err := vdev.Send(&bus, netPort.port, netPort.fill, uint32(netPort.fillN))
+	if err != virtio.OK {
+		return // the queue is full or the host not there yet: the next interrupt tries again
+	}
+	tpVirtioNotify.Emit2(uint64(netPort.port), uint64(netPort.fillN))
+	netPort.fill, netPort.flight = netPort.flight, netPort.fill
+	netPort.fillN, netPort.busy, netPort.token = 0, true, tok
+}
+
+// netInterrupt takes what the device did on the net port: a finished send (the next one goes)
+// and received bytes (replies and events).
+func netInterrupt(ev virtio.Events) {
+	if netPort.port < 0 {
+		return
+	}
+	bit := uint32(1) << uint(netPort.port)
+	if ev.TxDone&bit != 0 || netPort.busy {
+		netFlush()
+	}
+	if ev.RxData&bit != 0 || vdev.Buffered(netPort.port) > 0 {
+		netReceive()
+	}
+}
+
+// netReceive parses every whole frame received and keeps the rest for the next interrupt.
+func netReceive() {
+	for {
+		n, err := vdev.Receive(&bus, netPort.port, netPort.rx[netPort.rxN:])
+		if err != virtio.OK && err != virtio.ErrHostClosed {
+			return
+		}
+		netPort.rxN += n
+		for !netPort.broken {
+			h, data, used, perr := sockwire.Parse(netPort.rx[:netPort.rxN])
+			if perr == sockwire.OK && used > 0 && h.Kind == sockwire.KindRequest {
+				perr = sockwire.ErrKind // the host makes no calls
+			}
+			if perr != sockwire.OK {
+				netBreak(perr)
+				break
+			}
+			if used == 0 {
+				break
+			}
+			netFrame(h, data)
+			netPort.rxN = copy(netPort.rx[:], netPort.rx[used:netPort.rxN])
+		}
+		if netPort.broken {
+			netPort.rxN = 0 // drain and drop: the stream means nothing any more
+		}
+		if n == 0 {
+			return
+		}
+	}
+}
+
+// netBreak refuses the host's stream: every waiting caller fails with EIO.
+func netBreak(why sockwire.Err) {
+	netPort.broken = true
+	klog().s("net: a frame from the launcher refused (").s(why.String()).s("): sockets fail with EIO from now on").nl()
+	for slot := range threads {
+		if threads[slot].net.waiting {
+			netFinish(int32(slot), -EIO)
+		}
+	}
+	futexWake(netTxKey, maxThreads)
+}
+
+// netFrame takes one reply or event.
+func netFrame(h sockwire.Header, data []byte) {
+	if h.Kind == sockwire.KindEvent {
+		netEvent(h.Handle, uint32(h.A[0]))
+		return
+	}
+	slot := int32(h.ID&0xffff) - 1
+	if slot < 0 || int(slot) >= len(threads) || !threads[slot].net.waiting || threads[slot].net.id != h.ID ||
+		threads[slot].net.op != h.Op {
+		netPort.stray++
+		return
+	}
+	t := &threads[slot]
+	r := netReplyData(t, h, data)
+	tpNetRPC.Emit4(uint64(h.Op), uint64(h.Handle), uint64(nanotime()-t.net.sent), uint64(r))
+	netFinish(slot, r)
+}
+
+// netFinish records a call's result and wakes its thread.
+func netFinish(slot int32, result int64) {
+	t := &threads[slot]
+	t.net.waiting, t.net.replied, t.net.result = false, true, result
+	futexWake(netReplyKey(slot), 1)
+}
+
+// netEvent takes a socket's readiness from the host and wakes who it concerns.
+func netEvent(handle uint32, ready uint32) {
+	i, ok := fds.SocketByHandle(handle)
+	if !ok {
+		return // closed since
+	}
+	tpNetEvent.Emit2(uint64(handle), uint64(ready))
+	if fds.SocketSetReady(i, ready) {
+		wakeSocket(i)
+	}
+}
+
+var socketFDs [64]int32
+
+// wakeSocket wakes the threads waiting on socket i's descriptors and in the epoll instances
+// watching them.
+func wakeSocket(i int) {
+	n := fds.SocketDescriptors(i, socketFDs[:])
+	for k := 0; k < n; k++ {
+		wakeFDWaiters(int(socketFDs[k]))
+	}
+}

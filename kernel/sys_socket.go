@@ -1,0 +1,452 @@
+package kernel
+
+import (
+	"encoding/binary"
+
+	"github.com/unitrace/unitrace/kernel/fd"
+	"github.com/unitrace/unitrace/kernel/signal"
+	"github.com/unitrace/unitrace/kernel/sockwire"
+)
+
+// Sockets: TCP and UDP over IPv4 and IPv6, each a host socket in the launcher (netport.go,
+// internal/hostnet). Every call is one request to the launcher and its reply; the host
+// socket never blocks, so a blocking call here is a non-blocking one there, retried when the
+// launcher's event says the socket is ready: a read that found nothing waits for EPOLLIN, a
+// write that found no room for EPOLLOUT, a blocking connect for its end, after which
+// SO_ERROR says how it went. Go's own sockets are non-blocking, and wait in epoll.
+//
+// A thread waits in three phases: for room in the port's fill buffer (netTxKey), for its
+// reply (netReplyKey; not interruptible: the call is with the host), and for readiness (its
+// descriptor's key; a signal interrupts that wait as it does a pipe's).
+
+// Linux's socket constants (include/linux/socket.h, net.h, asm-generic/socket.h); the same on
+// amd64 and arm64.
+const (
+	afUNIX       = 1
+	afINET       = 2
+	afINET6      = 10
+	sockStream   = 1
+	sockDgram    = 2
+	sockTypeMask = 0xf
+	sockNonblock = 0o4000
+	sockCloexec  = 0o2000000
+	msgPeek      = 0x2
+	msgDontwait  = 0x40
+	msgTrunc     = 0x20
+	msgNosignal  = 0x4000
+	solSocket    = 1
+	soType       = 3
+	soError      = 4
+	soDomain     = 39
+	msghdrSize   = 56 // struct msghdr on 64-bit machines
+)
+
+// Phases of a socket call.
+const (
+	phaseQueue uint8 = iota // the request is to be queued
+	phaseReply              // the request is with the host
+	phaseReady              // EAGAIN: waiting for the readiness in sockCall.want
+)
+
+// Which system call a sockCall serves.
+const (
+	callSimple  uint8 = iota // one request, its result returned
+	callSocket               // socket: the reply makes the descriptor
+	callAccept               // accept4: likewise, and waits for EPOLLIN while blocking
+	callConnect              // connect: a blocking one waits for the end, then reads SO_ERROR
+	callSend                 // write, writev, sendto, sendmsg
+	callRecv                 // read, readv, recvfrom, recvmsg
+)
+
+// netCall is a request with the host, and where its reply's bytes go in user memory: they are
+// put there as the reply comes in (netReplyData), while the thread still waits.
+type netCall struct {
+	id          uint32
+	seq         uint16
+	op          sockwire.Op
+	waiting     bool
+	replied     bool
+	result      int64
+	sent        int64 // nanotime at queueing
+	sock        int32
+	againClears uint32 // readiness bits a reply of EAGAIN clears
+	replyClears uint32 // readiness bits any reply clears (a connect's)
+	buf, count  uintptr
+	vec         bool
+	addr        uintptr // a received address goes here, as much as *addrLen (a u32) allows
+	addrLen     uintptr
+	optLen      uintptr // getsockopt's optlen; buf is optval, or 0 for the kernel's own SO_ERROR read
+	optVal      int64
+	msgFlags    uintptr // recvmsg: &msg_flags
+}
+
+// sockCall is the system call a thread makes on a socket.
+type sockCall struct {
+	phase      uint8
+	call       uint8
+	fd         int32
+	sock       int32
+	newSock    int32
+	newFlags   int32 // SOCK_CLOEXEC and SOCK_NONBLOCK of the descriptor the call makes
+	flags      int64 // send and recv flags
+	h          sockwire.Header
+	addr       uintptr // the address sent (bind, connect, sendto), or setsockopt's value
+	addrLen    uintptr
+	src        uintptr // the bytes sent: a buffer, or an iovec array
+	srcLen     uintptr
+	srcVec     bool
+	total      uint64 // bytes to send or the most to receive
+	moved      uint64
+	want       uint32
+	connecting bool
+	out        netCall // where the reply's bytes go (netCall's buf, count, vec, addr, addrLen, optLen, msgFlags)
+}
+
+// sockStart starts a socket call for the running thread from c and runs it as far as it goes.
+func sockStart(f *Frame, c sockCall) (uint64, bool) {
+	t := cur()
+	t.sock = c
+	ret, done := sockStep(curSlot())
+	if !done {
+		sockBlock(f, curSlot())
+	}
+	return ret, done
+}
+
+// sockBlock parks the thread on the key of its call's phase.
+func sockBlock(f *Frame, slot int32) {
+	futexes.Enqueue(sockKey(slot), slot)
+	block(f, waitNet)
+}
+
+func sockKey(slot int32) uintptr {
+	c := &threads[slot].sock
+	switch c.phase {
+	case phaseQueue:
+		return netTxKey
+	case phaseReply:
+		return netReplyKey(slot)
+	}
+	return fdKey(int(c.fd))
+}
+
+// completeNetWait runs the call of the thread in slot on after a wake-up.
+func completeNetWait(f *Frame, slot int32) {
+	ret, done := sockStep(slot)
+	if done {
+		setSysRet(f, ret)
+		return
+	}
+	threads[slot].wait = waitNet
+	rearm(slot, sockKey(slot))
+}
+
+// sockStep moves the call of the thread in slot through its phases as far as it can.
+func sockStep(slot int32) (uint64, bool) {
+	t := &threads[slot]
+	c := &t.sock
+	for {
+		switch c.phase {
+		case phaseQueue:
+			if !netAvailable() {
+				return neg(EIO), true
+			}
+			ok, ret, done := sockQueue(slot)
+			if done {
+				return ret, true
+			}
+			if !ok {
+				return 0, false // no room: wait for the port
+			}
+			c.phase = phaseReply
+		case phaseReply:
+			if !t.net.replied {
+				return 0, false
+			}
+			t.net.replied = false
+			if ret, done := sockReplied(slot); done {
+				return ret, true
+			}
+		case phaseReady:
+			if n, _, ok := fds.Socket(int(c.fd)); !ok || n != int(c.sock) {
+				return neg(EBADF), true // closed while the thread waited
+			}
+			if fds.SocketReady(int(c.sock))&c.want == 0 {
+				return 0, false
+			}
+			c.phase = phaseQueue
+		}
+	}
+}
+
+// sockQueue puts the call's request in the fill buffer: ok=false when it does not fit yet;
+// done when the request cannot be made (bad user memory), with its error.
+func sockQueue(slot int32) (ok bool, ret uint64, done bool) {
+	t := &threads[slot]
+	c := &t.sock
+	h := c.h
+	var addr []byte
+	if c.addrLen > 0 {
+		var okAddr bool
+		if addr, okAddr = userBytes(c.addr, c.addrLen, false); !okAddr {
+			return false, neg(EFAULT), true
+		}
+	}
+	dataLen := len(addr)
+	sending := c.call == callSend && h.Op == sockwire.OpSend
+	if sending {
+		chunk := min(c.total-c.moved, uint64(sockwire.MaxData-len(addr)))
+		dataLen += int(chunk)
+		h.A[1] = int64(len(addr))
+	}
+	if !netRoom(dataLen) {
+		return false, 0, false
+	}
+	t.netSeq++
+	h.ID = uint32(t.netSeq)<<16 | uint32(slot+1)
+	n := &t.net
+	*n = c.out
+	n.id, n.op, n.sock = h.ID, h.Op, c.sock
+	switch {
+	case c.call == callRecv, c.call == callAccept:
+		n.againClears = fd.EPOLLIN
+	case sending:
+		n.againClears = fd.EPOLLOUT
+	}
+	if h.Op == sockwire.OpConnect {
+		n.replyClears = fd.EPOLLOUT | fd.EPOLLHUP | fd.EPOLLERR
+	}
+	if sending {
+		// Checked before the request goes in: a fault must leave nothing half queued.
+		if !gatherUser(netScratch[:dataLen-len(addr)], c.src, c.srcLen, c.srcVec, c.moved) {
+			return false, neg(EFAULT), true
+		}
+	}
+	data, _ := netQueue(h, dataLen)
+	k := copy(data, addr)
+	if sending {
+		copy(data[k:], netScratch[:dataLen-len(addr)])
+	}
+	n.waiting, n.sent = true, nanotime()
+	netFlush()
+	return true, 0, false
+}
+
+// netScratch gathers a send's bytes before they are queued.
+var netScratch [sockwire.MaxData]byte
+
+// sockReplied takes the call's reply: the call's result (done), or the next phase.
+func sockReplied(slot int32) (uint64, bool) {
+	t := &threads[slot]
+	c := &t.sock
+	r := t.net.result
+	blocking := !fds.Nonblocking(int(c.fd)) && c.flags&msgDontwait == 0
+	switch {
+	case c.connecting:
+		// The SO_ERROR read after a blocking connect finished.
+		if r < 0 {
+			return uint64(r), true
+		}
+		return uint64(-t.net.optVal), true
+	case c.call == callSocket, c.call == callAccept && r == 0:
+		if r < 0 {
+			fds.SocketRelease(int(c.newSock))
+			return uint64(r), true
+		}
+		n, errno := fds.SocketInstall(int(c.newSock), c.newFlags&sockCloexec != 0, c.newFlags&sockNonblock != 0)
+		if errno != 0 {
+			sockCloseHost(int(c.newSock))
+			fds.SocketRelease(int(c.newSock))
+			return neg(errno), true
+		}
+		return uint64(n), true
+	case r == -EAGAIN && blocking && (c.call == callAccept || c.call == callRecv || c.call == callSend):
+		c.want = fd.EPOLLIN | fd.EPOLLERR | fd.EPOLLHUP | fd.EPOLLRDHUP
+		if c.call == callSend {
+			c.want = fd.EPOLLOUT | fd.EPOLLERR | fd.EPOLLHUP
+		}
+		c.phase = phaseReady
+		return 0, false
+	case c.call == callConnect && r == -EINPROGRESS && blocking:
+		c.want = fd.EPOLLOUT | fd.EPOLLERR | fd.EPOLLHUP
+		c.connecting = true
+		c.h = sockwire.Header{Op: sockwire.OpGetSockOpt, Handle: c.h.Handle, A: [3]int64{solSocket, soError, 4}}
+		c.addrLen, c.out = 0, netCall{} // the value comes back in netCall.optVal
+		c.phase = phaseReady
+		return 0, false
+	case c.call == callSend:
+		if r == -EPIPE && c.flags&msgNosignal == 0 {
+			sendSignal(slot, sigPIPE, signal.Info{Signo: sigPIPE, Code: signal.SI_USER, Pid: processID})
+		}
+		if r < 0 {
+			if c.moved > 0 {
+				return c.moved, true
+			}
+			return uint64(r), true
+		}
+		c.moved += uint64(r)
+		if blocking && c.moved < c.total {
+			c.phase = phaseQueue
+			return 0, false
+		}
+		return c.moved, true
+	}
+	return uint64(r), true
+}
+
+// sockCloseHost tells the host socket i is gone (no reply is awaited).
+func sockCloseHost(i int) {
+	if !netAvailable() {
+		return
+	}
+	netClose(fds.SocketHandleOf(i))
+}
+
+// netReplyData puts a reply's bytes where its call wants them, as it comes in, and returns the
+// call's result: the host's, or EFAULT when the user memory is not there.
+func netReplyData(t *thread, h sockwire.Header, data []byte) int64 {
+	n := &t.net
+	r := h.A[0]
+	if r == -EAGAIN {
+		fds.SocketClearReady(int(n.sock), n.againClears)
+	}
+	if n.replyClears != 0 {
+		fds.SocketClearReady(int(n.sock), n.replyClears)
+	}
+	if r < 0 {
+		return r
+	}
+	switch h.Op {
+	case sockwire.OpRecv:
+		alen := h.A[1]
+		if alen < 0 || alen > int64(len(data)) || alen > sockwire.MaxAddr {
+			return -EIO
+		}
+		payload := data[alen:]
+		if !scatterUser(payload, n.buf, n.count, n.vec) {
+			return -EFAULT
+		}
+		if n.addr != 0 && !putSockaddr(n.addr, n.addrLen, data[:alen]) {
+			return -EFAULT
+		}
+		if n.msgFlags != 0 {
+			var fl uint32
+			if r > int64(len(payload)) {
+				fl = msgTrunc
+			}
+			if !writeUser32(n.msgFlags, fl) {
+				return -EFAULT
+			}
+		}
+	case sockwire.OpAccept, sockwire.OpSockName, sockwire.OpPeerName:
+		if n.addr != 0 && !putSockaddr(n.addr, n.addrLen, data) {
+			return -EFAULT
+		}
+	case sockwire.OpGetSockOpt:
+		if n.buf == 0 {
+			if len(data) >= 4 {
+				n.optVal = int64(int32(binary.LittleEndian.Uint32(data)))
+			}
+			return r
+		}
+		room, ok := readUser32(n.optLen)
+		if !ok {
+			return -EFAULT
+		}
+		k := min(uintptr(room), uintptr(len(data)))
+		dst, ok := userBytes(n.buf, k, true)
+		if !ok {
+			return -EFAULT
+		}
+		copy(dst, data)
+		if !writeUser32(n.optLen, uint32(k)) {
+			return -EFAULT
+		}
+	}
+	return r
+}
+
+// putSockaddr writes a received address as Linux does: as much as the caller's length allows,
+// and the whole length back.
+func putSockaddr(addr, lenp uintptr, sa []byte) bool {
+	room, ok := readUser32(lenp)
+	if !ok || int32(room) < 0 {
+		return false
+	}
+	k := min(uintptr(room), uintptr(len(sa)))
+	dst, ok := userBytes(addr, k, true)
+	if !ok {
+		return false
+	}
+	copy(dst, sa)
+	return writeUser32(lenp, uint32(len(sa)))
+}
+
+// userIOLen is the byte count of a buffer, or of an iovec array's buffers; false for a bad
+// array (EINVAL or EFAULT in errno).
+func userIOLen(buf, count uintptr, vec bool) (total uint64, errno int) {
+	if !vec {
+		return uint64(count), 0
+	}
+	if int(count) < 0 || count > uioMaxIOV {
+		return 0, EINVAL
+	}
+	segs, ok := userBytes(buf, count*iovecSize, false)
+	if !ok {
+		return 0, EFAULT
+	}
+	for i := 0; i < int(count); i++ {
+		size := le64(segs[i*iovecSize+8:])
+		if int64(size) < 0 {
+			return 0, EINVAL
+		}
+		total += size
+	}
+	return total, 0
+}
+
+// gatherUser fills dst from user memory, from byte skip of the buffer or iovec array on.
+func gatherUser(dst []byte, buf, count uintptr, vec bool, skip uint64) bool {
+	return moveUser(dst, buf, count, vec, skip, false)
+}
+
+// scatterUser copies src into the buffer or iovec array.
+func scatterUser(src []byte, buf, count uintptr, vec bool) bool {
+	return moveUser(src, buf, count, vec, 0, true)
+}
+
+func moveUser(b []byte, buf, count uintptr, vec bool, skip uint64, toUser bool) bool {
+	nseg := 1
+	var segs []byte
+	if vec {
+		var ok bool
+		if segs, ok = userBytes(buf, count*iovecSize, false); !ok {
+			return false
+		}
+		nseg = int(count)
+	}
+	for i := 0; i < nseg && len(b) > 0; i++ {
+		base, size := buf, uint64(count)
+		if vec {
+			base, size = uintptr(le64(segs[i*iovecSize:])), le64(segs[i*iovecSize+8:])
+		}
+		if skip >= size {
+			skip -= size
+			continue
+		}
+		base, size = base+uintptr(skip), size-skip
+		skip = 0
+		k := min(uint64(len(b)), size)
+		u, ok := userBytes(base, uintptr(k), toUser)
+		if !ok {
+			return false
+		}
+		if toUser {
+			copy(u, b)
+		} else {
+			copy(b, u)
+		}
+		b = b[k:]
+	}
+	return true
+}
