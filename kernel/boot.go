@@ -39,6 +39,7 @@ func startProgram(shareBlock uintptr) {
 	sysTableAt, sysTableLen = uintptr(unsafe.Pointer(&sysTable)), len(sysTable)
 	initFiles()
 	initShares(shareBlock)
+	initNetFiles()
 	applyCwd() // may name a directory in a share
 	archIdleFrame(&threads[0].frame)
 	main := newThread()

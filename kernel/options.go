@@ -15,6 +15,7 @@ import "github.com/unitrace/unitrace/boot"
 //	unitrace.cwd=DIR         the program's working directory, absolute (files.go; default /)
 //	unitrace.share=TAG:DIR[:ro]  mount the virtio-9p device with mount tag TAG on DIR (shares.go)
 //	unitrace.vdso=0          no vDSO: every clock read is a system call (vdso.go)
+//	unitrace.dns=ADDR[,ADDR] the nameservers of /etc/resolv.conf (netfiles.go)
 //
 // and the tracer's options (tracing.go).
 type options struct {
@@ -51,7 +52,7 @@ func parseCommandLine() {
 		case "unitrace.vdso=0":
 			opts.noVDSO = true
 		default:
-			if watchdogOption(o) || smpOption(o) || fsmemOption(o) || cwdOption(i, o) || shareOption(i, o) {
+			if watchdogOption(o) || smpOption(o) || fsmemOption(o) || cwdOption(i, o) || shareOption(i, o) || dnsOption(i, o) {
 				continue
 			}
 			if sampleOption(i, o) {

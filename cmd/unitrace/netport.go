@@ -46,6 +46,32 @@ func (l listenFlag) Set(s string) error {
 	return nil
 }
 
+// hostResolvConf is where the host names its nameservers.
+const hostResolvConf = "/etc/resolv.conf"
+
+// dnsWord is the kernel option naming the host's nameservers for the guest's /etc/resolv.conf
+// (kernel/netfiles.go), or "" when the host names none.
+func dnsWord(resolvConf string) string {
+	b, err := os.ReadFile(resolvConf)
+	if err != nil {
+		return ""
+	}
+	var servers []string
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || f[0] != "nameserver" {
+			continue
+		}
+		if a, err := netip.ParseAddr(f[1]); err == nil && len(servers) < 3 { // glibc's MAXNS
+			servers = append(servers, a.String())
+		}
+	}
+	if len(servers) == 0 {
+		return ""
+	}
+	return "unitrace.dns=" + strings.Join(servers, ",")
+}
+
 // netPort serves the guest's sockets: the launcher listens on a socket, QEMU connects to it
 // for org.unitrace.net, and hostnet makes the guest's calls on host sockets.
 type netPort struct {

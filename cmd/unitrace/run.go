@@ -325,6 +325,11 @@ func (o *runOptions) guest() (guest, error) {
 		return guest{}, usageError{fmt.Sprintf("-ctl needs the guest's control port, a virtio-mmio device that machine %q lacks (use %s)",
 			cfg.Machine, strings.Join(vmconfig.MMIOMachines(arch), " or "))}
 	}
+	if cfg.Trace != nil && o.netMode != netNone {
+		if w := dnsWord(hostResolvConf); w != "" {
+			cfg.Env = append(cfg.Env, w) // the guest asks the host's nameservers
+		}
+	}
 	if _, err := cfg.Cmdline(); err != nil { // refuse bad options before the build
 		return guest{}, usageError{err.Error()}
 	}

@@ -6,13 +6,15 @@
 //     without, every body checked byte for byte;
 //   - a connection to a closed port fails with ECONNREFUSED;
 //   - a UDP echo;
-//   - a non-blocking connect reports its result through SO_ERROR, success and refusal.
+//   - a non-blocking connect reports its result through SO_ERROR, success and refusal;
+//   - localhost resolves (/etc/hosts), and with -lookup NAME so does NAME (the nameservers).
 //
 // With -serve ADDR it serves the load handlers on ADDR until a request for /quit, for a load
 // generator on the host. It runs on the host too (go run ./examples/nethttp).
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -20,7 +22,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sort"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -30,6 +34,7 @@ import (
 func main() {
 	serve := flag.String("serve", "", "serve the load handlers on this address until /quit")
 	gets := flag.Int("gets", 200, "http.Get calls per check")
+	lookup := flag.String("lookup", "", "also resolve this name through the nameservers and print its addresses")
 	flag.Parse()
 	if *serve != "" {
 		if err := serveLoad(*serve); err != nil {
@@ -48,6 +53,7 @@ func main() {
 		{"refused", refused},
 		{"udp", udpEcho},
 		{"nonblocking connect", nonblockingConnect},
+		{"localhost", func() (string, error) { return resolve("localhost") }},
 	} {
 		line, err := c.run()
 		if err != nil {
@@ -56,6 +62,15 @@ func main() {
 			continue
 		}
 		fmt.Printf("%s: %s\n", c.name, line)
+	}
+	if *lookup != "" {
+		line, err := resolve(*lookup)
+		if err != nil {
+			fmt.Printf("FAIL lookup %s: %v\n", *lookup, err)
+			failed = true
+		} else {
+			fmt.Printf("lookup %s: %s\n", *lookup, line)
+		}
 	}
 	if failed {
 		os.Exit(1)
@@ -238,6 +253,20 @@ func connectResult(port int) (syscall.Errno, error) {
 		return 0, fmt.Errorf("getsockopt: %w", err)
 	}
 	return syscall.Errno(v), nil
+}
+
+// resolve looks name up with Go's own resolver (/etc/hosts, then the nameservers of
+// /etc/resolv.conf) and returns its addresses, sorted.
+func resolve(name string) (string, error) {
+	r := &net.Resolver{PreferGo: true}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	addrs, err := r.LookupHost(ctx, name)
+	if err != nil {
+		return "", err
+	}
+	sort.Strings(addrs)
+	return strings.Join(addrs, " "), nil
 }
 
 // serveLoad serves the handlers on addr until a request for /quit.

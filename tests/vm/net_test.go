@@ -1,0 +1,220 @@
+package vm_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os/exec"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+const netApp = "examples/nethttp"
+
+// TestNetHTTP boots examples/nethttp: net/http unchanged over the guest's sockets (a server on
+// 127.0.0.1:0 and 200 GETs against it, with keep-alive and without, every byte checked), a
+// dial of a closed port (ECONNREFUSED), a UDP echo, a non-blocking connect's SO_ERROR, and
+// names resolved by Go's resolver: localhost from the guest's /etc/hosts, and a name the host
+// can resolve through the host's nameservers.
+func TestNetHTTP(t *testing.T) { forEachArch(t, testNetHTTP) }
+
+func testNetHTTP(t *testing.T, a guestArch) {
+	args := []string{"-timeout", "8m", "-image", a.path("nethttp.elf"), netApp, "--"}
+	const name = "proxy.golang.org" // resolvable wherever Go modules are fetched, as make test does
+	hostAddrs, err := net.DefaultResolver.LookupHost(context.Background(), name)
+	if err == nil {
+		args = append(args, "-lookup", name)
+	} else {
+		t.Logf("the host cannot resolve %s (%v): the guest's lookup through the nameservers is not checked", name, err)
+	}
+	out, stderr, status := runLauncher(t, a, args...)
+	got := programLines(consoleLines(out))
+	want := []string{
+		"http keep-alive: 200 gets, 3226924 bytes checked",
+		"http no keep-alive: 200 gets, 3226924 bytes checked",
+		"refused: ECONNREFUSED",
+		"udp: 10 datagrams echoed",
+		"nonblocking connect: SO_ERROR 0, then ECONNREFUSED",
+		"localhost: 127.0.0.1 ::1",
+	}
+	var lookup string
+	if len(got) > len(want) && strings.HasPrefix(got[len(want)], "lookup ") {
+		lookup = got[len(want)]
+		got = slices.Delete(got, len(want), len(want)+1)
+	}
+	compareLines(t, got, append(want, "nethttp: ok"))
+	if status != 0 {
+		t.Errorf("status %d", status)
+	}
+	if !strings.Contains(stderr, "the guest listens on 127.0.0.1:") {
+		t.Errorf("the launcher did not report the guest's listeners:\n%s", stderr)
+	}
+	if hostAddrs != nil {
+		sort.Strings(hostAddrs)
+		t.Logf("%s; on the host: %s", lookup, strings.Join(hostAddrs, " "))
+		if !strings.HasPrefix(lookup, "lookup "+name+": ") || len(strings.Fields(lookup)) < 3 {
+			t.Errorf("the guest's lookup of %s: %q", name, lookup)
+		}
+	}
+}
+
+// TestNetLoad serves examples/nethttp's handlers in the guest with the sampler at 1 kHz and
+// drives bounded load at them from the host over loopback: 4 workers for 5 s, keep-alive. It
+// wants no errors, logs requests per second and latency, and wants the server's profile to show
+// its handler, and the kernel's frames under the socket calls with the program's beneath.
+func TestNetLoad(t *testing.T) { forEachArch(t, testNetLoad) }
+
+func testNetLoad(t *testing.T, a guestArch) {
+	img, file := a.path("netload.elf"), a.path("netload.utrace")
+	port := freePort(t)
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	cmd := exec.Command(launcherPath(t), "run", "-arch", a.name, "-timeout", "5m", "-image", img, "-sample", "1000", "-o", file,
+		netApp, "--", "-serve", addr)
+	cmd.Dir = repoRoot
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	serving := make(chan bool, 1)
+	var console strings.Builder
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			console.WriteString(sc.Text() + "\n")
+			if strings.Contains(sc.Text(), "nethttp: serving on") {
+				serving <- true
+			}
+		}
+		close(serving)
+	}()
+	select {
+	case ok := <-serving:
+		if !ok {
+			cmd.Wait()
+			t.Fatalf("the guest ended before serving:\n%s\n%s", console.String(), stderr.String())
+		}
+	case <-time.After(4 * time.Minute):
+		t.Fatalf("the guest did not serve in time:\n%s", stderr.String())
+	}
+	res := drive(t, "http://"+addr+"/size/1024", 1024, 4, 5*time.Second)
+	t.Logf("%s: %d requests in %v: %.0f per second, p50 %v, p99 %v, %d errors (first: %v)",
+		a.name, res.n, res.dur, float64(res.n)/res.dur.Seconds(), res.p50, res.p99, res.errors, res.firstErr)
+	if res.errors != 0 || res.n == 0 {
+		t.Errorf("%d errors in %d requests; first: %v", res.errors, res.n, res.firstErr)
+	}
+	if resp, err := http.Get("http://" + addr + "/quit"); err == nil {
+		resp.Body.Close()
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("launcher: %v\n%s", err, stderr.String())
+	}
+	t.Logf("stderr:\n%s", stderr.String())
+	if !strings.Contains(stderr.String(), "the guest listens on "+addr) {
+		t.Errorf("the launcher did not report the guest's listener on %s", addr)
+	}
+	_, samples, _ := loadRecording(t, img, file)
+	handler, kernelUnderSocket := 0, 0
+	for _, s := range samples {
+		if s.has("main.handler.func1") {
+			handler++
+		}
+		if len(s.threadPart()) > 0 && s.hasPrefix("github.com/unitrace/unitrace/kernel.sock") &&
+			(s.has("internal/poll.(*FD).Read") || s.has("internal/poll.(*FD).Write")) {
+			kernelUnderSocket++
+		}
+	}
+	t.Logf("%d samples: %d in the /size handler, %d in the kernel's socket calls beneath the program's reads and writes", len(samples), handler, kernelUnderSocket)
+	if handler == 0 {
+		t.Error("no sample in the server's handler (main.handler.func1)")
+	}
+	if kernelUnderSocket == 0 {
+		t.Error("no sample in the kernel's socket calls with the program's read or write beneath")
+	}
+}
+
+// hasPrefix reports whether some function on the stack starts with prefix.
+func (s gtSample) hasPrefix(prefix string) bool {
+	for _, f := range s.funcs {
+		if strings.HasPrefix(f, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+type loadResult struct {
+	n, errors int
+	firstErr  error
+	dur       time.Duration
+	p50, p99  time.Duration
+}
+
+// drive GETs url from workers goroutines for d, each with its own keep-alive connection, and
+// checks every body's length.
+func drive(t *testing.T, url string, size, workers int, d time.Duration) loadResult {
+	var mu sync.Mutex
+	var res loadResult
+	var lat []time.Duration
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Go(func() {
+			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}, Timeout: 30 * time.Second}
+			defer client.CloseIdleConnections()
+			for time.Since(start) < d {
+				t0 := time.Now()
+				resp, err := client.Get(url)
+				var n int64
+				if err == nil {
+					n, err = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if err == nil && (resp.StatusCode != http.StatusOK || n != int64(size)) {
+						err = fmt.Errorf("status %d, %d bytes", resp.StatusCode, n)
+					}
+				}
+				el := time.Since(t0)
+				mu.Lock()
+				res.n++
+				if err != nil {
+					res.errors++
+					if res.firstErr == nil {
+						res.firstErr = err
+					}
+				} else {
+					lat = append(lat, el)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	res.dur = time.Since(start)
+	slices.Sort(lat)
+	if len(lat) > 0 {
+		res.p50, res.p99 = lat[len(lat)/2], lat[len(lat)*99/100]
+	}
+	return res
+}
