@@ -26,7 +26,6 @@ var (
 
 const hostsText = "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n"
 
-
 func dnsOption(i int, o string) bool {
 	if !strings.HasPrefix(o, "unitrace.dns=") {
 		return false

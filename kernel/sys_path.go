@@ -53,11 +53,17 @@ func tracePath(path []byte) {
 		copy(s[:], "...")
 		copy(s[3:], path[len(path)-(len(s)-3):])
 	}
-	var w [record.StrSlots]uint64
-	for i, c := range s {
+	w := strWords(s[:])
+	tpSyscallPath.Emit4(cur().sysNr, w[0], w[1], w[2])
+}
+
+// strWords packs a record's string argument (at most record.StrBytes bytes, the rest zero)
+// into its slots, little-endian.
+func strWords(b []byte) (w [record.StrSlots]uint64) {
+	for i, c := range b[:min(len(b), record.StrBytes)] {
 		w[i/8] |= uint64(c) << (8 * (i % 8))
 	}
-	tpSyscallPath.Emit4(cur().sysNr, w[0], w[1], w[2])
+	return w
 }
 
 // atFDCWD is dirfd's AT_FDCWD as the system calls take it: a 32-bit int.

@@ -6,6 +6,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/signal"
 	"github.com/unitrace/unitrace/kernel/sockwire"
+	"github.com/unitrace/unitrace/trace/record"
 )
 
 // Sockets: TCP and UDP over IPv4 and IPv6, each a host socket in the launcher (netport.go,
@@ -77,7 +78,9 @@ type netCall struct {
 	addrLen     uintptr
 	optLen      uintptr // getsockopt's optlen; buf is optval, or 0 for the kernel's own SO_ERROR read
 	optVal      int64
-	msgFlags    uintptr // recvmsg: &msg_flags
+	msgFlags    uintptr               // recvmsg: &msg_flags
+	learned     [record.StrBytes]byte // the address a reply carried, as text, for syscall_addr
+	learnedLen  uint8
 }
 
 // sockCall is the system call a thread makes on a socket.
@@ -99,6 +102,7 @@ type sockCall struct {
 	moved      uint64
 	want       uint32
 	connecting bool
+	traced     bool    // syscall_addr fired for the address sent
 	out        netCall // where the reply's bytes go (netCall's buf, count, vec, addr, addrLen, optLen, msgFlags)
 }
 
@@ -222,6 +226,10 @@ func sockQueue(slot int32) (ok bool, ret uint64, done bool) {
 			return false, neg(EFAULT), true
 		}
 	}
+	if len(addr) > 0 && !c.traced && h.Op != sockwire.OpSetSockOpt { // setsockopt's value is no address
+		c.traced = true
+		traceSockAddr(t.sysNr, addr)
+	}
 	data, _ := netQueue(h, dataLen)
 	k := copy(data, addr)
 	if sending {
@@ -240,6 +248,10 @@ func sockReplied(slot int32) (uint64, bool) {
 	t := &threads[slot]
 	c := &t.sock
 	r := t.net.result
+	if t.net.learnedLen > 0 && tpSyscallAddr.On() {
+		w := strWords(t.net.learned[:t.net.learnedLen])
+		tpSyscallAddr.Emit4(t.sysNr, w[0], w[1], w[2])
+	}
 	blocking := !fds.Nonblocking(int(c.fd)) && c.flags&msgDontwait == 0
 	switch {
 	case c.connecting:
@@ -294,6 +306,16 @@ func sockReplied(slot int32) (uint64, bool) {
 	return uint64(r), true
 }
 
+// traceSockAddr fires syscall_addr with the system call's number and the address sa as text.
+func traceSockAddr(nr uint64, sa []byte) {
+	if !tpSyscallAddr.On() {
+		return
+	}
+	var s [record.StrBytes]byte
+	w := strWords(s[:sockwire.FormatAddr(s[:], sa)])
+	tpSyscallAddr.Emit4(nr, w[0], w[1], w[2])
+}
+
 // sockCloseHost tells the host socket i is gone (no reply is awaited).
 func sockCloseHost(i int) {
 	if !netAvailable() {
@@ -329,6 +351,9 @@ func netReplyData(t *thread, h sockwire.Header, data []byte) int64 {
 		if n.addr != 0 && !putSockaddr(n.addr, n.addrLen, data[:alen]) {
 			return -EFAULT
 		}
+		if alen > 0 {
+			n.learnedLen = uint8(sockwire.FormatAddr(n.learned[:], data[:alen]))
+		}
 		if n.msgFlags != 0 {
 			var fl uint32
 			if r > int64(len(payload)) {
@@ -342,6 +367,7 @@ func netReplyData(t *thread, h sockwire.Header, data []byte) int64 {
 		if n.addr != 0 && !putSockaddr(n.addr, n.addrLen, data) {
 			return -EFAULT
 		}
+		n.learnedLen = uint8(sockwire.FormatAddr(n.learned[:], data))
 	case sockwire.OpGetSockOpt:
 		if n.buf == 0 {
 			if len(data) >= 4 {

@@ -34,6 +34,11 @@ var (
 	// (two for the calls that take two); a long one is cut to "..." and its end (sys_path.go).
 	tpSyscallPath = trace.Point{Name: "syscall_path", Format: "nr=%d path=%s",
 		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KStr}}}
+	// syscall_addr: a socket call's address, as text: the one it sends to or binds (bind,
+	// connect, sendto, sendmsg) or the one it learns (accept, recvfrom, recvmsg, getsockname,
+	// getpeername).
+	tpSyscallAddr = trace.Point{Name: "syscall_addr", Format: "nr=%d addr=%s",
+		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KStr}}}
 	tpSchedSwitch = trace.Point{Name: "sched_switch", Format: "prev=%d next=%d",
 		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KU64}}}
 	tpThreadCreate = trace.Point{Name: "thread_create", Format: "tid=%d",
@@ -75,7 +80,7 @@ var (
 	tpTimerFire = trace.Point{Name: "timer_fire", Format: "timer=%d sig=%d tid=%d",
 		Args: trace.ArgKinds{N: 3, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KU64, record.KU64}}}
 
-	kernelPoints = [...]*trace.Point{&tpSyscallEnter, &tpSyscallExit, &tpSyscallPath, &tpSchedSwitch, &tpThreadCreate,
+	kernelPoints = [...]*trace.Point{&tpSyscallEnter, &tpSyscallExit, &tpSyscallPath, &tpSyscallAddr, &tpSchedSwitch, &tpThreadCreate,
 		&tpThreadExit, &tpFutexWait, &tpFutexWake, &tpPageFault, &tpIRQEntry, &tpIRQExit, &tpTimerTick,
 		&tpVirtioNotify, &tpShareRPC, &tpNetRPC, &tpNetEvent, &tpTimerFire}
 )
