@@ -4,16 +4,16 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os/exec"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/unitrace/unitrace/internal/httpload"
 )
 
 const netApp = "examples/nethttp"
@@ -109,11 +109,10 @@ func testNetLoad(t *testing.T, a guestArch) {
 	case <-time.After(4 * time.Minute):
 		t.Fatalf("the guest did not serve in time:\n%s", stderr.String())
 	}
-	res := drive(t, "http://"+addr+"/size/1024", 1024, 4, 5*time.Second)
-	t.Logf("%s: %d requests in %v: %.0f per second, p50 %v, p99 %v, %d errors (first: %v)",
-		a.name, res.n, res.dur, float64(res.n)/res.dur.Seconds(), res.p50, res.p99, res.errors, res.firstErr)
-	if res.errors != 0 || res.n == 0 {
-		t.Errorf("%d errors in %d requests; first: %v", res.errors, res.n, res.firstErr)
+	res := httpload.Run("http://"+addr+"/size/1024", 1024, 4, 5*time.Second)
+	t.Logf("%s: %v", a.name, res)
+	if res.Errors != 0 || res.Requests == 0 {
+		t.Errorf("%d errors in %d requests; first: %v", res.Errors, res.Requests, res.FirstErr)
 	}
 	if resp, err := http.Get("http://" + addr + "/quit"); err == nil {
 		resp.Body.Close()
@@ -163,58 +162,4 @@ func freePort(t *testing.T) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
-}
-
-type loadResult struct {
-	n, errors int
-	firstErr  error
-	dur       time.Duration
-	p50, p99  time.Duration
-}
-
-// drive GETs url from workers goroutines for d, each with its own keep-alive connection, and
-// checks every body's length.
-func drive(t *testing.T, url string, size, workers int, d time.Duration) loadResult {
-	var mu sync.Mutex
-	var res loadResult
-	var lat []time.Duration
-	start := time.Now()
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Go(func() {
-			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}, Timeout: 30 * time.Second}
-			defer client.CloseIdleConnections()
-			for time.Since(start) < d {
-				t0 := time.Now()
-				resp, err := client.Get(url)
-				var n int64
-				if err == nil {
-					n, err = io.Copy(io.Discard, resp.Body)
-					resp.Body.Close()
-					if err == nil && (resp.StatusCode != http.StatusOK || n != int64(size)) {
-						err = fmt.Errorf("status %d, %d bytes", resp.StatusCode, n)
-					}
-				}
-				el := time.Since(t0)
-				mu.Lock()
-				res.n++
-				if err != nil {
-					res.errors++
-					if res.firstErr == nil {
-						res.firstErr = err
-					}
-				} else {
-					lat = append(lat, el)
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	res.dur = time.Since(start)
-	slices.Sort(lat)
-	if len(lat) > 0 {
-		res.p50, res.p99 = lat[len(lat)/2], lat[len(lat)*99/100]
-	}
-	return res
 }
