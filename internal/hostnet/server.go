@@ -18,6 +18,7 @@ import (
 	"net/netip"
 	"sync"
 	"syscall"
+	"unsafe"
 
 	"github.com/unitrace/unitrace/kernel/sockwire"
 )
@@ -188,7 +189,11 @@ func (s *server) pollLoop() {
 			if !ok || hs.fd != int(ev.Pad) {
 				continue // closed since: its events are nobody's
 			}
-			sockwire.PutHeader(frame, sockwire.Header{Kind: sockwire.KindEvent, Handle: handle, A: [3]int64{int64(ev.Events)}}, 0)
+			// The readiness now, not when epoll_wait returned: a reply written meanwhile (a
+			// connect's, a read's EAGAIN) may have changed it, and the guest takes each event
+			// as the state after everything before it in the stream.
+			ready := pollNow(hs.fd, ev.Events&^epollET)
+			sockwire.PutHeader(frame, sockwire.Header{Kind: sockwire.KindEvent, Handle: handle, A: [3]int64{int64(ready)}}, 0)
 			if _, err := s.w.Write(frame); err != nil {
 				s.mu.Unlock()
 				return
@@ -196,6 +201,22 @@ func (s *server) pollLoop() {
 		}
 		s.mu.Unlock()
 	}
+}
+
+// pollNow is fd's readiness as ppoll(2) sees it now (POLL* and EPOLL* bits are the same), or
+// the epoll event's bits if ppoll fails.
+func pollNow(fd int, fallback uint32) uint32 {
+	pfd := struct {
+		fd      int32
+		events  int16
+		revents int16
+	}{fd: int32(fd), events: int16(syscall.EPOLLIN | syscall.EPOLLOUT | syscall.EPOLLPRI | syscall.EPOLLRDHUP)}
+	var now syscall.Timespec // zero: do not wait
+	_, _, e := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&pfd)), 1, uintptr(unsafe.Pointer(&now)), 0, 0, 0)
+	if e != 0 {
+		return fallback
+	}
+	return uint32(uint16(pfd.revents)) // 0 when nothing is ready any more
 }
 
 // watch adds a new host socket to the poller, edge-triggered, for everything the guest's
