@@ -98,6 +98,10 @@ func sockAccept(f *Frame, n int, addr, addrLen uintptr, flags int) (uint64, bool
 	if errno != 0 {
 		return neg(errno), true
 	}
+	if fds.SocketNothingToRead(i) && fds.Nonblocking(n) {
+		tpNetLocal.Emit2(uint64(handle), neg(EAGAIN))
+		return neg(EAGAIN), true // no connection waits (fd.SocketNothingToRead)
+	}
 	domain, typ := fds.SocketType(i)
 	ni, nh, errno := fds.SocketReserve(domain, typ)
 	if errno != 0 {
@@ -243,6 +247,10 @@ func sockRecv(f *Frame, n int, flags int64, c sockCall) (uint64, bool) {
 	total, errno := userIOLen(c.out.buf, c.out.count, c.out.vec)
 	if errno != 0 {
 		return neg(errno), true
+	}
+	if fds.SocketNothingToRead(i) && (fds.Nonblocking(n) || flags&msgDontwait != 0) && flags&msgPeek == 0 {
+		tpNetLocal.Emit2(uint64(handle), neg(EAGAIN))
+		return neg(EAGAIN), true // known without a round trip (fd.SocketNothingToRead)
 	}
 	c.call, c.fd, c.sock, c.flags, c.total = callRecv, int32(n), int32(i), flags, total
 	want := min(total, uint64(sockwire.MaxData-sockwire.MaxAddr))

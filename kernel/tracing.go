@@ -70,6 +70,10 @@ var (
 	// the socket's handle, the time from queueing the request to the reply, and the result.
 	tpNetRPC = trace.Point{Name: "net_rpc", Format: "op=%d handle=%x latency_ns=%d result=%d",
 		Args: trace.ArgKinds{N: 4, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KHex, record.KU64, record.KI64}}}
+	// net_local: a socket call answered without asking the launcher (EAGAIN for a read of a
+	// socket its events say has nothing), with the socket's handle and the result.
+	tpNetLocal = trace.Point{Name: "net_local", Format: "handle=%x result=%d",
+		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KHex, record.KI64}}}
 	// net_event: the launcher's word that a socket's readiness changed (EPOLL* bits).
 	tpNetEvent = trace.Point{Name: "net_event", Format: "handle=%x ready=%x",
 		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KHex, record.KHex}}}
@@ -82,7 +86,7 @@ var (
 
 	kernelPoints = [...]*trace.Point{&tpSyscallEnter, &tpSyscallExit, &tpSyscallPath, &tpSyscallAddr, &tpSchedSwitch, &tpThreadCreate,
 		&tpThreadExit, &tpFutexWait, &tpFutexWake, &tpPageFault, &tpIRQEntry, &tpIRQExit, &tpTimerTick,
-		&tpVirtioNotify, &tpShareRPC, &tpNetRPC, &tpNetEvent, &tpTimerFire}
+		&tpVirtioNotify, &tpShareRPC, &tpNetRPC, &tpNetLocal, &tpNetEvent, &tpTimerFire}
 )
 
 // traceOpts are the tracer's boot options.

@@ -186,11 +186,11 @@ func writeTable(w io.Writer, o options, uni, lin []httpload.Result) {
 	rows := []struct {
 		name string
 		f    func(httpload.Result) float64
-		unit string
+		unit string // a format: %.0f for a rate, %.2f ms for a latency
 	}{
-		{"requests per second", httpload.Result.PerSecond, ""},
-		{"p50 latency", func(r httpload.Result) float64 { return float64(r.P50) / 1e6 }, " ms"},
-		{"p99 latency", func(r httpload.Result) float64 { return float64(r.P99) / 1e6 }, " ms"},
+		{"requests per second", httpload.Result.PerSecond, "%.0f"},
+		{"p50 latency", func(r httpload.Result) float64 { return float64(r.P50) / 1e6 }, "%.2f ms"},
+		{"p99 latency", func(r httpload.Result) float64 { return float64(r.P99) / 1e6 }, "%.2f ms"},
 	}
 	for _, row := range rows {
 		u, l := values(uni, row.f), values(lin, row.f)
@@ -212,13 +212,15 @@ func values(rs []httpload.Result, f func(httpload.Result) float64) []float64 {
 	return v
 }
 
-func spread(v []float64, unit string) string {
+// spread is "median (min-max)", each value in format.
+func spread(v []float64, format string) string {
 	s := slices.Clone(v)
 	slices.Sort(s)
 	if len(s) == 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%.3g%s (%.3g-%.3g)", median(s), unit, s[0], s[len(s)-1])
+	num := strings.TrimSuffix(format, " ms")
+	return fmt.Sprintf(format+" ("+num+"-"+num+")", median(s), s[0], s[len(s)-1])
 }
 
 func median(v []float64) float64 {

@@ -133,10 +133,26 @@ func (s *server) bind(hs *hostSocket, data []byte) int64 {
 		case *syscall.SockaddrInet4:
 			sa.Addr = [4]byte{127, 0, 0, 1}
 		case *syscall.SockaddrInet6:
-			sa.Addr, sa.ZoneId = netip.IPv6Loopback().As16(), 0
+			sa.Addr, sa.ZoneId = loopback6(sa.Addr, hs.fd), 0
 		}
 	}
 	return result(0, syscall.Bind(hs.fd, sa))
+}
+
+// loopback6 is the host address an IPv6 socket binds for the guest's addr: "::1", or for the
+// unspecified address of a dual-stack socket (IPV6_V6ONLY off, Linux's default) the IPv4
+// loopback address as a mapped one, so that IPv4 clients reach it as they would on Linux.
+func loopback6(addr [16]byte, fd int) [16]byte {
+	a := netip.AddrFrom16(addr)
+	if a.IsUnspecified() {
+		if v6only, err := syscall.GetsockoptInt(fd, syscall.IPPROTO_IPV6, syscall.IPV6_V6ONLY); err == nil && v6only == 0 {
+			return netip.AddrFrom4([4]byte{127, 0, 0, 1}).As16()
+		}
+	}
+	if a.Is4In6() && a.Unmap().IsLoopback() {
+		return addr
+	}
+	return netip.IPv6Loopback().As16()
 }
 
 // sockaddrOf is a -listen address as a socket address of the socket's family.

@@ -316,6 +316,25 @@ func TestListenRemapAndLog(t *testing.T) {
 	}
 }
 
+// TestDualStack: a guest listening on [::] with IPV6_V6ONLY off (Go's ":port") is reached by
+// IPv4 clients on 127.0.0.1, as on Linux.
+func TestDualStack(t *testing.T) {
+	g, _ := startGuest(t, Options{})
+	g.call(sockwire.OpSocket, 1, [3]int64{afINET6, tcp, 0}, nil)
+	g.call(sockwire.OpSetSockOpt, 1, [3]int64{ipprotoIPv6, syscall.IPV6_V6ONLY}, []byte{0, 0, 0, 0})
+	any6 := encodeAddr(nil, &syscall.SockaddrInet6{})
+	if r, _, _ := g.call(sockwire.OpBind, 1, [3]int64{}, any6); r != 0 {
+		t.Fatalf("bind [::]:0 = %d", r)
+	}
+	g.call(sockwire.OpListen, 1, [3]int64{4}, nil)
+	_, _, a := g.call(sockwire.OpSockName, 1, [3]int64{}, nil)
+	c, err := net.Dial("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(portOf(t, a))))
+	if err != nil {
+		t.Fatalf("an IPv4 client: %v", err)
+	}
+	c.Close()
+}
+
 func TestNoOutbound(t *testing.T) {
 	g, _ := startGuest(t, Options{NoOutbound: true})
 	g.call(sockwire.OpSocket, 1, [3]int64{afINET, tcp, 0}, nil)

@@ -22,6 +22,7 @@ type socket struct {
 	gen      uint16 // bumped at every reservation: a handle names one socket's life
 	reserved bool   // taken for a call in flight, not yet on a descriptor
 	ready    uint32 // EPOLL* bits
+	evented  bool   // an event has set ready at least once: until then it says nothing
 	domain   uint16
 	typ      uint16
 }
@@ -39,7 +40,7 @@ func (t *Table) SocketReserve(domain, typ int) (i int, handle uint32, errno int)
 		s := &t.sockets[i]
 		if !s.inUse() {
 			s.gen++
-			s.reserved, s.ready, s.domain, s.typ = true, 0, uint16(domain), uint16(typ)
+			s.reserved, s.ready, s.evented, s.domain, s.typ = true, 0, false, uint16(domain), uint16(typ)
 			return i, t.handleOf(i), 0
 		}
 	}
@@ -123,7 +124,7 @@ func (t *Table) SocketSetReady(i int, ready uint32) bool {
 	}
 	s := &t.sockets[i]
 	fresh := ready &^ s.ready
-	s.ready = ready
+	s.ready, s.evented = ready, true
 	if fresh == 0 {
 		return false
 	}
@@ -142,6 +143,19 @@ func (t *Table) SocketClearReady(i int, bits uint32) {
 	if i >= 0 && i < MaxSockets {
 		t.sockets[i].ready &^= bits
 	}
+}
+
+// SocketNothingToRead reports whether socket i is known to have nothing to read, accept or
+// report: the host's events, which carry the socket's state after every reply before them,
+// have said so and nothing since set EPOLLIN, EPOLLPRI, EPOLLRDHUP, EPOLLHUP or EPOLLERR. A
+// non-blocking read then answers EAGAIN without asking the host: the data that arrives later
+// comes as an event that sets EPOLLIN, an edge for the epoll the caller then waits in.
+func (t *Table) SocketNothingToRead(i int) bool {
+	if i < 0 || i >= MaxSockets {
+		return false
+	}
+	s := &t.sockets[i]
+	return s.evented && s.ready&(EPOLLIN|EPOLLPRI|EPOLLRDHUP|EPOLLHUP|EPOLLERR) == 0
 }
 
 // SocketDescriptors writes to out the descriptors of socket i and returns how many.
