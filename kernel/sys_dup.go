@@ -20,10 +20,14 @@ func sysDupImpl(old int) uint64 {
 // descriptor of.
 func sysDup3Impl(old, new, flags int) uint64 {
 	p, _, isPipe := fds.Pipe(new)
+	sock, _, isSocket := fds.Socket(new)
 	r, last, errno := fds.Dup3(old, new, flags)
 	releaseNode(last)
 	if isPipe && errno == 0 {
 		afterPipeClose(new, p)
+	}
+	if isSocket && errno == 0 {
+		afterSocketClose(new, sock)
 	}
 	return errnoOr(errno, uint64(r))
 }

@@ -17,10 +17,10 @@ import (
 // non-blocking socket's way of saying "not yet") and the bytes sent and received. Busiest first.
 func summarizeSockets(w io.Writer, tr *tracefile.Trace, recs []tracefile.Rec) {
 	type stat struct {
-		lat          []int64
-		total        int64
+		lat           []int64
+		total         int64
 		notYet, fails int
-		bytes        uint64
+		bytes         uint64
 	}
 	const eagain, einprogress = 11, 115
 	by := map[sockwire.Op]*stat{}

@@ -277,9 +277,13 @@ func (s *server) recv(hs *hostSocket, flags, want int64) (int64, int64, []byte) 
 	return int64(n), int64(alen), out
 }
 
-// mayReach is ENETUNREACH for an address other than loopback under Options.NoOutbound.
+// mayReach is ENETUNREACH under Options.Offline, and for an address other than loopback under
+// Options.NoOutbound.
 func (s *server) mayReach(sa syscall.Sockaddr) syscall.Errno {
-	if !s.opts.NoOutbound {
+	switch {
+	case s.opts.Offline:
+		return syscall.ENETUNREACH
+	case !s.opts.NoOutbound:
 		return 0
 	}
 	switch sa := sa.(type) {

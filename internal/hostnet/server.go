@@ -38,6 +38,9 @@ type Options struct {
 	// NoOutbound refuses connections and datagrams to anything but the loopback address
 	// (ENETUNREACH).
 	NoOutbound bool
+	// Offline refuses every connection and datagram (ENETUNREACH): the fuzz target's, which
+	// must reach nothing, not even the host's own services.
+	Offline bool
 }
 
 // Serve answers the guest's frames from rw until it ends (io.EOF: nil) or sends a frame that

@@ -374,7 +374,8 @@ func TestRefusals(t *testing.T) {
 }
 
 // FuzzGuestStream: whatever the guest sends, Serve returns (an error or nil at the stream's
-// end) and never panics. Outbound connections are off, so the fuzzer reaches only loopback.
+// end) and never panics. It is offline, so the fuzzer's connections and datagrams reach
+// nothing.
 func FuzzGuestStream(f *testing.F) {
 	b := make([]byte, sockwire.MaxFrame)
 	n := sockwire.Put(b, sockwire.Header{Kind: sockwire.KindRequest, Op: sockwire.OpSocket, ID: 1, Handle: 1, A: [3]int64{afINET, tcp, 0}}, nil)
@@ -385,7 +386,7 @@ func FuzzGuestStream(f *testing.F) {
 	f.Add([]byte{1, 2, 3})
 	f.Fuzz(func(t *testing.T, in []byte) {
 		rw := &scripted{in: bytes.NewReader(in)}
-		err := Serve(context.Background(), rw, Options{NoOutbound: true})
+		err := Serve(context.Background(), rw, Options{Offline: true})
 		if err != nil && errors.Is(err, errPanic) {
 			t.Fatal(err)
 		}
