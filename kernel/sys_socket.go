@@ -72,8 +72,6 @@ type netCall struct {
 	sock        int32
 	againClears uint32 // readiness bits a reply of EAGAIN clears
 	replyClears uint32 // readiness bits any reply clears (a connect's)
-	shortClears uint32 // readiness bits a read of fewer bytes than asked clears (a stream's)
-	want        int64  // the bytes a read asked for
 	buf, count  uintptr
 	vec         bool
 	addr        uintptr // a received address goes here, as much as *addrLen (a u32) allows
@@ -219,11 +217,6 @@ func sockQueue(slot int32) (ok bool, ret uint64, done bool) {
 	case sending:
 		n.againClears = fd.EPOLLOUT
 	}
-	if _, typ := fds.SocketType(int(c.sock)); c.call == callRecv && typ == sockStream && c.flags&msgPeek == 0 {
-		// A stream's read that got less than it asked for emptied the socket's buffer: the
-		// data that comes after it comes as an event, after this reply.
-		n.shortClears, n.want = fd.EPOLLIN, h.A[1]
-	}
 	if h.Op == sockwire.OpConnect {
 		n.replyClears = fd.EPOLLOUT | fd.EPOLLHUP | fd.EPOLLERR
 	}
@@ -341,9 +334,6 @@ func netReplyData(t *thread, h sockwire.Header, data []byte) int64 {
 	}
 	if n.replyClears != 0 {
 		fds.SocketClearReady(int(n.sock), n.replyClears)
-	}
-	if r > 0 && r < n.want {
-		fds.SocketClearReady(int(n.sock), n.shortClears)
 	}
 	if r < 0 {
 		return r
