@@ -12,7 +12,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -109,18 +108,7 @@ func (o options) measure(boot func(port int) *exec.Cmd) (httpload.Result, error)
 		return httpload.Result{}, err
 	}
 	defer cmd.Process.Kill()
-	serving := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		said := false
-		for sc.Scan() {
-			if !said && strings.Contains(sc.Text(), "nethttp: serving on") {
-				said = true
-				serving <- true
-			}
-		}
-		close(serving)
-	}()
+	serving := httpload.AwaitLine(out, "nethttp: serving on", nil)
 	select {
 	case ok := <-serving:
 		if !ok {

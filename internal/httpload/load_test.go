@@ -26,3 +26,13 @@ func TestRun(t *testing.T) {
 		t.Fatalf("short bodies: %v, first error %v", bad, bad.FirstErr)
 	}
 }
+
+func TestAwaitLine(t *testing.T) {
+	var log strings.Builder
+	if !<-AwaitLine(strings.NewReader("boot\nnethttp: serving on x\nmore\n"), "serving on", &log) {
+		t.Fatal("the line was not seen")
+	}
+	if <-AwaitLine(strings.NewReader("boot\nexit\n"), "serving on", nil) {
+		t.Fatal("a line that never came was seen")
+	}
+}

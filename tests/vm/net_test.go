@@ -1,7 +1,6 @@
 package vm_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"net"
@@ -10,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -88,18 +88,8 @@ func testNetLoad(t *testing.T, a guestArch) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	serving := make(chan bool, 1)
-	var console strings.Builder
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			console.WriteString(sc.Text() + "\n")
-			if strings.Contains(sc.Text(), "nethttp: serving on") {
-				serving <- true
-			}
-		}
-		close(serving)
-	}()
+	var console lockedBuilder
+	serving := httpload.AwaitLine(stdout, "nethttp: serving on", &console)
 	select {
 	case ok := <-serving:
 		if !ok {
@@ -142,6 +132,24 @@ func testNetLoad(t *testing.T, a guestArch) {
 	if kernelUnderSocket == 0 {
 		t.Error("no sample in the kernel's socket calls with the program's read or write beneath")
 	}
+}
+
+// lockedBuilder is a strings.Builder that one goroutine writes while another reads it.
+type lockedBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuilder) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuilder) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // hasPrefix reports whether some function on the stack starts with prefix.
