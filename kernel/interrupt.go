@@ -56,6 +56,11 @@ func completeInterrupted(f *Frame, slot int32, kind waitKind) uint64 {
 		setSysRet(f, t.waitArg)
 	case kind == waitNet && t.sock.moved > 0:
 		setSysRet(f, t.sock.moved)
+	case kind == waitNet:
+		sockAbandon(slot)
+		rewindSyscall(f)
+		t.restarting = true
+		return neg(ERESTARTSYS)
 	default:
 		rewindSyscall(f)
 		t.restarting = true

@@ -260,9 +260,9 @@ func sockReplied(slot int32) (uint64, bool) {
 			return uint64(r), true
 		}
 		return uint64(-t.net.optVal), true
-	case c.call == callSocket, c.call == callAccept && r == 0:
+	case c.call == callSocket, c.call == callAccept && !(r == -EAGAIN && blocking):
 		if r < 0 {
-			fds.SocketRelease(int(c.newSock))
+			fds.SocketRelease(int(c.newSock)) // the host made none: the reservation goes
 			return uint64(r), true
 		}
 		n, errno := fds.SocketInstall(int(c.newSock), c.newFlags&sockCloexec != 0, c.newFlags&sockNonblock != 0)
@@ -314,6 +314,14 @@ func traceSockAddr(nr uint64, sa []byte) {
 	var s [record.StrBytes]byte
 	w := strWords(s[:sockwire.FormatAddr(s[:], sa)])
 	tpSyscallAddr.Emit4(nr, w[0], w[1], w[2])
+}
+
+// sockAbandon gives back what a socket call interrupted in its wait had reserved: accept's
+// socket, which the call made again will reserve afresh.
+func sockAbandon(slot int32) {
+	if c := &threads[slot].sock; c.call == callAccept {
+		fds.SocketRelease(int(c.newSock))
+	}
 }
 
 // sockCloseHost tells the host socket i is gone (no reply is awaited).

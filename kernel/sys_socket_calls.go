@@ -233,6 +233,9 @@ func sockSend(f *Frame, n int, flags int64, c sockCall) (uint64, bool) {
 	if errno != 0 {
 		return neg(errno), true
 	}
+	if _, typ := fds.SocketType(i); typ == sockDgram && total+uint64(c.addrLen) > sockwire.MaxData {
+		return neg(EMSGSIZE), true // a datagram goes whole or not at all: it must fit one frame
+	}
 	c.call, c.fd, c.sock, c.flags, c.total = callSend, int32(n), int32(i), flags, total
 	c.h = sockwire.Header{Op: sockwire.OpSend, Handle: handle, A: [3]int64{flags &^ msgNosignal}}
 	return sockStart(f, c)
