@@ -44,6 +44,7 @@ func interruptWait(slot int32) {
 // in f. It returns the result syscall_exit reports.
 func completeInterrupted(f *Frame, slot int32, kind waitKind) uint64 {
 	t := &threads[slot]
+	t.noSigpipe = false // a pair send's MSG_NOSIGNAL ends with its call
 	switch {
 	case kind == waitSleep:
 		if t.waitAddr != 0 {

@@ -19,12 +19,16 @@ func sysDupImpl(old int) uint64 {
 // sysDup3Impl replaces new with a descriptor of old's file, releasing the file new was the last
 // descriptor of.
 func sysDup3Impl(old, new, flags int) uint64 {
-	p, _, isPipe := fds.Pipe(new)
+	rp, readsPipe := fds.PipeFor(new, false)
+	wp, writesPipe := fds.PipeFor(new, true)
 	sock, _, isSocket := fds.Socket(new)
 	r, last, errno := fds.Dup3(old, new, flags)
 	releaseNode(last)
-	if isPipe && errno == 0 {
-		afterPipeClose(new, p)
+	if readsPipe && errno == 0 {
+		afterPipeClose(new, rp)
+	}
+	if writesPipe && errno == 0 {
+		afterPipeClose(new, wp)
 	}
 	if isSocket && errno == 0 {
 		afterSocketClose(new, sock)

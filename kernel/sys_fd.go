@@ -112,7 +112,7 @@ func sysReadFD(f *Frame, n int, buf, count uintptr) (uint64, bool) {
 		return ret, done
 	case fd.KindFile:
 		return sysReadFile(n, buf, count), true
-	case fd.KindPipe:
+	case fd.KindPipe, fd.KindPair:
 		return pipeCall(f, n, false, false, buf, count)
 	case fd.KindSocket:
 		return sockRead(f, n, buf, count, false)

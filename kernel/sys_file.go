@@ -400,6 +400,8 @@ func descStat(n int) (fs.Stat, int) {
 	case fd.KindPipe: // on Linux's pipefs (0:12), an inode per pipe
 		p, _, _ := fds.Pipe(n)
 		return fs.Stat{Dev: fs.Mkdev(0, 12), Ino: uint64(p) + 1, Mode: fs.S_IFIFO | 0o600, Nlink: 1, Blksize: 4096}, 0
+	case fd.KindSocket, fd.KindPair: // on Linux's sockfs (0:8)
+		return fs.Stat{Dev: fs.Mkdev(0, 8), Ino: uint64(n) + 1, Mode: fs.S_IFSOCK | 0o777, Nlink: 1, Blksize: 4096}, 0
 	}
 	return fs.Stat{Dev: fs.Mkdev(0, 14), Ino: 1, Mode: 0o600, Nlink: 1, Blksize: 4096}, 0
 }
@@ -539,12 +541,16 @@ func setCwd(n vfs.Node, errno int) int {
 
 // closeFD closes descriptor n, releasing its file's node when it was the last descriptor.
 func closeFD(n int) uint64 {
-	p, _, isPipe := fds.Pipe(n)
+	rp, readsPipe := fds.PipeFor(n, false)
+	wp, writesPipe := fds.PipeFor(n, true)
 	sock, _, isSocket := fds.Socket(n)
 	last, errno := fds.Close(n)
 	releaseNode(last)
-	if isPipe {
-		afterPipeClose(n, p)
+	if readsPipe {
+		afterPipeClose(n, rp)
+	}
+	if writesPipe {
+		afterPipeClose(n, wp)
 	}
 	if isSocket {
 		afterSocketClose(n, sock)

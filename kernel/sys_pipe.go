@@ -48,6 +48,9 @@ func wakePipe(p int) {
 // can and, if the thread must wait, blocks it to finish the call when the pipe changes.
 func pipeCall(f *Frame, n int, write, vec bool, buf, count uintptr) (uint64, bool) {
 	ret, done, moved := pipeIO(curSlot(), n, write, vec, buf, count, 0)
+	if done {
+		cur().noSigpipe = false // a send's MSG_NOSIGNAL lasts for its own call (pairMove)
+	}
 	if !done {
 		blockOnPipe(f, n, write, vec, buf, count, moved)
 	}
@@ -67,6 +70,7 @@ func completePipeWait(f *Frame, slot int32) {
 	t := &threads[slot]
 	ret, done, moved := pipeIO(slot, int(t.waitFD), t.waitWrite, t.waitVec, t.waitAddr, t.waitCount, t.waitArg)
 	if done {
+		t.noSigpipe = false
 		setSysRet(f, ret)
 		return
 	}
@@ -110,7 +114,7 @@ func pipeIO(slot int32, n int, write, vec bool, buf, count uintptr, skip uint64)
 		}
 		return uintptr(le64(segs[i*iovecSize:])), le64(segs[i*iovecSize+8:])
 	}
-	p, _, isPipe := fds.Pipe(n)
+	p, isPipe := fds.PipeFor(n, write)
 	if !isPipe {
 		return neg(EBADF), true, 0 // closed while the thread waited
 	}
@@ -132,7 +136,7 @@ func pipeIO(slot int32, n int, write, vec bool, buf, count uintptr, skip uint64)
 		wakePipe(p)
 	}
 	switch {
-	case write && errno == fd.EPIPE:
+	case write && errno == fd.EPIPE && !threads[slot].noSigpipe:
 		sendSignal(slot, sigPIPE, signal.Info{Signo: sigPIPE, Code: signal.SI_USER, Pid: processID})
 	case errno == fd.EAGAIN && !fds.Nonblocking(n) && (write || moved == 0):
 		return 0, false, moved

@@ -46,6 +46,9 @@ func sysSocket(f *Frame, a syscallArgs) (uint64, bool) {
 
 // sockSimple makes a call with one request and its result.
 func sockSimple(f *Frame, n int, op sockwire.Op, args [3]int64, c sockCall) (uint64, bool) {
+	if isPair(n) {
+		return pairSimple(n, op, args, c), true
+	}
 	i, handle, errno := sockFD(n)
 	if errno != 0 {
 		return neg(errno), true
@@ -91,8 +94,8 @@ func sysAccept4(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 func sockAccept(f *Frame, n int, addr, addrLen uintptr, flags int) (uint64, bool) {
-	if flags&^(sockNonblock|sockCloexec) != 0 {
-		return neg(EINVAL), true
+	if flags&^(sockNonblock|sockCloexec) != 0 || isPair(n) {
+		return neg(EINVAL), true // a pair's end does not listen
 	}
 	i, handle, errno := sockFD(n)
 	if errno != 0 {
@@ -225,6 +228,9 @@ func sysRecvmsg(f *Frame, a syscallArgs) (uint64, bool) {
 // sockSend is write, writev, sendto and sendmsg: c holds the bytes (src, srcLen, srcVec) and
 // the address, if any.
 func sockSend(f *Frame, n int, flags int64, c sockCall) (uint64, bool) {
+	if isPair(n) {
+		return pairMove(f, n, true, flags, c)
+	}
 	i, handle, errno := sockFD(n)
 	if errno != 0 {
 		return neg(errno), true
@@ -243,6 +249,9 @@ func sockSend(f *Frame, n int, flags int64, c sockCall) (uint64, bool) {
 
 // sockRecv is read, readv, recvfrom and recvmsg: c.out says where the bytes go.
 func sockRecv(f *Frame, n int, flags int64, c sockCall) (uint64, bool) {
+	if isPair(n) {
+		return pairMove(f, n, false, flags, c)
+	}
 	i, handle, errno := sockFD(n)
 	if errno != 0 {
 		return neg(errno), true
@@ -277,14 +286,4 @@ func afterSocketClose(n, i int) {
 		sockCloseHost(i)
 	}
 	futexWake(fdKey(n), maxThreads)
-}
-
-func sysSocketpair(f *Frame, a syscallArgs) (uint64, bool) {
-	switch int(a[0]) {
-	case afUNIX:
-		return neg(EOPNOTSUPP), true // not yet: in-guest sockets
-	case afINET, afINET6:
-		return neg(EOPNOTSUPP), true // as Linux: no pairs of Internet sockets
-	}
-	return neg(EAFNOSUPPORT), true
 }

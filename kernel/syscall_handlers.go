@@ -17,7 +17,7 @@ func sysWrite(f *Frame, a syscallArgs) (uint64, bool) {
 	switch fds.Kind(int(a[0])) {
 	case fd.KindDevice:
 		return sysWriteDevice(f, int(a[0]), uintptr(a[1]), uintptr(a[2]))
-	case fd.KindPipe:
+	case fd.KindPipe, fd.KindPair:
 		return pipeCall(f, int(a[0]), true, false, uintptr(a[1]), uintptr(a[2]))
 	case fd.KindSocket:
 		return sockWrite(f, int(a[0]), uintptr(a[1]), uintptr(a[2]), false)
@@ -79,7 +79,7 @@ func sysPwrite64(f *Frame, a syscallArgs) (uint64, bool) {
 
 func sysReadv(f *Frame, a syscallArgs) (uint64, bool) {
 	switch fds.Kind(int(a[0])) {
-	case fd.KindPipe:
+	case fd.KindPipe, fd.KindPair:
 		return pipeCall(f, int(a[0]), false, true, uintptr(a[1]), uintptr(int32(a[2])))
 	case fd.KindSocket:
 		return sockRead(f, int(a[0]), uintptr(a[1]), uintptr(int32(a[2])), true)
@@ -89,7 +89,7 @@ func sysReadv(f *Frame, a syscallArgs) (uint64, bool) {
 
 func sysWritev(f *Frame, a syscallArgs) (uint64, bool) {
 	switch fds.Kind(int(a[0])) {
-	case fd.KindPipe:
+	case fd.KindPipe, fd.KindPair:
 		return pipeCall(f, int(a[0]), true, true, uintptr(a[1]), uintptr(int32(a[2])))
 	case fd.KindSocket:
 		return sockWrite(f, int(a[0]), uintptr(a[1]), uintptr(int32(a[2])), true)

@@ -190,7 +190,7 @@ var sysTable = [...]sysCall{
 	nrAlarm:             {handler: sysAlarm},             // full: ITIMER_REAL
 	nrSetitimer:         {handler: sysSetitimer},         // full: ITIMER_REAL (wall time, SIGALRM: at its expiry), ITIMER_VIRTUAL (user time, SIGVTALRM) and ITIMER_PROF (CPU time, SIGPROF), checked at the 250 Hz tick and at thread switches
 	nrGetpid:            {handler: sysGetpid},            // full
-	nrSocket:            {handler: sysSocket},            // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; AF_UNIX and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT
+	nrSocket:            {handler: sysSocket},            // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT
 	nrConnect:           {handler: sysConnect},           // full: blocking, or EINPROGRESS then SO_ERROR
 	nrAccept:            {handler: sysAccept},            // full
 	nrSendto:            {handler: sysSendto},            // partial: MSG_OOB, MSG_DONTROUTE, MSG_DONTWAIT, MSG_EOR, MSG_NOSIGNAL, MSG_MORE; others EOPNOTSUPP; at most 60 KiB a call
@@ -202,7 +202,7 @@ var sysTable = [...]sysCall{
 	nrListen:            {handler: sysListen},            // full
 	nrGetsockname:       {handler: sysGetsockname},       // full
 	nrGetpeername:       {handler: sysGetpeername},       // full
-	nrSocketpair:        {handler: sysSocketpair},        // partial: AF_UNIX EOPNOTSUPP (not yet); AF_INET and AF_INET6 EOPNOTSUPP, as Linux
+	nrSocketpair:        {handler: sysSocketpair},        // partial: AF_UNIX SOCK_STREAM, served in the guest: 64 KiB each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); datagram and seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux
 	nrSetsockopt:        {handler: sysSetsockopt},        // partial: SO_REUSEADDR, SO_REUSEPORT, SO_KEEPALIVE, SO_BROADCAST, SO_LINGER, SO_RCVBUF, SO_SNDBUF, SO_OOBINLINE, TCP_NODELAY, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT, IPV6_V6ONLY, IP_TOS, IP_TTL, IPV6_UNICAST_HOPS; others ENOPROTOOPT
 	nrGetsockopt:        {handler: sysGetsockopt},        // partial: the options setsockopt takes, and SO_ERROR, SO_TYPE, SO_ACCEPTCONN, SO_DOMAIN, SO_PROTOCOL; others ENOPROTOOPT
 	nrClone:             {handler: sysClone},             // partial: threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID; CLONE_VFORK and CLONE_PIDFD EINVAL; without CLONE_THREAD a new process: ENOSYS, as fork

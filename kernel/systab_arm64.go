@@ -222,8 +222,8 @@ var sysTable = [...]sysCall{
 	nrGetgid:            {handler: sysGetgid},            // full: root: 0
 	nrGetegid:           {handler: sysGetegid},           // full: root: 0
 	nrGettid:            {handler: sysGettid},            // full
-	nrSocket:            {handler: sysSocket},            // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; AF_UNIX and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT
-	nrSocketpair:        {handler: sysSocketpair},        // partial: AF_UNIX EOPNOTSUPP (not yet); AF_INET and AF_INET6 EOPNOTSUPP, as Linux
+	nrSocket:            {handler: sysSocket},            // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT
+	nrSocketpair:        {handler: sysSocketpair},        // partial: AF_UNIX SOCK_STREAM, served in the guest: 64 KiB each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); datagram and seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux
 	nrBind:              {handler: sysBind},              // full: listeners bind on the host's loopback address, or where the launcher's -listen maps their port
 	nrListen:            {handler: sysListen},            // full
 	nrAccept:            {handler: sysAccept},            // full

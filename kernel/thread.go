@@ -54,7 +54,9 @@ type thread struct {
 	sock   sockCall
 	net    netCall
 	netSeq uint16
-	wakeAt int64 // when the sleeper queue wakes it: deadline plus the call's slack
+	// noSigpipe: the pipe call in progress is a socket pair's send with MSG_NOSIGNAL.
+	noSigpipe bool
+	wakeAt    int64 // when the sleeper queue wakes it: deadline plus the call's slack
 	// epoll_pwait / read arguments, to complete the call after a wake-up.
 	waitFD     int32
 	waitAddr   uintptr

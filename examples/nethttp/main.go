@@ -7,6 +7,7 @@
 //   - a connection to a closed port fails with ECONNREFUSED;
 //   - a UDP echo;
 //   - a non-blocking connect reports its result through SO_ERROR, success and refusal;
+//   - a socketpair's ends, made net.Conns, carry bytes both ways and end with shutdown;
 //   - localhost resolves (/etc/hosts), and with -lookup NAME so does NAME (the nameservers).
 //
 // With -serve ADDR it serves the load handlers on ADDR until a request for /quit, for a load
@@ -54,6 +55,7 @@ func main() {
 		{"udp", udpEcho},
 		{"nonblocking connect", nonblockingConnect},
 		{"localhost", func() (string, error) { return resolve("localhost") }},
+		{"socketpair", socketPair},
 	} {
 		line, err := c.run()
 		if err != nil {
@@ -253,6 +255,62 @@ func connectResult(port int) (syscall.Errno, error) {
 		return 0, fmt.Errorf("getsockopt: %w", err)
 	}
 	return syscall.Errno(v), nil
+}
+
+// socketPair makes an AF_UNIX socket pair, turns its ends into net.Conns (net.FileConn asks
+// the socket its type and address), sends each way through the netpoller, and closes one
+// direction with CloseWrite: the other end reads end of file.
+func socketPair() (string, error) {
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return "", fmt.Errorf("socketpair: %w", err)
+	}
+	var conns [2]*net.UnixConn
+	for i, fd := range fds {
+		f := os.NewFile(uintptr(fd), "pair")
+		c, err := net.FileConn(f)
+		f.Close()
+		if err != nil {
+			return "", fmt.Errorf("FileConn: %w", err)
+		}
+		u, ok := c.(*net.UnixConn)
+		if !ok {
+			return "", fmt.Errorf("FileConn gave a %T", c)
+		}
+		defer u.Close()
+		conns[i] = u
+	}
+	a, b := conns[0], conns[1]
+	a.SetDeadline(time.Now().Add(30 * time.Second))
+	b.SetDeadline(time.Now().Add(30 * time.Second))
+	msg := body(100 << 10) // more than a direction holds: the writer waits for the reader
+	done := make(chan error, 1)
+	go func() {
+		_, err := a.Write(msg)
+		if err == nil {
+			err = a.CloseWrite()
+		}
+		done <- err
+	}()
+	got, err := io.ReadAll(b)
+	if err != nil {
+		return "", fmt.Errorf("read: %w", err)
+	}
+	if err := <-done; err != nil {
+		return "", fmt.Errorf("write: %w", err)
+	}
+	if string(got) != string(msg) {
+		return "", fmt.Errorf("%d bytes came, want %d checked", len(got), len(msg))
+	}
+	if _, err := b.Write([]byte("back")); err != nil {
+		return "", err
+	}
+	buf := make([]byte, 8)
+	n, err := a.Read(buf)
+	if err != nil || string(buf[:n]) != "back" {
+		return "", fmt.Errorf("the other way: %q, %v", buf[:n], err)
+	}
+	return fmt.Sprintf("%d bytes one way, end of file after CloseWrite, 4 back", len(got)), nil
 }
 
 // resolve looks name up with Go's own resolver (/etc/hosts, then the nameservers of

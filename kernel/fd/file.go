@@ -123,7 +123,7 @@ func (t *Table) Dup(old, min int, cloexec bool) (fd int, errno int) {
 }
 
 func dupable(k Kind) bool {
-	return k == KindFile || k == KindConsole || k == KindPipe || k == KindSocket
+	return k == KindFile || k == KindConsole || k == KindPipe || k == KindSocket || k == KindPair
 }
 
 // install makes free descriptor fd another descriptor of old's file.
@@ -139,6 +139,10 @@ func (t *Table) install(fd, old int, cloexec bool) {
 		t.pipes[src.desc%MaxPipes].readers++
 	case src.kind == KindSocket:
 		t.sockets[src.desc%MaxSockets].refs++
+	case src.kind == KindPair:
+		r, w := t.pairPipes(&src)
+		t.pipes[r].readers++
+		t.pipes[w].writers++
 	}
 }
 

@@ -29,6 +29,7 @@ type pipe struct {
 	n       uint32 // bytes buffered
 	readers int16  // descriptors of the read end
 	writers int16  // descriptors of the write end
+	shut    bool   // a socket pair's direction closed by shutdown (pair.go)
 }
 
 func (p *pipe) inUse() bool { return p.readers > 0 || p.writers > 0 }
@@ -86,7 +87,8 @@ func (t *Table) Pipe(fd int) (p int, writeEnd, ok bool) {
 func (t *Table) PipeDescriptors(p int, out []int32) int {
 	n := 0
 	for fd := range t.files {
-		if n < len(out) && t.files[fd].kind == KindPipe && int(t.files[fd].desc) == p {
+		f := &t.files[fd]
+		if n < len(out) && (t.usesPipe(f, p, false) || t.usesPipe(f, p, true)) {
 			out[n] = int32(fd)
 			n++
 		}
@@ -94,25 +96,30 @@ func (t *Table) PipeDescriptors(p int, out []int32) int {
 	return n
 }
 
-// pipeOf returns fd's pipe if fd is the end named (writeEnd), or EBADF for the other end (a
-// read end is not open for writing, nor a write end for reading), EINVAL for another kind.
-func (t *Table) pipeOf(fd int, writeEnd bool) (*pipe, int) {
+// pipeOf returns fd's pipe and its number if fd is the end named (writeEnd), or EBADF for the
+// other end (a read end is not open for writing, nor a write end for reading), EINVAL for
+// another kind. A socket pair's end has a pipe each way (pair.go).
+func (t *Table) pipeOf(fd int, writeEnd bool) (*pipe, int, int) {
 	switch {
 	case !t.isOpen(fd):
-		return nil, EBADF
+		return nil, -1, EBADF
+	case t.files[fd].kind == KindPair:
+		p, _ := t.PipeFor(fd, writeEnd)
+		return &t.pipes[p], p, 0
 	case t.files[fd].kind != KindPipe:
-		return nil, EINVAL
+		return nil, -1, EINVAL
 	case t.files[fd].writeEnd != writeEnd:
-		return nil, EBADF
+		return nil, -1, EBADF
 	}
-	return &t.pipes[int(t.files[fd].desc)%MaxPipes], 0
+	p := int(t.files[fd].desc) % MaxPipes
+	return &t.pipes[p], p, 0
 }
 
 // PipeRead implements read(2) of a pipe's read end into dst: it takes up to len(dst) bytes, in
 // order. An empty pipe reads 0 (end of file) once no write end is open, and is EAGAIN while one
 // is. A read that took bytes is an event (EPOLLOUT) for the write end.
 func (t *Table) PipeRead(fd int, dst []byte) (n int, errno int) {
-	p, errno := t.pipeOf(fd, false)
+	p, pn, errno := t.pipeOf(fd, false)
 	if errno != 0 {
 		return 0, errno
 	}
@@ -120,7 +127,7 @@ func (t *Table) PipeRead(fd int, dst []byte) (n int, errno int) {
 		return 0, 0
 	}
 	if p.n == 0 {
-		if p.writers == 0 {
+		if p.writers == 0 || p.shut {
 			return 0, 0
 		}
 		return 0, EAGAIN
@@ -134,7 +141,7 @@ func (t *Table) PipeRead(fd int, dst []byte) (n int, errno int) {
 	if p.n == 0 {
 		p.head = 0
 	}
-	t.notifyPipe(int(t.files[fd].desc), true, EPOLLOUT)
+	t.notifyPipe(pn, true, EPOLLOUT)
 	return n, 0
 }
 
@@ -144,14 +151,14 @@ func (t *Table) PipeRead(fd int, dst []byte) (n int, errno int) {
 // all of it, or EAGAIN while it does not fit; a longer one takes what room there is, EAGAIN
 // only when there is none. A write that stored bytes is an event (EPOLLIN) for the read end.
 func (t *Table) PipeWrite(fd int, src []byte) (n int, errno int) {
-	p, errno := t.pipeOf(fd, true)
+	p, pn, errno := t.pipeOf(fd, true)
 	if errno != 0 {
 		return 0, errno
 	}
 	if len(src) == 0 {
 		return 0, 0 // before the readers, as Linux's pipe_write
 	}
-	if p.readers == 0 {
+	if p.readers == 0 || p.shut {
 		return 0, EPIPE
 	}
 	room := PipeSize - int(p.n)
@@ -164,7 +171,7 @@ func (t *Table) PipeWrite(fd int, src []byte) (n int, errno int) {
 	copy(p.buf[tail:tail+first], src[:first])
 	copy(p.buf[:n-first], src[first:n])
 	p.n += uint32(n)
-	t.notifyPipe(int(t.files[fd].desc), false, EPOLLIN)
+	t.notifyPipe(pn, false, EPOLLIN)
 	return n, 0
 }
 
@@ -178,12 +185,12 @@ func (t *Table) PipeBuffered(fd int) (n int, ok bool) {
 	return int(t.pipes[p].n), true
 }
 
-// notifyPipe is an event of kind key for the descriptors of pipe p's read end (toWriters
-// false) or write end.
+// notifyPipe is an event of kind key for the descriptors that read pipe p (toWriters false)
+// or write it: its ends', or socket pair ends'.
 func (t *Table) notifyPipe(p int, toWriters bool, key uint32) {
 	for fd := range t.files {
 		f := &t.files[fd]
-		if f.kind == KindPipe && int(f.desc) == p && f.writeEnd == toWriters && f.watchers.n > 0 {
+		if f.watchers.n > 0 && t.usesPipe(f, p, toWriters) {
 			t.notify(fd, key)
 		}
 	}
@@ -194,11 +201,15 @@ func (t *Table) notifyPipe(p int, toWriters bool, key uint32) {
 // free.
 func (t *Table) closePipeEnd(fd int) {
 	f := &t.files[fd]
-	pn := int(f.desc) % MaxPipes
+	t.dropPipeCount(int(f.desc)%MaxPipes, f.writeEnd)
+}
+
+// dropPipeCount drops one writer (writer) or reader of pipe pn.
+func (t *Table) dropPipeCount(pn int, writer bool) {
 	p := &t.pipes[pn]
-	if f.writeEnd {
+	if writer {
 		if p.writers--; p.writers == 0 {
-			t.notifyPipe(pn, false, EPOLLIN|EPOLLHUP)
+			t.notifyPipe(pn, false, EPOLLIN|EPOLLHUP|EPOLLRDHUP)
 		}
 	} else {
 		if p.readers--; p.readers == 0 {
@@ -206,7 +217,7 @@ func (t *Table) closePipeEnd(fd int) {
 		}
 	}
 	if !p.inUse() {
-		p.head, p.n = 0, 0
+		p.head, p.n, p.shut = 0, 0, false
 	}
 }
 

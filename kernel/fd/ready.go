@@ -54,6 +54,8 @@ func (t *Table) poll(fd int, depth int) uint32 {
 		return t.pipePoll(f)
 	case KindSocket:
 		return t.sockets[f.desc%MaxSockets].ready
+	case KindPair:
+		return t.pairPoll(f)
 	case KindEpoll:
 		if depth > maxNests+1 {
 			return 0

@@ -41,6 +41,7 @@ const (
 	KindFile   // a file of the file system, through an open file description (file.go)
 	KindPipe   // an end of a pipe (pipe.go)
 	KindSocket // a socket, forwarded to the host (socket.go)
+	KindPair   // an end of a socket pair, served here (pair.go)
 )
 
 func (k Kind) String() string {
@@ -61,6 +62,8 @@ func (k Kind) String() string {
 		return "pipe"
 	case KindSocket:
 		return "socket"
+	case KindPair:
+		return "socket pair"
 	}
 	return "invalid"
 }
@@ -85,6 +88,7 @@ type Table struct {
 	descs   [MaxFDs]File // open file descriptions, for the descriptors of KindFile
 	pipes   [MaxPipes]pipe
 	sockets [MaxSockets]socket
+	pairs   [MaxPairs]pair
 	watches [MaxWatches]watch
 	free    ref // free watches, linked through their inEpoll links
 	handed  int // watches[0:handed] have been handed out at least once
@@ -156,6 +160,9 @@ func (t *Table) Close(fd int) (last vfs.Node, errno int) {
 	}
 	if f.kind == KindSocket {
 		t.sockets[f.desc%MaxSockets].refs--
+	}
+	if f.kind == KindPair {
+		t.closePairEnd(fd)
 	}
 	for f.members.head != none {
 		t.removeWatch(f.members.head)

@@ -22,8 +22,8 @@ var Calls = []Call{
 	partial("pipe", "sysPipe", "as pipe2"),
 
 	// Sockets: TCP and UDP over IPv4 and IPv6, each a host socket in the launcher (kernel/sys_socket.go).
-	partial("socket", "sysSocket", "AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; AF_UNIX and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT"),
-	partial("socketpair", "sysSocketpair", "AF_UNIX EOPNOTSUPP (not yet); AF_INET and AF_INET6 EOPNOTSUPP, as Linux"),
+	partial("socket", "sysSocket", "AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT"),
+	partial("socketpair", "sysSocketpair", "AF_UNIX SOCK_STREAM, served in the guest: 64 KiB each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); datagram and seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux"),
 	full("bind", "sysBind", "listeners bind on the host's loopback address, or where the launcher's -listen maps their port"),
 	full("listen", "sysListen", ""),
 	full("accept", "sysAccept", ""),

@@ -20,8 +20,8 @@ const netApp = "examples/nethttp"
 
 // TestNetHTTP boots examples/nethttp: net/http unchanged over the guest's sockets (a server on
 // 127.0.0.1:0 and 200 GETs against it, with keep-alive and without, every byte checked), a
-// dial of a closed port (ECONNREFUSED), a UDP echo, a non-blocking connect's SO_ERROR, and
-// names resolved by Go's resolver: localhost from the guest's /etc/hosts, and a name the host
+// dial of a closed port (ECONNREFUSED), a UDP echo, a non-blocking connect's SO_ERROR, a
+// socketpair made net.Conns, and names resolved by Go's resolver: localhost from the guest's /etc/hosts, and a name the host
 // can resolve through the host's nameservers.
 func TestNetHTTP(t *testing.T) { forEachArch(t, testNetHTTP) }
 
@@ -43,6 +43,7 @@ func testNetHTTP(t *testing.T, a guestArch) {
 		"udp: 10 datagrams echoed",
 		"nonblocking connect: SO_ERROR 0, then ECONNREFUSED",
 		"localhost: 127.0.0.1 ::1",
+		"socketpair: 102400 bytes one way, end of file after CloseWrite, 4 back",
 	}
 	var lookup string
 	if len(got) > len(want) && strings.HasPrefix(got[len(want)], "lookup ") {

@@ -1,0 +1,144 @@
+package kernel
+
+import (
+	"encoding/binary"
+
+	"github.com/unitrace/unitrace/kernel/fd"
+	"github.com/unitrace/unitrace/kernel/sockwire"
+)
+
+// Socket pairs: socketpair(AF_UNIX, SOCK_STREAM) is served in the guest (package fd's pairs:
+// two pipes, one each way), and its ends move bytes as pipes do (sys_pipe.go). The socket
+// calls that mean something for a connected pair answer here: shutdown, getsockname and
+// getpeername (an unnamed AF_UNIX address), getsockopt's SO_TYPE, SO_DOMAIN, SO_PROTOCOL,
+// SO_ERROR and SO_ACCEPTCONN, send and receive without an address; the rest answer as Linux
+// does for a connected unix socket.
+
+const (
+	soProtocol   = 38
+	soAcceptConn = 30
+	eISCONN      = 106
+	shutRDWR     = 2
+)
+
+func sysSocketpair(f *Frame, a syscallArgs) (uint64, bool) {
+	domain, typ, proto, sv := int(a[0]), int(a[1]), int(a[2]), uintptr(a[3])
+	base := typ & sockTypeMask
+	switch {
+	case typ&^(sockTypeMask|sockNonblock|sockCloexec) != 0:
+		return neg(EINVAL), true
+	case domain == afINET || domain == afINET6:
+		return neg(EOPNOTSUPP), true // as Linux: no pairs of Internet sockets
+	case domain != afUNIX:
+		return neg(EAFNOSUPPORT), true
+	case base != sockStream:
+		return neg(EOPNOTSUPP), true // datagram and seqpacket pairs: not yet
+	case proto != 0:
+		return neg(EPROTONOSUPPORT), true
+	}
+	b, ok := userBytes(sv, 8, true) // checked first, so a bad pointer leaves no pair behind
+	if !ok {
+		return neg(EFAULT), true
+	}
+	// SOCK_NONBLOCK and SOCK_CLOEXEC are O_NONBLOCK's and O_CLOEXEC's values.
+	s0, s1, errno := fds.Socketpair(typ & (sockNonblock | sockCloexec))
+	if errno != 0 {
+		return neg(errno), true
+	}
+	binary.LittleEndian.PutUint32(b[0:4], uint32(s0))
+	binary.LittleEndian.PutUint32(b[4:8], uint32(s1))
+	return 0, true
+}
+
+// isPair reports whether descriptor n is a socket pair's end.
+func isPair(n int) bool { return fds.Kind(n) == fd.KindPair }
+
+// pairSimple answers the one-request socket calls for a pair's end n.
+func pairSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
+	switch op {
+	case sockwire.OpShutdown:
+		if errno := fds.PairShutdown(n, int(args[0])); errno != 0 {
+			return neg(errno)
+		}
+		if rp, ok := fds.PipeFor(n, false); ok {
+			wakePipe(rp)
+		}
+		if wp, ok := fds.PipeFor(n, true); ok {
+			wakePipe(wp)
+		}
+		return 0
+	case sockwire.OpSockName, sockwire.OpPeerName:
+		unnamed := [2]byte{afUNIX, 0} // sa_family_t AF_UNIX, no path
+		if !putSockaddr(c.out.addr, c.out.addrLen, unnamed[:]) {
+			return neg(EFAULT)
+		}
+		return 0
+	case sockwire.OpGetSockOpt:
+		return pairGetsockopt(args[0], args[1], c.out.buf, c.out.optLen)
+	case sockwire.OpSetSockOpt:
+		if args[0] != solSocket {
+			return neg(EOPNOTSUPP)
+		}
+		return 0 // SOL_SOCKET options: taken, and nothing here depends on them
+	case sockwire.OpConnect:
+		return neg(eISCONN)
+	}
+	return neg(EINVAL) // bind, listen: a pair is connected already
+}
+
+func pairGetsockopt(level, name int64, val, lenp uintptr) uint64 {
+	if level != solSocket {
+		return neg(EOPNOTSUPP)
+	}
+	var v uint32
+	switch name {
+	case soType:
+		v = sockStream
+	case soDomain:
+		v = afUNIX
+	case soProtocol, soError, soAcceptConn:
+		v = 0
+	default:
+		return neg(ENOPROTOOPT)
+	}
+	var b [4]byte
+	binary.LittleEndian.PutUint32(b[:], v)
+	room, ok := readUser32(lenp)
+	if !ok {
+		return neg(EFAULT)
+	}
+	k := min(uintptr(room), 4)
+	dst, ok := userBytes(val, k, true)
+	if !ok {
+		return neg(EFAULT)
+	}
+	copy(dst, b[:])
+	if !writeUser32(lenp, uint32(k)) {
+		return neg(EFAULT)
+	}
+	return 0
+}
+
+// pairMove is send, sendto, sendmsg, recv, recvfrom and recvmsg on a pair's end: bytes only,
+// as a pipe moves them. An address to send to is EISCONN (the pair is connected); of the flags
+// only MSG_NOSIGNAL, and MSG_DONTWAIT on a non-blocking end, which changes nothing.
+func pairMove(f *Frame, n int, write bool, flags int64, c sockCall) (uint64, bool) {
+	switch {
+	case write && c.addrLen > 0:
+		return neg(eISCONN), true
+	case flags&^(msgNosignal|msgDontwait) != 0, flags&msgDontwait != 0 && !fds.Nonblocking(n):
+		return neg(EOPNOTSUPP), true
+	}
+	buf, count, vec := c.src, c.srcLen, c.srcVec
+	if !write {
+		buf, count, vec = c.out.buf, c.out.count, c.out.vec
+		if c.out.addr != 0 && !writeUser32(c.out.addrLen, 0) { // no sender address
+			return neg(EFAULT), true
+		}
+		if c.out.msgFlags != 0 && !writeUser32(c.out.msgFlags, 0) {
+			return neg(EFAULT), true
+		}
+	}
+	cur().noSigpipe = write && flags&msgNosignal != 0
+	return pipeCall(f, n, write, vec, buf, count)
+}
