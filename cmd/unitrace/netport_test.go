@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -32,6 +34,32 @@ func TestListenFlag(t *testing.T) {
 	for _, bad := range []string{"8080", "0=127.0.0.1:1", "x=127.0.0.1:1", "80=localhost:1", "70000=127.0.0.1:1"} {
 		if err := l.Set(bad); err == nil {
 			t.Errorf("Set(%q) accepted", bad)
+		}
+	}
+}
+
+// TestGuestNameservers: on a machine with the net port the guest is told the host's nameservers,
+// unless -net=none; q35 has no port, so no word either.
+func TestGuestNameservers(t *testing.T) {
+	want := dnsWord(hostResolvConf)
+	for _, tc := range []struct {
+		args []string
+		dns  bool
+	}{
+		{[]string{"app"}, want != ""},
+		{[]string{"-net", "none", "app"}, false},
+		{[]string{"-machine", "q35", "app"}, false},
+	} {
+		o, err := parseRun("run", tc.args, &bytes.Buffer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := o.guest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := slices.Contains(g.cfg.Env, want); got != tc.dns {
+			t.Errorf("%q: env %q, want the nameservers' word %v", tc.args, g.cfg.Env, tc.dns)
 		}
 	}
 }

@@ -47,6 +47,9 @@ func TestParseRun(t *testing.T) {
 				return o.timeout == 5*time.Second && o.accel == "kvm" && o.smp == 2 && o.cpu == "qemu64" && o.output == "x.elf" && o.verbose && o.dryRun
 			}},
 		{[]string{"app", "--"}, "app", nil, []string{}, nil},
+		{[]string{"-net", "none", "app"}, "app", nil, nil, func(o runOptions) bool { return o.netMode == netNone }},
+		{[]string{"app", "-listen", "80=127.0.0.1:8080", "-listen", "81=[::1]:8081"}, "app", nil, nil,
+			func(o runOptions) bool { return o.netMode == netHost && len(o.listen) == 2 && o.listen[81].Port() == 8081 }},
 		{[]string{"-files", "a:/data", "app", "-files", "b:c:/opt/x/", "-files-mtime", "123"}, "app", nil, nil,
 			func(o runOptions) bool {
 				return len(o.files) == 2 && o.files[0].Host == "a" && o.files[1].Host == "b:c" && o.files[1].Guest == "/opt/x" &&
@@ -78,6 +81,9 @@ func TestParseRunErrors(t *testing.T) {
 		{"-files", "d:relative", "app"},
 		{"-files", "d:/", "app"},
 		{"-files-mtime", "yesterday", "app"},
+		{"-net", "user", "app"},
+		{"-net", "none", "-listen", "80=127.0.0.1:80", "app"},
+		{"-listen", "80", "app"},
 	} {
 		if _, err := parseRun("run", args, &bytes.Buffer{}); err == nil {
 			t.Errorf("%q: no error", args)
