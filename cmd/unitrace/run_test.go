@@ -49,7 +49,9 @@ func TestParseRun(t *testing.T) {
 		{[]string{"app", "--"}, "app", nil, []string{}, nil},
 		{[]string{"-net", "none", "app"}, "app", nil, nil, func(o runOptions) bool { return o.netMode == netNone }},
 		{[]string{"app", "-listen", "80=127.0.0.1:8080", "-listen", "81=[::1]:8081"}, "app", nil, nil,
-			func(o runOptions) bool { return o.netMode == netHost && len(o.listen) == 2 && o.listen[81].Port() == 8081 }},
+			func(o runOptions) bool {
+				return o.netMode == netHost && len(o.listen) == 2 && o.listen[81].Port() == 8081
+			}},
 		{[]string{"-files", "a:/data", "app", "-files", "b:c:/opt/x/", "-files-mtime", "123"}, "app", nil, nil,
 			func(o runOptions) bool {
 				return len(o.files) == 2 && o.files[0].Host == "a" && o.files[1].Host == "b:c" && o.files[1].Guest == "/opt/x" &&
