@@ -59,8 +59,9 @@ func testTraceControl(t *testing.T, a guestArch) {
 	if r := ask(`{"id":1,"cmd":"list","match":"sched_*"}`); !r.OK || r.ID != 1 || len(r.Points) != 1 || r.Points[0].Name != "sched_switch" || r.Points[0].Enabled {
 		t.Fatalf("list sched_*: %+v", r)
 	}
-	// syscall_enter, syscall_path (a file system call's path) and syscall_exit.
-	if r := ask(`{"id":2,"cmd":"enable","match":"syscall_*"}`); !r.OK || r.Matched == nil || *r.Matched != 3 {
+	// syscall_enter, syscall_path (a file system call's path), syscall_addr (a socket call's
+	// address) and syscall_exit.
+	if r := ask(`{"id":2,"cmd":"enable","match":"syscall_*"}`); !r.OK || r.Matched == nil || *r.Matched != 4 {
 		t.Fatalf("enable: %+v", r)
 	}
 	before := enabled()
