@@ -36,7 +36,7 @@ func TestFakeGuest(t *testing.T) {
 		{"kernel fault", []string{"x=f"}, []string{"|unitrace:", "kernel", "fault:", "test|unitrace:", "kernel", "fault,", "halting"}, 0,
 			[]string{"x=f -- ", "unitrace: kernel fault: test", "unitrace: kernel fault, halting"}, vmconfig.KernelFault, vmconfig.StatusKernelFault},
 		{"silent exit", []string{"x=e5"}, nil, 0, []string{"x=e5 --"}, vmconfig.QEMUFailed, vmconfig.StatusQEMUFailed},
-		{"triple fault", []string{"-net=none", "x=t"}, nil, 0, []string{"x=t --"}, vmconfig.QEMUFailed, vmconfig.StatusQEMUFailed},
+		{"triple fault", []string{"x=t"}, nil, 0, []string{"x=t --"}, vmconfig.QEMUFailed, vmconfig.StatusQEMUFailed},
 		{"hang", []string{"x=h"}, nil, 2 * time.Second, []string{"x=h --"}, vmconfig.Hung, vmconfig.StatusTimeout},
 	}
 	for _, machine := range vmconfig.Machines(qemu.ArchAMD64) {
