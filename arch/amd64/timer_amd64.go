@@ -41,40 +41,71 @@ func pitCount() uint16 {
 }
 
 // Calibration windows, each a stretch of boot spent waiting. Under TCG the guest's TSC, PIT and
-// local APIC timer all run from the host's clocks, but every PIT or local APIC read waits for
-// QEMU's global lock, so a read lands some microseconds from its TSC reading: a 5 ms window
-// against the PIT gave rates 3% apart from boot to boot, 10 ms ones 0.07%. The local APIC timer
-// is measured against the calibrated TSC over the window it actually took, so its one read's
-// delay is all its error: about 0.2% in 5 ms.
+// local APIC timer all run from the host's clocks, but every PIT or local APIC access waits for
+// QEMU's global lock, so an access lands some microseconds, now and then milliseconds, from the
+// TSC reading beside it. Reading the PIT plainly, a 5 ms window gave rates 3% apart from boot to
+// boot, and 10 ms ones up to 2%. So each end of the TSC's window is a bracketed stamp (pitStamp):
+// the PIT's latch between two TSC reads, the narrowest of a few tries, taken at the bracket's
+// middle; what is left is the narrowest bracket's half and a PIT count's quantum at each end,
+// about a microsecond in 2 ms. The local APIC timer is measured against the calibrated TSC over
+// the window it actually took, so its one read's delay is all its error: about 0.2% in 5 ms.
 const (
-	tscWindowsPerSecond   = 100 // a 10 ms window
+	tscWindowsPerSecond   = 500 // a 2 ms window
 	lapicWindowsPerSecond = 200 // a 5 ms window
+	pitStampTries         = 4
 )
 
+// pitStamp latches PIT channel 0's count between two TSC reads, pitStampTries times, and returns
+// the count and the TSC at the middle of the narrowest bracket: a latch that waited for QEMU's
+// lock has a wide one.
+func pitStamp() (count uint16, tsc uint64) {
+	best := ^uint64(0)
+	for i := 0; i < pitStampTries; i++ {
+		t0 := Rdtsc()
+		Outb(pitCommand, 0x00) // latch channel 0: the count is the one at this instant
+		t1 := Rdtsc()
+		lo := Inb(pitCh0)
+		hi := Inb(pitCh0)
+		if w := t1 - t0; w < best {
+			best, count, tsc = w, uint16(hi)<<8|uint16(lo), t0+w/2
+		}
+	}
+	return count, tsc
+}
+
+// pitElapsed is how far the PIT counted down from count a to count b, with at most one reload
+// from 65535 between (the count runs 65535..1 in mode 2: 55 ms a period).
+func pitElapsed(a, b uint16) uint64 {
+	if b <= a {
+		return uint64(a - b)
+	}
+	return uint64(a) + 65535 - uint64(b)
+}
+
 // calibrateTSC measures the TSC against PIT channel 0 counting down at 1.193182 MHz for about
-// 10 ms. It reads the counter by latching (no speaker-gate port 0x61, which -M microvm lacks).
-// It returns 0 if no PIT answers.
+// 2 ms, between two bracketed stamps. It reads the counter by latching (no speaker-gate port
+// 0x61, which -M microvm lacks). It returns 0 if no PIT answers.
 func calibrateTSC() uint64 {
 	Outb(pitCommand, 0x34) // channel 0, lobyte/hibyte, mode 2 (rate generator), binary
 	Outb(pitCh0, 0xff)
 	Outb(pitCh0, 0xff)
-	prev := pitCount()
-	start := Rdtsc()
+	startCount, startTSC := pitStamp()
+	prev := startCount
 	var elapsed uint64
 	for spins := 0; elapsed < pitHz/tscWindowsPerSecond; spins++ {
 		cur := pitCount()
-		if cur <= prev {
-			elapsed += uint64(prev - cur)
-		} else { // reloaded from 65535 (the count runs 65535..1)
-			elapsed += uint64(prev) + 65535 - uint64(cur)
-		}
+		elapsed += pitElapsed(prev, cur)
 		prev = cur
 		if spins > 50_000_000 && elapsed == 0 {
 			return 0
 		}
 	}
-	ticks := Rdtsc() - start
-	return ticks * pitHz / elapsed
+	endCount, endTSC := pitStamp()
+	elapsed += pitElapsed(prev, endCount)
+	if elapsed == 0 {
+		return 0
+	}
+	return (endTSC - startTSC) * pitHz / elapsed
 }
 
 // cpuidTSCHz returns the TSC frequency from CPUID leaf 0x15 (crystal ratio) or the hypervisor

@@ -32,8 +32,12 @@ func checkVirtual() (string, error) {
 		case <-ch:
 			used := userTime() - start
 			detail := fmt.Sprintf("SIGVTALRM after %v of user time (armed for %v)", used.Round(time.Millisecond), budget)
-			if used < budget || used > budget+budget/2 {
-				return "", fmt.Errorf("%s: want %v to %v", detail, budget, budget+budget/2)
+			// Late by up to a budget: the signal reaches ch through the runtime's signal
+			// goroutine, which waits for this spinning goroutine to be preempted (10 ms at a
+			// time), and a host that deschedules the vCPU while the thread runs charges the
+			// gap to its user time, which a guest cannot tell apart (seen: 50 ms once).
+			if used < budget || used > 2*budget {
+				return "", fmt.Errorf("%s: want %v to %v", detail, budget, 2*budget)
 			}
 			return detail, nil
 		default:
