@@ -35,7 +35,6 @@ var netPort struct {
 	broken       bool
 	rx           [2 * sockwire.MaxFrame]byte
 	rxN          int
-	stray        uint64 // replies no thread waited for (their caller went: a signal, an exit)
 	// closes waits for room: the handles of sockets closed while the fill buffer was full. A
 	// close is queued at the next flush; each socket is closed once, so it cannot overflow.
 	closes  [fd.MaxSockets]uint32
@@ -50,6 +49,8 @@ func netClose(handle uint32) {
 	}
 	netFlush()
 }
+
+var warnedStrayReply bool
 
 // netMemory is the contiguous memory the port's transmit buffers need.
 func netMemory() uintptr { return 2 * pageUp(netBufSize) }
@@ -186,7 +187,9 @@ func netFrame(h sockwire.Header, data []byte) {
 	slot := int32(h.ID&0xffff) - 1
 	if slot < 0 || int(slot) >= len(threads) || !threads[slot].net.waiting || threads[slot].net.id != h.ID ||
 		threads[slot].net.op != h.Op {
-		netPort.stray++
+		// No call waits for it: a reply is never interrupted, so the launcher answered twice or
+		// named a request it never had. Dropped, and said once.
+		reportOnce(&warnedStrayReply, "net: a reply that no socket call waited for was dropped")
 		return
 	}
 	t := &threads[slot]

@@ -63,7 +63,6 @@ const (
 // put there as the reply comes in (netReplyData), while the thread still waits.
 type netCall struct {
 	id          uint32
-	seq         uint16
 	op          sockwire.Op
 	waiting     bool
 	replied     bool
