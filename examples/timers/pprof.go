@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"runtime/pprof"
+	"strings"
 	"syscall"
 	"time"
 
@@ -11,19 +12,41 @@ import (
 )
 
 // checkPprof profiles 2 s of spinning with runtime/pprof (100 Hz) and compares the samples with
-// the CPU time the process used meanwhile: at least 90% of the expected count.
+// the CPU time the process used meanwhile: at least 90% of the expected count, 90% of them in
+// main.spin. A vCPU the host deschedules for longer than a profiling period gets one SIGPROF for
+// the periods it missed (the timer's overrun, which the runtime does not count),
+// while getrusage counts the whole time, so a busy host can push one measurement under the bar;
+// up to three are made, and the first that passes, or the last, is reported.
 func checkPprof() (string, error) {
+	var tries []string
+	for try := 1; ; try++ {
+		detail, ok, err := profileSpin()
+		if err != nil {
+			return "", err
+		}
+		tries = append(tries, detail)
+		if ok {
+			return strings.Join(tries, "; "), nil
+		}
+		if try == 3 {
+			return "", fmt.Errorf("%s: want at least 90%% of the expected samples, 90%% in main.spin", strings.Join(tries, "; "))
+		}
+	}
+}
+
+// profileSpin is one measurement of checkPprof: its numbers, and whether they pass.
+func profileSpin() (detail string, ok bool, err error) {
 	var buf bytes.Buffer
 	before := cpuTime()
 	if err := pprof.StartCPUProfile(&buf); err != nil {
-		return "", err
+		return "", false, err
 	}
 	x := spin(2 * time.Second)
 	pprof.StopCPUProfile()
 	used := cpuTime() - before
 	p, err := profile.Parse(&buf)
 	if err != nil {
-		return "", fmt.Errorf("parse: %w", err)
+		return "", false, fmt.Errorf("parse: %w", err)
 	}
 	samples := int64(0)
 	inSpin := int64(0)
@@ -38,11 +61,8 @@ func checkPprof() (string, error) {
 		}
 	}
 	want := used.Seconds() * 100
-	detail := fmt.Sprintf("samples=%d expected=%.0f ratio=%.2f in_spin=%d cpu=%v checksum=%x", samples, want, float64(samples)/want, inSpin, used.Round(time.Millisecond), x)
-	if float64(samples) < 0.9*want || float64(inSpin) < 0.9*float64(samples) {
-		return "", fmt.Errorf("%s: want at least 90%% of the expected samples, 90%% in main.spin", detail)
-	}
-	return detail, nil
+	detail = fmt.Sprintf("samples=%d expected=%.0f ratio=%.2f in_spin=%d cpu=%v checksum=%x", samples, want, float64(samples)/want, inSpin, used.Round(time.Millisecond), x)
+	return detail, float64(samples) >= 0.9*want && float64(inSpin) >= 0.9*float64(samples), nil
 }
 
 // spin runs a xorshift loop until d of wall time has passed.
