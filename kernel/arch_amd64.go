@@ -3,7 +3,6 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/kernel/sysnames"
-	"github.com/unitrace/unitrace/kernel/vdso"
 	"github.com/unitrace/unitrace/kernel/virtio"
 	"github.com/unitrace/unitrace/trace/wire"
 )
@@ -164,23 +163,15 @@ func syscallName(nr uint64) string {
 func rewindSyscall(f *Frame)   { f.RIP -= 2 }
 func unrewindSyscall(f *Frame) { f.RIP += 2 }
 
-// The vDSO's machine, symbol version and functions (vdso.go).
-const (
-	vdsoMachine = vdso.MachineAMD64
-	vdsoVersion = amd64.VDSOVersion
-)
-
-func archVDSOFuncs() [2]amd64.VDSOFunc { return amd64.VDSOFuncs() }
+// archVDSOCodeLinked reports whether the vDSO's functions are in the image (vdso.go): the
+// reference keeps the linker from dropping them, since only the image builder copies them.
+func archVDSOCodeLinked() bool { return amd64.VDSOCodeLinked() }
 
 func archClockParams() (base, mult uint64) { return amd64.ClockParams() }
 
 // archKernelClock is CPU c's kernel clock as the entry stubs keep it: the counter at the entry
 // it is in (0 while it runs a thread) and the ticks of the entries it has left.
 func archKernelClock(c int) (since, ticks uint64) { return amd64.KernelClock(c) }
-
-// archVDSOPatch finds the parameters' address in a function's code: the MOVQ's 8-byte
-// immediate.
-func archVDSOPatch(code []byte, addr uint64) int { return vdso.Patch(code, addr) }
 
 // archSyncInstructions: x86 keeps instruction fetch coherent with stores (SDM vol. 3A §11.6);
 // the jump into the new code serialises enough.

@@ -3,7 +3,6 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/arch/arm64"
 	"github.com/unitrace/unitrace/kernel/sysnames"
-	"github.com/unitrace/unitrace/kernel/vdso"
 	"github.com/unitrace/unitrace/kernel/virtio"
 	"github.com/unitrace/unitrace/trace/wire"
 )
@@ -166,23 +165,15 @@ func syscallName(nr uint64) string {
 func rewindSyscall(f *Frame)   { f.ELR -= 4 }
 func unrewindSyscall(f *Frame) { f.ELR += 4 }
 
-// The vDSO's machine, symbol version and functions (vdso.go).
-const (
-	vdsoMachine = vdso.MachineARM64
-	vdsoVersion = arm64.VDSOVersion
-)
-
-func archVDSOFuncs() [1]arm64.VDSOFunc { return arm64.VDSOFuncs() }
+// archVDSOCodeLinked reports whether the vDSO's functions are in the image (vdso.go): the
+// reference keeps the linker from dropping them, since only the image builder copies them.
+func archVDSOCodeLinked() bool { return arm64.VDSOCodeLinked() }
 
 func archClockParams() (base, mult uint64) { return arm64.ClockParams() }
 
 // archKernelClock is CPU c's kernel clock as the entry stubs keep it: the counter at the entry
 // it is in (0 while it runs a thread) and the ticks of the entries it has left.
 func archKernelClock(c int) (since, ticks uint64) { return arm64.KernelClock(c) }
-
-// archVDSOPatch finds the parameters' address in a function's code: the MOVZ and MOVKs that
-// the assembler makes of the 64-bit MOVD.
-func archVDSOPatch(code []byte, addr uint64) int { return vdso.PatchMoves(code, addr) }
 
 func archSyncInstructions(addr, n uintptr) { arm64.SyncInstructions(addr, n) }
 

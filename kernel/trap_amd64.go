@@ -22,12 +22,19 @@ func trap(f *Frame) {
 		interruptOrException(f)
 		return
 	}
-	entered := f.Entered // f may hold another thread when the call returns
+	// The entry left the kernel clock stopped: a call served without the lock runs without it
+	// (two TSC reads are a sixth of its round trip under TCG), and its time counts as the
+	// thread's user time. One that takes the lock, or runs under the sampler, starts it.
 	sampling := atomic.LoadUint64(&samplerHz) != 0
 	if sampling {
+		amd64.StartKernelClock(f)
 		amd64.EnableInterrupts() // the sampler lands where the CPU is, in the lock-free calls too
 	}
+	entered := f.Entered // f may hold another thread when the call returns
 	if syscall(f) {
+		if !sampling {
+			amd64.StartKernelClock(f)
+		}
 		lockedSystemCall(f)
 	} else if sampling {
 		amd64.DisableInterrupts()

@@ -9,11 +9,14 @@ import (
 
 // The vDSO: one page, mapped into the program's address space before it starts and named by
 // AT_SYSINFO_EHDR, holding an ELF shared object whose clock functions (the arch's assembly,
-// arch/*/vdso_*.s, copied out of the kernel's text) read the cycle counter with the clock's
-// parameters at the page's end. The Go runtime then reads the monotonic and wall clocks without
-// a system call, as on Linux: `time.Now` and the runtime's nanotime no longer enter the kernel,
-// so they no longer appear in system-call records or strace output. Clocks the functions do not
-// serve (the CPU-time ones) still make the system call. unitrace.vdso=0 turns it off.
+// arch/*/vdso_*.s) read the cycle counter with the clock's parameters at the page's end. The Go
+// runtime then reads the monotonic and wall clocks without a system call, as on Linux:
+// `time.Now` and the runtime's nanotime no longer enter the kernel, so they no longer appear in
+// system-call records or strace output. Clocks the functions do not serve (the CPU-time ones)
+// still make the system call. unitrace.vdso=0 turns it off.
+//
+// The image builder lays the page out in vdsoImage, from the functions' code in the image
+// (kernel/vdso/slot.go): the kernel only copies it and writes the parameters.
 
 // vdso.Base is the first page above the program's default mmap area, which stays free: a
 // compile-time check that the two agree.
@@ -22,15 +25,21 @@ var (
 	_ [mmapBase - vdso.Base]struct{}
 )
 
-// vdsoMaxCode bounds one function's code: a copy larger than this means the symbol table gave
-// another function's range.
-const vdsoMaxCode = 1024
+// vdsoImage is the vDSO's page as the image builder made it, or still the marker of an image
+// that it did not patch.
+var vdsoImage = vdso.Slot{Marker: [16]byte{'u', 'n', 'i', 't', 'r', 'a', 'c', 'e', ':', 'v', 'd', 's', 'o', ':', '-', '-'}}
 
-// setupVDSO maps and builds the vDSO and returns its address, or 0 (said on the console) when it
-// cannot: the program then makes system calls for its clock reads.
+// setupVDSO maps the vDSO and returns its address, or 0 (said on the console) when it cannot:
+// the program then makes system calls for its clock reads.
 func setupVDSO() uintptr {
 	if opts.noVDSO {
 		return 0
+	}
+	if !vdsoImage.Filled() {
+		return vdsoFailed("the image builder left its page empty")
+	}
+	if !archVDSOCodeLinked() {
+		return vdsoFailed("its functions are not in the image")
 	}
 	got := sysMmapImpl(vdso.Base, vdso.PageSize, mm.ProtRead|mm.ProtWrite, mapPrivate|mapAnonymous|mapPopulate|mapFixedNoreplace, -1, 0)
 	if int64(got) < 0 || got != vdso.Base {
@@ -38,30 +47,11 @@ func setupVDSO() uintptr {
 	}
 	addr := uintptr(got)
 	page, ok := userBytes(addr, vdso.PageSize, true)
-	syms, haveSyms := kernelSymtab()
-	if !ok || !haveSyms {
-		return vdsoFailed("its page or the kernel's symbol table cannot be read")
+	if !ok {
+		return vdsoFailed("its page cannot be written")
 	}
-	var funcs [vdso.MaxFuncs]vdso.Func
-	n := 0
-	for _, e := range archVDSOFuncs() {
-		entry, end, ok := syms.FuncRange(e.Entry)
-		if !ok || entry != e.Entry || end-entry > vdsoMaxCode || n == len(funcs) {
-			return vdsoFailed("a function's code cannot be found")
-		}
-		funcs[n] = vdso.Func{Name: e.Name, Code: bytesAt(entry, end-entry)}
-		n++
-	}
-	var at [vdso.MaxFuncs]int
-	if !vdso.Build(page, vdsoMachine, vdsoVersion, funcs[:n], at[:]) {
-		return vdsoFailed("its functions do not fit its page")
-	}
-	params := uint64(addr) + vdso.ParamsOffset
-	for i := 0; i < n; i++ {
-		if archVDSOPatch(page[at[i]:at[i]+len(funcs[i].Code)], params) == 0 {
-			return vdsoFailed("a function has no parameter address to patch")
-		}
-	}
+	copy(page, vdsoImage.Marker[:])
+	copy(page[len(vdsoImage.Marker):], vdsoImage.Rest[:])
 	base, mult := archClockParams()
 	p := page[vdso.ParamsOffset:]
 	binary.LittleEndian.PutUint32(p[vdso.ParamSeq:], 0) // even: valid (the parameters never change)

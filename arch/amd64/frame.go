@@ -17,9 +17,10 @@ type Frame struct {
 	FSBase uint64 // IA32_FS_BASE of the interrupted context (the Go runtime's TLS)
 	CR2    uint64 // fault address, for page faults (vector 14); 0 otherwise
 	Prev   uint64 // the CPU's current-frame pointer before this entry (non-zero: nested in the kernel)
-	// Entered is the TSC when the stub took the trap. For a trap from a thread it equals
-	// CPU.KernelSince; it is kept here too so that the trap's Go code reads it without a call
-	// to find its CPU.
+	// Entered is the TSC when the stub took the trap, or for a system call when its Go code
+	// started the kernel clock (StartKernelClock; 0 until then). For a trap from a thread it
+	// equals CPU.KernelSince; it is kept here too so that the trap's Go code reads it without a
+	// call to find its CPU.
 	Entered uint64
 
 	// SSEUnsaved is 1 when a system call's entry left XMM0-XMM15 and MXCSR out of FX: the Go ABI

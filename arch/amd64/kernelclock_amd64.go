@@ -16,3 +16,9 @@ func KernelClock(index int) (since, ticks uint64) {
 		}
 	}
 }
+
+// StartKernelClock starts this CPU's kernel clock for the system call in f, which its entry left
+// stopped (f.Entered = 0): the calls served without the kernel lock run without it, and their
+// time counts as the thread's user time, as a clock read through the vDSO does. Interrupts must
+// be masked, and f must be a thread's system call (f.Prev = 0).
+func StartKernelClock(f *Frame)

@@ -36,7 +36,9 @@ TEXT ·syscallEntry(SB),NOSPLIT|NOFRAME,$0
 //	SP+0 Vector, SP+8 ErrorCode, SP+16 RIP, CS, RFLAGS, RSP, SS   (higher addresses)
 // Every general register still holds the interrupted context's value.
 //
-// Before calling Go it saves all registers and the TSC (Frame.Entered). It saves the SSE
+// Before calling Go it saves all registers and, but for a system call, the TSC (Frame.Entered,
+// which starts the CPU's kernel clock; a system call's Go code starts it only when the call
+// needs the kernel lock or the sampler runs: StartKernelClock). It saves the SSE
 // registers and MXCSR into the Frame's FXSAVE image, at FXSAVE's offsets (not FXSAVE itself,
 // whose x87 half costs an emulator microseconds per trap; kernel code never touches the x87
 // state, so the CPU keeps the thread's, and the kernel saves it only where a thread's context
@@ -65,22 +67,25 @@ TEXT ·trapCommon(SB),NOSPLIT|NOFRAME,$0
 	MOVQ	R13, Frame_R13(SP)
 	MOVQ	R14, Frame_R14(SP)
 	MOVQ	R15, Frame_R15(SP)
+	MOVQ	$0, Frame_CR2(SP)
+	CMPQ	Frame_Vector(SP), $const_VectorSyscall
+	JNE	notSyscall
+	// A system call: the kernel clock stays stopped (Frame.Entered 0) unless its Go code starts
+	// it (StartKernelClock), and no vector register is live across it.
+	MOVQ	$0, Frame_Entered(SP)
+	MOVQ	$1, Frame_SSEUnsaved(SP)
+	JMP	sseDone
+notSyscall:
 	RDTSC
 	SHLQ	$32, DX
 	ORQ	DX, AX
 	MOVQ	AX, Frame_Entered(SP)
-	MOVQ	$0, Frame_CR2(SP)
 	CMPQ	Frame_Vector(SP), $const_VectorPageFault
 	JNE	noCR2
 	MOVQ	CR2, AX
 	MOVQ	AX, Frame_CR2(SP)
 noCR2:
 	MOVQ	$0, Frame_SSEUnsaved(SP)
-	CMPQ	Frame_Vector(SP), $const_VectorSyscall
-	JNE	saveSSE
-	MOVQ	$1, Frame_SSEUnsaved(SP)
-	JMP	sseDone
-saveSSE:
 	STMXCSR	(Frame_FX+24)(SP)
 	MOVUPS	X0, (Frame_FX+160)(SP)
 	MOVUPS	X1, (Frame_FX+176)(SP)
@@ -264,6 +269,22 @@ iret:
 	MOVQ	Frame_RAX(SP), AX
 	ADDQ	$Frame_RIP, SP
 	IRETQ
+
+// func StartKernelClock(f *Frame)
+//
+// StartKernelClock starts this CPU's kernel clock for the system call in the Frame at f, whose
+// entry left it stopped: Frame.Entered and CPU.KernelSince get the TSC, and the return to the
+// thread stops it again (trapReturn).
+// Entry: interrupts masked, in the Go code of a thread's system call (f.Prev = 0), by the
+// ABI0 convention. Clobbers AX, BX and DX. Returns with RET.
+TEXT ·StartKernelClock(SB),NOSPLIT,$0-8
+	MOVQ	f+0(FP), BX
+	RDTSC
+	SHLQ	$32, DX
+	ORQ	DX, AX
+	MOVQ	AX, Frame_Entered(BX)
+	MOVQ	AX, CPU_KernelSince(GS)
+	RET
 
 // func resume(f uintptr)
 //

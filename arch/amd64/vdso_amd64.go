@@ -1,25 +1,15 @@
 package amd64
 
-// The vDSO's functions (vdso_amd64.s): never called from Go, only copied.
+// The vDSO's functions (vdso_amd64.s): never called from Go. The image builder copies their
+// code into the vDSO's page (kernel/vdso.LayoutFor names them by symbol).
 func vdsoClockGettime()
 func vdsoGettimeofday()
 
 var vdsoClockGettimePC, vdsoGettimeofdayPC uintptr
 
-// VDSOFunc is one function of the vDSO: its exported name and where its code starts in the
-// kernel's text.
-type VDSOFunc struct {
-	Name  string
-	Entry uintptr
-}
-
-// VDSOVersion is the symbol version of the functions, and VDSOFuncs the functions, as the Go
-// runtime looks them up on amd64 (runtime/vdso_linux_amd64.go).
-const VDSOVersion = "LINUX_2.6"
-
-func VDSOFuncs() [2]VDSOFunc {
-	return [2]VDSOFunc{{"__vdso_clock_gettime", vdsoClockGettimePC}, {"__vdso_gettimeofday", vdsoGettimeofdayPC}}
-}
+// VDSOCodeLinked reports whether the vDSO's functions are in the image. Calling it keeps them
+// there: nothing else in the image refers to them.
+func VDSOCodeLinked() bool { return vdsoClockGettimePC != 0 && vdsoGettimeofdayPC != 0 }
 
 // ClockParams are the monotonic clock's parameters, as Nanotime uses them: ns = (TSC - base) *
 // mult >> 32.

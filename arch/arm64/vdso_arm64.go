@@ -1,24 +1,14 @@
 package arm64
 
-// The vDSO's function (vdso_arm64.s): never called from Go, only copied.
+// The vDSO's function (vdso_arm64.s): never called from Go. The image builder copies its code
+// into the vDSO's page (kernel/vdso.LayoutFor names it by symbol).
 func vdsoClockGettime()
 
 var vdsoClockGettimePC uintptr
 
-// VDSOFunc is one function of the vDSO: its exported name and where its code starts in the
-// kernel's text.
-type VDSOFunc struct {
-	Name  string
-	Entry uintptr
-}
-
-// VDSOVersion is the symbol version of the function, and VDSOFuncs the functions, as the Go
-// runtime looks them up on arm64 (runtime/vdso_linux_arm64.go).
-const VDSOVersion = "LINUX_2.6.39"
-
-func VDSOFuncs() [1]VDSOFunc {
-	return [1]VDSOFunc{{"__kernel_clock_gettime", vdsoClockGettimePC}}
-}
+// VDSOCodeLinked reports whether the vDSO's function is in the image. Calling it keeps it
+// there: nothing else in the image refers to it.
+func VDSOCodeLinked() bool { return vdsoClockGettimePC != 0 }
 
 // ClockParams are the monotonic clock's parameters, as Nanotime uses them: ns = (CNTVCT - base)
 // * mult >> 32.

@@ -89,7 +89,7 @@ func (t table) write(b *strings.Builder, rounds int) {
 		}
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", r.name, r.unit, spread(r.uni), lin, ratio(r.ratios))
 	}
-	fmt.Fprintf(b, "\n%d rounds, interleaved; the ratio is the median of the rounds' ratios (below 1: unitrace is faster).\n", rounds)
+	fmt.Fprintf(b, "\n%d rounds, interleaved; a round's value is the fastest of the workload's batches in that boot (examples/bench -batches, 5), and the ratio is the median of the rounds' ratios (below 1: unitrace is faster).\n", rounds)
 }
 
 func spread(v []float64) string {

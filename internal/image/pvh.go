@@ -1,10 +1,13 @@
 package image
 
 import (
+	"bytes"
+	"debug/elf"
 	"encoding/binary"
 	"fmt"
 	"os"
 
+	"github.com/unitrace/unitrace/kernel/vdso"
 	"github.com/unitrace/unitrace/trace/imageid"
 )
 
@@ -15,7 +18,8 @@ import (
 // and the descriptor becomes the entry address (little-endian, 8 bytes)
 // followed by zeros. Patching a patched image is a no-op.
 //
-// It also writes the GNU build ID into the guest's build-id slot, when the image has one.
+// It also writes the GNU build ID into the guest's build-id slot, and lays the vDSO out in the
+// kernel's vDSO slot from the kernel's own code, when the image has them.
 func Patch(data []byte, spec Spec) (Info, error) {
 	info, err := Inspect(data, spec)
 	if err != nil {
@@ -23,6 +27,15 @@ func Patch(data []byte, spec Spec) (Info, error) {
 	}
 	if info.IDSlot >= 0 && !imageid.Fill(data[info.IDSlot:info.IDSlot+imageid.Size], info.BuildID) {
 		return info, fmt.Errorf("%w: a build id of %d bytes does not fit", ErrBadIDSlot, len(info.BuildID))
+	}
+	if info.VDSOSlot >= 0 {
+		f, err := elf.NewFile(bytes.NewReader(data))
+		if err != nil {
+			return info, fmt.Errorf("%w: %v", ErrNotELF, err)
+		}
+		if err := fillVDSO(f, data, info.VDSOSlot, spec.Arch); err != nil {
+			return info, err
+		}
 	}
 	if !spec.PVHNote {
 		return info, nil
@@ -48,7 +61,7 @@ func PatchFile(path string, spec Spec) (Info, error) {
 	if err != nil {
 		return info, fmt.Errorf("%s: %w", path, err)
 	}
-	// Only the note's and the slot's bytes changed: write just those.
+	// Only the note's and the slots' bytes changed: write just those.
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
 		return info, err
@@ -62,6 +75,12 @@ func PatchFile(path string, spec Spec) (Info, error) {
 	}
 	if info.IDSlot >= 0 {
 		if _, err := f.WriteAt(data[info.IDSlot:info.IDSlot+imageid.Size], info.IDSlot); err != nil {
+			f.Close()
+			return info, err
+		}
+	}
+	if info.VDSOSlot >= 0 {
+		if _, err := f.WriteAt(data[info.VDSOSlot:info.VDSOSlot+vdso.PageSize], info.VDSOSlot); err != nil {
 			f.Close()
 			return info, err
 		}

@@ -54,6 +54,7 @@ type Info struct {
 	PVH         bool   // the note already is the PVH entry note
 	BuildID     []byte // the GNU build ID: the image's identity
 	IDSlot      int64  // file offset of the guest's build-id slot (package imageid), -1 if none
+	VDSOSlot    int64  // file offset of the kernel's vDSO slot (kernel/vdso.Slot), -1 if none
 }
 
 // Inspect checks that data is an image for spec and describes it. It never
@@ -95,6 +96,9 @@ func Inspect(data []byte, spec Spec) (Info, error) {
 		return info, err
 	}
 	if info.IDSlot, err = findIDSlot(f, data); err != nil {
+		return info, err
+	}
+	if info.VDSOSlot, err = findVDSOSlot(f, data); err != nil {
 		return info, err
 	}
 	return info, nil
