@@ -42,6 +42,7 @@ var workloads = []workload{
 	{"timer_1ms_late", "us/op", timerLateness},
 	{"copy_64KiB", "ns/MiB", copySmall},
 	{"copy_1MiB", "ns/MiB", copyLarge},
+	{"copy_1MiB_fresh", "ns/MiB", copyFresh},
 	{"sha256_64KiB", "ns/MiB", sha256Bench},
 	{"aes_gcm_64KiB", "ns/MiB", aesGCMBench},
 	{"alloc_gc", "ns/op", allocGC},
