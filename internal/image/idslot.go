@@ -22,21 +22,14 @@ func findIDSlot(f *elf.File, data []byte) (int64, error) {
 		if s.Size != imageid.Size {
 			return -1, fmt.Errorf("%w: %s is %d bytes, want %d", ErrBadIDSlot, s.Name, s.Size, imageid.Size)
 		}
-		for _, p := range f.Progs {
-			if p.Type != elf.PT_LOAD || s.Value < p.Vaddr || s.Value+s.Size > p.Vaddr+p.Filesz {
-				continue
-			}
-			off := int64(p.Off + (s.Value - p.Vaddr))
-			if off < 0 || off+imageid.Size > int64(len(data)) {
-				break
-			}
-			m := string(data[off : off+16])
-			if m != imageid.Magic && m != imageid.Filled {
-				return -1, fmt.Errorf("%w: no marker at %s", ErrBadIDSlot, s.Name)
-			}
-			return off, nil
+		off, ok := fileOffset(f, s.Value, s.Size)
+		if !ok || off+imageid.Size > int64(len(data)) {
+			return -1, fmt.Errorf("%w: %s is not in the file's loaded data", ErrBadIDSlot, s.Name)
 		}
-		return -1, fmt.Errorf("%w: %s is not in the file's loaded data", ErrBadIDSlot, s.Name)
+		if m := string(data[off : off+16]); m != imageid.Magic && m != imageid.Filled {
+			return -1, fmt.Errorf("%w: no marker at %s", ErrBadIDSlot, s.Name)
+		}
+		return off, nil
 	}
 	return -1, nil
 }
