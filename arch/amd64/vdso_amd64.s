@@ -1,7 +1,7 @@
 #include "textflag.h"
 
-// The vDSO's functions. The image builder copies their machine code into the vDSO page (internal/image)
-// and patches the 64-bit constant 0x5644534f50415241 (vdso.Magic) with the address of the
+// The vDSO's functions. The image builder copies their machine code into the vDSO page
+// (internal/image) and patches the 64-bit constant 0x5644534f50415241 (vdso.Magic) with the address of the
 // clock parameters (vdso.Params*: +0 sequence count, +8 TSC base, +16 multiplier, +24 wall
 // offset in ns): the code is otherwise position-independent (relative jumps only). They are
 // C functions (System V ABI), called by the Go runtime on its system stack; they use no stack.

@@ -1,7 +1,7 @@
 #include "textflag.h"
 
-// The vDSO's function. The image builder copies its machine code into the vDSO page (internal/image)
-// and patches the 64-bit constant 0x5644534f50415241 (vdso.Magic), which the assembler builds
+// The vDSO's function. The image builder copies its machine code into the vDSO page
+// (internal/image) and patches the 64-bit constant 0x5644534f50415241 (vdso.Magic), which the assembler builds
 // in R2 with MOVZ and three MOVKs (vdso.PatchMoves), with the address of the clock parameters (vdso.Params*: +0
 // sequence count, +8 counter base, +16 multiplier, +24 wall offset in ns): the code is otherwise
 // position-independent (PC-relative branches only). It is a C function (AAPCS64),

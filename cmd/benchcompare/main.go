@@ -3,7 +3,7 @@
 // each workload's medians, spread and ratio (make bench, scripts/bench.sh):
 //
 //	benchcompare -image bench.elf -linux /boot/vmlinuz-... -initrd init.cpio [-arch amd64]
-//	             [-rounds 5] [-machine q35] [-microvm] [-doc FILE] [-note TEXT]
+//	             [-rounds 9] [-machine q35] [-microvm] [-doc FILE] [-note TEXT]
 //
 // Every round boots unitrace on -machine, Linux on -machine, and on amd64 with -microvm
 // unitrace on microvm too (boot time only: Debian's kernel does not boot there). On arm64 both
@@ -46,7 +46,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.linux, "linux", "", "the Linux kernel (amd64: bzImage; arm64: Image)")
 	fs.StringVar(&o.arch, "arch", "amd64", "the guests' architecture: amd64 or arm64")
 	fs.StringVar(&o.initrd, "initrd", "", "an initramfs whose /init is examples/bench built for Linux")
-	fs.IntVar(&o.rounds, "rounds", 5, "rounds: each boots every guest once")
+	fs.IntVar(&o.rounds, "rounds", 9, "rounds: each boots every guest once (9: on a shared host the rows at parity need that many for a stable median)")
 	fs.StringVar(&o.machine, "machine", "", "the QEMU machine both guests boot on (default q35 on amd64, virt on arm64)")
 	fs.BoolVar(&o.microvm, "microvm", true, "also boot unitrace on microvm, for the boot row")
 	fs.StringVar(&o.doc, "doc", "", "write the table into this markdown file, between its bench markers")

@@ -7,10 +7,11 @@
 //
 // The functions' code is the kernel's (per arch, in assembly, position-independent but for one
 // 64-bit constant, the address of the clock parameters, which Patch fills in). Build lays out
-// the tables, the code after them and the parameters at the end of the page.
+// the tables, the code after them and the parameters at the end of the page. The image builder
+// runs it (slot.go); the kernel only copies the page.
 //
-// The package is kernel-mode Go: Build writes into the caller's page, allocates nothing and
-// fails rather than panics when something does not fit.
+// The package is kernel-mode Go, as the kernel imports it: Build writes into the caller's page,
+// allocates nothing and fails rather than panics when something does not fit.
 package vdso
 
 // Base is where the kernel maps the vDSO in every guest: the first page above the program's
