@@ -8,26 +8,36 @@ import (
 )
 
 // findIDSlot returns the file offset of the guest's build-id slot (package imageid), or -1 if
-// the image has none (a program that does not link the tracer). A symbol that is there but
-// does not hold a slot is an error: the patch would write over something else.
+// the image has none (a program that does not link the tracer).
 func findIDSlot(f *elf.File, data []byte) (int64, error) {
+	return findSlot(f, data, imageid.Symbol, imageid.Size, ErrBadIDSlot, func(b []byte) bool {
+		m := string(b[:16])
+		return m == imageid.Magic || m == imageid.Filled
+	})
+}
+
+// findSlot returns the file offset of the slot variable named symbol, size bytes whose start
+// marked says is a slot (filled or not), or -1 if the image has no such symbol (or no symbol
+// table). A symbol that is there but does not hold a slot is an error wrapping bad: the patch
+// would write over something else.
+func findSlot(f *elf.File, data []byte, symbol string, size uint64, bad error, marked func([]byte) bool) (int64, error) {
 	syms, err := f.Symbols()
 	if err != nil {
 		return -1, nil // no symbol table: nothing to find
 	}
 	for _, s := range syms {
-		if s.Name != imageid.Symbol {
+		if s.Name != symbol {
 			continue
 		}
-		if s.Size != imageid.Size {
-			return -1, fmt.Errorf("%w: %s is %d bytes, want %d", ErrBadIDSlot, s.Name, s.Size, imageid.Size)
+		if s.Size != size {
+			return -1, fmt.Errorf("%w: %s is %d bytes, want %d", bad, s.Name, s.Size, size)
 		}
 		off, ok := fileOffset(f, s.Value, s.Size)
-		if !ok || off+imageid.Size > int64(len(data)) {
-			return -1, fmt.Errorf("%w: %s is not in the file's loaded data", ErrBadIDSlot, s.Name)
+		if !ok || off+int64(size) > int64(len(data)) {
+			return -1, fmt.Errorf("%w: %s is not in the file's loaded data", bad, s.Name)
 		}
-		if m := string(data[off : off+16]); m != imageid.Magic && m != imageid.Filled {
-			return -1, fmt.Errorf("%w: no marker at %s", ErrBadIDSlot, s.Name)
+		if !marked(data[off : off+int64(size)]) {
+			return -1, fmt.Errorf("%w: no marker at %s", bad, s.Name)
 		}
 		return off, nil
 	}

@@ -13,30 +13,11 @@ import (
 var ErrBadVDSOSlot = errors.New("bad vDSO slot")
 
 // findVDSOSlot returns the file offset of the kernel's vDSO slot, or -1 if the image has none
-// (a program that does not link the kernel). A symbol that is there but does not hold a slot
-// is an error, as for the build-id slot.
+// (a program that does not link the kernel).
 func findVDSOSlot(f *elf.File, data []byte) (int64, error) {
-	syms, err := f.Symbols()
-	if err != nil {
-		return -1, nil
-	}
-	for _, s := range syms {
-		if s.Name != vdso.SlotSymbol {
-			continue
-		}
-		if s.Size != vdso.PageSize {
-			return -1, fmt.Errorf("%w: %s is %d bytes, want %d", ErrBadVDSOSlot, s.Name, s.Size, vdso.PageSize)
-		}
-		off, ok := fileOffset(f, s.Value, s.Size)
-		if !ok || off+vdso.PageSize > int64(len(data)) {
-			return -1, fmt.Errorf("%w: %s is not in the file's loaded data", ErrBadVDSOSlot, s.Name)
-		}
-		if m := data[off : off+vdso.PageSize]; string(m[:len(vdso.SlotMarker)]) != vdso.SlotMarker && !vdso.IsImage(m) {
-			return -1, fmt.Errorf("%w: no marker at %s", ErrBadVDSOSlot, s.Name)
-		}
-		return off, nil
-	}
-	return -1, nil
+	return findSlot(f, data, vdso.SlotSymbol, vdso.PageSize, ErrBadVDSOSlot, func(b []byte) bool {
+		return string(b[:len(vdso.SlotMarker)]) == vdso.SlotMarker || vdso.IsImage(b)
+	})
 }
 
 // fillVDSO lays the vDSO of spec's architecture out in the slot at off, from the kernel's own
