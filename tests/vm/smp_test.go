@@ -199,7 +199,10 @@ func testStacks(t *testing.T, a guestArch) {
 	var spinner *threadsnap.Entry
 	sawIdle := false
 	deadline := time.Now().Add(time.Duration(spinSeconds) * time.Second / 2)
-	for asks := 0; spinner == nil || !sawIdle; asks++ {
+	// The last snapshot must show a blocked thread too (checkStacks checks its kernel path): on a
+	// loaded host every runtime thread can be runnable or running at one instant.
+	blocked := false
+	for asks := 0; spinner == nil || !sawIdle || !blocked; asks++ {
 		if asks > 0 {
 			if time.Now().After(deadline) {
 				break
@@ -223,6 +226,7 @@ func testStacks(t *testing.T, a guestArch) {
 		for _, c := range snap.CPUs {
 			sawIdle = sawIdle || c.State == "idle"
 		}
+		blocked = slices.ContainsFunc(snap.Threads, func(th threadsnap.Entry) bool { return th.State == "blocked" })
 	}
 	var b strings.Builder
 	threadsnap.Format(&b, snap)
