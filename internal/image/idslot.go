@@ -43,3 +43,14 @@ func findSlot(f *elf.File, data []byte, symbol string, size uint64, bad error, m
 	}
 	return -1, nil
 }
+
+// fileOffset is where the size bytes at virtual address addr lie in the file, if a loaded
+// segment holds them.
+func fileOffset(f *elf.File, addr, size uint64) (int64, bool) {
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_LOAD && addr >= p.Vaddr && addr+size <= p.Vaddr+p.Filesz {
+			return int64(p.Off + (addr - p.Vaddr)), true
+		}
+	}
+	return 0, false
+}

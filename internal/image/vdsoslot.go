@@ -73,14 +73,3 @@ func symbolCode(f *elf.File, data []byte, syms []elf.Symbol, name string) ([]byt
 
 // maxVDSOFunc bounds one vDSO function's code: the page holds the tables and every function.
 const maxVDSOFunc = 1024
-
-// fileOffset is where the size bytes at virtual address addr lie in the file, if a loaded
-// segment holds them.
-func fileOffset(f *elf.File, addr, size uint64) (int64, bool) {
-	for _, p := range f.Progs {
-		if p.Type == elf.PT_LOAD && addr >= p.Vaddr && addr+size <= p.Vaddr+p.Filesz {
-			return int64(p.Off + (addr - p.Vaddr)), true
-		}
-	}
-	return 0, false
-}

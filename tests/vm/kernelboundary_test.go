@@ -140,18 +140,20 @@ func testGroundTruthSyscall(t *testing.T, a guestArch) {
 		if s.weight() <= 1 {
 			continue
 		}
-		if maskEnds[s.leaf()] && rearmsTimer(a, im, s) {
-			atRearm += s.weight() - 1
-		}
-		if maskEnds[s.leaf()] && !rearmsTimer(a, im, s) {
-			byKernel += s.weight() - 1
+		carried := s.weight() - 1
+		switch {
+		case maskEnds[s.leaf()] && rearmsTimer(a, im, s):
+			atRearm += carried
+			byHost += carried
+		case maskEnds[s.leaf()]:
+			byKernel += carried
 			at := s.leaf()
 			if len(s.funcs) > 1 {
 				at += " from " + s.funcs[1]
 			}
-			where[at] += s.weight() - 1
-		} else {
-			byHost += s.weight() - 1
+			where[at] += carried
+		default:
+			byHost += carried
 		}
 	}
 	for _, f := range slices.SortedFunc(maps.Keys(where), func(x, y string) int { return where[y] - where[x] }) {
