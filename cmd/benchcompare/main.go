@@ -1,16 +1,20 @@
 // Command benchcompare boots the same fixed-work benchmark (examples/bench) as a unitrace image
-// and under Debian's Linux kernel in the same QEMU, round after round, interleaved, and prints
-// each workload's medians, spread and ratio (make bench, scripts/bench.sh):
+// and under Debian's Linux kernel in the same QEMU, and prints each workload's medians, spread
+// and ratio (make bench, scripts/bench.sh):
 //
 //	benchcompare -image bench.elf -linux /boot/vmlinuz-... -initrd init.cpio [-arch amd64]
-//	             [-rounds 9] [-machine q35] [-microvm] [-doc FILE] [-note TEXT]
+//	             [-rounds 9] [-batches 5] [-only a,b] [-machine q35] [-microvm] [-doc FILE] [-note TEXT]
 //
-// Every round boots unitrace on -machine, Linux on -machine, and on amd64 with -microvm
-// unitrace on microvm too (boot time only: Debian's kernel does not boot there). On arm64 both
-// boot on virt. A row's ratio is the median of the rounds' unitrace/Linux ratios, so a slow
-// round of the shared machine counts once; below 1 unitrace is faster. -doc writes the table
-// into FILE between the lines "<!-- bench: begin -->" and "<!-- bench: end -->" (on arm64,
-// "<!-- bench arm64: begin -->" and "<!-- bench arm64: end -->").
+// Every round boots both guests, unitrace and then Linux on -machine, and keeps them running
+// examples/bench -serve, which runs one batch of a workload each time its console asks. Each
+// workload's batches then alternate between the guests (unitrace, Linux, Linux, unitrace, ...),
+// so that the two sides of a ratio are measured seconds apart at most, in the same state of the
+// shared host, while the guest that waits sits idle on the other host CPU. A round's value is
+// the fastest of its batches in each guest, and a row's ratio the median of the rounds'
+// unitrace/Linux ratios; below 1 unitrace is faster. On amd64 with -microvm unitrace also boots
+// on microvm each round, for the boot row (Debian's kernel does not boot there). On arm64 both
+// boot on virt. -doc writes the table into FILE between the lines "<!-- bench: begin -->" and
+// "<!-- bench: end -->" (on arm64, "<!-- bench arm64: begin -->" and "<!-- bench arm64: end -->").
 package main
 
 import (
@@ -20,7 +24,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/unitrace/unitrace/internal/exitstatus"
 	"github.com/unitrace/unitrace/internal/vmconfig"
@@ -33,7 +36,8 @@ func main() {
 type options struct {
 	image, linux, initrd string
 	arch                 string
-	rounds               int
+	rounds, batches      int
+	only                 string
 	machine              string
 	microvm              bool
 	doc, note            string
@@ -47,6 +51,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.arch, "arch", "amd64", "the guests' architecture: amd64 or arm64")
 	fs.StringVar(&o.initrd, "initrd", "", "an initramfs whose /init is examples/bench built for Linux")
 	fs.IntVar(&o.rounds, "rounds", 9, "rounds: each boots every guest once (9: on a shared host the rows at parity need that many for a stable median)")
+	fs.IntVar(&o.batches, "batches", 5, "batches of each workload in each guest, each round; a round's value is the fastest")
+	fs.StringVar(&o.only, "only", "", "run only these workloads (comma-separated names)")
 	fs.StringVar(&o.machine, "machine", "", "the QEMU machine both guests boot on (default q35 on amd64, virt on arm64)")
 	fs.BoolVar(&o.microvm, "microvm", true, "also boot unitrace on microvm, for the boot row")
 	fs.StringVar(&o.doc, "doc", "", "write the table into this markdown file, between its bench markers")
@@ -54,8 +60,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := exitstatus.ParseFlags(fs, args); err != nil {
 		return err
 	}
-	if o.image == "" || o.linux == "" || o.initrd == "" || o.rounds < 1 {
-		return exitstatus.UsageError{Err: errors.New("need -image, -linux, -initrd and -rounds of at least 1")}
+	if o.image == "" || o.linux == "" || o.initrd == "" || o.rounds < 1 || o.batches < 1 {
+		return exitstatus.UsageError{Err: errors.New("need -image, -linux, -initrd, and -rounds and -batches of at least 1")}
 	}
 	m, ok := machines[o.arch]
 	if !ok {
@@ -65,23 +71,28 @@ func run(args []string, stdout, stderr io.Writer) error {
 		o.machine = m.machine
 	}
 	o.microvm = o.microvm && m.microvm != ""
-	guests := []guest{
-		{name: "unitrace", qemu: m.qemu, args: m.args(o.machine, "-kernel", o.image)},
-		{name: "linux", qemu: m.qemu, args: m.args(o.machine, "-kernel", o.linux, "-initrd", o.initrd,
-			"-append", "console="+m.console+" quiet panic=-1 -- -poweroff")},
+	c := comparison{
+		uni: guest{name: "unitrace", qemu: m.qemu, args: m.args(o.machine, "-kernel", o.image, "-append", "-- -serve")},
+		lin: guest{name: "linux", qemu: m.qemu, args: m.args(o.machine, "-kernel", o.linux, "-initrd", o.initrd,
+			"-append", "console="+m.console+" quiet panic=-1 -- -serve -poweroff")},
+		batches: o.batches,
+		log:     stderr,
+	}
+	if o.only != "" {
+		c.only = strings.Split(o.only, ",")
 	}
 	if o.microvm {
-		guests = append(guests, guest{name: "unitrace-microvm", qemu: m.qemu, args: m.args(m.microvm, "-kernel", o.image)})
+		c.microvm = &guest{name: "unitrace-microvm", qemu: m.qemu, args: m.args(m.microvm, "-kernel", o.image, "-append", "-- -serve")}
 	}
-	results := make([][]result, len(guests))
+	results := make([][]result, 3)
 	for r := 0; r < o.rounds; r++ {
-		for i, g := range guests {
-			res, err := g.boot(2 * time.Minute)
-			if err != nil {
-				return fmt.Errorf("round %d, %s: %w", r+1, g.name, err)
-			}
-			results[i] = append(results[i], res)
-			fmt.Fprintf(stderr, "benchcompare: round %d/%d: %s done (boot %v)\n", r+1, o.rounds, g.name, res.boot.Round(time.Millisecond))
+		fmt.Fprintf(stderr, "benchcompare: round %d/%d\n", r+1, o.rounds)
+		round, err := c.round()
+		if err != nil {
+			return fmt.Errorf("round %d: %w", r+1, err)
+		}
+		for i := range round {
+			results[i] = append(results[i], round[i])
 		}
 	}
 	t := tabulate(results, o.machine, o.microvm)
@@ -89,7 +100,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if o.note != "" {
 		fmt.Fprintf(&b, "%s\n\n", o.note)
 	}
-	t.write(&b, o.rounds)
+	t.write(&b, o.rounds, o.batches)
 	fmt.Fprint(stdout, b.String())
 	if o.doc != "" {
 		if err := writeDoc(o.doc, o.arch, b.String()); err != nil {

@@ -79,7 +79,7 @@ func (r *row) add(u, l float64) {
 	}
 }
 
-func (t table) write(b *strings.Builder, rounds int) {
+func (t table) write(b *strings.Builder, rounds, batches int) {
 	fmt.Fprintf(b, "| work | unit | unitrace: median (min-max) | Linux: median (min-max) | unitrace / Linux |\n")
 	fmt.Fprintf(b, "| --- | --- | --- | --- | --- |\n")
 	for _, r := range t.rows {
@@ -89,7 +89,7 @@ func (t table) write(b *strings.Builder, rounds int) {
 		}
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", r.name, r.unit, spread(r.uni), lin, ratio(r.ratios))
 	}
-	fmt.Fprintf(b, "\n%d rounds, interleaved; a round's value is the fastest of the workload's batches in that boot (examples/bench -batches, 5), and the ratio is the median of the rounds' ratios (below 1: unitrace is faster).\n", rounds)
+	fmt.Fprintf(b, "\n%d rounds, each booting both guests; a workload's %d batches alternate between the guests, a round's value is the fastest of them in each guest, and the ratio is the median of the rounds' ratios (below 1: unitrace is faster).\n", rounds, batches)
 }
 
 func spread(v []float64) string {

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestWriteDoc: each architecture's table replaces only the text between its own markers.
@@ -28,22 +27,5 @@ func TestWriteDoc(t *testing.T) {
 	}
 	if err := writeDoc(file, "riscv64", "x"); err == nil || !strings.Contains(err.Error(), "riscv64") {
 		t.Errorf("writeDoc without the markers = %v, want an error naming them", err)
-	}
-}
-
-// TestParse: the boot marker's first line, bench lines, and nothing from other lines.
-func TestParse(t *testing.T) {
-	var r result
-	r.values, r.units = map[string]float64{}, map[string]string{}
-	for _, line := range []string{"[ 0.1] kernel noise", "boot_ns 123", "boot_ns 456", "bench compute 2281.5 ns/kiter"} {
-		if err := r.parse(line, time.Second); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if r.boot != time.Second || r.values["compute"] != 2281.5 || r.units["compute"] != "ns/kiter" || len(r.values) != 1 {
-		t.Errorf("parsed %+v", r)
-	}
-	if err := r.parse("bench compute -1 ns", 0); err == nil {
-		t.Error("a negative value parsed")
 	}
 }

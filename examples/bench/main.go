@@ -12,6 +12,10 @@
 // kernel's entry, under Linux since the kernel started). With -poweroff (the Linux guest's /init
 // gets it from the kernel command line) it powers the machine off at the end instead of
 // exiting: init must not exit.
+//
+// With -serve it runs what its standard input (the serial console) asks, one batch at a time,
+// so that cmd/benchcompare can keep both guests booted and run each batch in one guest right
+// after the same batch in the other (serve.go).
 package main
 
 import (
@@ -57,14 +61,28 @@ func main() {
 	poweroff := flag.Bool("poweroff", false, "power the machine off at the end (as Linux's init)")
 	flag.IntVar(&scale, "scale", 1, "run each per-operation workload this many times as long (for a profile with more samples)")
 	batches := flag.Int("batches", 5, "run each workload this many times and report the fastest")
+	serveMode := flag.Bool("serve", false, "run the workloads standard input names, one batch each (serve.go)")
 	flag.Parse()
+	if *serveMode {
+		if err := serve(os.Stdin, os.Stdout); err != nil {
+			fmt.Printf("bench-error %v\n", err)
+		}
+		end(*poweroff)
+		return
+	}
 	for _, w := range workloads {
 		if *only != "" && !slices.Contains(strings.Split(*only, ","), w.name) {
 			continue
 		}
 		fmt.Printf("bench %s %.3f %s\n", w.name, fastest(w.run, *batches), w.unit)
 	}
-	if *poweroff {
+	end(*poweroff)
+}
+
+// end leaves the program: with poweroff (Linux's init must not exit) by powering the machine
+// off.
+func end(poweroff bool) {
+	if poweroff {
 		syscall.Reboot(syscall.LINUX_REBOOT_CMD_POWER_OFF)
 		os.Exit(1) // not allowed to: the kernel panics and, with panic=-1 and -no-reboot, QEMU exits
 	}
