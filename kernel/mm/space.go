@@ -337,3 +337,15 @@ func (s *Space) highestFit(lo, hi, size uintptr) (uintptr, bool) {
 	}
 	return 0, false
 }
+
+// FaultBlock returns the part of region r that lies in the aligned block of pages pages
+// (a power of two) around va: the pages a fault at va may map together.
+func FaultBlock(va uintptr, r Region, pages uintptr) (lo, hi uintptr) {
+	size := pages * PageSize
+	block := va &^ (size - 1)
+	lo, hi = max(block, r.Start), min(block+size, r.End)
+	if block+size < block {
+		hi = r.End // the block at the top of the address space
+	}
+	return lo, hi
+}

@@ -394,3 +394,23 @@ func BenchmarkSpaceMapUnmap(b *testing.B) {
 		s.Unmap(a, 64<<10)
 	}
 }
+
+// TestFaultBlock: the block is aligned, holds va, and stays inside the region.
+func TestFaultBlock(t *testing.T) {
+	const p = PageSize
+	for _, c := range []struct {
+		va     uintptr
+		r      Region
+		lo, hi uintptr
+	}{
+		{0x10000 + 5*p + 12, Region{0, 1 << 30, 3}, 0x10000, 0x20000},
+		{0x10000 + 5*p, Region{0x10000 + 3*p, 0x10000 + 9*p, 3}, 0x10000 + 3*p, 0x10000 + 9*p},
+		{0x1f000, Region{0x1f000, 0x21000, 3}, 0x1f000, 0x20000},
+		{^uintptr(0) &^ (p - 1), Region{^uintptr(0) &^ (16*p - 1), ^uintptr(0) &^ (p - 1), 3}, ^uintptr(0) &^ (16*p - 1), ^uintptr(0) &^ (p - 1)},
+	} {
+		lo, hi := FaultBlock(c.va, c.r, 16)
+		if lo != c.lo || hi != c.hi {
+			t.Errorf("FaultBlock(%#x, %+v) = %#x-%#x, want %#x-%#x", c.va, c.r, lo, hi, c.lo, c.hi)
+		}
+	}
+}
