@@ -9,6 +9,10 @@ package amd64
 // is routed to vector FirstDeviceVector+gsi, level-triggered; the handler asks the drivers to
 // look at their devices, and a line nobody claims is masked again (a level-triggered line that
 // nobody acknowledges would interrupt forever).
+//
+// An ISA line below 16 is routed only when a driver asks (RouteLegacyGSI: the console's COM1),
+// to the same vector range, and is then a device line like the others. The 8259 PICs, which
+// see the same ISA lines, stay masked (InitCPU), so such a line is delivered once.
 
 const (
 	ioapicBases       = 2
@@ -19,7 +23,7 @@ const (
 	redirMasked       = 1 << 16
 	redirLevel        = 1 << 15
 	pinsPerIOAPIC     = 24
-	firstSharedGSI    = 16 // GSIs below are ISA interrupts (timer, keyboard, serial, RTC): unused
+	firstSharedGSI    = 16 // GSIs below are ISA interrupts (timer, keyboard, serial, RTC): routed on request
 	FirstDeviceVector = 64
 	maxGSI            = 48
 )
@@ -28,6 +32,9 @@ var ioapicAddr = [ioapicBases]uintptr{0xfec00000, 0xfec10000}
 
 // ioapicPins[i] is the number of redirection entries of I/O APIC i, 0 if absent.
 var ioapicPins [ioapicBases]uint32
+
+// legacyRouted has bit g set for each GSI g below firstSharedGSI that RouteLegacyGSI routed.
+var legacyRouted uint32
 
 func ioapicRead(base uintptr, reg uint32) uint32 {
 	mmioWrite32(base+ioregsel, reg)
@@ -67,16 +74,36 @@ func gsiLocation(gsi uint32) (base uintptr, pin uint32, ok bool) {
 	return ioapicAddr[i], gsi % pinsPerIOAPIC, true
 }
 
+// routeGSI routes gsi, level-triggered and active high, to vector FirstDeviceVector+gsi on this
+// CPU (APIC id 0), and unmasks it. It reports false for a GSI no I/O APIC has.
+func routeGSI(gsi uint32) bool {
+	base, pin, ok := gsiLocation(gsi)
+	if !ok {
+		return false
+	}
+	ioapicWrite(base, ioapicRedirBase+2*pin+1, 0) // destination APIC id 0
+	ioapicWrite(base, ioapicRedirBase+2*pin, redirLevel|(FirstDeviceVector+gsi))
+	return true
+}
+
+// RouteLegacyGSI routes ISA line gsi (below 16) as a device line, level-triggered and active
+// high: right for a device that holds its line high while it wants service, as QEMU's 16550
+// does (an ISA line's bus default is edge, but a level entry sees the same high line, and the
+// device-line handling, which ends the interrupt after the handler and takes a line still high
+// as a new one, is the same as for the shared lines). It reports false if the GSI is not there.
+func RouteLegacyGSI(gsi uint32) bool {
+	if gsi >= firstSharedGSI || !routeGSI(gsi) {
+		return false
+	}
+	legacyRouted |= 1 << gsi
+	return true
+}
+
 // UnmaskSharedGSIs routes every GSI from 16 up, level-triggered and active high, to vector
 // FirstDeviceVector+gsi on this CPU (APIC id 0), and unmasks it.
 func UnmaskSharedGSIs() {
 	for gsi := uint32(firstSharedGSI); gsi < maxGSI; gsi++ {
-		base, pin, ok := gsiLocation(gsi)
-		if !ok {
-			continue
-		}
-		ioapicWrite(base, ioapicRedirBase+2*pin+1, 0) // destination APIC id 0
-		ioapicWrite(base, ioapicRedirBase+2*pin, redirLevel|(FirstDeviceVector+gsi))
+		routeGSI(gsi)
 	}
 }
 
@@ -87,10 +114,22 @@ func MaskGSI(gsi uint32) {
 	}
 }
 
-// DeviceGSI returns the GSI of a device interrupt vector, or false for other vectors.
+// DeviceGSI returns the GSI of a device interrupt vector (a shared line's, or a legacy line's
+// that RouteLegacyGSI routed), or false for other vectors.
+//
+//go:nosplit
 func DeviceGSI(vector uint64) (uint32, bool) {
-	if vector < FirstDeviceVector+firstSharedGSI || vector >= FirstDeviceVector+maxGSI {
+	return deviceGSI(vector, legacyRouted)
+}
+
+//go:nosplit
+func deviceGSI(vector uint64, legacy uint32) (uint32, bool) {
+	if vector < FirstDeviceVector || vector >= FirstDeviceVector+maxGSI {
 		return 0, false
 	}
-	return uint32(vector - FirstDeviceVector), true
+	gsi := uint32(vector - FirstDeviceVector)
+	if gsi < firstSharedGSI && legacy&(1<<gsi) == 0 {
+		return 0, false
+	}
+	return gsi, true
 }

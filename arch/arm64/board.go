@@ -18,4 +18,9 @@ const (
 	DefaultGICRBase = 0x080a_0000 // GICv3 redistributors (gic-version=3)
 	DefaultUARTBase = 0x0900_0000 // PL011
 	DefaultRTCBase  = 0x0901_0000 // PL031
+
+	// IntidUART is the PL011's interrupt: SPI 1 (VIRT_UART in hw/arm/virt.c's irqmap),
+	// level-triggered, for code without the device tree's. TestVirtConstants checks it and
+	// the addresses above against QEMU's device trees.
+	IntidUART = IntidFirstSPI + 1
 )

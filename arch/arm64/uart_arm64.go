@@ -1,7 +1,10 @@
 package arm64
 
-// The text console: a PL011 UART (Arm DDI 0183), polled. QEMU's -serial stdio (or -nographic)
-// drains it as fast as the guest writes, so polling the transmit-FIFO-full bit costs little.
+// The text console: a PL011 UART (Arm PrimeCell UART (PL011) Technical Reference Manual, Arm
+// DDI 0183, §3.2-3.3 for the register offsets and bits). Output is polled: QEMU's -serial
+// stdio (or -nographic) drains it as fast as the guest writes, so polling the
+// transmit-FIFO-full bit costs little. Input is interrupt-driven (EnableConsoleReceive): the
+// UART's combined interrupt is an SPI (IntidUART on QEMU virt, or the device tree's).
 
 const (
 	uartDR    = 0x00
@@ -12,12 +15,15 @@ const (
 	uartCR    = 0x30
 	uartIMSC  = 0x38
 	uartICR   = 0x44
+	frRXFE    = 1 << 4  // receive FIFO empty
 	frTXFF    = 1 << 5  // transmit FIFO full
 	lcrhWLEN8 = 3 << 5  // 8 data bits
 	lcrhFEN   = 1 << 4  // FIFOs on
 	crUARTEN  = 1 << 0  // UART on
 	crTXE     = 1 << 8  // transmitter on
 	crRXE     = 1 << 9  // receiver on
+	imscRXIM  = 1 << 4  // receive interrupt (the FIFO reached its trigger level)
+	imscRTIM  = 1 << 6  // receive timeout interrupt (bytes below the trigger level, line idle)
 	uartSpins = 1 << 20 // give up on a stuck UART rather than hang the kernel
 )
 
@@ -55,4 +61,41 @@ func putc(c byte) {
 	for i := 0; i < uartSpins && mmioRead32(uartBase+uartFR)&frTXFF != 0; i++ {
 	}
 	mmioWrite32(uartBase+uartDR, uint32(c))
+}
+
+// EnableConsoleReceive enables the UART's interrupt intid in the GIC, level-sensitive (the
+// PL011's UARTINTR is a level: high while an unmasked interrupt is raised), and unmasks the
+// receive interrupts.
+func EnableConsoleReceive(intid uint32) {
+	ConfigureIRQ(intid, false)
+	EnableIRQ(intid, PriorityNormal)
+	ConsoleReceiveInterrupt(true)
+}
+
+// ConsoleReceiveInterrupt unmasks or masks the receive and receive-timeout interrupts. Masked,
+// the UART lowers its line, its FIFO fills, and then QEMU stops taking input from the host
+// until the guest reads again.
+//
+//go:nosplit
+func ConsoleReceiveInterrupt(on bool) {
+	var imsc uint32
+	if on {
+		imsc = imscRXIM | imscRTIM
+	}
+	mmioWrite32(uartBase+uartIMSC, imsc)
+}
+
+// ConsoleReceive moves the bytes the UART holds into dst, up to len(dst), and returns how
+// many. Emptying the receive FIFO clears its interrupts (the PL011 clears the receive and
+// timeout interrupts as the FIFO drains below the trigger level and empties). The data
+// register's error bits (11:8) are dropped: the line has no parity or framing under QEMU.
+//
+//go:nosplit
+func ConsoleReceive(dst []byte) int {
+	n := 0
+	for n < len(dst) && mmioRead32(uartBase+uartFR)&frRXFE == 0 {
+		dst[n] = byte(mmioRead32(uartBase + uartDR))
+		n++
+	}
+	return n
 }

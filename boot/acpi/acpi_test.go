@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"path/filepath"
 	"testing"
+
+	"github.com/unitrace/unitrace/arch/amd64"
 )
 
 // TestQEMUTables reads the tables captured from QEMU 7.2 (tests/amd64smoke with acpidump):
@@ -217,5 +219,45 @@ func TestErrorStrings(t *testing.T) {
 			t.Errorf("Errors %d and %d share %q", prev, e, s)
 		}
 		seen[s] = e
+	}
+}
+
+// TestQEMUConsoleIRQ checks that COM1's ISA IRQ 4 arrives on the GSI the kernel routes
+// (amd64.ConsoleGSI) in QEMU's q35 and microvm: an interrupt source override (MADT entry type
+// 2: bus, source IRQ, GSI, flags) for IRQ 4 would move it. q35 overrides IRQ 0 (to GSI 2) and
+// its PCI link IRQs 5, 9, 10 and 11; microvm overrides nothing.
+func TestQEMUConsoleIRQ(t *testing.T) {
+	const isaIRQ = 4
+	for _, file := range []string{"microvm-smp2.txt", "q35-smp2.txt"} {
+		t.Run(file, func(t *testing.T) {
+			mem, _ := loadDump(t, filepath.Join("testdata", file))
+			var madt []byte
+			for _, b := range mem {
+				if len(b) >= 44 && string(b[0:4]) == "APIC" {
+					madt = b[:binary.LittleEndian.Uint32(b[4:8])]
+				}
+			}
+			if madt == nil {
+				t.Fatal("no MADT in the dump")
+			}
+			gsi, ioapics := uint32(isaIRQ), 0
+			for off := 44; off+2 <= len(madt); off += int(madt[off+1]) {
+				if madt[off+1] < 2 {
+					t.Fatalf("MADT entry at %d has length %d", off, madt[off+1])
+				}
+				if madt[off] == 1 {
+					ioapics++
+				}
+				if madt[off] == 2 && madt[off+1] == 10 && madt[off+2] == 0 && madt[off+3] == isaIRQ {
+					gsi = binary.LittleEndian.Uint32(madt[off+4:])
+				}
+			}
+			if ioapics == 0 {
+				t.Error("no I/O APIC entry: the walk is wrong")
+			}
+			if gsi != amd64.ConsoleGSI {
+				t.Errorf("IRQ %d is GSI %d, the kernel routes GSI %d", isaIRQ, gsi, amd64.ConsoleGSI)
+			}
+		})
 	}
 }
