@@ -43,7 +43,7 @@ func (t *Table) EpollCtl(epfd, op, fd int, ev Event) (errno int) {
 		return EBADF
 	}
 	target := t.files[fd].kind
-	if target == KindConsole || target == KindDevice || target == KindFile {
+	if target == KindDevice || target == KindFile {
 		return EPERM // no poll method: regular files, directories and /dev's devices on Linux too
 	}
 	if epfd == fd || t.files[epfd].kind != KindEpoll {

@@ -76,6 +76,8 @@ func (m *model) isReady(w *mWatch) bool { return slices.Contains(m.ready[w.epfd]
 func (m *model) poll(fd int) uint32 {
 	f := m.files[fd]
 	switch f.kind {
+	case KindConsole:
+		return EPOLLOUT | EPOLLWRNORM // the model's console never has input
 	case KindEventfd:
 		var ev uint32
 		if f.count > 0 {
@@ -201,9 +203,6 @@ func (m *model) ctl(epfd, op, fd int, ev Event) int {
 	ef, tf := m.open(epfd), m.open(fd)
 	if ef == nil || tf == nil {
 		return EBADF
-	}
-	if tf.kind == KindConsole {
-		return EPERM
 	}
 	if epfd == fd || ef.kind != KindEpoll {
 		return EINVAL

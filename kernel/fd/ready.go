@@ -48,6 +48,8 @@ func (t *Table) notifyWalk(fd int, key uint32, depth int) {
 func (t *Table) poll(fd int, depth int) uint32 {
 	f := &t.files[fd]
 	switch f.kind {
+	case KindConsole:
+		return consolePoll(t.consoleIn)
 	case KindEventfd:
 		return eventfdPoll(f.count)
 	case KindPipe:

@@ -101,6 +101,8 @@ type Table struct {
 	markDepth [MaxFDs]int8
 	pollGen   [MaxFDs]uint32
 	pollVal   [MaxFDs]uint32
+
+	consoleIn bool // the console has bytes to read (SetConsoleInput)
 }
 
 // Init empties the table and opens descriptors 0, 1 and 2 on the console,

@@ -1,0 +1,48 @@
+package fd
+
+// The console's descriptors (0, 1 and 2 at first, and their dups) share one input: the bytes
+// the kernel's receive ring holds. The table keeps only whether there are any; the kernel says
+// when that changes and when bytes arrive.
+
+// consolePoll is a console descriptor's readiness: writable always (a write to the UART never
+// waits for room), readable while bytes wait. A serial line has no end of file, so never
+// EPOLLHUP.
+func consolePoll(in bool) uint32 {
+	ev := uint32(EPOLLOUT | EPOLLWRNORM)
+	if in {
+		ev |= EPOLLIN | EPOLLRDNORM
+	}
+	return ev
+}
+
+// SetConsoleInput records whether the console has bytes to read. arrived says that bytes came
+// in: an event (EPOLLIN) for every watch of a console descriptor, so an edge-triggered watch
+// fires for each arrival, as on a Linux tty, not only when the input was empty before. The
+// caller then wakes the waiters of ConsoleDescriptors and of their watchers.
+func (t *Table) SetConsoleInput(readable, arrived bool) {
+	t.consoleIn = readable
+	if !arrived || !readable {
+		return
+	}
+	for fd := range t.files {
+		if t.files[fd].kind == KindConsole && t.files[fd].watchers.head != none {
+			t.notify(fd, EPOLLIN)
+		}
+	}
+}
+
+// ConsoleInput reports what SetConsoleInput last recorded.
+func (t *Table) ConsoleInput() bool { return t.consoleIn }
+
+// ConsoleDescriptors writes to out the open console descriptors, in order, and returns how
+// many.
+func (t *Table) ConsoleDescriptors(out []int32) int {
+	n := 0
+	for fd := range t.files {
+		if n < len(out) && t.files[fd].kind == KindConsole {
+			out[n] = int32(fd)
+			n++
+		}
+	}
+	return n
+}
