@@ -68,6 +68,26 @@ func kernelStackBounds(sp uintptr) (lo, hi uintptr, ok bool) { return amd64.Kern
 // consoleWrite writes to the console (COM1).
 func consoleWrite(b []byte) { amd64.ConsoleWrite(b) }
 
+// archConsoleInputInit routes COM1's interrupt (ISA IRQ 4, GSI 4 on q35 and microvm) through
+// the I/O APIC and turns the UART's receive interrupt on; false if no I/O APIC has the line.
+func archConsoleInputInit() bool {
+	if !amd64.RouteLegacyGSI(amd64.ConsoleGSI) {
+		return false
+	}
+	amd64.EnableConsoleReceive()
+	return true
+}
+
+// archConsoleReceive moves the bytes COM1 holds into dst and returns how many.
+//
+//go:nosplit
+func archConsoleReceive(dst []byte) int { return amd64.ConsoleReceive(dst) }
+
+// archConsoleReceiveInterrupt turns COM1's receive interrupt on or off.
+//
+//go:nosplit
+func archConsoleReceiveInterrupt(on bool) { amd64.ConsoleReceiveInterrupt(on) }
+
 // The trace format's names for this machine.
 const (
 	traceArch       = wire.ArchAMD64

@@ -66,6 +66,16 @@ func kernelStackBounds(sp uintptr) (lo, hi uintptr, ok bool) { return arm64.Kern
 // consoleWrite writes to the console (PL011).
 func consoleWrite(b []byte) { arm64.ConsoleWrite(b) }
 
+// archConsoleReceive moves the bytes the PL011 holds into dst and returns how many.
+//
+//go:nosplit
+func archConsoleReceive(dst []byte) int { return arm64.ConsoleReceive(dst) }
+
+// archConsoleReceiveInterrupt unmasks or masks the PL011's receive interrupts.
+//
+//go:nosplit
+func archConsoleReceiveInterrupt(on bool) { arm64.ConsoleReceiveInterrupt(on) }
+
 // The trace format's names for this machine.
 const (
 	traceArch       = wire.ArchARM64

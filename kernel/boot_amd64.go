@@ -24,6 +24,7 @@ func bootMain(startInfoAddr uintptr) {
 	amd64.InitClock()
 	bootWallNanos = amd64.ReadRTC().Unix() * 1e9
 	fds.Init()
+	initConsoleInput()
 	if devBlock != 0 {
 		initTraceDevice(devBlock)
 		amd64.UnmaskSharedGSIs()

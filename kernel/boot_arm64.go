@@ -32,6 +32,7 @@ func bootMain(dtb uintptr) {
 		bootWallNanos = arm64.ReadRTC().Unix() * 1e9
 	}
 	fds.Init()
+	initConsoleInput()
 	if devBlock != 0 {
 		initTraceDevice(devBlock)
 		enableDeviceIRQ(vdevBase)
@@ -78,6 +79,24 @@ func initGIC() {
 	default:
 		arm64.InitGIC(arm64.DefaultGICDBase, arm64.DefaultGICCBase)
 	}
+}
+
+// consoleINTID is the PL011's interrupt, once archConsoleInputInit enabled it (0 before).
+var consoleINTID uint32
+
+// archConsoleInputInit enables the PL011's interrupt in the GIC (the device tree's, or QEMU
+// virt's SPI 1 without one) and unmasks its receive interrupts; false without a UART.
+func archConsoleInputInit() bool {
+	intid := uint32(arm64.IntidUART)
+	if machine.UART.Present() && machine.UART.INTID != 0 {
+		intid = machine.UART.INTID
+	}
+	if uintptr(machine.UART.Reg.Addr) != arm64.DefaultUARTBase && machine.UART.Present() && machine.UART.INTID == 0 {
+		return false // a UART elsewhere whose interrupt nobody names
+	}
+	consoleINTID = intid
+	arm64.EnableConsoleReceive(intid)
+	return true
 }
 
 // enableDeviceIRQ routes the interrupt of the virtio-mmio transport at base (the trace device, a

@@ -6,7 +6,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/fd"
 )
 
-// File descriptors: the console (0, 1, 2), eventfds, epoll instances, the trace ports, pipes
+// File descriptors: the console (0, 1, 2; its input in console_input.go), eventfds, epoll instances, the trace ports, pipes
 // (sys_pipe.go) and the files of the file system (sys_file.go). The Go runtime's netpoller is one
 // epoll instance watching one eventfd, and os.Pipe's ends; time.Sleep and timers block in
 // epoll_pwait.
@@ -91,7 +91,7 @@ func wakeFDWaiters(n int) {
 func sysReadFD(f *Frame, n int, buf, count uintptr) (uint64, bool) {
 	switch fds.Kind(n) {
 	case fd.KindConsole:
-		return 0, true // no console input: end of file
+		return consoleCall(f, n, false, buf, count)
 	case fd.KindEventfd:
 		if count < 8 {
 			return neg(EINVAL), true

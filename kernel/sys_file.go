@@ -237,10 +237,7 @@ func vectorIO(n int, iov uintptr, cnt int, pos int64, write bool) uint64 {
 		}
 		total += le64(vec[i*iovecSize+8:])
 	}
-	if fds.Kind(n) == fd.KindConsole && pos < 0 {
-		if !write {
-			return 0
-		}
+	if fds.Kind(n) == fd.KindConsole && pos < 0 && write { // readv: consoleCall
 		for i := 0; i < cnt; i++ {
 			b, ok := userBytes(uintptr(le64(vec[i*iovecSize:])), uintptr(le64(vec[i*iovecSize+8:])), false)
 			if !ok {

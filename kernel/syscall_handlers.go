@@ -79,6 +79,8 @@ func sysPwrite64(f *Frame, a syscallArgs) (uint64, bool) {
 
 func sysReadv(f *Frame, a syscallArgs) (uint64, bool) {
 	switch fds.Kind(int(a[0])) {
+	case fd.KindConsole:
+		return consoleCall(f, int(a[0]), true, uintptr(a[1]), uintptr(int32(a[2])))
 	case fd.KindPipe, fd.KindPair:
 		return pipeCall(f, int(a[0]), false, true, uintptr(a[1]), uintptr(int32(a[2])))
 	case fd.KindSocket:

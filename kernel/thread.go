@@ -24,6 +24,7 @@ const (
 	waitPipe             // a pipe read or write that could not finish: retry on wake
 	waitShare            // a shared directory's reply (shares.go): run the system call again on wake
 	waitNet              // a socket call (sys_socket.go): its next phase on wake
+	waitConsole          // a console read that found no input (console_input.go): retry on wake
 )
 
 // kernelPathMax bounds a blocked thread's recorded kernel path.
@@ -64,7 +65,7 @@ type thread struct {
 	waitOp     portOp  // waitDevice: which port operation to retry
 	waitArg    uint64  // waitDevice: the operation's first argument (trace drain and send); waitPipe: bytes moved so far
 	waitWrite  bool    // waitPipe: a write (else a read)
-	waitVec    bool    // waitPipe: waitAddr and waitCount are an iovec array and its length
+	waitVec    bool    // waitPipe, waitConsole: waitAddr and waitCount are an iovec array and its length
 	clearChild uintptr // CLONE_CHILD_CLEARTID: zeroed and futex-woken at exit
 
 	sig signal.Thread // mask, pending signals, alternate signal stack

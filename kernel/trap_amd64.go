@@ -157,7 +157,9 @@ func threadTrap(f *Frame) {
 	default:
 		if gsi, ok := amd64.DeviceGSI(v); ok {
 			tpIRQEntry.Emit1(v)
-			if strayLine(gsi, deviceInterrupt()) {
+			if gsi == amd64.ConsoleGSI {
+				consoleInterrupt() // the UART's own line, never shared
+			} else if strayLine(gsi, deviceInterrupt()) {
 				amd64.MaskGSI(gsi) // nobody's line: a level-triggered line would fire forever
 				reportOnce(&warnedStrayIRQ, "stray interrupt line masked")
 			}

@@ -143,12 +143,14 @@ func threadTrap(f *Frame, ack, id uint32) {
 	finishEntry(f)
 }
 
-// deviceIRQ handles a device's interrupt (only the trace device's is enabled), then signals the
-// end of the interrupt: after the handler, which drops the level-triggered line by reading the
-// device's status.
+// deviceIRQ handles a device's interrupt (the UART's, the trace device's, a shared
+// directory's), then signals the end of the interrupt: after the handler, which drops the
+// level-triggered line by draining the UART's FIFO or reading the device's status.
 func deviceIRQ(ack, id uint32) {
 	tpIRQEntry.Emit1(uint64(id))
-	if strayLine(id, deviceInterrupt()) {
+	if id == consoleINTID && id != 0 {
+		consoleInterrupt() // the UART's own line, never shared
+	} else if strayLine(id, deviceInterrupt()) {
 		arm64.DisableIRQ(id) // nobody's line: a level-triggered line would fire forever
 		reportOnce(&warnedStrayIRQ, "stray interrupt disabled")
 	}

@@ -1,0 +1,185 @@
+package kernel
+
+import (
+	"github.com/unitrace/unitrace/kernel/fd"
+	"github.com/unitrace/unitrace/kernel/rxring"
+)
+
+// Console input: the program's standard input is the serial line, as on a real kernel's serial
+// console. The UART's receive interrupt (amd64: COM1 on ISA IRQ 4 through the I/O APIC; arm64:
+// the PL011's SPI) drains the UART's FIFO into a ring (package rxring); read and readv on any
+// console descriptor take bytes from it.
+//
+// There is no line discipline: bytes come as they were typed, with no echo, no line editing
+// and no end of file (a serial line has none: a read waits until bytes come). A read returns
+// what is there, at least one byte, as a raw tty does; with none it blocks unless the
+// descriptor is O_NONBLOCK (EAGAIN), and a signal interrupts the wait as a pipe read's
+// (interrupt.go: the call restarts). Console descriptors can be polled: EPOLLIN while bytes
+// wait, an event for every arrival.
+//
+// Nothing is dropped: when the ring is full the handler turns the UART's receive interrupt
+// off, the UART's FIFO fills, and QEMU's serial backend stops taking the host's input until a
+// reader has made room and the interrupt is on again.
+//
+// The handler and the readers both run under the kernel lock.
+
+var (
+	conIn      rxring.Ring
+	conInOn    bool     // the receive interrupt is routed (initConsoleInput)
+	conScratch [64]byte // one pass over the UART (its FIFO holds 16 bytes)
+	conFDs     [fd.MaxFDs]int32
+)
+
+// initConsoleInput routes the UART's receive interrupt and turns it on. It runs at boot, after
+// the interrupt controller and the descriptor table.
+func initConsoleInput() {
+	conInOn = archConsoleInputInit()
+	if !conInOn {
+		klog().s("console: no interrupt for the UART's input: reads of the console wait for good").nl()
+	}
+}
+
+// consoleInterrupt handles the UART's interrupt: it takes what the UART holds and wakes the
+// console's readers and pollers.
+func consoleInterrupt() {
+	if consoleTake() {
+		consoleArrived()
+	}
+}
+
+// consoleTake moves the bytes the UART holds into the ring, as far as it has room, and turns the
+// receive interrupt off when the ring is full (a level-triggered interrupt that nobody drains
+// would fire forever). It reports whether any bytes came.
+func consoleTake() bool {
+	arrived := false
+	for {
+		room := min(conIn.Free(), len(conScratch))
+		if room == 0 {
+			break
+		}
+		n := archConsoleReceive(conScratch[:room])
+		for i := 0; i < n; i++ {
+			conIn.Put(conScratch[i])
+		}
+		arrived = arrived || n > 0
+		if n < room {
+			break // the UART is empty
+		}
+	}
+	if conIn.StopReceiver() {
+		archConsoleReceiveInterrupt(false)
+	}
+	return arrived
+}
+
+// consoleArrived tells the descriptor table that bytes came (an edge for epoll) and wakes the
+// threads blocked on console descriptors and in the epoll instances watching them.
+func consoleArrived() {
+	fds.SetConsoleInput(true, true)
+	k := fds.ConsoleDescriptors(conFDs[:])
+	for i := 0; i < k; i++ {
+		wakeFDWaiters(int(conFDs[i]))
+	}
+}
+
+// consoleCall is read (vec false: buf and count are its buffer) or readv (vec: an iovec array
+// and its length) of console descriptor n from the system call; it blocks the thread when
+// there is nothing to read yet.
+func consoleCall(f *Frame, n int, vec bool, buf, count uintptr) (uint64, bool) {
+	ret, done := consoleRead(n, vec, buf, count)
+	if !done {
+		t := cur()
+		t.waitFD, t.waitAddr, t.waitCount, t.deadline = int32(n), buf, count, 0
+		t.waitVec = vec
+		futexes.Enqueue(fdKey(n), curSlot())
+		block(f, waitConsole)
+	}
+	return ret, done
+}
+
+// completeConsoleWait retries the console read of the thread in slot after a wake-up.
+func completeConsoleWait(f *Frame, slot int32) {
+	t := &threads[slot]
+	ret, done := consoleRead(int(t.waitFD), t.waitVec, t.waitAddr, t.waitCount)
+	if done {
+		setSysRet(f, ret)
+		return
+	}
+	t.wait = waitConsole
+	rearm(slot, fdKey(int(t.waitFD)))
+}
+
+// consoleRead moves waiting bytes into the caller's buffer(s): whatever is there up to the
+// size asked, or done=false when the ring is empty and the descriptor blocks.
+func consoleRead(n int, vec bool, buf, count uintptr) (ret uint64, done bool) {
+	if fds.Kind(n) != fd.KindConsole {
+		return neg(EBADF), true // closed while the thread waited
+	}
+	var segs []byte
+	cnt := 1
+	total := uint64(count)
+	if vec {
+		if int(count) < 0 || count > uioMaxIOV {
+			return neg(EINVAL), true
+		}
+		var ok bool
+		if segs, ok = userBytes(buf, count*iovecSize, false); !ok {
+			return neg(EFAULT), true
+		}
+		cnt, total = int(count), 0
+		for i := 0; i < cnt; i++ {
+			size := le64(segs[i*iovecSize+8:])
+			if int64(size) < 0 {
+				return neg(EINVAL), true
+			}
+			total += size
+		}
+	}
+	if total == 0 {
+		return 0, true
+	}
+	if conIn.Len() == 0 {
+		if fds.Nonblocking(n) {
+			return neg(EAGAIN), true
+		}
+		return 0, false
+	}
+	var moved uint64
+	for i := 0; i < cnt && conIn.Len() > 0; i++ {
+		addr, size := buf, uint64(count)
+		if vec {
+			addr, size = uintptr(le64(segs[i*iovecSize:])), le64(segs[i*iovecSize+8:])
+		}
+		want := min(size, uint64(conIn.Len()))
+		if want == 0 {
+			continue
+		}
+		dst, ok := userBytes(addr, uintptr(want), true) // checked before the bytes leave the ring
+		if !ok {
+			if moved > 0 {
+				break
+			}
+			return neg(EFAULT), true
+		}
+		k, resume := conIn.Read(dst)
+		moved += uint64(k)
+		if resume {
+			consoleResume()
+		}
+	}
+	fds.SetConsoleInput(conIn.Len() > 0, false)
+	return moved, true
+}
+
+// consoleResume turns the receive interrupt on again once a reader has made room: first it
+// takes what the UART holds (its FIFO filled while the interrupt was off), so that the bytes
+// keep their order and the waiters hear of them.
+func consoleResume() {
+	arrived := consoleTake()
+	if !conIn.Stopped() {
+		archConsoleReceiveInterrupt(true)
+	}
+	if arrived {
+		consoleArrived()
+	}
+}
