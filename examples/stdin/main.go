@@ -1,0 +1,104 @@
+// Command stdin reads the console, its standard input: the bytes typed into QEMU's serial line.
+// tests/vm's TestConsoleInput drives it; it prints a prompt line before each step and the test
+// answers on the serial line:
+//
+//   - "stdin: nonblock": with nothing typed, a non-blocking read is EAGAIN and epoll reports
+//     nothing;
+//   - "stdin: lines": blocking reads, begun before the test types anything, of two lines,
+//     each printed back as "got: LINE";
+//   - "stdin: poll": epoll (edge-triggered) waits for input, then the line is read;
+//   - "stdin: big": the program sleeps while the test types more than the kernel's ring holds
+//     (the UART's receive interrupt goes off, QEMU stops taking the host's input), then reads it
+//     all in 4 KiB reads and checks every byte.
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+
+	_ "github.com/unitrace/unitrace/kernel"
+)
+
+// BigSize is how many bytes the big step reads: twice the kernel's ring.
+const BigSize = 8192
+
+// epollET is EPOLLET as the uint32 that epoll_event holds (package syscall's is negative).
+const epollET = 1 << 31
+
+func main() {
+	fmt.Println("stdin: nonblock")
+	if err := syscall.SetNonblock(0, true); err != nil {
+		fail("set O_NONBLOCK", err)
+	}
+	var b [16]byte
+	n, err := syscall.Read(0, b[:])
+	fmt.Printf("nonblocking read: %d %v\n", max(n, 0), err)
+	if err := syscall.SetNonblock(0, false); err != nil {
+		fail("clear O_NONBLOCK", err)
+	}
+	ep, err := syscall.EpollCreate1(0)
+	if err != nil {
+		fail("epoll_create1", err)
+	}
+	if err := syscall.EpollCtl(ep, syscall.EPOLL_CTL_ADD, 0, &syscall.EpollEvent{Events: syscall.EPOLLIN | epollET, Fd: 0}); err != nil {
+		fail("epoll_ctl", err)
+	}
+	var evs [4]syscall.EpollEvent
+	n, err = syscall.EpollWait(ep, evs[:], 0)
+	fmt.Printf("epoll before input: %d %v\n", n, err)
+
+	in := bufio.NewReader(os.Stdin)
+	fmt.Println("stdin: lines")
+	for range 2 {
+		fmt.Printf("got: %s\n", readLine(in))
+	}
+
+	fmt.Println("stdin: poll")
+	for {
+		n, err = syscall.EpollWait(ep, evs[:], -1)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if n != 1 || evs[0].Events&syscall.EPOLLIN == 0 {
+		fail("epoll_wait", fmt.Errorf("%d events %+v, %v", n, evs[0], err))
+	}
+	fmt.Printf("epoll: EPOLLIN\ngot: %s\n", readLine(in))
+
+	fmt.Println("stdin: big")
+	time.Sleep(2 * time.Second) // the test types on meanwhile: the ring fills, then the UART
+	buf := make([]byte, 4096)
+	got, reads := 0, 0
+	for got < BigSize {
+		n, err := os.Stdin.Read(buf)
+		if err != nil {
+			fail("read", err)
+		}
+		for i, c := range buf[:n] {
+			if want := byte('a' + (got+i)%26); c != want {
+				fail("big", fmt.Errorf("byte %d is %q, want %q", got+i, c, want))
+			}
+		}
+		got += n
+		reads++
+	}
+	fmt.Printf("big: %d bytes in order (%d reads)\n", got, reads)
+	fmt.Println("stdin: done")
+}
+
+// readLine reads one line through in, without its newline.
+func readLine(in *bufio.Reader) string {
+	s, err := in.ReadString('\n')
+	if err != nil {
+		fail("read line", err)
+	}
+	return s[:len(s)-1]
+}
+
+func fail(what string, err error) {
+	fmt.Printf("stdin: %s: %v\n", what, err)
+	os.Exit(1)
+}
