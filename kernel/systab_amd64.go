@@ -158,7 +158,7 @@ const (
 // sysTable serves the Linux/amd64 system calls by number (dispatch); a number without a row
 // is unknown. It is static data: system calls run before package initialisation.
 var sysTable = [...]sysCall{
-	nrRead:              {handler: sysRead},              // partial: the console reads end of file; eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes and sockets (blocking unless O_NONBLOCK) and files
+	nrRead:              {handler: sysRead},              // partial: the console (the serial line's raw bytes: blocking unless O_NONBLOCK, never end of file); eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes and sockets (blocking unless O_NONBLOCK) and files
 	nrWrite:             {handler: sysWrite},             // partial: the console, eventfds, the trace ports (blocking until the device has the bytes), pipes and sockets (blocking unless O_NONBLOCK; SIGPIPE and EPIPE without a reader) and files
 	nrOpen:              {handler: sysOpen},              // partial: as openat
 	nrClose:             {handler: sysClose},             // full
@@ -269,7 +269,7 @@ var sysTable = [...]sysCall{
 	nrClockNanosleep:    {handler: sysClockNanosleep},    // partial: relative or TIMER_ABSTIME on the wall and monotonic clocks; CPU-time clocks EINVAL
 	nrExitGroup:         {handler: sysExitGroup},         // full: stops the machine with the status
 	nrEpollWait:         {handler: sysEpollWait},         // full: a signal with a handler interrupts the wait (EINTR)
-	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, pipes, sockets and epoll instances; the console, the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
+	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, pipes, sockets, the console and epoll instances; the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
 	nrTgkill:            {handler: sysTgkill},            // full
 	nrWaitid:            {handler: sysNoChild},           // partial: no children: ECHILD
 	nrOpenat:            {handler: sysOpenat},            // partial: O_TMPFILE EOPNOTSUPP; FIFOs, sockets and devices other than /dev's null, zero, full, random and urandom ENXIO; nothing under /proc and /sys (ENOENT)

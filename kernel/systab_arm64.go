@@ -138,7 +138,7 @@ var sysTable = [...]sysCall{
 	nrGetcwd:            {handler: sysGetcwd},            // full
 	nrEventfd2:          {handler: sysEventfd2},          // full: EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC
 	nrEpollCreate1:      {handler: sysEpollCreate1},      // full
-	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, pipes, sockets and epoll instances; the console, the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
+	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, pipes, sockets, the console and epoll instances; the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
 	nrEpollPwait:        {handler: sysEpollPwait},        // partial: the signal mask is ignored; a signal with a handler interrupts the wait (EINTR)
 	nrDup:               {handler: sysDup},               // partial: files, pipes, sockets and the console (a console, pipe or socket descriptor has its own O_NONBLOCK); eventfds, epoll instances and the trace ports EINVAL
 	nrDup3:              {handler: sysDup3},              // partial: as dup
@@ -166,7 +166,7 @@ var sysTable = [...]sysCall{
 	nrPipe2:             {handler: sysPipe2},             // partial: O_CLOEXEC and O_NONBLOCK; O_DIRECT (packet mode) EINVAL; 64 KiB each, at most 16 pipes (ENFILE)
 	nrGetdents64:        {handler: sysGetdents64},        // full
 	nrLseek:             {handler: sysLseek},             // partial: files (SEEK_DATA and SEEK_HOLE see no hole but the end); other descriptors ESPIPE
-	nrRead:              {handler: sysRead},              // partial: the console reads end of file; eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes and sockets (blocking unless O_NONBLOCK) and files
+	nrRead:              {handler: sysRead},              // partial: the console (the serial line's raw bytes: blocking unless O_NONBLOCK, never end of file); eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes and sockets (blocking unless O_NONBLOCK) and files
 	nrWrite:             {handler: sysWrite},             // partial: the console, eventfds, the trace ports (blocking until the device has the bytes), pipes and sockets (blocking unless O_NONBLOCK; SIGPIPE and EPIPE without a reader) and files
 	nrReadv:             {handler: sysReadv},             // partial: files, pipes, sockets and the console; other descriptors EINVAL
 	nrWritev:            {handler: sysWritev},            // partial: files, pipes, sockets and the console; other descriptors EINVAL

@@ -5,7 +5,7 @@ package systab
 // once on the console. Notes must not contain '|' (they become table cells).
 var Calls = []Call{
 	// Descriptors: the console (0, 1, 2), the trace ports (3, 4), eventfds, epoll instances, pipes, files.
-	partial("read", "sysRead", "the console reads end of file; eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes and sockets (blocking unless O_NONBLOCK) and files"),
+	partial("read", "sysRead", "the console (the serial line's raw bytes: blocking unless O_NONBLOCK, never end of file); eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes and sockets (blocking unless O_NONBLOCK) and files"),
 	partial("write", "sysWrite", "the console, eventfds, the trace ports (blocking until the device has the bytes), pipes and sockets (blocking unless O_NONBLOCK; SIGPIPE and EPIPE without a reader) and files"),
 	full("close", "sysClose", ""),
 	partial("fcntl", "sysFcntl", "F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files), F_GETPIPE_SZ and F_SETPIPE_SZ (pipes stay 64 KiB: more is EPERM); other commands EINVAL"),
@@ -13,7 +13,7 @@ var Calls = []Call{
 	partial("dup2", "sysDup2", "as dup"),
 	partial("dup3", "sysDup3", "as dup"),
 	full("epoll_create1", "sysEpollCreate1", ""),
-	full("epoll_ctl", "sysEpollCtl", "eventfds, pipes, sockets and epoll instances; the console, the trace ports and files cannot be polled (EPERM, as for Linux's regular files)"),
+	full("epoll_ctl", "sysEpollCtl", "eventfds, pipes, sockets, the console and epoll instances; the trace ports and files cannot be polled (EPERM, as for Linux's regular files)"),
 	partial("epoll_pwait", "sysEpollPwait", "the signal mask is ignored; a signal with a handler interrupts the wait (EINTR)"),
 	partial("epoll_pwait2", "sysEpollPwait2", "the signal mask is ignored, as for epoll_pwait"),
 	full("epoll_wait", "sysEpollWait", "a signal with a handler interrupts the wait (EINTR)"),
