@@ -5,8 +5,10 @@
 //   - "stdin: nonblock": with nothing typed, a non-blocking read is EAGAIN and epoll reports
 //     nothing;
 //   - "stdin: lines": blocking reads, begun before the test types anything, of two lines,
-//     each printed back as "got: LINE";
-//   - "stdin: poll": epoll (edge-triggered) waits for input, then the line is read;
+//     each printed back as "got: LINE"; a signal the reading thread takes while it waits
+//     restarts the read (the runtime's handlers are SA_RESTART) and loses nothing;
+//   - "stdin: poll": epoll (edge-triggered) waits for input, then readv reads the line into
+//     two buffers;
 //   - "stdin: big": the program sleeps while the test types more than the kernel's ring holds
 //     (the UART's receive interrupt goes off, QEMU stops taking the host's input), then reads it
 //     all in 4 KiB reads and checks every byte.
@@ -16,8 +18,13 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
+	"unsafe"
 
 	_ "github.com/unitrace/unitrace/kernel"
 )
@@ -51,10 +58,27 @@ func main() {
 	fmt.Printf("epoll before input: %d %v\n", n, err)
 
 	in := bufio.NewReader(os.Stdin)
+	var signals atomic.Int32
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGUSR1)
+	go func() {
+		for range sigs {
+			signals.Add(1)
+		}
+	}()
+	// Signal this thread while its read waits (the test types a second after the prompt).
+	runtime.LockOSThread()
+	tid := syscall.Gettid()
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		syscall.Tgkill(os.Getpid(), tid, syscall.SIGUSR1)
+	}()
 	fmt.Println("stdin: lines")
 	for range 2 {
 		fmt.Printf("got: %s\n", readLine(in))
 	}
+	runtime.UnlockOSThread()
+	fmt.Printf("signals during the read: %d\n", signals.Load())
 
 	fmt.Println("stdin: poll")
 	for {
@@ -66,7 +90,26 @@ func main() {
 	if n != 1 || evs[0].Events&syscall.EPOLLIN == 0 {
 		fail("epoll_wait", fmt.Errorf("%d events %+v, %v", n, evs[0], err))
 	}
-	fmt.Printf("epoll: EPOLLIN\ngot: %s\n", readLine(in))
+	fmt.Println("epoll: EPOLLIN")
+	var head [4]byte
+	var tail [16]byte
+	iov := [2]syscall.Iovec{{Base: &head[0]}, {Base: &tail[0]}}
+	iov[0].SetLen(len(head))
+	iov[1].SetLen(len(tail))
+	r, _, errno := syscall.Syscall(syscall.SYS_READV, 0, uintptr(unsafe.Pointer(&iov[0])), uintptr(len(iov)))
+	if errno != 0 || r == 0 {
+		fail("readv", fmt.Errorf("%d bytes, %v", r, errno))
+	}
+	// A read returns what has come, which may be part of the line (the PL011 interrupts for
+	// each byte): read the rest of it.
+	line := string(head[:min(r, uintptr(len(head)))])
+	if r > uintptr(len(head)) {
+		line += string(tail[:r-uintptr(len(head))])
+	}
+	if !strings.HasSuffix(line, "\n") {
+		line += readLine(in) + "\n"
+	}
+	fmt.Printf("readv: %q\n", line)
 
 	fmt.Println("stdin: big")
 	time.Sleep(2 * time.Second) // the test types on meanwhile: the ring fills, then the UART

@@ -31,8 +31,9 @@ var stdinBig = func() string {
 
 // TestConsoleInput types into the guest's serial line (QEMU's standard input, vmtest's pty) and
 // checks that examples/stdin reads it from os.Stdin: EAGAIN before any input, blocking reads
-// that wait for input typed later, epoll readiness, and 8 KiB typed while the program sleeps,
-// which only flow control can bring through whole.
+// that wait for input typed later (through a signal, which restarts them), epoll readiness,
+// readv, and 8 KiB typed while the program sleeps, which only flow control can bring through
+// whole.
 func TestConsoleInput(t *testing.T) {
 	want := []string{
 		"stdin: nonblock",
@@ -41,9 +42,10 @@ func TestConsoleInput(t *testing.T) {
 		"stdin: lines",
 		"got: hello, console",
 		"got: second line",
+		"signals during the read: 1",
 		"stdin: poll",
 		"epoll: EPOLLIN",
-		"got: polled",
+		`readv: "polled\n"`,
 		"stdin: big",
 		"big: 8192 bytes in order",
 		"stdin: done",
