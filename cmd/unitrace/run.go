@@ -460,9 +460,10 @@ func boot(cfg vmconfig.Config, timeout time.Duration, std stdio, tool string, gu
 	var console vmconfig.Console
 	qemuErr := vmconfig.NewStderrScanner()
 	cmd := exec.Command(args[0], args[1:]...)
-	// The guest's console reads no input (its standard input is at end of file), so QEMU gets
-	// none either (exec's /dev/null), and its output goes through pipes: QEMU, in a process
-	// group of its own, never touches the terminal.
+	// QEMU gets no input (exec's /dev/null), so a program that reads its standard input (the
+	// serial console) waits for good, and its output goes through pipes: QEMU, in a process
+	// group of its own, never touches the terminal (its -serial stdio would put the terminal
+	// in raw mode, and reading it from a background process group would stop it).
 	cmd.Stdout = &tee{w: std.out, scan: &console}
 	cmd.Stderr = &tee{w: std.err, scan: qemuErr}
 	cmd.SysProcAttr = qemuProcAttr()
