@@ -22,6 +22,10 @@ import (
 // reader has made room and the interrupt is on again.
 //
 // The handler and the readers both run under the kernel lock.
+//
+// With unitrace.stdin=null the console has no input, and its reads are at end of file, as
+// /dev/null's: unitrace run says so when it gives QEMU none, so that a program reading its
+// standard input to the end finishes, as it would with stdin redirected from /dev/null.
 
 var (
 	conIn      rxring.Ring
@@ -114,6 +118,9 @@ func completeConsoleWait(f *Frame, slot int32) {
 func consoleRead(n int, vec bool, buf, count uintptr) (ret uint64, done bool) {
 	if fds.Kind(n) != fd.KindConsole {
 		return neg(EBADF), true // closed while the thread waited
+	}
+	if opts.stdinNull {
+		return 0, true
 	}
 	var segs []byte
 	cnt := 1

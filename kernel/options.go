@@ -16,6 +16,8 @@ import "github.com/unitrace/unitrace/boot"
 //	unitrace.share=TAG:DIR[:ro]  mount the virtio-9p device with mount tag TAG on DIR (shares.go)
 //	unitrace.vdso=0          no vDSO: every clock read is a system call (vdso.go)
 //	unitrace.dns=ADDR[,ADDR] the nameservers of /etc/resolv.conf (netfiles.go)
+//	unitrace.stdin=null      the console has no input: its reads are at end of file, as
+//	                         /dev/null's (console_input.go; unitrace run gives QEMU no input)
 //
 // and the tracer's options (tracing.go).
 type options struct {
@@ -24,6 +26,7 @@ type options struct {
 	debugFault bool
 	maskSpin   bool
 	noVDSO     bool
+	stdinNull  bool
 }
 
 var (
@@ -51,6 +54,8 @@ func parseCommandLine() {
 			opts.maskSpin = true
 		case "unitrace.vdso=0":
 			opts.noVDSO = true
+		case "unitrace.stdin=null":
+			opts.stdinNull = true
 		default:
 			if watchdogOption(o) || smpOption(o) || fsmemOption(o) || cwdOption(i, o) || shareOption(i, o) || dnsOption(i, o) {
 				continue

@@ -330,6 +330,9 @@ func (o *runOptions) guest() (guest, error) {
 			cfg.Env = append(cfg.Env, w) // the guest asks the host's nameservers
 		}
 	}
+	// QEMU gets no input (boot), so the guest's console reads are at end of file, as a
+	// program run with its standard input from /dev/null sees.
+	cfg.Env = append(cfg.Env, "unitrace.stdin=null")
 	if _, err := cfg.Cmdline(); err != nil { // refuse bad options before the build
 		return guest{}, usageError{err.Error()}
 	}
@@ -460,8 +463,8 @@ func boot(cfg vmconfig.Config, timeout time.Duration, std stdio, tool string, gu
 	var console vmconfig.Console
 	qemuErr := vmconfig.NewStderrScanner()
 	cmd := exec.Command(args[0], args[1:]...)
-	// QEMU gets no input (exec's /dev/null), so a program that reads its standard input (the
-	// serial console) waits for good, and its output goes through pipes: QEMU, in a process
+	// QEMU gets no input (exec's /dev/null; the kernel is told, unitrace.stdin=null, so that a
+	// read of the console is at end of file), and its output goes through pipes: QEMU, in a process
 	// group of its own, never touches the terminal (its -serial stdio would put the terminal
 	// in raw mode, and reading it from a background process group would stop it).
 	cmd.Stdout = &tee{w: std.out, scan: &console}
