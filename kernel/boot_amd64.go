@@ -17,6 +17,7 @@ func bootMain(startInfoAddr uintptr) {
 		panicBoot(err.String())
 	}
 	parseCommandLine()
+	amd64.SetAVX(!opts.noAVX)
 	amd64.InitCPU()
 	amd64.SetTrapEntry(funcCodeAddr(trap))
 	amd64.InitIOAPIC()

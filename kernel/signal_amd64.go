@@ -1,6 +1,9 @@
 package kernel
 
-import "github.com/unitrace/unitrace/kernel/signal"
+import (
+	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/kernel/signal"
+)
 
 // The x86-64 signal frame's glue: package signal lays it out and encodes it; this maps the trap
 // Frame to its context and back.
@@ -9,7 +12,11 @@ import "github.com/unitrace/unitrace/kernel/signal"
 // and points f at the handler. It fails when the stack cannot take the frame.
 func pushSignalFrame(f *Frame, t *thread, sig int, info signal.Info, a signal.Action) bool {
 	sp := frameSP(f)
-	l := signal.PlaceAMD64(t.sig.Alt.FrameTop(sp, signal.AMD64RedZone, a.Flags))
+	top := t.sig.Alt.FrameTop(sp, signal.AMD64RedZone, a.Flags)
+	l := signal.PlaceAMD64(top)
+	if amd64.AVXOn() {
+		l = signal.PlaceAMD64XState(top) // the YMM registers' upper halves too, as Linux's XSAVE area
+	}
 	b, ok := userBytes(l.Base, l.Size(), true)
 	if !ok {
 		return false
@@ -23,6 +30,9 @@ func pushSignalFrame(f *Frame, t *thread, sig int, info signal.Info, a signal.Ac
 	}
 	archSaveFPU(f) // the x87 half of the image is the CPU's until now
 	signal.PutAMD64(b, l, &c, &f.FX, frameSaved(t, sp, info, a), a.Restorer)
+	if amd64.AVXOn() {
+		signal.PutAMD64XState(b, l, &f.YMMHi)
+	}
 
 	call := l.Call(sig, a.Handler)
 	f.RIP, f.RSP = call.PC, call.SP
@@ -52,6 +62,14 @@ func sysSigreturn(f *Frame) (uint64, bool) {
 		}
 		signal.RestoreFX(&f.FX, fx)
 		archLoadFPU(f) // its x87 half: the trap's return loads only the SSE registers and MXCSR
+		if amd64.AVXOn() {
+			x, ok := userBytes(fp, signal.AMD64XStateSize(fx), false)
+			if !ok {
+				sigreturnFault(f)
+				return 0, false
+			}
+			signal.RestoreYMMHi(&f.YMMHi, x) // archSaveFPU zeroed them; a frame without them leaves them so
+		}
 	}
 	f.R8, f.R9, f.R10, f.R11, f.R12, f.R13, f.R14, f.R15 = c.R8, c.R9, c.R10, c.R11, c.R12, c.R13, c.R14, c.R15
 	f.RDI, f.RSI, f.RBP, f.RBX, f.RDX, f.RAX, f.RCX = c.RDI, c.RSI, c.RBP, c.RBX, c.RDX, c.RAX, c.RCX

@@ -338,3 +338,15 @@ TEXT ·DisableInterrupts(SB),NOSPLIT,$0
 TEXT ·stmxcsr(SB),NOSPLIT,$0-4
 	STMXCSR	ret+0(FP)
 	RET
+
+// func xsetbv(reg uint32, v uint64)
+//
+// xsetbv writes extended control register reg (XSETBV: ECX selects it, EDX:EAX is the value).
+// Entry: CR4.OSXSAVE set. Clobbers AX, CX, DX.
+TEXT ·xsetbv(SB),NOSPLIT,$0-16
+	MOVL	reg+0(FP), CX
+	MOVQ	v+8(FP), AX
+	MOVQ	AX, DX
+	SHRQ	$32, DX
+	BYTE	$0x0f; BYTE $0x01; BYTE $0xd1 // XSETBV
+	RET

@@ -8,11 +8,14 @@ package amd64
 // seven words are in the order the CPU pushes them (Intel SDM vol. 3A §6.14.1, with the error code
 // pushed by the stub for vectors that have none), which TestFrameHardwareTail pins.
 type Frame struct {
-	// FX is the FXSAVE64 image of the x87/SSE state. CR4.OSXSAVE stays off, so the Go runtime
-	// never uses AVX and these 512 bytes are the whole FP state. FXSAVE needs 16-byte alignment:
-	// the frame starts 16-byte aligned because its size is a multiple of 16 and the CPU aligns the
-	// stack to 16 bytes before pushing the hardware part.
+	// FX is the FXSAVE64 image of the x87/SSE state. FXSAVE needs 16-byte alignment: the frame
+	// starts 16-byte aligned because its size is a multiple of 16 and the CPU aligns the stack to
+	// 16 bytes before pushing the hardware part.
 	FX [512]byte
+	// YMMHi holds the upper halves (bits 128-255) of YMM0-YMM15 when AVX is on (avx.go), in the
+	// order of the XSAVE area's YMM_Hi128 component; all zero otherwise. With FX it is the whole
+	// FP state.
+	YMMHi [256]byte
 
 	FSBase uint64 // IA32_FS_BASE of the interrupted context (the Go runtime's TLS)
 	CR2    uint64 // fault address, for page faults (vector 14); 0 otherwise

@@ -134,9 +134,15 @@ func loadCPUTables(c *CPU) {
 		if hasLAHF() {
 			fastReturn = 1
 		}
+		if avxWanted && hasAVX() {
+			avxOn = 1
+		}
 	}
 	if fsgsbase != 0 {
 		writeCR4(readCR4() | cr4FSGSBase)
+	}
+	if avxOn != 0 {
+		enableAVX()
 	}
 	lgdt(addrOf(&c.GDTR[0]))
 	ltr(tssSelector)

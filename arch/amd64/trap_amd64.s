@@ -43,7 +43,9 @@ TEXT ·syscallEntry(SB),NOSPLIT|NOFRAME,$0
 // whose x87 half costs an emulator microseconds per trap; kernel code never touches the x87
 // state, so the CPU keeps the thread's, and the kernel saves it only where a thread's context
 // leaves the CPU: SyncFP, LoadX87), except for a system call: the Go ABI keeps no vector value
-// live across one (Frame.SSEUnsaved). It records FS base and, for a page fault, CR2,
+// live across one (Frame.SSEUnsaved). With AVX on (avx.go) it saves the YMM registers' upper
+// halves too (Frame.YMMHi), and a system call's return clears them (VZEROUPPER), as the Go
+// ABI allows and so that no kernel value leaks. It records FS base and, for a page fault, CR2,
 // switches FS base to the stack's stand-in g (percpu.go), links the Frame into
 // CPU.CurrentFrame (the previous value goes to Frame.Prev), clears RBP so frame-pointer walks
 // of the handler end here, and clears DF (the Go ABI requires it).
@@ -103,6 +105,24 @@ noCR2:
 	MOVUPS	X13, (Frame_FX+368)(SP)
 	MOVUPS	X14, (Frame_FX+384)(SP)
 	MOVUPS	X15, (Frame_FX+400)(SP)
+	CMPB	·avxOn(SB), $0
+	JEQ	sseDone
+	VEXTRACTF128	$1, Y0, (Frame_YMMHi+0)(SP)
+	VEXTRACTF128	$1, Y1, (Frame_YMMHi+16)(SP)
+	VEXTRACTF128	$1, Y2, (Frame_YMMHi+32)(SP)
+	VEXTRACTF128	$1, Y3, (Frame_YMMHi+48)(SP)
+	VEXTRACTF128	$1, Y4, (Frame_YMMHi+64)(SP)
+	VEXTRACTF128	$1, Y5, (Frame_YMMHi+80)(SP)
+	VEXTRACTF128	$1, Y6, (Frame_YMMHi+96)(SP)
+	VEXTRACTF128	$1, Y7, (Frame_YMMHi+112)(SP)
+	VEXTRACTF128	$1, Y8, (Frame_YMMHi+128)(SP)
+	VEXTRACTF128	$1, Y9, (Frame_YMMHi+144)(SP)
+	VEXTRACTF128	$1, Y10, (Frame_YMMHi+160)(SP)
+	VEXTRACTF128	$1, Y11, (Frame_YMMHi+176)(SP)
+	VEXTRACTF128	$1, Y12, (Frame_YMMHi+192)(SP)
+	VEXTRACTF128	$1, Y13, (Frame_YMMHi+208)(SP)
+	VEXTRACTF128	$1, Y14, (Frame_YMMHi+224)(SP)
+	VEXTRACTF128	$1, Y15, (Frame_YMMHi+240)(SP)
 sseDone:
 
 	MOVQ	SP, BX                  // FS base = this kernel stack's TLS slot + 8
@@ -200,6 +220,10 @@ fsMSR:
 fsDone:
 	CMPQ	Frame_SSEUnsaved(SP), $0
 	JEQ	loadSSE
+	CMPB	·avxOn(SB), $0
+	JEQ	upperClean
+	VZEROUPPER                      // no upper half is live across a call either, nor leaks the kernel's
+upperClean:
 	XORPS	X15, X15                // the Go ABI's zero register; X0-X14 are scratch across a call
 	JMP	sseLoaded
 loadSSE:
@@ -220,6 +244,25 @@ loadSSE:
 	MOVUPS	(Frame_FX+384)(SP), X14
 	MOVUPS	(Frame_FX+400)(SP), X15
 	LDMXCSR	(Frame_FX+24)(SP)
+	CMPB	·avxOn(SB), $0
+	JEQ	sseLoaded
+	// The legacy-encoded MOVUPS above left bits 128-255 alone; these put them back.
+	VINSERTF128	$1, (Frame_YMMHi+0)(SP), Y0, Y0
+	VINSERTF128	$1, (Frame_YMMHi+16)(SP), Y1, Y1
+	VINSERTF128	$1, (Frame_YMMHi+32)(SP), Y2, Y2
+	VINSERTF128	$1, (Frame_YMMHi+48)(SP), Y3, Y3
+	VINSERTF128	$1, (Frame_YMMHi+64)(SP), Y4, Y4
+	VINSERTF128	$1, (Frame_YMMHi+80)(SP), Y5, Y5
+	VINSERTF128	$1, (Frame_YMMHi+96)(SP), Y6, Y6
+	VINSERTF128	$1, (Frame_YMMHi+112)(SP), Y7, Y7
+	VINSERTF128	$1, (Frame_YMMHi+128)(SP), Y8, Y8
+	VINSERTF128	$1, (Frame_YMMHi+144)(SP), Y9, Y9
+	VINSERTF128	$1, (Frame_YMMHi+160)(SP), Y10, Y10
+	VINSERTF128	$1, (Frame_YMMHi+176)(SP), Y11, Y11
+	VINSERTF128	$1, (Frame_YMMHi+192)(SP), Y12, Y12
+	VINSERTF128	$1, (Frame_YMMHi+208)(SP), Y13, Y13
+	VINSERTF128	$1, (Frame_YMMHi+224)(SP), Y14, Y14
+	VINSERTF128	$1, (Frame_YMMHi+240)(SP), Y15, Y15
 sseLoaded:
 	MOVQ	Frame_RBX(SP), BX
 	MOVQ	Frame_RDX(SP), DX

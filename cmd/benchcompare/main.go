@@ -3,7 +3,8 @@
 // and ratio (make bench, scripts/bench.sh):
 //
 //	benchcompare -image bench.elf -linux /boot/vmlinuz-... -initrd init.cpio [-arch amd64]
-//	             [-rounds 9] [-batches 5] [-only a,b] [-machine q35] [-microvm] [-doc FILE] [-note TEXT]
+//	             [-rounds 9] [-batches 5] [-only a,b] [-kernel-options WORDS] [-machine q35] [-microvm]
+//	             [-doc FILE] [-note TEXT]
 //
 // Every round boots both guests, unitrace and then Linux on -machine, and keeps them running
 // examples/bench -serve, which runs one batch of a workload each time its console asks. Each
@@ -37,7 +38,7 @@ type options struct {
 	image, linux, initrd string
 	arch                 string
 	rounds, batches      int
-	only                 string
+	only, kernelOptions  string
 	machine              string
 	microvm              bool
 	doc, note            string
@@ -53,6 +54,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.rounds, "rounds", 9, "rounds: each boots every guest once (9: on a shared host the rows at parity need that many for a stable median)")
 	fs.IntVar(&o.batches, "batches", 5, "batches of each workload in each guest, each round; a round's value is the fastest")
 	fs.StringVar(&o.only, "only", "", "run only these workloads (comma-separated names)")
+	fs.StringVar(&o.kernelOptions, "kernel-options", "", "unitrace kernel options for its command line (unitrace.avx=0, ...)")
 	fs.StringVar(&o.machine, "machine", "", "the QEMU machine both guests boot on (default q35 on amd64, virt on arm64)")
 	fs.BoolVar(&o.microvm, "microvm", true, "also boot unitrace on microvm, for the boot row")
 	fs.StringVar(&o.doc, "doc", "", "write the table into this markdown file, between its bench markers")
@@ -71,8 +73,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		o.machine = m.machine
 	}
 	o.microvm = o.microvm && m.microvm != ""
+	uniCmdline := strings.TrimSpace(o.kernelOptions + " -- -serve")
 	c := comparison{
-		uni: guest{name: "unitrace", qemu: m.qemu, args: m.args(o.machine, "-kernel", o.image, "-append", "-- -serve")},
+		uni: guest{name: "unitrace", qemu: m.qemu, args: m.args(o.machine, "-kernel", o.image, "-append", uniCmdline)},
 		lin: guest{name: "linux", qemu: m.qemu, args: m.args(o.machine, "-kernel", o.linux, "-initrd", o.initrd,
 			"-append", "console="+m.console+" quiet panic=-1 -- -serve -poweroff")},
 		batches: o.batches,
@@ -82,7 +85,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		c.only = strings.Split(o.only, ",")
 	}
 	if o.microvm {
-		c.microvm = &guest{name: "unitrace-microvm", qemu: m.qemu, args: m.args(m.microvm, "-kernel", o.image, "-append", "-- -serve")}
+		c.microvm = &guest{name: "unitrace-microvm", qemu: m.qemu, args: m.args(m.microvm, "-kernel", o.image, "-append", uniCmdline)}
 	}
 	results := make([][]result, 3)
 	for r := 0; r < o.rounds; r++ {

@@ -141,3 +141,146 @@ done:
 	XORPS	X15, X15
 	MOVQ	R9, ret+32(FP)
 	RET
+
+// func ymmUsable() bool
+//
+// ymmUsable reports whether the kernel enabled the AVX state: CPUID.1:ECX has OSXSAVE (bit 27)
+// and AVX (bit 28), and XCR0 has SSE and AVX (bits 1 and 2). Clobbers AX, BX, CX, DX.
+TEXT ·ymmUsable(SB),NOSPLIT,$0-1
+	MOVL	$1, AX
+	XORL	CX, CX
+	CPUID
+	MOVB	$0, ret+0(FP)
+	MOVL	CX, AX
+	ANDL	$0x18000000, AX
+	CMPL	AX, $0x18000000
+	JNE	no
+	XORL	CX, CX
+	XGETBV
+	ANDL	$6, AX
+	CMPL	AX, $6
+	JNE	no
+	MOVB	$1, ret+0(FP)
+no:
+	RET
+
+// func spinYMM(seed uint64) int
+//
+// spinYMM fills YMM0-YMM15, both halves, with patterns made from seed (the low half as
+// roundTrip's, the upper half as roundTrip's pattern 16+i), spins so that interrupts, switches
+// and signals land while they hold them, and counts the halves that changed. Entry: the AVX
+// state is on (ymmUsable). Clobbers AX, BX, CX, R8, R9 and Y0-Y15; returns with the upper halves
+// clear (VZEROUPPER) and X15 zero, as Go code expects.
+TEXT ·spinYMM(SB),NOSPLIT,$0-16
+	MOVQ	seed+0(FP), R8
+	// Each register's upper half first, from its low half, then the low half again: the legacy
+	// SSE encodings FILL uses leave bits 128-255 alone.
+	FILL(16, X0)
+	FILL(17, X1)
+	FILL(18, X2)
+	FILL(19, X3)
+	FILL(20, X4)
+	FILL(21, X5)
+	FILL(22, X6)
+	FILL(23, X7)
+	FILL(24, X8)
+	FILL(25, X9)
+	FILL(26, X10)
+	FILL(27, X11)
+	FILL(28, X12)
+	FILL(29, X13)
+	FILL(30, X14)
+	FILL(31, X15)
+#define UP(Y, X) VINSERTF128 $1, X, Y, Y
+	UP(Y0, X0)
+	UP(Y1, X1)
+	UP(Y2, X2)
+	UP(Y3, X3)
+	UP(Y4, X4)
+	UP(Y5, X5)
+	UP(Y6, X6)
+	UP(Y7, X7)
+	UP(Y8, X8)
+	UP(Y9, X9)
+	UP(Y10, X10)
+	UP(Y11, X11)
+	UP(Y12, X12)
+	UP(Y13, X13)
+	UP(Y14, X14)
+	UP(Y15, X15)
+	FILL(0, X0)
+	FILL(1, X1)
+	FILL(2, X2)
+	FILL(3, X3)
+	FILL(4, X4)
+	FILL(5, X5)
+	FILL(6, X6)
+	FILL(7, X7)
+	FILL(8, X8)
+	FILL(9, X9)
+	FILL(10, X10)
+	FILL(11, X11)
+	FILL(12, X12)
+	FILL(13, X13)
+	FILL(14, X14)
+	FILL(15, X15)
+
+	MOVQ	$spinIterations, CX
+spinY:
+	DECQ	CX
+	JNE	spinY
+
+	XORL	R9, R9
+	CHECK(0, X0)
+	CHECK(1, X1)
+	CHECK(2, X2)
+	CHECK(3, X3)
+	CHECK(4, X4)
+	CHECK(5, X5)
+	CHECK(6, X6)
+	CHECK(7, X7)
+	CHECK(8, X8)
+	CHECK(9, X9)
+	CHECK(10, X10)
+	CHECK(11, X11)
+	CHECK(12, X12)
+	CHECK(13, X13)
+	CHECK(14, X14)
+	CHECK(15, X15)
+#define DOWN(Y, X) VEXTRACTF128 $1, Y, X
+	DOWN(Y0, X0)
+	DOWN(Y1, X1)
+	DOWN(Y2, X2)
+	DOWN(Y3, X3)
+	DOWN(Y4, X4)
+	DOWN(Y5, X5)
+	DOWN(Y6, X6)
+	DOWN(Y7, X7)
+	DOWN(Y8, X8)
+	DOWN(Y9, X9)
+	DOWN(Y10, X10)
+	DOWN(Y11, X11)
+	DOWN(Y12, X12)
+	DOWN(Y13, X13)
+	DOWN(Y14, X14)
+	DOWN(Y15, X15)
+	CHECK(16, X0)
+	CHECK(17, X1)
+	CHECK(18, X2)
+	CHECK(19, X3)
+	CHECK(20, X4)
+	CHECK(21, X5)
+	CHECK(22, X6)
+	CHECK(23, X7)
+	CHECK(24, X8)
+	CHECK(25, X9)
+	CHECK(26, X10)
+	CHECK(27, X11)
+	CHECK(28, X12)
+	CHECK(29, X13)
+	CHECK(30, X14)
+	CHECK(31, X15)
+	VZEROUPPER
+	XORPS	X15, X15
+	MOVQ	R9, ret+8(FP)
+	RET

@@ -6,7 +6,8 @@
 // fpstate_arm64.s). Meanwhile the runtime's preemption signals and a SIGPROF profile interrupt
 // them. On amd64 a system call keeps the vector registers as Go's ABI needs (X15 zero, X0-X14
 // scratch), so the vector registers are checked after a spin, where interrupts land, and only
-// X15 after the call; on arm64 the kernel keeps every register across a system call too.
+// X15 after the call; on arm64 the kernel keeps every register across a system call too. With
+// AVX on (amd64), each round trip also spins with all of YMM0-YMM15 filled (wide_amd64.go).
 //
 // It prints "fpstate: ok N round trips" or "fpstate: FAIL ..." and exits with status 0 or 1.
 package main
@@ -58,7 +59,8 @@ func main() {
 			defer runtime.UnlockOSThread()
 			for i := 0; i < rounds; i++ {
 				c := calls[i%len(calls)]
-				if n := roundTrip(uint64(w+1)<<32|uint64(i), c.nr, c.a0, c.a1); n != 0 {
+				seed := uint64(w+1)<<32 | uint64(i)
+				if n := roundTrip(seed, c.nr, c.a0, c.a1) + spinWide(seed); n != 0 {
 					mu.Lock()
 					bad += n
 					mu.Unlock()
@@ -70,6 +72,10 @@ func main() {
 	if bad != 0 {
 		fmt.Printf("fpstate: FAIL %d registers lost their value\n", bad)
 		os.Exit(1)
+	}
+	if w := wideName(); w != "" {
+		fmt.Printf("fpstate: ok %d round trips, each with a spin holding %s\n", threads*rounds, w)
+		return
 	}
 	fmt.Printf("fpstate: ok %d round trips\n", threads*rounds)
 }

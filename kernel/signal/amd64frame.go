@@ -9,11 +9,9 @@ import "encoding/binary"
 //	Base+8    rt_sigframe.uc, struct ucontext: uc_flags, uc_link, uc_stack,
 //	          uc_mcontext (struct sigcontext, 256 bytes), uc_sigmask
 //	Base+312  rt_sigframe.info, siginfo_t (128 bytes)
-//	FPState   the FXSAVE image (struct _fpstate_64, 512 bytes, 64-byte aligned), above the rest;
-//	          sigcontext.fpstate points at it
-//
-// CR4.OSXSAVE stays off, so the FXSAVE image is the whole FP state, and uc_flags stays 0 (no
-// UC_FP_XSTATE).
+//	FPState   the FP state, 64-byte aligned, above the rest; sigcontext.fpstate points at it:
+//	          the FXSAVE image (struct _fpstate_64, 512 bytes) when the kernel keeps the SSE
+//	          state only, or with AVX on the XSAVE area (amd64xstate.go) that begins with it
 
 // struct rt_sigframe (arch/x86/include/asm/sigframe.h, 64-bit). The Go runtime does not declare
 // it (its handler gets &info and &uc as arguments), so these are pinned by TestAMD64FramePins.
@@ -120,23 +118,31 @@ type AMD64Context struct {
 	Err, Trapno, CR2                     uint64 // the trap's error code, vector and fault address
 }
 
-// AMD64Frame is where one x86-64 signal frame lies: the rt_sigframe at Base, the FXSAVE image at
-// FPState, the whole of it in [Base, FPState+AMD64FPSize).
+// AMD64Frame is where one x86-64 signal frame lies: the rt_sigframe at Base, the FP state at
+// FPState (FPSize bytes: the FXSAVE image, or the XSAVE area), the whole of it in
+// [Base, FPState+FPSize).
 type AMD64Frame struct {
-	Base, FPState uintptr
+	Base, FPState, FPSize uintptr
 }
 
-// PlaceAMD64 lays a frame out below top (AltStack.FrameTop, with AMD64RedZone below the stack
-// pointer): the FP state 64-byte aligned right under top, the rt_sigframe under it, its base 8
-// below a 16-byte boundary, as a call leaves the stack at a function's entry (System V ABI
-// §3.2.2), since the handler starts as if called with pretcode as its return address.
-func PlaceAMD64(top uintptr) AMD64Frame {
-	fp := (top - AMD64FPSize) &^ (amd64FPAlign - 1)
-	return AMD64Frame{Base: ((fp - AMD64FrameSize) &^ 15) - 8, FPState: fp}
+// PlaceAMD64 lays a frame with an FXSAVE image out below top (AltStack.FrameTop, with
+// AMD64RedZone below the stack pointer): the FP state 64-byte aligned right under top, the
+// rt_sigframe under it, its base 8 below a 16-byte boundary, as a call leaves the stack at a
+// function's entry (System V ABI §3.2.2), since the handler starts as if called with pretcode as
+// its return address.
+func PlaceAMD64(top uintptr) AMD64Frame { return placeAMD64(top, AMD64FPSize) }
+
+// PlaceAMD64XState lays a frame out as PlaceAMD64 does, with room for the XSAVE area
+// (PutAMD64XState).
+func PlaceAMD64XState(top uintptr) AMD64Frame { return placeAMD64(top, amd64XFrameFPSize) }
+
+func placeAMD64(top, fpSize uintptr) AMD64Frame {
+	fp := (top - fpSize) &^ (amd64FPAlign - 1)
+	return AMD64Frame{Base: ((fp - AMD64FrameSize) &^ 15) - 8, FPState: fp, FPSize: fpSize}
 }
 
 // Size is the number of bytes the frame takes from Base.
-func (l AMD64Frame) Size() uintptr { return l.FPState + AMD64FPSize - l.Base }
+func (l AMD64Frame) Size() uintptr { return l.FPState + l.FPSize - l.Base }
 
 // PutAMD64 builds the frame l in b, its l.Size() bytes at l.Base: the context c, the FP state
 // fx, what s says, and restorer as the handler's return address.

@@ -72,3 +72,31 @@ func FuzzSigreturn(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAMD64XState reads arbitrary bytes as the FP state rt_sigreturn finds at fpstate with AVX
+// on: the size it reads is one of the two it knows, and what it restores is either the YMM
+// component's bytes or zeros.
+func FuzzAMD64XState(f *testing.F) {
+	l := PlaceAMD64XState(0x10000)
+	seed := make([]byte, l.Size())
+	var fx [AMD64FPSize]byte
+	var ymm [AMD64YMMHiSize]byte
+	ymm[3] = 9
+	PutAMD64(seed, l, &AMD64Context{}, &fx, Saved{}, 0)
+	PutAMD64XState(seed, l, &ymm)
+	f.Add(seed[l.FPState-l.Base:])
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		x := make([]byte, amd64XFrameFPSize)
+		copy(x, data)
+		n := AMD64XStateSize(x[:AMD64FPSize])
+		if n != AMD64FPSize && n != amd64XFrameFPSize {
+			t.Fatalf("AMD64XStateSize = %d", n)
+		}
+		var got [AMD64YMMHiSize]byte
+		RestoreYMMHi(&got, x[:n])
+		if got != [AMD64YMMHiSize]byte{} && string(got[:]) != string(x[amd64YMMHi:amd64XStateSize]) {
+			t.Fatal("restored bytes that are neither the component's nor zeros")
+		}
+	})
+}
