@@ -28,6 +28,7 @@ type comparison struct {
 // each workload's fastest batch by name.
 type result struct {
 	boot   time.Duration
+	names  []string // the workloads in the order they ran: the guest's own
 	values map[string]float64
 	units  map[string]string
 }
@@ -68,8 +69,10 @@ func (c comparison) round() ([3]result, error) {
 		if err != nil {
 			return res, err
 		}
-		res[0].values[w.name], res[0].units[w.name] = u, w.unit
-		res[1].values[w.name], res[1].units[w.name] = l, w.unit
+		for i, v := range []float64{u, l} {
+			res[i].names = append(res[i].names, w.name)
+			res[i].values[w.name], res[i].units[w.name] = v, w.unit
+		}
 		fmt.Fprintf(c.log, "benchcompare: %s: %s %.4g, %s %.4g %s (%.2f)\n", w.name, uni.name, u, lin.name, l, w.unit, u/l)
 	}
 	if err := uni.quit(quitTimeout); err != nil {

@@ -38,12 +38,7 @@ func tabulate(results [][]result, machine string, microvm bool) table {
 		}
 		t.rows = append(t.rows, mv)
 	}
-	var names []string
-	for name := range uni[0].values {
-		names = append(names, name)
-	}
-	slices.SortFunc(names, func(a, b string) int { return order(a) - order(b) })
-	for _, name := range names {
+	for _, name := range uni[0].names {
 		w := row{name: name, unit: uni[0].units[name]}
 		for r := range uni {
 			u, ok1 := uni[r].values[name]
@@ -56,20 +51,6 @@ func tabulate(results [][]result, machine string, microvm bool) table {
 	}
 	return t
 }
-
-// order keeps the rows in the benchmark's own order: the order of its lines in the first
-// unitrace boot is not kept by a map, so the names are ranked by a fixed list.
-func order(name string) int {
-	for i, n := range benchOrder {
-		if n == name {
-			return i
-		}
-	}
-	return len(benchOrder)
-}
-
-var benchOrder = []string{"clock_read", "syscall_getppid", "futex_pingpong", "chan_pingpong", "sleep_50us",
-	"timer_1ms_late", "copy_64KiB", "copy_1MiB", "alloc_gc", "compute"}
 
 func (r *row) add(u, l float64) {
 	r.uni = append(r.uni, u)

@@ -29,3 +29,23 @@ func TestWriteDoc(t *testing.T) {
 		t.Errorf("writeDoc without the markers = %v, want an error naming them", err)
 	}
 }
+
+// TestTabulateOrder: the workload rows come in the order the guest ran them, the boot rows first.
+func TestTabulateOrder(t *testing.T) {
+	mk := func(names ...string) result {
+		r := result{boot: 1, names: names, values: map[string]float64{}, units: map[string]string{}}
+		for _, n := range names {
+			r.values[n], r.units[n] = 2, "ns"
+		}
+		return r
+	}
+	names := []string{"zeta", "alpha", "mid", "beta"}
+	tab := tabulate([][]result{{mk(names...)}, {mk(names...)}, {mk()}}, "q35", true)
+	var got []string
+	for _, r := range tab.rows[2:] {
+		got = append(got, r.name)
+	}
+	if strings.Join(got, " ") != strings.Join(names, " ") || len(tab.rows) != 6 {
+		t.Errorf("rows %q, want the boot rows then %q", got, names)
+	}
+}

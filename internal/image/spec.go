@@ -39,7 +39,8 @@ type Spec struct {
 	// PVHNote asks for the .note.go.buildid rewrite (amd64 boots via PVH).
 	PVHNote bool
 	// GoEnv holds GOARCH-specific variables for the go command, such as
-	// GOAMD64=v1 (the kernel leaves CR4.OSXSAVE off, so v3 cannot start).
+	// GOAMD64=v1 (the kernel's boot code runs before it turns AVX on, and unitrace.avx=0 keeps it
+	// off, so v3 could not start).
 	GoEnv []string
 	// PackedPackage is the import path of the package whose image.go holds the
 	// archive of packed files (BuildConfig.Files; packed.go).
