@@ -16,7 +16,7 @@ import "github.com/unitrace/unitrace/boot"
 //	unitrace.share=TAG:DIR[:ro]  mount the virtio-9p device with mount tag TAG on DIR (shares.go)
 //	unitrace.vdso=0          no vDSO: every clock read is a system call (vdso.go)
 //	unitrace.dns=ADDR[,ADDR] the nameservers of /etc/resolv.conf (netfiles.go)
-//	unitrace.avx=0           amd64: no AVX, SSE only (arch/amd64/avx.go; ignored on arm64)
+//	unitrace.avx=0           amd64: no AVX, SSE only (arch/amd64/avx_amd64.go; ignored on arm64)
 //	unitrace.stdin=null      the console has no input: its reads are at end of file, as
 //	                         /dev/null's (console_input.go; unitrace run gives QEMU no input)
 //

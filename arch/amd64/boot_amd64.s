@@ -87,9 +87,9 @@ TEXT getpc32<>(SB),NOSPLIT|NOFRAME,$0
 // start64 runs in 64-bit mode on the boot GDT, ESI = start_info.
 //
 // It loads the data segments, enables SSE (CR0.EM off, CR0.MP, CR4.OSFXSR|OSXMMEXCPT; the AVX
-// state comes later, in loadCPUTables: avx.go), sets up the boot kernel stack right after the image (aligned
-// to kstackSize, with its stand-in g and TLS slot, see percpu.go), points FS base at that TLS
-// slot and GS base at cpu0, and calls the kernel's boot entry point with the start_info
+// state comes later, in loadCPUTables: avx_amd64.go), sets up the boot kernel stack right
+// after the image (aligned to kstackSize, with its stand-in g and TLS slot, see percpu.go),
+// points FS base at that TLS slot and GS base at cpu0, and calls the kernel's boot entry point with the start_info
 // address. The kernel never returns here; if it did, the CPU halts.
 TEXT ·start64(SB),NOSPLIT|NOFRAME,$0
 	MOVL	$const_KernelSS, AX

@@ -12,9 +12,9 @@ type Frame struct {
 	// starts 16-byte aligned because its size is a multiple of 16 and the CPU aligns the stack to
 	// 16 bytes before pushing the hardware part.
 	FX [512]byte
-	// YMMHi holds the upper halves (bits 128-255) of YMM0-YMM15 when AVX is on (avx.go), in the
-	// order of the XSAVE area's YMM_Hi128 component; all zero otherwise. With FX it is the whole
-	// FP state.
+	// YMMHi holds the upper halves (bits 128-255) of YMM0-YMM15 when AVX is on
+	// (avx_amd64.go), in the order of the XSAVE area's YMM_Hi128 component; all zero otherwise.
+	// With FX it is the whole FP state.
 	YMMHi [256]byte
 
 	FSBase uint64 // IA32_FS_BASE of the interrupted context (the Go runtime's TLS)

@@ -43,9 +43,9 @@ TEXT ·syscallEntry(SB),NOSPLIT|NOFRAME,$0
 // whose x87 half costs an emulator microseconds per trap; kernel code never touches the x87
 // state, so the CPU keeps the thread's, and the kernel saves it only where a thread's context
 // leaves the CPU: SyncFP, LoadX87), except for a system call: the Go ABI keeps no vector value
-// live across one (Frame.SSEUnsaved). With AVX on (avx.go) it saves the YMM registers' upper
-// halves too (Frame.YMMHi), and a system call's return clears them (VZEROUPPER), as the Go
-// ABI allows and so that no kernel value leaks. It records FS base and, for a page fault, CR2,
+// live across one (Frame.SSEUnsaved). With AVX on (avx_amd64.go) it saves the YMM registers'
+// upper halves too (Frame.YMMHi), and a system call's return clears them (VZEROUPPER), as the
+// Go ABI allows and so that no kernel value leaks. It records FS base and, for a page fault, CR2,
 // switches FS base to the stack's stand-in g (percpu.go), links the Frame into
 // CPU.CurrentFrame (the previous value goes to Frame.Prev), clears RBP so frame-pointer walks
 // of the handler end here, and clears DF (the Go ABI requires it).
