@@ -63,7 +63,7 @@ func TestFakeGuest(t *testing.T) {
 
 // TestLauncherFakeGuest runs `unitrace run` end to end on the fake guest, which echoes its
 // command line: on microvm the launcher adds unitrace.ctl=1 (the control port for ^C), on q35
-// nothing. The runs on microvm are -net=none: with sockets the launcher would add the host's
+// not, and on both unitrace.stdin=null (QEMU gets no input). The runs on microvm are -net=none: with sockets the launcher would add the host's
 // nameservers too (unitrace.dns), which vary from host to host.
 func TestLauncherFakeGuest(t *testing.T) {
 	requireQEMU(t, qemu.ArchAMD64)
@@ -75,11 +75,11 @@ func TestLauncherFakeGuest(t *testing.T) {
 		status  int
 		stderr  string
 	}{
-		{"exit 3", []string{"-net=none", "x=e3", "--", "|unitrace:", "exit", "status", "3|"}, []string{"x=e3 unitrace.ctl=1 -- ", "unitrace: exit status 3", ""}, 3, ""},
-		{"flags after APP_DIR", []string{"-machine", "q35", "x=e4", "--", "|unitrace:", "exit", "status", "4"}, []string{"x=e4 -- ", "unitrace: exit status 4"}, 4, ""},
-		{"kernel fault", []string{"-net=none", "x=f", "--", "|unitrace:", "kernel", "fault,", "halting"}, []string{"x=f unitrace.ctl=1 -- ", "unitrace: kernel fault, halting"}, 70, "kernel faulted"},
-		{"hang", []string{"-net=none", "-timeout", "2s", "x=h"}, []string{"x=h unitrace.ctl=1 --"}, 124, "did not exit within -timeout 2s"},
-		{"triple fault", []string{"-net=none", "x=t"}, []string{"x=t unitrace.ctl=1 --"}, 125, "triple-faulted"},
+		{"exit 3", []string{"-net=none", "x=e3", "--", "|unitrace:", "exit", "status", "3|"}, []string{"x=e3 unitrace.ctl=1 unitrace.stdin=null -- ", "unitrace: exit status 3", ""}, 3, ""},
+		{"flags after APP_DIR", []string{"-machine", "q35", "x=e4", "--", "|unitrace:", "exit", "status", "4"}, []string{"x=e4 unitrace.stdin=null -- ", "unitrace: exit status 4"}, 4, ""},
+		{"kernel fault", []string{"-net=none", "x=f", "--", "|unitrace:", "kernel", "fault,", "halting"}, []string{"x=f unitrace.ctl=1 unitrace.stdin=null -- ", "unitrace: kernel fault, halting"}, 70, "kernel faulted"},
+		{"hang", []string{"-net=none", "-timeout", "2s", "x=h"}, []string{"x=h unitrace.ctl=1 unitrace.stdin=null --"}, 124, "did not exit within -timeout 2s"},
+		{"triple fault", []string{"-net=none", "x=t"}, []string{"x=t unitrace.ctl=1 unitrace.stdin=null --"}, 125, "triple-faulted"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
