@@ -85,14 +85,15 @@ func initGIC() {
 var consoleINTID uint32
 
 // archConsoleInputInit enables the PL011's interrupt in the GIC (the device tree's, or QEMU
-// virt's SPI 1 without one) and unmasks its receive interrupts; false without a UART.
+// virt's SPI 1 when the device tree names no UART) and unmasks its receive interrupts; false
+// for a UART whose interrupt the device tree does not give.
 func archConsoleInputInit() bool {
 	intid := uint32(arm64.IntidUART)
-	if machine.UART.Present() && machine.UART.INTID != 0 {
+	if machine.UART.Present() {
 		intid = machine.UART.INTID
 	}
-	if uintptr(machine.UART.Reg.Addr) != arm64.DefaultUARTBase && machine.UART.Present() && machine.UART.INTID == 0 {
-		return false // a UART elsewhere whose interrupt nobody names
+	if intid == 0 {
+		return false
 	}
 	consoleINTID = intid
 	arm64.EnableConsoleReceive(intid)

@@ -29,16 +29,20 @@ import (
 
 var (
 	conIn      rxring.Ring
-	conInOn    bool     // the receive interrupt is routed (initConsoleInput)
-	conScratch [64]byte // one pass over the UART (its FIFO holds 16 bytes)
+	conScratch [64]byte          // one pass over the UART (its FIFO holds 16 bytes)
+	conRead    [rxring.Size]byte // a read's bytes on their way to the program
 	conFDs     [fd.MaxFDs]int32
 )
 
 // initConsoleInput routes the UART's receive interrupt and turns it on. It runs at boot, after
-// the interrupt controller and the descriptor table.
+// the interrupt controller and the descriptor table. With unitrace.stdin=null there is no
+// input to take: the console reads as /dev/null, always readable, at end of file.
 func initConsoleInput() {
-	conInOn = archConsoleInputInit()
-	if !conInOn {
+	if opts.stdinNull {
+		fds.SetConsoleInput(true, false)
+		return
+	}
+	if !archConsoleInputInit() {
 		klog().s("console: no interrupt for the UART's input: reads of the console wait for good").nl()
 	}
 }
@@ -113,8 +117,9 @@ func completeConsoleWait(f *Frame, slot int32) {
 	rearm(slot, fdKey(int(t.waitFD)))
 }
 
-// consoleRead moves waiting bytes into the caller's buffer(s): whatever is there up to the
-// size asked, or done=false when the ring is empty and the descriptor blocks.
+// consoleRead moves waiting bytes into the caller's buffer or iovec array: whatever is there up
+// to the size asked, or done=false when the ring is empty and the descriptor blocks. The bytes
+// leave the ring only once they are in the program's memory: a bad buffer (EFAULT) loses none.
 func consoleRead(n int, vec bool, buf, count uintptr) (ret uint64, done bool) {
 	if fds.Kind(n) != fd.KindConsole {
 		return neg(EBADF), true // closed while the thread waited
@@ -122,60 +127,26 @@ func consoleRead(n int, vec bool, buf, count uintptr) (ret uint64, done bool) {
 	if opts.stdinNull {
 		return 0, true
 	}
-	var segs []byte
-	cnt := 1
-	total := uint64(count)
-	if vec {
-		if int(count) < 0 || count > uioMaxIOV {
-			return neg(EINVAL), true
-		}
-		var ok bool
-		if segs, ok = userBytes(buf, count*iovecSize, false); !ok {
-			return neg(EFAULT), true
-		}
-		cnt, total = int(count), 0
-		for i := 0; i < cnt; i++ {
-			size := le64(segs[i*iovecSize+8:])
-			if int64(size) < 0 {
-				return neg(EINVAL), true
-			}
-			total += size
-		}
-	}
-	if total == 0 {
+	total, errno := userIOLen(buf, count, vec)
+	switch {
+	case errno != 0:
+		return neg(errno), true
+	case total == 0:
 		return 0, true
-	}
-	if conIn.Len() == 0 {
-		if fds.Nonblocking(n) {
-			return neg(EAGAIN), true
-		}
+	case conIn.Len() == 0 && fds.Nonblocking(n):
+		return neg(EAGAIN), true
+	case conIn.Len() == 0:
 		return 0, false
 	}
-	var moved uint64
-	for i := 0; i < cnt && conIn.Len() > 0; i++ {
-		addr, size := buf, uint64(count)
-		if vec {
-			addr, size = uintptr(le64(segs[i*iovecSize:])), le64(segs[i*iovecSize+8:])
-		}
-		want := min(size, uint64(conIn.Len()))
-		if want == 0 {
-			continue
-		}
-		dst, ok := userBytes(addr, uintptr(want), true) // checked before the bytes leave the ring
-		if !ok {
-			if moved > 0 {
-				break
-			}
-			return neg(EFAULT), true
-		}
-		k, resume := conIn.Read(dst)
-		moved += uint64(k)
-		if resume {
-			consoleResume()
-		}
+	k := conIn.Peek(conRead[:min(total, uint64(len(conRead)))])
+	if !scatterUser(conRead[:k], buf, count, vec) {
+		return neg(EFAULT), true
+	}
+	if conIn.Discard(k) {
+		consoleResume()
 	}
 	fds.SetConsoleInput(conIn.Len() > 0, false)
-	return moved, true
+	return uint64(k), true
 }
 
 // consoleResume turns the receive interrupt on again once a reader has made room: first it

@@ -4,8 +4,9 @@ package amd64
 // Linux. The Go runtime and the standard library take their AVX and AVX2 code (SHA-256's block
 // function, memmove and memclr of larger blocks, ...) when CPUID says the OS enabled the YMM
 // state: CR4.OSXSAVE set, and XCR0 holding x87|SSE|AVX. The kernel then keeps the upper halves
-// of YMM0-YMM15 in every trap frame (Frame.YMMHi, trap_amd64.s), its signal frames carry them in
-// Linux's XSAVE layout (kernel/signal), and a system call's return clears them.
+// of YMM0-YMM15 in every interrupt's and exception's frame (Frame.YMMHi, trap_amd64.s), and its
+// signal frames carry them in Linux's XSAVE layout (kernel/signal); a system call keeps them no
+// more than X0-X14, since the Go ABI has no vector value live across a call.
 //
 // Under QEMU's TCG the choice cuts both ways (docs/measurements.md): the AVX2 SHA-256 is much
 // faster than the scalar one, while memmove's AVX loops are slower than the REP MOVSQ it takes

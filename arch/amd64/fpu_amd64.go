@@ -15,7 +15,7 @@ func stmxcsr() uint32
 func SyncFP(f *Frame) {
 	if f.SSEUnsaved != 0 {
 		clear(f.FX[fxXMM0 : fxXMM0+16*16])
-		clear(f.YMMHi[:]) // the return from a system call clears them (trap_amd64.s)
+		clear(f.YMMHi[:]) // scratch across a system call, as X0-X14 are
 		binary.LittleEndian.PutUint32(f.FX[fxMXCSR:], stmxcsr())
 		f.SSEUnsaved = 0
 	}

@@ -44,8 +44,7 @@ TEXT ·syscallEntry(SB),NOSPLIT|NOFRAME,$0
 // state, so the CPU keeps the thread's, and the kernel saves it only where a thread's context
 // leaves the CPU: SyncFP, LoadX87), except for a system call: the Go ABI keeps no vector value
 // live across one (Frame.SSEUnsaved). With AVX on (avx_amd64.go) it saves the YMM registers'
-// upper halves too (Frame.YMMHi), and a system call's return clears them (VZEROUPPER), as the
-// Go ABI allows and so that no kernel value leaks. It records FS base and, for a page fault, CR2,
+// upper halves too (Frame.YMMHi), but for a system call, for the same reason. It records FS base and, for a page fault, CR2,
 // switches FS base to the stack's stand-in g (percpu.go), links the Frame into
 // CPU.CurrentFrame (the previous value goes to Frame.Prev), clears RBP so frame-pointer walks
 // of the handler end here, and clears DF (the Go ABI requires it).
@@ -220,11 +219,7 @@ fsMSR:
 fsDone:
 	CMPQ	Frame_SSEUnsaved(SP), $0
 	JEQ	loadSSE
-	CMPB	·avxOn(SB), $0
-	JEQ	upperClean
-	VZEROUPPER                      // no upper half is live across a call either, nor leaks the kernel's
-upperClean:
-	XORPS	X15, X15                // the Go ABI's zero register; X0-X14 are scratch across a call
+	XORPS	X15, X15                // the Go ABI's zero register; X0-X14 and the upper halves are scratch across a call
 	JMP	sseLoaded
 loadSSE:
 	MOVUPS	(Frame_FX+160)(SP), X0

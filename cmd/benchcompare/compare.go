@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"time"
 )
@@ -106,7 +107,7 @@ func (c comparison) workloads(uni, lin *session) ([]workloadInfo, error) {
 // disturbed; the first also pays for translating the workload's code and faulting its memory
 // in.
 func (c comparison) alternate(uni, lin *session, name string) (u, l float64, err error) {
-	u, l = -1, -1
+	u, l = math.Inf(1), math.Inf(1)
 	for b := 0; b < c.batches; b++ {
 		order := []*session{uni, lin}
 		if b%2 == 1 {
@@ -118,19 +119,11 @@ func (c comparison) alternate(uni, lin *session, name string) (u, l float64, err
 				return 0, 0, err
 			}
 			if s == uni {
-				u = fastest(u, v)
+				u = min(u, v)
 			} else {
-				l = fastest(l, v)
+				l = min(l, v)
 			}
 		}
 	}
 	return u, l, nil
-}
-
-// fastest is the lesser of best so far (negative for none yet) and v.
-func fastest(best, v float64) float64 {
-	if best < 0 || v < best {
-		return v
-	}
-	return best
 }

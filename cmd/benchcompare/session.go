@@ -23,14 +23,16 @@ type guest struct {
 // next workload to run (examples/bench/serve.go has the protocol).
 type session struct {
 	name      string
-	cmd       *exec.Cmd
 	stdin     io.WriteCloser
-	lines     chan string // the console's lines, closed when QEMU's output ends
+	lines     chan string // the console's lines, closed once QEMU has exited
+	exitErr   error       // QEMU's exit status, set before lines is closed
 	boot      time.Duration
 	workloads []workloadInfo // in the guest's order
-	exited    chan error     // QEMU's exit, once lines is drained
 	cancel    context.CancelFunc
 }
+
+// errExited is the error of a session whose QEMU has exited.
+var errExited = errors.New("QEMU exited")
 
 type workloadInfo struct{ name, unit string }
 
@@ -54,14 +56,14 @@ func (g guest) start(timeout time.Duration) (*session, error) {
 		cancel()
 		return nil, err
 	}
-	s := &session{name: g.name, cmd: cmd, stdin: stdin, lines: make(chan string, 64), exited: make(chan error, 1), cancel: cancel}
+	s := &session{name: g.name, stdin: stdin, lines: make(chan string, 64), cancel: cancel}
 	go func() {
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
 			s.lines <- strings.TrimSpace(sc.Text())
 		}
+		s.exitErr = cmd.Wait()
 		close(s.lines)
-		s.exited <- cmd.Wait()
 	}()
 	deadline := time.After(timeout)
 	for {
@@ -100,9 +102,7 @@ func (s *session) next(deadline <-chan time.Time) (string, error) {
 	select {
 	case line, ok := <-s.lines:
 		if !ok {
-			err := <-s.exited
-			s.exited <- err
-			return "", fmt.Errorf("QEMU exited (%v)", err)
+			return "", fmt.Errorf("%w (%v)", errExited, s.exitErr)
 		}
 		return line, nil
 	case <-deadline:
@@ -147,7 +147,7 @@ func (s *session) quit(timeout time.Duration) error {
 	deadline := time.After(timeout)
 	for {
 		if _, err := s.next(deadline); err != nil {
-			if strings.Contains(err.Error(), "QEMU exited") {
+			if errors.Is(err, errExited) {
 				return nil
 			}
 			s.kill()

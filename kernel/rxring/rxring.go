@@ -71,20 +71,38 @@ func (r *Ring) StopReceiver() bool {
 	return true
 }
 
-// Read moves up to len(dst) waiting bytes into dst and returns how many. resume reports that
-// the receiver was stopped and there is now ResumeRoom free: the caller turns the receive
-// interrupt on again (after taking what the UART holds meanwhile).
+// Read moves up to len(dst) waiting bytes into dst and returns how many: Peek, then Discard.
 //
 //go:nosplit
 func (r *Ring) Read(dst []byte) (n int, resume bool) {
-	for n < len(dst) && r.tail != r.head {
-		dst[n] = r.buf[r.tail%Size]
-		r.tail++
+	n = r.Peek(dst)
+	return n, r.Discard(n)
+}
+
+// Peek copies up to len(dst) waiting bytes into dst, oldest first, and returns how many; they
+// stay in the ring. A reader whose copy to the program can fail peeks, copies, and discards
+// only then, so that a fault loses no byte.
+//
+//go:nosplit
+func (r *Ring) Peek(dst []byte) int {
+	n := 0
+	for t := r.tail; n < len(dst) && t != r.head; t++ {
+		dst[n] = r.buf[t%Size]
 		n++
 	}
+	return n
+}
+
+// Discard drops the n oldest bytes (at most Len). resume reports that the receiver was stopped
+// and there is now ResumeRoom free: the caller turns the receive interrupt on again (after
+// taking what the UART holds meanwhile).
+//
+//go:nosplit
+func (r *Ring) Discard(n int) (resume bool) {
+	r.tail += uint32(min(n, r.Len()))
 	if r.stopped && r.Free() >= ResumeRoom {
 		r.stopped = false
-		resume = true
+		return true
 	}
-	return n, resume
+	return false
 }

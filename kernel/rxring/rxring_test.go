@@ -132,3 +132,29 @@ func TestModel(t *testing.T) {
 		t.Error("the ring never filled: the model did not reach the receiver's stop")
 	}
 }
+
+// TestPeekDiscard: a peek leaves the bytes in the ring; discarding them is what frees room and
+// turns a stopped receiver on again.
+func TestPeekDiscard(t *testing.T) {
+	var r Ring
+	for i := 0; i < Size; i++ {
+		r.Put(byte(i))
+	}
+	r.StopReceiver()
+	buf := make([]byte, ResumeRoom)
+	if n := r.Peek(buf); n != ResumeRoom || buf[1] != 1 || r.Len() != Size || !r.Stopped() {
+		t.Fatalf("Peek = %d, byte 1 %d, Len %d, stopped %v: want the bytes copied and kept", n, buf[1], r.Len(), r.Stopped())
+	}
+	if r.Discard(ResumeRoom-1) || !r.Stopped() {
+		t.Fatal("resumed below ResumeRoom free")
+	}
+	if !r.Discard(1) || r.Stopped() || r.Len() != Size-ResumeRoom {
+		t.Fatalf("Discard to ResumeRoom free: stopped %v, Len %d", r.Stopped(), r.Len())
+	}
+	if r.Discard(2 * Size); r.Len() != 0 {
+		t.Errorf("Discard past the end left %d bytes", r.Len())
+	}
+	if n, _ := r.Read(buf); n != 0 {
+		t.Errorf("Read after discarding everything = %d", n)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -160,12 +161,30 @@ func (l *lines) all() []string {
 // StartT, whose line logger deadlocks on lines over 64 KiB.
 func bootVM(t testing.TB, cfg vmconfig.Config) ([]string, vmconfig.Outcome) {
 	t.Helper()
+	return bootVMDriven(t, cfg, nil)
+}
+
+// vmDriver acts on a running guest (TestConsoleInput types into it): it sees the serial
+// output as it comes, starts once QEMU runs, and says how it went once QEMU has exited.
+type vmDriver interface {
+	io.WriteCloser
+	start(vm *qemu.VM)
+	end() error
+}
+
+// bootVMDriven is bootVM with d, when not nil, acting on the guest while it runs.
+func bootVMDriven(t testing.TB, cfg vmconfig.Config, d vmDriver) ([]string, vmconfig.Outcome) {
+	t.Helper()
 	if cfg.Timeout == 0 {
 		cfg.Timeout = vmTimeout
 	}
 	var console vmconfig.Console
 	var rec lines
-	opts, err := cfg.Options(qemu.WithSerialOutput(&console, &rec))
+	serial := []io.WriteCloser{&console, &rec}
+	if d != nil {
+		serial = append(serial, d)
+	}
+	opts, err := cfg.Options(qemu.WithSerialOutput(serial...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +197,15 @@ func bootVM(t testing.TB, cfg vmconfig.Config) ([]string, vmconfig.Outcome) {
 		t.Fatalf("starting QEMU: %v", err)
 	}
 	t.Logf("QEMU: %s", vm.CmdlineQuoted())
+	if d != nil {
+		d.start(vm)
+	}
 	waitErr := vm.Wait()
+	if d != nil {
+		if err := d.end(); err != nil {
+			t.Error(err)
+		}
+	}
 	if waitErr != nil && time.Since(start) >= cfg.Timeout {
 		// vmtest killed QEMU at its VMTimeout, and its error does not say so.
 		waitErr = fmt.Errorf("%w after %v: %w", vmconfig.ErrTimeout, cfg.Timeout, waitErr)

@@ -1,7 +1,6 @@
 package vm_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -13,10 +12,6 @@ import (
 )
 
 const stdinApp = "examples/stdin"
-
-// stdinMachines are the machines TestConsoleInput boots examples/stdin on: COM1's IRQ 4 goes
-// through the I/O APIC on both amd64 machines, the PL011's SPI through GICv2 and GICv3.
-var stdinMachines = map[string][]string{"amd64": {"microvm", "q35"}, "arm64": {"virt", "virt-gicv3"}}
 
 // stdinBig is what the test types at examples/stdin's "stdin: big" prompt: more than the
 // kernel's ring (4 KiB) and the UART's FIFO hold, so the receive interrupt goes off and QEMU
@@ -52,16 +47,18 @@ func TestConsoleInput(t *testing.T) {
 	}
 	forEachArch(t, func(t *testing.T, a guestArch) {
 		kernel := buildImage(t, a, stdinApp)
-		for _, machine := range stdinMachines[a.name] {
+		// helloMachines: COM1's IRQ 4 goes through the I/O APIC on both amd64 machines, the
+		// PL011's SPI through GICv2 and GICv3.
+		for _, machine := range helloMachines[a.name] {
 			t.Run(machine, func(t *testing.T) {
 				t.Parallel()
 				cfg := a.config(kernel)
 				cfg.Machine = machine
-				console, out := bootVMTyping(t, cfg, map[string]string{
+				console, out := bootVMDriven(t, cfg, newPromptTyper(map[string]string{
 					"stdin: lines": "hello, console\nsecond line\n",
 					"stdin: poll":  "polled\n",
 					"stdin: big":   stdinBig,
-				})
+				}))
 				got := programLines(console)
 				for i, l := range got {
 					if strings.HasPrefix(l, "big: ") {
@@ -77,65 +74,43 @@ func TestConsoleInput(t *testing.T) {
 	})
 }
 
-// bootVMTyping boots cfg like bootVM and, each time the console shows a line that is a key of
-// input, waits a second (so that the program is blocked in its read by then) and types the
-// value into the guest's serial line.
-func bootVMTyping(t *testing.T, cfg vmconfig.Config, input map[string]string) ([]string, vmconfig.Outcome) {
-	t.Helper()
-	if cfg.Timeout == 0 {
-		cfg.Timeout = vmTimeout
-	}
-	var console vmconfig.Console
-	var rec lines
-	prompts := &promptWatcher{input: input, typeCh: make(chan string, len(input))}
-	opts, err := cfg.Options(qemu.WithSerialOutput(&console, &rec, prompts))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.Timeout+time.Minute)
-	defer cancel()
-	vm, err := opts.Start(ctx)
-	if err != nil {
-		t.Fatalf("starting QEMU: %v", err)
-	}
-	t.Logf("QEMU: %s", vm.CmdlineQuoted())
-	// Typing may block (the pty fills while the guest's UART holds QEMU back): never in the
-	// serial writer, which must not stall QEMU's output, and never in Wait's goroutine.
-	typed := make(chan error, 1)
-	go func() {
-		for s := range prompts.typeCh {
-			time.Sleep(time.Second)
-			if _, err := vm.Console.Send(s); err != nil {
-				typed <- fmt.Errorf("typing %d bytes: %w", len(s), err)
-				return
-			}
-		}
-		typed <- nil
-	}()
-	waitErr := vm.Wait()
-	prompts.close()
-	if err := <-typed; err != nil {
-		t.Error(err)
-	}
-	out := vmconfig.GuestExit(cfg.Arch, waitErr, console.Seen())
-	got := rec.all()
-	if t.Failed() || testing.Verbose() {
-		t.Logf("console:\n%s", strings.Join(got, "\n"))
-	}
-	return got, out
-}
-
-// promptWatcher is a serial writer that hands the input for each prompt line it sees to the
-// typing goroutine. It never blocks: the channel holds one entry per prompt.
-type promptWatcher struct {
+// promptTyper is the vmDriver of TestConsoleInput: each time the console shows a line that is a
+// key of input, it waits a second (so that the program is blocked in its read by then) and types
+// the value into the guest's serial line. Write never blocks (the channel holds one entry per
+// prompt), and the typing runs in a goroutine of its own: it may block while the guest's UART
+// holds QEMU back, and must stall neither QEMU's output nor the wait for it.
+type promptTyper struct {
 	mu      sync.Mutex
 	partial []byte
 	input   map[string]string
 	typeCh  chan string
 	closed  bool
+	typed   chan error
 }
 
-func (p *promptWatcher) Write(b []byte) (int, error) {
+func newPromptTyper(input map[string]string) *promptTyper {
+	return &promptTyper{input: input, typeCh: make(chan string, len(input)), typed: make(chan error, 1)}
+}
+
+func (p *promptTyper) start(vm *qemu.VM) {
+	go func() {
+		for s := range p.typeCh {
+			time.Sleep(time.Second)
+			if _, err := vm.Console.Send(s); err != nil {
+				p.typed <- fmt.Errorf("typing %d bytes: %w", len(s), err)
+				return
+			}
+		}
+		p.typed <- nil
+	}()
+}
+
+func (p *promptTyper) end() error {
+	p.close()
+	return <-p.typed
+}
+
+func (p *promptTyper) Write(b []byte) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, c := range b {
@@ -155,9 +130,9 @@ func (p *promptWatcher) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-func (p *promptWatcher) Close() error { p.close(); return nil }
+func (p *promptTyper) Close() error { p.close(); return nil }
 
-func (p *promptWatcher) close() {
+func (p *promptTyper) close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.closed {
