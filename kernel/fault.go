@@ -79,11 +79,12 @@ func kernelSymtab() (symtab.Table, bool) {
 }
 
 // printFrame prints one backtrace entry, "pc function+offset file:line", with the functions
-// inlined at pc before it. A return address is looked up at pc-1: the call, not what follows.
+// inlined at pc before it. A return address is looked up inside the call it follows
+// (symtab's CallPC).
 func printFrame(syms *symtab.Table, ok bool, pc uintptr, isReturn bool) {
 	look := pc
 	if isReturn {
-		look--
+		look = syms.CallPC(pc)
 	}
 	if !ok {
 		klog().s("  ").x(uint64(pc)).nl()

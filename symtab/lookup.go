@@ -86,3 +86,19 @@ func (t *Table) FuncRange(pc uintptr) (entry, end uintptr, ok bool) {
 	}
 	return t.text + uintptr(f.entry), t.text + uintptr(f.end), true
 }
+
+// CallPC returns the pc at which to look up the return address ret: ret-1, inside the call
+// that ret follows, as Go's own traceback does, except when ret is a function's first byte.
+// No call ends a function (the compiler puts a never-run nop after a final call that does not
+// return, so that a panic's return address stays inside its function), so such a word follows
+// no call: it is the restorer address that a signal frame gives its handler, or a thread's
+// start, and it names its own function.
+func (t *Table) CallPC(ret uintptr) uintptr {
+	if ret == 0 {
+		return 0
+	}
+	if entry, _, ok := t.FuncRange(ret); ok && entry == ret {
+		return ret
+	}
+	return ret - 1
+}

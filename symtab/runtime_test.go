@@ -332,3 +332,42 @@ func TestWrapper(t *testing.T) {
 		}
 	}
 }
+
+// TestCallPC checks where return addresses are looked up: inside the call for the words of a
+// real call stack (as runtime.CallersFrames does), and at the word itself for a function's
+// entry, which follows no call: the signal restorer that the kernel gives every handler as
+// its return address names itself, not the function before it.
+func TestCallPC(t *testing.T) {
+	img := selfImage(t)
+	tab := img.table(t)
+	pcs := make([]uintptr, 64)
+	pcs = pcs[:stackGeneric(1.5, pcs)]
+	for i, pc := range pcs {
+		if got := tab.CallPC(pc); got != pc-1 {
+			t.Errorf("frame %d: CallPC(%#x) = %#x, want %#x", i, pc, got, pc-1)
+		}
+	}
+	entries, restorer := 0, false
+	for _, s := range img.funcs {
+		if got := tab.CallPC(uintptr(s.Entry)); got != uintptr(s.Entry) {
+			t.Errorf("CallPC(%s's entry %#x) = %#x, want the entry", s.Name, s.Entry, got)
+		}
+		entries++
+		if s.Name == "runtime.sigreturn__sigaction" {
+			restorer = true
+			fr, ok := tab.Lookup(tab.CallPC(uintptr(s.Entry)))
+			if !ok || string(fr.Name) != s.Name {
+				t.Errorf("the restorer's entry looks up as %q, %v", fr.Name, ok)
+			}
+		}
+	}
+	if entries == 0 || !restorer {
+		t.Fatalf("%d functions, the signal restorer among them: %v", entries, restorer)
+	}
+	if got := tab.CallPC(0); got != 0 {
+		t.Errorf("CallPC(0) = %#x", got)
+	}
+	if got := tab.CallPC(1); got != 0 {
+		t.Errorf("CallPC(1), outside the text, = %#x, want 0", got)
+	}
+}

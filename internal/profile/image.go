@@ -123,7 +123,8 @@ type Frame struct {
 
 // Frames symbolizes one stack word, innermost frame first. exact says the
 // word is the sampled instruction itself; any other word is a return
-// address and is looked up at pc-1, inside the call. The result is shared:
+// address and is looked up at pc-1, inside the call (symtab's CallPC: at pc
+// itself when it is a function's entry, which follows no call). The result is shared:
 // do not modify it.
 func (im *Image) Frames(pc uint64, exact bool) []Frame {
 	k := frameKey{pc, exact}
@@ -131,8 +132,8 @@ func (im *Image) Frames(pc uint64, exact bool) []Frame {
 		return fr
 	}
 	look := im.elfAddr(pc)
-	if !exact && look > 0 {
-		look--
+	if !exact {
+		look = im.elfAddr(im.CallPC(pc))
 	}
 	var out []Frame
 	for depth := 0; ; depth++ {
@@ -173,6 +174,15 @@ func (im *Image) Func(pc uint64) (Func, bool) {
 	}
 	s := uint64(im.Slide)
 	return Func{Name: string(f.Name), Entry: uint64(f.Entry) + s, End: uint64(f.End) + s, ID: f.ID, Flag: f.Flag}, true
+}
+
+// CallPC returns, in run-time addresses, where to look up the return address
+// ret: inside the call it follows (symtab's CallPC).
+func (im *Image) CallPC(ret uint64) uint64 {
+	if ret == 0 {
+		return 0
+	}
+	return uint64(im.table.CallPC(uintptr(im.elfAddr(ret)))) + uint64(im.Slide)
 }
 
 // SPDelta returns the pclntab SP delta at the instruction pc.

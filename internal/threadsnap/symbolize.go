@@ -67,7 +67,7 @@ func symbolizeEntry(im *profile.Image, e *Entry) {
 	}
 }
 
-// word symbolizes one stack word: the leaf (exact) at pc, a return address at pc-1.
+// word symbolizes one stack word: the leaf (exact) at pc, a return address inside its call.
 func word(im *profile.Image, pc uint64, exact bool) Word {
 	w := Word{PC: pc, Exact: exact}
 	for _, f := range im.Frames(pc, exact) {
@@ -77,8 +77,8 @@ func word(im *profile.Image, pc uint64, exact bool) Word {
 		}
 		if f.Known && !f.Inlined {
 			look := pc
-			if !exact && look > 0 {
-				look-- // the function holding the call, as Frames found it
+			if !exact {
+				look = im.CallPC(pc) // the function holding the call, as Frames found it
 			}
 			if fn, ok := im.Func(look); ok {
 				fr.Offset = pc - fn.Entry

@@ -133,11 +133,12 @@ type Frame struct {
 
 // Frames symbolizes one stack word. exact says the pc is the faulting or
 // sampled instruction itself (PC0_EXACT); every other word is a return
-// address and is looked up at pc-1, inside the call instruction.
+// address and is looked up at pc-1, inside the call instruction (symtab's
+// CallPC: at pc itself when it is a function's entry, which follows no call).
 func (im *Image) Frames(pc uint64, exact bool) []Frame {
 	look := pc - uint64(im.slide)
-	if !exact && look > 0 {
-		look--
+	if !exact {
+		look = uint64(im.table.CallPC(uintptr(look)))
 	}
 	var out []Frame
 	for depth := 0; ; depth++ {
