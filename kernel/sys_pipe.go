@@ -88,25 +88,15 @@ func completePipeWait(f *Frame, slot int32) {
 // SIGPIPE for the thread, as on Linux (the Go runtime ignores SIGPIPE for descriptors other
 // than 1 and 2, and os.File reports EPIPE).
 func pipeIO(slot int32, n int, write, vec bool, buf, count uintptr, skip uint64) (ret uint64, done bool, moved uint64) {
+	total, errno := userIOLen(buf, count, vec)
+	if errno != 0 {
+		return neg(errno), true, 0
+	}
 	var segs []byte
 	cnt := 1
-	total := uint64(count)
 	if vec {
-		if int(count) < 0 || count > uioMaxIOV {
-			return neg(EINVAL), true, 0
-		}
-		var ok bool
-		if segs, ok = userBytes(buf, count*iovecSize, false); !ok {
-			return neg(EFAULT), true, 0
-		}
-		cnt, total = int(count), 0
-		for i := 0; i < cnt; i++ {
-			size := le64(segs[i*iovecSize+8:])
-			if int64(size) < 0 {
-				return neg(EINVAL), true, 0
-			}
-			total += size
-		}
+		segs, _ = userBytes(buf, count*iovecSize, false) // userIOLen read them
+		cnt = int(count)
 	}
 	seg := func(i int) (uintptr, uint64) {
 		if !vec {
@@ -119,14 +109,13 @@ func pipeIO(slot int32, n int, write, vec bool, buf, count uintptr, skip uint64)
 		return neg(EBADF), true, 0 // closed while the thread waited
 	}
 	if total == 0 {
-		_, errno := pipeMove(n, write, nil)
+		_, errno = pipeMove(n, write, nil)
 		if errno == EAGAIN {
 			errno = 0 // a read of nothing: 0, even from an empty pipe
 		}
 		return errnoOr(errno, 0), true, 0
 	}
 	moved = skip
-	var errno int
 	if write && total <= fd.PipeBuf && skip == 0 && vec {
 		errno = gatherWrite(n, cnt, seg, &moved)
 	} else {
