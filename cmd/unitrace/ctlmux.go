@@ -49,11 +49,13 @@ func newCtlMux(log io.Writer, prefix string) *ctlMux {
 	return &ctlMux{log: log, prefix: prefix, pending: map[uint32]pendingReply{}, events: map[*ctlClient]bool{}}
 }
 
-// errCtlClosed is the error of a command sent after the guest's control port went away.
+// errCtlClosed is the error of a command sent after the guest's control port went away. The
+// error of a command whose write to the guest failed wraps it too: the guest will not answer
+// either, and the mux closes once its reader sees the connection end.
 var errCtlClosed = errors.New("the guest's control port is closed")
 
 // send sends c to the guest under a fresh id; deliver gets the guest's reply, with c.ID in it.
-// It does not wait for the reply.
+// It does not wait for the reply. An error that wraps errCtlClosed means the guest is gone.
 func (m *ctlMux) send(c ctl.Command, deliver func(reply []byte)) error {
 	m.mu.Lock()
 	if m.closed {
@@ -95,7 +97,7 @@ func (m *ctlMux) send(c ctl.Command, deliver func(reply []byte)) error {
 		m.mu.Lock()
 		delete(m.pending, id)
 		m.mu.Unlock()
-		return fmt.Errorf("sending the %s command: %w", c.Op, err)
+		return fmt.Errorf("sending the %s command: %w: %w", c.Op, errCtlClosed, err)
 	}
 	return nil
 }

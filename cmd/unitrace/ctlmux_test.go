@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -161,6 +164,65 @@ func TestAskGuestThroughProxy(t *testing.T) {
 		!strings.Contains(err.Error(), "closed before the guest replied") {
 		t.Errorf("after the guest hung up: %v", err)
 	}
+}
+
+// TestCtlProxyGuestGone: a command whose write to the guest fails (the guest has hung up, and
+// the mux's reader has not yet seen its connection end) gets no reply from the proxy, which a
+// client would take for the guest's; the client's connection ends once the mux sees the end.
+func TestCtlProxyGuestGone(t *testing.T) {
+	mux := newCtlMux(nil, "")
+	sock := filepath.Join(t.TempDir(), "ctl.sock")
+	proxy, err := listenCtlProxy(sock, mux)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer proxy.close()
+	g := &goneGuest{reading: make(chan struct{}), wrote: make(chan struct{}, 1), hangup: make(chan struct{})}
+	go mux.attach(g)
+	<-g.reading // attached: commands are written to the guest from now on
+
+	c := dialProxy(t, sock)
+	c.send(t, `{"id":1,"cmd":"signal","sig":10}`) // its write fails
+	c.send(t, `{"id":5,"cmd":"signal","sig":99}`) // refused by the proxy, after the first
+	// The proxy answers a client's commands in order, so a reply to the first would come first.
+	if r := c.next(t, wire.TypeResp); string(r) != `{"id":5,"error":"bad signal (sig must be 1..64)"}` {
+		t.Errorf("first frame: %s, want the refusal of id 5", r)
+	}
+	select {
+	case <-g.wrote: // the first command's send was over before the second was refused
+	default:
+		t.Error("the first command was not written to the guest")
+	}
+	close(g.hangup)
+	if f, err := c.rd.Next(); err == nil {
+		t.Errorf("after the guest hung up: frame %s %s, want the connection closed", f.Type, f.Payload)
+	}
+	if err := mux.send(ctl.Command{Op: ctl.OpSignal, Has: ctl.HasSig, Sig: 2}, func([]byte) {}); !errors.Is(err, errCtlClosed) {
+		t.Errorf("send after the guest hung up: %v", err)
+	}
+}
+
+// goneGuest is the guest's end of a control connection the guest has closed, as the mux sees
+// it before its reader gets there: writes fail, and reads block until hangup is closed.
+type goneGuest struct {
+	once    sync.Once
+	reading chan struct{} // closed at the first read
+	wrote   chan struct{} // gets a value at each write
+	hangup  chan struct{}
+}
+
+func (g *goneGuest) Read([]byte) (int, error) {
+	g.once.Do(func() { close(g.reading) })
+	<-g.hangup
+	return 0, io.EOF
+}
+
+func (g *goneGuest) Write([]byte) (int, error) {
+	select {
+	case g.wrote <- struct{}{}:
+	default:
+	}
+	return 0, syscall.EPIPE
 }
 
 // TestCtlProxyStaleSocket: a socket file nobody listens on is replaced; a live one is not.

@@ -82,7 +82,9 @@ type ctlClient struct {
 
 // serve reads the client's commands until it hangs up. A command the guest would refuse as
 // malformed is refused here, in the guest's words (the mux re-encodes what it sends, so it must
-// parse it); the rest go to the guest.
+// parse it); the rest go to the guest. A command that cannot reach the guest because the guest
+// is gone gets no reply, like one the guest got and never answered: the client hears of it
+// when the mux closes and hangs up on it, after the replies the guest did send.
 func (c *ctlClient) serve(mux *ctlMux) {
 	rd := wire.NewReader(c.conn)
 	for {
@@ -102,7 +104,13 @@ func (c *ctlClient) serve(mux *ctlMux) {
 			c.refuse(lenientID(f.Payload), perr.Message())
 			continue
 		}
-		if err := mux.send(cmd, func(reply []byte) { c.write(wire.TypeResp, reply) }); err != nil {
+		err = mux.send(cmd, func(reply []byte) { c.write(wire.TypeResp, reply) })
+		if errors.Is(err, errCtlClosed) {
+			// Not refused: a client cannot tell the launcher's refusal from the guest's (both
+			// are a RESP with an error), so one would read as the guest's answer to a
+			// command that never reached it.
+			continue
+		} else if err != nil {
 			c.refuse(cmd.ID, err.Error())
 		}
 	}
