@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/kernel/signal"
+	"github.com/unitrace/unitrace/unwind"
 )
 
 // The x86-64 signal frame's glue: package signal lays it out and encodes it; this maps the trap
@@ -35,6 +36,7 @@ func pushSignalFrame(f *Frame, t *thread, sig int, info signal.Info, a signal.Ac
 	}
 
 	call := l.Call(sig, a.Handler)
+	unwind.NoteRestorer(uintptr(a.Restorer)) // so that walks from the handler cross its frame
 	f.RIP, f.RSP = call.PC, call.SP
 	f.RDI, f.RSI, f.RDX = call.Sig, call.Info, call.Uc
 	f.RAX = 0 // no vector registers carry arguments (the varargs convention)

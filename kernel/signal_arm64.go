@@ -1,6 +1,9 @@
 package kernel
 
-import "github.com/unitrace/unitrace/kernel/signal"
+import (
+	"github.com/unitrace/unitrace/kernel/signal"
+	"github.com/unitrace/unitrace/unwind"
+)
 
 // The arm64 signal frame's glue: package signal lays it out and encodes it; this maps the trap
 // Frame to its context and back. The handler returns to the restorer when the program gave one,
@@ -24,6 +27,7 @@ func pushSignalFrame(f *Frame, t *thread, sig int, info signal.Info, a signal.Ac
 	signal.PutARM64(b, l, &c, &f.Q, frameSaved(t, sp, info, a))
 
 	call := l.Call(sig, a.Handler, signal.ARM64Return(a, uint64(sigreturnTrampoline())))
+	unwind.NoteRestorer(uintptr(call.LR)) // so that walks from the handler cross its frame
 	f.ELR, f.SavedSP = call.PC, call.SP
 	f.X[0], f.X[1], f.X[2] = call.Sig, call.Info, call.Uc
 	f.X[29], f.X[30] = call.FP, call.LR

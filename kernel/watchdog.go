@@ -151,6 +151,15 @@ func printStackEntry(e *trace.StackEntry, frames *[trace.MaxDepth]uint64, n int)
 	}
 	printFrame(&syms, ok, uintptr(e.PC), false)
 	for i := first; i < n; i++ {
+		if frames[i] == record.StackMarkSignal {
+			// A signal handler's chain goes on in the code it interrupted: its exact pc next.
+			klog().s("  (interrupted by a signal:)").nl()
+			if i+1 < n {
+				i++
+				printFrame(&syms, ok, uintptr(frames[i]), false)
+			}
+			continue
+		}
 		printFrame(&syms, ok, uintptr(frames[i]), true)
 	}
 	if e.Flags&trace.StackFlags(record.WalkStop) != 0 {

@@ -12,6 +12,7 @@ type Context struct {
 	Kind           record.StackKind
 	Lo, Hi         uintptr // the stack's bounds (0, 0 when unknown)
 	walkLo         uintptr // where its frame-pointer walk may start: Lo, or just below SP
+	g              uintptr // the g it ran as (0 when unknown): a signal handler's finds its M
 }
 
 // ContextAt reads the registers the Frame at fa saved (an interrupt frame, or a thread's saved
@@ -92,7 +93,7 @@ const (
 //
 //go:nosplit
 func (c *Context) classify(g uintptr) {
-	c.Kind, c.Lo, c.Hi, c.walkLo = record.StackUnknown, 0, 0, 0
+	c.Kind, c.Lo, c.Hi, c.walkLo, c.g = record.StackUnknown, 0, 0, 0, g
 	if lo, hi, ok := kernelStackBounds(c.SP); ok {
 		c.Kind, c.Lo, c.Hi = record.StackKernel, lo, hi
 		c.walkLo = max(lo, c.SP-frameBelowSP)

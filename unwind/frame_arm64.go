@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/unitrace/unitrace/arch/arm64"
+	"github.com/unitrace/unitrace/kernel/signal"
 )
 
 // Reading a saved arm64 context.
@@ -29,3 +30,55 @@ func framePrev(fa uintptr) uintptr { return uintptr((*arm64.Frame)(ptr(fa)).Prev
 
 // frameBytes is the size of a trap frame.
 const frameBytes = unsafe.Sizeof(arm64.Frame{})
+
+// signalFrameBytes is how much of a signal frame, from its base, a walk reads: up to the end of
+// the frame record above the rt_sigframe.
+const signalFrameBytes = signal.ARM64FrameRecord + 16
+
+// signalBase is the base of the signal frame whose restorer the walk met as the return address
+// of its frame record w.sig, 0 if it met none: that record, the handler's outermost, saved x29
+// as the handler began, the address of the frame record the kernel put above the rt_sigframe.
+// A record that points below itself is no such frame (badFrame).
+//
+//go:nosplit
+func (w *Walk) signalBase() uintptr {
+	if w.sig == 0 {
+		return 0
+	}
+	rec := load(w.sig) // the walk loaded and checked this word's page already
+	if rec < signal.ARM64FrameRecord || rec-signal.ARM64FrameRecord <= w.sig {
+		return badFrame
+	}
+	return rec - signal.ARM64FrameRecord
+}
+
+// signalEntry is the base of the signal frame of a handler whose first instruction the context
+// is at, 0 if it is at none: the kernel left SP at the frame, x29 at its frame record and x30
+// at the restorer.
+//
+//go:nosplit
+func (c *Context) signalEntry() uintptr {
+	if !isRestorer(c.LR) || c.FP != c.SP+signal.ARM64FrameRecord {
+		return 0
+	}
+	return c.SP
+}
+
+// readSignal reads the context a signal interrupted from the signal frame at base, whose words
+// must lie inside w's bounds, and classifies its stack from g, the handler's. The frame record
+// above the rt_sigframe holds the interrupted x29 and pc again: a check that this is the frame.
+//
+//go:nosplit
+func (c *Context) readSignal(w *Walk, base, g uintptr) bool {
+	if !w.frameWords(base, signalFrameBytes) {
+		return false
+	}
+	rec := base + signal.ARM64FrameRecord
+	c.PC, c.SP = load(base+signal.ARM64FramePC), load(base+signal.ARM64FrameSP)
+	c.FP, c.LR = load(base+signal.ARM64FrameX29), load(base+signal.ARM64FrameX30)
+	if load(rec) != c.FP || load(rec+8) != c.PC || !inText(c.PC) {
+		return false
+	}
+	c.classifyInterrupted(g)
+	return true
+}

@@ -166,7 +166,11 @@ func (x *Crossing) walk(dst []uint64) int {
 		}
 		put(dst, n, uint64(c.PC))
 		n++
-		if c.Hi != 0 {
+		if prev == 0 { // a thread's: its chain goes on across the signal frames it meets
+			var f record.Flags
+			n, f, _ = c.walkThread(&x.part, dst, n, limit)
+			x.end |= f
+		} else if c.Hi != 0 {
 			c.bound(&x.part)
 			x.part.Start(c.FP, limit-n)
 			n += x.part.walk(from(dst, n), limit-n)

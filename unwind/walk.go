@@ -42,6 +42,7 @@ type Walk struct {
 	page uintptr // the last page found mapped (Mapped)
 	left int     // how many more frames the walk may yield
 	pc   uint64  // the frame Next moved to
+	sig  uintptr // the frame record whose return address was a restorer, where the walk ended
 	end  record.Flags
 	done bool
 }
@@ -50,7 +51,7 @@ type Walk struct {
 //
 //go:nosplit
 func (w *Walk) Start(fp uintptr, max int) {
-	w.fp, w.prev, w.page, w.left, w.end, w.done = fp, 0, ^uintptr(0), max, 0, false
+	w.fp, w.prev, w.page, w.left, w.end, w.done, w.sig = fp, 0, ^uintptr(0), max, 0, false, 0
 }
 
 // over makes w a walk that has ended, at its natural end, without walking anything.
@@ -107,8 +108,9 @@ func (w *Walk) walk(dst []uint64, k int) int {
 	// The bounds in locals: the stores into dst might alias w as far as the compiler knows,
 	// which would make it load them again for every frame.
 	lo, hi, tlo, thi, mapped := w.StackLo, w.StackHi, w.TextLo, w.TextHi, w.Mapped
+	r0, r1 := restorerPair()
 	fp, prev, page := w.fp, w.prev, w.page
-	end, done := record.Flags(0), false
+	end, done, sig := record.Flags(0), false, uintptr(0)
 	n := min(k, w.left)
 	i := 0
 	for ; i < n; i++ {
@@ -149,6 +151,13 @@ func (w *Walk) walk(dst []uint64, k int) int {
 			dst[i] = uint64(ret)
 		}
 		prev = fp
+		if ret == r0 || ret == r1 {
+			// A signal handler returns to its restorer here: the chain goes on in the code
+			// the signal interrupted, which only the signal frame holds (signal.go).
+			i++
+			sig, done = fp, true
+			break
+		}
 		fp = load(fp)
 	}
 	left := w.left - i
@@ -160,7 +169,7 @@ func (w *Walk) walk(dst []uint64, k int) int {
 			end, done = record.StackTrunc, true
 		}
 	}
-	w.fp, w.prev, w.page, w.left, w.end, w.done = fp, prev, page, left, end, done
+	w.fp, w.prev, w.page, w.left, w.end, w.done, w.sig = fp, prev, page, left, end, done, sig
 	return i
 }
 

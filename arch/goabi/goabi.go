@@ -9,12 +9,13 @@ package goabi
 
 // Offsets into runtime.g (runtime/runtime2.go, type g) and runtime.m (type m).
 const (
-	GStackLo     = 0  // g.stack.lo (type stack: lo, hi), the lowest byte of the goroutine's stack
-	GStackHi     = 8  // g.stack.hi, one past its highest byte
-	GStackGuard0 = 16 // g.stackguard0, what a function prologue compares SP against
-	GStackGuard1 = 24 // g.stackguard1, the same for the C-ABI and system-stack checks
-	GM           = 48 // g.m, the M running the goroutine (nil on a kernel stack's stand-in g)
-	MG0          = 0  // m.g0, the goroutine that owns the M's system stack
+	GStackLo     = 0   // g.stack.lo (type stack: lo, hi), the lowest byte of the goroutine's stack
+	GStackHi     = 8   // g.stack.hi, one past its highest byte
+	GStackGuard0 = 16  // g.stackguard0, what a function prologue compares SP against
+	GStackGuard1 = 24  // g.stackguard1, the same for the C-ABI and system-stack checks
+	GM           = 48  // g.m, the M running the goroutine (nil on a kernel stack's stand-in g)
+	MG0          = 0   // m.g0, the goroutine that owns the M's system stack
+	MCurg        = 184 // m.curg, the goroutine the M runs (what a signal handler interrupted)
 )
 
 // StackGuard is how far above stack.lo the runtime puts stackguard0 (runtime/stack.go

@@ -14,10 +14,12 @@ type Word struct {
 	Kernel bool // in the kernel's trap context, before the thread's pc
 }
 
-// stack is a SAMPLE's stack split at its marks (record.StackMarkThread, StackMarkKernel).
-// A stack that crosses the kernel boundary reads leaf first: the kernel's pc and chain, maybe
-// a nested trap's StackMarkKernel with the pc and chain of the kernel code it interrupted,
-// then StackMarkThread and the thread's pc and chain. The word after a mark is exact.
+// stack is a SAMPLE's stack split at its marks (record.StackMarkThread, StackMarkKernel,
+// StackMarkSignal). A stack that crosses the kernel boundary reads leaf first: the kernel's pc
+// and chain, maybe a nested trap's StackMarkKernel with the pc and chain of the kernel code it
+// interrupted, then StackMarkThread and the thread's pc and chain. A thread's chain that ran
+// into a signal handler's restorer goes on with StackMarkSignal and the pc and chain of the
+// code the signal interrupted, in the same context. The word after a mark is exact.
 type stack struct {
 	words  []Word
 	thread int // index in words of the thread's exact pc; -1 when there is none
@@ -30,10 +32,12 @@ type stack struct {
 // buggy or hostile one may write anything, so marks where none can be are read this way, and
 // the stack is malformed:
 //
-//   - a mark as stack[0] (a stack starts at a pc), two marks in a row, or a mark at the end:
-//     the marks are dropped, the word after them is exact;
+//   - a mark as stack[0] (a stack starts at a pc), two marks in a row, a mark at the end, or
+//     StackMarkSignal in the kernel's part: the marks are dropped, the word after them is
+//     exact;
 //   - StackMarkThread or StackMarkKernel after the thread's mark (a thread's chain holds no
-//     trap frame): the walk is not to be trusted from there, and the stack ends before it.
+//     trap frame, only signal frames): the walk is not to be trusted from there, and the
+//     stack ends before it.
 //
 // inKernel says the sample's state puts the leaf in a trap handler: then every word before
 // the thread mark, or every word when a cut walk never reached it, is the kernel's.
@@ -43,12 +47,12 @@ func splitStack(words []uint64, flags record.Flags, inKernel bool) stack {
 	afterMark := false
 	for i, w := range words {
 		if record.IsStackMark(w) {
-			if st.crossed {
+			if st.crossed && w != record.StackMarkSignal {
 				st.malformed = true
 				break
 			}
-			if i == 0 || afterMark || i == len(words)-1 {
-				st.malformed = true
+			if i == 0 || afterMark || i == len(words)-1 || w == record.StackMarkSignal && kernel && !st.crossed {
+				st.malformed = true // (the kernel's own code runs no signal handlers)
 			}
 			st.crossed = st.crossed || w == record.StackMarkThread
 			afterMark = true

@@ -13,6 +13,7 @@ func TestSplitStack(t *testing.T) {
 	const (
 		T = record.StackMarkThread
 		K = record.StackMarkKernel
+		S = record.StackMarkSignal
 	)
 	for _, c := range []struct {
 		name      string
@@ -41,6 +42,14 @@ func TestSplitStack(t *testing.T) {
 		{"two thread marks", []uint64{1, T, 3, T, 4, 5}, record.PC0Exact, true, []Word{{1, true, true}, {3, true, false}}, 1, true},
 		{"a nested mark in the thread", []uint64{1, T, 3, 6, K, 4}, record.PC0Exact, true,
 			[]Word{{1, true, true}, {3, true, false}, {6, false, false}}, 1, true},
+		{"a signal handler", []uint64{1, 2, S, 3, 4}, record.PC0Exact, false,
+			[]Word{{1, true, false}, {2, false, false}, {3, true, false}, {4, false, false}}, -1, false},
+		{"nested signal handlers", []uint64{1, S, 3, S, 5}, record.PC0Exact, false,
+			[]Word{{1, true, false}, {3, true, false}, {5, true, false}}, -1, false},
+		{"a signal handler's system call", []uint64{1, T, 3, 4, S, 5, 6}, record.PC0Exact, true,
+			[]Word{{1, true, true}, {3, true, false}, {4, false, false}, {5, true, false}, {6, false, false}}, 1, false},
+		{"a signal mark in the kernel's part", []uint64{1, S, 2, T, 3}, record.PC0Exact, true,
+			[]Word{{1, true, true}, {2, true, true}, {3, true, false}}, 2, true},
 		{"only marks", []uint64{T, K, T}, record.PC0Exact, false, nil, -1, true},
 		{"empty", nil, record.PC0Exact, false, nil, -1, false},
 	} {

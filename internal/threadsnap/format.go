@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/unitrace/unitrace/trace/record"
 )
 
 // Format prints the snapshot: one line per CPU, then one block per thread (a header line and
@@ -122,6 +124,9 @@ func writeStack(w io.Writer, s *Snapshot, e *Entry, want bool) {
 	}
 	if s.Symbolized {
 		for _, wd := range e.Stack {
+			if wd.Signal {
+				fmt.Fprintf(w, "  %s\n", signalLine)
+			}
 			for _, f := range wd.Frames {
 				mark := ""
 				if wd.Kernel {
@@ -138,6 +143,10 @@ func writeStack(w io.Writer, s *Snapshot, e *Entry, want bool) {
 			fmt.Fprintf(w, "  %#x\n", e.PC)
 		}
 		for _, pc := range e.Frames {
+			if pc == record.StackMarkSignal {
+				fmt.Fprintf(w, "  %s\n", signalLine)
+				continue
+			}
 			fmt.Fprintf(w, "  %#x\n", pc)
 		}
 	}
@@ -155,6 +164,9 @@ func writeStack(w io.Writer, s *Snapshot, e *Entry, want bool) {
 		fmt.Fprintf(w, "  [%s]\n", strings.Join(notes, "; "))
 	}
 }
+
+// signalLine stands between a signal handler's frames and those of the code it interrupted.
+const signalLine = "(interrupted by a signal:)"
 
 // frameText is "func+0xoff  file:line", "func (inlined)  file:line" or "?".
 func frameText(f Frame, recovered bool) string {

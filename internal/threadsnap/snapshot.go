@@ -68,7 +68,10 @@ type Word struct {
 	Exact     bool // the leaf: looked up at PC itself, not PC-1
 	Recovered bool // the caller of a frameless leaf, which the frame-pointer chain skipped
 	Kernel    bool // the kernel's path that blocked the thread
-	Frames    []Frame
+	// Signal marks the pc a signal interrupted (exact), read from the signal frame: the words
+	// before it are the handler's, the ones after it its callers.
+	Signal bool
+	Frames []Frame
 }
 
 // Frame is one logical frame, innermost first; all but the last of a word are inlined.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/unitrace/unitrace/internal/profile"
 	"github.com/unitrace/unitrace/internal/tracefile"
+	"github.com/unitrace/unitrace/trace/record"
 	"github.com/unitrace/unitrace/trace/wire"
 )
 
@@ -62,8 +63,15 @@ func symbolizeEntry(im *profile.Image, e *Entry) {
 			}
 		}
 	}
+	signal := false
 	for _, pc := range e.Frames {
-		e.Stack = append(e.Stack, word(im, pc, false))
+		if pc == record.StackMarkSignal { // the interrupted pc follows
+			signal = true
+			continue
+		}
+		w := word(im, pc, signal)
+		w.Signal, signal = signal, false
+		e.Stack = append(e.Stack, w)
 	}
 }
 

@@ -122,6 +122,12 @@ func TestAMD64Frame(t *testing.T) {
 		if m.u64(t, uintptr(call.SP)) != restorer {
 			t.Errorf("the handler's return address is not the restorer")
 		}
+		// What a frame-pointer walk that meets the restorer reads (package unwind).
+		for off, want := range map[uintptr]uint64{AMD64FrameRIP: c.RIP, AMD64FrameRSP: c.RSP, AMD64FrameRBP: c.RBP} {
+			if got := m.u64(t, l.Base+off); got != want {
+				t.Errorf("the word at Base+%d = %#x, want %#x", off, got, want)
+			}
+		}
 		uc := uintptr(call.Uc)
 		checkCommon(t, d, m, uintptr(call.Info), uc, s)
 		mc := uc + uintptr(d.offset(t, "ucontext", "uc_mcontext"))
@@ -258,6 +264,15 @@ func TestARM64Frame(t *testing.T) {
 		// The frame record x29 points at links the interrupted frame pointer and pc.
 		if fp := uintptr(call.FP); fp%16 != 0 || m.u64(t, fp) != c.X[29] || m.u64(t, fp+8) != c.PC || fp+16 > top {
 			t.Errorf("the frame record at %#x does not hold {x29, pc} inside the frame", fp)
+		}
+		// What a frame-pointer walk that meets the restorer reads (package unwind).
+		if uintptr(call.FP) != l.Base+ARM64FrameRecord {
+			t.Errorf("x29 = %#x, want Base+ARM64FrameRecord = %#x", call.FP, l.Base+ARM64FrameRecord)
+		}
+		for off, want := range map[uintptr]uint64{ARM64FramePC: c.PC, ARM64FrameSP: c.SP, ARM64FrameX29: c.X[29], ARM64FrameX30: c.X[30]} {
+			if got := m.u64(t, l.Base+off); got != want {
+				t.Errorf("the word at Base+%d = %#x, want %#x", off, got, want)
+			}
 		}
 		// __reserved: fpsimd_context, esr_context, the null record.
 		res := mc + uintptr(d.offset(t, "sigcontext", "__reserved"))

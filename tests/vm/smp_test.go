@@ -238,6 +238,7 @@ func testStacks(t *testing.T, a guestArch) {
 		t.Error("no snapshot showed an idle CPU")
 	}
 	checkStacks(t, text, snap, spinner, spinCPU)
+	checkSignalCrossing(t, g, img, spinCPU)
 	g.closeCtl()
 
 	// The host tool, over the same socket. The spinner is not in spinForever every instant: Go's
@@ -283,6 +284,41 @@ func testStacks(t *testing.T, a guestArch) {
 	if status == 0 && !regexp.MustCompile(`(?m)^thread `+strconv.Itoa(childTID)+` gen \d+: never-run`).MatchString(out) {
 		t.Errorf("unitrace stacks does not show thread %d as never-run", childTID)
 	}
+}
+
+// checkSignalCrossing asks for snapshots until one catches the spinner in the runtime's
+// signal handling (sysmon's preemption requests, which it cannot act on in assembly), and
+// checks that its stack crosses the signal frame into main.spinForever, the code the signal
+// interrupted. About one capture in six lands there (200 asks: 32, in the handler's entry, in
+// its body or in rt_sigreturn, where a capture IPI waits while the kernel holds its lock), so
+// 100 asks find one.
+func checkSignalCrossing(t *testing.T, g *serverGuest, img string, spinCPU int) {
+	t.Helper()
+	for asks := 1; asks <= 100; asks++ {
+		g.id++
+		reply := g.askRaw(fmt.Sprintf(`{"id":%d,"cmd":"stacks"}`, g.id))
+		snap, err := threadsnap.Parse(reply)
+		if err != nil {
+			t.Fatalf("stacks: %v\n%s", err, reply)
+		}
+		if err := threadsnap.Symbolize(snap, img); err != nil {
+			t.Fatal(err)
+		}
+		for _, th := range snap.Threads {
+			if th.State != "running" || int(th.CPU) != spinCPU || leafFunc(&th) == "main.spinForever" || leafFunc(&th) == "" {
+				continue
+			}
+			i := slices.IndexFunc(th.Stack, func(w threadsnap.Word) bool { return w.Signal })
+			var b strings.Builder
+			threadsnap.Format(&b, snap)
+			if i < 0 || len(th.Stack[i].Frames) == 0 || th.Stack[i].Frames[len(th.Stack[i].Frames)-1].Func != "main.spinForever" {
+				t.Fatalf("ask %d caught the spinner at %s, with no signal frame crossed into main.spinForever:\n%s", asks, leafFunc(&th), b.String())
+			}
+			t.Logf("ask %d caught the spinner at %s, in a signal handler:\n%s", asks, leafFunc(&th), b.String())
+			return
+		}
+	}
+	t.Error("100 asks never caught the spinner outside main.spinForever: no signal frame to check")
 }
 
 // leafFunc names the function of a symbolized entry's leaf pc ("" without one): the outermost

@@ -144,15 +144,20 @@ const (
 // (the instruction the trap interrupted or the system call returns to) and that thread's
 // chain. A trap taken inside another one's handler adds StackMarkKernel and the exact pc and
 // chain of the kernel code it interrupted, before the mark of the outer context.
+//
+// A thread's chain that runs into a signal handler's return to its restorer goes on with
+// StackMarkSignal and the exact pc and chain of the code the signal interrupted, which the
+// signal frame the kernel built holds: one mark per handler, innermost first, for nested ones.
 const (
 	StackMarkThread uint64 = 0xfffe_0000_0000_0001 // next: the exact pc of the thread a trap interrupted
 	StackMarkKernel uint64 = 0xfffe_0000_0000_0002 // next: the exact pc of kernel code a nested trap interrupted
+	StackMarkSignal uint64 = 0xfffe_0000_0000_0003 // next: the exact pc of the thread's code a signal handler interrupted
 )
 
 // IsStackMark reports whether w is one of the stack marks.
 //
 //go:nosplit
-func IsStackMark(w uint64) bool { return w == StackMarkThread || w == StackMarkKernel }
+func IsStackMark(w uint64) bool { return w&^3 == StackMarkThread&^3 && w&3 != 0 }
 
 // SampleState is the SAMPLE state slot: bit 0 idle, bits 4-7 the kind of the stack the leaf
 // ran on, bits 8-11 for a sample in the kernel the kind of the thread's stack below it.

@@ -26,6 +26,8 @@ func StackMarkName(w uint64) string {
 		return "thread (trap frame)"
 	case StackMarkKernel:
 		return "kernel (nested trap frame)"
+	case StackMarkSignal:
+		return "interrupted by a signal (signal frame)"
 	}
 	return ""
 }

@@ -402,12 +402,20 @@ func TestCrossedSampleRoundTrip(t *testing.T) {
 // TestStackMarksAreNoAddresses: the marks are non-canonical on amd64 (bits 63-47 differ) and
 // above a 48-bit arm64 address, so no pc a walk records can equal one.
 func TestStackMarksAreNoAddresses(t *testing.T) {
-	for _, m := range []uint64{StackMarkThread, StackMarkKernel} {
+	for _, m := range []uint64{StackMarkThread, StackMarkKernel, StackMarkSignal} {
+		if !IsStackMark(m) || StackMarkName(m) == "" {
+			t.Errorf("mark %#x: IsStackMark %v, name %q", m, IsStackMark(m), StackMarkName(m))
+		}
 		if top := m >> 47; top == 0 || top == 1<<17-1 {
 			t.Errorf("mark %#x is a canonical amd64 address", m)
 		}
 		if m>>48 == 0 {
 			t.Errorf("mark %#x is a 48-bit address", m)
+		}
+	}
+	for _, w := range []uint64{0, StackMarkThread &^ 3, StackMarkSignal + 1, 0x401000, ^uint64(0)} {
+		if IsStackMark(w) {
+			t.Errorf("IsStackMark(%#x) = true", w)
 		}
 	}
 }
