@@ -98,6 +98,13 @@ SIGINT (SIGTERM), over the guest's control port; a second one stops QEMU.
 clients of the control port. With -sockets, or on q35 and pc, which have no
 control port for the launcher, the first ^C stops QEMU.
 
+Standard input (microvm, virt): when the launcher's standard input is a pipe
+or a file, the program reads those bytes from its own, then end of file; the
+launcher tells the guest where the input ends over the control port. A
+terminal or /dev/null gives no input (unitrace.stdin=null: reads are at end
+of file at once), as do q35, pc and -sockets, which leave the launcher no
+control port.
+
 Sockets (microvm, virt): the guest's TCP and UDP sockets are host sockets that
 the launcher makes for it. Listeners bind on 127.0.0.1 (or ::1), and the
 launcher says where; -listen GUESTPORT=HOSTADDR:PORT binds one elsewhere.
