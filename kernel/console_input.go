@@ -10,12 +10,18 @@ import (
 // the PL011's SPI) drains the UART's FIFO into a ring (package rxring); read and readv on any
 // console descriptor take bytes from it.
 //
-// There is no line discipline: bytes come as they were typed, with no echo, no line editing
-// and no end of file (a serial line has none: a read waits until bytes come). A read returns
-// what is there, at least one byte, as a raw tty does; with none it blocks unless the
-// descriptor is O_NONBLOCK (EAGAIN), and a signal interrupts the wait as a pipe read's
-// (interrupt.go: the call restarts). Console descriptors can be polled: EPOLLIN while bytes
-// wait, an event for every arrival.
+// There is no line discipline: bytes come as they were typed, with no echo and no line
+// editing. A read returns what is there, at least one byte, as a raw tty does; with none it
+// blocks unless the descriptor is O_NONBLOCK (EAGAIN), and a signal interrupts the wait as a
+// pipe read's (interrupt.go: the call restarts). Console descriptors can be polled: EPOLLIN
+// while bytes wait, an event for every arrival.
+//
+// A serial line has no end of file, so the input has one only when the launcher says where it
+// is: unitrace run, fed from a pipe or a file, counts the bytes it sends and at the host's end
+// of file gives the count over the control port (the agent's stdin.end, trace.CtlConsoleEnd).
+// Once the program has read that many bytes, every read returns 0 and the console polls
+// readable, as a pipe whose writer has gone; before it, and without a count, reads wait for
+// bytes as above.
 //
 // Nothing is dropped: when the ring is full the handler turns the UART's receive interrupt
 // off, the UART's FIFO fills, and QEMU's serial backend stops taking the host's input until a
@@ -24,11 +30,13 @@ import (
 // The handler and the readers both run under the kernel lock.
 //
 // With unitrace.stdin=null the console has no input, and its reads are at end of file, as
-// /dev/null's: unitrace run says so when it gives QEMU none, so that a program reading its
-// standard input to the end finishes, as it would with stdin redirected from /dev/null.
+// /dev/null's: unitrace run says so when it gives QEMU none (its own standard input is a
+// terminal or /dev/null, or it has no control port to carry the end), so that a program
+// reading its standard input to the end finishes, as it would with stdin from /dev/null.
 
 var (
 	conIn      rxring.Ring
+	conInput   bool              // the UART's receive interrupt is on: the console takes input
 	conScratch [64]byte          // one pass over the UART (its FIFO holds 16 bytes)
 	conRead    [rxring.Size]byte // a read's bytes on their way to the program
 	conFDs     [fd.MaxFDs]int32
@@ -42,9 +50,36 @@ func initConsoleInput() {
 		fds.SetConsoleInput(true, false)
 		return
 	}
-	if !archConsoleInputInit() {
+	conInput = archConsoleInputInit()
+	if !conInput {
 		klog().s("console: no interrupt for the UART's input: reads of the console wait for good").nl()
 	}
+}
+
+// consoleOpen serves trace.CtlConsoleOpen: whether the console takes input. The agent asks it for
+// the launcher before the launcher feeds the serial line; the UART was set up at boot, so the
+// bytes it sends from then on all reach the ring.
+func consoleOpen() uint64 {
+	if opts.stdinNull || !conInput {
+		return neg(ENODEV)
+	}
+	return 0
+}
+
+// consoleSetEnd serves trace.CtlConsoleEnd: the console's input holds total bytes in all. If the
+// program has read them all already, its readers and pollers learn now that the console is at
+// end of file; otherwise the read that takes the last byte finds it.
+func consoleSetEnd(total uint64) uint64 {
+	if opts.stdinNull || !conInput {
+		return neg(ENODEV)
+	}
+	if !conIn.SetEnd(total) {
+		return neg(EINVAL)
+	}
+	if conIn.AtEnd() {
+		consoleArrived()
+	}
+	return 0
 }
 
 // consoleInterrupt handles the UART's interrupt: it takes what the UART holds and wakes the
@@ -80,8 +115,9 @@ func consoleTake() bool {
 	return arrived
 }
 
-// consoleArrived tells the descriptor table that bytes came (an edge for epoll) and wakes the
-// threads blocked on console descriptors and in the epoll instances watching them.
+// consoleArrived tells the descriptor table that bytes came, or that the input's end was
+// reached (an edge for epoll either way), and wakes the threads blocked on console descriptors
+// and in the epoll instances watching them.
 func consoleArrived() {
 	fds.SetConsoleInput(true, true)
 	k := fds.ConsoleDescriptors(conFDs[:])
@@ -118,8 +154,9 @@ func completeConsoleWait(f *Frame, slot int32) {
 }
 
 // consoleRead moves waiting bytes into the caller's buffer or iovec array: whatever is there up
-// to the size asked, or done=false when the ring is empty and the descriptor blocks. The bytes
-// leave the ring only once they are in the program's memory: a bad buffer (EFAULT) loses none.
+// to the size asked, 0 at the input's end, or done=false when the ring is empty and the
+// descriptor blocks. The bytes leave the ring only once they are in the program's memory: a bad
+// buffer (EFAULT) loses none.
 func consoleRead(n int, vec bool, buf, count uintptr) (ret uint64, done bool) {
 	if fds.Kind(n) != fd.KindConsole {
 		return neg(EBADF), true // closed while the thread waited
@@ -131,7 +168,7 @@ func consoleRead(n int, vec bool, buf, count uintptr) (ret uint64, done bool) {
 	switch {
 	case errno != 0:
 		return neg(errno), true
-	case total == 0:
+	case total == 0, conIn.AtEnd():
 		return 0, true
 	case conIn.Len() == 0 && fds.Nonblocking(n):
 		return neg(EAGAIN), true
@@ -145,7 +182,7 @@ func consoleRead(n int, vec bool, buf, count uintptr) (ret uint64, done bool) {
 	if conIn.Discard(k) {
 		consoleResume()
 	}
-	fds.SetConsoleInput(conIn.Len() > 0, false)
+	fds.SetConsoleInput(conIn.Readable(), false)
 	return uint64(k), true
 }
 

@@ -18,7 +18,8 @@ import "github.com/unitrace/unitrace/boot"
 //	unitrace.dns=ADDR[,ADDR] the nameservers of /etc/resolv.conf (netfiles.go)
 //	unitrace.avx=0           amd64: no AVX, SSE only (arch/amd64/avx_amd64.go; ignored on arm64)
 //	unitrace.stdin=null      the console has no input: its reads are at end of file, as
-//	                         /dev/null's (console_input.go; unitrace run gives QEMU no input)
+//	                         /dev/null's (console_input.go; unitrace run passes it when it
+//	                         gives QEMU no input)
 //
 // and the tracer's options (tracing.go).
 type options struct {

@@ -151,6 +151,12 @@ func traceSend(typeFlags uint64, src, count uintptr) (ret uint64, done bool) {
 
 // traceCtl serves trace.SysCtl.
 func traceCtl(op, a, b uint64) uint64 {
+	switch op { // the console's, for the control loop that runs without the tracer too
+	case trace.CtlConsoleOpen:
+		return consoleOpen()
+	case trace.CtlConsoleEnd:
+		return consoleSetEnd(a)
+	}
 	if !tracingReady {
 		return neg(ENODEV)
 	}

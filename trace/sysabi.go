@@ -48,6 +48,16 @@ const (
 	CtlUnanswered = 7
 	// CtlCPUs returns the number of CPUs online.
 	CtlCPUs = 8
+	// CtlConsoleOpen returns 0 when the console takes input (its UART's receive interrupt is on),
+	// so that the launcher may start feeding the serial line: the UART was set up long before the
+	// agent runs, and no byte the launcher sends is lost to that set-up. ENODEV when the console
+	// takes none (unitrace.stdin=null, or no interrupt for the UART).
+	CtlConsoleOpen = 9
+	// CtlConsoleEnd (total) says that the console's input holds total bytes in all: once the
+	// program has read that many, a read of the console is at end of file. EINVAL when total is
+	// below the bytes already received or differs from an end given before; ENODEV as for
+	// CtlConsoleOpen. Unlike the tracer's operations, both work without the tracer.
+	CtlConsoleEnd = 10
 )
 
 // MaxStackEntries bounds a CtlStacks reply: every CPU and every thread slot.

@@ -57,6 +57,8 @@ type runOptions struct {
 
 	netMode string     // -net: host (the default) or none
 	listen  listenFlag // -listen GUESTPORT=HOSTADDR:PORT
+
+	stdin io.Reader // what the guest's console is fed (guestInput), nil for none: run's alone
 }
 
 // -net's values.
@@ -96,6 +98,13 @@ SIGINT (SIGTERM), over the guest's control port; a second one stops QEMU.
 clients of the control port. With -sockets, or on q35 and pc, which have no
 control port for the launcher, the first ^C stops QEMU.
 
+Standard input (microvm, virt): when the launcher's standard input is a pipe
+or a file, the program reads those bytes from its own, then end of file; the
+launcher tells the guest where the input ends over the control port. A
+terminal or /dev/null gives no input (unitrace.stdin=null: reads are at end
+of file at once), as do q35, pc and -sockets, which leave the launcher no
+control port.
+
 Sockets (microvm, virt): the guest's TCP and UDP sockets are host sockets that
 the launcher makes for it. Listeners bind on 127.0.0.1 (or ::1), and the
 launcher says where; -listen GUESTPORT=HOSTADDR:PORT binds one elsewhere.
@@ -121,6 +130,7 @@ func runSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 		if err := o.parse(fs, args); err != nil {
 			return flagError(err)
 		}
+		o.stdin = guestInput(std.in)
 		return runGuest(std, o)
 	}
 }
@@ -293,10 +303,12 @@ func runGuest(std stdio, o runOptions) error {
 
 // guest is what a command line says about the VM, checked before any image is built.
 type guest struct {
-	spec  image.Spec
-	cfg   vmconfig.Config // Kernel is set by launch
-	accel string
-	note  string // why the accelerator is not the one asked for, or ""
+	spec      image.Spec
+	cfg       vmconfig.Config // Kernel is set by launch
+	accel     string
+	note      string    // why the accelerator is not the one asked for, or ""
+	input     io.Reader // fed to the guest's console (stdin.go), or nil: the kernel has unitrace.stdin=null
+	inputNote string    // why an input that could be fed is not, or ""
 }
 
 // guest checks the machine options of o and returns the VM they describe.
@@ -330,13 +342,27 @@ func (o *runOptions) guest() (guest, error) {
 			cfg.Env = append(cfg.Env, w) // the guest asks the host's nameservers
 		}
 	}
-	// QEMU gets no input (boot), so the guest's console reads are at end of file, as a
-	// program run with its standard input from /dev/null sees.
-	cfg.Env = append(cfg.Env, "unitrace.stdin=null")
+	input, inputNote := o.stdin, ""
+	switch {
+	case input == nil || slices.Contains(cfg.Env, stdinNull):
+		input = nil
+	case cfg.Trace == nil:
+		input = nil
+		inputNote = fmt.Sprintf("standard input is not passed to the program: machine %q has no control port to say where it ends (use %s)",
+			cfg.Machine, strings.Join(vmconfig.MMIOMachines(arch), " or "))
+	case o.sockets != "":
+		input = nil
+		inputNote = "standard input is not passed to the program: with -sockets QEMU serves the control port, which says where it ends"
+	}
+	if input == nil && !slices.Contains(cfg.Env, stdinNull) {
+		// QEMU gets no input (boot), so the guest's console reads are at end of file, as a
+		// program run with its standard input from /dev/null sees.
+		cfg.Env = append(cfg.Env, stdinNull)
+	}
 	if _, err := cfg.Cmdline(); err != nil { // refuse bad options before the build
 		return guest{}, usageError{err.Error()}
 	}
-	return guest{spec: spec, cfg: cfg, accel: accel, note: note}, nil
+	return guest{spec: spec, cfg: cfg, accel: accel, note: note, input: input, inputNote: inputNote}, nil
 }
 
 // launch boots the image at path as o asks (or prints the QEMU command line for -n, with
@@ -374,7 +400,10 @@ func (g guest) launch(std stdio, o runOptions, path, tool string) (vmconfig.Outc
 		}
 		fmt.Fprintf(std.err, "%s: %s\n", tool, line)
 	}
-	out := boot(cfg, o.timeout, std, tool, link.mux)
+	if g.inputNote != "" {
+		fmt.Fprintf(std.err, "%s: %s\n", tool, g.inputNote)
+	}
+	out := boot(cfg, o.timeout, std, tool, link.mux, g.input)
 	if err := link.finish(std); err != nil {
 		fmt.Fprintf(std.err, "%s: recording: %v\n", tool, err)
 	} else if link.session != nil && o.pprofFile != "" {
@@ -449,9 +478,11 @@ func shellSpecial(r rune) bool {
 // boot runs QEMU with the console copied to std.out while scanning it for the protocol lines,
 // and decodes how the VM ended. The first SIGINT or SIGTERM to the launcher goes to the
 // program through guestCtl (when the guest has a control port); the next one, or the first
-// without a port, stops QEMU. tool starts the launcher's messages. vmtest is not used here: it
-// puts QEMU on a pty of its own and behind a console of its own.
-func boot(cfg vmconfig.Config, timeout time.Duration, std stdio, tool string, guestCtl *ctlMux) vmconfig.Outcome {
+// without a port, stops QEMU. input, when not nil, is fed to the guest's console, its end told
+// through guestCtl (stdin.go); without it QEMU gets no input. tool starts the launcher's
+// messages. vmtest is not used here: it puts QEMU on a pty of its own and behind a console of
+// its own.
+func boot(cfg vmconfig.Config, timeout time.Duration, std stdio, tool string, guestCtl *ctlMux, input io.Reader) vmconfig.Outcome {
 	arch := cfg.Arch
 	if arch == "" {
 		arch = qemu.ArchAMD64
@@ -463,10 +494,19 @@ func boot(cfg vmconfig.Config, timeout time.Duration, std stdio, tool string, gu
 	var console vmconfig.Console
 	qemuErr := vmconfig.NewStderrScanner()
 	cmd := exec.Command(args[0], args[1:]...)
-	// QEMU gets no input (exec's /dev/null; the kernel is told, unitrace.stdin=null, so that a
-	// read of the console is at end of file), and its output goes through pipes: QEMU, in a process
-	// group of its own, never touches the terminal (its -serial stdio would put the terminal
-	// in raw mode, and reading it from a background process group would stop it).
+	// QEMU's input is the feed's pipe, or none (exec's /dev/null; the kernel is told,
+	// unitrace.stdin=null, so that a read of the console is at end of file), and its output
+	// goes through pipes: QEMU, in a process group of its own, never touches the terminal (its
+	// -serial stdio would put the terminal in raw mode, and reading it from a background
+	// process group would stop it).
+	var feed *stdinFeed
+	if input != nil && guestCtl != nil {
+		if feed, err = newStdinFeed(input, guestCtl, std.err, tool); err != nil {
+			return vmconfig.Outcome{Kind: vmconfig.QEMUFailed, Status: vmconfig.StatusQEMUFailed, Reason: err.Error()}
+		}
+		defer feed.stop()
+		cmd.Stdin = feed.r
+	}
 	cmd.Stdout = &tee{w: std.out, scan: &console}
 	cmd.Stderr = &tee{w: std.err, scan: qemuErr}
 	cmd.SysProcAttr = qemuProcAttr()
@@ -484,6 +524,9 @@ func boot(cfg vmconfig.Config, timeout time.Duration, std stdio, tool string, gu
 			out.Reason += " (install QEMU: make deps)"
 		}
 		return out
+	}
+	if feed != nil {
+		feed.start()
 	}
 	var timedOut, interrupted atomic.Bool
 	if timeout > 0 {
@@ -514,6 +557,9 @@ func boot(cfg vmconfig.Config, timeout time.Duration, std stdio, tool string, gu
 		}
 	})
 	err = cmd.Wait()
+	if feed != nil {
+		feed.stop()
+	}
 	close(done)
 	wg.Wait()
 	console.Close()

@@ -169,7 +169,7 @@ func TestBoot(t *testing.T) {
 			t.Setenv("FAKE_SLEEP", tt.sleep)
 			var stdout, stderr bytes.Buffer
 			start := time.Now()
-			out := boot(vmconfig.Config{QEMU: qemuPath, Kernel: "k.elf"}, tt.timeout, stdio{strings.NewReader(""), &stdout, &stderr}, "unitrace run", nil)
+			out := boot(vmconfig.Config{QEMU: qemuPath, Kernel: "k.elf"}, tt.timeout, stdio{strings.NewReader(""), &stdout, &stderr}, "unitrace run", nil, nil)
 			if out.Kind != tt.kind || out.Status != tt.want {
 				t.Errorf("got %+v, want %v %d", out, tt.kind, tt.want)
 			}
@@ -184,7 +184,7 @@ func TestBoot(t *testing.T) {
 	t.Run("killed from outside", func(t *testing.T) {
 		t.Setenv("FAKE_CONSOLE", `booting\n`)
 		t.Setenv("FAKE_KILL", "KILL")
-		out := boot(vmconfig.Config{QEMU: qemuPath, Kernel: "k.elf"}, time.Minute, stdio{strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}}, "unitrace run", nil)
+		out := boot(vmconfig.Config{QEMU: qemuPath, Kernel: "k.elf"}, time.Minute, stdio{strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}}, "unitrace run", nil, nil)
 		if out.Kind != vmconfig.QEMUKilled || out.Status != 137 || out.Reason != "QEMU was killed by signal 9 (killed)" {
 			t.Errorf("got %+v", out)
 		}
@@ -194,7 +194,7 @@ func TestBoot(t *testing.T) {
 		t.Setenv("FAKE_STDERR", `qemu-system-x86_64: terminating on signal 15 from pid 1 (init)\n`)
 		t.Setenv("FAKE_STATUS", "0")
 		var stderr bytes.Buffer
-		out := boot(vmconfig.Config{QEMU: qemuPath, Kernel: "k.elf"}, 0, stdio{strings.NewReader(""), &bytes.Buffer{}, &stderr}, "unitrace run", nil)
+		out := boot(vmconfig.Config{QEMU: qemuPath, Kernel: "k.elf"}, 0, stdio{strings.NewReader(""), &bytes.Buffer{}, &stderr}, "unitrace run", nil, nil)
 		if out.Kind != vmconfig.QEMUKilled || out.Status != 143 || !strings.Contains(out.Reason, "stopped on signal 15") {
 			t.Errorf("got %+v", out)
 		}
@@ -210,7 +210,7 @@ func TestBoot(t *testing.T) {
 		t.Setenv("FAKE_CONSOLE", `unitrace: exit status 0\n`)
 		t.Setenv("FAKE_STATUS", "1")
 		var stdout bytes.Buffer
-		out := boot(vmconfig.Config{QEMU: qemuPath, Kernel: "k.elf"}, 0, stdio{os.Stdin, &stdout, &bytes.Buffer{}}, "unitrace run", nil)
+		out := boot(vmconfig.Config{QEMU: qemuPath, Kernel: "k.elf"}, 0, stdio{os.Stdin, &stdout, &bytes.Buffer{}}, "unitrace run", nil, nil)
 		var pgrp int
 		var stdin string
 		fmt.Sscanf(stdout.String(), "pgrp=%d stdin=%s", &pgrp, &stdin)
@@ -221,14 +221,14 @@ func TestBoot(t *testing.T) {
 	t.Run("terminal closed", func(t *testing.T) {
 		t.Setenv("FAKE_CONSOLE", `unitrace: exit status 5\n`)
 		t.Setenv("FAKE_STATUS", "11")
-		out := boot(vmconfig.Config{QEMU: qemuPath, Kernel: "k.elf"}, 0, stdio{strings.NewReader(""), failingWriter{}, &bytes.Buffer{}}, "unitrace run", nil)
+		out := boot(vmconfig.Config{QEMU: qemuPath, Kernel: "k.elf"}, 0, stdio{strings.NewReader(""), failingWriter{}, &bytes.Buffer{}}, "unitrace run", nil, nil)
 		if out.Kind != vmconfig.Exited || out.Status != 5 {
 			t.Errorf("got %+v", out)
 		}
 	})
 	t.Run("QEMU missing", func(t *testing.T) {
 		out := boot(vmconfig.Config{QEMU: filepath.Join(t.TempDir(), "qemu-system-none"), Kernel: "k.elf"}, 0,
-			stdio{strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}}, "unitrace run", nil)
+			stdio{strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}}, "unitrace run", nil, nil)
 		if out.Kind != vmconfig.QEMUFailed || out.Status != 125 {
 			t.Errorf("got %+v", out)
 		}
@@ -253,7 +253,7 @@ func TestBootForwardsSignals(t *testing.T) {
 	var stderr lockedBuffer
 	done := make(chan vmconfig.Outcome)
 	go func() {
-		done <- boot(vmconfig.Config{QEMU: qemu, Kernel: "k.elf"}, time.Minute, stdio{nil, console, &stderr}, "unitrace run", mux)
+		done <- boot(vmconfig.Config{QEMU: qemu, Kernel: "k.elf"}, time.Minute, stdio{nil, console, &stderr}, "unitrace run", mux, nil)
 	}()
 	select {
 	case c := <-got:

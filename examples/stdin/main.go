@@ -12,11 +12,20 @@
 //   - "stdin: big": the program sleeps while the test types more than the kernel's ring holds
 //     (the UART's receive interrupt goes off, QEMU stops taking the host's input), then reads it
 //     all in 4 KiB reads and checks every byte.
+//
+// With the argument "eof" it reads its standard input to the end instead, as a program given a
+// pipe or a file does: unitrace run feeds it the launcher's own standard input and says where it
+// ends (TestLauncherStdin). It sleeps a moment first, so that an input larger than the kernel's
+// ring fills it and the launcher's bytes wait (flow control), then prints the bytes' count and
+// SHA-256, what reads after the end give (0, blocking or not) and whether epoll reports the
+// console readable there.
 package main
 
 import (
 	"bufio"
+	"crypto/sha256"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime"
@@ -36,6 +45,10 @@ const BigSize = 8192
 const epollET = 1 << 31
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "eof" {
+		readToEOF()
+		return
+	}
 	fmt.Println("stdin: nonblock")
 	if err := syscall.SetNonblock(0, true); err != nil {
 		fail("set O_NONBLOCK", err)
@@ -130,6 +143,38 @@ func main() {
 	}
 	fmt.Printf("big: %d bytes in order (%d reads)\n", got, reads)
 	fmt.Println("stdin: done")
+}
+
+// readToEOF reads the standard input to its end, then reads again and polls at the end.
+func readToEOF() {
+	time.Sleep(300 * time.Millisecond) // the ring (4 KiB) fills in about 40 ms under TCG
+	h := sha256.New()
+	n, err := io.Copy(h, os.Stdin)
+	if err != nil {
+		fail("read to the end", err)
+	}
+	fmt.Printf("eof: %d bytes, sha256 %x\n", n, h.Sum(nil))
+	var b [16]byte
+	for range 2 {
+		k, err := syscall.Read(0, b[:])
+		fmt.Printf("read after the end: %d %v\n", k, err)
+	}
+	if err := syscall.SetNonblock(0, true); err != nil {
+		fail("set O_NONBLOCK", err)
+	}
+	k, err := syscall.Read(0, b[:])
+	fmt.Printf("nonblocking read after the end: %d %v\n", k, err)
+	ep, err := syscall.EpollCreate1(0)
+	if err != nil {
+		fail("epoll_create1", err)
+	}
+	if err := syscall.EpollCtl(ep, syscall.EPOLL_CTL_ADD, 0, &syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: 0}); err != nil {
+		fail("epoll_ctl", err)
+	}
+	var evs [4]syscall.EpollEvent
+	k, err = syscall.EpollWait(ep, evs[:], 0)
+	fmt.Printf("epoll at the end: %d events, EPOLLIN %v, EPOLLHUP %v, %v\n", k,
+		evs[0].Events&syscall.EPOLLIN != 0, evs[0].Events&syscall.EPOLLHUP != 0, err)
 }
 
 // readLine reads one line through in, without its newline.

@@ -1,12 +1,14 @@
 package fd
 
 // The console's descriptors (0, 1 and 2 at first, and their dups) share one input: the bytes
-// the kernel's receive ring holds. The table keeps only whether there are any; the kernel says
-// when that changes and when bytes arrive.
+// the kernel's receive ring holds. The table keeps only whether a read would return at once
+// (bytes wait, or the input is at its end); the kernel says when that changes and when bytes
+// arrive.
 
 // consolePoll is a console descriptor's readiness: writable always (a write to the UART never
-// waits for room), readable while bytes wait. A serial line has no end of file, so never
-// EPOLLHUP.
+// waits for room), readable while a read would not wait: bytes wait, or the input is at its end
+// (as a pipe's reader is readable once its writer has gone). Never EPOLLHUP, not even at the
+// input's end: every console descriptor is also the console's output, which has not hung up.
 func consolePoll(in bool) uint32 {
 	ev := uint32(EPOLLOUT | EPOLLWRNORM)
 	if in {
@@ -15,10 +17,11 @@ func consolePoll(in bool) uint32 {
 	return ev
 }
 
-// SetConsoleInput records whether the console has bytes to read. arrived says that bytes came
-// in: an event (EPOLLIN) for every watch of a console descriptor, so an edge-triggered watch
-// fires for each arrival, as on a Linux tty, not only when the input was empty before. The
-// caller then wakes the waiters of ConsoleDescriptors and of their watchers.
+// SetConsoleInput records whether a read of the console would return at once. arrived says that
+// bytes came in, or the input reached its end: an event (EPOLLIN) for every watch of a console
+// descriptor, so an edge-triggered watch fires for each arrival, as on a Linux tty, not only
+// when the input was empty before. The caller then wakes the waiters of ConsoleDescriptors and
+// of their watchers.
 func (t *Table) SetConsoleInput(readable, arrived bool) {
 	t.consoleIn = readable
 	if !arrived || !readable {

@@ -8,6 +8,13 @@
 // ResumeRoom bytes are free, so that a reader taking one byte at a time does not turn the
 // interrupt on and off for every byte.
 //
+// A serial line has no end of file, so the input's end is told apart: SetEnd gives the number of
+// bytes the input holds in all (the launcher counts what it fed the line and says so over the
+// control port). From then on a reader that has taken that many bytes is at end of file (AtEnd),
+// for good, as a read of a pipe whose writer has gone; before it the ring behaves as without an
+// end. A ring never holds a byte past the end: Put drops it (the host said there are no more, and
+// keeping them would only fill the ring).
+//
 // The package is kernel-mode Go: a Ring holds only integers and a fixed array, never allocates
 // and never panics. It does no locking: the caller serialises every call (the kernel lock
 // covers both the interrupt handler and the readers). Its zero value is an empty ring with
@@ -21,12 +28,15 @@ const Size = 4096
 // the ring, many FIFOs' worth (a 16550's and a PL011's FIFOs hold 16 bytes).
 const ResumeRoom = Size / 4
 
-// Ring is a byte FIFO of Size bytes with the receiver's stopped state.
+// Ring is a byte FIFO of Size bytes with the receiver's stopped state and the input's end.
 type Ring struct {
 	buf     [Size]byte
 	head    uint32 // total bytes ever put, mod 2^32
 	tail    uint32 // total bytes ever read, mod 2^32
 	stopped bool   // the receive interrupt is off because the ring filled
+	ended   bool   // SetEnd has given the input's length
+	taken   uint64 // bytes ever read (discarded): an input may pass 2^32 bytes
+	end     uint64 // the input's length, once ended
 }
 
 // Len is the number of bytes waiting.
@@ -45,12 +55,16 @@ func (r *Ring) Free() int { return Size - r.Len() }
 //go:nosplit
 func (r *Ring) Stopped() bool { return r.stopped }
 
-// Put appends c and reports whether there was room for it.
+// Put appends c and reports whether there was room for it. A byte past the input's end is
+// dropped, and Put reports true: it is gone from the UART as a byte put is.
 //
 //go:nosplit
 func (r *Ring) Put(c byte) bool {
 	if r.Len() >= Size {
 		return false
+	}
+	if r.ended && r.Received() >= r.end {
+		return true
 	}
 	r.buf[r.head%Size] = c
 	r.head++
@@ -99,10 +113,45 @@ func (r *Ring) Peek(dst []byte) int {
 //
 //go:nosplit
 func (r *Ring) Discard(n int) (resume bool) {
-	r.tail += uint32(min(n, r.Len()))
+	n = max(min(n, r.Len()), 0)
+	r.tail += uint32(n)
+	r.taken += uint64(n)
 	if r.stopped && r.Free() >= ResumeRoom {
 		r.stopped = false
 		return true
 	}
 	return false
 }
+
+// Received is how many bytes ever came in: those read and those waiting (bytes dropped past the
+// end not counted).
+//
+//go:nosplit
+func (r *Ring) Received() uint64 { return r.taken + uint64(r.Len()) }
+
+// SetEnd records that the input holds total bytes in all, and reports whether it could: total
+// must not be below what already came in, and a second end must be the first one (the launcher
+// says it once; anything else is a confused host, and the ring keeps the semantics it had).
+//
+//go:nosplit
+func (r *Ring) SetEnd(total uint64) bool {
+	if r.ended {
+		return total == r.end
+	}
+	if total < r.Received() {
+		return false
+	}
+	r.end, r.ended = total, true
+	return true
+}
+
+// AtEnd reports whether a read is at end of file: the input's end is known and every byte before
+// it has been read. It stays so: a read after end of file keeps returning 0.
+//
+//go:nosplit
+func (r *Ring) AtEnd() bool { return r.ended && r.taken >= r.end }
+
+// Readable reports whether a read would not wait: bytes wait, or the input is at its end.
+//
+//go:nosplit
+func (r *Ring) Readable() bool { return r.Len() > 0 || r.AtEnd() }

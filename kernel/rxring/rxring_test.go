@@ -158,3 +158,137 @@ func TestPeekDiscard(t *testing.T) {
 		t.Errorf("Read after discarding everything = %d", n)
 	}
 }
+
+// TestEnd: the end of input, one case at a time: a read is at end of file only once every byte
+// before the end is read, and stays there; an end below what came in, or a second, different
+// one, is refused and changes nothing; bytes past the end are dropped.
+func TestEnd(t *testing.T) {
+	var r Ring
+	if r.AtEnd() || r.Readable() {
+		t.Fatal("an empty ring without an end must be neither at its end nor readable")
+	}
+	for i := 0; i < 10; i++ {
+		r.Put(byte(i))
+	}
+	if r.SetEnd(9) || r.AtEnd() {
+		t.Fatal("an end below the bytes that came in was taken")
+	}
+	if !r.SetEnd(12) || !r.SetEnd(12) || r.SetEnd(13) {
+		t.Fatal("SetEnd(12), again 12, then 13: want true, true, false")
+	}
+	buf := make([]byte, 16)
+	if n, _ := r.Read(buf); n != 10 || r.AtEnd() || r.Readable() {
+		t.Fatalf("read %d of 12, at end %v, readable %v: want 10, two bytes still to come", n, r.AtEnd(), r.Readable())
+	}
+	for _, c := range []byte{10, 11, 12, 13} { // the last two are past the end
+		if !r.Put(c) {
+			t.Fatalf("Put(%d) refused", c)
+		}
+	}
+	if r.Len() != 2 || r.Received() != 12 {
+		t.Fatalf("Len %d Received %d: want the two bytes before the end, none after", r.Len(), r.Received())
+	}
+	if n, _ := r.Read(buf); n != 2 || buf[0] != 10 || buf[1] != 11 {
+		t.Fatalf("read %d bytes %v, want 10 and 11", n, buf[:n])
+	}
+	for range 3 {
+		if !r.AtEnd() || !r.Readable() {
+			t.Fatal("every byte before the end read: want at end and readable")
+		}
+		if n, _ := r.Read(buf); n != 0 {
+			t.Fatalf("read %d bytes at the end", n)
+		}
+	}
+	var empty Ring
+	if !empty.SetEnd(0) || !empty.AtEnd() || !empty.Readable() {
+		t.Error("an empty input must be at its end at once")
+	}
+}
+
+// TestEndModel runs the UART's bursts, the readers and the launcher's end, at random moments,
+// against a model: a host that sends an input of a random length in bursts (as far as the ring
+// has room and the receiver is on) and says its length at any moment before, during or after
+// the bytes, and sometimes sends bytes past it. The reader must get exactly the input, in order,
+// then end of file for good; until then, an empty ring is not at its end (a non-blocking read is
+// EAGAIN, a blocking one waits) and readiness is exactly "bytes wait or at the end".
+func TestEndModel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	early := 0 // runs told the end before every byte came
+	for run := 0; run < 500; run++ {
+		var r Ring
+		input := make([]byte, rng.IntN(3*Size))
+		for i := range input {
+			input[i] = byte(rng.Uint32())
+		}
+		sent := 0         // bytes of input the UART has handed to the ring (the rest wait in the host)
+		told := false     // the host has said the input's length
+		receiving := true // the model's receive interrupt
+		var got []byte    // what the reader has read
+		out := make([]byte, 2*Size)
+		for step := 0; step < 5000 && !(r.AtEnd() && step > 50); step++ {
+			switch rng.IntN(3) {
+			case 0: // a burst from the UART
+				if !receiving {
+					break
+				}
+				for k := rng.IntN(300); k > 0 && sent < len(input) && r.Free() > 0; k-- {
+					r.Put(input[sent])
+					sent++
+				}
+				if told && sent == len(input) && rng.IntN(4) == 0 {
+					r.Put('!') // a confused host: past the end
+				}
+				if r.StopReceiver() {
+					receiving = false
+				}
+			case 1: // the host's end, any time
+				if !told && rng.IntN(4) == 0 {
+					if !r.SetEnd(uint64(len(input))) {
+						t.Fatalf("run %d: SetEnd(%d) refused with %d received", run, len(input), r.Received())
+					}
+					told = true
+					if sent < len(input) {
+						early++
+					}
+					if len(input) > 0 && r.SetEnd(uint64(len(input)-1)) {
+						t.Fatalf("run %d: a second, different end was taken", run)
+					}
+				}
+			default: // a read
+				want := rng.IntN(200)
+				if rng.IntN(8) == 0 {
+					want = rng.IntN(len(out))
+				}
+				waiting := sent - len(got)
+				atEnd := told && len(got) == len(input)
+				if r.AtEnd() != atEnd || r.Readable() != (waiting > 0 || atEnd) {
+					t.Fatalf("run %d step %d: at end %v readable %v; model: %d waiting, end told %v, %d of %d read",
+						run, step, r.AtEnd(), r.Readable(), waiting, told, len(got), len(input))
+				}
+				n, resume := r.Read(out[:want])
+				if n != min(want, waiting) {
+					t.Fatalf("run %d: Read(%d) = %d with %d waiting", run, want, n, waiting)
+				}
+				got = append(got, out[:n]...)
+				if resume {
+					receiving = true
+				}
+			}
+			if r.Received() != uint64(sent) {
+				t.Fatalf("run %d: Received %d, model %d", run, r.Received(), sent)
+			}
+		}
+		if !r.AtEnd() {
+			t.Fatalf("run %d: not at the end after its steps: %d of %d bytes sent, %d read, end told %v", run, sent, len(input), len(got), told)
+		}
+		if !bytes.Equal(got, input) {
+			t.Fatalf("run %d: read %d bytes, not the %d-byte input", run, len(got), len(input))
+		}
+		if n, _ := r.Read(out); n != 0 || !r.AtEnd() || !r.Readable() {
+			t.Fatalf("run %d: after the end, Read = %d, at end %v", run, n, r.AtEnd())
+		}
+	}
+	if early < 50 {
+		t.Errorf("only %d runs were told the end before every byte came: the model misses the case", early)
+	}
+}

@@ -5,7 +5,7 @@ package systab
 // once on the console. Notes must not contain '|' (they become table cells).
 var Calls = []Call{
 	// Descriptors: the console (0, 1, 2), the trace ports (3, 4), eventfds, epoll instances, pipes, files.
-	partial("read", "sysRead", "the console (the serial line's raw bytes: blocking unless O_NONBLOCK, never end of file; with unitrace.stdin=null always end of file); eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes and sockets (blocking unless O_NONBLOCK) and files"),
+	partial("read", "sysRead", "the console (the serial line's raw bytes: blocking unless O_NONBLOCK; end of file once the program has read as many bytes as unitrace run said its piped input held, else never; with unitrace.stdin=null always end of file); eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes and sockets (blocking unless O_NONBLOCK) and files"),
 	partial("write", "sysWrite", "the console, eventfds, the trace ports (blocking until the device has the bytes), pipes and sockets (blocking unless O_NONBLOCK; SIGPIPE and EPIPE without a reader) and files"),
 	full("close", "sysClose", ""),
 	partial("fcntl", "sysFcntl", "F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files), F_GETPIPE_SZ and F_SETPIPE_SZ (pipes stay 64 KiB: more is EPERM); other commands EINVAL"),

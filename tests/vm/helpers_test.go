@@ -261,13 +261,21 @@ func runLauncher(t testing.TB, a guestArch, args ...string) (stdout, stderr stri
 }
 
 // runTool runs `unitrace args...` (any subcommand) from the module root and returns its
-// standard output, standard error and exit status.
+// standard output, standard error and exit status. Its standard input is /dev/null.
 func runTool(t testing.TB, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	return runToolInput(t, nil, args...)
+}
+
+// runToolInput is runTool with the tool's standard input a pipe that carries in (nil:
+// /dev/null).
+func runToolInput(t testing.TB, in io.Reader, args ...string) (stdout, stderr string, status int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), vmTimeout+2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, launcherPath(t), args...)
 	cmd.Dir = repoRoot
+	cmd.Stdin = in
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()

@@ -1,7 +1,11 @@
 package vm_test
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -70,6 +74,38 @@ func TestConsoleInput(t *testing.T) {
 					t.Errorf("outcome %+v, want exit status 0", out)
 				}
 			})
+		}
+	})
+}
+
+// TestLauncherStdin pipes 24 KiB into `unitrace run examples/stdin -- eof`, as `cat file |
+// unitrace run` would: every byte value, and more than the kernel's ring holds, which fills while
+// the program sleeps, so the receiver stops and resumes on the way. The program must read
+// exactly the input (its count and SHA-256), then end of file for good, blocking or not, with
+// the console polling readable; the launcher feeds QEMU's serial line and says over the control
+// port where the input ends. A guest that never learns the end would wait for good: -timeout
+// bounds it.
+func TestLauncherStdin(t *testing.T) {
+	input := make([]byte, 24<<10)
+	rng := rand.New(rand.NewPCG(9, 10))
+	for i := range input {
+		input[i] = byte(rng.Uint32())
+	}
+	want := []string{
+		fmt.Sprintf("eof: %d bytes, sha256 %x", len(input), sha256.Sum256(input)),
+		"read after the end: 0 <nil>",
+		"read after the end: 0 <nil>",
+		"nonblocking read after the end: 0 <nil>",
+		"epoll at the end: 1 events, EPOLLIN true, EPOLLHUP false, <nil>",
+		"unitrace: exit status 0",
+	}
+	forEachArch(t, func(t *testing.T, a guestArch) {
+		stdout, _, status := runToolInput(t, bytes.NewReader(input), "run", "-arch", a.name, "-net=none", "-timeout", "2m",
+			"-image", a.path("stdin-eof.elf"), stdinApp, "--", "eof")
+		got := slices.DeleteFunc(consoleLines(stdout), func(l string) bool { return l == "" })
+		compareLines(t, got, want)
+		if status != 0 {
+			t.Errorf("status %d, want 0", status)
 		}
 	})
 }

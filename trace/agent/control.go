@@ -129,6 +129,12 @@ func (a *agent) execute(body []byte) (reply []byte, then func()) {
 		}
 		return encode(response{ID: c.ID, OK: true}), func() { raise(c.Sig) }
 	}
+	if c.Op == ctl.OpStdinOpen || c.Op == ctl.OpStdinEnd {
+		if e := stdinCommand(&c); e != ctl.ErrNone {
+			return encode(response{ID: c.ID, Error: e.Message()}), nil
+		}
+		return encode(response{ID: c.ID, OK: true}), nil
+	}
 	if e := a.run1(&c, &resp); e != ctl.ErrNone {
 		msg := e.Message()
 		if resp.detail != "" {

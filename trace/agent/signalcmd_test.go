@@ -37,8 +37,8 @@ func TestSignalCommand(t *testing.T) {
 	for _, tt := range []struct{ cmd, want string }{
 		{`{"id":1,"cmd":"signal","sig":65}`, `{"id":1,"error":"bad signal (sig must be 1..64)"}`},
 		{`{"id":2,"cmd":"signal"}`, `{"id":2,"error":"missing field"}`},
-		{`{"id":3,"cmd":"stacks"}`, `{"id":3,"error":"the tracer is not running: this guest serves only the signal command"}`},
-		{`{"id":4,"cmd":"hello"}`, `{"id":4,"error":"the tracer is not running: this guest serves only the signal command"}`},
+		{`{"id":3,"cmd":"stacks"}`, `{"id":3,"error":"the tracer is not running: this guest serves only the signal and stdin commands"}`},
+		{`{"id":4,"cmd":"hello"}`, `{"id":4,"error":"the tracer is not running: this guest serves only the signal and stdin commands"}`},
 	} {
 		if reply, then := a.execute([]byte(tt.cmd)); string(reply) != tt.want || then != nil {
 			t.Errorf("%s: %s (then %v), want %s", tt.cmd, reply, then != nil, tt.want)

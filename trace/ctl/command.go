@@ -31,12 +31,14 @@ const (
 	OpSamplerStop
 	OpStacks
 	OpSignal
+	OpStdinOpen
+	OpStdinEnd
 	numOps
 )
 
 // opNames are the wire names, indexed by Op.
 var opNames = [numOps]string{"", "hello", "list", "enable", "disable", "mode", "snapshot", "flush",
-	"stats", "stop", "sampler.start", "sampler.stop", "stacks", "signal"}
+	"stats", "stop", "sampler.start", "sampler.stop", "stacks", "signal", "stdin.open", "stdin.end"}
 
 // String returns the wire name of the command ("" for OpNone or invalid).
 func (o Op) String() string {
@@ -65,6 +67,7 @@ const (
 	HasHz
 	HasForce
 	HasSig
+	HasTotal
 )
 
 // allowed and required fields per Op (beyond id and cmd).
@@ -76,11 +79,13 @@ var (
 		OpMode:         HasRing | HasSize,
 		OpSamplerStart: HasHz | HasForce,
 		OpSignal:       HasSig,
+		OpStdinEnd:     HasTotal,
 	}
 	required = [numOps]uint8{
-		OpEnable:  HasMatch,
-		OpDisable: HasMatch,
-		OpSignal:  HasSig,
+		OpEnable:   HasMatch,
+		OpDisable:  HasMatch,
+		OpSignal:   HasSig,
+		OpStdinEnd: HasTotal,
 	}
 )
 
@@ -97,7 +102,8 @@ type Command struct {
 	Size     uint64
 	Hz       uint32
 	Force    bool
-	Sig      uint8 // the signal command's signal number, 1..MaxSignal
+	Sig      uint8  // the signal command's signal number, 1..MaxSignal
+	Total    uint64 // stdin.end's byte count: the console's whole input
 }
 
 // Pattern returns the match glob ("*" when the command had none).

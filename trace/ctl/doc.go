@@ -25,6 +25,8 @@
 //	mode            ring ("stream"|"flight"), size (power of two, ring.MinSize..ring.MaxSize); at least one
 //	sampler.start   hz (1..MaxHz, or ..MaxForcedHz with force), force (bool)
 //	signal          sig (required, 1..MaxSignal: a Linux signal number)
+//	stdin.open      (none)
+//	stdin.end       total (required: the console's input in all, in bytes)
 //
 // The package is kernel-mode Go: no allocation, no panics on any input,
 // pointer-free state. Host programs build commands with Command.Encode (the

@@ -174,5 +174,8 @@ func (c *Command) Encode(dst []byte) (int, bool) {
 	if c.Has&HasSig != 0 {
 		w.Uint("sig", uint64(c.Sig))
 	}
+	if c.Has&HasTotal != 0 {
+		w.Uint("total", c.Total)
+	}
 	return w.End()
 }

@@ -32,6 +32,8 @@ const (
 	ErrBadSnapshot
 	ErrBadSignal
 	ErrNoTracer
+	ErrNoInput
+	ErrBadTotal
 	numErrs
 )
 
@@ -62,7 +64,9 @@ var errMessages = [numErrs]string{
 	ErrTooManyEntries: "more CPUs and threads than one stacks reply holds",
 	ErrBadSnapshot:    "the kernel's stacks snapshot is malformed",
 	ErrBadSignal:      "bad signal (sig must be 1..64)",
-	ErrNoTracer:       "the tracer is not running: this guest serves only the signal command",
+	ErrNoTracer:       "the tracer is not running: this guest serves only the signal and stdin commands",
+	ErrNoInput:        "the console takes no input (unitrace.stdin=null, or no interrupt for the UART)",
+	ErrBadTotal:       "total is below the bytes the console already received, or differs from the end given before",
 }
 
 // Message returns the reply text for e (constant strings; no allocation).

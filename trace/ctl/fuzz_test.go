@@ -31,6 +31,9 @@ func FuzzParse(f *testing.F) {
 		`{"id":1,"cmd":{"a":1}}`,
 		`{"id":1e3,"cmd":"stop"} `,
 		` {"cmd" : "flush", "id":4294967295}`,
+		`{"id":26,"cmd":"stdin.open"}`,
+		`{"id":27,"cmd":"stdin.end","total":10485760}`,
+		`{"id":28,"cmd":"stdin.end","total":18446744073709551615}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -54,6 +57,9 @@ func FuzzParse(f *testing.F) {
 		}
 		if v, ok := m["sig"]; ok && (v != float64(c.Sig) || c.Sig == 0 || c.Sig > MaxSignal) {
 			t.Fatalf("sig %v vs %d", v, c.Sig)
+		}
+		if v, ok := m["total"]; ok && v != float64(c.Total) {
+			t.Fatalf("total %v vs %d", v, c.Total)
 		}
 		buf := make([]byte, MaxCommand)
 		n, ok := c.Encode(buf)

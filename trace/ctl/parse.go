@@ -11,13 +11,14 @@ const (
 	keyHz
 	keyForce
 	keySig
+	keyTotal
 	numKeys
 )
 
-var keyNames = [numKeys]string{"id", "cmd", "match", "stack", "ring", "size", "hz", "force", "sig"}
+var keyNames = [numKeys]string{"id", "cmd", "match", "stack", "ring", "size", "hz", "force", "sig", "total"}
 
 // keyHas maps a key to its Has* bit (0 for id and cmd, which are required).
-var keyHas = [numKeys]uint8{0, 0, HasMatch, HasStack, HasRing, HasSize, HasHz, HasForce, HasSig}
+var keyHas = [numKeys]uint8{0, 0, HasMatch, HasStack, HasRing, HasSize, HasHz, HasForce, HasSig, HasTotal}
 
 // value is one scanned JSON value.
 type value struct {
@@ -123,7 +124,7 @@ func lookupKey(k []byte) uint8 {
 func (c *Command) set(k uint8, v *value) Err {
 	want := kindBool
 	switch k {
-	case keyID, keySize, keyHz, keySig:
+	case keyID, keySize, keyHz, keySig, keyTotal:
 		want = kindNumber
 	case keyCmd, keyMatch, keyRing:
 		want = kindString
@@ -176,6 +177,8 @@ func (c *Command) set(k uint8, v *value) Err {
 			return ErrBadSignal
 		}
 		c.Sig = uint8(v.num)
+	case keyTotal:
+		c.Total = v.num
 	}
 	return ErrNone
 }

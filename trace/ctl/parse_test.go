@@ -51,6 +51,9 @@ func TestParseCommands(t *testing.T) {
 		{`{"sig":1,"cmd":"signal","id":21}`, cmd(OpSignal, 21, HasSig, func(c *Command) { c.Sig = 1 })},
 		{`{"id":22,"cmd":"signal","sig":64}`, cmd(OpSignal, 22, HasSig, func(c *Command) { c.Sig = 64 })},
 		{`{"id":1,"cmd":"list","match":"` + strings.Repeat("x", 64) + `"}`, cmd(OpList, 1, HasMatch, withMatch(strings.Repeat("x", 64)))},
+		{`{"id":23,"cmd":"stdin.open"}`, cmd(OpStdinOpen, 23, 0, nil)},
+		{`{"id":24,"cmd":"stdin.end","total":0}`, cmd(OpStdinEnd, 24, HasTotal, nil)},
+		{`{"total":18446744073709551615,"cmd":"stdin.end","id":25}`, cmd(OpStdinEnd, 25, HasTotal, func(c *Command) { c.Total = 1<<64 - 1 })},
 	}
 	for _, tt := range tests {
 		got, e := Parse([]byte(tt.in))
@@ -138,6 +141,14 @@ func TestParseErrors(t *testing.T) {
 		{`{"id":1,"cmd":"signal","sig":2,"sig":3}`, ErrDuplicateField},
 		{`{"id":1,"cmd":"signal","sig":2,"match":"*"}`, ErrFieldNotForCmd},
 		{`{"id":1,"cmd":"stop","sig":2}`, ErrFieldNotForCmd},
+		{`{"id":1,"cmd":"stdin.end"}`, ErrMissingField},
+		{`{"id":1,"cmd":"stdin.open","total":3}`, ErrFieldNotForCmd},
+		{`{"id":1,"cmd":"signal","sig":2,"total":3}`, ErrFieldNotForCmd},
+		{`{"id":1,"cmd":"stdin.end","total":-1}`, ErrOutOfRange},
+		{`{"id":1,"cmd":"stdin.end","total":18446744073709551616}`, ErrOutOfRange},
+		{`{"id":1,"cmd":"stdin.end","total":"12"}`, ErrWrongType},
+		{`{"id":1,"cmd":"stdin.end","total":1,"total":1}`, ErrDuplicateField},
+		{`{"id":1,"cmd":"stdin"}`, ErrUnknownCmd},
 		{`{"id":1,"cmd":"stacks","sig":3}`, ErrFieldNotForCmd},
 	}
 	for _, tt := range tests {
