@@ -140,16 +140,24 @@ func TestCtlProxy(t *testing.T) {
 	}
 }
 
-// TestAskGuestThroughProxy runs unitrace signal's side against the proxy: the reply comes back
-// under the client's own random id; a refusal and a guest that hangs up are errors that say so.
-func TestAskGuestThroughProxy(t *testing.T) {
-	mux := newCtlMux(nil, "")
+// serveProxy starts the launcher's proxy for mux on a socket in a temporary directory, closed
+// when the test ends, and returns the socket's path.
+func serveProxy(t *testing.T, mux *ctlMux) string {
+	t.Helper()
 	sock := filepath.Join(t.TempDir(), "ctl.sock")
 	proxy, err := listenCtlProxy(sock, mux)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer proxy.close()
+	t.Cleanup(proxy.close)
+	return sock
+}
+
+// TestAskGuestThroughProxy runs unitrace signal's side against the proxy: the reply comes back
+// under the client's own random id; a refusal and a guest that hangs up are errors that say so.
+func TestAskGuestThroughProxy(t *testing.T) {
+	mux := newCtlMux(nil, "")
+	sock := serveProxy(t, mux)
 	host, guest := socketPair(t)
 	go fakeAgent(t, guest, 1, nil)
 	go mux.attach(host)
@@ -171,12 +179,7 @@ func TestAskGuestThroughProxy(t *testing.T) {
 // client would take for the guest's; the client's connection ends once the mux sees the end.
 func TestCtlProxyGuestGone(t *testing.T) {
 	mux := newCtlMux(nil, "")
-	sock := filepath.Join(t.TempDir(), "ctl.sock")
-	proxy, err := listenCtlProxy(sock, mux)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer proxy.close()
+	sock := serveProxy(t, mux)
 	g := &goneGuest{reading: make(chan struct{}), wrote: make(chan struct{}, 1), hangup: make(chan struct{})}
 	go mux.attach(g)
 	<-g.reading // attached: commands are written to the guest from now on
