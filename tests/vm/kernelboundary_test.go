@@ -212,6 +212,8 @@ func stackFuncs(im *tracefile.Image, stack []uint64, exact0 bool) []string {
 			funcs = append(funcs, "[thread]")
 		case pc == record.StackMarkKernel:
 			funcs = append(funcs, "[kernel]")
+		case pc == record.StackMarkSignal:
+			funcs = append(funcs, "[signal]")
 		default:
 			exact := (i == 0 && exact0) || (i > 0 && record.IsStackMark(stack[i-1]))
 			funcs = append(funcs, funcAt(im, pc, exact))
