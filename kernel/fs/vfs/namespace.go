@@ -6,12 +6,9 @@ import (
 	"github.com/unitrace/unitrace/kernel/fs/p9fs"
 )
 
-// Node names a file in the namespace: a mounted file system and an inode number in it. The zero
-// Node names nothing.
-type Node struct {
-	FS  uint16 // index of the file system in the namespace's mount table
-	Ino uint32
-}
+// Node names a file in the namespace: a mounted file system (the index of its mount) and an
+// inode number in it. The zero Node names nothing.
+type Node = fs.Node
 
 // Pages is the page allocator the file systems take their memory from.
 type Pages = memfs.Pages
