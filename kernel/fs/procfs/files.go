@@ -260,26 +260,15 @@ func (s *Sources) meminfo(t *text, filePages uint64) {
 	t.kB("Shmem:", filePages*kib)
 }
 
-// fdinfo writes a descriptor's position, status flags (with O_CLOEXEC for FD_CLOEXEC, in octal)
-// and inode number.
+// fdinfo writes a descriptor's position, status flags (F_GETFL's, and O_CLOEXEC for
+// FD_CLOEXEC, in octal) and inode number.
 func (s *Sources) fdinfo(t *text, n int) {
 	var pos int64
-	var ino uint64
-	flags := fs.O_RDWR
+	ino := s.FDs.Inode(n)
 	if file, ok := s.FDs.File(n); ok {
-		pos, ino, flags = file.Pos, uint64(file.Node.Ino), file.Flags
-	} else {
-		ino = s.FDs.Inode(n)
-		if p, w, ok := s.FDs.Pipe(n); ok && p >= 0 {
-			flags = fs.O_RDONLY
-			if w {
-				flags = fs.O_WRONLY
-			}
-		}
-		if s.FDs.Nonblocking(n) {
-			flags |= fs.O_NONBLOCK
-		}
+		pos, ino = file.Pos, uint64(file.Node.Ino)
 	}
+	flags, _ := s.FDs.Fcntl(n, fd.F_GETFL, 0)
 	if cloexec, _ := s.FDs.Fcntl(n, fd.F_GETFD, 0); cloexec&fd.FD_CLOEXEC != 0 {
 		flags |= fs.O_CLOEXEC
 	}

@@ -25,7 +25,9 @@ type Sources struct {
 	// Clock reads a CPU's kernel clock, for the split of CPU time into user and system (stat).
 	Clock sched.KernelClock
 
-	// Threads is each thread slot's tid, 0 for a free slot (the idle threads' slots stay 0).
+	// Threads is the tid of the thread each slot last held, 0 for none (the idle threads' slots
+	// stay 0): a slot's thread is live while Sched says the slot is not free, so the kernel
+	// writes a tid when a thread starts and nothing when it exits.
 	Threads [sched.MaxThreads]int32
 
 	Info Info
