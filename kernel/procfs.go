@@ -15,13 +15,14 @@ import (
 // linker lays out (storing them at run time would need the collector's write barrier, which
 // kernel-mode code must not use); Info is filled at boot, Threads as threads start.
 var procSources = procfs.Sources{
-	FDs:     &fds,
-	Frames:  &frames,
-	Sched:   &scheduler,
-	Cmdline: &cmdline,
-	Cwd:     &cwd,
-	Umask:   &umask,
-	Clock:   kernelClock,
+	FDs:       &fds,
+	Frames:    &frames,
+	Sched:     &scheduler,
+	Cmdline:   &cmdline,
+	Cwd:       &cwd,
+	Umask:     &umask,
+	UserPages: &userPages,
+	Clock:     kernelClock,
 }
 
 // mountProc makes /proc (mode 0555, as a Linux root file system's mount point has it) and
@@ -31,6 +32,8 @@ func mountProc(now fs.Timespec) {
 	info.Pid = processID
 	info.SetExe(argv0)
 	info.BootWall = bootWallNanos
+	start, end := imageRange()
+	info.ImageBytes = uint64(end - start)
 	archCPUInfo(&info.CPU)
 	root := rootNS.Root()
 	path := [...]byte{'/', 'p', 'r', 'o', 'c'}

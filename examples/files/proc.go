@@ -159,9 +159,10 @@ func procMachine(dir string) (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("meminfo 0 < MemFree <= MemAvailable <= MemTotal %v, cpuinfo processors = NumCPU %v, uptime > 0 %v, "+
-		"status Name %s Pid %s Threads > 0 %v, task/ lists threads %v, pipe-max-size %q",
+		"status Name %s Pid %s Threads > 0 %v VmRSS > RssFile > 0 %v, task/ lists threads %v, pipe-max-size %q",
 		0 < free && free <= avail && avail <= total, processors == runtime.NumCPU(), up > 0,
-		status["Name"], status["Pid"], threads > 0, len(tasks) > 0, pipeMax), nil
+		status["Name"], status["Pid"], threads > 0, kB(status["VmRSS"]) > kB(status["RssFile"]) && kB(status["RssFile"]) > 0,
+		len(tasks) > 0, pipeMax), nil
 }
 
 // keyed reads a file of "Key: value" lines.

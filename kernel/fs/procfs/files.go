@@ -152,7 +152,14 @@ func (s *Sources) status(t *text, arg uint32) {
 	t.dec(pid)
 	t.str("\nNSpid:\t")
 	t.dec(id)
-	t.str("\nThreads:\t")
+	anon, file := s.rss()
+	t.str("\nVmRSS:\t")
+	t.decw((anon+file)>>10, 8, ' ')
+	t.str(" kB\nRssAnon:\t")
+	t.decw(anon>>10, 8, ' ')
+	t.str(" kB\nRssFile:\t")
+	t.decw(file>>10, 8, ' ')
+	t.str(" kB\nRssShmem:\t       0 kB\nThreads:\t")
 	t.dec(uint64(s.threads()))
 	var mask uint64
 	if slot >= 0 {
@@ -163,6 +170,13 @@ func (s *Sources) status(t *text, arg uint32) {
 	t.str("\nCpus_allowed_list:\t")
 	cpuList(t, mask)
 	t.byte('\n')
+}
+
+// rss is the resident memory in bytes: the pages mapped into the program's address space
+// (its heap, stacks, mappings: Linux's RssAnon) and the image (RssFile: the program's
+// executable, which here holds the kernel too, and is all in memory).
+func (s *Sources) rss() (anon, file uint64) {
+	return *s.UserPages * mm.PageSize, s.Info.ImageBytes
 }
 
 // cpuList writes a CPU mask as a list of ranges ("0-1,3").
@@ -190,9 +204,9 @@ func cpuList(t *text, mask uint64) {
 }
 
 // stat writes a process's or thread's stat line (fs/proc/array.c's do_task_stat): its ids,
-// state, CPU times in clock ticks, threads and the CPU it last ran on; the fields that count
-// what this kernel does not (faults, memory, signals, addresses) are 0, and the limits
-// unlimited.
+// state, CPU times in clock ticks, threads, resident pages and the CPU it last ran on; the
+// fields that count what this kernel does not (faults, virtual size, signals, addresses) are
+// 0, and the limits unlimited.
 func (s *Sources) stat(t *text, arg uint32, mono int64) {
 	slot := s.slotOf(arg)
 	pid := uint64(s.Info.Pid)
@@ -222,7 +236,10 @@ func (s *Sources) stat(t *text, arg uint32, mono int64) {
 	t.dec(uint64(ticks(system)))
 	t.str(" 0 0 20 0 ")
 	t.dec(uint64(s.threads()))
-	t.str(" 0 0 0 0 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 ")
+	anon, file := s.rss()
+	t.str(" 0 0 0 ") // itrealvalue, starttime (at boot), vsize
+	t.dec((anon + file) / mm.PageSize)
+	t.str(" 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 ")
 	cpu := int32(0)
 	if slot >= 0 {
 		cpu = max(s.Sched.CPU(slot), 0)

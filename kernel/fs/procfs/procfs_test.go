@@ -133,7 +133,8 @@ func TestStatus(t *testing.T) {
 	r.x.Sched.SetAffinity(tid, 2)
 	want := "Name:\tapp\nUmask:\t0022\nState:\tR (running)\nTgid:\t1\nNgid:\t0\nPid:\t1\nPPid:\t0\n" +
 		"TracerPid:\t0\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nFDSize:\t1024\nGroups:\t \nNStgid:\t1\n" +
-		"NSpid:\t1\nThreads:\t2\nCpus_allowed:\t3\nCpus_allowed_list:\t0-1\n"
+		"NSpid:\t1\nVmRSS:\t    5296 kB\nRssAnon:\t    1200 kB\nRssFile:\t    4096 kB\nRssShmem:\t       0 kB\n" +
+		"Threads:\t2\nCpus_allowed:\t3\nCpus_allowed_list:\t0-1\n"
 	if got := r.read("1/status", 100); got != want {
 		t.Errorf("status =\n%s\nwant\n%s", got, want)
 	}
@@ -179,7 +180,7 @@ func TestStat(t *testing.T) {
 	if len(fields) != 52 || !strings.HasSuffix(got, "\n") {
 		t.Fatalf("stat has %d fields, want 52 and a newline: %q", len(fields), got)
 	}
-	for i, want := range map[int]string{0: "1", 1: "(app)", 2: "S", 3: "0", 13: "150", 14: "50", 19: "1", 24: "18446744073709551615"} {
+	for i, want := range map[int]string{0: "1", 1: "(app)", 2: "S", 3: "0", 13: "150", 14: "50", 19: "1", 23: "1324", 24: "18446744073709551615"} {
 		if fields[i] != want {
 			t.Errorf("stat field %d = %q, want %q (%q)", i+1, fields[i], want, got)
 		}

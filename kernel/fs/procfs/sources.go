@@ -22,6 +22,9 @@ type Sources struct {
 	Cmdline *boot.Cmdline    // the program's arguments (after argv[0]) and environment
 	Cwd     *fs.Node         // the working directory: cwd
 	Umask   *uint32          // the file mode creation mask: status
+	// UserPages is the number of pages mapped into the program's address space: the resident
+	// memory of status and stat, with the image.
+	UserPages *uint64
 	// Clock reads a CPU's kernel clock, for the split of CPU time into user and system (stat).
 	Clock sched.KernelClock
 
@@ -39,7 +42,10 @@ type Info struct {
 	Exe      [64]byte // the program's path: argv[0] and the target of exe
 	ExeLen   int
 	BootWall int64 // wall-clock time of the monotonic clock's zero, in ns since the epoch
-	CPU      CPU
+	// ImageBytes is the size of the image QEMU loaded, the program and the kernel: always
+	// resident, as a Linux process's file-backed pages of its executable would be.
+	ImageBytes uint64
+	CPU        CPU
 }
 
 // SetExe sets the program's path (cut to fit).

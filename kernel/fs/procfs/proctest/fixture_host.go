@@ -28,6 +28,8 @@ type Fixture struct {
 	Cmdline boot.Cmdline
 	Cwd     fs.Node
 	Umask   uint32
+	// UserPages is the program's resident pages: 300.
+	UserPages uint64
 	// SysNanos is what Clock says every CPU has spent in the kernel.
 	SysNanos int64
 }
@@ -37,7 +39,8 @@ const RAM = 64 << 20
 
 // New makes a fixture: process 1 with the program path /app and the command line cmdline
 // (boot.Cmdline's syntax), two CPUs, the console on descriptors 0-2 and the main thread (tid 1,
-// in the first program slot) running on CPU 0, 64 MiB of frames of which 1 MiB is allocated.
+// in the first program slot) running on CPU 0, 64 MiB of frames of which 1 MiB is allocated, a
+// 4 MiB image and 300 resident pages.
 func New(t testing.TB, cmdline string) *Fixture {
 	t.Helper()
 	x := new(Fixture)
@@ -70,11 +73,14 @@ func New(t testing.TB, cmdline string) *Fixture {
 
 	x.Src = procfs.Sources{
 		FDs: &x.FDs, Frames: &x.Frames, Sched: &x.Sched, Cmdline: &x.Cmdline, Cwd: &x.Cwd, Umask: &x.Umask,
-		Clock: func(c int, now int64) int64 { return min(x.SysNanos, now) },
+		UserPages: &x.UserPages,
+		Clock:     func(c int, now int64) int64 { return min(x.SysNanos, now) },
 	}
 	x.Src.Info.Pid = 1
 	x.Src.Info.SetExe("/app")
 	x.Src.Info.BootWall = 1_700_000_000_000_000_000
+	x.Src.Info.ImageBytes = 4 << 20
+	x.UserPages = 300
 	x.AddThread(t, 1)
 	if prev, next := x.Sched.Next(0, 0, x.Src.Clock); next != sched.FirstThread {
 		t.Fatalf("Next = %d, %d: the main thread does not run", prev, next)
