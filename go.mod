@@ -7,6 +7,7 @@ require (
 	github.com/hugelgupf/vmtest v0.0.0-20240307030256-5d9f3d34a58d
 	github.com/u-root/u-root v0.16.0
 	golang.org/x/arch v0.26.0
+	golang.org/x/sys v0.41.0
 )
 
 require (
@@ -17,5 +18,4 @@ require (
 	github.com/pierrec/lz4/v4 v4.1.22 // indirect
 	github.com/u-root/uio v0.0.0-20240224005618-d2acac8f3701 // indirect
 	golang.org/x/sync v0.18.0 // indirect
-	golang.org/x/sys v0.41.0 // indirect
 )

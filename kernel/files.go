@@ -20,8 +20,9 @@ import (
 //	unitrace.cwd=DIR     start the program in the directory DIR (absolute) instead of "/";
 //	                     DIR may lie in a shared directory, which is mounted first
 //
-// Past it, writes fail with ENOSPC. There is nothing under /proc or /sys: the Go runtime's
-// probes of them find no file (ENOENT), as before there was a file system.
+// Past it, writes fail with ENOSPC. /proc is the process file system (procfs.go); there is
+// nothing under /sys, and nothing in /proc that the Go runtime probes (its cgroup files): those
+// find no file (ENOENT), as before there was a file system.
 //
 // The system calls are in sys_path.go (paths from user memory), sys_file.go (open files),
 // sys_namei.go (the calls that take paths) and sys_dup.go. They run under the kernel lock,
@@ -138,7 +139,7 @@ func fsCapacity() memfs.Capacity {
 	return memfs.Capacity{Bytes: bytes, Inodes: uint32(min(max(bytes/memfs.PageSize, 64), memfs.MaxInodes))}
 }
 
-// initFiles makes the file system: "/" with /tmp and /dev, the working directory "/".
+// initFiles makes the file system: "/" with /tmp, /dev and /proc, the working directory "/".
 func initFiles() {
 	now := fsNow()
 	c := fsCapacity()
@@ -151,6 +152,7 @@ func initFiles() {
 		panicBoot("file system: no room for /tmp and /dev")
 	}
 	mountPacked(&rootNS, &fsPages, now)
+	mountProc(now)
 	rootNS.Acquire(root)
 	cwd = root
 	if opts.verbose {

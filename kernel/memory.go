@@ -93,6 +93,7 @@ func initMemory(kernelEnd, carveSize uintptr) (carved uintptr) {
 // archUnmapRange removes the pages of [start, end), frees their frames and flushes the TLB.
 func archUnmapRange(start, end uintptr) int {
 	n := ptUnmapRange(start, end)
+	userPages -= min(uint64(n), userPages)
 	if n > 0 {
 		flushTLB()
 	}

@@ -316,9 +316,7 @@ func kickShares() {
 
 // beginFiles starts a run of the running thread's system call for the shares.
 func beginFiles(slot int32) {
-	if rootNS.Shares() > 0 {
-		rootNS.Begin(slot)
-	}
+	rootNS.Begin(slot) // with no shares, it only says whose call it is (/proc's thread-self)
 }
 
 // endFiles ends the system call of the thread in slot, or, for a call that must wait for a

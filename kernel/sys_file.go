@@ -87,9 +87,10 @@ func fileRead(f *fd.File, off int64, buf, count uintptr) (n int, seekable bool, 
 // readStat is what fileRead needs of a file: its type, and its size, so that a read copies only
 // what the file has. A shared directory's file gives its type as last seen and no size: asking
 // the host would double every read's round trips (testing/fstest reads files a few bytes at a
-// time), and the host's reply says how much there was.
+// time), and the host's reply says how much there was. A file of /proc has no size (stat says
+// 0, as Linux's): its contents are made as it is read.
 func readStat(n vfs.Node) (fs.Stat, int) {
-	if rootNS.Remote(n) {
+	if rootNS.Remote(n) || rootNS.Proc(n) {
 		return fs.Stat{Mode: rootNS.Mode(n), Size: math.MaxInt64}, 0
 	}
 	return rootNS.Stat(n)
@@ -307,7 +308,8 @@ const (
 // sysLseekImpl moves an open file's position: a regular file anywhere from 0 on (SEEK_DATA and
 // SEEK_HOLE see the file as all data, with the one hole at its end, as Linux's generic code
 // does), a directory to a getdents64 cookie (SEEK_SET and SEEK_CUR only, as tmpfs), a device
-// nowhere (0). Other descriptors cannot seek (ESPIPE).
+// nowhere (0). A file of /proc, which has no end to seek from, takes SEEK_SET and SEEK_CUR only,
+// as Linux's seq files. Other descriptors cannot seek (ESPIPE).
 func sysLseekImpl(n int, off int64, whence int) uint64 {
 	f, errno := fileOf(n, fs.ESPIPE)
 	if errno != 0 {
@@ -329,14 +331,16 @@ func sysLseekImpl(n int, off int64, whence int) uint64 {
 			pos = addPos(f.Pos, off)
 		}
 	default:
-		switch whence {
-		case seekSet:
+		proc := rootNS.Proc(f.Node)
+		switch {
+		case whence == seekSet:
 			pos = off
-		case seekCur:
+		case whence == seekCur:
 			pos = addPos(f.Pos, off)
-		case seekEnd:
+		case proc: // the rest: EINVAL
+		case whence == seekEnd:
 			pos = addPos(st.Size, off)
-		case seekData, seekHole:
+		case whence == seekData || whence == seekHole:
 			if off < 0 || off >= st.Size {
 				return neg(fs.ENXIO)
 			}
@@ -394,11 +398,10 @@ func descStat(n int) (fs.Stat, int) {
 		return fs.Stat{}, fs.EBADF
 	case fd.KindConsole:
 		return fs.Stat{Dev: fs.Mkdev(0, 5), Ino: 1, Mode: fs.S_IFCHR | 0o620, Nlink: 1, Rdev: fs.Mkdev(5, 1), Blksize: 1024}, 0
-	case fd.KindPipe: // on Linux's pipefs (0:12), an inode per pipe
-		p, _, _ := fds.Pipe(n)
-		return fs.Stat{Dev: fs.Mkdev(0, 12), Ino: uint64(p) + 1, Mode: fs.S_IFIFO | 0o600, Nlink: 1, Blksize: 4096}, 0
-	case fd.KindSocket, fd.KindPair: // on Linux's sockfs (0:8)
-		return fs.Stat{Dev: fs.Mkdev(0, 8), Ino: uint64(n) + 1, Mode: fs.S_IFSOCK | 0o777, Nlink: 1, Blksize: 4096}, 0
+	case fd.KindPipe: // on Linux's pipefs (0:12), an inode per pipe, as /proc's fd links name it
+		return fs.Stat{Dev: fs.Mkdev(0, 12), Ino: fds.Inode(n), Mode: fs.S_IFIFO | 0o600, Nlink: 1, Blksize: 4096}, 0
+	case fd.KindSocket, fd.KindPair: // on Linux's sockfs (0:8), an inode per socket
+		return fs.Stat{Dev: fs.Mkdev(0, 8), Ino: fds.Inode(n), Mode: fs.S_IFSOCK | 0o777, Nlink: 1, Blksize: 4096}, 0
 	}
 	return fs.Stat{Dev: fs.Mkdev(0, 14), Ino: 1, Mode: 0o600, Nlink: 1, Blksize: 4096}, 0
 }

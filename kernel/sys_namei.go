@@ -26,6 +26,9 @@ func sysOpenatImpl(dirfd int32, pathAddr uintptr, flags int, mode uint32) uint64
 		return neg(errno)
 	}
 	n, _, errno := rootNS.Open(&fsPages, at, path, flags, mode&^umask, fsNow())
+	if errno == fs.EFDLINK {
+		return reopenDescriptor(rootNS.FDLink(), flags)
+	}
 	if errno != 0 {
 		return neg(errno)
 	}
@@ -157,7 +160,8 @@ func sysReadlinkatImpl(dirfd int32, pathAddr, buf uintptr, bufsiz int) uint64 {
 const statFlags = fs.AT_SYMLINK_NOFOLLOW | fs.AT_NO_AUTOMOUNT | fs.AT_EMPTY_PATH | 0x6000
 
 // statAt is the lookup of newfstatat and statx: with AT_EMPTY_PATH and an empty path, dirfd's
-// own attributes, whatever kind of descriptor it is.
+// own attributes, whatever kind of descriptor it is; through a /proc link to a descriptor with
+// no file, that descriptor's.
 func statAt(dirfd int32, pathAddr uintptr, flags int) (fs.Stat, int) {
 	if flags&^statFlags != 0 {
 		return fs.Stat{}, fs.EINVAL
@@ -169,7 +173,11 @@ func statAt(dirfd int32, pathAddr uintptr, flags int) (fs.Stat, int) {
 	if errno != 0 {
 		return fs.Stat{}, errno
 	}
-	return rootNS.StatAt(at, path, flags)
+	st, errno := rootNS.StatAt(at, path, flags)
+	if errno == fs.EFDLINK {
+		return descStat(rootNS.FDLink())
+	}
+	return st, errno
 }
 
 func sysNewfstatatImpl(dirfd int32, pathAddr, buf uintptr, flags int) uint64 {

@@ -96,6 +96,7 @@ func newThread() int32 {
 		t.gen = gen
 		t.tid = nextTID
 		nextTID++
+		procSources.Threads[i] = t.tid
 		live++
 		return i
 	}

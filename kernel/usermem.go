@@ -10,6 +10,10 @@ import (
 // addresses, after making sure each page is mapped with the needed access. The kernel never
 // takes a page fault on user memory: a fault in kernel mode is always a kernel bug.
 
+// userPages counts the frames mapped into the program's address space (faultIn maps them,
+// archUnmapRange gives them back): the resident set /proc shows.
+var userPages uint64
+
 // faultIn makes the page holding va present, if the user map allows the access. It is the page
 // fault handler's core and the kernel's own way to touch user memory.
 func faultIn(va uintptr, write, exec bool) bool {
@@ -36,6 +40,7 @@ func faultIn(va uintptr, write, exec bool) bool {
 		outOfMemory(va)
 		return false
 	}
+	userPages++
 	faultAround(page, r)
 	return true
 }
@@ -72,6 +77,7 @@ func faultAround(page uintptr, r mm.Region) {
 			frames.Free(pa)
 			return
 		}
+		userPages++
 	}
 }
 

@@ -10,6 +10,9 @@ func rdmsr(msr uint32) uint64
 func wrmsr(msr uint32, v uint64)
 func cpuid(leaf, sub uint32) (a, b, c, d uint32)
 
+// CPUID runs the CPUID instruction for leaf and subleaf sub.
+func CPUID(leaf, sub uint32) (a, b, c, d uint32) { return cpuid(leaf, sub) }
+
 // Rdtsc reads the time-stamp counter.
 func Rdtsc() uint64
 func rdrand() (v uint64, ok bool)

@@ -16,6 +16,9 @@ func writeTTBR0(v uint64)
 func readMPIDR() uint64
 func readISAR0() uint64
 func readPFR0() uint64
+
+// MIDR reads MIDR_EL1, the CPU's implementer, variant, architecture, part and revision.
+func MIDR() uint64
 func rndr() (v uint64, ok bool)
 
 // FlushTLB drops every EL1 TLB entry (inner shareable: every CPU's) after making earlier

@@ -83,6 +83,12 @@ TEXT ·readISAR0(SB),NOSPLIT,$0-8
 	MOVD	R0, ret+0(FP)
 	RET
 
+// func MIDR() uint64
+TEXT ·MIDR(SB),NOSPLIT,$0-8
+	MRS	MIDR_EL1, R0
+	MOVD	R0, ret+0(FP)
+	RET
+
 // func readPFR0() uint64
 TEXT ·readPFR0(SB),NOSPLIT,$0-8
 	MRS	ID_AA64PFR0_EL1, R0

@@ -12,6 +12,7 @@ var errnoNames = map[syscall.Errno]string{
 	syscall.EINVAL: "EINVAL", syscall.ELOOP: "ELOOP", syscall.EBADF: "EBADF", syscall.EXDEV: "EXDEV",
 	syscall.ENAMETOOLONG: "ENAMETOOLONG", syscall.EFAULT: "EFAULT", syscall.ESPIPE: "ESPIPE",
 	syscall.EPERM: "EPERM", syscall.EACCES: "EACCES", syscall.EPIPE: "EPIPE", syscall.EAGAIN: "EAGAIN",
+	syscall.EIO: "EIO", syscall.ENXIO: "ENXIO",
 }
 
 // errnoName returns the name of the errno inside err: "nil" for none, "?" for one not listed.

@@ -4,9 +4,11 @@
 // the errors Linux gives (ENOENT, EEXIST, ENOTEMPTY, EISDIR, ...). It prints one deterministic line
 // per check, so a test can compare the console line by line, and exits with status 0.
 //
-// With the argument "unitrace" it also checks what only a unitrace image has: no /proc or /sys,
-// a tmpfs at "/", filling /tmp, ENOSPC at the capacity unitrace.fsmem gave it (the VM test
-// boots it with unitrace.fsmem=16M), and that no other process can start. Without it, it runs on the host too (go run
+// With the argument "unitrace" it also checks what only a unitrace image has: its /proc (the
+// program's path, arguments and descriptors, the machine's memory and CPUs, Linux's errors for
+// root), no /sys and none of the files the Go runtime probes for, a tmpfs at "/", filling /tmp,
+// ENOSPC at the capacity unitrace.fsmem gave it (the VM test boots it with unitrace.fsmem=16M),
+// and that no other process can start. Without it, it runs on the host too (go run
 // ./examples/files), where the output is the same.
 package main
 
@@ -50,7 +52,11 @@ var checks = []check{
 
 // unitraceChecks run only with the argument "unitrace".
 var unitraceChecks = []check{
-	{"no proc or sys", noProc},
+	{"proc self", procSelf},
+	{"proc fd", procFD},
+	{"proc machine", procMachine},
+	{"proc errors", procErrors},
+	{"no sys", noSys},
 	{"statfs", statfs},
 	{"fill", fill},
 	{"exec", noExec},

@@ -9,10 +9,12 @@ import (
 
 // What only a unitrace image has.
 
-func noProc(dir string) (string, error) {
-	_, p := os.Open("/proc/self/maps")
+// noSys: nothing under /sys, and none of the files the Go runtime probes at start (its cgroup,
+// the huge page size), which it then does without.
+func noSys(dir string) (string, error) {
+	_, c := os.Open("/proc/self/cgroup")
 	_, s := os.Stat("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size")
-	return fmt.Sprintf("/proc/self/maps %s, /sys %s", errnoName(p), errnoName(s)), nil
+	return fmt.Sprintf("/proc/self/cgroup %s, /sys %s", errnoName(c), errnoName(s)), nil
 }
 
 const tmpfsMagic = 0x01021994

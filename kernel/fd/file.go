@@ -1,6 +1,6 @@
 package fd
 
-import "github.com/unitrace/unitrace/kernel/fs/vfs"
+import "github.com/unitrace/unitrace/kernel/fs"
 
 // Open files. A descriptor of KindFile refers to an open file description, as Linux's struct
 // file: the file system node it opened (holding the node's reference, vfs.Namespace.Acquire),
@@ -15,7 +15,7 @@ import "github.com/unitrace/unitrace/kernel/fs/vfs"
 
 // File is an open file description.
 type File struct {
-	Node vfs.Node
+	Node fs.Node
 	// Pos is the file position: the offset of the next read or write, for a directory the
 	// getdents64 cookie to resume from.
 	Pos int64
@@ -35,7 +35,7 @@ const setflMask = O_APPEND | O_NONBLOCK
 // OpenFile opens the lowest free descriptor on a new description of node n with the flags open
 // was given (FD_CLOEXEC from O_CLOEXEC). The caller has taken the node's reference, which the
 // description now holds. A full table is EMFILE (the caller still holds the reference then).
-func (t *Table) OpenFile(n vfs.Node, flags int) (fd int, errno int) {
+func (t *Table) OpenFile(n fs.Node, flags int) (fd int, errno int) {
 	d := t.freeDescription()
 	if d < 0 {
 		return -1, EMFILE
@@ -82,14 +82,14 @@ func (t *Table) File(fd int) (f *File, ok bool) {
 
 // drop detaches descriptor fd from its description and returns the node whose reference the
 // caller must release, if fd was the description's last descriptor.
-func (t *Table) drop(fd int) (last vfs.Node) {
+func (t *Table) drop(fd int) (last fs.Node) {
 	f := &t.files[fd]
 	if f.kind != KindFile {
-		return vfs.Node{}
+		return fs.Node{}
 	}
 	d := &t.descs[f.desc%MaxFDs]
 	if d.refs--; d.refs > 0 {
-		return vfs.Node{}
+		return fs.Node{}
 	}
 	last = d.Node
 	*d = File{}
@@ -152,16 +152,16 @@ func (t *Table) install(fd, old int, cloexec bool) {
 // EBADF; old of a kind Dup refuses EINVAL. If closing new dropped the last descriptor of a
 // file, last is that file's node, for the caller to release; closing an eventfd or an epoll
 // instance this way is as Close.
-func (t *Table) Dup3(old, new, flags int) (fd int, last vfs.Node, errno int) {
+func (t *Table) Dup3(old, new, flags int) (fd int, last fs.Node, errno int) {
 	switch {
 	case flags&^O_CLOEXEC != 0:
-		return -1, vfs.Node{}, EINVAL
+		return -1, fs.Node{}, EINVAL
 	case old == new:
-		return -1, vfs.Node{}, EINVAL
+		return -1, fs.Node{}, EINVAL
 	case !t.isOpen(old) || new < 0 || new >= MaxFDs:
-		return -1, vfs.Node{}, EBADF
+		return -1, fs.Node{}, EBADF
 	case !dupable(t.files[old].kind):
-		return -1, vfs.Node{}, EINVAL
+		return -1, fs.Node{}, EINVAL
 	}
 	if t.isOpen(new) {
 		last, _ = t.Close(new)

@@ -3,7 +3,7 @@ package fd
 import (
 	"testing"
 
-	"github.com/unitrace/unitrace/kernel/fs/vfs"
+	"github.com/unitrace/unitrace/kernel/fs"
 )
 
 const (
@@ -14,7 +14,7 @@ const (
 func TestOpenFileAndDupShareTheDescription(t *testing.T) {
 	var tb Table
 	tb.Init()
-	n := vfs.Node{FS: 0, Ino: 7}
+	n := fs.Node{FS: 0, Ino: 7}
 	fd, errno := tb.OpenFile(n, oWRONLY|O_APPEND|O_CLOEXEC|O_CREAT|O_TRUNC|O_EXCL)
 	if fd != 3 || errno != 0 || tb.Kind(fd) != KindFile {
 		t.Fatalf("OpenFile = %d, %d (%v)", fd, errno, tb.Kind(fd))
@@ -54,7 +54,7 @@ func TestOpenFileAndDupShareTheDescription(t *testing.T) {
 	}
 
 	for _, c := range []int{fd, d} {
-		if last, errno := tb.Close(c); errno != 0 || last != (vfs.Node{}) {
+		if last, errno := tb.Close(c); errno != 0 || last != (fs.Node{}) {
 			t.Fatalf("Close(%d) = %+v, %d with descriptors left", c, last, errno)
 		}
 	}
@@ -71,8 +71,8 @@ func TestOpenFileAndDupShareTheDescription(t *testing.T) {
 func TestDup3(t *testing.T) {
 	var tb Table
 	tb.Init()
-	a := vfs.Node{Ino: 1}
-	b := vfs.Node{Ino: 2}
+	a := fs.Node{Ino: 1}
+	b := fs.Node{Ino: 2}
 	fa, _ := tb.OpenFile(a, 0)
 	fb, _ := tb.OpenFile(b, 0)
 	efd, _ := tb.Eventfd(0, 0)
@@ -97,7 +97,7 @@ func TestDup3(t *testing.T) {
 	if cl, _ := tb.Fcntl(fb, F_GETFD, 0); cl != FD_CLOEXEC {
 		t.Errorf("Dup3(O_CLOEXEC) without FD_CLOEXEC")
 	}
-	if _, last, _ := tb.Dup3(fa, efd, 0); last != (vfs.Node{}) || tb.Kind(efd) != KindFile {
+	if _, last, _ := tb.Dup3(fa, efd, 0); last != (fs.Node{}) || tb.Kind(efd) != KindFile {
 		t.Errorf("Dup3 over an eventfd: %+v, kind %v", last, tb.Kind(efd))
 	}
 	if con, _ := tb.Dup(1, 0, false); tb.Kind(con) != KindConsole {
@@ -121,7 +121,7 @@ func TestDup3(t *testing.T) {
 func TestFileDescriptorRules(t *testing.T) {
 	var tb Table
 	tb.Init()
-	p, _ := tb.OpenFile(vfs.Node{Ino: 3}, oPATH)
+	p, _ := tb.OpenFile(fs.Node{Ino: 3}, oPATH)
 	if fl, errno := tb.Fcntl(p, F_GETFL, 0); fl != oPATH || errno != 0 {
 		t.Errorf("O_PATH F_GETFL = %#o, %d", fl, errno)
 	}
@@ -133,11 +133,11 @@ func TestFileDescriptorRules(t *testing.T) {
 		t.Errorf("epoll_ctl ADD of a file = %d, want EPERM as for a regular file", errno)
 	}
 	for !tb.Full() {
-		if _, errno := tb.OpenFile(vfs.Node{Ino: 4}, 0); errno != 0 {
+		if _, errno := tb.OpenFile(fs.Node{Ino: 4}, 0); errno != 0 {
 			t.Fatal(errno)
 		}
 	}
-	if _, errno := tb.OpenFile(vfs.Node{Ino: 4}, 0); errno != EMFILE {
+	if _, errno := tb.OpenFile(fs.Node{Ino: 4}, 0); errno != EMFILE {
 		t.Errorf("OpenFile on a full table = %d", errno)
 	}
 	checkInvariants(t, &tb)

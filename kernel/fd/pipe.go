@@ -272,3 +272,27 @@ func (t *Table) pipeFcntl(fd, cmd int, arg uintptr) (ret int, errno int) {
 	}
 	return PipeSize, 0
 }
+
+// ReopenPipe opens the lowest free descriptor on an end of pipe end fd's pipe: its write end if
+// write, else its read end, whichever end fd is, with FD_CLOEXEC and O_NONBLOCK from flags. It
+// is open(2) of /proc/self/fd/N for a pipe, which Linux serves as an open of the pipe's inode
+// (a FIFO): the access mode chooses the end. fd not a pipe end is EBADF; no free descriptor
+// EMFILE.
+func (t *Table) ReopenPipe(fd int, write bool, flags int) (nfd int, errno int) {
+	p, _, ok := t.Pipe(fd)
+	if !ok {
+		return -1, EBADF
+	}
+	nfd = t.open(KindPipe, flags&O_CLOEXEC != 0, flags&O_NONBLOCK != 0)
+	if nfd < 0 {
+		return -1, EMFILE
+	}
+	t.files[nfd].desc = int16(p)
+	t.files[nfd].writeEnd = write
+	if write {
+		t.pipes[p].writers++
+	} else {
+		t.pipes[p].readers++
+	}
+	return nfd, 0
+}

@@ -16,7 +16,7 @@
 // the caller serialises all calls.
 package fd
 
-import "github.com/unitrace/unitrace/kernel/fs/vfs"
+import "github.com/unitrace/unitrace/kernel/fs"
 
 // MaxFDs is the size of the descriptor table: 1024, Linux's default soft RLIMIT_NOFILE
 // (INR_OPEN_CUR, include/linux/fs.h), so programs and tests that open many files find the
@@ -151,9 +151,9 @@ func (t *Table) open(kind Kind, cloexec, nonblock bool) int {
 // caller's to wake (Linux keeps such a file alive until they return; here
 // their next call sees EBADF). If fd was the last descriptor of an open
 // file, last is the file's node, whose reference the caller releases.
-func (t *Table) Close(fd int) (last vfs.Node, errno int) {
+func (t *Table) Close(fd int) (last fs.Node, errno int) {
 	if !t.isOpen(fd) {
-		return vfs.Node{}, EBADF
+		return fs.Node{}, EBADF
 	}
 	last = t.drop(fd)
 	f := &t.files[fd]

@@ -46,6 +46,12 @@ const (
 // will get a completion"), above every errno a system call returns.
 const EQUEUED = 529
 
+// EFDLINK is no Linux errno a program ever sees either: a path led through one of /proc's
+// descriptor links (/proc/self/fd/N) to a descriptor that has no file behind it (a pipe, a
+// socket, the console), which only the system call layer can open or stat (package vfs says
+// which descriptor). Its number is the one after EQUEUED.
+const EFDLINK = 530
+
 // Limits (linux/limits.h, linux/namei.h).
 const (
 	PathMax     = 4096 // PATH_MAX: a path name's bytes including its terminating NUL
@@ -148,6 +154,9 @@ const (
 // TmpfsMagic is statfs's f_type for tmpfs (TMPFS_MAGIC, include/uapi/linux/magic.h), which
 // memfs reports as its own.
 const TmpfsMagic = 0x01021994
+
+// ProcMagic is statfs's f_type for /proc (PROC_SUPER_MAGIC, include/uapi/linux/magic.h).
+const ProcMagic = 0x9fa0
 
 // ST_RDONLY is the bit of statfs's f_flags that says the file system is mounted read-only
 // (include/linux/statfs.h; the vfs tests check it against a read-only tmpfs).

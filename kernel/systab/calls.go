@@ -40,7 +40,7 @@ var Calls = []Call{
 	full("shutdown", "sysShutdown", ""),
 
 	// Files: an in-memory file system with tmpfs's semantics is "/" (kernel/files.go).
-	partial("openat", "sysOpenat", "O_TMPFILE EOPNOTSUPP; FIFOs, sockets and devices other than /dev's null, zero, full, random and urandom ENXIO; nothing under /proc and /sys (ENOENT)"),
+	partial("openat", "sysOpenat", "O_TMPFILE EOPNOTSUPP; FIFOs, sockets and devices other than /dev's null, zero, full, random and urandom ENXIO; /proc/self/fd/N of the console or a pipe opens it again (a pipe at the end the access mode asks for), of another descriptor without a file ENXIO; nothing under /sys (ENOENT)"),
 	partial("open", "sysOpen", "as openat"),
 	partial("creat", "sysCreat", "as openat"),
 	partial("pread64", "sysPread64", "files; other descriptors ESPIPE"),
@@ -49,7 +49,7 @@ var Calls = []Call{
 	partial("writev", "sysWritev", "files, pipes, sockets and the console; other descriptors EINVAL"),
 	partial("preadv", "sysPreadv", "files; other descriptors ESPIPE"),
 	partial("pwritev", "sysPwritev", "files; other descriptors ESPIPE"),
-	partial("lseek", "sysLseek", "files (SEEK_DATA and SEEK_HOLE see no hole but the end); other descriptors ESPIPE"),
+	partial("lseek", "sysLseek", "files (SEEK_DATA and SEEK_HOLE see no hole but the end; /proc's files SEEK_SET and SEEK_CUR only, EINVAL else, as Linux's seq files); other descriptors ESPIPE"),
 	full("getdents64", "sysGetdents64", ""),
 	partial("fstat", "sysFstat", "the console is a character device, pipes FIFOs, eventfds, epoll instances and the trace ports anonymous inodes"),
 	full("newfstatat", "sysNewfstatat", ""),

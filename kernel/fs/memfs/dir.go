@@ -170,3 +170,29 @@ func (f *FS) ReadDir(dir uint32, cookie uint64, dst []byte, now fs.Timespec) (n 
 }
 
 var dotName = [2]byte{'.', '.'}
+
+// DirOf returns a directory with an entry for inode ino, for a path to an open file (/proc's fd
+// links): a directory's parent; for another file the first directory found holding a name of
+// it, by a walk over every directory (a file with several names has several, and Linux shows
+// the one it was opened by, which memfs does not keep). A file with no name left is ENOENT.
+func (f *FS) DirOf(ino uint32) (uint32, int) {
+	n := f.get(ino)
+	switch {
+	case n == nil || n.nlink == 0:
+		return 0, fs.ENOENT
+	case isDir(n):
+		return n.parent, 0
+	}
+	for d := uint32(RootIno); d < f.nextIno; d++ {
+		di := f.get(d)
+		if di == nil || !isDir(di) || di.nlink == 0 {
+			continue
+		}
+		for i := uint32(0); i < di.slotEnd; i++ {
+			if s := slotAt(di, i); s != nil && s.ino == ino {
+				return d, 0
+			}
+		}
+	}
+	return 0, fs.ENOENT
+}

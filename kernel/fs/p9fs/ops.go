@@ -378,3 +378,17 @@ func (f *FS) Fsync(w int32, ino uint32, datasync bool) int {
 	_, m, errno := f.c.Fsync(a.b, fid, datasync)
 	return f.started(w, a, m, errno, tagState{step: stepEmpty, ino: ino})
 }
+
+// DirOf returns the directory that last held a name of inode ino (for a path to an open file,
+// /proc's fd links): where the lookup that found it looked. A node whose name a call of ours
+// removed is ENOENT; what the host did meanwhile is not asked.
+func (f *FS) DirOf(ino uint32) (uint32, int) {
+	n, errno := f.node(ino)
+	if errno != 0 {
+		return 0, errno
+	}
+	if n.gone || n.nlen == 0 {
+		return 0, fs.ENOENT
+	}
+	return n.parent, 0
+}

@@ -5,6 +5,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/fs/memfs"
 	"github.com/unitrace/unitrace/kernel/fs/p9"
 	"github.com/unitrace/unitrace/kernel/fs/p9fs"
+	"github.com/unitrace/unitrace/kernel/fs/procfs"
 )
 
 // The tagged dispatch to the file systems: one switch per operation on the kind of the Node's
@@ -35,6 +36,8 @@ func (ns *Namespace) rootIno(fsid uint16) uint32 {
 		return memfs.RootIno
 	case kindShare:
 		return p9fs.RootIno
+	case kindProc:
+		return procfs.RootIno
 	}
 	return 0
 }
@@ -45,6 +48,8 @@ func (ns *Namespace) mode(n Node) uint32 {
 		return ns.memOf(n).Mode(n.Ino)
 	case kindShare:
 		return ns.shareOf(n).Mode(n.Ino)
+	case kindProc:
+		return ns.proc.Mode(n.Ino)
 	}
 	return 0
 }
@@ -57,6 +62,9 @@ func (ns *Namespace) lookup(dir Node, name []byte) (Node, int) {
 	case kindShare:
 		ino, errno := ns.shareOf(dir).Lookup(ns.caller, dir.Ino, name)
 		return Node{FS: dir.FS, Ino: ino}, errno
+	case kindProc:
+		ino, errno := ns.proc.Lookup(dir.Ino, name)
+		return Node{FS: dir.FS, Ino: ino}, errno
 	}
 	return Node{}, fs.ENOENT
 }
@@ -67,8 +75,26 @@ func (ns *Namespace) nameOf(dir, n Node, dst []byte) (int, int) {
 		return ns.memOf(dir).NameOf(dir.Ino, n.Ino, dst)
 	case kindShare:
 		return ns.shareOf(dir).NameOf(dir.Ino, n.Ino, dst)
+	case kindProc:
+		return ns.proc.NameOf(dir.Ino, n.Ino, dst)
 	}
 	return 0, fs.ENOENT
+}
+
+// dirOf returns a directory that holds a name of n (procfs's fd links show the path of their
+// files).
+func (ns *Namespace) dirOf(n Node) (Node, int) {
+	var ino uint32
+	errno := fs.ENOENT
+	switch ns.kindOf(n) {
+	case kindMem:
+		ino, errno = ns.memOf(n).DirOf(n.Ino)
+	case kindShare:
+		ino, errno = ns.shareOf(n).DirOf(n.Ino)
+	case kindProc:
+		ino, errno = ns.proc.DirOf(n.Ino)
+	}
+	return Node{FS: n.FS, Ino: ino}, errno
 }
 
 func (ns *Namespace) size(n Node) int64 {
@@ -77,6 +103,11 @@ func (ns *Namespace) size(n Node) int64 {
 		return ns.memOf(n).Size(n.Ino)
 	case kindShare:
 		return ns.shareOf(n).Size(n.Ino)
+	case kindProc:
+		// Only a plain link's size is asked for (follow), and it must be its text's length:
+		// stat reports 0, as Linux's does.
+		size, _ := ns.proc.LinkLen(ns.caller, n.Ino)
+		return size
 	}
 	return 0
 }
@@ -87,6 +118,18 @@ func (ns *Namespace) readlink(n Node, dst []byte) (int, int) {
 		return ns.memOf(n).Readlink(n.Ino, dst)
 	case kindShare:
 		return ns.shareOf(n).Readlink(ns.caller, n.Ino, dst)
+	case kindProc:
+		kind, target, _, errno := ns.proc.Target(ns.caller, n.Ino)
+		switch {
+		case errno != 0:
+			return 0, errno
+		case kind == procfs.TargetRoot:
+			return copy(dst, "/"), 0
+		case kind == procfs.TargetNode:
+			k, errno := ns.pathOf(target, ns.linkBuf[:])
+			return copy(dst, ns.linkBuf[:k]), errno
+		}
+		return ns.proc.Readlink(ns.caller, n.Ino, dst)
 	}
 	return 0, fs.ENOENT
 }
@@ -97,6 +140,11 @@ func (ns *Namespace) acquire(n Node) int {
 		return ns.memOf(n).Acquire(n.Ino)
 	case kindShare:
 		return ns.shareOf(n).Acquire(n.Ino)
+	case kindProc:
+		// Nothing to keep: a file of /proc is its inode number, and whatever it shows is
+		// looked for anew at each use.
+		_, errno := ns.proc.Stat(n.Ino)
+		return errno
 	}
 	return fs.ENOENT
 }
@@ -167,6 +215,8 @@ func (ns *Namespace) unlink(p Pages, dir Node, name []byte, now fs.Timespec) int
 		return ns.memOf(dir).Unlink(p, dir.Ino, name, now)
 	case kindShare:
 		return ns.shareOf(dir).Unlink(ns.caller, dir.Ino, name, false)
+	case kindProc:
+		return ns.proc.Remove(dir.Ino, name, false)
 	}
 	return fs.ENOENT
 }
@@ -177,6 +227,8 @@ func (ns *Namespace) rmdir(p Pages, dir Node, name []byte, now fs.Timespec) int 
 		return ns.memOf(dir).Rmdir(p, dir.Ino, name, now)
 	case kindShare:
 		return ns.shareOf(dir).Unlink(ns.caller, dir.Ino, name, true)
+	case kindProc:
+		return ns.proc.Remove(dir.Ino, name, true)
 	}
 	return fs.ENOENT
 }
@@ -192,6 +244,13 @@ func (ns *Namespace) rename(p Pages, olddir Node, oldname []byte, newdir Node, n
 			return fs.EINVAL
 		}
 		return ns.shareOf(olddir).Rename(ns.caller, olddir.Ino, oldname, newdir.Ino, newname)
+	case kindProc:
+		// Both names are there (Rename found them); the old one's directory is checked for
+		// writing, then it cannot move.
+		if errno := ns.proc.WriteDenied(olddir.Ino); errno != 0 {
+			return errno
+		}
+		return fs.EPERM
 	}
 	return fs.ENOENT
 }
@@ -202,6 +261,10 @@ func (ns *Namespace) truncate(p Pages, n Node, size int64, stamp bool, now fs.Ti
 		return ns.memOf(n).Truncate(p, n.Ino, size, stamp, now)
 	case kindShare:
 		return ns.shareOf(n).Setattr(ns.caller, n.Ino, p9.SetAttr{Valid: p9.SetattrSize, Size: uint64(size)})
+	case kindProc:
+		// Linux lets root truncate /proc's files, which changes nothing, but those it may
+		// not write.
+		return ns.proc.WriteDenied(n.Ino)
 	}
 	return fs.ENOENT
 }
@@ -213,6 +276,14 @@ func (ns *Namespace) Read(n Node, off int64, dst []byte, now fs.Timespec) (int, 
 		return ns.memOf(n).Read(n.Ino, off, dst, now)
 	case kindShare:
 		return ns.shareOf(n).Read(ns.caller, n.Ino, off, dst)
+	case kindProc:
+		var pages uint64
+		for i := range ns.mounts {
+			if ns.mounts[i].kind == kindMem {
+				pages += ns.mem[ns.mounts[i].index%MaxMemFS].Usage().Pages
+			}
+		}
+		return ns.proc.Read(ns.caller, n.Ino, off, dst, now, pages)
 	}
 	return 0, fs.EBADF
 }
@@ -233,6 +304,8 @@ func (ns *Namespace) Write(p Pages, n Node, off int64, src []byte, appending boo
 		return m.Write(p, n.Ino, off, src, now)
 	case kindShare:
 		return ns.shareOf(n).Write(ns.caller, n.Ino, off, src, appending)
+	case kindProc:
+		return 0, ns.proc.Write(n.Ino)
 	}
 	return 0, fs.EBADF
 }
@@ -257,6 +330,8 @@ func (ns *Namespace) ReadDir(n Node, cookie uint64, dst []byte, now fs.Timespec)
 		return ns.memOf(n).ReadDir(n.Ino, cookie, dst, now)
 	case kindShare:
 		return ns.shareOf(n).ReadDir(ns.caller, n.Ino, cookie, dst)
+	case kindProc:
+		return ns.proc.ReadDir(n.Ino, cookie, dst)
 	}
 	return 0, cookie, fs.EBADF
 }
@@ -275,6 +350,10 @@ func (ns *Namespace) Stat(n Node) (fs.Stat, int) {
 		st, errno := ns.shareOf(n).Stat(ns.caller, n.Ino)
 		st.Dev = ns.Dev(n)
 		return st, errno
+	case kindProc:
+		st, errno := ns.proc.Stat(n.Ino)
+		st.Dev = ns.Dev(n)
+		return st, errno
 	}
 	return fs.Stat{}, fs.EBADF
 }
@@ -285,6 +364,8 @@ func (ns *Namespace) chmod(n Node, mode uint32, now fs.Timespec) int {
 		return ns.memOf(n).Chmod(n.Ino, mode, now)
 	case kindShare:
 		return ns.shareOf(n).Setattr(ns.caller, n.Ino, p9.SetAttr{Valid: p9.SetattrMode, Mode: mode & 0o7777})
+	case kindProc:
+		return fs.EPERM // Linux's pid files refuse; its own files let root change a mode kept nowhere here
 	}
 	return fs.ENOENT
 }
@@ -305,6 +386,8 @@ func (ns *Namespace) setTimes(n Node, atime, mtime fs.Timespec, setA, setM bool,
 			a.MtimeSec, a.MtimeNsec = uint64(mtime.Sec), uint64(mtime.Nsec)
 		}
 		return ns.shareOf(n).Setattr(ns.caller, n.Ino, a)
+	case kindProc:
+		return 0 // accepted and kept nowhere: a file of /proc has the boot's times
 	}
 	return fs.ENOENT
 }
@@ -333,6 +416,8 @@ func (ns *Namespace) Statfs(n Node) (fs.Statfs, int) {
 			st.Flags |= fs.ST_RDONLY
 		}
 		return st, errno
+	case kindProc:
+		return fs.Statfs{Type: fs.ProcMagic, Bsize: memfs.PageSize, Namelen: fs.NameMax}, 0
 	}
 	return fs.Statfs{}, fs.EBADF
 }

@@ -4,14 +4,12 @@ import (
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/memfs"
 	"github.com/unitrace/unitrace/kernel/fs/p9fs"
+	"github.com/unitrace/unitrace/kernel/fs/procfs"
 )
 
-// Node names a file in the namespace: a mounted file system and an inode number in it. The zero
-// Node names nothing.
-type Node struct {
-	FS  uint16 // index of the file system in the namespace's mount table
-	Ino uint32
-}
+// Node names a file in the namespace: a mounted file system (the index of its mount) and an
+// inode number in it. The zero Node names nothing.
+type Node = fs.Node
 
 // Pages is the page allocator the file systems take their memory from.
 type Pages = memfs.Pages
@@ -32,6 +30,7 @@ const (
 	kindNone  kind = iota
 	kindMem        // memfs: index is into Namespace.mem
 	kindShare      // p9fs: index is into Namespace.shares
+	kindProc       // procfs: Namespace.proc, the one process file system
 )
 
 // mount is one file system in the namespace.
@@ -47,9 +46,14 @@ type Namespace struct {
 	mounts [MaxMounts]mount
 	mem    [MaxMemFS]memfs.FS
 	shares [MaxShares]p9fs.FS
+	proc   procfs.FS
 	nshare int     // shares handed out by NewShare
-	caller int32   // the thread making the calls, for the shares' waits (Begin)
+	caller int32   // the thread making the calls, for the shares' waits and /proc (Begin)
 	walks  [2]walk // scratch for the (at most two) paths of one operation
+	// fdLink is the descriptor of the last fs.EFDLINK: the one a /proc link led to.
+	fdLink int
+	// linkBuf holds the path of a file a /proc link leads to while readlink cuts it to size.
+	linkBuf [fs.PathMax]byte
 }
 
 // Init makes the namespace's root an empty memfs of capacity c whose root directory has mode
@@ -159,9 +163,46 @@ func (ns *Namespace) MountShare(i int, at Node) (Node, int) {
 	return Node{FS: uint16(slot), Ino: p9fs.RootIno}, 0
 }
 
+// MountProc mounts the process file system, which shows the kernel's state in src, on directory
+// at, as MountMem mounts a memfs (there is one: a second is EBUSY). The namespace keeps src's
+// address (procfs.FS.Init says why), so src must be a global.
+func (ns *Namespace) MountProc(at Node, src *procfs.Sources) (Node, int) {
+	if ns.mode(at)&fs.S_IFMT != fs.S_IFDIR {
+		if ns.mode(at) == 0 {
+			return Node{}, fs.ENOENT
+		}
+		return Node{}, fs.ENOTDIR
+	}
+	slot := -1
+	for i := range ns.mounts {
+		if ns.mounts[i].kind == kindProc {
+			return Node{}, fs.EBUSY
+		}
+		if slot < 0 && ns.mounts[i].kind == kindNone {
+			slot = i
+		}
+	}
+	if slot < 0 {
+		return Node{}, fs.ENOSPC
+	}
+	ns.proc.Init(src)
+	ns.acquire(at)
+	ns.setMounted(at, true)
+	ns.mounts[slot] = mount{kind: kindProc, point: at}
+	return Node{FS: uint16(slot), Ino: procfs.RootIno}, 0
+}
+
+// FDLink is the descriptor that the last operation failing with fs.EFDLINK led to.
+func (ns *Namespace) FDLink() int { return ns.fdLink }
+
+// Proc reports whether n is in the process file system: its files have no size to read up to
+// (their contents are made as they are read) and seek as Linux's do.
+func (ns *Namespace) Proc(n Node) bool { return ns.kindOf(n) == kindProc }
+
 // Begin starts a run of a system call by thread w: the shares' calls wait by thread, and a
 // call that needs the host returns fs.EQUEUED (the caller waits for the share's reply, then
-// runs the whole system call again, with Begin again). End ends the system call.
+// runs the whole system call again, with Begin again). End ends the system call. /proc's
+// thread-self is w's.
 func (ns *Namespace) Begin(w int32) {
 	ns.caller = w
 	for i := 0; i < ns.nshare; i++ {
@@ -222,6 +263,8 @@ func (ns *Namespace) isRoot(n Node) bool {
 		return n.Ino == memfs.RootIno
 	case kindShare:
 		return n.Ino == p9fs.RootIno
+	case kindProc:
+		return n.Ino == procfs.RootIno
 	}
 	return false
 }

@@ -25,8 +25,13 @@ func (ns *Namespace) start(w *walk, at At, path []byte, emptyOK bool) (empty boo
 }
 
 // lookupAt resolves a whole path for the operations that take AT_SYMLINK_NOFOLLOW and
-// AT_EMPTY_PATH in flags.
+// AT_EMPTY_PATH in flags. A /proc link to a descriptor without a file is ENXIO
+// (lookupAtFD leaves it fs.EFDLINK).
 func (ns *Namespace) lookupAt(at At, path []byte, flags int) (Node, int) {
+	return noFDLink(ns.lookupAtFD(at, path, flags))
+}
+
+func (ns *Namespace) lookupAtFD(at At, path []byte, flags int) (Node, int) {
 	w := &ns.walks[0]
 	empty, errno := ns.start(w, at, path, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
@@ -46,7 +51,9 @@ func (ns *Namespace) lookupAt(at At, path []byte, flags int) (Node, int) {
 // drops with Release when the descriptor closes, and whether Open created it. Access mode,
 // O_CREAT, O_EXCL, O_TRUNC, O_DIRECTORY, O_NOFOLLOW and O_PATH change what it does; O_APPEND,
 // O_NONBLOCK and O_CLOEXEC are the caller's to keep; other flags are ignored, as open ignores
-// unknown ones. O_TMPFILE is not supported (EOPNOTSUPP).
+// unknown ones. O_TMPFILE is not supported (EOPNOTSUPP). A path that ends at a /proc link to
+// a descriptor without a file (a pipe, a socket, the console) fails with fs.EFDLINK, FDLink
+// naming the descriptor: opening it is the caller's.
 func (ns *Namespace) Open(p Pages, at At, path []byte, flags int, mode uint32, now fs.Timespec) (n Node, created bool, errno int) {
 	switch {
 	case flags&(fs.O_DIRECTORY|fs.O_CREAT) == fs.O_DIRECTORY|fs.O_CREAT:
@@ -115,10 +122,20 @@ func (ns *Namespace) Open(p Pages, at At, path []byte, flags int, mode uint32, n
 			}
 		}
 		if !created && ns.isLink(n) && lf&follow != 0 {
-			if errno := ns.follow(w, n); errno != 0 {
+			t, magic, errno := ns.jump(w, n)
+			if !magic {
+				if errno := ns.follow(w, n); errno != 0 {
+					return Node{}, false, errno
+				}
+				continue
+			}
+			if errno == fs.EFDLINK && lf&wantDir != 0 {
+				errno = fs.ENOTDIR
+			}
+			if errno != 0 {
 				return Node{}, false, errno
 			}
-			continue
+			n = t
 		}
 		break
 	}
@@ -151,6 +168,11 @@ func (ns *Namespace) finishOpen(p Pages, n Node, created bool, flags, lf int, no
 	case fs.S_IFREG:
 		if writes && ns.ReadOnly(n) {
 			return Node{}, false, fs.EROFS
+		}
+		if writes && ns.kindOf(n) == kindProc {
+			if errno := ns.proc.WriteDenied(n.Ino); errno != 0 {
+				return Node{}, false, errno
+			}
 		}
 		if flags&fs.O_TRUNC != 0 && !created {
 			if errno := ns.truncate(p, n, 0, true, now); errno != 0 {
@@ -254,7 +276,7 @@ func (ns *Namespace) Link(p Pages, oldAt At, oldpath []byte, newAt At, newpath [
 		if flags&fs.AT_SYMLINK_FOLLOW != 0 {
 			lf = follow
 		}
-		if old, errno = ns.resolve(w, lf); errno != 0 {
+		if old, errno = noFDLink(ns.resolve(w, lf)); errno != 0 {
 			return errno
 		}
 	}
@@ -358,6 +380,9 @@ func (ns *Namespace) Rename(p Pages, oldAt At, oldpath []byte, newAt At, newpath
 	if errno != 0 && errno != fs.ENOENT {
 		return errno
 	}
+	if errno == fs.ENOENT && ns.kindOf(nw.cur) == kindProc {
+		return fs.ENOENT // /proc has no negative entries: a new name fails to look up
+	}
 	exists := errno == 0
 	exchange := flags&fs.RENAME_EXCHANGE != 0
 	switch {
@@ -403,12 +428,14 @@ func (ns *Namespace) Readlink(at At, path []byte, dst []byte) (int, int) {
 const atStatxSyncType = 0x6000
 
 // StatAt returns the attributes of the file path names (fstatat, statx; flags
-// AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH, AT_NO_AUTOMOUNT, AT_STATX_*).
+// AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH, AT_NO_AUTOMOUNT, AT_STATX_*). A path that ends at a /proc
+// link to a descriptor without a file fails with fs.EFDLINK, FDLink naming the descriptor,
+// whose attributes are the caller's.
 func (ns *Namespace) StatAt(at At, path []byte, flags int) (fs.Stat, int) {
 	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_NO_AUTOMOUNT|fs.AT_EMPTY_PATH|atStatxSyncType) != 0 {
 		return fs.Stat{}, fs.EINVAL
 	}
-	n, errno := ns.lookupAt(at, path, flags)
+	n, errno := ns.lookupAtFD(at, path, flags)
 	if errno != 0 {
 		return fs.Stat{}, errno
 	}
@@ -423,7 +450,15 @@ func (ns *Namespace) Access(at At, path []byte, mode uint32, flags int) int {
 	if mode&^(fs.R_OK|fs.W_OK|fs.X_OK) != 0 || flags&^(fs.AT_EACCESS|fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
 		return fs.EINVAL
 	}
-	n, errno := ns.lookupAt(at, path, flags)
+	n, errno := ns.lookupAtFD(at, path, flags)
+	if errno == fs.EFDLINK {
+		// A pipe's, socket's or console's inode: root may read and write it, and it has no
+		// execute bit.
+		if mode&fs.X_OK != 0 {
+			return fs.EACCES
+		}
+		return 0
+	}
 	if errno != 0 {
 		return errno
 	}
@@ -433,6 +468,9 @@ func (ns *Namespace) Access(at At, path []byte, mode uint32, flags int) int {
 	}
 	if mode&fs.W_OK != 0 && !special(m) && ns.ReadOnly(n) {
 		return fs.EROFS
+	}
+	if mode&fs.W_OK != 0 && ns.kindOf(n) == kindProc {
+		return ns.proc.WriteDenied(n.Ino)
 	}
 	return 0
 }
@@ -630,4 +668,63 @@ func (ns *Namespace) Path(root, n Node, dst []byte) (int, int) {
 		dst[pos] = '/'
 	}
 	return copy(dst, dst[pos:]), 0
+}
+
+// pathOf writes into dst the path of file n, as /proc's links to open files show it: a
+// directory's path (Path); for another file the path of a directory that holds a name of it,
+// and that name. A file with no name left (unlinked while open) is "/#<ino> (deleted)": Linux
+// shows the path the file had, which nothing here keeps. A dst too small is ENAMETOOLONG.
+func (ns *Namespace) pathOf(n Node, dst []byte) (int, int) {
+	if ns.isDir(n) {
+		k, errno := ns.Path(ns.Root(), n, dst)
+		if errno == fs.ENOENT {
+			return deletedName(n, dst), 0
+		}
+		return k, errno
+	}
+	dir, errno := ns.dirOf(n)
+	if errno == fs.ENOENT {
+		return deletedName(n, dst), 0
+	}
+	if errno != 0 {
+		return 0, errno
+	}
+	var name [fs.NameMax]byte
+	k, errno := ns.nameOf(dir, n, name[:])
+	if errno == fs.ENOENT {
+		return deletedName(n, dst), 0
+	}
+	if errno != 0 {
+		return 0, errno
+	}
+	p, errno := ns.Path(ns.Root(), dir, dst)
+	if errno != 0 {
+		return 0, errno
+	}
+	if p == 1 { // the root: no second slash
+		p = 0
+	}
+	if p+1+k > len(dst) {
+		return 0, fs.ENAMETOOLONG
+	}
+	dst[p] = '/'
+	return p + 1 + copy(dst[p+1:], name[:k]), 0
+}
+
+// deletedName writes "/#<ino> (deleted)" (cut to fit dst) and returns its length.
+func deletedName(n Node, dst []byte) int {
+	var b [32]byte
+	i := copy(b[:], "/#")
+	var digits [10]byte
+	d := len(digits)
+	for v := n.Ino; ; v /= 10 {
+		d--
+		digits[d] = byte('0' + v%10)
+		if v < 10 {
+			break
+		}
+	}
+	i += copy(b[i:], digits[d:])
+	i += copy(b[i:], " (deleted)")
+	return copy(dst, b[:i])
 }

@@ -1,6 +1,9 @@
 package vfs
 
-import "github.com/unitrace/unitrace/kernel/fs"
+import (
+	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/fs/procfs"
+)
 
 // walkBufSize is the room a resolution has for its path and the targets of the symbolic links
 // it follows. The path still to resolve sits at the end of the buffer; following a link writes
@@ -100,10 +103,20 @@ func (ns *Namespace) parent(w *walk) (last []byte, typ lastType, slash bool, err
 			return nil, 0, false, errno
 		}
 		if ns.isLink(n) {
-			if errno := ns.follow(w, n); errno != 0 {
+			t, magic, errno := ns.jump(w, n)
+			if !magic {
+				if errno := ns.follow(w, n); errno != 0 {
+					return nil, 0, false, errno
+				}
+				continue
+			}
+			if errno == fs.EFDLINK {
+				errno = fs.ENOTDIR // a pipe or a socket holds no names
+			}
+			if errno != 0 {
 				return nil, 0, false, errno
 			}
-			continue
+			n = t
 		}
 		if !ns.isDir(n) {
 			return nil, 0, false, fs.ENOTDIR
@@ -164,6 +177,37 @@ func (ns *Namespace) follow(w *walk, n Node) int {
 	return 0
 }
 
+// jump follows n if it is one of /proc's magic links, which lead to a file, not to a path
+// (Linux's nd_jump_link): magic reports whether it is one, target is the file. A link to a
+// descriptor with no file behind it (a pipe, a socket, the console) fails with fs.EFDLINK, and
+// ns.fdLink names the descriptor. A jump counts as a link followed.
+func (ns *Namespace) jump(w *walk, n Node) (target Node, magic bool, errno int) {
+	if ns.kindOf(n) != kindProc {
+		return Node{}, false, 0
+	}
+	kind, target, desc, errno := ns.proc.Target(ns.caller, n.Ino)
+	switch {
+	case errno != 0:
+		return Node{}, true, errno
+	case kind == procfs.TargetText:
+		return Node{}, false, 0
+	}
+	if w.links++; w.links > fs.MaxSymlinks {
+		return Node{}, true, fs.ELOOP
+	}
+	switch kind {
+	case procfs.TargetRoot:
+		return w.root, true, 0
+	case procfs.TargetFD:
+		ns.fdLink = desc
+		return Node{}, true, fs.EFDLINK
+	}
+	if ns.mode(target) == 0 {
+		return Node{}, true, fs.ENOENT
+	}
+	return target, true, 0
+}
+
 // Lookup flags of resolve.
 const (
 	follow  = 1 << iota // follow a symbolic link in the last component
@@ -188,10 +232,20 @@ func (ns *Namespace) resolve(w *walk, flags int) (Node, int) {
 				return Node{}, errno
 			}
 			if ns.isLink(n) && (flags&follow != 0 || slash) {
-				if errno := ns.follow(w, n); errno != 0 {
+				t, magic, errno := ns.jump(w, n)
+				if !magic {
+					if errno := ns.follow(w, n); errno != 0 {
+						return Node{}, errno
+					}
+					continue
+				}
+				if errno == fs.EFDLINK && (slash || flags&wantDir != 0) {
+					errno = fs.ENOTDIR
+				}
+				if errno != 0 {
 					return Node{}, errno
 				}
-				continue
+				n = t
 			}
 		}
 		if (slash || flags&wantDir != 0) && !ns.isDir(n) {
@@ -203,7 +257,8 @@ func (ns *Namespace) resolve(w *walk, flags int) (Node, int) {
 
 // Resolve returns the file path names, relative to directory start (the working directory or a
 // dirfd's) with root as "/". With follow set, a symbolic link as the last component is followed;
-// with emptyOK an empty path names start itself (AT_EMPTY_PATH).
+// with emptyOK an empty path names start itself (AT_EMPTY_PATH). A /proc link to a descriptor
+// without a file is ENXIO.
 func (ns *Namespace) Resolve(root, start Node, path []byte, followLast, emptyOK bool) (Node, int) {
 	w := &ns.walks[0]
 	empty, errno := ns.begin(w, root, start, path, emptyOK)
@@ -217,5 +272,14 @@ func (ns *Namespace) Resolve(root, start Node, path []byte, followLast, emptyOK 
 	if followLast {
 		flags |= follow
 	}
-	return ns.resolve(w, flags)
+	return noFDLink(ns.resolve(w, flags))
+}
+
+// noFDLink turns fs.EFDLINK into the errno of the calls that do nothing with a descriptor
+// that has no file behind it: ENXIO, Linux's errno for opening a socket that way.
+func noFDLink(n Node, errno int) (Node, int) {
+	if errno == fs.EFDLINK {
+		errno = fs.ENXIO
+	}
+	return n, errno
 }

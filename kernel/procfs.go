@@ -1,0 +1,84 @@
+package kernel
+
+import (
+	"github.com/unitrace/unitrace/kernel/fd"
+	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/fs/procfs"
+	"github.com/unitrace/unitrace/kernel/fs/vfs"
+)
+
+// /proc: the process file system (package procfs), mounted at boot. It reads the kernel's own
+// state when a file is read: the descriptor table, the scheduler, the frame allocator, the
+// command line, the working directory and the umask, through procSources.
+
+// procSources is what /proc shows. Its pointers are set here, in a static initialiser the
+// linker lays out (storing them at run time would need the collector's write barrier, which
+// kernel-mode code must not use); Info is filled at boot, Threads as threads start.
+var procSources = procfs.Sources{
+	FDs:       &fds,
+	Frames:    &frames,
+	Sched:     &scheduler,
+	Cmdline:   &cmdline,
+	Cwd:       &cwd,
+	Umask:     &umask,
+	UserPages: &userPages,
+	Clock:     kernelClock,
+}
+
+// mountProc makes /proc (mode 0555, as a Linux root file system's mount point has it) and
+// mounts the process file system there.
+func mountProc(now fs.Timespec) {
+	info := &procSources.Info
+	info.Pid = processID
+	info.SetExe(argv0)
+	info.BootWall = bootWallNanos
+	start, end := imageRange()
+	info.ImageBytes = uint64(end - start)
+	archCPUInfo(&info.CPU)
+	root := rootNS.Root()
+	path := [...]byte{'/', 'p', 'r', 'o', 'c'}
+	if errno := rootNS.Mkdir(&fsPages, vfs.At{Root: root, Dir: root}, path[:], 0o555, now); errno != 0 && errno != fs.EEXIST {
+		panicBoot("file system: no room for /proc")
+	}
+	at, errno := rootNS.Resolve(root, root, path[:], true, false)
+	if errno == 0 {
+		_, errno = rootNS.MountProc(at, &procSources)
+	}
+	if errno != 0 {
+		klog().s("files: cannot mount /proc: errno ").d(int64(errno)).nl()
+	}
+}
+
+// reopenDescriptor is open(2) of /proc/self/fd/d where descriptor d has no file behind it
+// (vfs's fs.EFDLINK), as Linux opens the object d refers to: the console again, as a console
+// descriptor of its own; a pipe at the end the access mode asks for (O_RDWR: d's own end), as
+// a FIFO opens. Sockets, eventfds, epoll instances and the trace ports cannot be opened that way
+// (ENXIO, Linux's answer for them), nor can O_PATH name any of them here.
+func reopenDescriptor(d int, flags int) uint64 {
+	if flags&fs.O_PATH != 0 {
+		return neg(fs.ENXIO)
+	}
+	switch fds.Kind(d) {
+	case fd.KindConsole:
+		n, errno := fds.Dup(d, 0, flags&fs.O_CLOEXEC != 0)
+		if errno != 0 {
+			return neg(errno)
+		}
+		fds.Fcntl(n, fd.F_SETFL, uintptr(flags&fs.O_NONBLOCK))
+		return uint64(n)
+	case fd.KindPipe:
+		_, write, _ := fds.Pipe(d)
+		switch flags & fs.O_ACCMODE {
+		case fs.O_RDONLY:
+			write = false
+		case fs.O_WRONLY:
+			write = true
+		}
+		n, errno := fds.ReopenPipe(d, write, flags)
+		if errno != 0 {
+			return neg(errno)
+		}
+		return uint64(n)
+	}
+	return neg(fs.ENXIO)
+}
