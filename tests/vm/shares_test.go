@@ -32,7 +32,7 @@ func TestSharedFiles(t *testing.T) {
 		"pattern: 1048576 bytes, read back at 500000 true",
 		"scratch: walked . a a/b a/b/c a/b/c/f a/d a/d/f e e/f, removed ENOENT",
 		"readonly: write EROFS, mkdir EROFS, statfs read-only true",
-		"dotdot: dev etc in out tmp",
+		"dotdot: dev etc in out proc tmp",
 		"escape: ENOENT",
 		"exit: 0")
 	forEachArch(t, func(t *testing.T, a guestArch) {
