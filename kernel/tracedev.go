@@ -101,6 +101,38 @@ func initTraceDevice(mem uintptr) {
 
 func portKey(dev uint32) uintptr { return 1<<61 | uintptr(dev) }
 
+// printTraceDevice prints the trace ports' state as the device last described it, for the
+// watchdog's block: a thread blocked on a port waits for the host, whose connection the guest
+// knows only from the device's PORT_OPEN messages.
+func printTraceDevice() {
+	if !vdevReady {
+		return
+	}
+	l := klog().s("trace device:")
+	for dev, name := range [...]string{devData: "data", devCtl: "ctl"} {
+		if dev == 0 {
+			continue
+		}
+		l.s(" ").s(name)
+		p := ports[dev].port
+		if p < 0 {
+			l.s(" port none;")
+			continue
+		}
+		vp := vdev.Port(p)
+		l.s(" port ").d(int64(p)).s(": host ").s(openWord(vp.HostConnected)).s(", guest ").s(openWord(vp.GuestOpen)).s(";")
+	}
+	st := &vdev.Stats
+	l.s(" control messages: ").u(st.BadControl).s(" bad, ").u(st.UnknownControl).s(" unknown, ").u(st.ControlDropped).s(" not sent").nl()
+}
+
+func openWord(open bool) string {
+	if open {
+		return "open"
+	}
+	return "closed"
+}
+
 // deviceInterrupt handles a device line: it returns false if neither the trace device nor a
 // shared directory's raised it. Each is asked, since lines can be shared.
 func deviceInterrupt() bool {

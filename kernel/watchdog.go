@@ -107,6 +107,7 @@ func dumpStacks() {
 	sink := stackSink{console: true}
 	n := snapshotStacks(&sink)
 	klog().s("watchdog: end of stacks (").d(int64(n)).s(" entries)").nl()
+	printTraceDevice()
 }
 
 // printStackEntry prints one snapshot entry: a CPU's line, or a thread's line and its frames.
