@@ -83,8 +83,9 @@ const (
 )
 
 // classify finds the stack c.SP is on and its bounds: a kernel stack, or the stack of g (0 when
-// the arch could not find one), or the system stack of g's M. Every pointer it follows is
-// checked against the page tables first (readable): an interrupt handler must never fault.
+// the arch could not find one), or the system stack or the signal stack of g's M. Every
+// pointer it follows is checked against the page tables first (readable): an interrupt handler
+// must never fault.
 //
 // The runtime's assembly sometimes runs on the M's g0 stack while g still names the goroutine
 // and the frame pointer still points into the goroutine's stack (runtime.nanotime1 and the
@@ -121,13 +122,21 @@ func (c *Context) classify(g uintptr) {
 	case g0 != 0 && g0 != g:
 		slo, shi, ok := gStack(g0)
 		if !ok || c.SP < slo || c.SP >= shi {
-			return
+			break
 		}
 		c.Kind = record.StackSystem
 		if c.FP >= lo && c.FP < hi {
 			c.Lo, c.Hi, c.walkLo = lo, hi, lo // frames still on the goroutine's stack
 		} else {
 			c.Lo, c.Hi, c.walkLo = slo, shi, max(slo, c.SP-frameBelowSP)
+		}
+	}
+	if c.Hi == 0 && m != 0 && readable(m+goabi.MGsignal) {
+		// The M's signal stack, which a signal handler's first instructions run on as the g
+		// they interrupted: the runtime's sigtrampgo switches g to gsignal only later.
+		gs := load(m + goabi.MGsignal)
+		if slo, shi, ok := gStack(gs); ok && gs != g && c.SP >= slo && c.SP < shi {
+			c.Kind, c.Lo, c.Hi, c.walkLo = record.StackGoroutine, slo, shi, max(slo, c.SP-frameBelowSP)
 		}
 	}
 }

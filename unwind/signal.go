@@ -15,7 +15,7 @@ import (
 // signal stack's bounds) or goes on from the interrupted frame pointer, past the one function
 // it cannot see: the interrupted instruction's, whose pc only the signal frame holds.
 //
-// So a walk that meets the restorer as a return address ends there (Walk.Signal), and a thread
+// So a walk that meets the restorer as a return address ends there (Walk.sig), and a thread
 // context's walk goes on across the signal frame, as gdb shows a handler's caller: a
 // record.StackMarkSignal, the interrupted pc (exact, from the frame's saved registers), and the
 // interrupted frame-pointer chain inside the stack the interrupted sp lies on. The Go runtime's

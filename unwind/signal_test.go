@@ -32,8 +32,14 @@ func newSignalMachine(t *testing.T) *signalMachine {
 	m.put(m.g+gStackHi, uint64(m.sLo)) // the goroutine's stack: [tLo, sLo)
 	m.put(m.gsignal+gStackLo, uint64(m.sLo))
 	m.put(m.gsignal+gStackHi, uint64(m.sHi))
-	m.put(m.gsignal+gM, uint64(m.m))
-	m.put(m.m+goabi.MCurg, uint64(m.g))
+	// An M of its own, in a free part of the kernel stack: the shared one's gsignal field would
+	// overlap the stand-in g0.
+	mm := m.kLo + 0x100
+	m.put(m.g+gM, uint64(mm))
+	m.put(m.gsignal+gM, uint64(mm))
+	m.put(mm+mG0, uint64(m.g0))
+	m.put(mm+goabi.MGsignal, uint64(m.gsignal))
+	m.put(mm+goabi.MCurg, uint64(m.g))
 	m.put(m.tls-8, uint64(m.gsignal)) // the handler runs as gsignal
 	NoteRestorer(testRestorer)
 	t.Cleanup(func() {
@@ -126,6 +132,23 @@ func TestWalkAtHandlerEntry(t *testing.T) {
 	m.put(base+signal.AMD64FrameRIP, 0xdead)
 	if got, fl, _ := m.walk(m.out, false); !slices.Equal(got, want[:1]) || fl != record.WalkStop {
 		t.Errorf("a bad frame at sp: stack %x, flags %#x; want %x, WalkStop", got, fl, want[:1])
+	}
+}
+
+// TestWalkHandlerBeforeGsignal: the handler's code before the runtime switches g to gsignal
+// runs on the signal stack as the g it interrupted; its chain is walked on the M's signal
+// stack all the same, and crosses the frame.
+func TestWalkHandlerBeforeGsignal(t *testing.T) {
+	m := newSignalMachine(t)
+	m.build()
+	m.put(m.tls-8, uint64(m.g))
+	got, fl, x := m.walk(m.out, false)
+	want := []uint64{0x120000, 0x120100, testRestorer, record.StackMarkSignal, 0x110000, 0x110100, 0x110200}
+	if !slices.Equal(got, want) || fl != 0 {
+		t.Fatalf("stack %x, flags %#x; want %x, 0", got, fl, want)
+	}
+	if th := x.Thread(); th == nil || th.Kind != record.StackGoroutine || th.Lo != m.sLo {
+		t.Errorf("the handler's context %+v, want on gsignal's stack", th)
 	}
 }
 

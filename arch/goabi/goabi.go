@@ -15,6 +15,7 @@ const (
 	GStackGuard1 = 24  // g.stackguard1, the same for the C-ABI and system-stack checks
 	GM           = 48  // g.m, the M running the goroutine (nil on a kernel stack's stand-in g)
 	MG0          = 0   // m.g0, the goroutine that owns the M's system stack
+	MGsignal     = 72  // m.gsignal, the goroutine that owns the M's signal stack
 	MCurg        = 184 // m.curg, the goroutine the M runs (what a signal handler interrupted)
 )
 

@@ -133,7 +133,7 @@ func (im *Image) Frames(pc uint64, exact bool) []Frame {
 	}
 	look := im.elfAddr(pc)
 	if !exact {
-		look = im.elfAddr(im.CallPC(pc))
+		look = uint64(im.table.CallPC(uintptr(look)))
 	}
 	var out []Frame
 	for depth := 0; ; depth++ {

@@ -25,6 +25,7 @@ var runtimeFields = []field{
 	{"runtime.g", "stackguard1", goabi.GStackGuard1},
 	{"runtime.g", "m", goabi.GM},
 	{"runtime.m", "g0", goabi.MG0},
+	{"runtime.m", "gsignal", goabi.MGsignal},
 	{"runtime.m", "curg", goabi.MCurg},
 	{"runtime.stackGuard", "", goabi.StackGuard},
 }
