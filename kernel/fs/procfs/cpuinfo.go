@@ -22,51 +22,32 @@ func (s *Sources) cpuinfo(t *text) {
 // lines for what this kernel does not know (microcode, caches, APIC ids, bugs) are left out, as
 // are its flags that are not CPUID bits (constant_tsc, nopl, ...).
 func amd64CPU(t *text, c *CPU, i, n int) {
-	t.cpuField("processor")
-	t.dec(uint64(i))
-	t.byte('\n')
+	t.cpuDec("processor", uint64(i))
 	t.cpuField("vendor_id")
 	t.bytes(cstr(c.Vendor[:]))
 	t.byte('\n')
-	t.cpuField("cpu family")
-	t.dec(uint64(c.Family))
-	t.byte('\n')
-	t.cpuField("model")
-	t.dec(uint64(c.Model))
-	t.byte('\n')
+	t.cpuDec("cpu family", uint64(c.Family))
+	t.cpuDec("model", uint64(c.Model))
 	t.cpuField("model name")
 	t.bytes(trimSpace(cstr(c.Name[:])))
 	t.byte('\n')
-	t.cpuField("stepping")
-	t.dec(uint64(c.Stepping))
-	t.byte('\n')
+	t.cpuDec("stepping", uint64(c.Stepping))
 	if c.TSCHz != 0 {
-		khz := c.TSCHz / 1000
 		t.cpuField("cpu MHz")
-		t.dec(khz / 1000)
-		t.byte('.')
-		t.decw(khz%1000, 3, '0')
+		t.fixed(c.TSCHz/1000, 3) // kHz, as MHz with three decimals
 		t.byte('\n')
 	}
 	t.cpuField("physical id")
 	t.str("0\n")
-	t.cpuField("siblings")
-	t.dec(uint64(n))
-	t.byte('\n')
-	t.cpuField("core id")
-	t.dec(uint64(i))
-	t.byte('\n')
-	t.cpuField("cpu cores")
-	t.dec(uint64(n))
-	t.byte('\n')
+	t.cpuDec("siblings", uint64(n))
+	t.cpuDec("core id", uint64(i))
+	t.cpuDec("cpu cores", uint64(n))
 	yes := c.Leaf1EDX&1 != 0
 	t.cpuField("fpu")
 	yesNo(t, yes)
 	t.cpuField("fpu_exception")
 	yesNo(t, yes)
-	t.cpuField("cpuid level")
-	t.dec(uint64(c.Level))
-	t.byte('\n')
+	t.cpuDec("cpuid level", uint64(c.Level))
 	t.cpuField("wp")
 	t.str("yes\n")
 	t.cpuField("flags")
@@ -118,14 +99,9 @@ func yesNo(t *text, b bool) {
 // arm64CPU writes processor i's block: BogoMIPS (Linux's is twice the generic timer's rate in
 // MHz), the features of AT_HWCAP, and MIDR_EL1's fields.
 func arm64CPU(t *text, c *CPU, i int) {
-	t.cpuField("processor")
-	t.dec(uint64(i))
-	t.byte('\n')
-	cs := c.TimerHz * 2 / 10_000 // hundredths of a MIPS
+	t.cpuDec("processor", uint64(i))
 	t.cpuField("BogoMIPS")
-	t.dec(cs / 100)
-	t.byte('.')
-	t.decw(cs%100, 2, '0')
+	t.fixed(c.TimerHz*2/10_000, 2) // hundredths of a MIPS
 	t.byte('\n')
 	t.cpuField("Features")
 	first := true
@@ -143,9 +119,7 @@ func arm64CPU(t *text, c *CPU, i int) {
 	t.str("0x")
 	t.hex(uint64(c.Implementer), 2)
 	t.byte('\n')
-	t.cpuField("CPU architecture")
-	t.dec(uint64(c.Architecture))
-	t.byte('\n')
+	t.cpuDec("CPU architecture", uint64(c.Architecture))
 	t.cpuField("CPU variant")
 	t.str("0x")
 	t.hex(uint64(c.Variant), 1)

@@ -129,6 +129,24 @@ func (t *text) field(name string) {
 	t.str(":\t")
 }
 
+// cpuDec writes a cpuinfo line whose value is v in decimal.
+func (t *text) cpuDec(name string, v uint64) {
+	t.cpuField(name)
+	t.dec(v)
+	t.byte('\n')
+}
+
+// fixed writes v, a count of 10^-digits units, as a decimal fraction with digits decimals.
+func (t *text) fixed(v uint64, digits int) {
+	unit := uint64(1)
+	for range digits {
+		unit *= 10
+	}
+	t.dec(v / unit)
+	t.byte('.')
+	t.decw(v%unit, digits, '0')
+}
+
 // cpuField writes a cpuinfo line's start: the name, tabs to column 16 (tab stops of 8) unless it
 // reaches that far, and ": ".
 func (t *text) cpuField(name string) {
