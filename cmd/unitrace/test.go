@@ -146,9 +146,20 @@ func runTests(std stdio, o testOptions) error {
 		fmt.Fprintf(std.err, "unitrace test: %v\n", err)
 		return exitStatus(1)
 	}
+	modCache, err := image.ModuleCache(ctx, "", g.spec)
+	if err != nil {
+		fmt.Fprintf(std.err, "unitrace test: %v\n", err)
+		return exitStatus(1)
+	}
 	status := 0
 	for _, pkg := range pkgs {
-		st := testPackage(ctx, std, o, g, pkg, moduleDir)
+		st := 1
+		if pkg, err = image.ModuleCopy(ctx, g.spec, pkg, modCache, filepath.Join(moduleDir, "go.mod"), filepath.Join(moduleDir, "build", "test", "mod")); err != nil {
+			fmt.Fprintf(std.err, "unitrace test: %v\n", err)
+			fmt.Fprintf(std.out, "FAIL\t%s [setup failed]\n", pkg.ImportPath)
+		} else {
+			st = testPackage(ctx, std, o, g, pkg, moduleDir)
+		}
 		if status == 0 || status == 1 && st > 1 { // a launcher status wins over a failed test
 			status = st
 		}

@@ -24,6 +24,12 @@ type TestPackage struct {
 	// the standard library (Standard), else the root of its module.
 	Root     string
 	Standard bool
+	// Module and Version name the module the package belongs to ("" for the standard
+	// library; Version "" for the main module or a directory replacement).
+	Module, Version string
+	// ModFile is the go.mod the build reads instead of the main module's (-modfile), ""
+	// for the main module's: ModuleCopy sets it for a package built from a copy of its module.
+	ModFile string
 }
 
 // ListTestPackages resolves go test's package patterns (import paths, relative directories,
@@ -41,7 +47,7 @@ func ListTestPackages(ctx context.Context, dir string, spec Spec, patterns []str
 		var p struct {
 			ImportPath, Name, Dir, Root string
 			Standard                    bool
-			Module                      *struct{ Dir string }
+			Module                      *struct{ Path, Version, Dir string }
 			TestGoFiles, XTestGoFiles   []string
 			Error                       *struct{ Err string }
 		}
@@ -51,12 +57,15 @@ func ListTestPackages(ctx context.Context, dir string, spec Spec, patterns []str
 		if p.Error != nil {
 			return nil, fmt.Errorf("%s: %s", p.ImportPath, p.Error.Err)
 		}
-		root := p.Root // $GOROOT for the standard library
-		if p.Module != nil && p.Module.Dir != "" {
-			root = p.Module.Dir
+		pkg := TestPackage{ImportPath: p.ImportPath, Name: p.Name, Dir: p.Dir,
+			HasTests: len(p.TestGoFiles)+len(p.XTestGoFiles) > 0, Root: p.Root, Standard: p.Standard}
+		if p.Module != nil { // else the standard library, whose Root is $GOROOT
+			pkg.Module, pkg.Version = p.Module.Path, p.Module.Version
+			if p.Module.Dir != "" {
+				pkg.Root = p.Module.Dir
+			}
 		}
-		pkgs = append(pkgs, TestPackage{ImportPath: p.ImportPath, Name: p.Name, Dir: p.Dir,
-			HasTests: len(p.TestGoFiles)+len(p.XTestGoFiles) > 0, Root: root, Standard: p.Standard})
+		pkgs = append(pkgs, pkg)
 	}
 	return pkgs, nil
 }
@@ -128,7 +137,11 @@ func BuildTest(ctx context.Context, cfg TestBuildConfig) (Result, error) {
 	}
 	binary := filepath.Join(work, "image.elf")
 	args := []string{"test", "-c", "-o", binary, "-overlay", overlayFile,
-		"-ldflags=" + strings.Join(cfg.Spec.LDFlags(), " "), cfg.Package.ImportPath}
+		"-ldflags=" + strings.Join(cfg.Spec.LDFlags(), " ")}
+	if cfg.Package.ModFile != "" {
+		args = append(args, "-modfile="+cfg.Package.ModFile)
+	}
+	args = append(args, cfg.Package.ImportPath)
 	bcfg := BuildConfig{AppDir: cfg.Dir, Spec: cfg.Spec, Stderr: cfg.Stderr}
 	if err := goCommand(ctx, bcfg, args, nil); err != nil {
 		return Result{}, fmt.Errorf("building the tests of %s: %w", cfg.Package.ImportPath, err)
