@@ -3,6 +3,7 @@ package hostnet
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
@@ -89,7 +90,7 @@ func procAddr(t *testing.T, hex string) netip.Addr {
 		if err != nil {
 			t.Fatalf("address %q", hex)
 		}
-		b = append(b, byte(w), byte(w>>8), byte(w>>16), byte(w>>24)) // little-endian hosts
+		b = binary.NativeEndian.AppendUint32(b, uint32(w))
 	}
 	a, ok := netip.AddrFromSlice(b)
 	if !ok {
