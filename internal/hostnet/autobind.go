@@ -115,15 +115,17 @@ func (s *server) bindForPeer(hs *hostSocket, to syscall.Sockaddr, connect bool) 
 	if errno != 0 {
 		return errno
 	}
-	// The filter first, so that nothing from anyone else is queued between the bind and it.
-	hs.filtered = true
+	// The filter first, so that nothing from anyone else is queued between the bind and it. If
+	// either fails, the socket is still unbound and the next call starts again.
 	if errno := s.addPeer(hs, peer); errno != 0 {
+		hs.peers = nil
 		return errno
 	}
 	if err := syscall.Bind(hs.fd, src); err != nil {
+		hs.peers = nil
 		return errnoOf(err)
 	}
-	hs.bound = true
+	hs.bound, hs.filtered = true, true
 	return 0
 }
 
