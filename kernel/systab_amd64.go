@@ -190,16 +190,16 @@ var sysTable = [...]sysCall{
 	nrAlarm:             {handler: sysAlarm},             // full: ITIMER_REAL
 	nrSetitimer:         {handler: sysSetitimer},         // full: ITIMER_REAL (wall time, SIGALRM: at its expiry), ITIMER_VIRTUAL (user time, SIGVTALRM) and ITIMER_PROF (CPU time, SIGPROF), checked at the 250 Hz tick and at thread switches
 	nrGetpid:            {handler: sysGetpid},            // full
-	nrSocket:            {handler: sysSocket},            // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT
-	nrConnect:           {handler: sysConnect},           // full: blocking, or EINPROGRESS then SO_ERROR
+	nrSocket:            {handler: sysSocket},            // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; protocol 0, IPPROTO_TCP or IPPROTO_UDP (others EPROTONOSUPPORT); AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT
+	nrConnect:           {handler: sysConnect},           // full: blocking, or EINPROGRESS then SO_ERROR; a UDP socket never bound binds loopback first, or for another host the address the host's route sends from, taking datagrams only from the peers it sent to (Linux binds every interface)
 	nrAccept:            {handler: sysAccept},            // full
-	nrSendto:            {handler: sysSendto},            // partial: MSG_OOB, MSG_DONTROUTE, MSG_DONTWAIT, MSG_EOR, MSG_NOSIGNAL, MSG_MORE; others EOPNOTSUPP; at most 60 KiB a call
+	nrSendto:            {handler: sysSendto},            // partial: MSG_OOB, MSG_DONTROUTE, MSG_DONTWAIT, MSG_EOR, MSG_NOSIGNAL, MSG_MORE; others EOPNOTSUPP; at most 60 KiB a call; a UDP socket never bound binds as for connect
 	nrRecvfrom:          {handler: sysRecvfrom},          // partial: MSG_OOB, MSG_PEEK, MSG_DONTWAIT, MSG_TRUNC; MSG_WAITALL returns what is there; at most 60 KiB a call
 	nrSendmsg:           {handler: sysSendmsg},           // partial: as sendto; ancillary data EOPNOTSUPP
 	nrRecvmsg:           {handler: sysRecvmsg},           // partial: as recvfrom; no ancillary data comes back (msg_controllen 0)
 	nrShutdown:          {handler: sysShutdown},          // full
-	nrBind:              {handler: sysBind},              // full: listeners bind on the host's loopback address, or where the launcher's -listen maps their port
-	nrListen:            {handler: sysListen},            // full
+	nrBind:              {handler: sysBind},              // full: the host's loopback address whatever address is asked (the port is kept), or where the launcher's -listen maps the port
+	nrListen:            {handler: sysListen},            // full: a socket never bound binds the host's loopback address and an ephemeral port first (Linux binds every interface)
 	nrGetsockname:       {handler: sysGetsockname},       // full
 	nrGetpeername:       {handler: sysGetpeername},       // full
 	nrSocketpair:        {handler: sysSocketpair},        // partial: AF_UNIX SOCK_STREAM, served in the guest: 64 KiB each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); datagram and seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux

@@ -222,15 +222,15 @@ var sysTable = [...]sysCall{
 	nrGetgid:            {handler: sysGetgid},            // full: root: 0
 	nrGetegid:           {handler: sysGetegid},           // full: root: 0
 	nrGettid:            {handler: sysGettid},            // full
-	nrSocket:            {handler: sysSocket},            // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT
+	nrSocket:            {handler: sysSocket},            // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; protocol 0, IPPROTO_TCP or IPPROTO_UDP (others EPROTONOSUPPORT); AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT
 	nrSocketpair:        {handler: sysSocketpair},        // partial: AF_UNIX SOCK_STREAM, served in the guest: 64 KiB each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); datagram and seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux
-	nrBind:              {handler: sysBind},              // full: listeners bind on the host's loopback address, or where the launcher's -listen maps their port
-	nrListen:            {handler: sysListen},            // full
+	nrBind:              {handler: sysBind},              // full: the host's loopback address whatever address is asked (the port is kept), or where the launcher's -listen maps the port
+	nrListen:            {handler: sysListen},            // full: a socket never bound binds the host's loopback address and an ephemeral port first (Linux binds every interface)
 	nrAccept:            {handler: sysAccept},            // full
-	nrConnect:           {handler: sysConnect},           // full: blocking, or EINPROGRESS then SO_ERROR
+	nrConnect:           {handler: sysConnect},           // full: blocking, or EINPROGRESS then SO_ERROR; a UDP socket never bound binds loopback first, or for another host the address the host's route sends from, taking datagrams only from the peers it sent to (Linux binds every interface)
 	nrGetsockname:       {handler: sysGetsockname},       // full
 	nrGetpeername:       {handler: sysGetpeername},       // full
-	nrSendto:            {handler: sysSendto},            // partial: MSG_OOB, MSG_DONTROUTE, MSG_DONTWAIT, MSG_EOR, MSG_NOSIGNAL, MSG_MORE; others EOPNOTSUPP; at most 60 KiB a call
+	nrSendto:            {handler: sysSendto},            // partial: MSG_OOB, MSG_DONTROUTE, MSG_DONTWAIT, MSG_EOR, MSG_NOSIGNAL, MSG_MORE; others EOPNOTSUPP; at most 60 KiB a call; a UDP socket never bound binds as for connect
 	nrRecvfrom:          {handler: sysRecvfrom},          // partial: MSG_OOB, MSG_PEEK, MSG_DONTWAIT, MSG_TRUNC; MSG_WAITALL returns what is there; at most 60 KiB a call
 	nrSetsockopt:        {handler: sysSetsockopt},        // partial: SO_REUSEADDR, SO_REUSEPORT, SO_KEEPALIVE, SO_BROADCAST, SO_LINGER, SO_RCVBUF, SO_SNDBUF, SO_OOBINLINE, TCP_NODELAY, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT, IPV6_V6ONLY, IP_TOS, IP_TTL, IPV6_UNICAST_HOPS; others ENOPROTOOPT
 	nrGetsockopt:        {handler: sysGetsockopt},        // partial: the options setsockopt takes, and SO_ERROR, SO_TYPE, SO_ACCEPTCONN, SO_DOMAIN, SO_PROTOCOL; others ENOPROTOOPT

@@ -11,7 +11,10 @@
 //   - localhost resolves (/etc/hosts), and with -lookup NAME so does NAME (the nameservers).
 //
 // With -serve ADDR it serves the load handlers on ADDR until a request for /quit, for a load
-// generator on the host. It runs on the host too (go run ./examples/nethttp).
+// generator on the host. With -unbound it makes sockets that never call bind: a TCP listener
+// of each family (listen alone) and a UDP socket whose first call is a sendto, prints where each
+// ended up, and then greets one connection on each listener from the host. It runs on the host
+// too (go run ./examples/nethttp).
 package main
 
 import (
@@ -36,7 +39,16 @@ func main() {
 	serve := flag.String("serve", "", "serve the load handlers on this address until /quit")
 	gets := flag.Int("gets", 200, "http.Get calls per check")
 	lookup := flag.String("lookup", "", "also resolve this name through the nameservers and print its addresses")
+	unbound := flag.Bool("unbound", false, "listen and send on sockets never bound, then greet a connection on each listener")
 	flag.Parse()
+	if *unbound {
+		if err := unboundSockets(); err != nil {
+			fmt.Println("FAIL unbound:", err)
+			os.Exit(1)
+		}
+		fmt.Println("nethttp: ok")
+		return
+	}
 	if *serve != "" {
 		if err := serveLoad(*serve); err != nil {
 			fmt.Println("FAIL serve:", err)
@@ -346,4 +358,97 @@ func serveLoad(addr string) error {
 	<-quit
 	time.Sleep(100 * time.Millisecond) // the reply to /quit goes out
 	return srv.Close()
+}
+
+// unboundSockets listens on a TCP socket of each family with no bind before (Linux then picks
+// the address and port), sends a datagram from a UDP socket with no bind before, and prints each
+// socket's address. Under unitrace those are the host sockets' addresses, which must be on
+// loopback. It then accepts one connection on each listener and greets it with its name.
+func unboundSockets() error {
+	type listener struct {
+		name string
+		fd   int
+	}
+	var lns []listener
+	for _, l := range []struct {
+		name   string
+		domain int
+	}{{"tcp4", syscall.AF_INET}, {"tcp6", syscall.AF_INET6}} {
+		fd, err := syscall.Socket(l.domain, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+		if err != nil {
+			return fmt.Errorf("%s socket: %w", l.name, err)
+		}
+		defer syscall.Close(fd)
+		if err := syscall.Listen(fd, 8); err != nil {
+			return fmt.Errorf("%s listen: %w", l.name, err)
+		}
+		addr, err := sockName(fd)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("unbound %s: listening on %s\n", l.name, addr)
+		lns = append(lns, listener{l.name, fd})
+	}
+	// UDP: an echo server, and a socket whose first call is sendto.
+	srv, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	go func() {
+		buf := make([]byte, 100)
+		n, from, err := srv.ReadFrom(buf)
+		if err == nil {
+			srv.WriteTo(buf[:n], from)
+		}
+	}()
+	u, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_DGRAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("udp socket: %w", err)
+	}
+	defer syscall.Close(u)
+	to := srv.LocalAddr().(*net.UDPAddr)
+	if err := syscall.Sendto(u, []byte("ping"), 0, &syscall.SockaddrInet4{Addr: [4]byte(to.IP.To4()), Port: to.Port}); err != nil {
+		return fmt.Errorf("udp sendto: %w", err)
+	}
+	addr, err := sockName(u)
+	if err != nil {
+		return err
+	}
+	buf := make([]byte, 100)
+	n, _, err := syscall.Recvfrom(u, buf, 0)
+	if err != nil || string(buf[:n]) != "ping" {
+		return fmt.Errorf("udp echo: %q, %v", buf[:n], err)
+	}
+	host, _, _ := net.SplitHostPort(addr)
+	fmt.Printf("unbound udp: sent from %s, echoed\n", host)
+	fmt.Println("nethttp: unbound ready")
+	for _, l := range lns {
+		c, _, err := syscall.Accept4(l.fd, syscall.SOCK_CLOEXEC)
+		if err != nil {
+			return fmt.Errorf("%s accept: %w", l.name, err)
+		}
+		_, err = syscall.Write(c, []byte(l.name+"\n"))
+		syscall.Close(c)
+		if err != nil {
+			return fmt.Errorf("%s write: %w", l.name, err)
+		}
+	}
+	fmt.Println("unbound: greeted a connection on each listener")
+	return nil
+}
+
+// sockName is a socket's own address, as host:port.
+func sockName(fd int) (string, error) {
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		return "", fmt.Errorf("getsockname: %w", err)
+	}
+	switch sa := sa.(type) {
+	case *syscall.SockaddrInet4:
+		return net.JoinHostPort(net.IP(sa.Addr[:]).String(), strconv.Itoa(sa.Port)), nil
+	case *syscall.SockaddrInet6:
+		return net.JoinHostPort(net.IP(sa.Addr[:]).String(), strconv.Itoa(sa.Port)), nil
+	}
+	return "", fmt.Errorf("getsockname: a %T", sa)
 }

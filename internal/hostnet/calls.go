@@ -41,6 +41,9 @@ func (s *server) call(h sockwire.Header, data []byte) (int64, int64, []byte) {
 		if errno == 0 {
 			errno = s.mayReach(sa)
 		}
+		if errno == 0 {
+			errno = s.bindForPeer(hs, sa, true)
+		}
 		if errno != 0 {
 			return -int64(errno), 0, nil
 		}
@@ -87,7 +90,9 @@ func (s *server) socket(h sockwire.Header) int64 {
 		return -int64(syscall.EAFNOSUPPORT)
 	case typ != syscall.SOCK_STREAM && typ != syscall.SOCK_DGRAM:
 		return -int64(syscall.ESOCKTNOSUPPORT)
-	case proto < 0 || proto > 255:
+	case proto != 0 && (typ != syscall.SOCK_STREAM || proto != syscall.IPPROTO_TCP) && (typ != syscall.SOCK_DGRAM || proto != syscall.IPPROTO_UDP):
+		// TCP and UDP only: not SCTP, UDP-Lite or ICMP echo, whose binding (autobind.go) the
+		// launcher does not oversee.
 		return -int64(syscall.EPROTONOSUPPORT)
 	}
 	return s.adopt(h.Handle, func() (int, error) {
@@ -127,14 +132,17 @@ func (s *server) bind(hs *hostSocket, data []byte) int64 {
 		if errno != 0 {
 			return -int64(errno)
 		}
-		sa, hs.guestPort, hs.remapped = mapped, port, int(to.Port()) != port
-	} else {
-		switch sa := sa.(type) {
-		case *syscall.SockaddrInet4:
-			sa.Addr = [4]byte{127, 0, 0, 1}
-		case *syscall.SockaddrInet6:
-			sa.Addr, sa.ZoneId = loopback6(sa.Addr, hs.fd), 0
+		if err := syscall.Bind(hs.fd, mapped); err != nil {
+			return result(0, err)
 		}
+		hs.guestPort, hs.remapped, hs.mapped = port, int(to.Port()) != port, true
+		return 0
+	}
+	switch sa := sa.(type) {
+	case *syscall.SockaddrInet4:
+		sa.Addr = [4]byte{127, 0, 0, 1}
+	case *syscall.SockaddrInet6:
+		sa.Addr, sa.ZoneId = loopback6(sa.Addr, hs.fd), 0
 	}
 	return result(0, syscall.Bind(hs.fd, sa))
 }
@@ -168,6 +176,11 @@ func sockaddrOf(ap netip.AddrPort, domain int) (syscall.Sockaddr, syscall.Errno)
 }
 
 func (s *server) listen(hs *hostSocket, backlog int64) int64 {
+	if hs.typ == syscall.SOCK_STREAM {
+		if errno := s.bindBeforeListen(hs); errno != 0 {
+			return -int64(errno)
+		}
+	}
 	if err := syscall.Listen(hs.fd, int(min(max(backlog, 0), 4096))); err != nil {
 		return result(0, err)
 	}
@@ -183,14 +196,13 @@ func (s *server) listen(hs *hostSocket, backlog int64) int64 {
 	return 0
 }
 
+// addrString is the address the host's clients dial: a dual-stack socket's IPv4 one unmapped.
 func addrString(sa syscall.Sockaddr) string {
-	switch sa := sa.(type) {
-	case *syscall.SockaddrInet4:
-		return netip.AddrPortFrom(netip.AddrFrom4(sa.Addr), uint16(sa.Port)).String()
-	case *syscall.SockaddrInet6:
-		return netip.AddrPortFrom(netip.AddrFrom16(sa.Addr), uint16(sa.Port)).String()
+	ap := addrOf(sa)
+	if !ap.IsValid() {
+		return "?"
 	}
-	return "?"
+	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()).String()
 }
 
 func (s *server) accept(hs *hostSocket, newHandle int64) (int64, int64, []byte) {
@@ -214,14 +226,19 @@ func (s *server) send(hs *hostSocket, flags, addrLen int64, data []byte) int64 {
 		return -int64(syscall.EINVAL)
 	}
 	var to syscall.Sockaddr
+	var errno syscall.Errno
 	if addrLen > 0 {
-		var errno syscall.Errno
 		if to, errno = decodeAddr(data[:addrLen]); errno == 0 {
 			errno = s.mayReach(to)
 		}
-		if errno != 0 {
-			return -int64(errno)
+		if errno == 0 {
+			errno = s.bindForPeer(hs, to, false)
 		}
+	} else {
+		errno = s.sendBeforeBind(hs)
+	}
+	if errno != 0 {
+		return -int64(errno)
 	}
 	p := data[addrLen:]
 	var ptr unsafe.Pointer

@@ -7,7 +7,11 @@
 // data that arrived after it).
 //
 // Listeners bind on the loopback address unless Options.Listen maps their port elsewhere: the
-// guest serves the host, not the network. Outbound connections go wherever the guest asks.
+// guest serves the host, not the network. That holds for the addresses Linux picks by itself
+// too (autobind.go): a listen or a datagram's first send on a socket never bound binds
+// loopback, or for a datagram to another host the address that faces it, taking replies from
+// the peers the socket sent to and nothing else. Outbound connections go wherever the guest
+// asks.
 package hostnet
 
 import (
@@ -76,6 +80,10 @@ type hostSocket struct {
 	typ       int
 	guestPort int  // the port the guest bound, when Options.Listen moved it
 	remapped  bool // the host port differs from the guest's
+	mapped    bool // bound where Options.Listen says, not on loopback
+	bound     bool // a datagram socket known to have an address (isBound)
+	filtered  bool // takes datagrams from peers only (bindForPeer)
+	peers     []netip.AddrPort
 }
 
 func newServer(rw io.ReadWriter, opts Options) (*server, error) {

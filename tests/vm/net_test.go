@@ -2,14 +2,21 @@ package vm_test
 
 import (
 	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/netip"
+	"os"
 	"os/exec"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -171,4 +178,155 @@ func freePort(t *testing.T) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
+}
+
+// TestNetUnbound boots examples/nethttp -unbound: a TCP listener of each family that calls
+// listen with no bind first, and a UDP socket whose first call is sendto. Linux would bind
+// every interface of the host for them; the launcher must bind loopback. The launcher says so,
+// the host's /proc/net/tcp and tcp6 show the listeners there, a client on loopback is greeted
+// and one from another address of this machine is refused (when it has one).
+func TestNetUnbound(t *testing.T) { forEachArch(t, testNetUnbound) }
+
+func testNetUnbound(t *testing.T, a guestArch) {
+	cmd := exec.Command(launcherPath(t), "run", "-arch", a.name, "-timeout", "5m", "-image", a.path("nethttp.elf"),
+		netApp, "--", "-unbound")
+	cmd.Dir = repoRoot
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr, console lockedBuilder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	select {
+	case ok := <-httpload.AwaitLine(stdout, "nethttp: unbound ready", &console):
+		if !ok {
+			cmd.Wait()
+			t.Fatalf("the guest ended before it was ready:\n%s\n%s", console.String(), stderr.String())
+		}
+	case <-time.After(4 * time.Minute):
+		t.Fatalf("the guest was not ready in time:\n%s\n%s", console.String(), stderr.String())
+	}
+	// The guest's own view: its sockets' addresses, which are the host sockets'.
+	listeners := map[string]netip.AddrPort{}
+	for _, line := range programLines(consoleLines(console.String())) {
+		name, addr, ok := strings.Cut(strings.TrimPrefix(line, "unbound "), ": listening on ")
+		if !ok {
+			continue
+		}
+		ap, err := netip.ParseAddrPort(addr)
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		listeners[name] = ap
+	}
+	if len(listeners) != 2 {
+		t.Fatalf("want the guest's tcp4 and tcp6 listeners, got %v:\n%s", listeners, console.String())
+	}
+	if want := "unbound udp: sent from 127.0.0.1, echoed"; !strings.Contains(console.String(), want) {
+		t.Errorf("the console lacks %q:\n%s", want, console.String())
+	}
+	for name, ap := range listeners {
+		if !ap.Addr().Unmap().IsLoopback() || ap.Port() == 0 {
+			t.Errorf("the guest's %s listener is at %v: want loopback and an ephemeral port", name, ap)
+		}
+		// The launcher says where, and it is loopback (a dual-stack listener's IPv4 address).
+		said := fmt.Sprintf("unitrace: the guest listens on 127.0.0.1:%d\n", ap.Port())
+		for deadline := time.Now().Add(5 * time.Second); !strings.Contains(stderr.String(), said) && time.Now().Before(deadline); {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if !strings.Contains(stderr.String(), said) {
+			t.Errorf("the launcher did not say %q:\n%s", said, stderr.String())
+		}
+		if at, ok := hostListener(t, ap.Port()); !ok || !at.Unmap().IsLoopback() {
+			t.Errorf("/proc/net/tcp{,6}: the host's listener on port %d is at %v (found %v): want loopback", ap.Port(), at, ok)
+		}
+		others := 0
+		for _, addr := range hostAddrs(t) {
+			others++
+			c, err := net.DialTimeout("tcp", netip.AddrPortFrom(addr, ap.Port()).String(), 5*time.Second)
+			if err == nil {
+				c.Close()
+				t.Errorf("a connection from %v to the guest's %s listener was accepted", addr, name)
+			} else if !errors.Is(err, syscall.ECONNREFUSED) {
+				t.Errorf("dial %v: %v, want ECONNREFUSED", addr, err)
+			}
+		}
+		if others == 0 {
+			t.Log("this machine has no address but loopback: no connection from elsewhere tried")
+		}
+	}
+	for _, name := range []string{"tcp4", "tcp6"} {
+		c, err := net.DialTimeout("tcp", netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), listeners[name].Port()).String(), 30*time.Second)
+		if err != nil {
+			t.Fatalf("dial the guest's %s listener on loopback: %v", name, err)
+		}
+		c.SetDeadline(time.Now().Add(time.Minute))
+		got, err := io.ReadAll(c)
+		c.Close()
+		if string(got) != name+"\n" {
+			t.Errorf("the %s listener's greeting: %q, %v", name, got, err)
+		}
+	}
+	err = cmd.Wait()
+	t.Logf("console:\n%s\nstderr:\n%s", console.String(), stderr.String())
+	if err != nil {
+		t.Fatalf("launcher: %v", err)
+	}
+	if !strings.Contains(console.String(), "nethttp: ok") {
+		t.Errorf("the guest did not finish")
+	}
+}
+
+// hostListener is the local address of the host's TCP socket listening on port, from
+// /proc/net/tcp and tcp6 (each address there is 32-bit words in the host's byte order).
+func hostListener(t *testing.T, port uint16) (netip.Addr, bool) {
+	t.Helper()
+	for _, file := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			f := strings.Fields(line)
+			if len(f) < 4 || f[3] != "0A" { // TCP_LISTEN
+				continue
+			}
+			hex, p, _ := strings.Cut(f[1], ":")
+			if n, err := strconv.ParseUint(p, 16, 16); err != nil || uint16(n) != port {
+				continue
+			}
+			var raw []byte
+			for i := 0; i+8 <= len(hex); i += 8 {
+				w, err := strconv.ParseUint(hex[i:i+8], 16, 32)
+				if err != nil {
+					t.Fatalf("%s: address %q", file, hex)
+				}
+				raw = binary.NativeEndian.AppendUint32(raw, uint32(w))
+			}
+			a, ok := netip.AddrFromSlice(raw)
+			return a, ok
+		}
+	}
+	return netip.Addr{}, false
+}
+
+// hostAddrs are this machine's addresses other than loopback and link-local.
+func hostAddrs(t *testing.T) []netip.Addr {
+	t.Helper()
+	ifaddrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []netip.Addr
+	for _, ia := range ifaddrs {
+		p, err := netip.ParsePrefix(ia.String())
+		if err == nil && !p.Addr().IsLoopback() && !p.Addr().IsLinkLocalUnicast() {
+			out = append(out, p.Addr())
+		}
+	}
+	return out
 }
