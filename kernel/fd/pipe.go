@@ -175,6 +175,73 @@ func (t *Table) PipeWrite(fd int, src []byte) (n int, errno int) {
 	return n, 0
 }
 
+// PipeData returns the first contiguous run of the bytes pipe read end fd holds, for splice to
+// read in place; PipeConsume then drops what it took. An empty run with no writer left (or a
+// socket pair's direction shut) is end of file; empty while a writer is open, EAGAIN. The write
+// end, or another kind, is PipeRead's error.
+func (t *Table) PipeData(fd int) (b []byte, errno int) {
+	p, _, errno := t.pipeOf(fd, false)
+	if errno != 0 {
+		return nil, errno
+	}
+	if p.n == 0 {
+		if p.writers == 0 || p.shut {
+			return nil, 0
+		}
+		return nil, EAGAIN
+	}
+	return p.buf[p.head : int(p.head)+min(int(p.n), PipeSize-int(p.head))], 0
+}
+
+// PipeConsume drops the first n bytes of pipe read end fd (at most what it holds), as a read
+// of them would: an event (EPOLLOUT) for the write end.
+func (t *Table) PipeConsume(fd int, n int) {
+	p, pn, errno := t.pipeOf(fd, false)
+	if errno != 0 || n <= 0 {
+		return
+	}
+	n = min(n, int(p.n))
+	p.head = (p.head + uint32(n)) % PipeSize
+	p.n -= uint32(n)
+	if p.n == 0 {
+		p.head = 0
+	}
+	t.notifyPipe(pn, true, EPOLLOUT)
+}
+
+// PipeRoom returns the first contiguous run of free room after the bytes of pipe write end fd,
+// for splice to fill in place; PipeCommit then adds what it put there. No reader left is EPIPE
+// (the caller sends SIGPIPE); no room, EAGAIN. The read end, or another kind, is PipeWrite's
+// error.
+func (t *Table) PipeRoom(fd int) (b []byte, errno int) {
+	p, _, errno := t.pipeOf(fd, true)
+	switch {
+	case errno != 0:
+		return nil, errno
+	case p.readers == 0 || p.shut:
+		return nil, EPIPE
+	case p.n == PipeSize:
+		return nil, EAGAIN
+	}
+	tail := (int(p.head) + int(p.n)) % PipeSize
+	end := PipeSize
+	if tail < int(p.head) {
+		end = int(p.head)
+	}
+	return p.buf[tail:end], 0
+}
+
+// PipeCommit adds the n bytes put in the room PipeRoom gave (at most that room) to pipe write
+// end fd, as a write of them would: an event (EPOLLIN) for the read end.
+func (t *Table) PipeCommit(fd int, n int) {
+	p, pn, errno := t.pipeOf(fd, true)
+	if errno != 0 || n <= 0 {
+		return
+	}
+	p.n += uint32(min(n, PipeSize-int(p.n)))
+	t.notifyPipe(pn, false, EPOLLIN)
+}
+
 // PipeBuffered reports how many bytes pipe end fd's pipe holds (FIONREAD's answer); ok is
 // false if fd is not a pipe end.
 func (t *Table) PipeBuffered(fd int) (n int, ok bool) {

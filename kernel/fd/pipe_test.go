@@ -285,3 +285,75 @@ func FuzzPipes(f *testing.F) {
 		}
 	})
 }
+
+// TestPipeInPlace: splice's in-place access to a pipe's buffer moves the same bytes, in the same
+// order, as reads and writes would, across the ring's wrap, with the same ends of file and errors.
+func TestPipeInPlace(t *testing.T) {
+	var tb Table
+	tb.Init()
+	r, w, _ := tb.Pipe2(0)
+	if _, errno := tb.PipeData(r); errno != EAGAIN {
+		t.Errorf("empty PipeData: errno %d, want EAGAIN", errno)
+	}
+	if _, errno := tb.PipeData(w); errno != EBADF {
+		t.Errorf("PipeData of the write end: errno %d, want EBADF", errno)
+	}
+	if _, errno := tb.PipeRoom(r); errno != EBADF {
+		t.Errorf("PipeRoom of the read end: errno %d, want EBADF", errno)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var want, got []byte
+	next := byte(0)
+	for round := 0; round < 2000; round++ {
+		if rng.IntN(2) == 0 { // fill some room in place
+			room, errno := tb.PipeRoom(w)
+			if errno == EAGAIN {
+				continue
+			}
+			if errno != 0 {
+				t.Fatalf("PipeRoom: %d", errno)
+			}
+			k := rng.IntN(len(room) + 1)
+			for i := 0; i < k; i++ {
+				room[i] = next
+				want = append(want, next)
+				next++
+			}
+			tb.PipeCommit(w, k)
+		} else { // take some bytes in place
+			data, errno := tb.PipeData(r)
+			if errno == EAGAIN {
+				continue
+			}
+			if errno != 0 {
+				t.Fatalf("PipeData: %d", errno)
+			}
+			k := rng.IntN(len(data) + 1)
+			got = append(got, data[:k]...)
+			tb.PipeConsume(r, k)
+		}
+		if n, _ := tb.PipeBuffered(r); n != len(want)-len(got) {
+			t.Fatalf("round %d: %d buffered, want %d", round, n, len(want)-len(got))
+		}
+	}
+	rest := make([]byte, PipeSize)
+	n, _ := tb.PipeRead(r, rest)
+	got = append(got, rest[:n]...)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("bytes differ: %d moved, %d expected", len(got), len(want))
+	}
+	tb.PipeWrite(w, []byte("x"))
+	tb.Close(w)
+	if data, errno := tb.PipeData(r); string(data) != "x" || errno != 0 {
+		t.Errorf("PipeData = %q, %d", data, errno)
+	}
+	tb.PipeConsume(r, 1)
+	if data, errno := tb.PipeData(r); len(data) != 0 || errno != 0 {
+		t.Errorf("PipeData at end of file = %q, %d", data, errno)
+	}
+	r2, w2, _ := tb.Pipe2(0)
+	tb.Close(r2)
+	if _, errno := tb.PipeRoom(w2); errno != EPIPE {
+		t.Errorf("PipeRoom without a reader: errno %d, want EPIPE", errno)
+	}
+}
