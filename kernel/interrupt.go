@@ -57,7 +57,7 @@ func completeInterrupted(f *Frame, slot int32, kind waitKind) uint64 {
 	case kind == waitPipe && t.waitArg > 0:
 		setSysRet(f, t.waitArg)
 	case kind == waitNet && t.sock.moved > 0:
-		setSysRet(f, t.sock.moved)
+		setSysRet(f, sockSpliceEnd(slot, t.sock.moved))
 	case kind == waitNet:
 		sockAbandon(slot)
 		rewindSyscall(f)

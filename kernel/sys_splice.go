@@ -18,10 +18,15 @@ import (
 // the call wait for its reply and run again too (shares.go): each run repeats the same steps, so
 // a call that touches a share moves one chunk.
 //
-// Sockets (host sockets, sys_socket.go) have no splice here: a splice to or from one, and a
-// sendfile to one, is EINVAL, Linux's answer for a descriptor without splice support, on which
-// Go's io.Copy falls back to read and write. The console takes a splice's or a sendfile's bytes
-// as a write.
+// A socket (a host socket, sys_socket.go) is read or written by the socket calls' own request
+// to the host, with the bytes in the pipe's buffer: a splice from a socket receives into the
+// pipe's free room, one to a socket sends the pipe's bytes from where they are, and the pipe is
+// held (fd.PipeHold) until the reply says how many moved, as Linux holds a pipe's lock through a
+// splice; a sendfile to a socket sends the file's bytes, read as each request is queued. The
+// socket's O_NONBLOCK says whether its side waits; the pipe's side waits as above. A file of a
+// shared directory or of /proc, whose reads may wait for the host themselves, is not sent to a
+// socket (EINVAL, on which Go's io.Copy falls back to read and write); nor is a socket pair
+// spliced. The console takes a splice's or a sendfile's bytes as a write.
 
 // spliceChunk is the scratch buffer of a copy between two files (sendfile to a file or the
 // console, copy_file_range); the kernel lock serialises its users.
@@ -55,8 +60,18 @@ func spliceEnd(n int, offset bool) (splice.End, int) {
 		}
 	case fd.KindConsole:
 		e.Kind = splice.Console
+	case fd.KindSocket:
+		if _, typ := fds.SocketType(sockIndex(n)); typ == sockStream {
+			e.Kind = splice.Socket
+		}
 	}
 	return e, 0
+}
+
+// sockIndex is descriptor n's socket (n is one).
+func sockIndex(n int) int {
+	i, _, _ := fds.Socket(n)
+	return i
 }
 
 // spliceOffset reads the offset at addr (0: none, the file's position), or returns EFAULT, or
@@ -102,11 +117,27 @@ func spliceMoved(n int, addr uintptr, pos int64, seekable bool, moved int) uint6
 	return uint64(moved)
 }
 
-// A splice call's outcome: its result, or a pipe descriptor to wait on (wait >= 0).
+// A splice call's outcome: its result, or a pipe descriptor to wait on (wait >= 0), or with
+// sock a socket call to make (spliceSocket), from the system call only.
 type spliceOutcome struct {
 	ret  uint64
 	wait int
+	sock uint8 // spliceRecv, spliceSend, spliceSendfile
+	// The socket call: its socket's descriptor, the pipe's or the file's, how many bytes,
+	// and sendfile's position and offset pointer.
+	sockFD, otherFD int32
+	length          int
+	pos             int64
+	offAddr         uintptr
 }
+
+// The kinds of socket call a splice or sendfile makes (sockCall.splice).
+const (
+	spliceNone     uint8 = iota
+	spliceRecv           // a socket into a pipe
+	spliceSend           // a pipe into a socket
+	spliceSendfile       // a file into a socket
+)
 
 func spliceDone(ret uint64) spliceOutcome { return spliceOutcome{ret: ret, wait: -1} }
 func spliceErr(errno int) spliceOutcome   { return spliceDone(neg(errno)) }
@@ -141,6 +172,9 @@ func spliceRun(nr uint64, a syscallArgs) spliceOutcome {
 // spliceCall is the system call: its result, or the thread blocks on the pipe it waits for.
 func spliceCall(f *Frame, nr uint64, a syscallArgs) (uint64, bool) {
 	o := spliceRun(nr, a)
+	if o.sock != spliceNone {
+		return spliceSocket(f, o)
+	}
 	if o.wait < 0 {
 		return o.ret, true
 	}
@@ -158,6 +192,12 @@ func completeSpliceWait(f *Frame, slot int32) {
 	sysArgs(f, &a)
 	beginFiles(slot)
 	o := spliceRun(t.sysNr, a)
+	if o.sock != spliceNone {
+		// A socket call starts from the system call itself: the thread makes it again, with
+		// its arguments untouched.
+		rewindSyscall(f)
+		return
+	}
 	if o.wait >= 0 {
 		t.waitFD = int32(o.wait)
 		t.wait = waitSplice
@@ -196,6 +236,16 @@ func sysSpliceImpl(fdIn int, offIn uintptr, fdOut int, offOut uintptr, length ui
 	switch way {
 	case splice.PipeToPipe:
 		return pipeToPipe(fdIn, fdOut, int(length), nonblock, true)
+	case splice.PipeToSocket:
+		if data, errno := fds.PipeData(fdIn); errno != 0 || len(data) == 0 {
+			return pipeToFile(fdIn, fdOut, 0, 0, int(length), nonblock) // its wait, error or end of file
+		}
+		return spliceOutcome{sock: spliceSend, wait: -1, sockFD: int32(fdOut), otherFD: int32(fdIn), length: int(length)}
+	case splice.SocketToPipe:
+		if _, errno := fds.PipeRoom(fdOut); errno != 0 {
+			return fileToPipe(fdIn, 0, 0, fdOut, int(length), nonblock) // its wait or error
+		}
+		return spliceOutcome{sock: spliceRecv, wait: -1, sockFD: int32(fdIn), otherFD: int32(fdOut), length: int(length)}
 	case splice.PipeToFile:
 		pos, errno := splicePos(fdOut, offOut)
 		if errno != 0 {
@@ -428,8 +478,93 @@ func sysSendfileImpl(out, in int, offAddr uintptr, count uintptr) spliceOutcome 
 			return spliceErr(fs.EINVAL)
 		}
 		return spliceDone(copyFile(in, offAddr, pos, out, 0, count))
+	case splice.Socket:
+		f, _ := fds.File(in)
+		if onShare(in) || rootNS.Mode(f.Node)&fs.S_IFMT != fs.S_IFREG {
+			return spliceErr(fs.EINVAL)
+		}
+		st, errno := rootNS.Stat(f.Node)
+		switch {
+		case errno != 0:
+			return spliceErr(errno)
+		case count == 0 || pos >= st.Size:
+			return spliceDone(0)
+		}
+		n := int(min(int64(count), st.Size-pos))
+		return spliceOutcome{sock: spliceSendfile, wait: -1, sockFD: int32(out), otherFD: int32(in), length: n, pos: pos, offAddr: offAddr}
 	}
 	return spliceErr(fs.EINVAL)
+}
+
+// spliceSocket makes the socket call of a splice or sendfile that o describes: a receive into
+// the pipe's free room or a send of its bytes, the pipe held until the call ends, or a send of
+// the file's bytes. sockSpliceEnd ends it.
+func spliceSocket(f *Frame, o spliceOutcome) (uint64, bool) {
+	t := cur()
+	c := sockCall{splice: o.sock, splicePipe: -1}
+	pipe := int(o.otherFD)
+	switch o.sock {
+	case spliceRecv:
+		room, _ := fds.PipeRoom(pipe) // spliceRun found room
+		c.out = netCall{buf: addrOf(room), count: uintptr(min(len(room), o.length))}
+		c.splicePipe = int32(fds.PipeHold(pipe, true))
+	case spliceSend:
+		data, _ := fds.PipeData(pipe) // spliceRun found bytes
+		c.src, c.srcLen = addrOf(data), uintptr(min(len(data), o.length))
+		c.splicePipe = int32(fds.PipeHold(pipe, false))
+	case spliceSendfile:
+		c.srcLen, c.spliceFD, c.splicePos, c.spliceOff = uintptr(o.length), o.otherFD, o.pos, o.offAddr
+	}
+	// Set before the call too: one that ends before it reaches sockStart must release the pipe.
+	t.sock.splice, t.sock.splicePipe = c.splice, c.splicePipe
+	var ret uint64
+	var done bool
+	if o.sock == spliceRecv {
+		ret, done = sockRecv(f, int(o.sockFD), 0, c)
+	} else {
+		ret, done = sockSend(f, int(o.sockFD), 0, c)
+	}
+	if done {
+		ret = sockSpliceEnd(curSlot(), ret)
+	}
+	return ret, done
+}
+
+// sockSpliceEnd ends the splice or sendfile of the thread in slot, whose socket call's result is
+// ret: the pipe gets the bytes received, or drops those sent, and is released; a sendfile's offset
+// or file position moves past the bytes sent. It returns the call's result. A second call, or one
+// for a socket call that is no splice, changes nothing.
+func sockSpliceEnd(slot int32, ret uint64) uint64 {
+	c := &threads[slot].sock
+	kind := c.splice
+	c.splice = spliceNone
+	n := 0
+	if int64(ret) > 0 {
+		n = int(ret)
+	}
+	switch kind {
+	case spliceRecv, spliceSend:
+		if c.splicePipe >= 0 {
+			fds.PipeRelease(int(c.splicePipe), kind == spliceRecv, n)
+			wakePipe(int(c.splicePipe))
+		}
+	case spliceSendfile:
+		if n > 0 {
+			return spliceMoved(int(c.spliceFD), c.spliceOff, c.splicePos+int64(n), true, n)
+		}
+	}
+	return ret
+}
+
+// sendfileGather reads the bytes of a sendfile's next request into dst: the file's, from where
+// the call's bytes sent so far end. It fails if the file is gone or has fewer bytes now.
+func sendfileGather(c *sockCall, dst []byte) bool {
+	f, ok := fds.File(int(c.spliceFD))
+	if !ok {
+		return false
+	}
+	got, _, errno := fileRead(f, c.splicePos+int64(c.moved), addrOf(dst), uintptr(len(dst)))
+	return errno == 0 && got == len(dst)
 }
 
 // copyFile copies up to count bytes (at most spliceMaxCall; one chunk with a share) from file in

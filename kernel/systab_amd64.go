@@ -194,7 +194,7 @@ var sysTable = [...]sysCall{
 	nrAlarm:             {handler: sysAlarm},             // full: ITIMER_REAL
 	nrSetitimer:         {handler: sysSetitimer},         // full: ITIMER_REAL (wall time, SIGALRM: at its expiry), ITIMER_VIRTUAL (user time, SIGVTALRM) and ITIMER_PROF (CPU time, SIGPROF), checked at the 250 Hz tick and at thread switches
 	nrGetpid:            {handler: sysGetpid},            // full
-	nrSendfile:          {handler: sysSendfile},          // partial: from a file to a pipe, a file or the console; to a socket EINVAL (Go's io.Copy falls back to read and write); at most 1 MiB a call between files
+	nrSendfile:          {handler: sysSendfile},          // partial: from a file to a pipe, a file, a TCP socket or the console; a shared directory's or /proc's file to a socket EINVAL (Go's io.Copy falls back to read and write); at most 1 MiB a call between files
 	nrSocket:            {handler: sysSocket},            // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT
 	nrConnect:           {handler: sysConnect},           // full: blocking, or EINPROGRESS then SO_ERROR
 	nrAccept:            {handler: sysAccept},            // full
@@ -289,7 +289,7 @@ var sysTable = [...]sysCall{
 	nrReadlinkat:        {handler: sysReadlinkat},        // full
 	nrFchmodat:          {handler: sysFchmodat},          // full
 	nrFaccessat:         {handler: sysFaccessat},         // full: root: only X_OK on a file without an execute bit fails
-	nrSplice:            {handler: sysSplice},            // partial: pipe to pipe, pipe to a file or the console, a file to a pipe, with offsets, SPLICE_F_NONBLOCK and O_NONBLOCK as Linux; sockets EINVAL (no splice support: Go's io.Copy falls back to read and write)
+	nrSplice:            {handler: sysSplice},            // partial: pipe to pipe, a file or a TCP socket to a pipe, a pipe to a file, a TCP socket or the console, with offsets, SPLICE_F_NONBLOCK and the pipe's and the socket's O_NONBLOCK as Linux; socket pairs EINVAL
 	nrTee:               {handler: sysTee},               // partial: between two pipes; copies from the first contiguous run of the input's bytes
 	nrVmsplice:          {errno: ENOSYS},                 // fails: not served: Go does not use it
 	nrUtimensat:         {handler: sysUtimensat},         // full

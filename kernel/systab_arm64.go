@@ -178,9 +178,9 @@ var sysTable = [...]sysCall{
 	nrPwrite64:          {handler: sysPwrite64},          // partial: files; other descriptors ESPIPE
 	nrPreadv:            {handler: sysPreadv},            // partial: files; other descriptors ESPIPE
 	nrPwritev:           {handler: sysPwritev},           // partial: files; other descriptors ESPIPE
-	nrSendfile:          {handler: sysSendfile},          // partial: from a file to a pipe, a file or the console; to a socket EINVAL (Go's io.Copy falls back to read and write); at most 1 MiB a call between files
+	nrSendfile:          {handler: sysSendfile},          // partial: from a file to a pipe, a file, a TCP socket or the console; a shared directory's or /proc's file to a socket EINVAL (Go's io.Copy falls back to read and write); at most 1 MiB a call between files
 	nrVmsplice:          {errno: ENOSYS},                 // fails: not served: Go does not use it
-	nrSplice:            {handler: sysSplice},            // partial: pipe to pipe, pipe to a file or the console, a file to a pipe, with offsets, SPLICE_F_NONBLOCK and O_NONBLOCK as Linux; sockets EINVAL (no splice support: Go's io.Copy falls back to read and write)
+	nrSplice:            {handler: sysSplice},            // partial: pipe to pipe, a file or a TCP socket to a pipe, a pipe to a file, a TCP socket or the console, with offsets, SPLICE_F_NONBLOCK and the pipe's and the socket's O_NONBLOCK as Linux; socket pairs EINVAL
 	nrTee:               {handler: sysTee},               // partial: between two pipes; copies from the first contiguous run of the input's bytes
 	nrReadlinkat:        {handler: sysReadlinkat},        // full
 	nrNewfstatat:        {handler: sysNewfstatat},        // full

@@ -357,3 +357,61 @@ func TestPipeInPlace(t *testing.T) {
 		t.Errorf("PipeRoom without a reader: errno %d, want EPIPE", errno)
 	}
 }
+
+// TestPipeHold: while a splice holds a pipe's room, writers wait and readers read; while it
+// holds its bytes, readers wait and writers write; the release adds or drops what moved, and a
+// held pipe whose descriptors closed is not made anew until its release.
+func TestPipeHold(t *testing.T) {
+	var tb Table
+	tb.Init()
+	r, w, _ := tb.Pipe2(0)
+	tb.PipeWrite(w, []byte("ab"))
+	room, _ := tb.PipeRoom(w)
+	pn := tb.PipeHold(w, true)
+	if pn < 0 {
+		t.Fatal("PipeHold of the write end failed")
+	}
+	if _, errno := tb.PipeWrite(w, []byte("x")); errno != EAGAIN {
+		t.Errorf("write while the room is held: errno %d, want EAGAIN", errno)
+	}
+	copy(room, "cde")
+	b := make([]byte, 1)
+	if n, errno := tb.PipeRead(r, b); n != 1 || errno != 0 || b[0] != 'a' {
+		t.Errorf("read while the room is held: %d %d %q", n, errno, b)
+	}
+	tb.PipeRelease(pn, true, 3)
+	data, _ := tb.PipeData(r)
+	if string(data) != "bcde" {
+		t.Fatalf("after the release: %q, want bcde", data)
+	}
+	if tb.PipeHold(r, true) >= 0 || tb.PipeHold(w, false) >= 0 {
+		t.Error("PipeHold of the wrong end succeeded")
+	}
+	pn = tb.PipeHold(r, false)
+	if _, errno := tb.PipeRead(r, b); errno != EAGAIN {
+		t.Errorf("read while the bytes are held: errno %d, want EAGAIN", errno)
+	}
+	if n, errno := tb.PipeWrite(w, []byte("f")); n != 1 || errno != 0 {
+		t.Errorf("write while the bytes are held: %d %d", n, errno)
+	}
+	tb.PipeRelease(pn, false, 2)
+	data, _ = tb.PipeData(r)
+	if string(data) != "def" {
+		t.Fatalf("after the release: %q, want def", data)
+	}
+	pn = tb.PipeHold(w, true)
+	tb.Close(r)
+	tb.Close(w)
+	r2, w2, _ := tb.Pipe2(0)
+	if q, _, _ := tb.Pipe(r2); q == pn {
+		t.Errorf("a held pipe was made anew")
+	}
+	tb.PipeRelease(pn, true, 5)
+	tb.Close(r2)
+	tb.Close(w2)
+	for i := 0; i < MaxPipes; i++ {
+		if _, _, errno := tb.Pipe2(0); errno != 0 {
+			t.Fatalf("pipe %d after the release: errno %d", i, errno)
+		}
+	}
+}

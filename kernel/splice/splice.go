@@ -30,10 +30,11 @@ const (
 type Kind uint8
 
 const (
-	Other   Kind = iota // no splice support: eventfds, epoll instances, the trace ports, sockets
+	Other   Kind = iota // no splice support: eventfds, epoll instances, the trace ports, socket pairs
 	Pipe                // an end of a pipe
 	File                // a file of the file system: a regular file or a device
 	Console             // the console: written as a tty is, never positioned
+	Socket              // a stream socket: read or written as recv and send do, never positioned
 )
 
 // End is one side of a splice: its descriptor's kind and access, and whether the call gave an
@@ -53,6 +54,8 @@ const (
 	PipeToPipe Way = iota + 1
 	PipeToFile     // the out end is a File or the Console
 	FileToPipe
+	PipeToSocket
+	SocketToPipe
 )
 
 // Splice returns the way a splice from in to out goes, or Linux's error (fs/splice.c,
@@ -74,21 +77,30 @@ func Splice(in, out End, samePipe bool) (Way, int) {
 		}
 		return PipeToPipe, 0
 	case in.Kind == Pipe:
-		if out.Offset && out.Kind != File || out.Append || out.Kind != File && out.Kind != Console {
+		switch {
+		case out.Offset && out.Kind != File, out.Append:
 			return 0, EINVAL
+		case out.Kind == File, out.Kind == Console:
+			return PipeToFile, 0
+		case out.Kind == Socket:
+			return PipeToSocket, 0
 		}
-		return PipeToFile, 0
 	case out.Kind == Pipe:
-		if in.Kind != File { // the console's reads wait on the serial line: not spliced
+		switch {
+		case in.Offset && in.Kind != File:
 			return 0, EINVAL
-		}
-		return FileToPipe, 0
+		case in.Kind == File:
+			return FileToPipe, 0
+		case in.Kind == Socket:
+			return SocketToPipe, 0
+		} // the console's reads wait on the serial line: not spliced
 	}
 	return 0, EINVAL
 }
 
-// Nonblocking says whether a splice of way w must not wait, as Linux decides: SPLICE_F_NONBLOCK,
-// or O_NONBLOCK on the end that is not a pipe (either end's between two pipes).
+// Nonblocking says whether a splice of way w must not wait, as Linux's do_splice decides:
+// SPLICE_F_NONBLOCK, or O_NONBLOCK on its pipe (either pipe's between two). The other end's
+// O_NONBLOCK is its own business (a socket's read or write).
 func Nonblocking(w Way, in, out End, flags uint32) bool {
 	if flags&FNonblock != 0 {
 		return true
@@ -96,10 +108,10 @@ func Nonblocking(w Way, in, out End, flags uint32) bool {
 	switch w {
 	case PipeToPipe:
 		return in.Nonblock || out.Nonblock
-	case PipeToFile:
-		return out.Nonblock
+	case PipeToFile, PipeToSocket:
+		return in.Nonblock
 	}
-	return in.Nonblock
+	return out.Nonblock
 }
 
 // S_IFMT values of the files copy_file_range looks at.

@@ -31,8 +31,13 @@ func TestSplice(t *testing.T) {
 		{"read-only file as output", rp, End{Kind: File, CanRead: true}, false, 0, EBADF},
 		{"append file", rp, End{Kind: File, CanWrite: true, Append: true}, false, 0, EINVAL},
 		{"file to file", f, f, false, 0, EINVAL},
-		{"socket to pipe", End{Kind: Other, CanRead: true}, wp, false, 0, EINVAL},
-		{"pipe to socket", rp, End{Kind: Other, CanWrite: true}, false, 0, EINVAL},
+		{"socket to pipe", End{Kind: Socket, CanRead: true, CanWrite: true}, wp, false, SocketToPipe, 0},
+		{"pipe to socket", rp, End{Kind: Socket, CanRead: true, CanWrite: true}, false, PipeToSocket, 0},
+		{"socket at an offset", End{Kind: Socket, CanRead: true, Offset: true}, wp, false, 0, EINVAL},
+		{"pipe to socket at an offset", rp, End{Kind: Socket, CanWrite: true, Offset: true}, false, 0, EINVAL},
+		{"socket to file", End{Kind: Socket, CanRead: true}, f, false, 0, EINVAL},
+		{"pair to pipe", End{Kind: Other, CanRead: true}, wp, false, 0, EINVAL},
+		{"pipe to pair", rp, End{Kind: Other, CanWrite: true}, false, 0, EINVAL},
 	}
 	for _, tt := range tests {
 		way, errno := Splice(tt.in, tt.out, tt.samePipe)
@@ -53,10 +58,14 @@ func TestNonblocking(t *testing.T) {
 		{PipeToPipe, End{}, End{}, 0, false},
 		{PipeToPipe, nb, End{}, 0, true},
 		{PipeToPipe, End{}, nb, 0, true},
-		{PipeToFile, nb, End{}, 0, false}, // the pipe's own O_NONBLOCK does not count
-		{PipeToFile, End{}, nb, 0, true},
-		{FileToPipe, End{}, nb, 0, false},
-		{FileToPipe, nb, End{}, 0, true},
+		{PipeToFile, nb, End{}, 0, true}, // the pipe's O_NONBLOCK
+		{PipeToFile, End{}, nb, 0, false},
+		{FileToPipe, End{}, nb, 0, true},
+		{FileToPipe, nb, End{}, 0, false},
+		{PipeToSocket, nb, End{}, 0, true},
+		{PipeToSocket, End{}, nb, 0, false}, // the socket's O_NONBLOCK is its send's
+		{SocketToPipe, End{}, nb, 0, true},
+		{SocketToPipe, nb, End{}, 0, false},
 		{FileToPipe, End{}, End{}, FNonblock, true},
 	} {
 		if got := Nonblocking(tt.w, tt.in, tt.out, tt.flags); got != tt.want {
