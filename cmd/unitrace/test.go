@@ -29,6 +29,9 @@ github.com/unitrace/unitrace/kernel (this one, or one that requires it); the
 kernel is added to the test binary without touching the package's files.
 KEY=VALUE words become the guest's environment; words after -- go to the test
 binary (-test.v, -test.run RE, -test.short, ...). Flags may also follow PKG.
+Unless they set -test.timeout (or -timeout is 0), the binary gets one a tenth
+short of -timeout (30 s to half of it), so a hung test ends with the testing
+package's report of the tests running and every goroutine's stack.
 
 As go test does, the test binary starts in the package's directory (PWD names
 it), which the guest finds at its host path: the package's module is shared
