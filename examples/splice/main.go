@@ -161,6 +161,49 @@ func networkCopies() {
 	check("read all", err)
 	s.Close()
 	same("conn to conn", got, data)
+
+	// A blocking pipe into a connection with splice itself: the first call waits for the
+	// pipe's writer, then sends.
+	data = payload(200000, 5)
+	var p [2]int
+	check("pipe", syscall.Pipe2(p[:], syscall.O_CLOEXEC))
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		for i := 0; i < len(data); i += 9000 {
+			syscall.Write(p[1], data[i:min(i+9000, len(data))])
+		}
+		syscall.Close(p[1])
+	}()
+	go func() {
+		c, err := net.Dial("tcp", back.Addr().String())
+		if err != nil {
+			check("dial", err)
+			return
+		}
+		raw, _ := c.(*net.TCPConn).SyscallConn()
+		raw.Write(func(fd uintptr) bool {
+			for {
+				n, err := syscall.Splice(p[0], nil, int(fd), nil, 65536, 0)
+				if err == syscall.EAGAIN {
+					return false // the socket is full: the netpoller waits for room
+				}
+				if err != nil {
+					check("splice pipe to conn", err)
+				}
+				if n <= 0 {
+					return true
+				}
+			}
+		})
+		syscall.Close(p[0])
+		c.Close()
+	}()
+	s, err = back.Accept()
+	check("accept", err)
+	got, err = io.ReadAll(s)
+	check("read all", err)
+	s.Close()
+	same("pipe to conn", got, data)
 }
 
 // fileCopies: io.Copy between two files (copy_file_range), and sendfile to a file and to the

@@ -8,6 +8,7 @@ import (
 // TestSplice boots examples/splice: io.Copy from a TCP connection into a file, from the file
 // into a connection and from one connection into another (splice through a pipe between a
 // socket and a file or socket, sendfile from the file), between two files (copy_file_range),
+// a blocking pipe into a connection with splice itself (waiting for the pipe's writer first),
 // sendfile to a file at an offset, splice between a pipe and a file with a writer or reader
 // catching up (blocking on the pipe), sendfile into a pipe and tee, each checked byte for byte;
 // then the errors Linux gives for splice, sendfile and copy_file_range. The launcher's strace
@@ -23,6 +24,7 @@ func testSplice(t *testing.T, a guestArch) {
 		"conn to file: 1048576 bytes, sha256 ok",
 		"file to conn: 1048576 bytes, sha256 ok",
 		"conn to conn: 1048576 bytes, sha256 ok",
+		"pipe to conn: 200000 bytes, sha256 ok",
 		"file to file: 1060921 bytes, sha256 ok",
 		"sendfile at an offset: 1059921 bytes, sha256 ok",
 		"sendfile: offset 1060921, position 0",
