@@ -261,7 +261,7 @@ func sysSpliceImpl(fdIn int, offIn uintptr, fdOut int, offOut uintptr, length ui
 }
 
 // pipeToPipe moves up to length bytes from pipe end in to pipe end out (with consume false,
-// tee: copies them, from the first contiguous run of in's bytes), waiting (unless nonblock)
+// tee: copies them, leaving them in the first), waiting (unless nonblock)
 // for bytes in the first, then for room in the second; an empty input with no writer is end of
 // file (0).
 func pipeToPipe(in, out int, length int, nonblock, consume bool) spliceOutcome {
@@ -288,13 +288,13 @@ func pipeToPipe(in, out int, length int, nonblock, consume bool) spliceOutcome {
 		k := copy(room[:min(len(room), length-moved)], data)
 		fds.PipeCommit(out, k)
 		moved += k
+		skip := moved
 		if consume {
 			fds.PipeConsume(in, k)
-			if data, errno = fds.PipeData(in); errno != 0 {
-				break
-			}
-		} else {
-			data = data[k:]
+			skip = 0
+		}
+		if data, errno = fds.PipeDataAt(in, skip); errno != 0 {
+			break
 		}
 		if room, errno = fds.PipeRoom(out); errno != 0 {
 			break

@@ -290,7 +290,7 @@ var sysTable = [...]sysCall{
 	nrFchmodat:          {handler: sysFchmodat},          // full
 	nrFaccessat:         {handler: sysFaccessat},         // full: root: only X_OK on a file without an execute bit fails
 	nrSplice:            {handler: sysSplice},            // partial: pipe to pipe, a file or a TCP socket to a pipe, a pipe to a file, a TCP socket or the console, with offsets, SPLICE_F_NONBLOCK and the pipe's and the socket's O_NONBLOCK as Linux; socket pairs EINVAL
-	nrTee:               {handler: sysTee},               // partial: between two pipes; copies from the first contiguous run of the input's bytes
+	nrTee:               {handler: sysTee},               // full: between two pipes, with SPLICE_F_NONBLOCK and either pipe's O_NONBLOCK as Linux
 	nrVmsplice:          {errno: ENOSYS},                 // fails: not served: Go does not use it
 	nrUtimensat:         {handler: sysUtimensat},         // full
 	nrEpollPwait:        {handler: sysEpollPwait},        // partial: the signal mask is ignored; a signal with a handler interrupts the wait (EINTR)

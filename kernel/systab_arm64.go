@@ -181,7 +181,7 @@ var sysTable = [...]sysCall{
 	nrSendfile:          {handler: sysSendfile},          // partial: from a file to a pipe, a file, a TCP socket or the console; a shared directory's or /proc's file to a socket EINVAL (Go's io.Copy falls back to read and write); at most 1 MiB a call between files
 	nrVmsplice:          {errno: ENOSYS},                 // fails: not served: Go does not use it
 	nrSplice:            {handler: sysSplice},            // partial: pipe to pipe, a file or a TCP socket to a pipe, a pipe to a file, a TCP socket or the console, with offsets, SPLICE_F_NONBLOCK and the pipe's and the socket's O_NONBLOCK as Linux; socket pairs EINVAL
-	nrTee:               {handler: sysTee},               // partial: between two pipes; copies from the first contiguous run of the input's bytes
+	nrTee:               {handler: sysTee},               // full: between two pipes, with SPLICE_F_NONBLOCK and either pipe's O_NONBLOCK as Linux
 	nrReadlinkat:        {handler: sysReadlinkat},        // full
 	nrNewfstatat:        {handler: sysNewfstatat},        // full
 	nrFstat:             {handler: sysFstat},             // partial: the console is a character device, pipes FIFOs, eventfds, epoll instances and the trace ports anonymous inodes

@@ -344,6 +344,22 @@ func pipeSplices() {
 	nb, _ := syscall.Read(q[0], b)
 	same(fmt.Sprintf("sendfile to pipe %d, offset %d", n, soff), a[:na], data[100:4100])
 	same(fmt.Sprintf("tee %d", t), b[:nb], data[100:3100])
+	// tee across the end of the pipe's ring: 60000 bytes in and out first, then 10000 that wrap.
+	syscall.Write(p[1], make([]byte, 60000))
+	syscall.Read(p[0], make([]byte, 60000))
+	syscall.Write(p[1], data[:10000])
+	t, err = syscall.Tee(p[0], q[1], 20000, 0)
+	check("tee", err)
+	nb, _ = syscall.Read(q[0], b[:cap(b)])
+	c := make([]byte, 20000)
+	nc, _ := syscall.Read(p[0], c)
+	if nb != 5000 { // the rest is still in q
+		fmt.Printf("tee across the ring: read %d of q\n", nb)
+	}
+	rest := make([]byte, 10000)
+	nr, _ := syscall.Read(q[0], rest)
+	same(fmt.Sprintf("tee across the ring %d", t), append(b[:nb:nb], rest[:nr]...), data[:10000])
+	same("the bytes tee left", c[:nc], data[:10000])
 	for _, x := range []int{p[0], p[1], q[0], q[1], fd} {
 		syscall.Close(x)
 	}

@@ -187,7 +187,11 @@ func (t *Table) PipeWrite(fd int, src []byte) (n int, errno int) {
 // read in place; PipeConsume then drops what it took. An empty run with no writer left (or a
 // socket pair's direction shut) is end of file; empty while a writer is open, EAGAIN. The write
 // end, or another kind, is PipeRead's error.
-func (t *Table) PipeData(fd int) (b []byte, errno int) {
+func (t *Table) PipeData(fd int) (b []byte, errno int) { return t.PipeDataAt(fd, 0) }
+
+// PipeDataAt is PipeData from the byte skip bytes after the first on (tee reads on without
+// taking): an empty run, with no error, once skip reaches the bytes' end.
+func (t *Table) PipeDataAt(fd int, skip int) (b []byte, errno int) {
 	p, _, errno := t.pipeOf(fd, false)
 	if errno != 0 {
 		return nil, errno
@@ -201,7 +205,11 @@ func (t *Table) PipeData(fd int) (b []byte, errno int) {
 		}
 		return nil, EAGAIN
 	}
-	return p.buf[p.head : int(p.head)+min(int(p.n), PipeSize-int(p.head))], 0
+	if skip < 0 || skip >= int(p.n) {
+		return nil, 0
+	}
+	start := (int(p.head) + skip) % PipeSize
+	return p.buf[start : start+min(int(p.n)-skip, PipeSize-start)], 0
 }
 
 // PipeConsume drops the first n bytes of pipe read end fd (at most what it holds), as a read

@@ -320,7 +320,19 @@ func TestPipeInPlace(t *testing.T) {
 				next++
 			}
 			tb.PipeCommit(w, k)
-		} else { // take some bytes in place
+		} else { // take some bytes in place, after looking at all of them
+			var all []byte
+			for skip := 0; ; {
+				run, errno := tb.PipeDataAt(r, skip)
+				if errno != 0 || len(run) == 0 {
+					break
+				}
+				all = append(all, run...)
+				skip += len(run)
+			}
+			if n, _ := tb.PipeBuffered(r); len(all) != n || !bytes.Equal(all, want[len(got):]) {
+				t.Fatalf("round %d: PipeDataAt saw %d bytes of %d, or other bytes", round, len(all), n)
+			}
 			data, errno := tb.PipeData(r)
 			if errno == EAGAIN {
 				continue

@@ -21,7 +21,7 @@ var Calls = []Call{
 	partial("pipe2", "sysPipe2", "O_CLOEXEC and O_NONBLOCK; O_DIRECT (packet mode) EINVAL; 64 KiB each, at most 16 pipes (ENFILE)"),
 	partial("pipe", "sysPipe", "as pipe2"),
 	partial("splice", "sysSplice", "pipe to pipe, a file or a TCP socket to a pipe, a pipe to a file, a TCP socket or the console, with offsets, SPLICE_F_NONBLOCK and the pipe's and the socket's O_NONBLOCK as Linux; socket pairs EINVAL"),
-	partial("tee", "sysTee", "between two pipes; copies from the first contiguous run of the input's bytes"),
+	full("tee", "sysTee", "between two pipes, with SPLICE_F_NONBLOCK and either pipe's O_NONBLOCK as Linux"),
 	partial("sendfile", "sysSendfile", "from a file to a pipe, a file, a TCP socket or the console; a shared directory's or /proc's file to a socket EINVAL (Go's io.Copy falls back to read and write); at most 1 MiB a call between files"),
 	fails("vmsplice", "ENOSYS", "not served: Go does not use it"),
 

@@ -34,6 +34,8 @@ func testSplice(t *testing.T, a guestArch) {
 		"file to pipe: 300000 bytes, sha256 ok",
 		"sendfile to pipe 4000, offset 4100: 4000 bytes, sha256 ok",
 		"tee 3000: 3000 bytes, sha256 ok",
+		"tee across the ring 10000: 10000 bytes, sha256 ok",
+		"the bytes tee left: 10000 bytes, sha256 ok",
 		"errors: file to file EINVAL | pipe offset ESPIPE | empty EAGAIN | to itself EINVAL | append EINVAL | flags EINVAL | " +
 			"write end EBADF | sendfile from pipe EINVAL | copy flags EINVAL | copy to append EBADF | copy from pipe EINVAL | " +
 			"copy to /proc EXDEV | vmsplice ENOSYS",
