@@ -16,3 +16,7 @@ func bytesAt(addr, n uintptr) []byte { return unsafe.Slice((*byte)(ptr(addr)), n
 
 // addrOfFrame is a Frame's address, for the trace package's readers of saved contexts.
 func addrOfFrame(f *Frame) uintptr { return uintptr(unsafe.Pointer(f)) }
+
+// addrOf is the address of b's first byte: a pipe's buffer or a scratch buffer in the kernel's
+// image, which the paths that take the program's memory (fileRead, fileWrite) accept as such.
+func addrOf(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }

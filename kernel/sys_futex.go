@@ -139,6 +139,8 @@ func completeWait(f *Frame, slot int32) {
 		completeNetWait(f, slot)
 	case waitShare:
 		completeShareWait(f, slot)
+	case waitSplice:
+		completeSpliceWait(f, slot)
 	case waitEventfd:
 		if ret, done := eventfdRead(int(t.waitFD), t.waitAddr); done {
 			setSysRet(f, ret)

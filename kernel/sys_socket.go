@@ -103,6 +103,13 @@ type sockCall struct {
 	connecting bool
 	traced     bool    // syscall_addr fired for the address sent
 	out        netCall // where the reply's bytes go (netCall's buf, count, vec, addr, addrLen, optLen, msgFlags)
+	// A splice or sendfile with the socket (sys_splice.go): what becomes of the bytes when the
+	// call ends (sockSpliceEnd).
+	splice     uint8   // spliceNone, spliceRecv, spliceSend, spliceSendfile
+	splicePipe int32   // spliceRecv, spliceSend: the pipe held (fd.PipeHold)
+	spliceFD   int32   // spliceSendfile: the file the bytes come from
+	splicePos  int64   // spliceSendfile: where in it
+	spliceOff  uintptr // spliceSendfile: the offset pointer, or 0 (the file's position)
 }
 
 // sockStart starts a socket call for the running thread from c and runs it as far as it goes.
@@ -112,6 +119,8 @@ func sockStart(f *Frame, c sockCall) (uint64, bool) {
 	ret, done := sockStep(curSlot())
 	if !done {
 		sockBlock(f, curSlot())
+	} else {
+		ret = sockSpliceEnd(curSlot(), ret)
 	}
 	return ret, done
 }
@@ -137,7 +146,7 @@ func sockKey(slot int32) uintptr {
 func completeNetWait(f *Frame, slot int32) {
 	ret, done := sockStep(slot)
 	if done {
-		setSysRet(f, ret)
+		setSysRet(f, sockSpliceEnd(slot, ret))
 		return
 	}
 	threads[slot].wait = waitNet
@@ -221,7 +230,14 @@ func sockQueue(slot int32) (ok bool, ret uint64, done bool) {
 	}
 	if sending {
 		// Checked before the request goes in: a fault must leave nothing half queued.
-		if !gatherUser(netScratch[:dataLen-len(addr)], c.src, c.srcLen, c.srcVec, c.moved) {
+		if c.splice == spliceSendfile {
+			if !sendfileGather(c, netScratch[:dataLen-len(addr)]) { // the file shrank, or went
+				if c.moved > 0 {
+					return false, c.moved, true
+				}
+				return false, neg(EIO), true
+			}
+		} else if !gatherUser(netScratch[:dataLen-len(addr)], c.src, c.srcLen, c.srcVec, c.moved) {
 			return false, neg(EFAULT), true
 		}
 	}
@@ -321,6 +337,7 @@ func sockAbandon(slot int32) {
 	if c := &threads[slot].sock; c.call == callAccept {
 		fds.SocketRelease(int(c.newSock))
 	}
+	sockSpliceEnd(slot, 0) // a splice's pipe is free again, nothing moved
 }
 
 // sockCloseHost tells the host socket i is gone (no reply is awaited).

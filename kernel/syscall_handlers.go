@@ -63,6 +63,13 @@ func sysEventfd2(f *Frame, a syscallArgs) (uint64, bool) {
 	return errnoOr(e, uint64(r)), true
 }
 
+func sysSplice(f *Frame, a syscallArgs) (uint64, bool)   { return spliceCall(f, nrSplice, a) }
+func sysTee(f *Frame, a syscallArgs) (uint64, bool)      { return spliceCall(f, nrTee, a) }
+func sysSendfile(f *Frame, a syscallArgs) (uint64, bool) { return spliceCall(f, nrSendfile, a) }
+func sysCopyFileRange(f *Frame, a syscallArgs) (uint64, bool) {
+	return spliceCall(f, nrCopyFileRange, a)
+}
+
 // Files (sys_file.go, sys_namei.go).
 
 func sysOpenat(f *Frame, a syscallArgs) (uint64, bool) {

@@ -39,6 +39,7 @@ const (
 	nrAlarm             = 37
 	nrSetitimer         = 38
 	nrGetpid            = 39
+	nrSendfile          = 40
 	nrSocket            = 41
 	nrConnect           = 42
 	nrAccept            = 43
@@ -133,6 +134,9 @@ const (
 	nrReadlinkat        = 267
 	nrFchmodat          = 268
 	nrFaccessat         = 269
+	nrSplice            = 275
+	nrTee               = 276
+	nrVmsplice          = 278
 	nrUtimensat         = 280
 	nrEpollPwait        = 281
 	nrAccept4           = 288
@@ -190,6 +194,7 @@ var sysTable = [...]sysCall{
 	nrAlarm:             {handler: sysAlarm},             // full: ITIMER_REAL
 	nrSetitimer:         {handler: sysSetitimer},         // full: ITIMER_REAL (wall time, SIGALRM: at its expiry), ITIMER_VIRTUAL (user time, SIGVTALRM) and ITIMER_PROF (CPU time, SIGPROF), checked at the 250 Hz tick and at thread switches
 	nrGetpid:            {handler: sysGetpid},            // full
+	nrSendfile:          {handler: sysSendfile},          // partial: from a file to a pipe, a file, a TCP socket or the console; a shared directory's or /proc's file to a socket EINVAL (Go's io.Copy falls back to read and write); at most 1 MiB a call between files
 	nrSocket:            {handler: sysSocket},            // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; protocol 0, IPPROTO_TCP or IPPROTO_UDP (others EPROTONOSUPPORT); AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT
 	nrConnect:           {handler: sysConnect},           // full: blocking, or EINPROGRESS then SO_ERROR; a UDP socket never bound binds loopback first, or for another host the address the host's route sends from, taking datagrams only from the peers it sent to (Linux binds every interface)
 	nrAccept:            {handler: sysAccept},            // full
@@ -284,6 +289,9 @@ var sysTable = [...]sysCall{
 	nrReadlinkat:        {handler: sysReadlinkat},        // full
 	nrFchmodat:          {handler: sysFchmodat},          // full
 	nrFaccessat:         {handler: sysFaccessat},         // full: root: only X_OK on a file without an execute bit fails
+	nrSplice:            {handler: sysSplice},            // partial: pipe to pipe, a file or a TCP socket to a pipe, a pipe to a file, a TCP socket or the console, with offsets, SPLICE_F_NONBLOCK and the pipe's and the socket's O_NONBLOCK as Linux; socket pairs EINVAL
+	nrTee:               {handler: sysTee},               // full: between two pipes, with SPLICE_F_NONBLOCK and either pipe's O_NONBLOCK as Linux
+	nrVmsplice:          {errno: ENOSYS},                 // fails: not served: Go does not use it
 	nrUtimensat:         {handler: sysUtimensat},         // full
 	nrEpollPwait:        {handler: sysEpollPwait},        // partial: the signal mask is ignored; a signal with a handler interrupts the wait (EINTR)
 	nrAccept4:           {handler: sysAccept4},           // full: SOCK_NONBLOCK and SOCK_CLOEXEC
@@ -297,7 +305,7 @@ var sysTable = [...]sysCall{
 	nrRenameat2:         {handler: sysRenameat2},         // partial: RENAME_NOREPLACE and RENAME_EXCHANGE; RENAME_WHITEOUT EINVAL
 	nrGetrandom:         {handler: sysGetrandom},         // partial: the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; flags ignored
 	nrExecveat:          {handler: sysNoProcess},         // partial: as fork
-	nrCopyFileRange:     {errno: ENOSYS},                 // fails: the Go runtime's io.Copy between files falls back to read and write
+	nrCopyFileRange:     {handler: sysCopyFileRange},     // partial: regular files of one file system (EXDEV across two, as Linux since 5.19 for file systems without their own copy); flags must be 0; at most 1 MiB a call (one chunk with a shared directory's file)
 	nrStatx:             {handler: sysStatx},             // full: fills every field memfs knows whatever the mask asks, as Linux may
 	nrRseq:              {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrPidfdOpen:         {errno: ENOSYS},                 // fails: os.StartProcess's probe: then it does without pidfds

@@ -46,6 +46,10 @@ const (
 	nrPwrite64          = 68
 	nrPreadv            = 69
 	nrPwritev           = 70
+	nrSendfile          = 71
+	nrVmsplice          = 75
+	nrSplice            = 76
+	nrTee               = 77
 	nrReadlinkat        = 78
 	nrNewfstatat        = 79
 	nrFstat             = 80
@@ -174,6 +178,10 @@ var sysTable = [...]sysCall{
 	nrPwrite64:          {handler: sysPwrite64},          // partial: files; other descriptors ESPIPE
 	nrPreadv:            {handler: sysPreadv},            // partial: files; other descriptors ESPIPE
 	nrPwritev:           {handler: sysPwritev},           // partial: files; other descriptors ESPIPE
+	nrSendfile:          {handler: sysSendfile},          // partial: from a file to a pipe, a file, a TCP socket or the console; a shared directory's or /proc's file to a socket EINVAL (Go's io.Copy falls back to read and write); at most 1 MiB a call between files
+	nrVmsplice:          {errno: ENOSYS},                 // fails: not served: Go does not use it
+	nrSplice:            {handler: sysSplice},            // partial: pipe to pipe, a file or a TCP socket to a pipe, a pipe to a file, a TCP socket or the console, with offsets, SPLICE_F_NONBLOCK and the pipe's and the socket's O_NONBLOCK as Linux; socket pairs EINVAL
+	nrTee:               {handler: sysTee},               // full: between two pipes, with SPLICE_F_NONBLOCK and either pipe's O_NONBLOCK as Linux
 	nrReadlinkat:        {handler: sysReadlinkat},        // full
 	nrNewfstatat:        {handler: sysNewfstatat},        // full
 	nrFstat:             {handler: sysFstat},             // partial: the console is a character device, pipes FIFOs, eventfds, epoll instances and the trace ports anonymous inodes
@@ -251,7 +259,7 @@ var sysTable = [...]sysCall{
 	nrRenameat2:         {handler: sysRenameat2},         // partial: RENAME_NOREPLACE and RENAME_EXCHANGE; RENAME_WHITEOUT EINVAL
 	nrGetrandom:         {handler: sysGetrandom},         // partial: the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; flags ignored
 	nrExecveat:          {handler: sysNoProcess},         // partial: as fork
-	nrCopyFileRange:     {errno: ENOSYS},                 // fails: the Go runtime's io.Copy between files falls back to read and write
+	nrCopyFileRange:     {handler: sysCopyFileRange},     // partial: regular files of one file system (EXDEV across two, as Linux since 5.19 for file systems without their own copy); flags must be 0; at most 1 MiB a call (one chunk with a shared directory's file)
 	nrStatx:             {handler: sysStatx},             // full: fills every field memfs knows whatever the mask asks, as Linux may
 	nrRseq:              {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrPidfdOpen:         {errno: ENOSYS},                 // fails: os.StartProcess's probe: then it does without pidfds

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +29,9 @@ github.com/unitrace/unitrace/kernel (this one, or one that requires it); the
 kernel is added to the test binary without touching the package's files.
 KEY=VALUE words become the guest's environment; words after -- go to the test
 binary (-test.v, -test.run RE, -test.short, ...). Flags may also follow PKG.
+Unless they set -test.timeout (or -timeout is 0), the binary gets one a tenth
+short of -timeout (30 s to half of it), so a hung test ends with the testing
+package's report of the tests running and every goroutine's stack.
 
 As go test does, the test binary starts in the package's directory (PWD names
 it), which the guest finds at its host path: the package's module is shared
@@ -91,7 +95,32 @@ func (o *testOptions) parse(fs *flag.FlagSet, args []string) error {
 	}
 	// As go test does: a test calling os.Exit(0) must not pass for a run that finished.
 	o.args = append([]string{"-test.paniconexit0"}, o.args...)
+	if d := guestTestTimeout(o.timeout, o.args); d > 0 {
+		o.args = append(o.args[:1], append([]string{"-test.timeout=" + d.String()}, o.args[1:]...)...)
+	}
 	return o.check()
+}
+
+// guestTestTimeout is the -test.timeout the test binary gets so that a test that hangs ends
+// the run with the testing package's own report (the tests running, every goroutine's stack)
+// before the launcher's -timeout kills the guest without a word: the launcher's timeout less
+// a tenth (at least 30 s, at most half), or 0 (none added) without a launcher timeout or when
+// the binary's flags set one.
+func guestTestTimeout(launcher time.Duration, args []string) time.Duration {
+	if launcher <= 0 {
+		return 0
+	}
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		a = strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		if a == "test.timeout" || strings.HasPrefix(a, "test.timeout=") {
+			return 0
+		}
+	}
+	margin := min(max(launcher/10, 30*time.Second), launcher/2)
+	return (launcher - margin).Truncate(time.Second)
 }
 
 // onePackageFlags are the flags that name one file and so take one package.
@@ -222,6 +251,9 @@ func testPackage(ctx context.Context, std stdio, o testOptions, g guest, pkg ima
 	switch {
 	case out.Kind != vmconfig.Exited:
 		fmt.Fprintf(std.err, "unitrace test: %s: %s (exit status %d)\n", pkg.ImportPath, out.Reason, out.Status)
+		if running := console.running(); len(running) > 0 {
+			fmt.Fprintf(std.err, "unitrace test: %s: running when it ended: %s\n", pkg.ImportPath, strings.Join(running, ", "))
+		}
 		status = out.Status
 	case console.last != "FAIL": // the binary did not end by reporting failed tests
 		fmt.Fprintf(std.out, "exit status %d\n", out.Status)
@@ -232,11 +264,34 @@ func testPackage(ctx context.Context, std stdio, o testOptions, g guest, pkg ima
 
 // guestOutput passes the guest's console to w line by line, without the kernel's exit line
 // (the test binary's status is in go test's ok/FAIL line instead), and remembers the last
-// line it passed on.
+// line it passed on and, from -test.v's lines, the tests started and not yet ended.
 type guestOutput struct {
 	w       io.Writer
 	partial []byte
 	last    string
+	started []string // "=== RUN" in order, less those a "--- PASS/FAIL/SKIP" ended
+}
+
+// running returns the tests started (=== RUN) and not ended (--- PASS, FAIL or SKIP), in the
+// order they started: when the guest is killed, the ones that hung.
+func (g *guestOutput) running() []string { return g.started }
+
+// track follows -test.v's lines: a test's start, and its end (indented for a subtest).
+func (g *guestOutput) track(text string) {
+	if name, ok := strings.CutPrefix(text, "=== RUN   "); ok {
+		g.started = append(g.started, strings.TrimSpace(name))
+		return
+	}
+	t := strings.TrimLeft(text, " ")
+	for _, p := range []string{"--- PASS: ", "--- FAIL: ", "--- SKIP: "} {
+		if rest, ok := strings.CutPrefix(t, p); ok {
+			name, _, _ := strings.Cut(rest, " (")
+			if i := slices.Index(g.started, name); i >= 0 {
+				g.started = slices.Delete(g.started, i, i+1)
+			}
+			return
+		}
+	}
 }
 
 func (g *guestOutput) Write(p []byte) (int, error) {
@@ -269,5 +324,6 @@ func (g *guestOutput) line(l []byte) {
 		return
 	}
 	g.last = text
+	g.track(text)
 	g.w.Write(l)
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/unitrace/unitrace/internal/image"
 )
@@ -27,15 +28,15 @@ func TestParseTest(t *testing.T) {
 		patterns, env, argv []string
 		check               func(testOptions) bool
 	}{
-		{nil, []string{"."}, nil, []string{"-test.paniconexit0"}, nil},
+		{nil, []string{"."}, nil, []string{"-test.paniconexit0", "-test.timeout=9m0s"}, nil},
 		{[]string{"os", "--", "-test.short", "-test.v"}, []string{"os"}, nil,
-			[]string{"-test.paniconexit0", "-test.short", "-test.v"}, nil},
+			[]string{"-test.paniconexit0", "-test.timeout=9m0s", "-test.short", "-test.v"}, nil},
 		{[]string{"-arch", "arm64", "./a", "strconv", "-smp", "2", "GODEBUG=x=1", "./b/...", "--", "-test.run", "TestX", "--", "k=v"},
 			[]string{"./a", "strconv", "./b/..."}, []string{"GODEBUG=x=1"},
-			[]string{"-test.paniconexit0", "-test.run", "TestX", "--", "k=v"},
+			[]string{"-test.paniconexit0", "-test.timeout=9m0s", "-test.run", "TestX", "--", "k=v"},
 			func(o testOptions) bool { return o.arch == "arm64" && o.smp == 2 }},
 		{[]string{"-sample", "1000", "-pprof", "p.pb.gz", "strconv"}, []string{"strconv"}, []string{"unitrace.sample=1000"},
-			[]string{"-test.paniconexit0"},
+			[]string{"-test.paniconexit0", "-test.timeout=9m0s"},
 			func(o testOptions) bool { return o.pprofFile == "p.pb.gz" && o.tracing() }},
 	}
 	for _, tt := range tests {
@@ -122,5 +123,43 @@ func TestGuestOutput(t *testing.T) {
 	}
 	if !strings.HasSuffix(g.last, "tail") {
 		t.Errorf("last %q after Close", g.last)
+	}
+}
+
+// TestGuestTestTimeout: the test binary's -test.timeout ends a hung test before the launcher's
+// -timeout does, unless there is none or the user gave one.
+func TestGuestTestTimeout(t *testing.T) {
+	for _, tt := range []struct {
+		launcher time.Duration
+		args     []string
+		want     time.Duration
+	}{
+		{10 * time.Minute, nil, 9 * time.Minute},
+		{20 * time.Minute, []string{"-test.v"}, 18 * time.Minute},
+		{time.Minute, nil, 30 * time.Second},
+		{20 * time.Second, nil, 10 * time.Second},
+		{0, nil, 0},
+		{10 * time.Minute, []string{"-test.timeout", "1h"}, 0},
+		{10 * time.Minute, []string{"--test.timeout=1h"}, 0},
+		{10 * time.Minute, []string{"--", "-test.timeout=1h"}, 9 * time.Minute},
+	} {
+		if got := guestTestTimeout(tt.launcher, tt.args); got != tt.want {
+			t.Errorf("guestTestTimeout(%v, %q) = %v, want %v", tt.launcher, tt.args, got, tt.want)
+		}
+	}
+	o, err := parseTest([]string{"-timeout", "5m", "os", "--", "-test.timeout=1m"}, &bytes.Buffer{})
+	if err != nil || !slices.Equal(o.args, []string{"-test.paniconexit0", "-test.timeout=1m"}) {
+		t.Errorf("args %q, %v", o.args, err)
+	}
+}
+
+// TestGuestOutputRunning: with -test.v's lines, the tests started and not ended are the ones
+// running when the guest was killed, subtests included.
+func TestGuestOutputRunning(t *testing.T) {
+	g := &guestOutput{w: io.Discard}
+	g.Write([]byte("=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n=== RUN   TestB/sub\n" +
+		"    --- PASS: TestB/sub (0.01s)\n=== RUN   TestB/hang\n=== RUN   TestC\n--- SKIP: TestC (0.00s)\n"))
+	if got := g.running(); !slices.Equal(got, []string{"TestB", "TestB/hang"}) {
+		t.Errorf("running %q", got)
 	}
 }

@@ -30,9 +30,14 @@ type pipe struct {
 	readers int16  // descriptors of the read end
 	writers int16  // descriptors of the write end
 	shut    bool   // a socket pair's direction closed by shutdown (pair.go)
+	// heldIn and heldOut: a splice with a socket has the pipe's room (it receives into it) or
+	// its bytes (it sends them) while its request is with the host (PipeHold): other writers,
+	// or readers, wait, as Linux's splice holds the pipe's lock; and the pipe is not made
+	// anew while held, its buffer being where the host's reply goes.
+	heldIn, heldOut bool
 }
 
-func (p *pipe) inUse() bool { return p.readers > 0 || p.writers > 0 }
+func (p *pipe) inUse() bool { return p.readers > 0 || p.writers > 0 || p.heldIn || p.heldOut }
 
 // Pipe2 implements pipe2(flags) (and pipe, with flags 0): a new pipe whose read end is the
 // lowest free descriptor and whose write end the next. flags may hold O_CLOEXEC and O_NONBLOCK,
@@ -126,6 +131,9 @@ func (t *Table) PipeRead(fd int, dst []byte) (n int, errno int) {
 	if len(dst) == 0 {
 		return 0, 0
 	}
+	if p.heldOut {
+		return 0, EAGAIN // a splice sends the first bytes
+	}
 	if p.n == 0 {
 		if p.writers == 0 || p.shut {
 			return 0, 0
@@ -162,7 +170,7 @@ func (t *Table) PipeWrite(fd int, src []byte) (n int, errno int) {
 		return 0, EPIPE
 	}
 	room := PipeSize - int(p.n)
-	if room == 0 || (len(src) <= PipeBuf && room < len(src)) {
+	if room == 0 || (len(src) <= PipeBuf && room < len(src)) || p.heldIn {
 		return 0, EAGAIN
 	}
 	n = min(len(src), room)
@@ -173,6 +181,134 @@ func (t *Table) PipeWrite(fd int, src []byte) (n int, errno int) {
 	p.n += uint32(n)
 	t.notifyPipe(pn, false, EPOLLIN)
 	return n, 0
+}
+
+// PipeData returns the first contiguous run of the bytes pipe read end fd holds, for splice to
+// read in place; PipeConsume then drops what it took. An empty run with no writer left (or a
+// socket pair's direction shut) is end of file; empty while a writer is open, EAGAIN. The write
+// end, or another kind, is PipeRead's error.
+func (t *Table) PipeData(fd int) (b []byte, errno int) { return t.PipeDataAt(fd, 0) }
+
+// PipeDataAt is PipeData from the byte skip bytes after the first on (tee reads on without
+// taking): an empty run, with no error, once skip reaches the bytes' end.
+func (t *Table) PipeDataAt(fd int, skip int) (b []byte, errno int) {
+	p, _, errno := t.pipeOf(fd, false)
+	if errno != 0 {
+		return nil, errno
+	}
+	if p.heldOut {
+		return nil, EAGAIN
+	}
+	if p.n == 0 {
+		if p.writers == 0 || p.shut {
+			return nil, 0
+		}
+		return nil, EAGAIN
+	}
+	if skip < 0 || skip >= int(p.n) {
+		return nil, 0
+	}
+	start := (int(p.head) + skip) % PipeSize
+	return p.buf[start : start+min(int(p.n)-skip, PipeSize-start)], 0
+}
+
+// PipeConsume drops the first n bytes of pipe read end fd (at most what it holds), as a read
+// of them would: an event (EPOLLOUT) for the write end.
+func (t *Table) PipeConsume(fd int, n int) {
+	p, pn, errno := t.pipeOf(fd, false)
+	if errno != 0 || n <= 0 {
+		return
+	}
+	n = min(n, int(p.n))
+	p.head = (p.head + uint32(n)) % PipeSize
+	p.n -= uint32(n)
+	if p.n == 0 {
+		p.head = 0
+	}
+	t.notifyPipe(pn, true, EPOLLOUT)
+}
+
+// PipeRoom returns the first contiguous run of free room after the bytes of pipe write end fd,
+// for splice to fill in place; PipeCommit then adds what it put there. No reader left is EPIPE
+// (the caller sends SIGPIPE); no room, EAGAIN. The read end, or another kind, is PipeWrite's
+// error.
+func (t *Table) PipeRoom(fd int) (b []byte, errno int) {
+	p, _, errno := t.pipeOf(fd, true)
+	switch {
+	case errno != 0:
+		return nil, errno
+	case p.readers == 0 || p.shut:
+		return nil, EPIPE
+	case p.n == PipeSize, p.heldIn:
+		return nil, EAGAIN
+	}
+	tail := (int(p.head) + int(p.n)) % PipeSize
+	end := PipeSize
+	if tail < int(p.head) {
+		end = int(p.head)
+	}
+	return p.buf[tail:end], 0
+}
+
+// PipeCommit adds the n bytes put in the room PipeRoom gave (at most that room) to pipe write
+// end fd, as a write of them would: an event (EPOLLIN) for the read end.
+func (t *Table) PipeCommit(fd int, n int) {
+	p, pn, errno := t.pipeOf(fd, true)
+	if errno != 0 || n <= 0 {
+		return
+	}
+	p.n += uint32(min(n, PipeSize-int(p.n)))
+	t.notifyPipe(pn, false, EPOLLIN)
+}
+
+// PipeHold holds pipe end fd's pipe for a splice whose request is with the host: its room
+// (in, at a write end) or its bytes (!in, at a read end), which PipeRoom or PipeData gave; until
+// PipeRelease other writers, or readers, find EAGAIN and the pipe stays. It returns the pipe, or
+// -1 if fd is not that end of a pipe.
+func (t *Table) PipeHold(fd int, in bool) int {
+	p, pn, errno := t.pipeOf(fd, in)
+	if errno != 0 || t.files[fd].kind != KindPipe {
+		return -1
+	}
+	if in {
+		p.heldIn = true
+	} else {
+		p.heldOut = true
+	}
+	return pn
+}
+
+// PipeRelease ends PipeHold's hold of pipe pn, first adding (in) or dropping n bytes of the
+// room or bytes it held, as PipeCommit and PipeConsume do, while the pipe still has a
+// descriptor: the ends of a pipe whose descriptors all closed meanwhile do not see them, and
+// it is free again. The release is an event for both ends.
+func (t *Table) PipeRelease(pn int, in bool, n int) {
+	if pn < 0 || pn >= MaxPipes {
+		return
+	}
+	p := &t.pipes[pn]
+	if in {
+		p.heldIn = false
+		if n > 0 && p.readers > 0 {
+			p.n += uint32(min(n, PipeSize-int(p.n)))
+		}
+	} else {
+		p.heldOut = false
+		if n > 0 && p.readers > 0 {
+			n = min(n, int(p.n))
+			p.head = (p.head + uint32(n)) % PipeSize
+			p.n -= uint32(n)
+			if p.n == 0 {
+				p.head = 0
+			}
+		}
+	}
+	if !p.inUse() {
+		p.head, p.n, p.shut = 0, 0, false
+		return
+	}
+	t.notifyPipe(pn, false, EPOLLIN)
+	t.notifyPipe(pn, true, EPOLLOUT)
 }
 
 // PipeBuffered reports how many bytes pipe end fd's pipe holds (FIONREAD's answer); ok is

@@ -285,3 +285,145 @@ func FuzzPipes(f *testing.F) {
 		}
 	})
 }
+
+// TestPipeInPlace: splice's in-place access to a pipe's buffer moves the same bytes, in the same
+// order, as reads and writes would, across the ring's wrap, with the same ends of file and errors.
+func TestPipeInPlace(t *testing.T) {
+	var tb Table
+	tb.Init()
+	r, w, _ := tb.Pipe2(0)
+	if _, errno := tb.PipeData(r); errno != EAGAIN {
+		t.Errorf("empty PipeData: errno %d, want EAGAIN", errno)
+	}
+	if _, errno := tb.PipeData(w); errno != EBADF {
+		t.Errorf("PipeData of the write end: errno %d, want EBADF", errno)
+	}
+	if _, errno := tb.PipeRoom(r); errno != EBADF {
+		t.Errorf("PipeRoom of the read end: errno %d, want EBADF", errno)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var want, got []byte
+	next := byte(0)
+	for round := 0; round < 2000; round++ {
+		if rng.IntN(2) == 0 { // fill some room in place
+			room, errno := tb.PipeRoom(w)
+			if errno == EAGAIN {
+				continue
+			}
+			if errno != 0 {
+				t.Fatalf("PipeRoom: %d", errno)
+			}
+			k := rng.IntN(len(room) + 1)
+			for i := 0; i < k; i++ {
+				room[i] = next
+				want = append(want, next)
+				next++
+			}
+			tb.PipeCommit(w, k)
+		} else { // take some bytes in place, after looking at all of them
+			var all []byte
+			for skip := 0; ; {
+				run, errno := tb.PipeDataAt(r, skip)
+				if errno != 0 || len(run) == 0 {
+					break
+				}
+				all = append(all, run...)
+				skip += len(run)
+			}
+			if n, _ := tb.PipeBuffered(r); len(all) != n || !bytes.Equal(all, want[len(got):]) {
+				t.Fatalf("round %d: PipeDataAt saw %d bytes of %d, or other bytes", round, len(all), n)
+			}
+			data, errno := tb.PipeData(r)
+			if errno == EAGAIN {
+				continue
+			}
+			if errno != 0 {
+				t.Fatalf("PipeData: %d", errno)
+			}
+			k := rng.IntN(len(data) + 1)
+			got = append(got, data[:k]...)
+			tb.PipeConsume(r, k)
+		}
+		if n, _ := tb.PipeBuffered(r); n != len(want)-len(got) {
+			t.Fatalf("round %d: %d buffered, want %d", round, n, len(want)-len(got))
+		}
+	}
+	rest := make([]byte, PipeSize)
+	n, _ := tb.PipeRead(r, rest)
+	got = append(got, rest[:n]...)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("bytes differ: %d moved, %d expected", len(got), len(want))
+	}
+	tb.PipeWrite(w, []byte("x"))
+	tb.Close(w)
+	if data, errno := tb.PipeData(r); string(data) != "x" || errno != 0 {
+		t.Errorf("PipeData = %q, %d", data, errno)
+	}
+	tb.PipeConsume(r, 1)
+	if data, errno := tb.PipeData(r); len(data) != 0 || errno != 0 {
+		t.Errorf("PipeData at end of file = %q, %d", data, errno)
+	}
+	r2, w2, _ := tb.Pipe2(0)
+	tb.Close(r2)
+	if _, errno := tb.PipeRoom(w2); errno != EPIPE {
+		t.Errorf("PipeRoom without a reader: errno %d, want EPIPE", errno)
+	}
+}
+
+// TestPipeHold: while a splice holds a pipe's room, writers wait and readers read; while it
+// holds its bytes, readers wait and writers write; the release adds or drops what moved, and a
+// held pipe whose descriptors closed is not made anew until its release.
+func TestPipeHold(t *testing.T) {
+	var tb Table
+	tb.Init()
+	r, w, _ := tb.Pipe2(0)
+	tb.PipeWrite(w, []byte("ab"))
+	room, _ := tb.PipeRoom(w)
+	pn := tb.PipeHold(w, true)
+	if pn < 0 {
+		t.Fatal("PipeHold of the write end failed")
+	}
+	if _, errno := tb.PipeWrite(w, []byte("x")); errno != EAGAIN {
+		t.Errorf("write while the room is held: errno %d, want EAGAIN", errno)
+	}
+	copy(room, "cde")
+	b := make([]byte, 1)
+	if n, errno := tb.PipeRead(r, b); n != 1 || errno != 0 || b[0] != 'a' {
+		t.Errorf("read while the room is held: %d %d %q", n, errno, b)
+	}
+	tb.PipeRelease(pn, true, 3)
+	data, _ := tb.PipeData(r)
+	if string(data) != "bcde" {
+		t.Fatalf("after the release: %q, want bcde", data)
+	}
+	if tb.PipeHold(r, true) >= 0 || tb.PipeHold(w, false) >= 0 {
+		t.Error("PipeHold of the wrong end succeeded")
+	}
+	pn = tb.PipeHold(r, false)
+	if _, errno := tb.PipeRead(r, b); errno != EAGAIN {
+		t.Errorf("read while the bytes are held: errno %d, want EAGAIN", errno)
+	}
+	if n, errno := tb.PipeWrite(w, []byte("f")); n != 1 || errno != 0 {
+		t.Errorf("write while the bytes are held: %d %d", n, errno)
+	}
+	tb.PipeRelease(pn, false, 2)
+	data, _ = tb.PipeData(r)
+	if string(data) != "def" {
+		t.Fatalf("after the release: %q, want def", data)
+	}
+	pn = tb.PipeHold(w, true)
+	tb.Close(r)
+	tb.Close(w)
+	r2, w2, _ := tb.Pipe2(0)
+	if q, _, _ := tb.Pipe(r2); q == pn {
+		t.Errorf("a held pipe was made anew")
+	}
+	tb.PipeRelease(pn, true, 5)
+	tb.Close(r2)
+	tb.Close(w2)
+	for i := 0; i < MaxPipes; i++ {
+		if _, _, errno := tb.Pipe2(0); errno != 0 {
+			t.Fatalf("pipe %d after the release: errno %d", i, errno)
+		}
+	}
+}

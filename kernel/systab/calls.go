@@ -20,6 +20,10 @@ var Calls = []Call{
 	full("eventfd2", "sysEventfd2", "EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC"),
 	partial("pipe2", "sysPipe2", "O_CLOEXEC and O_NONBLOCK; O_DIRECT (packet mode) EINVAL; 64 KiB each, at most 16 pipes (ENFILE)"),
 	partial("pipe", "sysPipe", "as pipe2"),
+	partial("splice", "sysSplice", "pipe to pipe, a file or a TCP socket to a pipe, a pipe to a file, a TCP socket or the console, with offsets, SPLICE_F_NONBLOCK and the pipe's and the socket's O_NONBLOCK as Linux; socket pairs EINVAL"),
+	full("tee", "sysTee", "between two pipes, with SPLICE_F_NONBLOCK and either pipe's O_NONBLOCK as Linux"),
+	partial("sendfile", "sysSendfile", "from a file to a pipe, a file, a TCP socket or the console; a shared directory's or /proc's file to a socket EINVAL (Go's io.Copy falls back to read and write); at most 1 MiB a call between files"),
+	fails("vmsplice", "ENOSYS", "not served: Go does not use it"),
 
 	// Sockets: TCP and UDP over IPv4 and IPv6, each a host socket in the launcher (kernel/sys_socket.go).
 	partial("socket", "sysSocket", "AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; protocol 0, IPPROTO_TCP or IPPROTO_UDP (others EPROTONOSUPPORT); AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT"),
@@ -163,7 +167,7 @@ var Calls = []Call{
 	partial("uname", "sysUname", "fixed strings: Linux, unitrace, 6.1.0-unitrace, #1, x86_64 or aarch64, (none)"),
 
 	// Answered with an error.
-	fails("copy_file_range", "ENOSYS", "the Go runtime's io.Copy between files falls back to read and write"),
+	partial("copy_file_range", "sysCopyFileRange", "regular files of one file system (EXDEV across two, as Linux since 5.19 for file systems without their own copy); flags must be 0; at most 1 MiB a call (one chunk with a shared directory's file)"),
 	fails("ioctl", "ENOTTY", "no terminal or device takes ioctls"),
 	fails("prctl", "EINVAL", "PR_SET_VMA naming and the rest: the Go runtime stops asking"),
 	fails("prlimit64", "ENOSYS", "optional for the Go runtime"),

@@ -25,7 +25,7 @@ func TestUnitraceTest(t *testing.T) {
 		lines := consoleLines(stdout)
 		for _, want := range []string{
 			"=== RUN   TestPasses",
-			`    passfail_test.go:12: args ["-test.paniconexit0" "-test.v" "-test.run" "^Test"]`,
+			`    passfail_test.go:12: args ["-test.paniconexit0" "-test.timeout=9m0s" "-test.v" "-test.run" "^Test"]`,
 			"--- PASS: TestPasses",
 			"    passfail_test.go:20: this test fails on purpose",
 			"--- FAIL: TestFails",
@@ -50,6 +50,32 @@ func TestUnitraceTest(t *testing.T) {
 		okLine := regexp.MustCompile(`^ok  \t` + regexp.QuoteMeta(passfailPkg) + `\t[0-9]+\.[0-9]{3}s\n$`)
 		if !okLine.MatchString(stdout) || status != 0 {
 			t.Errorf("status %d, want 0 and one ok line; output:\n%s", status, stdout)
+		}
+	})
+}
+
+// TestUnitraceTestHang: a test that hangs ends the run before the launcher's -timeout, with
+// the testing package's report of the tests running and the goroutines' stacks, from the
+// -test.timeout unitrace test gives the binary (20 s for a -timeout of 40 s).
+func TestUnitraceTestHang(t *testing.T) {
+	forEachArch(t, func(t *testing.T, a guestArch) {
+		image := a.path("passfail.test.elf")
+		stdout, stderr, status := runTool(t, "test", "-arch", a.name, "-timeout", "40s", "-image", image, passfailDir, "PASSFAIL_HANG=1",
+			"--", "-test.run", "^TestHangs$")
+		lines := consoleLines(stdout)
+		for _, want := range []string{
+			"panic: test timed out after 20s",
+			"\trunning tests:",
+			"\t\tTestHangs/inner (",
+			"goroutine ",
+			"FAIL\t" + passfailPkg,
+		} {
+			if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, want) }) {
+				t.Errorf("output lacks %q", want)
+			}
+		}
+		if status != 1 {
+			t.Errorf("status %d, want 1 (the test binary failed, not the launcher's timeout)\nstdout:\n%s\nstderr:\n%s", status, stdout, stderr)
 		}
 	})
 }

@@ -19,3 +19,12 @@ func TestFails(t *testing.T) {
 	}
 	t.Errorf("this test fails on purpose")
 }
+
+// TestHangs never ends when PASSFAIL_HANG is set (and skips otherwise), so a hung test's report
+// can be checked.
+func TestHangs(t *testing.T) {
+	if os.Getenv("PASSFAIL_HANG") == "" {
+		t.Skip("PASSFAIL_HANG is not set")
+	}
+	t.Run("inner", func(t *testing.T) { select {} })
+}

@@ -1,0 +1,6 @@
+package main
+
+const (
+	sysCopyFileRange = 326
+	sysVmsplice      = 278
+)

@@ -1,0 +1,6 @@
+package main
+
+const (
+	sysCopyFileRange = 285
+	sysVmsplice      = 75
+)
