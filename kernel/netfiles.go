@@ -34,7 +34,21 @@ func dnsOption(i int, o string) bool {
 	return true
 }
 
-// initNetFiles writes /etc/hosts and, with unitrace.dns, /etc/resolv.conf.
+// The accounts: the program runs as root (uid and gid 0, as getuid and getgid say), and Go's
+// os/user, which reads /etc/passwd and /etc/group when it is built without cgo as unitrace
+// programs are, finds it there, with Debian's base entries for root and nobody.
+var (
+	etcPasswd = [...]byte{'/', 'e', 't', 'c', '/', 'p', 'a', 's', 's', 'w', 'd'}
+	etcGroup  = [...]byte{'/', 'e', 't', 'c', '/', 'g', 'r', 'o', 'u', 'p'}
+)
+
+const (
+	passwdText = "root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"
+	groupText  = "root:x:0:\nnogroup:x:65534:\n"
+)
+
+// initNetFiles writes /etc/hosts, /etc/passwd and /etc/group and, with unitrace.dns,
+// /etc/resolv.conf.
 func initNetFiles() {
 	now := fsNow()
 	root := rootNS.Root()
@@ -43,6 +57,8 @@ func initNetFiles() {
 		return
 	}
 	writeEtcFile(at, etcHosts[:], etcText[:copy(etcText[:], hostsText)], now)
+	writeEtcFile(at, etcPasswd[:], etcText[:copy(etcText[:], passwdText)], now)
+	writeEtcFile(at, etcGroup[:], etcText[:copy(etcText[:], groupText)], now)
 	if dnsWord < 0 {
 		return
 	}

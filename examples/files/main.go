@@ -6,7 +6,8 @@
 //
 // With the argument "unitrace" it also checks what only a unitrace image has: its /proc (the
 // program's path, arguments and descriptors, the machine's memory and CPUs, Linux's errors for
-// root), no /sys and none of the files the Go runtime probes for, a tmpfs at "/", filling /tmp,
+// root), no /sys and none of the files the Go runtime probes for, os/user's root and nobody from
+// the kernel's /etc/passwd and /etc/group, a tmpfs at "/", filling /tmp,
 // ENOSPC at the capacity unitrace.fsmem gave it (the VM test boots it with unitrace.fsmem=16M),
 // and that no other process can start. Without it, it runs on the host too (go run
 // ./examples/files), where the output is the same.
@@ -57,6 +58,7 @@ var unitraceChecks = []check{
 	{"proc machine", procMachine},
 	{"proc errors", procErrors},
 	{"no sys", noSys},
+	{"users", users},
 	{"statfs", statfs},
 	{"fill", fill},
 	{"exec", noExec},

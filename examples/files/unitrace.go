@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"syscall"
 )
@@ -15,6 +16,25 @@ func noSys(dir string) (string, error) {
 	_, c := os.Open("/proc/self/cgroup")
 	_, s := os.Stat("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size")
 	return fmt.Sprintf("/proc/self/cgroup %s, /sys %s", errnoName(c), errnoName(s)), nil
+}
+
+// users: os/user finds the user the program runs as (root, by getuid) and nobody in the
+// /etc/passwd and /etc/group the kernel writes at boot.
+func users(dir string) (string, error) {
+	me, err := user.Current()
+	if err != nil {
+		return "", err
+	}
+	nobody, err := user.Lookup("nobody")
+	if err != nil {
+		return "", err
+	}
+	group, err := user.LookupGroupId(me.Gid)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("current %s uid %s gid %s home %s, getuid %d, nobody uid %s, group %s %s",
+		me.Username, me.Uid, me.Gid, me.HomeDir, os.Getuid(), nobody.Uid, group.Name, group.Gid), nil
 }
 
 const tmpfsMagic = 0x01021994
