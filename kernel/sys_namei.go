@@ -254,6 +254,47 @@ func sysUtimensatImpl(dirfd int32, pathAddr, times uintptr, flags int) uint64 {
 		atime = fs.Timespec{Sec: int64(le64(b[0:])), Nsec: int64(le64(b[8:]))}
 		mtime = fs.Timespec{Sec: int64(le64(b[16:])), Nsec: int64(le64(b[24:]))}
 	}
+	return setTimes(dirfd, pathAddr, atime, mtime, flags)
+}
+
+// sysFutimesatImpl is utimes and futimesat: two timevals at times (none: both now), each
+// tv_usec in [0, 1000000) (else EINVAL), as Linux's do_futimesat.
+func sysFutimesatImpl(dirfd int32, pathAddr, times uintptr) uint64 {
+	atime := fs.Timespec{Nsec: fs.UTIME_NOW}
+	mtime := atime
+	if times != 0 {
+		b, ok := userBytes(times, 32, false)
+		if !ok {
+			return neg(fs.EFAULT)
+		}
+		au, mu := int64(le64(b[8:])), int64(le64(b[24:]))
+		if au < 0 || au >= 1e6 || mu < 0 || mu >= 1e6 {
+			return neg(fs.EINVAL)
+		}
+		atime = fs.Timespec{Sec: int64(le64(b[0:])), Nsec: au * 1000}
+		mtime = fs.Timespec{Sec: int64(le64(b[16:])), Nsec: mu * 1000}
+	}
+	return setTimes(dirfd, pathAddr, atime, mtime, 0)
+}
+
+// sysUtimeImpl is utime: a struct utimbuf (access and modification seconds) at times, or none
+// for now.
+func sysUtimeImpl(pathAddr, times uintptr) uint64 {
+	atime := fs.Timespec{Nsec: fs.UTIME_NOW}
+	mtime := atime
+	if times != 0 {
+		b, ok := userBytes(times, 16, false)
+		if !ok {
+			return neg(fs.EFAULT)
+		}
+		atime = fs.Timespec{Sec: int64(le64(b[0:]))}
+		mtime = fs.Timespec{Sec: int64(le64(b[8:]))}
+	}
+	return setTimes(atFDCWD, pathAddr, atime, mtime, 0)
+}
+
+// setTimes is the common end of utimensat, futimesat, utimes and utime.
+func setTimes(dirfd int32, pathAddr uintptr, atime, mtime fs.Timespec, flags int) uint64 {
 	if pathAddr == 0 && dirfd != atFDCWD {
 		if flags != 0 {
 			return neg(fs.EINVAL)

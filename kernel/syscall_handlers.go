@@ -242,6 +242,14 @@ func sysMprotect(f *Frame, a syscallArgs) (uint64, bool) {
 	return sysMprotectImpl(uintptr(a[0]), uintptr(a[1]), uint32(a[2])), true
 }
 
+func sysMsync(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysMsyncImpl(uintptr(a[0]), uintptr(a[1]), int(int32(a[2]))), true
+}
+
+func sysMremap(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysMremapImpl(uintptr(a[0]), uintptr(a[1]), uintptr(a[2]), uint32(a[3]), uintptr(a[4])), true
+}
+
 func sysMadvise(f *Frame, a syscallArgs) (uint64, bool) {
 	return sysMadviseImpl(uintptr(a[0]), uintptr(a[1]), int(a[2])), true
 }

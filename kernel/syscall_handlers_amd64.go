@@ -86,3 +86,15 @@ func sysDup2(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 func sysAlarm(f *Frame, a syscallArgs) (uint64, bool) { return sysAlarmImpl(uint32(a[0])), true }
+
+func sysFutimesat(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysFutimesatImpl(dirfdArg(a[0]), uintptr(a[1]), uintptr(a[2])), true
+}
+
+func sysUtimes(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysFutimesatImpl(atFDCWD, uintptr(a[0]), uintptr(a[1])), true
+}
+
+func sysUtime(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysUtimeImpl(uintptr(a[0]), uintptr(a[1])), true
+}

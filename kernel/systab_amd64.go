@@ -30,6 +30,8 @@ const (
 	nrAccess            = 21
 	nrPipe              = 22
 	nrSchedYield        = 24
+	nrMremap            = 25
+	nrMsync             = 26
 	nrMincore           = 27
 	nrMadvise           = 28
 	nrDup               = 32
@@ -93,6 +95,7 @@ const (
 	nrGetppid           = 110
 	nrGetgroups         = 115
 	nrSigaltstack       = 131
+	nrUtime             = 132
 	nrMknod             = 133
 	nrStatfs            = 137
 	nrFstatfs           = 138
@@ -120,11 +123,13 @@ const (
 	nrEpollWait         = 232
 	nrEpollCtl          = 233
 	nrTgkill            = 234
+	nrUtimes            = 235
 	nrWaitid            = 247
 	nrOpenat            = 257
 	nrMkdirat           = 258
 	nrMknodat           = 259
 	nrFchownat          = 260
+	nrFutimesat         = 261
 	nrNewfstatat        = 262
 	nrUnlinkat          = 263
 	nrRenameat          = 264
@@ -181,6 +186,8 @@ var sysTable = [...]sysCall{
 	nrAccess:            {handler: sysAccess},            // full: root: only X_OK on a file without an execute bit fails
 	nrPipe:              {handler: sysPipe},              // partial: as pipe2
 	nrSchedYield:        {handler: sysSchedYield},        // full
+	nrMremap:            {handler: sysMremap},            // partial: private anonymous mappings: grows in place when the pages after are free, else moves with MREMAP_MAYMOVE (the frames move, contents kept); MREMAP_FIXED and MREMAP_DONTUNMAP; old_len 0 (needs a shared mapping) EINVAL
+	nrMsync:             {handler: sysMsync},             // full: checks flags, alignment and that the range is mapped (ENOMEM); nothing to write back: all mappings are anonymous
 	nrMincore:           {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE succeed and do nothing; others EINVAL
 	nrDup:               {handler: sysDup},               // partial: files, pipes, sockets and the console (a console, pipe or socket descriptor has its own O_NONBLOCK); eventfds, epoll instances and the trace ports EINVAL
@@ -244,6 +251,7 @@ var sysTable = [...]sysCall{
 	nrGetppid:           {handler: sysGetppid},           // partial: no parent: 0
 	nrGetgroups:         {handler: sysGetgroups},         // full: root with no supplementary groups: 0, the list untouched
 	nrSigaltstack:       {handler: sysSigaltstack},       // full
+	nrUtime:             {handler: sysUtime},             // full: as utimensat, with whole seconds
 	nrMknod:             {handler: sysMknod},             // partial: as mknodat
 	nrStatfs:            {handler: sysStatfs},            // full
 	nrFstatfs:           {handler: sysFstatfs},           // partial: files; other descriptors EINVAL
@@ -271,11 +279,13 @@ var sysTable = [...]sysCall{
 	nrEpollWait:         {handler: sysEpollWait},         // full: a signal with a handler interrupts the wait (EINTR)
 	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, pipes, sockets, the console and epoll instances; the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
 	nrTgkill:            {handler: sysTgkill},            // full
+	nrUtimes:            {handler: sysUtimes},            // full: as futimesat
 	nrWaitid:            {handler: sysNoChild},           // partial: no children: ECHILD
 	nrOpenat:            {handler: sysOpenat},            // partial: O_TMPFILE EOPNOTSUPP; FIFOs, sockets and devices other than /dev's null, zero, full, random and urandom ENXIO; /proc/self/fd/N of the console or a pipe opens it again (a pipe at the end the access mode asks for), of another descriptor without a file ENXIO; nothing under /sys (ENOENT)
 	nrMkdirat:           {handler: sysMkdirat},           // full
 	nrMknodat:           {handler: sysMknodat},           // partial: makes every kind of node; only /dev's character devices open
 	nrFchownat:          {handler: sysFchownat},          // partial: as fchown
+	nrFutimesat:         {handler: sysFutimesat},         // full: as utimensat, with timevals (tv_usec outside [0, 1000000) EINVAL)
 	nrNewfstatat:        {handler: sysNewfstatat},        // full
 	nrUnlinkat:          {handler: sysUnlinkat},          // full
 	nrRenameat:          {handler: sysRenameat},          // full

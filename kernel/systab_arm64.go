@@ -111,10 +111,12 @@ const (
 	nrRecvmsg           = 212
 	nrBrk               = 214
 	nrMunmap            = 215
+	nrMremap            = 216
 	nrClone             = 220
 	nrExecve            = 221
 	nrMmap              = 222
 	nrMprotect          = 226
+	nrMsync             = 227
 	nrMincore           = 232
 	nrMadvise           = 233
 	nrAccept4           = 242
@@ -239,10 +241,12 @@ var sysTable = [...]sysCall{
 	nrRecvmsg:           {handler: sysRecvmsg},           // partial: as recvfrom; no ancillary data comes back (msg_controllen 0)
 	nrBrk:               {handler: sysBrk},               // partial: no heap break: returns 0 (the Go runtime never uses brk)
 	nrMunmap:            {handler: sysMunmap},            // full
+	nrMremap:            {handler: sysMremap},            // partial: private anonymous mappings: grows in place when the pages after are free, else moves with MREMAP_MAYMOVE (the frames move, contents kept); MREMAP_FIXED and MREMAP_DONTUNMAP; old_len 0 (needs a shared mapping) EINVAL
 	nrClone:             {handler: sysClone},             // partial: threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID; CLONE_VFORK and CLONE_PIDFD EINVAL; without CLONE_THREAD a new process: ENOSYS, as fork
 	nrExecve:            {handler: sysNoProcess},         // partial: as fork
 	nrMmap:              {handler: sysMmap},              // partial: anonymous mappings only (else ENODEV, EBADF for a closed descriptor): hints honoured when free, MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_POPULATE, PROT_NONE reservations that cost no frames
 	nrMprotect:          {handler: sysMprotect},          // partial: PROT_NONE discards the pages' contents, which the Go runtime allows
+	nrMsync:             {handler: sysMsync},             // full: checks flags, alignment and that the range is mapped (ENOMEM); nothing to write back: all mappings are anonymous
 	nrMincore:           {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE succeed and do nothing; others EINVAL
 	nrAccept4:           {handler: sysAccept4},           // full: SOCK_NONBLOCK and SOCK_CLOEXEC

@@ -88,6 +88,9 @@ var Calls = []Call{
 	partial("fsync", "sysFsync", "files live in memory: nothing to write back; other descriptors EINVAL"),
 	partial("fdatasync", "sysFdatasync", "as fsync"),
 	full("utimensat", "sysUtimensat", ""),
+	full("futimesat", "sysFutimesat", "as utimensat, with timevals (tv_usec outside [0, 1000000) EINVAL)"),
+	full("utimes", "sysUtimes", "as futimesat"),
+	full("utime", "sysUtime", "as utimensat, with whole seconds"),
 	full("umask", "sysUmask", ""),
 	full("getcwd", "sysGetcwd", ""),
 	full("chdir", "sysChdir", ""),
@@ -99,6 +102,8 @@ var Calls = []Call{
 	partial("mmap", "sysMmap", "anonymous mappings only (else ENODEV, EBADF for a closed descriptor): hints honoured when free, MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_POPULATE, PROT_NONE reservations that cost no frames"),
 	full("munmap", "sysMunmap", ""),
 	partial("mprotect", "sysMprotect", "PROT_NONE discards the pages' contents, which the Go runtime allows"),
+	full("msync", "sysMsync", "checks flags, alignment and that the range is mapped (ENOMEM); nothing to write back: all mappings are anonymous"),
+	partial("mremap", "sysMremap", "private anonymous mappings: grows in place when the pages after are free, else moves with MREMAP_MAYMOVE (the frames move, contents kept); MREMAP_FIXED and MREMAP_DONTUNMAP; old_len 0 (needs a shared mapping) EINVAL"),
 	partial("madvise", "sysMadvise", "DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE succeed and do nothing; others EINVAL"),
 	partial("brk", "sysBrk", "no heap break: returns 0 (the Go runtime never uses brk)"),
 
