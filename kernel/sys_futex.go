@@ -133,6 +133,8 @@ func completeWait(f *Frame, slot int32) {
 		completeDeviceWait(f, slot)
 	case waitPipe:
 		completePipeWait(f, slot)
+	case waitFIFO:
+		completeFIFOWait(f, slot)
 	case waitConsole:
 		completeConsoleWait(f, slot)
 	case waitNet:

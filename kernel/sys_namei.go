@@ -11,30 +11,43 @@ import (
 
 // sysOpenatImpl opens a file (openat): the lowest free descriptor, or EMFILE once the path is
 // copied and before it is looked at, as Linux takes the descriptor. Of the special files, the
-// character devices the kernel serves open; other devices, FIFOs and sockets have nothing behind
-// them here (ENXIO).
-func sysOpenatImpl(dirfd int32, pathAddr uintptr, flags int, mode uint32) uint64 {
+// character devices the kernel serves open, and FIFOs (openFIFO); other devices and sockets have
+// nothing behind them here (ENXIO). done is false while the thread waits for a FIFO's other end.
+func sysOpenatImpl(f *Frame, dirfd int32, pathAddr uintptr, flags int, mode uint32) (uint64, bool) {
+	ret, fifo := openPath(dirfd, pathAddr, flags, mode)
+	if fifo == (vfs.Node{}) {
+		return ret, true
+	}
+	return openFIFO(f, fifo, flags)
+}
+
+// openPath is sysOpenatImpl but for a FIFO, which it returns (its reference released) for the
+// caller to open.
+func openPath(dirfd int32, pathAddr uintptr, flags int, mode uint32) (ret uint64, fifo vfs.Node) {
 	path, errno := userPath(0, pathAddr)
 	if errno != 0 {
-		return neg(errno)
+		return neg(errno), fifo
 	}
 	if fds.Full() {
-		return neg(fs.EMFILE)
+		return neg(fs.EMFILE), fifo
 	}
 	at, errno := pathAt(dirfd, path, false)
 	if errno != 0 {
-		return neg(errno)
+		return neg(errno), fifo
 	}
 	n, _, errno := rootNS.Open(&fsPages, at, path, flags, mode&^umask, fsNow())
 	if errno == fs.EFDLINK {
-		return reopenDescriptor(rootNS.FDLink(), flags)
+		return reopenDescriptor(rootNS.FDLink(), flags), fifo
 	}
 	if errno != 0 {
-		return neg(errno)
+		return neg(errno), fifo
 	}
 	if errno := openable(n, flags); errno != 0 {
 		releaseNode(n)
-		return neg(errno)
+		if errno == errFIFO {
+			return 0, n
+		}
+		return neg(errno), fifo
 	}
 	fdFlags := flags
 	if flags&fs.O_PATH != 0 {
@@ -43,9 +56,9 @@ func sysOpenatImpl(dirfd int32, pathAddr uintptr, flags int, mode uint32) uint64
 	r, errno := fds.OpenFile(n, fdFlags)
 	if errno != 0 {
 		releaseNode(n)
-		return neg(errno)
+		return neg(errno), fifo
 	}
-	return uint64(r)
+	return uint64(r), fifo
 }
 
 // openable is the check of what vfs opened that belongs to the kernel: which special files have
@@ -63,7 +76,9 @@ func openable(n vfs.Node, flags int) int {
 		if !fs.KnownDevice(st.Rdev) {
 			return fs.ENXIO
 		}
-	case fs.S_IFBLK, fs.S_IFIFO, fs.S_IFSOCK:
+	case fs.S_IFIFO:
+		return errFIFO
+	case fs.S_IFBLK, fs.S_IFSOCK:
 		return fs.ENXIO
 	}
 	return 0

@@ -66,7 +66,7 @@ func sysEventfd2(f *Frame, a syscallArgs) (uint64, bool) {
 // Files (sys_file.go, sys_namei.go).
 
 func sysOpenat(f *Frame, a syscallArgs) (uint64, bool) {
-	return sysOpenatImpl(dirfdArg(a[0]), uintptr(a[1]), int(int32(a[2])), uint32(a[3])), true
+	return sysOpenatImpl(f, dirfdArg(a[0]), uintptr(a[1]), int(int32(a[2])), uint32(a[3]))
 }
 
 func sysPread64(f *Frame, a syscallArgs) (uint64, bool) {

@@ -25,6 +25,7 @@ const (
 	waitShare            // a shared directory's reply (shares.go): run the system call again on wake
 	waitNet              // a socket call (sys_socket.go): its next phase on wake
 	waitConsole          // a console read that found no input (console_input.go): retry on wake
+	waitFIFO             // a FIFO's open waiting for the other end (sys_fifo.go): check on wake
 )
 
 // kernelPathMax bounds a blocked thread's recorded kernel path.

@@ -129,10 +129,13 @@ func dupable(k Kind) bool {
 // install makes free descriptor fd another descriptor of old's file.
 func (t *Table) install(fd, old int, cloexec bool) {
 	src := t.files[old]
-	t.files[fd] = file{kind: src.kind, cloexec: cloexec, nonblock: src.nonblock, desc: src.desc, writeEnd: src.writeEnd}
+	t.files[fd] = file{kind: src.kind, cloexec: cloexec, nonblock: src.nonblock, desc: src.desc, writeEnd: src.writeEnd, rdwr: src.rdwr}
 	switch {
 	case src.kind == KindFile:
 		t.descs[src.desc%MaxFDs].refs++
+	case src.kind == KindPipe && src.rdwr:
+		t.pipes[src.desc%MaxPipes].writers++
+		t.pipes[src.desc%MaxPipes].readers++
 	case src.kind == KindPipe && src.writeEnd:
 		t.pipes[src.desc%MaxPipes].writers++
 	case src.kind == KindPipe:

@@ -81,7 +81,7 @@ func (t *Table) pairPipes(f *file) (r, w int) {
 func (t *Table) PipeFor(fd int, write bool) (p int, ok bool) {
 	switch t.Kind(fd) {
 	case KindPipe:
-		if t.files[fd].writeEnd != write {
+		if t.files[fd].writeEnd != write && !t.files[fd].rdwr {
 			return -1, false
 		}
 		return int(t.files[fd].desc) % MaxPipes, true
@@ -99,7 +99,7 @@ func (t *Table) PipeFor(fd int, write bool) (p int, ok bool) {
 func (t *Table) usesPipe(f *file, p int, toWriters bool) bool {
 	switch f.kind {
 	case KindPipe:
-		return int(f.desc) == p && f.writeEnd == toWriters
+		return int(f.desc) == p && (f.writeEnd == toWriters || f.rdwr)
 	case KindPair:
 		r, w := t.pairPipes(f)
 		return (!toWriters && r == p) || (toWriters && w == p)

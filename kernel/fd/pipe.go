@@ -30,6 +30,9 @@ type pipe struct {
 	readers int16  // descriptors of the read end
 	writers int16  // descriptors of the write end
 	shut    bool   // a socket pair's direction closed by shutdown (pair.go)
+	fifo    uint64 // a named FIFO's inode key plus one (fifo.go); 0 for pipe2's pipes
+	rOpens  uint32 // opens of a FIFO's read end so far: a blocked writer waits for it to change
+	wOpens  uint32 // opens of its write end so far
 }
 
 func (p *pipe) inUse() bool { return p.readers > 0 || p.writers > 0 }
@@ -108,7 +111,7 @@ func (t *Table) pipeOf(fd int, writeEnd bool) (*pipe, int, int) {
 		return &t.pipes[p], p, 0
 	case t.files[fd].kind != KindPipe:
 		return nil, -1, EINVAL
-	case t.files[fd].writeEnd != writeEnd:
+	case t.files[fd].writeEnd != writeEnd && !t.files[fd].rdwr:
 		return nil, -1, EBADF
 	}
 	p := int(t.files[fd].desc) % MaxPipes
@@ -201,6 +204,9 @@ func (t *Table) notifyPipe(p int, toWriters bool, key uint32) {
 // free.
 func (t *Table) closePipeEnd(fd int) {
 	f := &t.files[fd]
+	if f.rdwr {
+		t.dropPipeCount(int(f.desc)%MaxPipes, !f.writeEnd)
+	}
 	t.dropPipeCount(int(f.desc)%MaxPipes, f.writeEnd)
 }
 
@@ -217,7 +223,7 @@ func (t *Table) dropPipeCount(pn int, writer bool) {
 		}
 	}
 	if !p.inUse() {
-		p.head, p.n, p.shut = 0, 0, false
+		p.head, p.n, p.shut, p.fifo = 0, 0, false, 0
 	}
 }
 
@@ -227,14 +233,16 @@ func (t *Table) dropPipeCount(pn int, writer bool) {
 func (t *Table) pipePoll(f *file) uint32 {
 	p := &t.pipes[int(f.desc)%MaxPipes]
 	var ev uint32
-	if !f.writeEnd {
+	if !f.writeEnd || f.rdwr {
 		if p.n > 0 {
 			ev |= EPOLLIN | EPOLLRDNORM
 		}
 		if p.writers == 0 {
 			ev |= EPOLLHUP
 		}
-		return ev
+		if !f.rdwr {
+			return ev
+		}
 	}
 	if PipeSize-p.n >= PipeBuf {
 		ev |= EPOLLOUT | EPOLLWRNORM
@@ -255,6 +263,9 @@ func (t *Table) pipeFcntl(fd, cmd int, arg uintptr) (ret int, errno int) {
 	case F_GETFL:
 		if f.writeEnd {
 			ret = O_WRONLY
+		}
+		if f.rdwr {
+			ret = O_RDWR
 		}
 		if f.nonblock {
 			ret |= O_NONBLOCK
