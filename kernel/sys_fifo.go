@@ -12,6 +12,9 @@ import "github.com/unitrace/unitrace/kernel/fs/vfs"
 // errFIFO is openable's answer for a FIFO: not an errno, the caller opens it as a pipe.
 const errFIFO = -1
 
+// errTTY is openable's answer for /dev/tty: the caller opens the console.
+const errTTY = -2
+
 // fifoKey names a FIFO's inode among all file systems.
 func fifoKey(n vfs.Node) uint64 { return uint64(n.FS)<<32 | uint64(n.Ino) }
 

@@ -47,6 +47,10 @@ func openPath(dirfd int32, pathAddr uintptr, flags int, mode uint32) (ret uint64
 		if errno == errFIFO {
 			return 0, n
 		}
+		if errno == errTTY {
+			r, errno := fds.OpenConsole(flags)
+			return errnoOr(errno, uint64(r)), fifo
+		}
 		return neg(errno), fifo
 	}
 	fdFlags := flags
@@ -73,6 +77,9 @@ func openable(n vfs.Node, flags int) int {
 	}
 	switch st.Mode & fs.S_IFMT {
 	case fs.S_IFCHR:
+		if st.Rdev == fs.DevTTY {
+			return errTTY
+		}
 		if !fs.KnownDevice(st.Rdev) {
 			return fs.ENXIO
 		}

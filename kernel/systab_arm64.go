@@ -163,7 +163,7 @@ var sysTable = [...]sysCall{
 	nrFchmodat:          {handler: sysFchmodat},          // full
 	nrFchownat:          {handler: sysFchownat},          // partial: as fchown
 	nrFchown:            {handler: sysFchown},            // partial: every file is root's: a change of owner is accepted and changes nothing
-	nrOpenat:            {handler: sysOpenat},            // partial: O_TMPFILE EOPNOTSUPP; a FIFO is an end of one pipe for all its openers (O_RDONLY waits for a writer, O_WRONLY for a reader unless O_NONBLOCK: ENXIO, O_RDWR both ends at once; the pipes' limit of 16 holds, ENFILE); sockets and devices other than /dev's null, zero, full, random and urandom ENXIO; /proc/self/fd/N of the console or a pipe opens it again (a pipe at the end the access mode asks for), of another descriptor without a file ENXIO; nothing under /sys (ENOENT)
+	nrOpenat:            {handler: sysOpenat},            // partial: O_TMPFILE EOPNOTSUPP; a FIFO is an end of one pipe for all its openers (O_RDONLY waits for a writer, O_WRONLY for a reader unless O_NONBLOCK: ENXIO, O_RDWR both ends at once; the pipes' limit of 16 holds, ENFILE); /dev/tty a descriptor of the console; sockets and devices other than /dev's null, zero, full, random, urandom and tty ENXIO; /proc/self/fd/N of the console or a pipe opens it again (a pipe at the end the access mode asks for), of another descriptor without a file ENXIO; nothing under /sys (ENOENT)
 	nrClose:             {handler: sysClose},             // full
 	nrPipe2:             {handler: sysPipe2},             // partial: O_CLOEXEC and O_NONBLOCK; O_DIRECT (packet mode) EINVAL; 64 KiB each, at most 16 pipes (ENFILE)
 	nrGetdents64:        {handler: sysGetdents64},        // full

@@ -40,7 +40,7 @@ var Calls = []Call{
 	full("shutdown", "sysShutdown", ""),
 
 	// Files: an in-memory file system with tmpfs's semantics is "/" (kernel/files.go).
-	partial("openat", "sysOpenat", "O_TMPFILE EOPNOTSUPP; a FIFO is an end of one pipe for all its openers (O_RDONLY waits for a writer, O_WRONLY for a reader unless O_NONBLOCK: ENXIO, O_RDWR both ends at once; the pipes' limit of 16 holds, ENFILE); sockets and devices other than /dev's null, zero, full, random and urandom ENXIO; /proc/self/fd/N of the console or a pipe opens it again (a pipe at the end the access mode asks for), of another descriptor without a file ENXIO; nothing under /sys (ENOENT)"),
+	partial("openat", "sysOpenat", "O_TMPFILE EOPNOTSUPP; a FIFO is an end of one pipe for all its openers (O_RDONLY waits for a writer, O_WRONLY for a reader unless O_NONBLOCK: ENXIO, O_RDWR both ends at once; the pipes' limit of 16 holds, ENFILE); /dev/tty a descriptor of the console; sockets and devices other than /dev's null, zero, full, random, urandom and tty ENXIO; /proc/self/fd/N of the console or a pipe opens it again (a pipe at the end the access mode asks for), of another descriptor without a file ENXIO; nothing under /sys (ENOENT)"),
 	partial("open", "sysOpen", "as openat"),
 	partial("creat", "sysCreat", "as openat"),
 	partial("pread64", "sysPread64", "files; other descriptors ESPIPE"),

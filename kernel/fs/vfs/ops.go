@@ -590,10 +590,11 @@ var devNodes = [...]struct {
 	{[7]byte{'f', 'u', 'l', 'l'}, 4, fs.DevFull},
 	{[7]byte{'r', 'a', 'n', 'd', 'o', 'm'}, 6, fs.DevRandom},
 	{[7]byte{'u', 'r', 'a', 'n', 'd', 'o', 'm'}, 7, fs.DevURandom},
+	{[7]byte{'t', 't', 'y'}, 3, fs.DevTTY},
 }
 
 // MakeDev makes the directory /dev (if it is not there) and in it the character devices the
-// kernel serves: null, zero, full, random and urandom.
+// kernel serves: null, zero, full, random and urandom, and tty (which opens the console).
 func (ns *Namespace) MakeDev(p Pages, now fs.Timespec) int {
 	root := At{Root: ns.Root(), Dir: ns.Root()}
 	dev := [4]byte{'/', 'd', 'e', 'v'}
