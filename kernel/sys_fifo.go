@@ -15,13 +15,10 @@ const errFIFO = -1
 // errTTY is openable's answer for /dev/tty: the caller opens the console.
 const errTTY = -2
 
-// fifoKey names a FIFO's inode among all file systems.
-func fifoKey(n vfs.Node) uint64 { return uint64(n.FS)<<32 | uint64(n.Ino) }
-
 // openFIFO opens FIFO n with open's flags; done is false while the thread waits for the other
 // end.
 func openFIFO(f *Frame, n vfs.Node, flags int) (uint64, bool) {
-	fd, p, partner, wait, errno := fds.OpenFIFO(fifoKey(n), flags)
+	fd, p, partner, wait, errno := fds.OpenFIFO(fileKey(n), flags)
 	if errno != 0 {
 		return neg(errno), true
 	}

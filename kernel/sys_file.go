@@ -544,7 +544,11 @@ func closeFD(n int) uint64 {
 	rp, readsPipe := fds.PipeFor(n, false)
 	wp, writesPipe := fds.PipeFor(n, true)
 	sock, _, isSocket := fds.Socket(n)
+	key, d, isFile := locksBeforeClose(n)
 	last, errno := fds.Close(n)
+	if isFile {
+		locksAfterClose(key, d, last != (fs.Node{}))
+	}
 	releaseNode(last)
 	if readsPipe {
 		afterPipeClose(n, rp)

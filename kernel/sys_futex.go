@@ -135,6 +135,8 @@ func completeWait(f *Frame, slot int32) {
 		completePipeWait(f, slot)
 	case waitFIFO:
 		completeFIFOWait(f, slot)
+	case waitLock:
+		completeLockWait(f, slot)
 	case waitConsole:
 		completeConsoleWait(f, slot)
 	case waitNet:

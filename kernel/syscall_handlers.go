@@ -28,7 +28,11 @@ func sysWrite(f *Frame, a syscallArgs) (uint64, bool) {
 func sysClose(f *Frame, a syscallArgs) (uint64, bool) { return closeFD(int(a[0])), true }
 
 func sysFcntl(f *Frame, a syscallArgs) (uint64, bool) {
-	return sysFcntlImpl(int(a[0]), int(a[1]), uintptr(a[2])), true
+	return sysFcntlImpl(f, int(a[0]), int(int32(a[1])), uintptr(a[2]))
+}
+
+func sysFlock(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysFlockImpl(f, int(a[0]), int(int32(a[1])))
 }
 
 func sysDup(f *Frame, a syscallArgs) (uint64, bool) { return sysDupImpl(int(a[0])), true }

@@ -186,3 +186,12 @@ func (t *Table) fileFcntl(fd, cmd int, arg uintptr) (ret int, errno int) {
 	d.Flags = d.Flags&^setflMask | int(uint32(arg))&setflMask
 	return 0, 0
 }
+
+// Description returns the open file description (an index below MaxFDs) of file descriptor fd:
+// the owner of its OFD and flock locks. ok is false if fd is not a file's.
+func (t *Table) Description(fd int) (d int, ok bool) {
+	if t.Kind(fd) != KindFile {
+		return -1, false
+	}
+	return int(t.files[fd].desc) % MaxFDs, true
+}

@@ -35,8 +35,11 @@ const (
 	ENAMETOOLONG = 36
 	ENOTEMPTY    = 39
 	ELOOP        = 40
+	ENODATA      = 61
 	EPROTO       = 71
+	EOVERFLOW    = 75
 	EOPNOTSUPP   = 95
+	E2BIG        = 7
 	ESTALE       = 116
 )
 
