@@ -438,3 +438,51 @@ func sysTraceSend(f *Frame, a syscallArgs) (uint64, bool) {
 func sysTraceCtl(f *Frame, a syscallArgs) (uint64, bool) {
 	return traceCtl(a[0], a[1], a[2]), true
 }
+
+func sysSetxattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSetxattrImpl(uintptr(a[0]), -1, false, uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), int(int32(a[4]))), true
+}
+
+func sysLsetxattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSetxattrImpl(uintptr(a[0]), -1, true, uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), int(int32(a[4]))), true
+}
+
+func sysFsetxattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSetxattrImpl(0, int(int32(a[0])), false, uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), int(int32(a[4]))), true
+}
+
+func sysGetxattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysGetxattrImpl(uintptr(a[0]), -1, false, uintptr(a[1]), uintptr(a[2]), uintptr(a[3])), true
+}
+
+func sysLgetxattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysGetxattrImpl(uintptr(a[0]), -1, true, uintptr(a[1]), uintptr(a[2]), uintptr(a[3])), true
+}
+
+func sysFgetxattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysGetxattrImpl(0, int(int32(a[0])), false, uintptr(a[1]), uintptr(a[2]), uintptr(a[3])), true
+}
+
+func sysListxattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysListxattrImpl(uintptr(a[0]), -1, false, uintptr(a[1]), uintptr(a[2])), true
+}
+
+func sysLlistxattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysListxattrImpl(uintptr(a[0]), -1, true, uintptr(a[1]), uintptr(a[2])), true
+}
+
+func sysFlistxattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysListxattrImpl(0, int(int32(a[0])), false, uintptr(a[1]), uintptr(a[2])), true
+}
+
+func sysRemovexattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysRemovexattrImpl(uintptr(a[0]), -1, false, uintptr(a[1])), true
+}
+
+func sysLremovexattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysRemovexattrImpl(uintptr(a[0]), -1, true, uintptr(a[1])), true
+}
+
+func sysFremovexattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysRemovexattrImpl(0, int(int32(a[0])), false, uintptr(a[1])), true
+}

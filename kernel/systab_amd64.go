@@ -106,6 +106,18 @@ const (
 	nrPrctl             = 157
 	nrArchPrctl         = 158
 	nrGettid            = 186
+	nrSetxattr          = 188
+	nrLsetxattr         = 189
+	nrFsetxattr         = 190
+	nrGetxattr          = 191
+	nrLgetxattr         = 192
+	nrFgetxattr         = 193
+	nrListxattr         = 194
+	nrLlistxattr        = 195
+	nrFlistxattr        = 196
+	nrRemovexattr       = 197
+	nrLremovexattr      = 198
+	nrFremovexattr      = 199
 	nrTkill             = 200
 	nrFutex             = 202
 	nrSchedSetaffinity  = 203
@@ -263,6 +275,18 @@ var sysTable = [...]sysCall{
 	nrPrctl:             {errno: EINVAL},                 // fails: PR_SET_VMA naming and the rest: the Go runtime stops asking
 	nrArchPrctl:         {handler: sysArchPrctl},         // partial: ARCH_SET_FS and ARCH_GET_FS; GS belongs to the kernel (EPERM)
 	nrGettid:            {handler: sysGettid},            // full
+	nrSetxattr:          {handler: sysSetxattr},          // partial: the in-memory file systems keep user.*, trusted.* and security.* attributes (user.* on files and directories only: EPERM), all of a file's in one page (ENOSPC beyond); system.* and other names EOPNOTSUPP; read-only (packed) files EROFS; /proc and shared directories EOPNOTSUPP
+	nrLsetxattr:         {handler: sysLsetxattr},         // partial: as setxattr
+	nrFsetxattr:         {handler: sysFsetxattr},         // partial: as setxattr; descriptors that are no file EOPNOTSUPP
+	nrGetxattr:          {handler: sysGetxattr},          // partial: as setxattr (user.* of other files ENODATA)
+	nrLgetxattr:         {handler: sysLgetxattr},         // partial: as getxattr
+	nrFgetxattr:         {handler: sysFgetxattr},         // partial: as getxattr; descriptors that are no file EOPNOTSUPP
+	nrListxattr:         {handler: sysListxattr},         // partial: as setxattr; /proc's files list nothing
+	nrLlistxattr:        {handler: sysLlistxattr},        // partial: as listxattr
+	nrFlistxattr:        {handler: sysFlistxattr},        // partial: as listxattr; descriptors that are no file EOPNOTSUPP
+	nrRemovexattr:       {handler: sysRemovexattr},       // partial: as setxattr
+	nrLremovexattr:      {handler: sysLremovexattr},      // partial: as removexattr
+	nrFremovexattr:      {handler: sysFremovexattr},      // partial: as removexattr; descriptors that are no file EOPNOTSUPP
 	nrTkill:             {handler: sysTkill},             // full
 	nrFutex:             {handler: sysFutex},             // partial: WAIT and WAKE (private or not: one process) with relative timeouts, WAIT_BITSET and WAKE_BITSET with absolute ones (the mask is ignored); other operations ENOSYS
 	nrSchedSetaffinity:  {handler: sysSchedSetaffinity},  // full: per thread

@@ -7,6 +7,18 @@ package kernel
 
 // Linux/arm64 system-call numbers.
 const (
+	nrSetxattr          = 5
+	nrLsetxattr         = 6
+	nrFsetxattr         = 7
+	nrGetxattr          = 8
+	nrLgetxattr         = 9
+	nrFgetxattr         = 10
+	nrListxattr         = 11
+	nrLlistxattr        = 12
+	nrFlistxattr        = 13
+	nrRemovexattr       = 14
+	nrLremovexattr      = 15
+	nrFremovexattr      = 16
 	nrGetcwd            = 17
 	nrEventfd2          = 19
 	nrEpollCreate1      = 20
@@ -138,6 +150,18 @@ const (
 // sysTable serves the Linux/arm64 system calls by number (dispatch); a number without a row
 // is unknown. It is static data: system calls run before package initialisation.
 var sysTable = [...]sysCall{
+	nrSetxattr:          {handler: sysSetxattr},          // partial: the in-memory file systems keep user.*, trusted.* and security.* attributes (user.* on files and directories only: EPERM), all of a file's in one page (ENOSPC beyond); system.* and other names EOPNOTSUPP; read-only (packed) files EROFS; /proc and shared directories EOPNOTSUPP
+	nrLsetxattr:         {handler: sysLsetxattr},         // partial: as setxattr
+	nrFsetxattr:         {handler: sysFsetxattr},         // partial: as setxattr; descriptors that are no file EOPNOTSUPP
+	nrGetxattr:          {handler: sysGetxattr},          // partial: as setxattr (user.* of other files ENODATA)
+	nrLgetxattr:         {handler: sysLgetxattr},         // partial: as getxattr
+	nrFgetxattr:         {handler: sysFgetxattr},         // partial: as getxattr; descriptors that are no file EOPNOTSUPP
+	nrListxattr:         {handler: sysListxattr},         // partial: as setxattr; /proc's files list nothing
+	nrLlistxattr:        {handler: sysLlistxattr},        // partial: as listxattr
+	nrFlistxattr:        {handler: sysFlistxattr},        // partial: as listxattr; descriptors that are no file EOPNOTSUPP
+	nrRemovexattr:       {handler: sysRemovexattr},       // partial: as setxattr
+	nrLremovexattr:      {handler: sysLremovexattr},      // partial: as removexattr
+	nrFremovexattr:      {handler: sysFremovexattr},      // partial: as removexattr; descriptors that are no file EOPNOTSUPP
 	nrGetcwd:            {handler: sysGetcwd},            // full
 	nrEventfd2:          {handler: sysEventfd2},          // full: EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC
 	nrEpollCreate1:      {handler: sysEpollCreate1},      // full
