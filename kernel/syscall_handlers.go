@@ -486,3 +486,34 @@ func sysLremovexattr(f *Frame, a syscallArgs) (uint64, bool) {
 func sysFremovexattr(f *Frame, a syscallArgs) (uint64, bool) {
 	return sysRemovexattrImpl(0, int(int32(a[0])), false, uintptr(a[1])), true
 }
+
+func sysSyncFileRange(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSyncFileRangeImpl(int(int32(a[0])), int64(a[1]), int64(a[2]), uint32(a[3])), true
+}
+
+// prctl's options (linux/prctl.h).
+const (
+	prSetNoNewPrivs = 38
+	prGetNoNewPrivs = 39
+)
+
+// sysPrctl serves PR_SET_NO_NEW_PRIVS and PR_GET_NO_NEW_PRIVS; other options are EINVAL.
+func sysPrctl(f *Frame, a syscallArgs) (uint64, bool) {
+	switch uint32(a[0]) {
+	case prSetNoNewPrivs:
+		if a[1] != 1 || a[2]|a[3]|a[4] != 0 {
+			return neg(EINVAL), true
+		}
+		cur().noNewPrivs = true
+		return 0, true
+	case prGetNoNewPrivs:
+		if a[1]|a[2]|a[3]|a[4] != 0 {
+			return neg(EINVAL), true
+		}
+		if cur().noNewPrivs {
+			return 1, true
+		}
+		return 0, true
+	}
+	return neg(EINVAL), true
+}

@@ -151,6 +151,7 @@ const (
 	nrReadlinkat        = 267
 	nrFchmodat          = 268
 	nrFaccessat         = 269
+	nrSyncFileRange     = 277
 	nrUtimensat         = 280
 	nrEpollPwait        = 281
 	nrAccept4           = 288
@@ -272,7 +273,7 @@ var sysTable = [...]sysCall{
 	nrSchedGetparam:     {handler: sysSchedGetparam},     // full
 	nrSchedSetscheduler: {handler: sysSchedSetscheduler}, // partial: SCHED_FIFO is not time-sliced; one priority level otherwise (SCHED_RR, SCHED_BATCH and SCHED_IDLE run like SCHED_OTHER)
 	nrSchedGetscheduler: {handler: sysSchedGetscheduler}, // full
-	nrPrctl:             {errno: EINVAL},                 // fails: PR_SET_VMA naming and the rest: the Go runtime stops asking
+	nrPrctl:             {handler: sysPrctl},             // partial: PR_SET_NO_NEW_PRIVS and PR_GET_NO_NEW_PRIVS (per thread, inherited by clone); PR_SET_VMA naming and the rest EINVAL: the Go runtime stops asking
 	nrArchPrctl:         {handler: sysArchPrctl},         // partial: ARCH_SET_FS and ARCH_GET_FS; GS belongs to the kernel (EPERM)
 	nrGettid:            {handler: sysGettid},            // full
 	nrSetxattr:          {handler: sysSetxattr},          // partial: the in-memory file systems keep user.*, trusted.* and security.* attributes (user.* on files and directories only: EPERM), all of a file's in one page (ENOSPC beyond); system.* and other names EOPNOTSUPP; read-only (packed) files EROFS; /proc and shared directories EOPNOTSUPP
@@ -320,6 +321,7 @@ var sysTable = [...]sysCall{
 	nrReadlinkat:        {handler: sysReadlinkat},        // full
 	nrFchmodat:          {handler: sysFchmodat},          // full
 	nrFaccessat:         {handler: sysFaccessat},         // full: root: only X_OK on a file without an execute bit fails
+	nrSyncFileRange:     {handler: sysSyncFileRange},     // partial: as fsync once the flags and range are checked (EINVAL); pipes and sockets ESPIPE
 	nrUtimensat:         {handler: sysUtimensat},         // full
 	nrEpollPwait:        {handler: sysEpollPwait},        // partial: the signal mask is ignored; a signal with a handler interrupts the wait (EINTR)
 	nrAccept4:           {handler: sysAccept4},           // full: SOCK_NONBLOCK and SOCK_CLOEXEC

@@ -64,6 +64,7 @@ const (
 	nrFstat             = 80
 	nrFsync             = 82
 	nrFdatasync         = 83
+	nrSyncFileRange     = 84
 	nrUtimensat         = 88
 	nrExit              = 93
 	nrExitGroup         = 94
@@ -207,6 +208,7 @@ var sysTable = [...]sysCall{
 	nrFstat:             {handler: sysFstat},             // partial: the console is a character device, pipes FIFOs, eventfds, epoll instances and the trace ports anonymous inodes
 	nrFsync:             {handler: sysFsync},             // partial: files live in memory: nothing to write back; other descriptors EINVAL
 	nrFdatasync:         {handler: sysFdatasync},         // partial: as fsync
+	nrSyncFileRange:     {handler: sysSyncFileRange},     // partial: as fsync once the flags and range are checked (EINVAL); pipes and sockets ESPIPE
 	nrUtimensat:         {handler: sysUtimensat},         // full
 	nrExit:              {handler: sysExit},              // full: the last thread's exit ends the program
 	nrExitGroup:         {handler: sysExitGroup},         // full: stops the machine with the status
@@ -242,7 +244,7 @@ var sysTable = [...]sysCall{
 	nrUname:             {handler: sysUname},             // partial: fixed strings: Linux, unitrace, 6.1.0-unitrace, #1, x86_64 or aarch64, (none)
 	nrGetrusage:         {handler: sysGetrusage},         // full: RUSAGE_SELF and RUSAGE_THREAD: user and system time, ru_maxrss the machine's peak memory; RUSAGE_CHILDREN zeros; the other counters 0
 	nrUmask:             {handler: sysUmask},             // full
-	nrPrctl:             {errno: EINVAL},                 // fails: PR_SET_VMA naming and the rest: the Go runtime stops asking
+	nrPrctl:             {handler: sysPrctl},             // partial: PR_SET_NO_NEW_PRIVS and PR_GET_NO_NEW_PRIVS (per thread, inherited by clone); PR_SET_VMA naming and the rest EINVAL: the Go runtime stops asking
 	nrGetpid:            {handler: sysGetpid},            // full
 	nrGetppid:           {handler: sysGetppid},           // partial: no parent: 0
 	nrGetuid:            {handler: sysGetuid},            // full: root: 0

@@ -74,6 +74,8 @@ type thread struct {
 
 	sig signal.Thread // mask, pending signals, alternate signal stack
 
+	noNewPrivs bool // prctl PR_SET_NO_NEW_PRIVS: set once, inherited by clone
+
 	policy   int32 // the sched_setscheduler policy, for sched_getscheduler (the scheduler keeps its class)
 	fifoPrio int32 // its priority (sched_param), 0 for the time-sliced policies
 }

@@ -88,6 +88,7 @@ var Calls = []Call{
 	full("ftruncate", "sysFtruncate", ""),
 	partial("fsync", "sysFsync", "files live in memory: nothing to write back; other descriptors EINVAL"),
 	partial("fdatasync", "sysFdatasync", "as fsync"),
+	partial("sync_file_range", "sysSyncFileRange", "as fsync once the flags and range are checked (EINVAL); pipes and sockets ESPIPE"),
 	full("utimensat", "sysUtimensat", ""),
 	partial("setxattr", "sysSetxattr", "the in-memory file systems keep user.*, trusted.* and security.* attributes (user.* on files and directories only: EPERM), all of a file's in one page (ENOSPC beyond); system.* and other names EOPNOTSUPP; read-only (packed) files EROFS; /proc and shared directories EOPNOTSUPP"),
 	partial("lsetxattr", "sysLsetxattr", "as setxattr"),
@@ -183,7 +184,7 @@ var Calls = []Call{
 	// Answered with an error.
 	fails("copy_file_range", "ENOSYS", "the Go runtime's io.Copy between files falls back to read and write"),
 	fails("ioctl", "ENOTTY", "no terminal or device takes ioctls"),
-	fails("prctl", "EINVAL", "PR_SET_VMA naming and the rest: the Go runtime stops asking"),
+	partial("prctl", "sysPrctl", "PR_SET_NO_NEW_PRIVS and PR_GET_NO_NEW_PRIVS (per thread, inherited by clone); PR_SET_VMA naming and the rest EINVAL: the Go runtime stops asking"),
 	fails("prlimit64", "ENOSYS", "optional for the Go runtime"),
 	fails("rseq", "ENOSYS", "optional for the Go runtime"),
 	fails("mincore", "ENOSYS", "optional for the Go runtime"),
