@@ -32,6 +32,9 @@ func openPath(dirfd int32, pathAddr uintptr, flags int, mode uint32) (ret uint64
 		return neg(fs.EMFILE), fifo
 	}
 	at, errno := pathAt(dirfd, path, false)
+	if scoped {
+		at = vfs.At{Root: openStart, Dir: openStart} // openat2's RESOLVE_BENEATH and RESOLVE_IN_ROOT
+	}
 	if errno != 0 {
 		return neg(errno), fifo
 	}

@@ -517,3 +517,7 @@ func sysPrctl(f *Frame, a syscallArgs) (uint64, bool) {
 	}
 	return neg(EINVAL), true
 }
+
+func sysOpenat2(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysOpenat2Impl(f, dirfdArg(a[0]), uintptr(a[1]), uintptr(a[2]), uintptr(a[3]))
+}

@@ -143,6 +143,7 @@ const (
 	nrStatx             = 291
 	nrRseq              = 293
 	nrPidfdOpen         = 434
+	nrOpenat2           = 437
 	nrFaccessat2        = 439
 	nrEpollPwait2       = 441
 	nrFchmodat2         = 452
@@ -287,6 +288,7 @@ var sysTable = [...]sysCall{
 	nrStatx:             {handler: sysStatx},             // full: fills every field memfs knows whatever the mask asks, as Linux may
 	nrRseq:              {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrPidfdOpen:         {errno: ENOSYS},                 // fails: os.StartProcess's probe: then it does without pidfds
+	nrOpenat2:           {handler: sysOpenat2},           // partial: as openat, with open_how checked as Linux does (EINVAL, E2BIG) and RESOLVE_NO_XDEV, RESOLVE_NO_MAGICLINKS, RESOLVE_NO_SYMLINKS, RESOLVE_BENEATH and RESOLVE_IN_ROOT; RESOLVE_CACHED always EAGAIN (Linux may say it whenever it likes)
 	nrFaccessat2:        {handler: sysFaccessat2},        // full: root: only X_OK on a file without an execute bit fails
 	nrEpollPwait2:       {handler: sysEpollPwait2},       // partial: the signal mask is ignored, as for epoll_pwait
 	nrFchmodat2:         {handler: sysFchmodat2},         // full: a symbolic link's mode cannot change (EOPNOTSUPP), as on Linux

@@ -44,6 +44,7 @@ var Calls = []Call{
 	partial("openat", "sysOpenat", "O_TMPFILE EOPNOTSUPP; a FIFO is an end of one pipe for all its openers (O_RDONLY waits for a writer, O_WRONLY for a reader unless O_NONBLOCK: ENXIO, O_RDWR both ends at once; the pipes' limit of 16 holds, ENFILE); /dev/tty a descriptor of the console; sockets and devices other than /dev's null, zero, full, random, urandom and tty ENXIO; /proc/self/fd/N of the console or a pipe opens it again (a pipe at the end the access mode asks for), of another descriptor without a file ENXIO; nothing under /sys (ENOENT)"),
 	partial("open", "sysOpen", "as openat"),
 	partial("creat", "sysCreat", "as openat"),
+	partial("openat2", "sysOpenat2", "as openat, with open_how checked as Linux does (EINVAL, E2BIG) and RESOLVE_NO_XDEV, RESOLVE_NO_MAGICLINKS, RESOLVE_NO_SYMLINKS, RESOLVE_BENEATH and RESOLVE_IN_ROOT; RESOLVE_CACHED always EAGAIN (Linux may say it whenever it likes)"),
 	partial("pread64", "sysPread64", "files; other descriptors ESPIPE"),
 	partial("pwrite64", "sysPwrite64", "files; other descriptors ESPIPE"),
 	partial("readv", "sysReadv", "files, pipes, sockets and the console; other descriptors EINVAL"),
