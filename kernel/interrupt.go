@@ -28,7 +28,7 @@ import "github.com/unitrace/unitrace/kernel/sched"
 func interruptWait(slot int32) {
 	t := &threads[slot]
 	switch t.wait {
-	case waitFutex, waitSleep, waitEpoll, waitEventfd, waitPipe, waitConsole, waitDevice, waitNet, waitFIFO, waitLock:
+	case waitFutex, waitSleep, waitEpoll, waitEventfd, waitPipe, waitConsole, waitDevice, waitNet, waitFIFO, waitLock, waitRerun:
 		if t.wait == waitDevice && t.waitOp != opRead {
 			return
 		}

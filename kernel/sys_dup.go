@@ -37,6 +37,7 @@ func sysDup3Impl(old, new, flags int) uint64 {
 	if isSocket && errno == 0 {
 		afterSocketClose(new, sock)
 	}
+	closeOrphans()
 	return errnoOr(errno, uint64(r))
 }
 

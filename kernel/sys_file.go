@@ -573,5 +573,6 @@ func closeFD(n int) uint64 {
 	if isSocket {
 		afterSocketClose(n, sock)
 	}
+	closeOrphans()
 	return errnoOr(errno, 0)
 }

@@ -137,6 +137,8 @@ func completeWait(f *Frame, slot int32) {
 		completeFIFOWait(f, slot)
 	case waitLock:
 		completeLockWait(f, slot)
+	case waitRerun:
+		completeRerun(f, slot)
 	case waitConsole:
 		completeConsoleWait(f, slot)
 	case waitNet:

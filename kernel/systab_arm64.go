@@ -254,7 +254,7 @@ var sysTable = [...]sysCall{
 	nrGetegid:           {handler: sysGetegid},           // full: root: 0
 	nrGettid:            {handler: sysGettid},            // full
 	nrSocket:            {handler: sysSocket},            // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT
-	nrSocketpair:        {handler: sysSocketpair},        // partial: AF_UNIX SOCK_STREAM, served in the guest: 64 KiB each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); datagram and seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux
+	nrSocketpair:        {handler: sysSocketpair},        // partial: AF_UNIX SOCK_STREAM and SOCK_DGRAM, served in the guest: 64 KiB each way, at most 32 messages queued each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux
 	nrBind:              {handler: sysBind},              // full: listeners bind on the host's loopback address, or where the launcher's -listen maps their port
 	nrListen:            {handler: sysListen},            // full
 	nrAccept:            {handler: sysAccept},            // full
@@ -266,8 +266,8 @@ var sysTable = [...]sysCall{
 	nrSetsockopt:        {handler: sysSetsockopt},        // partial: SO_REUSEADDR, SO_REUSEPORT, SO_KEEPALIVE, SO_BROADCAST, SO_LINGER, SO_RCVBUF, SO_SNDBUF, SO_OOBINLINE, TCP_NODELAY, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT, IPV6_V6ONLY, IP_TOS, IP_TTL, IPV6_UNICAST_HOPS; others ENOPROTOOPT
 	nrGetsockopt:        {handler: sysGetsockopt},        // partial: the options setsockopt takes, and SO_ERROR, SO_TYPE, SO_ACCEPTCONN, SO_DOMAIN, SO_PROTOCOL; others ENOPROTOOPT
 	nrShutdown:          {handler: sysShutdown},          // full
-	nrSendmsg:           {handler: sysSendmsg},           // partial: as sendto; ancillary data EOPNOTSUPP
-	nrRecvmsg:           {handler: sysRecvmsg},           // partial: as recvfrom; no ancillary data comes back (msg_controllen 0)
+	nrSendmsg:           {handler: sysSendmsg},           // partial: as sendto; on socket pairs SCM_RIGHTS (at most 16 descriptors a message, ETOOMANYREFS; eventfds, epoll instances and trace ports EOPNOTSUPP) and SCM_CREDENTIALS; other sockets' ancillary data EOPNOTSUPP
+	nrRecvmsg:           {handler: sysRecvmsg},           // partial: as recvfrom; on socket pairs the credentials (SO_PASSCRED) and passed descriptors (MSG_CMSG_CLOEXEC, MSG_CTRUNC), other sockets none (msg_controllen 0)
 	nrBrk:               {handler: sysBrk},               // partial: no heap break: returns 0 (the Go runtime never uses brk)
 	nrMunmap:            {handler: sysMunmap},            // full
 	nrMremap:            {handler: sysMremap},            // partial: private anonymous mappings: grows in place when the pages after are free, else moves with MREMAP_MAYMOVE (the frames move, contents kept); MREMAP_FIXED and MREMAP_DONTUNMAP; old_len 0 (needs a shared mapping) EINVAL

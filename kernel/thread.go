@@ -28,6 +28,7 @@ const (
 	waitConsole          // a console read that found no input (console_input.go): retry on wake
 	waitFIFO             // a FIFO's open waiting for the other end (sys_fifo.go): check on wake
 	waitLock             // a file lock held by another owner (sys_lock.go): try again on wake
+	waitRerun            // a socket pair's receive or message send (sys_pairmsg.go): run the call again on wake
 )
 
 // kernelPathMax bounds a blocked thread's recorded kernel path.

@@ -33,6 +33,12 @@ type pipe struct {
 	fifo    uint64 // a named FIFO's inode key plus one (fifo.go); 0 for pipe2's pipes
 	rOpens  uint32 // opens of a FIFO's read end so far: a blocked writer waits for it to change
 	wOpens  uint32 // opens of its write end so far
+
+	// A socket pair's direction: bytes ever written and read, and the messages that carry
+	// control data or, on a datagram pair, delimit each datagram (pairmsg.go).
+	wtotal, rtotal uint64
+	msgs           [MaxPairMsgs]PairMsg
+	msgHead, nmsgs uint8
 }
 
 func (p *pipe) inUse() bool { return p.readers > 0 || p.writers > 0 }
@@ -141,6 +147,7 @@ func (t *Table) PipeRead(fd int, dst []byte) (n int, errno int) {
 	copy(dst[first:n], p.buf[:n-first])
 	p.head = (p.head + uint32(n)) % PipeSize
 	p.n -= uint32(n)
+	p.rtotal += uint64(n)
 	if p.n == 0 {
 		p.head = 0
 	}
@@ -174,6 +181,7 @@ func (t *Table) PipeWrite(fd int, src []byte) (n int, errno int) {
 	copy(p.buf[tail:tail+first], src[:first])
 	copy(p.buf[:n-first], src[first:n])
 	p.n += uint32(n)
+	p.wtotal += uint64(n)
 	t.notifyPipe(pn, false, EPOLLIN)
 	return n, 0
 }
@@ -223,7 +231,9 @@ func (t *Table) dropPipeCount(pn int, writer bool) {
 		}
 	}
 	if !p.inUse() {
+		t.orphanMsgs(p)
 		p.head, p.n, p.shut, p.fifo = 0, 0, false, 0
+		p.wtotal, p.rtotal = 0, 0
 	}
 }
 

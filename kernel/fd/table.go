@@ -104,6 +104,9 @@ type Table struct {
 	pollVal   [MaxFDs]uint32
 
 	consoleIn bool // the console has bytes to read (SetConsoleInput)
+
+	orphans  [MaxPipes * MaxPairMsgs * MaxRights]int32 // in-flight descriptors no one will receive (pairmsg.go)
+	norphans int
 }
 
 // Init empties the table and opens descriptors 0, 1 and 2 on the console,

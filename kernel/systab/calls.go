@@ -24,7 +24,7 @@ var Calls = []Call{
 
 	// Sockets: TCP and UDP over IPv4 and IPv6, each a host socket in the launcher (kernel/sys_socket.go).
 	partial("socket", "sysSocket", "AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT"),
-	partial("socketpair", "sysSocketpair", "AF_UNIX SOCK_STREAM, served in the guest: 64 KiB each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); datagram and seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux"),
+	partial("socketpair", "sysSocketpair", "AF_UNIX SOCK_STREAM and SOCK_DGRAM, served in the guest: 64 KiB each way, at most 32 messages queued each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux"),
 	full("bind", "sysBind", "listeners bind on the host's loopback address, or where the launcher's -listen maps their port"),
 	full("listen", "sysListen", ""),
 	full("accept", "sysAccept", ""),
@@ -36,8 +36,8 @@ var Calls = []Call{
 	partial("getsockopt", "sysGetsockopt", "the options setsockopt takes, and SO_ERROR, SO_TYPE, SO_ACCEPTCONN, SO_DOMAIN, SO_PROTOCOL; others ENOPROTOOPT"),
 	partial("sendto", "sysSendto", "MSG_OOB, MSG_DONTROUTE, MSG_DONTWAIT, MSG_EOR, MSG_NOSIGNAL, MSG_MORE; others EOPNOTSUPP; at most 60 KiB a call"),
 	partial("recvfrom", "sysRecvfrom", "MSG_OOB, MSG_PEEK, MSG_DONTWAIT, MSG_TRUNC; MSG_WAITALL returns what is there; at most 60 KiB a call"),
-	partial("sendmsg", "sysSendmsg", "as sendto; ancillary data EOPNOTSUPP"),
-	partial("recvmsg", "sysRecvmsg", "as recvfrom; no ancillary data comes back (msg_controllen 0)"),
+	partial("sendmsg", "sysSendmsg", "as sendto; on socket pairs SCM_RIGHTS (at most 16 descriptors a message, ETOOMANYREFS; eventfds, epoll instances and trace ports EOPNOTSUPP) and SCM_CREDENTIALS; other sockets' ancillary data EOPNOTSUPP"),
+	partial("recvmsg", "sysRecvmsg", "as recvfrom; on socket pairs the credentials (SO_PASSCRED) and passed descriptors (MSG_CMSG_CLOEXEC, MSG_CTRUNC), other sockets none (msg_controllen 0)"),
 	full("shutdown", "sysShutdown", ""),
 
 	// Files: an in-memory file system with tmpfs's semantics is "/" (kernel/files.go).

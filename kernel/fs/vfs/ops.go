@@ -93,7 +93,7 @@ func (ns *Namespace) Open(p Pages, at At, path []byte, flags int, mode uint32, n
 		case typ == lastRoot || typ == lastDot:
 			n = w.cur
 		case typ == lastDotDot:
-			if n, errno = ns.dotdot(w.cur, w.root); errno != 0 {
+			if n, errno = ns.step(w, last, typ); errno != 0 {
 				return Node{}, false, errno
 			}
 		case flags&fs.O_CREAT == 0:
@@ -115,7 +115,9 @@ func (ns *Namespace) Open(p Pages, at At, path []byte, flags int, mode uint32, n
 				n, errno = ns.create(p, w.cur, last, fs.S_IFREG|mode&fs.PermMask, 0, now)
 				created = errno == 0
 			} else if errno == 0 {
-				n = ns.cross(n)
+				if n = ns.cross(n); w.scope&ResolveNoXdev != 0 && n.FS != w.cur.FS {
+					errno = fs.EXDEV
+				}
 			}
 			if errno != 0 {
 				return Node{}, false, errno

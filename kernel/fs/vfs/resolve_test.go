@@ -188,4 +188,12 @@ func TestScope(t *testing.T) {
 			t.Errorf("scope %#x: Resolve(%q) = %v, %d; want %v, %d", c.scope, c.path, n, errno, c.want, c.errno)
 		}
 	}
+	// Open's own last step: a link to ".." from the start, beneath it.
+	m.do(symlink("../", "d/s/dotdot"))
+	ns.SetScope(ResolveBeneath)
+	_, _, errno = ns.Open(m.pages, At{Root: s, Dir: s}, []byte("dotdot"), fs.O_RDONLY, 0, m.now())
+	ns.SetScope(0)
+	if errno != fs.EXDEV {
+		t.Errorf("Open beneath of a link to ..: %d, want EXDEV", errno)
+	}
 }
