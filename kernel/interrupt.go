@@ -11,7 +11,9 @@ import "github.com/unitrace/unitrace/kernel/sched"
 //     EINTR);
 //   - the bytes moved so far: a pipe read or write that moved some;
 //   - restart (ERESTARTSYS): a futex wait without a timeout, a pipe or eventfd read or write
-//     that moved nothing, a splice, tee or sendfile waiting on a pipe (it waits only before it moves anything), a console read (which waits only while it has moved nothing), a
+//     that moved nothing, a splice, tee or sendfile waiting on a pipe (it waits only before it
+//     moves anything), a FIFO's open waiting for the other end (its descriptor closed), a
+//     file lock's wait, a console read (which waits only while it has moved nothing), a
 //     trace-port read. The thread's pc goes back to the system-call instruction, so
 //     the call runs again once the handler returns, unless the handler lacks SA_RESTART: then
 //     the call fails with EINTR (deliverOne), and without a handler it just runs again.
@@ -27,7 +29,7 @@ import "github.com/unitrace/unitrace/kernel/sched"
 func interruptWait(slot int32) {
 	t := &threads[slot]
 	switch t.wait {
-	case waitFutex, waitSleep, waitEpoll, waitEventfd, waitPipe, waitConsole, waitDevice, waitNet, waitSplice:
+	case waitFutex, waitSleep, waitEpoll, waitEventfd, waitPipe, waitConsole, waitDevice, waitNet, waitSplice, waitFIFO, waitLock, waitRerun:
 		if t.wait == waitDevice && t.waitOp != opRead {
 			return
 		}
@@ -58,6 +60,11 @@ func completeInterrupted(f *Frame, slot int32, kind waitKind) uint64 {
 		setSysRet(f, t.waitArg)
 	case kind == waitNet && t.sock.moved > 0:
 		setSysRet(f, sockSpliceEnd(slot, t.sock.moved))
+	case kind == waitFIFO:
+		abandonFIFOOpen(slot)
+		rewindSyscall(f)
+		t.restarting = true
+		return neg(ERESTARTSYS)
 	case kind == waitNet:
 		sockAbandon(slot)
 		rewindSyscall(f)

@@ -143,3 +143,4 @@ func buildKernelPageTables() bool {
 func archLookup(va uintptr) (pa uintptr, flags uint64, ok bool) { return kpt.Lookup(va) }
 func ptUnmapRange(start, end uintptr) int                       { return kpt.UnmapRange(start, end, freeFrame) }
 func ptProtect(va uintptr, prot uint32)                         { kpt.Protect(va, pteFor(prot)) }
+func ptUnmap(va uintptr) (pa uintptr, ok bool)                  { return kpt.Unmap(va) }

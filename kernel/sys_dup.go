@@ -22,7 +22,11 @@ func sysDup3Impl(old, new, flags int) uint64 {
 	rp, readsPipe := fds.PipeFor(new, false)
 	wp, writesPipe := fds.PipeFor(new, true)
 	sock, _, isSocket := fds.Socket(new)
+	key, d, isFile := locksBeforeClose(new)
 	r, last, errno := fds.Dup3(old, new, flags)
+	if isFile && errno == 0 {
+		locksAfterClose(key, d, last != (fs.Node{}))
+	}
 	releaseNode(last)
 	if readsPipe && errno == 0 {
 		afterPipeClose(new, rp)
@@ -33,6 +37,7 @@ func sysDup3Impl(old, new, flags int) uint64 {
 	if isSocket && errno == 0 {
 		afterSocketClose(new, sock)
 	}
+	closeOrphans()
 	return errnoOr(errno, uint64(r))
 }
 
@@ -47,12 +52,14 @@ func sysDup2Impl(old, new int) uint64 {
 	return sysDup3Impl(old, new, 0)
 }
 
-func sysFcntlImpl(n, cmd int, arg uintptr) uint64 {
+func sysFcntlImpl(f *Frame, n, cmd int, arg uintptr) (uint64, bool) {
 	switch cmd {
+	case fGetlk, fSetlk, fSetlkw, fOFDGetlk, fOFDSetlk, fOFDSetlkw:
+		return sysFcntlLockImpl(f, n, cmd, arg)
 	case fDupfd, fDupfdCloexec:
 		r, errno := fds.Dup(n, int(int32(arg)), cmd == fDupfdCloexec)
-		return errnoOr(errno, uint64(r))
+		return errnoOr(errno, uint64(r)), true
 	}
 	r, errno := fds.Fcntl(n, cmd, arg)
-	return errnoOr(errno, uint64(r))
+	return errnoOr(errno, uint64(r)), true
 }

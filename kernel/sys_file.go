@@ -460,6 +460,20 @@ func sysFsyncImpl(n int) uint64 {
 	return errnoOr(errno, 0)
 }
 
+// sysSyncFileRangeImpl is sync_file_range: nothing to write back once the arguments pass
+// Linux's checks (flags, a negative offset or length, a range past the largest offset: EINVAL;
+// a descriptor that is no file: ESPIPE).
+func sysSyncFileRangeImpl(n int, off, nbytes int64, flags uint32) uint64 {
+	const valid = 1 | 2 | 4 // SYNC_FILE_RANGE_WAIT_BEFORE, _WRITE, _WAIT_AFTER
+	if flags&^valid != 0 || off < 0 || nbytes < 0 || off+nbytes < off {
+		return neg(fs.EINVAL)
+	}
+	if _, errno := fileOf(n, fs.ESPIPE); errno != 0 {
+		return neg(errno)
+	}
+	return 0
+}
+
 // sysFchmodImpl changes an open file's permission bits; other descriptors are EPERM.
 func sysFchmodImpl(n int, mode uint32) uint64 {
 	f, errno := fileOf(n, fs.EPERM)
@@ -544,7 +558,11 @@ func closeFD(n int) uint64 {
 	rp, readsPipe := fds.PipeFor(n, false)
 	wp, writesPipe := fds.PipeFor(n, true)
 	sock, _, isSocket := fds.Socket(n)
+	key, d, isFile := locksBeforeClose(n)
 	last, errno := fds.Close(n)
+	if isFile {
+		locksAfterClose(key, d, last != (fs.Node{}))
+	}
 	releaseNode(last)
 	if readsPipe {
 		afterPipeClose(n, rp)
@@ -555,5 +573,6 @@ func closeFD(n int) uint64 {
 	if isSocket {
 		afterSocketClose(n, sock)
 	}
+	closeOrphans()
 	return errnoOr(errno, 0)
 }

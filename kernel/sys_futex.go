@@ -133,6 +133,12 @@ func completeWait(f *Frame, slot int32) {
 		completeDeviceWait(f, slot)
 	case waitPipe:
 		completePipeWait(f, slot)
+	case waitFIFO:
+		completeFIFOWait(f, slot)
+	case waitLock:
+		completeLockWait(f, slot)
+	case waitRerun:
+		completeRerun(f, slot)
 	case waitConsole:
 		completeConsoleWait(f, slot)
 	case waitNet:

@@ -110,3 +110,74 @@ func sysMadviseImpl(addr, length uintptr, advice int) uint64 {
 	}
 	return neg(EINVAL)
 }
+
+// msync flags (asm-generic/mman-common.h).
+const (
+	msAsync      = 1
+	msInvalidate = 2
+	msSync       = 4
+)
+
+// sysMsyncImpl checks msync's arguments as Linux does (mm/msync.c) and has nothing to write
+// back: every mapping is anonymous memory.
+func sysMsyncImpl(addr, length uintptr, flags int) uint64 {
+	if flags&^(msAsync|msInvalidate|msSync) != 0 || addr&(pageSize-1) != 0 ||
+		flags&msAsync != 0 && flags&msSync != 0 {
+		return neg(EINVAL)
+	}
+	end := addr + pageUp(length)
+	if end < addr || pageUp(length) < length {
+		return neg(ENOMEM)
+	}
+	for va := addr; va < end; {
+		r, ok := space.Find(va)
+		if !ok {
+			return neg(ENOMEM)
+		}
+		va = r.End
+	}
+	return 0
+}
+
+// sysMremapImpl: mm.Space.Remap decides; the frames of a moved range move with it (their
+// contents kept), those of the ranges it gave up are freed.
+func sysMremapImpl(addr, oldLen, newLen uintptr, flags uint32, newAddr uintptr) uint64 {
+	r, errno := space.Remap(addr, oldLen, newLen, flags, newAddr)
+	if errno != 0 {
+		return neg(errno)
+	}
+	if r.DropLen != 0 {
+		archUnmapRange(r.Drop, r.Drop+r.DropLen)
+	}
+	if r.Keep != 0 && r.To != r.From {
+		reg, _ := space.Find(r.To)
+		moved := false
+		for off := uintptr(0); off < r.Keep; off += pageSize {
+			if movePage(r.From+off, r.To+off, reg.Prot) {
+				moved = true
+			}
+		}
+		if moved {
+			flushTLB()
+		}
+	}
+	if r.ClearLen != 0 {
+		archUnmapRange(r.Clear, r.Clear+r.ClearLen)
+	}
+	return uint64(r.Addr)
+}
+
+// movePage moves the frame mapped at from (if any) to to with prot, reporting whether there
+// was one. A frame that cannot be mapped again (no frame for a page table) is freed: the page
+// reads as zero, the least harm when memory has run out.
+func movePage(from, to uintptr, prot uint32) bool {
+	pa, ok := ptUnmap(from)
+	if !ok {
+		return false
+	}
+	if prot == mm.ProtNone || !archMapUser(to, pa, prot) {
+		freeFrame(pa)
+		userPages -= min(1, userPages)
+	}
+	return true
+}

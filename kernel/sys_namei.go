@@ -11,30 +11,50 @@ import (
 
 // sysOpenatImpl opens a file (openat): the lowest free descriptor, or EMFILE once the path is
 // copied and before it is looked at, as Linux takes the descriptor. Of the special files, the
-// character devices the kernel serves open; other devices, FIFOs and sockets have nothing behind
-// them here (ENXIO).
-func sysOpenatImpl(dirfd int32, pathAddr uintptr, flags int, mode uint32) uint64 {
+// character devices the kernel serves open, and FIFOs (openFIFO); other devices and sockets have
+// nothing behind them here (ENXIO). done is false while the thread waits for a FIFO's other end.
+func sysOpenatImpl(f *Frame, dirfd int32, pathAddr uintptr, flags int, mode uint32) (uint64, bool) {
+	ret, fifo := openPath(dirfd, pathAddr, flags, mode)
+	if fifo == (vfs.Node{}) {
+		return ret, true
+	}
+	return openFIFO(f, fifo, flags)
+}
+
+// openPath is sysOpenatImpl but for a FIFO, which it returns (its reference released) for the
+// caller to open.
+func openPath(dirfd int32, pathAddr uintptr, flags int, mode uint32) (ret uint64, fifo vfs.Node) {
 	path, errno := userPath(0, pathAddr)
 	if errno != 0 {
-		return neg(errno)
+		return neg(errno), fifo
 	}
 	if fds.Full() {
-		return neg(fs.EMFILE)
+		return neg(fs.EMFILE), fifo
 	}
 	at, errno := pathAt(dirfd, path, false)
+	if scoped {
+		at = vfs.At{Root: openStart, Dir: openStart} // openat2's RESOLVE_BENEATH and RESOLVE_IN_ROOT
+	}
 	if errno != 0 {
-		return neg(errno)
+		return neg(errno), fifo
 	}
 	n, _, errno := rootNS.Open(&fsPages, at, path, flags, mode&^umask, fsNow())
 	if errno == fs.EFDLINK {
-		return reopenDescriptor(rootNS.FDLink(), flags)
+		return reopenDescriptor(rootNS.FDLink(), flags), fifo
 	}
 	if errno != 0 {
-		return neg(errno)
+		return neg(errno), fifo
 	}
 	if errno := openable(n, flags); errno != 0 {
 		releaseNode(n)
-		return neg(errno)
+		if errno == errFIFO {
+			return 0, n
+		}
+		if errno == errTTY {
+			r, errno := fds.OpenConsole(flags)
+			return errnoOr(errno, uint64(r)), fifo
+		}
+		return neg(errno), fifo
 	}
 	fdFlags := flags
 	if flags&fs.O_PATH != 0 {
@@ -43,9 +63,9 @@ func sysOpenatImpl(dirfd int32, pathAddr uintptr, flags int, mode uint32) uint64
 	r, errno := fds.OpenFile(n, fdFlags)
 	if errno != 0 {
 		releaseNode(n)
-		return neg(errno)
+		return neg(errno), fifo
 	}
-	return uint64(r)
+	return uint64(r), fifo
 }
 
 // openable is the check of what vfs opened that belongs to the kernel: which special files have
@@ -60,10 +80,15 @@ func openable(n vfs.Node, flags int) int {
 	}
 	switch st.Mode & fs.S_IFMT {
 	case fs.S_IFCHR:
+		if st.Rdev == fs.DevTTY {
+			return errTTY
+		}
 		if !fs.KnownDevice(st.Rdev) {
 			return fs.ENXIO
 		}
-	case fs.S_IFBLK, fs.S_IFIFO, fs.S_IFSOCK:
+	case fs.S_IFIFO:
+		return errFIFO
+	case fs.S_IFBLK, fs.S_IFSOCK:
 		return fs.ENXIO
 	}
 	return 0
@@ -254,6 +279,47 @@ func sysUtimensatImpl(dirfd int32, pathAddr, times uintptr, flags int) uint64 {
 		atime = fs.Timespec{Sec: int64(le64(b[0:])), Nsec: int64(le64(b[8:]))}
 		mtime = fs.Timespec{Sec: int64(le64(b[16:])), Nsec: int64(le64(b[24:]))}
 	}
+	return setTimes(dirfd, pathAddr, atime, mtime, flags)
+}
+
+// sysFutimesatImpl is utimes and futimesat: two timevals at times (none: both now), each
+// tv_usec in [0, 1000000) (else EINVAL), as Linux's do_futimesat.
+func sysFutimesatImpl(dirfd int32, pathAddr, times uintptr) uint64 {
+	atime := fs.Timespec{Nsec: fs.UTIME_NOW}
+	mtime := atime
+	if times != 0 {
+		b, ok := userBytes(times, 32, false)
+		if !ok {
+			return neg(fs.EFAULT)
+		}
+		au, mu := int64(le64(b[8:])), int64(le64(b[24:]))
+		if au < 0 || au >= 1e6 || mu < 0 || mu >= 1e6 {
+			return neg(fs.EINVAL)
+		}
+		atime = fs.Timespec{Sec: int64(le64(b[0:])), Nsec: au * 1000}
+		mtime = fs.Timespec{Sec: int64(le64(b[16:])), Nsec: mu * 1000}
+	}
+	return setTimes(dirfd, pathAddr, atime, mtime, 0)
+}
+
+// sysUtimeImpl is utime: a struct utimbuf (access and modification seconds) at times, or none
+// for now.
+func sysUtimeImpl(pathAddr, times uintptr) uint64 {
+	atime := fs.Timespec{Nsec: fs.UTIME_NOW}
+	mtime := atime
+	if times != 0 {
+		b, ok := userBytes(times, 16, false)
+		if !ok {
+			return neg(fs.EFAULT)
+		}
+		atime = fs.Timespec{Sec: int64(le64(b[0:]))}
+		mtime = fs.Timespec{Sec: int64(le64(b[8:]))}
+	}
+	return setTimes(atFDCWD, pathAddr, atime, mtime, 0)
+}
+
+// setTimes is the common end of utimensat, futimesat, utimes and utime.
+func setTimes(dirfd int32, pathAddr uintptr, atime, mtime fs.Timespec, flags int) uint64 {
 	if pathAddr == 0 && dirfd != atFDCWD {
 		if flags != 0 {
 			return neg(fs.EINVAL)

@@ -47,7 +47,18 @@ func wakePipe(p int) {
 // pipeCall is read, write, readv or writev of pipe end n from the system call: it moves what it
 // can and, if the thread must wait, blocks it to finish the call when the pipe changes.
 func pipeCall(f *Frame, n int, write, vec bool, buf, count uintptr) (uint64, bool) {
+	if isPair(n) && pairMessages(n, write) {
+		if write {
+			return pairSend(f, n, vec, buf, count, 0, 0, 0)
+		}
+		return pairRecv(f, n, vec, buf, count, 0, 0, 0, 0)
+	}
 	ret, done, moved := pipeIO(curSlot(), n, write, vec, buf, count, 0)
+	if !done && !write && isPair(n) {
+		// A receive waits to run again whole: what comes may be a message (sys_pairmsg.go).
+		blockRerun(f, n)
+		return ret, false
+	}
 	if done {
 		cur().noSigpipe = false // a send's MSG_NOSIGNAL lasts for its own call (pairMove)
 	}
@@ -119,7 +130,7 @@ func pipeIO(slot int32, n int, write, vec bool, buf, count uintptr, skip uint64)
 	if write && total <= fd.PipeBuf && skip == 0 && vec {
 		errno = gatherWrite(n, cnt, seg, &moved)
 	} else {
-		errno = pipeSegments(n, write, cnt, seg, &moved)
+		errno = pipeSegments(n, write, cnt, seg, &moved, ^uint64(0))
 	}
 	if moved > skip {
 		wakePipe(p)
@@ -139,8 +150,8 @@ func pipeIO(slot int32, n int, write, vec bool, buf, count uintptr, skip uint64)
 }
 
 // pipeSegments moves the segments' bytes after the first *moved, adding what it moves to
-// *moved, until a segment does not go through whole or a call fails.
-func pipeSegments(n int, write bool, cnt int, seg func(int) (uintptr, uint64), moved *uint64) int {
+// *moved, until a segment does not go through whole, a call fails or *moved reaches limit.
+func pipeSegments(n int, write bool, cnt int, seg func(int) (uintptr, uint64), moved *uint64, limit uint64) int {
 	skip := *moved
 	for i := 0; i < cnt; i++ {
 		base, size := seg(i)
@@ -150,6 +161,10 @@ func pipeSegments(n int, write bool, cnt int, seg func(int) (uintptr, uint64), m
 		}
 		base, size = base+uintptr(skip), size-skip
 		skip = 0
+		if *moved >= limit {
+			return 0
+		}
+		size = min(size, limit-*moved)
 		for size > 0 {
 			chunk := min(size, fd.PipeSize)
 			b, ok := userBytes(base, uintptr(chunk), !write)

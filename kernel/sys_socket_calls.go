@@ -195,8 +195,9 @@ func sysSendmsg(f *Frame, a syscallArgs) (uint64, bool) {
 	if !ok {
 		return neg(EFAULT), true
 	}
-	if le64(m[msgControlLen:]) != 0 {
-		return neg(EOPNOTSUPP), true // ancillary data is not passed on
+	ctl, ctlLen := uintptr(le64(m[msgControl:])), uintptr(le64(m[msgControlLen:]))
+	if ctlLen != 0 && !isPair(int(int32(a[0]))) {
+		return neg(EOPNOTSUPP), true // ancillary data is not passed on to the launcher's sockets
 	}
 	c := sockCall{src: uintptr(le64(m[msgIov:])), srcLen: uintptr(le64(m[msgIovLen:])), srcVec: true}
 	if name := uintptr(le64(m[msgName:])); name != 0 {
@@ -205,6 +206,9 @@ func sysSendmsg(f *Frame, a syscallArgs) (uint64, bool) {
 			return neg(e), true
 		}
 		c.addr, c.addrLen = name, nl
+	}
+	if isPair(int(int32(a[0]))) {
+		return pairMove(f, int(int32(a[0])), true, int64(int32(a[2])), c, ctl, ctlLen, 0)
 	}
 	return sockSend(f, int(a[0]), int64(int32(a[2])), c)
 }
@@ -219,6 +223,9 @@ func sysRecvmsg(f *Frame, a syscallArgs) (uint64, bool) {
 	if name := uintptr(le64(m[msgName:])); name != 0 {
 		c.out.addr, c.out.addrLen = name, msg+msgNameLen
 	}
+	if isPair(int(int32(a[0]))) {
+		return pairMove(f, int(int32(a[0])), false, int64(int32(a[2])), c, uintptr(le64(m[msgControl:])), uintptr(le64(m[msgControlLen:])), msg)
+	}
 	for i := msgControlLen; i < msgControlLen+8; i++ {
 		m[i] = 0 // no ancillary data comes back
 	}
@@ -229,7 +236,7 @@ func sysRecvmsg(f *Frame, a syscallArgs) (uint64, bool) {
 // the address, if any.
 func sockSend(f *Frame, n int, flags int64, c sockCall) (uint64, bool) {
 	if isPair(n) {
-		return pairMove(f, n, true, flags, c)
+		return pairMove(f, n, true, flags, c, 0, 0, 0)
 	}
 	i, handle, errno := sockFD(n)
 	if errno != 0 {
@@ -250,7 +257,7 @@ func sockSend(f *Frame, n int, flags int64, c sockCall) (uint64, bool) {
 // sockRecv is read, readv, recvfrom and recvmsg: c.out says where the bytes go.
 func sockRecv(f *Frame, n int, flags int64, c sockCall) (uint64, bool) {
 	if isPair(n) {
-		return pairMove(f, n, false, flags, c)
+		return pairMove(f, n, false, flags, c, 0, 0, 0)
 	}
 	i, handle, errno := sockFD(n)
 	if errno != 0 {

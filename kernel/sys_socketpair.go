@@ -31,8 +31,8 @@ func sysSocketpair(f *Frame, a syscallArgs) (uint64, bool) {
 		return neg(EOPNOTSUPP), true // as Linux: no pairs of Internet sockets
 	case domain != afUNIX:
 		return neg(EAFNOSUPPORT), true
-	case base != sockStream:
-		return neg(EOPNOTSUPP), true // datagram and seqpacket pairs: not yet
+	case base != sockStream && base != sockDgram:
+		return neg(EOPNOTSUPP), true // seqpacket pairs: not yet
 	case proto != 0:
 		return neg(EPROTONOSUPPORT), true
 	}
@@ -41,7 +41,7 @@ func sysSocketpair(f *Frame, a syscallArgs) (uint64, bool) {
 		return neg(EFAULT), true
 	}
 	// SOCK_NONBLOCK and SOCK_CLOEXEC are O_NONBLOCK's and O_CLOEXEC's values.
-	s0, s1, errno := fds.Socketpair(typ & (sockNonblock | sockCloexec))
+	s0, s1, errno := fds.SocketpairOf(typ&(sockNonblock|sockCloexec), base == sockDgram)
 	if errno != 0 {
 		return neg(errno), true
 	}
@@ -74,19 +74,29 @@ func pairSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 		}
 		return 0
 	case sockwire.OpGetSockOpt:
-		return pairGetsockopt(args[0], args[1], c.out.buf, c.out.optLen)
+		return pairGetsockopt(n, args[0], args[1], c.out.buf, c.out.optLen)
 	case sockwire.OpSetSockOpt:
 		if args[0] != solSocket {
 			return neg(EOPNOTSUPP)
 		}
-		return 0 // SOL_SOCKET options: taken, and nothing here depends on them
+		if args[1] == soPasscred {
+			v, ok := readUser32(c.addr)
+			if c.addrLen < 4 {
+				return neg(EINVAL)
+			}
+			if !ok {
+				return neg(EFAULT)
+			}
+			fds.SetPairPasscred(n, v != 0)
+		}
+		return 0 // other SOL_SOCKET options: taken, and nothing here depends on them
 	case sockwire.OpConnect:
 		return neg(eISCONN)
 	}
 	return neg(EINVAL) // bind, listen: a pair is connected already
 }
 
-func pairGetsockopt(level, name int64, val, lenp uintptr) uint64 {
+func pairGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 	if level != solSocket {
 		return neg(EOPNOTSUPP)
 	}
@@ -94,6 +104,13 @@ func pairGetsockopt(level, name int64, val, lenp uintptr) uint64 {
 	switch name {
 	case soType:
 		v = sockStream
+		if fds.PairDgram(n) {
+			v = sockDgram
+		}
+	case soPasscred:
+		if fds.PairPasscred(n) {
+			v = 1
+		}
 	case soDomain:
 		v = afUNIX
 	case soProtocol, soError, soAcceptConn:
@@ -119,15 +136,30 @@ func pairGetsockopt(level, name int64, val, lenp uintptr) uint64 {
 	return 0
 }
 
-// pairMove is send, sendto, sendmsg, recv, recvfrom and recvmsg on a pair's end: bytes only,
-// as a pipe moves them. An address to send to is EISCONN (the pair is connected); of the flags
-// only MSG_NOSIGNAL, and MSG_DONTWAIT on a non-blocking end, which changes nothing.
-func pairMove(f *Frame, n int, write bool, flags int64, c sockCall) (uint64, bool) {
+// pairMove is send, sendto, sendmsg, recv, recvfrom and recvmsg on a pair's end: bytes as a
+// pipe moves them, or messages (sys_pairmsg.go) with control data (ctl, ctlLen: sendmsg's and
+// recvmsg's control buffer; msg: recvmsg's msghdr) or on a datagram pair. An address to send to
+// is EISCONN (the pair is connected); of the flags MSG_NOSIGNAL, MSG_DONTWAIT, and for a receive
+// MSG_CMSG_CLOEXEC and MSG_TRUNC; others EOPNOTSUPP.
+func pairMove(f *Frame, n int, write bool, flags int64, c sockCall, ctl, ctlLen, msg uintptr) (uint64, bool) {
+	allowed := int64(msgNosignal | msgDontwait)
+	if !write {
+		allowed |= msgCmsgCloexec | msgTrunc
+	}
 	switch {
 	case write && c.addrLen > 0:
 		return neg(eISCONN), true
-	case flags&^(msgNosignal|msgDontwait) != 0, flags&msgDontwait != 0 && !fds.Nonblocking(n):
+	case flags&^allowed != 0:
 		return neg(EOPNOTSUPP), true
+	}
+	if write && (ctlLen > 0 || fds.PairDgram(n)) {
+		return pairSend(f, n, c.srcVec, c.src, c.srcLen, flags, ctl, ctlLen)
+	}
+	if !write && (msg != 0 || flags&(msgDontwait|msgTrunc) != 0 || pairMessages(n, false)) {
+		if c.out.addr != 0 && !writeUser32(c.out.addrLen, 0) { // no sender address
+			return neg(EFAULT), true
+		}
+		return pairRecv(f, n, c.out.vec, c.out.buf, c.out.count, flags, ctl, ctlLen, msg)
 	}
 	buf, count, vec := c.src, c.srcLen, c.srcVec
 	if !write {

@@ -51,6 +51,7 @@ func sysCloneImpl(f *Frame, flags uint64, stack, ptid, ctid, tls uintptr) uint64
 	t.sig.Mask = cur().sig.Mask
 	scheduler.Inherit(slot, curSlot())
 	t.policy, t.fifoPrio = cur().policy, cur().fifoPrio
+	t.noNewPrivs = cur().noNewPrivs
 	if flags&cloneParentSettid != 0 && !writeUser32(ptid, uint32(t.tid)) {
 		scheduler.Exit(slot)
 		live--

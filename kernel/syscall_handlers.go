@@ -28,7 +28,11 @@ func sysWrite(f *Frame, a syscallArgs) (uint64, bool) {
 func sysClose(f *Frame, a syscallArgs) (uint64, bool) { return closeFD(int(a[0])), true }
 
 func sysFcntl(f *Frame, a syscallArgs) (uint64, bool) {
-	return sysFcntlImpl(int(a[0]), int(a[1]), uintptr(a[2])), true
+	return sysFcntlImpl(f, int(a[0]), int(int32(a[1])), uintptr(a[2]))
+}
+
+func sysFlock(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysFlockImpl(f, int(a[0]), int(int32(a[1])))
 }
 
 func sysDup(f *Frame, a syscallArgs) (uint64, bool) { return sysDupImpl(int(a[0])), true }
@@ -73,7 +77,7 @@ func sysCopyFileRange(f *Frame, a syscallArgs) (uint64, bool) {
 // Files (sys_file.go, sys_namei.go).
 
 func sysOpenat(f *Frame, a syscallArgs) (uint64, bool) {
-	return sysOpenatImpl(dirfdArg(a[0]), uintptr(a[1]), int(int32(a[2])), uint32(a[3])), true
+	return sysOpenatImpl(f, dirfdArg(a[0]), uintptr(a[1]), int(int32(a[2])), uint32(a[3]))
 }
 
 func sysPread64(f *Frame, a syscallArgs) (uint64, bool) {
@@ -247,6 +251,14 @@ func sysMunmap(f *Frame, a syscallArgs) (uint64, bool) {
 
 func sysMprotect(f *Frame, a syscallArgs) (uint64, bool) {
 	return sysMprotectImpl(uintptr(a[0]), uintptr(a[1]), uint32(a[2])), true
+}
+
+func sysMsync(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysMsyncImpl(uintptr(a[0]), uintptr(a[1]), int(int32(a[2]))), true
+}
+
+func sysMremap(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysMremapImpl(uintptr(a[0]), uintptr(a[1]), uintptr(a[2]), uint32(a[3]), uintptr(a[4])), true
 }
 
 func sysMadvise(f *Frame, a syscallArgs) (uint64, bool) {
@@ -432,4 +444,87 @@ func sysTraceSend(f *Frame, a syscallArgs) (uint64, bool) {
 
 func sysTraceCtl(f *Frame, a syscallArgs) (uint64, bool) {
 	return traceCtl(a[0], a[1], a[2]), true
+}
+
+func sysSetxattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSetxattrImpl(uintptr(a[0]), -1, false, uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), int(int32(a[4]))), true
+}
+
+func sysLsetxattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSetxattrImpl(uintptr(a[0]), -1, true, uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), int(int32(a[4]))), true
+}
+
+func sysFsetxattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSetxattrImpl(0, int(int32(a[0])), false, uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), int(int32(a[4]))), true
+}
+
+func sysGetxattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysGetxattrImpl(uintptr(a[0]), -1, false, uintptr(a[1]), uintptr(a[2]), uintptr(a[3])), true
+}
+
+func sysLgetxattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysGetxattrImpl(uintptr(a[0]), -1, true, uintptr(a[1]), uintptr(a[2]), uintptr(a[3])), true
+}
+
+func sysFgetxattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysGetxattrImpl(0, int(int32(a[0])), false, uintptr(a[1]), uintptr(a[2]), uintptr(a[3])), true
+}
+
+func sysListxattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysListxattrImpl(uintptr(a[0]), -1, false, uintptr(a[1]), uintptr(a[2])), true
+}
+
+func sysLlistxattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysListxattrImpl(uintptr(a[0]), -1, true, uintptr(a[1]), uintptr(a[2])), true
+}
+
+func sysFlistxattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysListxattrImpl(0, int(int32(a[0])), false, uintptr(a[1]), uintptr(a[2])), true
+}
+
+func sysRemovexattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysRemovexattrImpl(uintptr(a[0]), -1, false, uintptr(a[1])), true
+}
+
+func sysLremovexattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysRemovexattrImpl(uintptr(a[0]), -1, true, uintptr(a[1])), true
+}
+
+func sysFremovexattr(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysRemovexattrImpl(0, int(int32(a[0])), false, uintptr(a[1])), true
+}
+
+func sysSyncFileRange(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSyncFileRangeImpl(int(int32(a[0])), int64(a[1]), int64(a[2]), uint32(a[3])), true
+}
+
+// prctl's options (linux/prctl.h).
+const (
+	prSetNoNewPrivs = 38
+	prGetNoNewPrivs = 39
+)
+
+// sysPrctl serves PR_SET_NO_NEW_PRIVS and PR_GET_NO_NEW_PRIVS; other options are EINVAL.
+func sysPrctl(f *Frame, a syscallArgs) (uint64, bool) {
+	switch uint32(a[0]) {
+	case prSetNoNewPrivs:
+		if a[1] != 1 || a[2]|a[3]|a[4] != 0 {
+			return neg(EINVAL), true
+		}
+		cur().noNewPrivs = true
+		return 0, true
+	case prGetNoNewPrivs:
+		if a[1]|a[2]|a[3]|a[4] != 0 {
+			return neg(EINVAL), true
+		}
+		if cur().noNewPrivs {
+			return 1, true
+		}
+		return 0, true
+	}
+	return neg(EINVAL), true
+}
+
+func sysOpenat2(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysOpenat2Impl(f, dirfdArg(a[0]), uintptr(a[1]), uintptr(a[2]), uintptr(a[3]))
 }

@@ -18,11 +18,11 @@ func sysArchPrctl(f *Frame, a syscallArgs) (uint64, bool) {
 // The file system calls without a dirfd, which arm64 never had: the *at calls from AT_FDCWD.
 
 func sysOpen(f *Frame, a syscallArgs) (uint64, bool) {
-	return sysOpenatImpl(atFDCWD, uintptr(a[0]), int(int32(a[1])), uint32(a[2])), true
+	return sysOpenatImpl(f, atFDCWD, uintptr(a[0]), int(int32(a[1])), uint32(a[2]))
 }
 
 func sysCreat(f *Frame, a syscallArgs) (uint64, bool) {
-	return sysOpenatImpl(atFDCWD, uintptr(a[0]), fs.O_CREAT|fs.O_WRONLY|fs.O_TRUNC, uint32(a[1])), true
+	return sysOpenatImpl(f, atFDCWD, uintptr(a[0]), fs.O_CREAT|fs.O_WRONLY|fs.O_TRUNC, uint32(a[1]))
 }
 
 func sysStat(f *Frame, a syscallArgs) (uint64, bool) {
@@ -86,3 +86,15 @@ func sysDup2(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 func sysAlarm(f *Frame, a syscallArgs) (uint64, bool) { return sysAlarmImpl(uint32(a[0])), true }
+
+func sysFutimesat(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysFutimesatImpl(dirfdArg(a[0]), uintptr(a[1]), uintptr(a[2])), true
+}
+
+func sysUtimes(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysFutimesatImpl(atFDCWD, uintptr(a[0]), uintptr(a[1])), true
+}
+
+func sysUtime(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysUtimeImpl(uintptr(a[0]), uintptr(a[1])), true
+}

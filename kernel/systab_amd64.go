@@ -30,6 +30,8 @@ const (
 	nrAccess            = 21
 	nrPipe              = 22
 	nrSchedYield        = 24
+	nrMremap            = 25
+	nrMsync             = 26
 	nrMincore           = 27
 	nrMadvise           = 28
 	nrDup               = 32
@@ -64,6 +66,7 @@ const (
 	nrKill              = 62
 	nrUname             = 63
 	nrFcntl             = 72
+	nrFlock             = 73
 	nrFsync             = 74
 	nrFdatasync         = 75
 	nrTruncate          = 76
@@ -94,6 +97,7 @@ const (
 	nrGetppid           = 110
 	nrGetgroups         = 115
 	nrSigaltstack       = 131
+	nrUtime             = 132
 	nrMknod             = 133
 	nrStatfs            = 137
 	nrFstatfs           = 138
@@ -103,6 +107,18 @@ const (
 	nrPrctl             = 157
 	nrArchPrctl         = 158
 	nrGettid            = 186
+	nrSetxattr          = 188
+	nrLsetxattr         = 189
+	nrFsetxattr         = 190
+	nrGetxattr          = 191
+	nrLgetxattr         = 192
+	nrFgetxattr         = 193
+	nrListxattr         = 194
+	nrLlistxattr        = 195
+	nrFlistxattr        = 196
+	nrRemovexattr       = 197
+	nrLremovexattr      = 198
+	nrFremovexattr      = 199
 	nrTkill             = 200
 	nrFutex             = 202
 	nrSchedSetaffinity  = 203
@@ -121,11 +137,13 @@ const (
 	nrEpollWait         = 232
 	nrEpollCtl          = 233
 	nrTgkill            = 234
+	nrUtimes            = 235
 	nrWaitid            = 247
 	nrOpenat            = 257
 	nrMkdirat           = 258
 	nrMknodat           = 259
 	nrFchownat          = 260
+	nrFutimesat         = 261
 	nrNewfstatat        = 262
 	nrUnlinkat          = 263
 	nrRenameat          = 264
@@ -136,6 +154,7 @@ const (
 	nrFaccessat         = 269
 	nrSplice            = 275
 	nrTee               = 276
+	nrSyncFileRange     = 277
 	nrVmsplice          = 278
 	nrUtimensat         = 280
 	nrEpollPwait        = 281
@@ -154,6 +173,7 @@ const (
 	nrStatx             = 332
 	nrRseq              = 334
 	nrPidfdOpen         = 434
+	nrOpenat2           = 437
 	nrFaccessat2        = 439
 	nrEpollPwait2       = 441
 	nrFchmodat2         = 452
@@ -185,6 +205,8 @@ var sysTable = [...]sysCall{
 	nrAccess:            {handler: sysAccess},            // full: root: only X_OK on a file without an execute bit fails
 	nrPipe:              {handler: sysPipe},              // partial: as pipe2
 	nrSchedYield:        {handler: sysSchedYield},        // full
+	nrMremap:            {handler: sysMremap},            // partial: private anonymous mappings: grows in place when the pages after are free, else moves with MREMAP_MAYMOVE (the frames move, contents kept); MREMAP_FIXED and MREMAP_DONTUNMAP; old_len 0 (needs a shared mapping) EINVAL
+	nrMsync:             {handler: sysMsync},             // full: checks flags, alignment and that the range is mapped (ENOMEM); nothing to write back: all mappings are anonymous
 	nrMincore:           {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE succeed and do nothing; others EINVAL
 	nrDup:               {handler: sysDup},               // partial: files, pipes, sockets and the console (a console, pipe or socket descriptor has its own O_NONBLOCK); eventfds, epoll instances and the trace ports EINVAL
@@ -200,14 +222,14 @@ var sysTable = [...]sysCall{
 	nrAccept:            {handler: sysAccept},            // full
 	nrSendto:            {handler: sysSendto},            // partial: MSG_OOB, MSG_DONTROUTE, MSG_DONTWAIT, MSG_EOR, MSG_NOSIGNAL, MSG_MORE; others EOPNOTSUPP; at most 60 KiB a call; a UDP socket never bound binds as for connect
 	nrRecvfrom:          {handler: sysRecvfrom},          // partial: MSG_OOB, MSG_PEEK, MSG_DONTWAIT, MSG_TRUNC; MSG_WAITALL returns what is there; at most 60 KiB a call
-	nrSendmsg:           {handler: sysSendmsg},           // partial: as sendto; ancillary data EOPNOTSUPP
-	nrRecvmsg:           {handler: sysRecvmsg},           // partial: as recvfrom; no ancillary data comes back (msg_controllen 0)
+	nrSendmsg:           {handler: sysSendmsg},           // partial: as sendto; on socket pairs SCM_RIGHTS (at most 16 descriptors a message, ETOOMANYREFS; eventfds, epoll instances and trace ports EOPNOTSUPP) and SCM_CREDENTIALS; other sockets' ancillary data EOPNOTSUPP
+	nrRecvmsg:           {handler: sysRecvmsg},           // partial: as recvfrom; on socket pairs the credentials (SO_PASSCRED) and passed descriptors (MSG_CMSG_CLOEXEC, MSG_CTRUNC), other sockets none (msg_controllen 0)
 	nrShutdown:          {handler: sysShutdown},          // full
 	nrBind:              {handler: sysBind},              // full: the host's loopback address whatever address is asked (the port is kept), or where the launcher's -listen maps the port
 	nrListen:            {handler: sysListen},            // full: a socket never bound binds the host's loopback address and an ephemeral port first (Linux binds every interface)
 	nrGetsockname:       {handler: sysGetsockname},       // full
 	nrGetpeername:       {handler: sysGetpeername},       // full
-	nrSocketpair:        {handler: sysSocketpair},        // partial: AF_UNIX SOCK_STREAM, served in the guest: 64 KiB each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); datagram and seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux
+	nrSocketpair:        {handler: sysSocketpair},        // partial: AF_UNIX SOCK_STREAM and SOCK_DGRAM, served in the guest: 64 KiB each way, at most 32 messages queued each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux
 	nrSetsockopt:        {handler: sysSetsockopt},        // partial: SO_REUSEADDR, SO_REUSEPORT, SO_KEEPALIVE, SO_BROADCAST, SO_LINGER, SO_RCVBUF, SO_SNDBUF, SO_OOBINLINE, TCP_NODELAY, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT, IPV6_V6ONLY, IP_TOS, IP_TTL, IPV6_UNICAST_HOPS; others ENOPROTOOPT
 	nrGetsockopt:        {handler: sysGetsockopt},        // partial: the options setsockopt takes, and SO_ERROR, SO_TYPE, SO_ACCEPTCONN, SO_DOMAIN, SO_PROTOCOL; others ENOPROTOOPT
 	nrClone:             {handler: sysClone},             // partial: threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID; CLONE_VFORK and CLONE_PIDFD EINVAL; without CLONE_THREAD a new process: ENOSYS, as fork
@@ -218,7 +240,8 @@ var sysTable = [...]sysCall{
 	nrWait4:             {handler: sysNoChild},           // partial: no children: ECHILD
 	nrKill:              {handler: sysKill},              // full: the one process: pid 0, -1 or its own (else ESRCH)
 	nrUname:             {handler: sysUname},             // partial: fixed strings: Linux, unitrace, 6.1.0-unitrace, #1, x86_64 or aarch64, (none)
-	nrFcntl:             {handler: sysFcntl},             // partial: F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files), F_GETPIPE_SZ and F_SETPIPE_SZ (pipes stay 64 KiB: more is EPERM); other commands EINVAL
+	nrFcntl:             {handler: sysFcntl},             // partial: F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files), F_GETPIPE_SZ and F_SETPIPE_SZ (pipes stay 64 KiB: more is EPERM); F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ forms on files (one process: its POSIX locks never conflict with each other; OFD locks conflict between open file descriptions and with POSIX locks; at most 128 locks, ENOLCK; a lock on another descriptor EINVAL); other commands EINVAL
+	nrFlock:             {handler: sysFlock},             // partial: files: LOCK_SH, LOCK_EX, LOCK_UN, LOCK_NB, conflicting between open file descriptions (EWOULDBLOCK, or a wait a signal restarts); other descriptors EINVAL
 	nrFsync:             {handler: sysFsync},             // partial: files live in memory: nothing to write back; other descriptors EINVAL
 	nrFdatasync:         {handler: sysFdatasync},         // partial: as fsync
 	nrTruncate:          {handler: sysTruncate},          // full
@@ -249,15 +272,28 @@ var sysTable = [...]sysCall{
 	nrGetppid:           {handler: sysGetppid},           // partial: no parent: 0
 	nrGetgroups:         {handler: sysGetgroups},         // full: root with no supplementary groups: 0, the list untouched
 	nrSigaltstack:       {handler: sysSigaltstack},       // full
+	nrUtime:             {handler: sysUtime},             // full: as utimensat, with whole seconds
 	nrMknod:             {handler: sysMknod},             // partial: as mknodat
 	nrStatfs:            {handler: sysStatfs},            // full
 	nrFstatfs:           {handler: sysFstatfs},           // partial: files; other descriptors EINVAL
 	nrSchedGetparam:     {handler: sysSchedGetparam},     // full
 	nrSchedSetscheduler: {handler: sysSchedSetscheduler}, // partial: SCHED_FIFO is not time-sliced; one priority level otherwise (SCHED_RR, SCHED_BATCH and SCHED_IDLE run like SCHED_OTHER)
 	nrSchedGetscheduler: {handler: sysSchedGetscheduler}, // full
-	nrPrctl:             {errno: EINVAL},                 // fails: PR_SET_VMA naming and the rest: the Go runtime stops asking
+	nrPrctl:             {handler: sysPrctl},             // partial: PR_SET_NO_NEW_PRIVS and PR_GET_NO_NEW_PRIVS (per thread, inherited by clone); PR_SET_VMA naming and the rest EINVAL: the Go runtime stops asking
 	nrArchPrctl:         {handler: sysArchPrctl},         // partial: ARCH_SET_FS and ARCH_GET_FS; GS belongs to the kernel (EPERM)
 	nrGettid:            {handler: sysGettid},            // full
+	nrSetxattr:          {handler: sysSetxattr},          // partial: the in-memory file systems keep user.*, trusted.* and security.* attributes (user.* on files and directories only: EPERM), all of a file's in one page (ENOSPC beyond); system.* and other names EOPNOTSUPP; read-only (packed) files EROFS; /proc and shared directories EOPNOTSUPP
+	nrLsetxattr:         {handler: sysLsetxattr},         // partial: as setxattr
+	nrFsetxattr:         {handler: sysFsetxattr},         // partial: as setxattr; descriptors that are no file EOPNOTSUPP
+	nrGetxattr:          {handler: sysGetxattr},          // partial: as setxattr (user.* of other files ENODATA)
+	nrLgetxattr:         {handler: sysLgetxattr},         // partial: as getxattr
+	nrFgetxattr:         {handler: sysFgetxattr},         // partial: as getxattr; descriptors that are no file EOPNOTSUPP
+	nrListxattr:         {handler: sysListxattr},         // partial: as setxattr; /proc's files list nothing
+	nrLlistxattr:        {handler: sysLlistxattr},        // partial: as listxattr
+	nrFlistxattr:        {handler: sysFlistxattr},        // partial: as listxattr; descriptors that are no file EOPNOTSUPP
+	nrRemovexattr:       {handler: sysRemovexattr},       // partial: as setxattr
+	nrLremovexattr:      {handler: sysLremovexattr},      // partial: as removexattr
+	nrFremovexattr:      {handler: sysFremovexattr},      // partial: as removexattr; descriptors that are no file EOPNOTSUPP
 	nrTkill:             {handler: sysTkill},             // full
 	nrFutex:             {handler: sysFutex},             // partial: WAIT and WAKE (private or not: one process) with relative timeouts, WAIT_BITSET and WAKE_BITSET with absolute ones (the mask is ignored); other operations ENOSYS
 	nrSchedSetaffinity:  {handler: sysSchedSetaffinity},  // full: per thread
@@ -276,11 +312,13 @@ var sysTable = [...]sysCall{
 	nrEpollWait:         {handler: sysEpollWait},         // full: a signal with a handler interrupts the wait (EINTR)
 	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, pipes, sockets, the console and epoll instances; the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
 	nrTgkill:            {handler: sysTgkill},            // full
+	nrUtimes:            {handler: sysUtimes},            // full: as futimesat
 	nrWaitid:            {handler: sysNoChild},           // partial: no children: ECHILD
-	nrOpenat:            {handler: sysOpenat},            // partial: O_TMPFILE EOPNOTSUPP; FIFOs, sockets and devices other than /dev's null, zero, full, random and urandom ENXIO; /proc/self/fd/N of the console or a pipe opens it again (a pipe at the end the access mode asks for), of another descriptor without a file ENXIO; nothing under /sys (ENOENT)
+	nrOpenat:            {handler: sysOpenat},            // partial: O_TMPFILE EOPNOTSUPP; a FIFO is an end of one pipe for all its openers (O_RDONLY waits for a writer, O_WRONLY for a reader unless O_NONBLOCK: ENXIO, O_RDWR both ends at once; the pipes' limit of 16 holds, ENFILE); /dev/tty a descriptor of the console; sockets and devices other than /dev's null, zero, full, random, urandom and tty ENXIO; /proc/self/fd/N of the console or a pipe opens it again (a pipe at the end the access mode asks for), of another descriptor without a file ENXIO; nothing under /sys (ENOENT)
 	nrMkdirat:           {handler: sysMkdirat},           // full
-	nrMknodat:           {handler: sysMknodat},           // partial: makes every kind of node; only /dev's character devices open
+	nrMknodat:           {handler: sysMknodat},           // partial: makes every kind of node; /dev's character devices and FIFOs open
 	nrFchownat:          {handler: sysFchownat},          // partial: as fchown
+	nrFutimesat:         {handler: sysFutimesat},         // full: as utimensat, with timevals (tv_usec outside [0, 1000000) EINVAL)
 	nrNewfstatat:        {handler: sysNewfstatat},        // full
 	nrUnlinkat:          {handler: sysUnlinkat},          // full
 	nrRenameat:          {handler: sysRenameat},          // full
@@ -291,6 +329,7 @@ var sysTable = [...]sysCall{
 	nrFaccessat:         {handler: sysFaccessat},         // full: root: only X_OK on a file without an execute bit fails
 	nrSplice:            {handler: sysSplice},            // partial: pipe to pipe, a file or a TCP socket to a pipe, a pipe to a file, a TCP socket or the console, with offsets, SPLICE_F_NONBLOCK and the pipe's and the socket's O_NONBLOCK as Linux; socket pairs EINVAL
 	nrTee:               {handler: sysTee},               // full: between two pipes, with SPLICE_F_NONBLOCK and either pipe's O_NONBLOCK as Linux
+	nrSyncFileRange:     {handler: sysSyncFileRange},     // partial: as fsync once the flags and range are checked (EINVAL); pipes and sockets ESPIPE
 	nrVmsplice:          {errno: ENOSYS},                 // fails: not served: Go does not use it
 	nrUtimensat:         {handler: sysUtimensat},         // full
 	nrEpollPwait:        {handler: sysEpollPwait},        // partial: the signal mask is ignored; a signal with a handler interrupts the wait (EINTR)
@@ -309,6 +348,7 @@ var sysTable = [...]sysCall{
 	nrStatx:             {handler: sysStatx},             // full: fills every field memfs knows whatever the mask asks, as Linux may
 	nrRseq:              {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrPidfdOpen:         {errno: ENOSYS},                 // fails: os.StartProcess's probe: then it does without pidfds
+	nrOpenat2:           {handler: sysOpenat2},           // partial: as openat, with open_how checked as Linux does (EINVAL, E2BIG) and RESOLVE_NO_XDEV, RESOLVE_NO_MAGICLINKS, RESOLVE_NO_SYMLINKS, RESOLVE_BENEATH and RESOLVE_IN_ROOT; RESOLVE_CACHED always EAGAIN (Linux may say it whenever it likes)
 	nrFaccessat2:        {handler: sysFaccessat2},        // full: root: only X_OK on a file without an execute bit fails
 	nrEpollPwait2:       {handler: sysEpollPwait2},       // partial: the signal mask is ignored, as for epoll_pwait
 	nrFchmodat2:         {handler: sysFchmodat2},         // full: a symbolic link's mode cannot change (EOPNOTSUPP), as on Linux

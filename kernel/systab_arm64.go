@@ -7,6 +7,18 @@ package kernel
 
 // Linux/arm64 system-call numbers.
 const (
+	nrSetxattr          = 5
+	nrLsetxattr         = 6
+	nrFsetxattr         = 7
+	nrGetxattr          = 8
+	nrLgetxattr         = 9
+	nrFgetxattr         = 10
+	nrListxattr         = 11
+	nrLlistxattr        = 12
+	nrFlistxattr        = 13
+	nrRemovexattr       = 14
+	nrLremovexattr      = 15
+	nrFremovexattr      = 16
 	nrGetcwd            = 17
 	nrEventfd2          = 19
 	nrEpollCreate1      = 20
@@ -16,6 +28,7 @@ const (
 	nrDup3              = 24
 	nrFcntl             = 25
 	nrIoctl             = 29
+	nrFlock             = 32
 	nrMknodat           = 33
 	nrMkdirat           = 34
 	nrUnlinkat          = 35
@@ -55,6 +68,7 @@ const (
 	nrFstat             = 80
 	nrFsync             = 82
 	nrFdatasync         = 83
+	nrSyncFileRange     = 84
 	nrUtimensat         = 88
 	nrExit              = 93
 	nrExitGroup         = 94
@@ -115,10 +129,12 @@ const (
 	nrRecvmsg           = 212
 	nrBrk               = 214
 	nrMunmap            = 215
+	nrMremap            = 216
 	nrClone             = 220
 	nrExecve            = 221
 	nrMmap              = 222
 	nrMprotect          = 226
+	nrMsync             = 227
 	nrMincore           = 232
 	nrMadvise           = 233
 	nrAccept4           = 242
@@ -131,6 +147,7 @@ const (
 	nrStatx             = 291
 	nrRseq              = 293
 	nrPidfdOpen         = 434
+	nrOpenat2           = 437
 	nrFaccessat2        = 439
 	nrEpollPwait2       = 441
 	nrFchmodat2         = 452
@@ -139,6 +156,18 @@ const (
 // sysTable serves the Linux/arm64 system calls by number (dispatch); a number without a row
 // is unknown. It is static data: system calls run before package initialisation.
 var sysTable = [...]sysCall{
+	nrSetxattr:          {handler: sysSetxattr},          // partial: the in-memory file systems keep user.*, trusted.* and security.* attributes (user.* on files and directories only: EPERM), all of a file's in one page (ENOSPC beyond); system.* and other names EOPNOTSUPP; read-only (packed) files EROFS; /proc and shared directories EOPNOTSUPP
+	nrLsetxattr:         {handler: sysLsetxattr},         // partial: as setxattr
+	nrFsetxattr:         {handler: sysFsetxattr},         // partial: as setxattr; descriptors that are no file EOPNOTSUPP
+	nrGetxattr:          {handler: sysGetxattr},          // partial: as setxattr (user.* of other files ENODATA)
+	nrLgetxattr:         {handler: sysLgetxattr},         // partial: as getxattr
+	nrFgetxattr:         {handler: sysFgetxattr},         // partial: as getxattr; descriptors that are no file EOPNOTSUPP
+	nrListxattr:         {handler: sysListxattr},         // partial: as setxattr; /proc's files list nothing
+	nrLlistxattr:        {handler: sysLlistxattr},        // partial: as listxattr
+	nrFlistxattr:        {handler: sysFlistxattr},        // partial: as listxattr; descriptors that are no file EOPNOTSUPP
+	nrRemovexattr:       {handler: sysRemovexattr},       // partial: as setxattr
+	nrLremovexattr:      {handler: sysLremovexattr},      // partial: as removexattr
+	nrFremovexattr:      {handler: sysFremovexattr},      // partial: as removexattr; descriptors that are no file EOPNOTSUPP
 	nrGetcwd:            {handler: sysGetcwd},            // full
 	nrEventfd2:          {handler: sysEventfd2},          // full: EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC
 	nrEpollCreate1:      {handler: sysEpollCreate1},      // full
@@ -146,9 +175,10 @@ var sysTable = [...]sysCall{
 	nrEpollPwait:        {handler: sysEpollPwait},        // partial: the signal mask is ignored; a signal with a handler interrupts the wait (EINTR)
 	nrDup:               {handler: sysDup},               // partial: files, pipes, sockets and the console (a console, pipe or socket descriptor has its own O_NONBLOCK); eventfds, epoll instances and the trace ports EINVAL
 	nrDup3:              {handler: sysDup3},              // partial: as dup
-	nrFcntl:             {handler: sysFcntl},             // partial: F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files), F_GETPIPE_SZ and F_SETPIPE_SZ (pipes stay 64 KiB: more is EPERM); other commands EINVAL
+	nrFcntl:             {handler: sysFcntl},             // partial: F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files), F_GETPIPE_SZ and F_SETPIPE_SZ (pipes stay 64 KiB: more is EPERM); F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ forms on files (one process: its POSIX locks never conflict with each other; OFD locks conflict between open file descriptions and with POSIX locks; at most 128 locks, ENOLCK; a lock on another descriptor EINVAL); other commands EINVAL
 	nrIoctl:             {errno: ENOTTY},                 // fails: no terminal or device takes ioctls
-	nrMknodat:           {handler: sysMknodat},           // partial: makes every kind of node; only /dev's character devices open
+	nrFlock:             {handler: sysFlock},             // partial: files: LOCK_SH, LOCK_EX, LOCK_UN, LOCK_NB, conflicting between open file descriptions (EWOULDBLOCK, or a wait a signal restarts); other descriptors EINVAL
+	nrMknodat:           {handler: sysMknodat},           // partial: makes every kind of node; /dev's character devices and FIFOs open
 	nrMkdirat:           {handler: sysMkdirat},           // full
 	nrUnlinkat:          {handler: sysUnlinkat},          // full
 	nrSymlinkat:         {handler: sysSymlinkat},         // full
@@ -165,7 +195,7 @@ var sysTable = [...]sysCall{
 	nrFchmodat:          {handler: sysFchmodat},          // full
 	nrFchownat:          {handler: sysFchownat},          // partial: as fchown
 	nrFchown:            {handler: sysFchown},            // partial: every file is root's: a change of owner is accepted and changes nothing
-	nrOpenat:            {handler: sysOpenat},            // partial: O_TMPFILE EOPNOTSUPP; FIFOs, sockets and devices other than /dev's null, zero, full, random and urandom ENXIO; /proc/self/fd/N of the console or a pipe opens it again (a pipe at the end the access mode asks for), of another descriptor without a file ENXIO; nothing under /sys (ENOENT)
+	nrOpenat:            {handler: sysOpenat},            // partial: O_TMPFILE EOPNOTSUPP; a FIFO is an end of one pipe for all its openers (O_RDONLY waits for a writer, O_WRONLY for a reader unless O_NONBLOCK: ENXIO, O_RDWR both ends at once; the pipes' limit of 16 holds, ENFILE); /dev/tty a descriptor of the console; sockets and devices other than /dev's null, zero, full, random, urandom and tty ENXIO; /proc/self/fd/N of the console or a pipe opens it again (a pipe at the end the access mode asks for), of another descriptor without a file ENXIO; nothing under /sys (ENOENT)
 	nrClose:             {handler: sysClose},             // full
 	nrPipe2:             {handler: sysPipe2},             // partial: O_CLOEXEC and O_NONBLOCK; O_DIRECT (packet mode) EINVAL; 64 KiB each, at most 16 pipes (ENFILE)
 	nrGetdents64:        {handler: sysGetdents64},        // full
@@ -187,6 +217,7 @@ var sysTable = [...]sysCall{
 	nrFstat:             {handler: sysFstat},             // partial: the console is a character device, pipes FIFOs, eventfds, epoll instances and the trace ports anonymous inodes
 	nrFsync:             {handler: sysFsync},             // partial: files live in memory: nothing to write back; other descriptors EINVAL
 	nrFdatasync:         {handler: sysFdatasync},         // partial: as fsync
+	nrSyncFileRange:     {handler: sysSyncFileRange},     // partial: as fsync once the flags and range are checked (EINVAL); pipes and sockets ESPIPE
 	nrUtimensat:         {handler: sysUtimensat},         // full
 	nrExit:              {handler: sysExit},              // full: the last thread's exit ends the program
 	nrExitGroup:         {handler: sysExitGroup},         // full: stops the machine with the status
@@ -222,7 +253,7 @@ var sysTable = [...]sysCall{
 	nrUname:             {handler: sysUname},             // partial: fixed strings: Linux, unitrace, 6.1.0-unitrace, #1, x86_64 or aarch64, (none)
 	nrGetrusage:         {handler: sysGetrusage},         // full: RUSAGE_SELF and RUSAGE_THREAD: user and system time, ru_maxrss the machine's peak memory; RUSAGE_CHILDREN zeros; the other counters 0
 	nrUmask:             {handler: sysUmask},             // full
-	nrPrctl:             {errno: EINVAL},                 // fails: PR_SET_VMA naming and the rest: the Go runtime stops asking
+	nrPrctl:             {handler: sysPrctl},             // partial: PR_SET_NO_NEW_PRIVS and PR_GET_NO_NEW_PRIVS (per thread, inherited by clone); PR_SET_VMA naming and the rest EINVAL: the Go runtime stops asking
 	nrGetpid:            {handler: sysGetpid},            // full
 	nrGetppid:           {handler: sysGetppid},           // partial: no parent: 0
 	nrGetuid:            {handler: sysGetuid},            // full: root: 0
@@ -231,7 +262,7 @@ var sysTable = [...]sysCall{
 	nrGetegid:           {handler: sysGetegid},           // full: root: 0
 	nrGettid:            {handler: sysGettid},            // full
 	nrSocket:            {handler: sysSocket},            // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; protocol 0, IPPROTO_TCP or IPPROTO_UDP (others EPROTONOSUPPORT); AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT
-	nrSocketpair:        {handler: sysSocketpair},        // partial: AF_UNIX SOCK_STREAM, served in the guest: 64 KiB each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); datagram and seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux
+	nrSocketpair:        {handler: sysSocketpair},        // partial: AF_UNIX SOCK_STREAM and SOCK_DGRAM, served in the guest: 64 KiB each way, at most 32 messages queued each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux
 	nrBind:              {handler: sysBind},              // full: the host's loopback address whatever address is asked (the port is kept), or where the launcher's -listen maps the port
 	nrListen:            {handler: sysListen},            // full: a socket never bound binds the host's loopback address and an ephemeral port first (Linux binds every interface)
 	nrAccept:            {handler: sysAccept},            // full
@@ -243,14 +274,16 @@ var sysTable = [...]sysCall{
 	nrSetsockopt:        {handler: sysSetsockopt},        // partial: SO_REUSEADDR, SO_REUSEPORT, SO_KEEPALIVE, SO_BROADCAST, SO_LINGER, SO_RCVBUF, SO_SNDBUF, SO_OOBINLINE, TCP_NODELAY, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT, IPV6_V6ONLY, IP_TOS, IP_TTL, IPV6_UNICAST_HOPS; others ENOPROTOOPT
 	nrGetsockopt:        {handler: sysGetsockopt},        // partial: the options setsockopt takes, and SO_ERROR, SO_TYPE, SO_ACCEPTCONN, SO_DOMAIN, SO_PROTOCOL; others ENOPROTOOPT
 	nrShutdown:          {handler: sysShutdown},          // full
-	nrSendmsg:           {handler: sysSendmsg},           // partial: as sendto; ancillary data EOPNOTSUPP
-	nrRecvmsg:           {handler: sysRecvmsg},           // partial: as recvfrom; no ancillary data comes back (msg_controllen 0)
+	nrSendmsg:           {handler: sysSendmsg},           // partial: as sendto; on socket pairs SCM_RIGHTS (at most 16 descriptors a message, ETOOMANYREFS; eventfds, epoll instances and trace ports EOPNOTSUPP) and SCM_CREDENTIALS; other sockets' ancillary data EOPNOTSUPP
+	nrRecvmsg:           {handler: sysRecvmsg},           // partial: as recvfrom; on socket pairs the credentials (SO_PASSCRED) and passed descriptors (MSG_CMSG_CLOEXEC, MSG_CTRUNC), other sockets none (msg_controllen 0)
 	nrBrk:               {handler: sysBrk},               // partial: no heap break: returns 0 (the Go runtime never uses brk)
 	nrMunmap:            {handler: sysMunmap},            // full
+	nrMremap:            {handler: sysMremap},            // partial: private anonymous mappings: grows in place when the pages after are free, else moves with MREMAP_MAYMOVE (the frames move, contents kept); MREMAP_FIXED and MREMAP_DONTUNMAP; old_len 0 (needs a shared mapping) EINVAL
 	nrClone:             {handler: sysClone},             // partial: threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID; CLONE_VFORK and CLONE_PIDFD EINVAL; without CLONE_THREAD a new process: ENOSYS, as fork
 	nrExecve:            {handler: sysNoProcess},         // partial: as fork
 	nrMmap:              {handler: sysMmap},              // partial: anonymous mappings only (else ENODEV, EBADF for a closed descriptor): hints honoured when free, MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_POPULATE, PROT_NONE reservations that cost no frames
 	nrMprotect:          {handler: sysMprotect},          // partial: PROT_NONE discards the pages' contents, which the Go runtime allows
+	nrMsync:             {handler: sysMsync},             // full: checks flags, alignment and that the range is mapped (ENOMEM); nothing to write back: all mappings are anonymous
 	nrMincore:           {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE succeed and do nothing; others EINVAL
 	nrAccept4:           {handler: sysAccept4},           // full: SOCK_NONBLOCK and SOCK_CLOEXEC
@@ -263,6 +296,7 @@ var sysTable = [...]sysCall{
 	nrStatx:             {handler: sysStatx},             // full: fills every field memfs knows whatever the mask asks, as Linux may
 	nrRseq:              {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrPidfdOpen:         {errno: ENOSYS},                 // fails: os.StartProcess's probe: then it does without pidfds
+	nrOpenat2:           {handler: sysOpenat2},           // partial: as openat, with open_how checked as Linux does (EINVAL, E2BIG) and RESOLVE_NO_XDEV, RESOLVE_NO_MAGICLINKS, RESOLVE_NO_SYMLINKS, RESOLVE_BENEATH and RESOLVE_IN_ROOT; RESOLVE_CACHED always EAGAIN (Linux may say it whenever it likes)
 	nrFaccessat2:        {handler: sysFaccessat2},        // full: root: only X_OK on a file without an execute bit fails
 	nrEpollPwait2:       {handler: sysEpollPwait2},       // partial: the signal mask is ignored, as for epoll_pwait
 	nrFchmodat2:         {handler: sysFchmodat2},         // full: a symbolic link's mode cannot change (EOPNOTSUPP), as on Linux

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/filelock"
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/kernel/signal"
 )
@@ -26,6 +27,9 @@ const (
 	waitNet              // a socket call (sys_socket.go): its next phase on wake
 	waitConsole          // a console read that found no input (console_input.go): retry on wake
 	waitSplice           // splice, tee or sendfile on an empty or full pipe (sys_splice.go): run the call again on wake
+	waitFIFO             // a FIFO's open waiting for the other end (sys_fifo.go): check on wake
+	waitLock             // a file lock held by another owner (sys_lock.go): try again on wake
+	waitRerun            // a socket pair's receive or message send (sys_pairmsg.go): run the call again on wake
 )
 
 // kernelPathMax bounds a blocked thread's recorded kernel path.
@@ -62,14 +66,17 @@ type thread struct {
 	// epoll_pwait / read arguments, to complete the call after a wake-up.
 	waitFD     int32
 	waitAddr   uintptr
-	waitCount  uintptr // read/write byte count, epoll_pwait maxevents
-	waitOp     portOp  // waitDevice: which port operation to retry
-	waitArg    uint64  // waitDevice: the operation's first argument (trace drain and send); waitPipe: bytes moved so far
-	waitWrite  bool    // waitPipe: a write (else a read)
-	waitVec    bool    // waitPipe, waitConsole: waitAddr and waitCount are an iovec array and its length
-	clearChild uintptr // CLONE_CHILD_CLEARTID: zeroed and futex-woken at exit
+	waitCount  uintptr       // read/write byte count, epoll_pwait maxevents
+	waitOp     portOp        // waitDevice: which port operation to retry
+	waitArg    uint64        // waitDevice: the operation's first argument (trace drain and send); waitPipe: bytes moved so far
+	waitWrite  bool          // waitPipe: a write (else a read)
+	waitVec    bool          // waitPipe, waitConsole: waitAddr and waitCount are an iovec array and its length
+	lockWait   filelock.Lock // waitLock: the lock to try again
+	clearChild uintptr       // CLONE_CHILD_CLEARTID: zeroed and futex-woken at exit
 
 	sig signal.Thread // mask, pending signals, alternate signal stack
+
+	noNewPrivs bool // prctl PR_SET_NO_NEW_PRIVS: set once, inherited by clone
 
 	policy   int32 // the sched_setscheduler policy, for sched_getscheduler (the scheduler keeps its class)
 	fifoPrio int32 // its priority (sched_param), 0 for the time-sliced policies

@@ -49,6 +49,11 @@ var checks = []check{
 	{"pipes", pipes},
 	{"raw pipes", rawPipes},
 	{"blocking pipes", blockingPipes},
+	{"fifos", fifos},
+	{"locks", locks},
+	{"xattrs", xattrs},
+	{"mremap", remaps},
+	{"scm", scm},
 }
 
 // unitraceChecks run only with the argument "unitrace".

@@ -49,3 +49,14 @@ func (t *Table) ConsoleDescriptors(out []int32) int {
 	}
 	return n
 }
+
+// OpenConsole opens the lowest free descriptor on the console, with FD_CLOEXEC and O_NONBLOCK
+// from open's flags: an open of /dev/tty, the process's controlling terminal. No free
+// descriptor is EMFILE.
+func (t *Table) OpenConsole(flags int) (fd int, errno int) {
+	fd = t.open(KindConsole, flags&O_CLOEXEC != 0, flags&O_NONBLOCK != 0)
+	if fd < 0 {
+		return -1, EMFILE
+	}
+	return fd, 0
+}

@@ -129,10 +129,13 @@ func dupable(k Kind) bool {
 // install makes free descriptor fd another descriptor of old's file.
 func (t *Table) install(fd, old int, cloexec bool) {
 	src := t.files[old]
-	t.files[fd] = file{kind: src.kind, cloexec: cloexec, nonblock: src.nonblock, desc: src.desc, writeEnd: src.writeEnd}
+	t.files[fd] = file{kind: src.kind, cloexec: cloexec, nonblock: src.nonblock, desc: src.desc, writeEnd: src.writeEnd, rdwr: src.rdwr}
 	switch {
 	case src.kind == KindFile:
 		t.descs[src.desc%MaxFDs].refs++
+	case src.kind == KindPipe && src.rdwr:
+		t.pipes[src.desc%MaxPipes].writers++
+		t.pipes[src.desc%MaxPipes].readers++
 	case src.kind == KindPipe && src.writeEnd:
 		t.pipes[src.desc%MaxPipes].writers++
 	case src.kind == KindPipe:
@@ -182,4 +185,13 @@ func (t *Table) fileFcntl(fd, cmd int, arg uintptr) (ret int, errno int) {
 	}
 	d.Flags = d.Flags&^setflMask | int(uint32(arg))&setflMask
 	return 0, 0
+}
+
+// Description returns the open file description (an index below MaxFDs) of file descriptor fd:
+// the owner of its OFD and flock locks. ok is false if fd is not a file's.
+func (t *Table) Description(fd int) (d int, ok bool) {
+	if t.Kind(fd) != KindFile {
+		return -1, false
+	}
+	return int(t.files[fd].desc) % MaxFDs, true
 }

@@ -15,6 +15,7 @@ const (
 	EMFILE   = 24
 	ENOSPC   = 28
 	EPIPE    = 32
+	ENXIO    = 6
 	ELOOP    = 40
 	ENOTSOCK = 88
 )
@@ -23,6 +24,7 @@ const (
 // description keeps or drops (file.go). Only O_DIRECTORY and O_NOFOLLOW differ on arm64, and
 // neither is here.
 const (
+	O_RDONLY   = 0x0
 	O_WRONLY   = 0x1
 	O_RDWR     = 0x2
 	O_CREAT    = 0o100

@@ -16,8 +16,10 @@ package fd
 const MaxPairs = MaxPipes / 2
 
 type pair struct {
-	a, b  int16 // pipes: end 0 reads a and writes b
-	inUse bool
+	a, b     int16 // pipes: end 0 reads a and writes b
+	inUse    bool
+	dgram    bool    // SOCK_DGRAM: every send is a message of its own (pairmsg.go)
+	passcred [2]bool // SO_PASSCRED of each end
 }
 
 // Socketpair implements socketpair(AF_UNIX, SOCK_STREAM | flags, 0): two descriptors, the
@@ -25,6 +27,11 @@ type pair struct {
 // SOCK_NONBLOCK have their values), else EINVAL; fewer than two free descriptors is EMFILE, no
 // two free pipes ENFILE.
 func (t *Table) Socketpair(flags int) (fd0, fd1 int, errno int) {
+	return t.SocketpairOf(flags, false)
+}
+
+// SocketpairOf is Socketpair, of SOCK_DGRAM sockets if dgram.
+func (t *Table) SocketpairOf(flags int, dgram bool) (fd0, fd1 int, errno int) {
 	if flags&^(O_CLOEXEC|O_NONBLOCK) != 0 {
 		return -1, -1, EINVAL
 	}
@@ -60,7 +67,7 @@ func (t *Table) Socketpair(flags int) (fd0, fd1 int, errno int) {
 	fd1 = t.open(KindPair, cloexec, nonblock)
 	t.files[fd0].desc, t.files[fd1].desc = int16(pr), int16(pr)
 	t.files[fd1].writeEnd = true
-	t.pairs[pr] = pair{a: int16(pipes[0]), b: int16(pipes[1]), inUse: true}
+	t.pairs[pr] = pair{a: int16(pipes[0]), b: int16(pipes[1]), inUse: true, dgram: dgram}
 	for _, p := range pipes {
 		t.pipes[p] = pipe{readers: 1, writers: 1}
 	}
@@ -81,7 +88,7 @@ func (t *Table) pairPipes(f *file) (r, w int) {
 func (t *Table) PipeFor(fd int, write bool) (p int, ok bool) {
 	switch t.Kind(fd) {
 	case KindPipe:
-		if t.files[fd].writeEnd != write {
+		if t.files[fd].writeEnd != write && !t.files[fd].rdwr {
 			return -1, false
 		}
 		return int(t.files[fd].desc) % MaxPipes, true
@@ -99,7 +106,7 @@ func (t *Table) PipeFor(fd int, write bool) (p int, ok bool) {
 func (t *Table) usesPipe(f *file, p int, toWriters bool) bool {
 	switch f.kind {
 	case KindPipe:
-		return int(f.desc) == p && f.writeEnd == toWriters
+		return int(f.desc) == p && (f.writeEnd == toWriters || f.rdwr)
 	case KindPair:
 		r, w := t.pairPipes(f)
 		return (!toWriters && r == p) || (toWriters && w == p)
@@ -161,7 +168,7 @@ func (t *Table) pairPoll(f *file) uint32 {
 	var ev uint32
 	rdDone := rp.writers == 0 || rp.shut
 	wrDone := wp.readers == 0 || wp.shut
-	if rp.n > 0 || rdDone {
+	if rp.n > 0 || rp.nmsgs > 0 || rdDone {
 		ev |= EPOLLIN | EPOLLRDNORM
 	}
 	if rdDone {

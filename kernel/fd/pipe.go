@@ -35,6 +35,16 @@ type pipe struct {
 	// or readers, wait, as Linux's splice holds the pipe's lock; and the pipe is not made
 	// anew while held, its buffer being where the host's reply goes.
 	heldIn, heldOut bool
+
+	fifo    uint64 // a named FIFO's inode key plus one (fifo.go); 0 for pipe2's pipes
+	rOpens  uint32 // opens of a FIFO's read end so far: a blocked writer waits for it to change
+	wOpens  uint32 // opens of its write end so far
+
+	// A socket pair's direction: bytes ever written and read, and the messages that carry
+	// control data or, on a datagram pair, delimit each datagram (pairmsg.go).
+	wtotal, rtotal uint64
+	msgs           [MaxPairMsgs]PairMsg
+	msgHead, nmsgs uint8
 }
 
 func (p *pipe) inUse() bool { return p.readers > 0 || p.writers > 0 || p.heldIn || p.heldOut }
@@ -113,7 +123,7 @@ func (t *Table) pipeOf(fd int, writeEnd bool) (*pipe, int, int) {
 		return &t.pipes[p], p, 0
 	case t.files[fd].kind != KindPipe:
 		return nil, -1, EINVAL
-	case t.files[fd].writeEnd != writeEnd:
+	case t.files[fd].writeEnd != writeEnd && !t.files[fd].rdwr:
 		return nil, -1, EBADF
 	}
 	p := int(t.files[fd].desc) % MaxPipes
@@ -146,6 +156,7 @@ func (t *Table) PipeRead(fd int, dst []byte) (n int, errno int) {
 	copy(dst[first:n], p.buf[:n-first])
 	p.head = (p.head + uint32(n)) % PipeSize
 	p.n -= uint32(n)
+	p.rtotal += uint64(n)
 	if p.n == 0 {
 		p.head = 0
 	}
@@ -179,6 +190,7 @@ func (t *Table) PipeWrite(fd int, src []byte) (n int, errno int) {
 	copy(p.buf[tail:tail+first], src[:first])
 	copy(p.buf[:n-first], src[first:n])
 	p.n += uint32(n)
+	p.wtotal += uint64(n)
 	t.notifyPipe(pn, false, EPOLLIN)
 	return n, 0
 }
@@ -337,6 +349,9 @@ func (t *Table) notifyPipe(p int, toWriters bool, key uint32) {
 // free.
 func (t *Table) closePipeEnd(fd int) {
 	f := &t.files[fd]
+	if f.rdwr {
+		t.dropPipeCount(int(f.desc)%MaxPipes, !f.writeEnd)
+	}
 	t.dropPipeCount(int(f.desc)%MaxPipes, f.writeEnd)
 }
 
@@ -353,7 +368,9 @@ func (t *Table) dropPipeCount(pn int, writer bool) {
 		}
 	}
 	if !p.inUse() {
-		p.head, p.n, p.shut = 0, 0, false
+		t.orphanMsgs(p)
+		p.head, p.n, p.shut, p.fifo = 0, 0, false, 0
+		p.wtotal, p.rtotal = 0, 0
 	}
 }
 
@@ -363,14 +380,16 @@ func (t *Table) dropPipeCount(pn int, writer bool) {
 func (t *Table) pipePoll(f *file) uint32 {
 	p := &t.pipes[int(f.desc)%MaxPipes]
 	var ev uint32
-	if !f.writeEnd {
+	if !f.writeEnd || f.rdwr {
 		if p.n > 0 {
 			ev |= EPOLLIN | EPOLLRDNORM
 		}
 		if p.writers == 0 {
 			ev |= EPOLLHUP
 		}
-		return ev
+		if !f.rdwr {
+			return ev
+		}
 	}
 	if PipeSize-p.n >= PipeBuf {
 		ev |= EPOLLOUT | EPOLLWRNORM
@@ -391,6 +410,9 @@ func (t *Table) pipeFcntl(fd, cmd int, arg uintptr) (ret int, errno int) {
 	case F_GETFL:
 		if f.writeEnd {
 			ret = O_WRONLY
+		}
+		if f.rdwr {
+			ret = O_RDWR
 		}
 		if f.nonblock {
 			ret |= O_NONBLOCK

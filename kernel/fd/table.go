@@ -77,6 +77,7 @@ type file struct {
 	nonblock  bool // O_NONBLOCK
 	semaphore bool // EFD_SEMAPHORE
 	writeEnd  bool // KindPipe: the write end (else the read end)
+	rdwr      bool // KindPipe: a FIFO opened O_RDWR, both ends at once (fifo.go)
 	watchers  list // watches (in any epoll) whose target is this descriptor
 	members   list // epoll: the watches this instance owns
 	ready     list // epoll: watches that may have events, in arrival order
@@ -103,6 +104,9 @@ type Table struct {
 	pollVal   [MaxFDs]uint32
 
 	consoleIn bool // the console has bytes to read (SetConsoleInput)
+
+	orphans  [MaxPipes * MaxPairMsgs * MaxRights]int32 // in-flight descriptors no one will receive (pairmsg.go)
+	norphans int
 }
 
 // Init empties the table and opens descriptors 0, 1 and 2 on the console,

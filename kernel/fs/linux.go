@@ -35,8 +35,11 @@ const (
 	ENAMETOOLONG = 36
 	ENOTEMPTY    = 39
 	ELOOP        = 40
+	ENODATA      = 61
 	EPROTO       = 71
+	EOVERFLOW    = 75
 	EOPNOTSUPP   = 95
+	E2BIG        = 7
 	ESTALE       = 116
 )
 
@@ -175,6 +178,7 @@ const (
 	DevFull    = 1<<8 | 7
 	DevRandom  = 1<<8 | 8
 	DevURandom = 1<<8 | 9
+	DevTTY     = 5<<8 | 0 // Mkdev(5, 0): the process's controlling terminal, the console here
 )
 
 // Mkdev encodes a device number as stat's st_rdev and st_dev carry it (the kernel's

@@ -32,6 +32,7 @@ type inode struct {
 	slotEnd  uint32 // directories: entry slots [0, slotEnd) may be in use; none beyond
 	pages    uint32 // data pages (not tables) held
 	root     uintptr
+	xattrs   uintptr // the page of extended attributes (xattr.go), 0 if none
 	size     int64
 	rdev     uint64
 	atime    fs.Timespec
@@ -77,6 +78,7 @@ func (f *FS) Destroy(p Pages) {
 	for ino := uint32(RootIno); ino < f.nextIno; ino++ {
 		if in := f.inode(ino); in.mode != 0 {
 			f.freeFrom(p, in, 0)
+			f.freeXattrs(p, in)
 		}
 	}
 	for i := uint64(0); i < f.inodeTabN; i++ {
@@ -164,6 +166,7 @@ func (f *FS) maybeFree(p Pages, ino uint32) {
 		return
 	}
 	f.freeFrom(p, in, 0)
+	f.freeXattrs(p, in)
 	*in = inode{nextFree: f.freeIno}
 	f.freeIno = ino
 	f.usedInodes--

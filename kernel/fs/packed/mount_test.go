@@ -205,6 +205,7 @@ func TestMount(t *testing.T) {
 		"dev/full":        got["dev/full"],
 		"dev/random":      got["dev/random"],
 		"dev/urandom":     got["dev/urandom"],
+		"dev/tty":         got["dev/tty"],
 	}
 	for _, k := range slices.Sorted(maps.Keys(want)) {
 		if got[k] != want[k] {

@@ -50,6 +50,9 @@ type Namespace struct {
 	nshare int     // shares handed out by NewShare
 	caller int32   // the thread making the calls, for the shares' waits and /proc (Begin)
 	walks  [2]walk // scratch for the (at most two) paths of one operation
+	// scope is openat2's resolve flags for the resolutions of the call being served (SetScope).
+	scope uint64
+
 	// fdLink is the descriptor of the last fs.EFDLINK: the one a /proc link led to.
 	fdLink int
 	// linkBuf holds the path of a file a /proc link leads to while readlink cuts it to size.

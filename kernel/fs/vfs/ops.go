@@ -93,7 +93,7 @@ func (ns *Namespace) Open(p Pages, at At, path []byte, flags int, mode uint32, n
 		case typ == lastRoot || typ == lastDot:
 			n = w.cur
 		case typ == lastDotDot:
-			if n, errno = ns.dotdot(w.cur, w.root); errno != 0 {
+			if n, errno = ns.step(w, last, typ); errno != 0 {
 				return Node{}, false, errno
 			}
 		case flags&fs.O_CREAT == 0:
@@ -115,7 +115,9 @@ func (ns *Namespace) Open(p Pages, at At, path []byte, flags int, mode uint32, n
 				n, errno = ns.create(p, w.cur, last, fs.S_IFREG|mode&fs.PermMask, 0, now)
 				created = errno == 0
 			} else if errno == 0 {
-				n = ns.cross(n)
+				if n = ns.cross(n); w.scope&ResolveNoXdev != 0 && n.FS != w.cur.FS {
+					errno = fs.EXDEV
+				}
 			}
 			if errno != 0 {
 				return Node{}, false, errno
@@ -590,10 +592,11 @@ var devNodes = [...]struct {
 	{[7]byte{'f', 'u', 'l', 'l'}, 4, fs.DevFull},
 	{[7]byte{'r', 'a', 'n', 'd', 'o', 'm'}, 6, fs.DevRandom},
 	{[7]byte{'u', 'r', 'a', 'n', 'd', 'o', 'm'}, 7, fs.DevURandom},
+	{[7]byte{'t', 't', 'y'}, 3, fs.DevTTY},
 }
 
 // MakeDev makes the directory /dev (if it is not there) and in it the character devices the
-// kernel serves: null, zero, full, random and urandom.
+// kernel serves: null, zero, full, random and urandom, and tty (which opens the console).
 func (ns *Namespace) MakeDev(p Pages, now fs.Timespec) int {
 	root := At{Root: ns.Root(), Dir: ns.Root()}
 	dev := [4]byte{'/', 'd', 'e', 'v'}

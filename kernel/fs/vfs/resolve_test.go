@@ -122,7 +122,7 @@ func TestMakeDevAndStatfs(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		rdev uint64
-	}{{"null", fs.DevNull}, {"zero", fs.DevZero}, {"full", fs.DevFull}, {"random", fs.DevRandom}, {"urandom", fs.DevURandom}} {
+	}{{"null", fs.DevNull}, {"zero", fs.DevZero}, {"full", fs.DevFull}, {"random", fs.DevRandom}, {"urandom", fs.DevURandom}, {"tty", fs.DevTTY}} {
 		r := m.do(stat("/dev/" + c.name))
 		if r.Errno != 0 || r.St.Mode != fs.S_IFCHR|0o666 || r.St.Rdev != c.rdev {
 			t.Errorf("/dev/%s: %v", c.name, r)
@@ -130,7 +130,70 @@ func TestMakeDevAndStatfs(t *testing.T) {
 	}
 	root := At{Root: m.ns.Root(), Dir: m.ns.Root()}
 	st, errno := m.ns.StatfsAt(root, []byte("/dev/null")) // two pages hold the entries of / and /dev
-	if errno != 0 || st.Type != fs.TmpfsMagic || st.Blocks != 256 || st.Bfree != 254 || st.Files != 100 || st.Ffree != 93 || st.Namelen != 255 {
+	if errno != 0 || st.Type != fs.TmpfsMagic || st.Blocks != 256 || st.Bfree != 254 || st.Files != 100 || st.Ffree != 92 || st.Namelen != 255 {
 		t.Errorf("StatfsAt = %+v, %d", st, errno)
+	}
+}
+
+// TestScope resolves with openat2's resolve flags from d/s, which is also the root for
+// RESOLVE_BENEATH and RESOLVE_IN_ROOT (as the kernel passes it).
+func TestScope(t *testing.T) {
+	m := newMem(t, memfs.Capacity{Bytes: 1 << 20, Inodes: 100})
+	for _, s := range base {
+		if r := m.do(s.op); r.Errno != 0 {
+			t.Fatalf("%+v: %d", s.op, r.Errno)
+		}
+	}
+	m.do(symlink("/s", "d/abs"))
+	m.do(symlink("..", "d/s/up"))
+	m.do(mkdir("d/s/t"))
+	m.do(symlink("t", "d/s/rel"))
+	ns := m.ns
+	top := ns.Root()
+	s, errno := ns.Resolve(top, top, []byte("d/s"), true, false)
+	must(t, errno)
+	tdir, errno := ns.Resolve(top, top, []byte("d/s/t"), true, false)
+	must(t, errno)
+	d, errno := ns.Resolve(top, top, []byte("d"), true, false)
+	must(t, errno)
+	for _, c := range []struct {
+		scope uint64
+		root  Node
+		path  string
+		want  Node
+		errno int
+	}{
+		{0, top, "up", d, 0},
+		{ResolveBeneath, s, "up", Node{}, fs.EXDEV},
+		{ResolveBeneath, s, "..", Node{}, fs.EXDEV},
+		{ResolveBeneath, s, "/d", Node{}, fs.EXDEV},
+		{ResolveBeneath, s, "t/..", s, 0},
+		{ResolveBeneath, s, "rel", tdir, 0},
+		{ResolveInRoot, s, "up", s, 0},
+		{ResolveInRoot, s, "/t", tdir, 0},
+		{ResolveNoSymlinks, top, "rel", Node{}, fs.ELOOP},
+		{ResolveNoSymlinks, top, "t", tdir, 0},
+		{ResolveNoMagiclinks, top, "rel", tdir, 0},
+		{ResolveNoMagiclinks, top, "/proc/self/cwd", Node{}, fs.ELOOP},
+		{ResolveBeneath, s, "/proc/self/cwd", Node{}, fs.EXDEV},
+		{ResolveNoXdev, top, "/proc/self", Node{}, fs.EXDEV},
+	} {
+		ns.SetScope(c.scope)
+		n, errno := ns.Resolve(c.root, s, []byte(c.path), true, false)
+		ns.SetScope(0)
+		if len(c.path) > 5 && c.path[:5] == "/proc" && errno == fs.ENOENT {
+			continue // no /proc in this namespace
+		}
+		if n != c.want || errno != c.errno {
+			t.Errorf("scope %#x: Resolve(%q) = %v, %d; want %v, %d", c.scope, c.path, n, errno, c.want, c.errno)
+		}
+	}
+	// Open's own last step: a link to ".." from the start, beneath it.
+	m.do(symlink("../", "d/s/dotdot"))
+	ns.SetScope(ResolveBeneath)
+	_, _, errno = ns.Open(m.pages, At{Root: s, Dir: s}, []byte("dotdot"), fs.O_RDONLY, 0, m.now())
+	ns.SetScope(0)
+	if errno != fs.EXDEV {
+		t.Errorf("Open beneath of a link to ..: %d, want EXDEV", errno)
 	}
 }

@@ -16,11 +16,27 @@ const walkBufSize = 3 * fs.PathMax
 // walk is the state of one path resolution.
 type walk struct {
 	buf   [walkBufSize]byte
-	pos   int  // buf[pos:] is the path still to resolve
-	links int  // symbolic links followed so far
-	cur   Node // the directory the rest is relative to
-	root  Node // where "/" leads and ".." stops
+	pos   int    // buf[pos:] is the path still to resolve
+	links int    // symbolic links followed so far
+	cur   Node   // the directory the rest is relative to
+	root  Node   // where "/" leads and ".." stops
+	scope uint64 // openat2's RESOLVE_ flags (SetScope)
 }
+
+// openat2's resolve flags (linux/openat2.h) that change a resolution.
+const (
+	ResolveNoXdev       = 0x01 // crossing a mount point, either way: EXDEV
+	ResolveNoMagiclinks = 0x02 // a /proc magic link: ELOOP
+	ResolveNoSymlinks   = 0x04 // any symbolic link: ELOOP
+	ResolveBeneath      = 0x08 // leaving the start ("..", "/", an absolute link, a magic link): EXDEV
+	ResolveInRoot       = 0x10 // the start is "/" (the caller passes it as At.Root)
+
+	resolveScoped = ResolveBeneath | ResolveInRoot
+)
+
+// SetScope makes the resolutions that follow obey openat2's resolve flags, until SetScope(0).
+// With ResolveBeneath or ResolveInRoot the caller passes the start as the root too.
+func (ns *Namespace) SetScope(flags uint64) { ns.scope = flags }
 
 // lastType classifies a path's last component, as Linux's LAST_NORM, LAST_ROOT, LAST_DOT and
 // LAST_DOTDOT do.
@@ -52,7 +68,7 @@ func (ns *Namespace) begin(w *walk, root, start Node, path []byte, emptyOK bool)
 	}
 	w.pos = len(w.buf) - len(path)
 	copy(w.buf[w.pos:], path)
-	w.links, w.cur, w.root = 0, start, root
+	w.links, w.cur, w.root, w.scope = 0, start, root, ns.scope
 	if path[0] != '/' && !ns.isDir(start) {
 		if ns.mode(start) == 0 {
 			return false, fs.ENOENT
@@ -75,6 +91,9 @@ func (ns *Namespace) parent(w *walk) (last []byte, typ lastType, slash bool, err
 			return nil, 0, false, fs.ENOENT
 		}
 		if w.buf[w.pos] == '/' { // the start of the path or of a link's target
+			if w.scope&ResolveBeneath != 0 {
+				return nil, 0, false, fs.EXDEV
+			}
 			w.cur = w.root
 			for w.pos < len(w.buf) && w.buf[w.pos] == '/' {
 				w.pos++
@@ -142,18 +161,32 @@ func (ns *Namespace) step(w *walk, name []byte, typ lastType) (Node, int) {
 	case lastDot:
 		return w.cur, 0
 	case lastDotDot:
-		return ns.dotdot(w.cur, w.root)
+		if w.cur == w.root && w.scope&ResolveBeneath != 0 {
+			return Node{}, fs.EXDEV
+		}
+		n, errno := ns.dotdot(w.cur, w.root)
+		if errno == 0 && w.scope&ResolveNoXdev != 0 && n.FS != w.cur.FS {
+			return Node{}, fs.EXDEV
+		}
+		return n, errno
 	}
 	n, errno := ns.lookup(w.cur, name)
 	if errno != 0 {
 		return Node{}, errno
 	}
-	return ns.cross(n), 0
+	n = ns.cross(n)
+	if w.scope&ResolveNoXdev != 0 && n.FS != w.cur.FS {
+		return Node{}, fs.EXDEV
+	}
+	return n, 0
 }
 
 // follow puts symbolic link n's target in front of the rest of the path (w.pos is just past the
 // link's name); the resolution goes on from w.cur, or from the root for an absolute target.
 func (ns *Namespace) follow(w *walk, n Node) int {
+	if w.scope&ResolveNoSymlinks != 0 {
+		return fs.ELOOP
+	}
 	w.links++
 	if w.links > fs.MaxSymlinks {
 		return fs.ELOOP
@@ -191,6 +224,12 @@ func (ns *Namespace) jump(w *walk, n Node) (target Node, magic bool, errno int) 
 		return Node{}, true, errno
 	case kind == procfs.TargetText:
 		return Node{}, false, 0
+	}
+	switch {
+	case w.scope&(ResolveNoMagiclinks|ResolveNoSymlinks) != 0:
+		return Node{}, true, fs.ELOOP
+	case w.scope&resolveScoped != 0:
+		return Node{}, true, fs.EXDEV
 	}
 	if w.links++; w.links > fs.MaxSymlinks {
 		return Node{}, true, fs.ELOOP

@@ -1,0 +1,29 @@
+package fs
+
+import "testing"
+
+func TestCheckXattrName(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		class XattrClass
+		errno int
+	}{
+		{"user.a", XattrUser, 0},
+		{"trusted.a", XattrTrusted, 0},
+		{"security.selinux", XattrSecurity, 0},
+		{"user.", 0, EINVAL},
+		{"trusted.", 0, EINVAL},
+		{"system.posix_acl_access", 0, EOPNOTSUPP},
+		{"foo", 0, EOPNOTSUPP},
+		{"user", 0, EOPNOTSUPP},
+	} {
+		class, errno := CheckXattrName([]byte(c.name))
+		if class != c.class || errno != c.errno {
+			t.Errorf("%q: %d, %d; want %d, %d", c.name, class, errno, c.class, c.errno)
+		}
+	}
+	if XattrTypeCheck(XattrUser, S_IFLNK|0o777, false) != ENODATA || XattrTypeCheck(XattrUser, S_IFIFO, true) != EPERM ||
+		XattrTypeCheck(XattrUser, S_IFDIR, true) != 0 || XattrTypeCheck(XattrTrusted, S_IFLNK, true) != 0 {
+		t.Error("user.* is for regular files and directories only")
+	}
+}

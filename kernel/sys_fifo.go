@@ -1,0 +1,58 @@
+package kernel
+
+import "github.com/unitrace/unitrace/kernel/fs/vfs"
+
+// Named FIFOs: an open of a FIFO's inode is an end of the pipe package fd keeps for it
+// (fd.Table.OpenFIFO). A blocking O_RDONLY waits for a writer to open, a blocking O_WRONLY for a
+// reader, as Linux's fifo_open: the thread holds its new descriptor while it waits (Linux holds
+// the file, not yet a descriptor; here another thread could see the number) and sleeps on it,
+// which wakePipe reaches when the other end opens. A signal restarts the open, its descriptor
+// closed first.
+
+// errFIFO is openable's answer for a FIFO: not an errno, the caller opens it as a pipe.
+const errFIFO = -1
+
+// errTTY is openable's answer for /dev/tty: the caller opens the console.
+const errTTY = -2
+
+// openFIFO opens FIFO n with open's flags; done is false while the thread waits for the other
+// end.
+func openFIFO(f *Frame, n vfs.Node, flags int) (uint64, bool) {
+	fd, p, partner, wait, errno := fds.OpenFIFO(fileKey(n), flags)
+	if errno != 0 {
+		return neg(errno), true
+	}
+	wakePipe(p) // an opener of the other end waiting for this one
+	if !wait {
+		return uint64(fd), true
+	}
+	t := cur()
+	t.waitFD, t.waitArg, t.deadline = int32(fd), uint64(partner), 0
+	futexes.Enqueue(fdKey(fd), curSlot())
+	block(f, waitFIFO)
+	return 0, false
+}
+
+// completeFIFOWait ends the open of the thread in slot once the other end has been opened
+// since it started waiting, or waits again.
+func completeFIFOWait(f *Frame, slot int32) {
+	t := &threads[slot]
+	opens, ok := fds.FIFOPartnerOpens(int(t.waitFD))
+	if !ok {
+		setSysRet(f, neg(EBADF)) // another thread closed the descriptor under the open
+		return
+	}
+	if opens != uint32(t.waitArg) {
+		setSysRet(f, uint64(t.waitFD))
+		return
+	}
+	t.wait = waitFIFO
+	rearm(slot, fdKey(int(t.waitFD)))
+}
+
+// abandonFIFOOpen closes the descriptor of an open a signal interrupted.
+func abandonFIFOOpen(slot int32) {
+	if _, ok := fds.FIFOPartnerOpens(int(threads[slot].waitFD)); ok {
+		closeFD(int(threads[slot].waitFD))
+	}
+}
