@@ -18,12 +18,22 @@ import (
 
 func errnoIs(err error, e syscall.Errno) bool { return errors.Is(err, e) }
 
+// The lines of the fifos and xattrs checks on a file system that has neither, as a unitrace
+// shared directory (9P) answers mknod of a FIFO (EPERM) and setxattr (EOPNOTSUPP); on Linux's
+// own file systems, and on memfs, they never show.
+const (
+	noFIFOs  = "mkfifo EPERM: the file system makes no FIFOs"
+	noXattrs = "setxattr EOPNOTSUPP: the file system keeps no extended attributes"
+)
+
 // fifos checks a named FIFO: a non-blocking writer without a reader is ENXIO, a blocking reader
 // waits for a writer, bytes pass, fstat says FIFO, the writer's close is end of file, and
 // O_RDWR opens at once.
 func fifos(dir string) (string, error) {
 	name := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(name, 0o644); err != nil {
+	if err := syscall.Mkfifo(name, 0o644); errnoIs(err, syscall.EPERM) {
+		return noFIFOs, nil // a file system that makes no FIFOs: unitrace's shared directories
+	} else if err != nil {
 		return "", err
 	}
 	if _, err := syscall.Open(name, syscall.O_WRONLY|syscall.O_NONBLOCK, 0); !errnoIs(err, syscall.ENXIO) {
@@ -137,7 +147,9 @@ func xattrs(dir string) (string, error) {
 	}
 	var out []string
 	note := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
-	if err := syscall.Setxattr(name, "user.a", []byte("one"), 0); err != nil {
+	if err := syscall.Setxattr(name, "user.a", []byte("one"), 0); errnoIs(err, syscall.EOPNOTSUPP) {
+		return noXattrs, nil // a file system that keeps none: unitrace's shared directories
+	} else if err != nil {
 		return "", fmt.Errorf("setxattr: %v", err)
 	}
 	syscall.Setxattr(name, "user.b", nil, 0)
