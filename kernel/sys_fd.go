@@ -82,6 +82,9 @@ func eventfdRead(n int, buf uintptr) (ret uint64, done bool) {
 // epoll instance that watches it, after its readiness may have changed.
 func wakeFDWaiters(n int) {
 	futexWake(fdKey(n), maxThreads)
+	if pollWaiters > 0 {
+		futexWake(pollKey, maxThreads) // pollers scan again
+	}
 	k := fds.Watchers(n, watchBuf[:])
 	for i := 0; i < k; i++ {
 		futexWake(fdKey(int(watchBuf[i])), maxThreads)
@@ -92,11 +95,11 @@ func sysReadFD(f *Frame, n int, buf, count uintptr) (uint64, bool) {
 	switch fds.Kind(n) {
 	case fd.KindConsole:
 		return consoleCall(f, n, false, buf, count)
-	case fd.KindEventfd:
+	case fd.KindEventfd, fd.KindTimerfd:
 		if count < 8 {
 			return neg(EINVAL), true
 		}
-		ret, done := eventfdRead(n, buf)
+		ret, done := counterRead(n, buf)
 		if !done {
 			t := cur()
 			t.waitFD, t.waitAddr, t.deadline = int32(n), buf, 0

@@ -544,6 +544,7 @@ func closeFD(n int) uint64 {
 	rp, readsPipe := fds.PipeFor(n, false)
 	wp, writesPipe := fds.PipeFor(n, true)
 	sock, _, isSocket := fds.Socket(n)
+	closeTimerfd(n)
 	last, errno := fds.Close(n)
 	releaseNode(last)
 	if readsPipe {

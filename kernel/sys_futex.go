@@ -135,12 +135,14 @@ func completeWait(f *Frame, slot int32) {
 		completePipeWait(f, slot)
 	case waitConsole:
 		completeConsoleWait(f, slot)
+	case waitPoll:
+		completePollWait(f, slot)
 	case waitNet:
 		completeNetWait(f, slot)
 	case waitShare:
 		completeShareWait(f, slot)
 	case waitEventfd:
-		if ret, done := eventfdRead(int(t.waitFD), t.waitAddr); done {
+		if ret, done := counterRead(int(t.waitFD), t.waitAddr); done {
 			setSysRet(f, ret)
 		} else {
 			t.wait = kind

@@ -86,3 +86,16 @@ func sysDup2(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 func sysAlarm(f *Frame, a syscallArgs) (uint64, bool) { return sysAlarmImpl(uint32(a[0])), true }
+
+// poll and select: ppoll and pselect6 without a signal mask, with a timeout in milliseconds or
+// a struct timeval.
+
+func sysPoll(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysPollImpl(f, uintptr(a[0]), uint64(uint32(a[1])), int32(a[2]), 0, 0, 0, false)
+}
+
+func sysSelect(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSelectImpl(f, int(int32(a[0])), uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), uintptr(a[4]), 0, false)
+}
+
+func sysTime(f *Frame, a syscallArgs) (uint64, bool) { return sysTimeImpl(uintptr(a[0])), true }

@@ -14,6 +14,7 @@ const (
 	nrStat              = 4
 	nrFstat             = 5
 	nrLstat             = 6
+	nrPoll              = 7
 	nrLseek             = 8
 	nrMmap              = 9
 	nrMprotect          = 10
@@ -29,6 +30,7 @@ const (
 	nrWritev            = 20
 	nrAccess            = 21
 	nrPipe              = 22
+	nrSelect            = 23
 	nrSchedYield        = 24
 	nrMincore           = 27
 	nrMadvise           = 28
@@ -84,7 +86,10 @@ const (
 	nrFchown            = 93
 	nrLchown            = 94
 	nrUmask             = 95
+	nrGettimeofday      = 96
+	nrGetrlimit         = 97
 	nrGetrusage         = 98
+	nrSysinfo           = 99
 	nrTimes             = 100
 	nrGetuid            = 102
 	nrGetgid            = 104
@@ -92,6 +97,7 @@ const (
 	nrGetegid           = 108
 	nrGetppid           = 110
 	nrGetgroups         = 115
+	nrRtSigpending      = 127
 	nrSigaltstack       = 131
 	nrMknod             = 133
 	nrStatfs            = 137
@@ -101,8 +107,10 @@ const (
 	nrSchedGetscheduler = 145
 	nrPrctl             = 157
 	nrArchPrctl         = 158
+	nrSetrlimit         = 160
 	nrGettid            = 186
 	nrTkill             = 200
+	nrTime              = 201
 	nrFutex             = 202
 	nrSchedSetaffinity  = 203
 	nrSchedGetaffinity  = 204
@@ -133,8 +141,13 @@ const (
 	nrReadlinkat        = 267
 	nrFchmodat          = 268
 	nrFaccessat         = 269
+	nrPselect6          = 270
+	nrPpoll             = 271
 	nrUtimensat         = 280
 	nrEpollPwait        = 281
+	nrTimerfdCreate     = 283
+	nrTimerfdSettime    = 286
+	nrTimerfdGettime    = 287
 	nrAccept4           = 288
 	nrEventfd2          = 290
 	nrEpollCreate1      = 291
@@ -158,13 +171,14 @@ const (
 // sysTable serves the Linux/amd64 system calls by number (dispatch); a number without a row
 // is unknown. It is static data: system calls run before package initialisation.
 var sysTable = [...]sysCall{
-	nrRead:              {handler: sysRead},              // partial: the console (the serial line's raw bytes: blocking unless O_NONBLOCK; end of file once the program has read as many bytes as unitrace run said its piped input held, else never; with unitrace.stdin=null always end of file); eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes and sockets (blocking unless O_NONBLOCK) and files
+	nrRead:              {handler: sysRead},              // partial: the console (the serial line's raw bytes: blocking unless O_NONBLOCK; end of file once the program has read as many bytes as unitrace run said its piped input held, else never; with unitrace.stdin=null always end of file); eventfds and timerfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes and sockets (blocking unless O_NONBLOCK) and files
 	nrWrite:             {handler: sysWrite},             // partial: the console, eventfds, the trace ports (blocking until the device has the bytes), pipes and sockets (blocking unless O_NONBLOCK; SIGPIPE and EPIPE without a reader) and files
 	nrOpen:              {handler: sysOpen},              // partial: as openat
 	nrClose:             {handler: sysClose},             // full
 	nrStat:              {handler: sysStat},              // full
-	nrFstat:             {handler: sysFstat},             // partial: the console is a character device, pipes FIFOs, eventfds, epoll instances and the trace ports anonymous inodes
+	nrFstat:             {handler: sysFstat},             // partial: the console is a character device, pipes FIFOs, eventfds, timerfds, epoll instances and the trace ports anonymous inodes
 	nrLstat:             {handler: sysLstat},             // full
+	nrPoll:              {handler: sysPoll},              // full: every descriptor epoll takes, and files and the trace ports always ready (Linux's DEFAULT_POLLMASK); a signal with a handler interrupts the wait (EINTR)
 	nrLseek:             {handler: sysLseek},             // partial: files (SEEK_DATA and SEEK_HOLE see no hole but the end; /proc's files SEEK_SET and SEEK_CUR only, EINVAL else, as Linux's seq files); other descriptors ESPIPE
 	nrMmap:              {handler: sysMmap},              // partial: anonymous mappings only (else ENODEV, EBADF for a closed descriptor): hints honoured when free, MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_POPULATE, PROT_NONE reservations that cost no frames
 	nrMprotect:          {handler: sysMprotect},          // partial: PROT_NONE discards the pages' contents, which the Go runtime allows
@@ -173,17 +187,18 @@ var sysTable = [...]sysCall{
 	nrRtSigaction:       {handler: sysRtSigaction},       // full
 	nrRtSigprocmask:     {handler: sysRtSigprocmask},     // full
 	nrRtSigreturn:       {handler: sysRtSigreturn},       // full
-	nrIoctl:             {errno: ENOTTY},                 // fails: no terminal or device takes ioctls
+	nrIoctl:             {handler: sysIoctl},             // partial: FIOCLEX, FIONCLEX and FIONBIO on every descriptor; FIONREAD on files (size less position), pipes, socket pairs, sockets and the console; on the console, a raw 115200 8N1 serial terminal: TCGETS, TCSETS, TCSETSW and TCSETSF (accepted: the line keeps its settings), TIOCGWINSZ, TIOCSWINSZ (SIGWINCH on a change), TIOCGPGRP and TIOCSPGRP; other requests ENOTTY (an epoll instance EINVAL)
 	nrPread64:           {handler: sysPread64},           // partial: files; other descriptors ESPIPE
 	nrPwrite64:          {handler: sysPwrite64},          // partial: files; other descriptors ESPIPE
 	nrReadv:             {handler: sysReadv},             // partial: files, pipes, sockets and the console; other descriptors EINVAL
 	nrWritev:            {handler: sysWritev},            // partial: files, pipes, sockets and the console; other descriptors EINVAL
 	nrAccess:            {handler: sysAccess},            // full: root: only X_OK on a file without an execute bit fails
 	nrPipe:              {handler: sysPipe},              // partial: as pipe2
+	nrSelect:            {handler: sysSelect},            // full: as poll; the time left goes back in the timeout
 	nrSchedYield:        {handler: sysSchedYield},        // full
-	nrMincore:           {errno: ENOSYS},                 // fails: optional for the Go runtime
+	nrMincore:           {handler: sysMincore},           // full: a page is resident once touched; the program's image always
 	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE succeed and do nothing; others EINVAL
-	nrDup:               {handler: sysDup},               // partial: files, pipes, sockets and the console (a console, pipe or socket descriptor has its own O_NONBLOCK); eventfds, epoll instances and the trace ports EINVAL
+	nrDup:               {handler: sysDup},               // partial: files, pipes, sockets and the console (a console, pipe or socket descriptor has its own O_NONBLOCK); eventfds, timerfds, epoll instances and the trace ports EINVAL
 	nrDup2:              {handler: sysDup2},              // partial: as dup
 	nrNanosleep:         {handler: sysNanosleep},         // full: a signal with a handler interrupts it: EINTR and the time left
 	nrGetitimer:         {handler: sysGetitimer},         // full
@@ -235,7 +250,10 @@ var sysTable = [...]sysCall{
 	nrFchown:            {handler: sysFchown},            // partial: every file is root's: a change of owner is accepted and changes nothing
 	nrLchown:            {handler: sysLchown},            // partial: as fchown
 	nrUmask:             {handler: sysUmask},             // full
+	nrGettimeofday:      {handler: sysGettimeofday},      // full: the vDSO's answer, as a system call; the timezone is zero
+	nrGetrlimit:         {handler: sysGetrlimit},         // partial: as prlimit64
 	nrGetrusage:         {handler: sysGetrusage},         // full: RUSAGE_SELF and RUSAGE_THREAD: user and system time, ru_maxrss the machine's peak memory; RUSAGE_CHILDREN zeros; the other counters 0
+	nrSysinfo:           {handler: sysSysinfo},           // full: load averages sampled every 5 s, as Linux's, from the threads running or runnable; sharedram is the in-memory files' pages; no swap
 	nrTimes:             {handler: sysTimes},             // full: the process's user and system time; no children
 	nrGetuid:            {handler: sysGetuid},            // full: root: 0
 	nrGetgid:            {handler: sysGetgid},            // full: root: 0
@@ -243,6 +261,7 @@ var sysTable = [...]sysCall{
 	nrGetegid:           {handler: sysGetegid},           // full: root: 0
 	nrGetppid:           {handler: sysGetppid},           // partial: no parent: 0
 	nrGetgroups:         {handler: sysGetgroups},         // full: root with no supplementary groups: 0, the list untouched
+	nrRtSigpending:      {handler: sysRtSigpending},      // partial: the calling thread's pending signals that it blocks; a signal sent to the process is pending on the thread the kernel picked for it
 	nrSigaltstack:       {handler: sysSigaltstack},       // full
 	nrMknod:             {handler: sysMknod},             // partial: as mknodat
 	nrStatfs:            {handler: sysStatfs},            // full
@@ -252,8 +271,10 @@ var sysTable = [...]sysCall{
 	nrSchedGetscheduler: {handler: sysSchedGetscheduler}, // full
 	nrPrctl:             {errno: EINVAL},                 // fails: PR_SET_VMA naming and the rest: the Go runtime stops asking
 	nrArchPrctl:         {handler: sysArchPrctl},         // partial: ARCH_SET_FS and ARCH_GET_FS; GS belongs to the kernel (EPERM)
+	nrSetrlimit:         {handler: sysSetrlimit},         // partial: as prlimit64
 	nrGettid:            {handler: sysGettid},            // full
 	nrTkill:             {handler: sysTkill},             // full
+	nrTime:              {handler: sysTime},              // full
 	nrFutex:             {handler: sysFutex},             // partial: WAIT and WAKE (private or not: one process) with relative timeouts, WAIT_BITSET and WAKE_BITSET with absolute ones (the mask is ignored); other operations ENOSYS
 	nrSchedSetaffinity:  {handler: sysSchedSetaffinity},  // full: per thread
 	nrSchedGetaffinity:  {handler: sysSchedGetaffinity},  // full: per thread; every CPU the kernel runs by default
@@ -269,7 +290,7 @@ var sysTable = [...]sysCall{
 	nrClockNanosleep:    {handler: sysClockNanosleep},    // partial: relative or TIMER_ABSTIME on the wall and monotonic clocks; CPU-time clocks EINVAL
 	nrExitGroup:         {handler: sysExitGroup},         // full: stops the machine with the status
 	nrEpollWait:         {handler: sysEpollWait},         // full: a signal with a handler interrupts the wait (EINTR)
-	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, pipes, sockets, the console and epoll instances; the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
+	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, timerfds, pipes, sockets, the console and epoll instances; the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
 	nrTgkill:            {handler: sysTgkill},            // full
 	nrWaitid:            {handler: sysNoChild},           // partial: no children: ECHILD
 	nrOpenat:            {handler: sysOpenat},            // partial: O_TMPFILE EOPNOTSUPP; FIFOs, sockets and devices other than /dev's null, zero, full, random and urandom ENXIO; /proc/self/fd/N of the console or a pipe opens it again (a pipe at the end the access mode asks for), of another descriptor without a file ENXIO; nothing under /sys (ENOENT)
@@ -284,8 +305,13 @@ var sysTable = [...]sysCall{
 	nrReadlinkat:        {handler: sysReadlinkat},        // full
 	nrFchmodat:          {handler: sysFchmodat},          // full
 	nrFaccessat:         {handler: sysFaccessat},         // full: root: only X_OK on a file without an execute bit fails
+	nrPselect6:          {handler: sysPselect6},          // full: as ppoll
+	nrPpoll:             {handler: sysPpoll},             // full: as poll; the signal mask stands for the thread's until the call returns (or the handler it runs returns); the time left goes back in the timeout
 	nrUtimensat:         {handler: sysUtimensat},         // full
 	nrEpollPwait:        {handler: sysEpollPwait},        // partial: the signal mask is ignored; a signal with a handler interrupts the wait (EINTR)
+	nrTimerfdCreate:     {handler: sysTimerfdCreate},     // partial: CLOCK_REALTIME, MONOTONIC, BOOTTIME and their ALARM forms (others EINVAL), TFD_NONBLOCK and TFD_CLOEXEC; readable and pollable while expirations wait to be read; at most 512 timerfds (ENFILE)
+	nrTimerfdSettime:    {handler: sysTimerfdSettime},    // full: relative or TFD_TIMER_ABSTIME, one-shot or periodic, at the expiry itself; TFD_TIMER_CANCEL_ON_SET is accepted and never cancels (the wall clock is never set)
+	nrTimerfdGettime:    {handler: sysTimerfdGettime},    // full
 	nrAccept4:           {handler: sysAccept4},           // full: SOCK_NONBLOCK and SOCK_CLOEXEC
 	nrEventfd2:          {handler: sysEventfd2},          // full: EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC
 	nrEpollCreate1:      {handler: sysEpollCreate1},      // full
@@ -293,7 +319,7 @@ var sysTable = [...]sysCall{
 	nrPipe2:             {handler: sysPipe2},             // partial: O_CLOEXEC and O_NONBLOCK; O_DIRECT (packet mode) EINVAL; 64 KiB each, at most 16 pipes (ENFILE)
 	nrPreadv:            {handler: sysPreadv},            // partial: files; other descriptors ESPIPE
 	nrPwritev:           {handler: sysPwritev},           // partial: files; other descriptors ESPIPE
-	nrPrlimit64:         {errno: ENOSYS},                 // fails: optional for the Go runtime
+	nrPrlimit64:         {handler: sysPrlimit64},         // partial: the process or its threads (else ESRCH); Linux's defaults, RLIMIT_NOFILE the descriptor table's 1024 for both limits, RLIMIT_NPROC and RLIMIT_SIGPENDING the thread slots; root may raise a hard limit, RLIMIT_NOFILE's not past 1024 (EPERM); kept and reported, not enforced: the kernel's fixed tables bound descriptors, threads and memory
 	nrRenameat2:         {handler: sysRenameat2},         // partial: RENAME_NOREPLACE and RENAME_EXCHANGE; RENAME_WHITEOUT EINVAL
 	nrGetrandom:         {handler: sysGetrandom},         // partial: the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; flags ignored
 	nrExecveat:          {handler: sysNoProcess},         // partial: as fork

@@ -25,6 +25,7 @@ const (
 	waitShare            // a shared directory's reply (shares.go): run the system call again on wake
 	waitNet              // a socket call (sys_socket.go): its next phase on wake
 	waitConsole          // a console read that found no input (console_input.go): retry on wake
+	waitPoll             // poll, ppoll, select, pselect6 (sys_poll.go): scan again on wake, 0 on timeout
 )
 
 // kernelPathMax bounds a blocked thread's recorded kernel path.
@@ -69,6 +70,12 @@ type thread struct {
 	clearChild uintptr // CLONE_CHILD_CLEARTID: zeroed and futex-woken at exit
 
 	sig signal.Thread // mask, pending signals, alternate signal stack
+	// savedMask is the thread's own signal mask while ppoll or pselect6 waits with another
+	// (restoreMask): it comes back when the call returns, or through the frame of the handler
+	// the call's return runs (deliverSignals).
+	savedMask   signal.Set
+	restoreMask bool
+	poll        pollCall // the poll or select in progress (sys_poll.go)
 
 	policy   int32 // the sched_setscheduler policy, for sched_getscheduler (the scheduler keeps its class)
 	fifoPrio int32 // its priority (sched_param), 0 for the time-sliced policies

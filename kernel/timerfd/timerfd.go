@@ -103,6 +103,13 @@ func (tb *Table) Delete(id int) {
 	tb.t[id] = timer{}
 }
 
+// SetOwner changes what Owner returns for timer id.
+func (tb *Table) SetOwner(id int, owner int32) {
+	if tb.valid(id) {
+		tb.t[id].owner = owner
+	}
+}
+
 // Owner returns what Create was given for timer id, or -1.
 func (tb *Table) Owner(id int) int32 {
 	if !tb.valid(id) {

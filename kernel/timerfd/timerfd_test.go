@@ -10,6 +10,11 @@ func TestOneShot(t *testing.T) {
 	if errno != 0 || tb.Owner(id) != 7 || tb.Realtime(id) {
 		t.Fatalf("Create: %d %d", id, errno)
 	}
+	tb.SetOwner(id, 8)
+	tb.SetOwner(-1, 8)
+	if tb.Owner(id) != 8 || tb.Owner(-1) != -1 {
+		t.Errorf("SetOwner")
+	}
 	if _, errno := tb.Read(id, 100); errno != EAGAIN {
 		t.Errorf("read of a disarmed timer: %d, want EAGAIN", errno)
 	}
