@@ -32,7 +32,7 @@ type pollCall struct {
 	fds     uintptr // poll: the pollfd array; select: the read set
 	out, ex uintptr // select: the write and except sets
 	timeout uintptr // the timeout to update with the time left, 0 for none
-	timeval bool // the timeout is a struct timeval (select), else a timespec
+	timeval bool    // the timeout is a struct timeval (select), else a timespec
 }
 
 // pollForever is the timeout that waits for good.

@@ -147,7 +147,9 @@ func GetWinsize(b []byte) Winsize {
 	return Winsize{get16(b[0:]), get16(b[2:]), get16(b[4:]), get16(b[6:])}
 }
 
-func put32(b []byte, v uint32) { b[0], b[1], b[2], b[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24) }
+func put32(b []byte, v uint32) {
+	b[0], b[1], b[2], b[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+}
 func get32(b []byte) uint32 {
 	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
 }

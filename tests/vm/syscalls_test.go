@@ -1,0 +1,19 @@
+package vm_test
+
+import "testing"
+
+// TestSyscalls boots examples/syscalls on one CPU and on two: x/term sees the console as a
+// terminal and a pipe as none, FIONREAD/FIONBIO/FIOCLEX answer as Linux's, a periodic timerfd's
+// reads count its expirations and epoll and poll see it, ppoll and select time out, report
+// readiness and end with EINTR on a signal (ppoll's mask in place for the call only), sysinfo,
+// the resource limits, mincore and rt_sigpending give Linux's answers, and the raw
+// gettimeofday agrees with time.Now. The same program passes on the host's Linux.
+func TestSyscalls(t *testing.T) { forEachArch(t, testSyscalls) }
+
+func testSyscalls(t *testing.T, a guestArch) {
+	checkOnCPUs(t, a, "examples/syscalls", "syscalls: ", []int{1, 2}, func(t *testing.T, lines []string) {
+		if len(lines) != 10 {
+			t.Errorf("%d check results on the console, want 10", len(lines))
+		}
+	})
+}
