@@ -131,24 +131,27 @@ func setWaitMask(addr, size uintptr) int {
 
 // pollWait scans once, and returns or blocks as the timeout (ns, or pollForever) says.
 func pollWait(f *Frame, c pollCall, timeout int64) (uint64, bool) {
+	var deadline int64
+	if timeout > 0 {
+		deadline = nanotime() + timeout
+	}
 	n, errno := pollScan(&c, timeout == 0)
 	switch {
 	case errno != 0:
 		return neg(errno), true
 	case n > 0 || timeout == 0:
-		pollFinish(&c, 0)
+		pollFinish(&c, deadline)
 		return uint64(n), true
 	case cur().sig.Next() != 0:
 		// A signal the call's mask lets through is pending already: it ends the call at once.
-		pollFinish(&c, nanotime()+timeout)
+		pollFinish(&c, deadline)
 		return neg(EINTR), true
 	}
 	t := cur()
 	t.poll = c
-	t.deadline = 0
-	if timeout != pollForever {
-		t.deadline = nanotime() + timeout
-		sleepUntil(t.deadline, 0)
+	t.deadline = deadline
+	if deadline != 0 {
+		sleepUntil(deadline, 0)
 	}
 	futexes.Enqueue(pollKey, curSlot())
 	pollWaiters++

@@ -146,10 +146,12 @@ func expireTimerfds(now int64) {
 	}
 }
 
-// closeTimerfd deletes the timer of timerfd n, which is being closed.
+// closeTimerfd deletes the timer of timerfd n, which is being closed, and wakes the threads
+// blocked reading it (their retry sees EBADF).
 func closeTimerfd(n int) {
 	if id, ok := fds.Timerfd(n); ok {
 		timerfds.Delete(id)
+		futexWake(fdKey(n), maxThreads)
 	}
 }
 

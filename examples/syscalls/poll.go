@@ -34,6 +34,11 @@ func checkPoll() (string, error) {
 	}
 	detail := fmt.Sprintf("timeout after %v;", took.Round(time.Millisecond))
 	unix.Write(p[1], []byte("x"))
+	ts = unix.NsecToTimespec(int64(time.Second))
+	fds = []unix.PollFd{{Fd: int32(p[0]), Events: unix.POLLIN}}
+	if n, err := ppoll(fds, &ts, nil); n != 1 || err != nil || fds[0].Revents != unix.POLLIN || ts.Nano() < int64(900*time.Millisecond) {
+		return "", fmt.Errorf("ppoll of a pipe with data: %d %v revents %#x, %v left of 1 s", n, err, fds[0].Revents, time.Duration(ts.Nano()))
+	}
 	f, err := os.CreateTemp("", "poll")
 	if err != nil {
 		return "", err

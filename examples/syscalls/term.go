@@ -190,5 +190,68 @@ func checkFIONREAD() (string, error) {
 	if fl, _ := unix.FcntlInt(uintptr(p[0]), unix.F_GETFD, 0); fl != 0 {
 		return "", fmt.Errorf("FIONCLEX: F_GETFD %d", fl)
 	}
-	return "pipe 5, socket pair 3, file 70 and -200, directory ENOTTY; FIONBIO, FIOCLEX, FIONCLEX", nil
+	sock, err := tcpFIONREAD()
+	if err != nil {
+		return "", err
+	}
+	return "pipe 5, socket pair 3, file 70 and -200, directory ENOTTY, " + sock + "; FIONBIO, FIOCLEX, FIONCLEX", nil
+}
+
+// tcpFIONREAD connects to a listener on the loopback address, sends 7 bytes, and waits until
+// FIONREAD on the accepted socket says 7. Without sockets (a guest booted without the
+// launcher's network port: EAFNOSUPPORT) it says so.
+func tcpFIONREAD() (string, error) {
+	ln, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if errors.Is(err, unix.EAFNOSUPPORT) {
+		return "no sockets", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	defer unix.Close(ln)
+	if err := unix.Bind(ln, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		return "", err
+	}
+	if err := unix.Listen(ln, 1); err != nil {
+		return "", err
+	}
+	sa, err := unix.Getsockname(ln)
+	if err != nil {
+		return "", err
+	}
+	c, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return "", err
+	}
+	defer unix.Close(c)
+	if err := unix.Connect(c, sa); err != nil {
+		return "", err
+	}
+	s, _, err := unix.Accept4(ln, unix.SOCK_CLOEXEC)
+	if err != nil {
+		return "", err
+	}
+	defer unix.Close(s)
+	if n, err := unix.IoctlGetInt(s, unix.TIOCINQ); err != nil || n != 0 {
+		return "", fmt.Errorf("FIONREAD of a socket with nothing sent: %d %v", n, err)
+	}
+	unix.Write(c, []byte("1234567"))
+	fds := []unix.PollFd{{Fd: int32(s), Events: unix.POLLIN}}
+	if n, err := unix.Poll(fds, 5000); n != 1 || err != nil {
+		return "", fmt.Errorf("poll of a socket sent 7 bytes: %d %v", n, err)
+	}
+	for i := 0; ; i++ { // the bytes may reach the host socket's buffer one segment at a time
+		n, err := unix.IoctlGetInt(s, unix.TIOCINQ)
+		if err != nil {
+			return "", fmt.Errorf("FIONREAD of a socket: %v", err)
+		}
+		if n == 7 {
+			break
+		}
+		if i == 100 || n > 7 {
+			return "", fmt.Errorf("FIONREAD of a socket sent 7 bytes: %d", n)
+		}
+		unix.Nanosleep(&unix.Timespec{Nsec: 1e6}, nil)
+	}
+	return "socket 7", nil
 }

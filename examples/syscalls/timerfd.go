@@ -12,7 +12,7 @@ import (
 )
 
 func notifySignal(ch chan os.Signal, sig os.Signal) { signal.Notify(ch, sig) }
-func stopSignal(ch chan os.Signal)                 { signal.Stop(ch) }
+func stopSignal(ch chan os.Signal)                  { signal.Stop(ch) }
 
 func waitSignal(ch chan os.Signal) error {
 	select {
