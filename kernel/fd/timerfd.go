@@ -39,11 +39,11 @@ func (t *Table) SetTimerfdTicks(fd int, ticks uint64) {
 	}
 }
 
-// timerfdPoll is a timerfd's readiness, as Linux's timerfd_poll computes it: readable while
-// it has expirations to read; never writable.
+// timerfdPoll is a timerfd's readiness, as Linux's timerfd_poll computes it: EPOLLIN (alone)
+// while it has expirations to read; never writable.
 func timerfdPoll(ticks uint64) uint32 {
 	if ticks > 0 {
-		return EPOLLIN | EPOLLRDNORM
+		return EPOLLIN
 	}
 	return 0
 }
