@@ -47,11 +47,11 @@ func sysEpollCtl(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 func sysEpollPwait(f *Frame, a syscallArgs) (uint64, bool) {
-	return sysEpollPwaitImpl(f, nrEpollPwait, int(a[0]), uintptr(a[1]), int(a[2]), a[3])
+	return sysEpollPwaitImpl(f, nrEpollPwait, int(a[0]), uintptr(a[1]), int(a[2]), a[3], uintptr(a[4]), uintptr(a[5]))
 }
 
 func sysEpollPwait2(f *Frame, a syscallArgs) (uint64, bool) {
-	return sysEpollPwaitImpl(f, nrEpollPwait2, int(a[0]), uintptr(a[1]), int(a[2]), a[3])
+	return sysEpollPwaitImpl(f, nrEpollPwait2, int(a[0]), uintptr(a[1]), int(a[2]), a[3], uintptr(a[4]), uintptr(a[5]))
 }
 
 func sysPipe2(f *Frame, a syscallArgs) (uint64, bool) {

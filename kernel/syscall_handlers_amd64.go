@@ -8,7 +8,7 @@ func sysPipe(f *Frame, a syscallArgs) (uint64, bool) { return sysPipe2Impl(uintp
 
 // sysEpollWait is epoll_pwait without a signal mask (arm64 never had it).
 func sysEpollWait(f *Frame, a syscallArgs) (uint64, bool) {
-	return sysEpollPwaitImpl(f, nrEpollPwait, int(a[0]), uintptr(a[1]), int(a[2]), a[3])
+	return sysEpollPwaitImpl(f, nrEpollPwait, int(a[0]), uintptr(a[1]), int(a[2]), a[3], 0, 0)
 }
 
 func sysArchPrctl(f *Frame, a syscallArgs) (uint64, bool) {

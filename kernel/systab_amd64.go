@@ -308,7 +308,7 @@ var sysTable = [...]sysCall{
 	nrPselect6:          {handler: sysPselect6},          // full: as ppoll
 	nrPpoll:             {handler: sysPpoll},             // full: as poll; the signal mask stands for the thread's until the call returns (or the handler it runs returns); the time left goes back in the timeout
 	nrUtimensat:         {handler: sysUtimensat},         // full
-	nrEpollPwait:        {handler: sysEpollPwait},        // partial: the signal mask is ignored; a signal with a handler interrupts the wait (EINTR)
+	nrEpollPwait:        {handler: sysEpollPwait},        // full: the signal mask stands for the thread's until the call returns (or the handler it runs returns); a signal with a handler interrupts the wait (EINTR)
 	nrTimerfdCreate:     {handler: sysTimerfdCreate},     // partial: CLOCK_REALTIME, MONOTONIC, BOOTTIME and their ALARM forms (others EINVAL), TFD_NONBLOCK and TFD_CLOEXEC; readable and pollable while expirations wait to be read; at most 512 timerfds (ENFILE)
 	nrTimerfdSettime:    {handler: sysTimerfdSettime},    // full: relative or TFD_TIMER_ABSTIME, one-shot or periodic, at the expiry itself; TFD_TIMER_CANCEL_ON_SET is accepted and never cancels (the wall clock is never set)
 	nrTimerfdGettime:    {handler: sysTimerfdGettime},    // full
@@ -328,6 +328,6 @@ var sysTable = [...]sysCall{
 	nrRseq:              {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrPidfdOpen:         {errno: ENOSYS},                 // fails: os.StartProcess's probe: then it does without pidfds
 	nrFaccessat2:        {handler: sysFaccessat2},        // full: root: only X_OK on a file without an execute bit fails
-	nrEpollPwait2:       {handler: sysEpollPwait2},       // partial: the signal mask is ignored, as for epoll_pwait
+	nrEpollPwait2:       {handler: sysEpollPwait2},       // full: as epoll_pwait
 	nrFchmodat2:         {handler: sysFchmodat2},         // full: a symbolic link's mode cannot change (EOPNOTSUPP), as on Linux
 }

@@ -149,7 +149,7 @@ var sysTable = [...]sysCall{
 	nrEventfd2:          {handler: sysEventfd2},          // full: EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC
 	nrEpollCreate1:      {handler: sysEpollCreate1},      // full
 	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, timerfds, pipes, sockets, the console and epoll instances; the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
-	nrEpollPwait:        {handler: sysEpollPwait},        // partial: the signal mask is ignored; a signal with a handler interrupts the wait (EINTR)
+	nrEpollPwait:        {handler: sysEpollPwait},        // full: the signal mask stands for the thread's until the call returns (or the handler it runs returns); a signal with a handler interrupts the wait (EINTR)
 	nrDup:               {handler: sysDup},               // partial: files, pipes, sockets and the console (a console, pipe or socket descriptor has its own O_NONBLOCK); eventfds, timerfds, epoll instances and the trace ports EINVAL
 	nrDup3:              {handler: sysDup3},              // partial: as dup
 	nrFcntl:             {handler: sysFcntl},             // partial: F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files), F_GETPIPE_SZ and F_SETPIPE_SZ (pipes stay 64 KiB: more is EPERM); other commands EINVAL
@@ -276,6 +276,6 @@ var sysTable = [...]sysCall{
 	nrRseq:              {errno: ENOSYS},                 // fails: optional for the Go runtime
 	nrPidfdOpen:         {errno: ENOSYS},                 // fails: os.StartProcess's probe: then it does without pidfds
 	nrFaccessat2:        {handler: sysFaccessat2},        // full: root: only X_OK on a file without an execute bit fails
-	nrEpollPwait2:       {handler: sysEpollPwait2},       // partial: the signal mask is ignored, as for epoll_pwait
+	nrEpollPwait2:       {handler: sysEpollPwait2},       // full: as epoll_pwait
 	nrFchmodat2:         {handler: sysFchmodat2},         // full: a symbolic link's mode cannot change (EOPNOTSUPP), as on Linux
 }

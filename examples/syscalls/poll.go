@@ -266,15 +266,35 @@ func checkEINTR() (string, error) {
 			errc <- fmt.Errorf("after ppoll the thread no longer blocks SIGUSR2: %#x", now.Val[0])
 			return
 		}
+		// epoll_pwait's mask, the same way.
+		ep, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+		if err != nil {
+			errc <- err
+			return
+		}
+		defer unix.Close(ep)
+		unix.Tgkill(unix.Getpid(), unix.Gettid(), unix.SIGUSR2)
+		var evs [1]unix.EpollEvent
+		start = time.Now()
+		_, _, e := syscall.Syscall6(unix.SYS_EPOLL_PWAIT, uintptr(ep), uintptr(unsafe.Pointer(&evs[0])), 1, 2000, uintptr(unsafe.Pointer(&none)), 8)
+		if e != unix.EINTR || time.Since(start) > time.Second {
+			errc <- fmt.Errorf("epoll_pwait with a mask that lets a pending signal through: %v after %v, want EINTR at once", e, time.Since(start))
+			return
+		}
+		unix.PthreadSigmask(unix.SIG_BLOCK, nil, &now)
+		if !sigHas(&now, unix.SIGUSR2) {
+			errc <- fmt.Errorf("after epoll_pwait the thread no longer blocks SIGUSR2: %#x", now.Val[0])
+			return
+		}
 		errc <- nil
 	}()
 	if err := <-errc; err != nil {
 		return "", err
 	}
-	if err := waitSignal(ch); err != nil {
+	if err := waitSignal(ch); err != nil { // Go's signal delivery may merge the two
 		return "", fmt.Errorf("SIGUSR2: %v", err)
 	}
-	return detail + "ppoll's mask: EINTR at once, the thread's mask back after", nil
+	return detail + "ppoll's and epoll_pwait's masks: EINTR at once, the thread's mask back after", nil
 }
 
 func sigAdd(s *unix.Sigset_t, sig syscall.Signal) { s.Val[(sig-1)/64] |= 1 << (uint(sig-1) % 64) }
