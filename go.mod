@@ -9,6 +9,7 @@ require (
 	github.com/u-root/u-root v0.16.0
 	golang.org/x/arch v0.26.0
 	golang.org/x/sys v0.41.0
+	golang.org/x/term v0.40.0
 )
 
 require (

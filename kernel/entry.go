@@ -37,6 +37,9 @@ func publishSchedHints() {
 	if t, ok := timers.NextWall(); ok {
 		next = min(next, t)
 	}
+	if t, ok := timerfds.Next(); ok {
+		next = min(next, t)
+	}
 	schedHints.nextSleeper.Store(next)
 	if next != 1<<63-1 {
 		armWake(next) // sleepers' deadlines include their slack (timer.go)

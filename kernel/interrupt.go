@@ -6,7 +6,7 @@ import "github.com/unitrace/unitrace/kernel/sched"
 // signal may end is woken, and its call ends in one of Linux's three ways, decided by what it
 // waited for:
 //
-//   - EINTR: epoll_pwait, nanosleep and clock_nanosleep (which also write the time left), and a
+//   - EINTR: poll, ppoll, select, pselect6 (which also write the time left), epoll_pwait, nanosleep and clock_nanosleep (which also write the time left), and a
 //     futex wait with a timeout (Linux's ERESTART_RESTARTBLOCK, which a handler turns into
 //     EINTR);
 //   - the bytes moved so far: a pipe read or write that moved some;
@@ -29,7 +29,7 @@ import "github.com/unitrace/unitrace/kernel/sched"
 func interruptWait(slot int32) {
 	t := &threads[slot]
 	switch t.wait {
-	case waitFutex, waitSleep, waitEpoll, waitEventfd, waitPipe, waitConsole, waitDevice, waitNet, waitSplice, waitFIFO, waitLock, waitRerun:
+	case waitFutex, waitSleep, waitEpoll, waitEventfd, waitPipe, waitConsole, waitDevice, waitNet, waitSplice, waitFIFO, waitLock, waitRerun, waitPoll:
 		if t.wait == waitDevice && t.waitOp != opRead {
 			return
 		}
@@ -56,6 +56,8 @@ func completeInterrupted(f *Frame, slot int32, kind waitKind) uint64 {
 		setSysRet(f, neg(EINTR))
 	case kind == waitEpoll, kind == waitFutex && t.deadline != 0:
 		setSysRet(f, neg(EINTR))
+	case kind == waitPoll:
+		pollInterrupted(f, t)
 	case kind == waitPipe && t.waitArg > 0:
 		setSysRet(f, t.waitArg)
 	case kind == waitNet && t.sock.moved > 0:

@@ -71,7 +71,10 @@ func initNetPort(mem uintptr) {
 }
 
 // netAvailable reports whether socket calls can reach the host.
-func netAvailable() bool { return netPort.port >= 0 && !netPort.broken }
+//
+// A machine without the trace device never runs initNetPort (netPort.port stays 0 then): it has
+// no buffers, and so no net port.
+func netAvailable() bool { return netPort.fill != 0 && netPort.port >= 0 && !netPort.broken }
 
 // netRoom reports whether a request with dataLen bytes of data fits the fill buffer now.
 func netRoom(dataLen int) bool {

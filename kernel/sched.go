@@ -130,6 +130,8 @@ func tickLocked(f *Frame) {
 		wake(woken[i], true)
 	}
 	expireTimers(now)
+	expireTimerfds(now)
+	sampleLoad(now)
 	if scheduler.TickDue(cpuIndex(), now) {
 		yield(f)
 	}

@@ -158,10 +158,16 @@ func deliverSignals(f *Frame) {
 	if onIdle() {
 		return
 	}
-	if sig := cur().sig.Next(); sig != 0 {
+	t := cur()
+	if sig := t.sig.Next(); sig != 0 {
 		deliverOne(f, sig)
 	}
-	cur().restarting = false // no handler took the interrupted call: it runs again
+	t.restarting = false // no handler took the interrupted call: it runs again
+	if t.restoreMask && t.wait == waitNone {
+		// ppoll or pselect6 returned without a handler to run: the thread's own mask is back.
+		t.restoreMask = false
+		t.sig.SetMask(t.savedMask)
+	}
 }
 
 // deliverOne takes sig off the running thread's pending set and acts on it: nothing, the end of
@@ -197,6 +203,7 @@ func deliverOne(f *Frame, sig int) {
 		killedBy(f, signal.SIGSEGV, signal.Info{Signo: signal.SIGSEGV, Code: signal.SI_KERNEL})
 		return
 	}
+	t.restoreMask = false // the frame holds the thread's own mask (frameSaved)
 	t.sig.EnterHandler(sig, a)
 	sigactions.Entered(sig, a)
 }
@@ -212,7 +219,11 @@ func forceFault(f *Frame, sig int, code int32, addr uint64) {
 // frameSaved is what the frame for a signal under a, taken by t at sp, keeps beside the
 // registers.
 func frameSaved(t *thread, sp uintptr, info signal.Info, a signal.Action) signal.Saved {
-	return signal.Saved{Info: info, Mask: t.sig.Mask, Stack: t.sig.Alt.Saved(sp, a.Flags)}
+	mask := t.sig.Mask
+	if t.restoreMask {
+		mask = t.savedMask // ppoll's or pselect6's mask ends with the call: sigreturn restores the thread's own
+	}
+	return signal.Saved{Info: info, Mask: mask, Stack: t.sig.Alt.Saved(sp, a.Flags)}
 }
 
 // sigreturnFault ends the program when rt_sigreturn finds no frame to read: the SIGSEGV Linux

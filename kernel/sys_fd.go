@@ -82,6 +82,9 @@ func eventfdRead(n int, buf uintptr) (ret uint64, done bool) {
 // epoll instance that watches it, after its readiness may have changed.
 func wakeFDWaiters(n int) {
 	futexWake(fdKey(n), maxThreads)
+	if pollWaiters > 0 {
+		futexWake(pollKey, maxThreads) // pollers scan again
+	}
 	k := fds.Watchers(n, watchBuf[:])
 	for i := 0; i < k; i++ {
 		futexWake(fdKey(int(watchBuf[i])), maxThreads)
@@ -92,11 +95,11 @@ func sysReadFD(f *Frame, n int, buf, count uintptr) (uint64, bool) {
 	switch fds.Kind(n) {
 	case fd.KindConsole:
 		return consoleCall(f, n, false, buf, count)
-	case fd.KindEventfd:
+	case fd.KindEventfd, fd.KindTimerfd:
 		if count < 8 {
 			return neg(EINVAL), true
 		}
-		ret, done := eventfdRead(n, buf)
+		ret, done := counterRead(n, buf)
 		if !done {
 			t := cur()
 			t.waitFD, t.waitAddr, t.deadline = int32(n), buf, 0
@@ -141,9 +144,12 @@ func sysEpollCtlImpl(epfd, op, target int, evAddr uintptr) uint64 {
 const epollCtlDel = 2
 
 // sysEpollPwaitImpl returns ready events at once, or blocks until an eventfd it watches is
-// written or the timeout (in ms; -1 forever) passes. The signal mask argument is ignored: the
-// kernel delivers signals only at system-call and interrupt returns anyway.
-func sysEpollPwaitImpl(f *Frame, nr uint64, epfd int, events uintptr, maxEvents int, timeout uint64) (uint64, bool) {
+// written or the timeout (in ms; -1 forever) passes. The signal mask, if given, stands for the
+// thread's until the call returns, as ppoll's (sys_poll.go).
+func sysEpollPwaitImpl(f *Frame, nr uint64, epfd int, events uintptr, maxEvents int, timeout uint64, sigmask, sigsize uintptr) (uint64, bool) {
+	if errno := setWaitMask(sigmask, sigsize); errno != 0 {
+		return neg(errno), true
+	}
 	if maxEvents <= 0 {
 		return neg(EINVAL), true
 	}
@@ -164,6 +170,9 @@ func sysEpollPwaitImpl(f *Frame, nr uint64, epfd int, events uintptr, maxEvents 
 			if !ok {
 				return neg(EFAULT), true
 			}
+			if ns < 0 {
+				return neg(EINVAL), true
+			}
 			if ns == 0 {
 				return 0, true
 			}
@@ -175,6 +184,9 @@ func sysEpollPwaitImpl(f *Frame, nr uint64, epfd int, events uintptr, maxEvents 
 		deadline = nanotime() + int64(int32(timeout))*1_000_000
 	}
 	t := cur()
+	if t.sig.Next() != 0 {
+		return neg(EINTR), true // a signal the call's mask lets through is pending already
+	}
 	t.waitFD, t.waitAddr, t.waitCount, t.deadline = int32(epfd), events, uintptr(maxEvents), deadline
 	futexes.Enqueue(fdKey(epfd), curSlot())
 	if deadline != 0 {

@@ -558,6 +558,7 @@ func closeFD(n int) uint64 {
 	rp, readsPipe := fds.PipeFor(n, false)
 	wp, writesPipe := fds.PipeFor(n, true)
 	sock, _, isSocket := fds.Socket(n)
+	closeTimerfd(n)
 	key, d, isFile := locksBeforeClose(n)
 	last, errno := fds.Close(n)
 	if isFile {

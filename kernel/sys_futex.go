@@ -141,6 +141,8 @@ func completeWait(f *Frame, slot int32) {
 		completeRerun(f, slot)
 	case waitConsole:
 		completeConsoleWait(f, slot)
+	case waitPoll:
+		completePollWait(f, slot)
 	case waitNet:
 		completeNetWait(f, slot)
 	case waitShare:
@@ -148,7 +150,7 @@ func completeWait(f *Frame, slot int32) {
 	case waitSplice:
 		completeSpliceWait(f, slot)
 	case waitEventfd:
-		if ret, done := eventfdRead(int(t.waitFD), t.waitAddr); done {
+		if ret, done := counterRead(int(t.waitFD), t.waitAddr); done {
 			setSysRet(f, ret)
 		} else {
 			t.wait = kind

@@ -181,3 +181,45 @@ func movePage(from, to uintptr, prot uint32) bool {
 	}
 	return true
 }
+
+// sysMincoreImpl is mincore(2): a byte per page of [addr, addr+length) in vec, 1 for a page
+// that has a frame (touched, or the program's image), 0 for one that has none yet. addr must be
+// page-aligned (EINVAL); every page of the range must be mapped, PROT_NONE included (ENOMEM, as
+// for an address beyond user space); vec must be writable (EFAULT).
+func sysMincoreImpl(addr, length, vec uintptr) uint64 {
+	if addr&(pageSize-1) != 0 {
+		return neg(EINVAL)
+	}
+	end := addr + length
+	if end < addr || end > userHi {
+		return neg(ENOMEM)
+	}
+	pages := pageUp(length) / pageSize
+	if length > 0 && pages == 0 { // length rounds past the top
+		return neg(ENOMEM)
+	}
+	imgStart, imgEnd := imageRange()
+	imgStart &^= pageSize - 1
+	for p := addr; p < addr+pages*pageSize; p += pageSize {
+		if p >= imgStart && p < imgEnd {
+			continue
+		}
+		if _, ok := space.Find(p); !ok {
+			return neg(ENOMEM)
+		}
+	}
+	out, ok := userBytes(vec, pages, true)
+	if !ok {
+		return neg(EFAULT)
+	}
+	for i := range out {
+		p := addr + uintptr(i)*pageSize
+		out[i] = 0
+		if p >= imgStart && p < imgEnd {
+			out[i] = 1
+		} else if _, _, present := archLookup(p); present {
+			out[i] = 1
+		}
+	}
+	return 0
+}

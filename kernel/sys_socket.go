@@ -392,6 +392,13 @@ func netReplyData(t *thread, h sockwire.Header, data []byte) int64 {
 			return -EFAULT
 		}
 		n.learnedLen = uint8(sockwire.FormatAddr(n.learned[:], data))
+	case sockwire.OpIoctl:
+		if len(data) < 4 {
+			return -EIO
+		}
+		if !writeUser32(n.buf, binary.LittleEndian.Uint32(data)) {
+			return -EFAULT
+		}
 	case sockwire.OpGetSockOpt:
 		if n.buf == 0 {
 			if len(data) >= 4 {

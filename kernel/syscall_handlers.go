@@ -51,11 +51,11 @@ func sysEpollCtl(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 func sysEpollPwait(f *Frame, a syscallArgs) (uint64, bool) {
-	return sysEpollPwaitImpl(f, nrEpollPwait, int(a[0]), uintptr(a[1]), int(a[2]), a[3])
+	return sysEpollPwaitImpl(f, nrEpollPwait, int(a[0]), uintptr(a[1]), int(a[2]), a[3], uintptr(a[4]), uintptr(a[5]))
 }
 
 func sysEpollPwait2(f *Frame, a syscallArgs) (uint64, bool) {
-	return sysEpollPwaitImpl(f, nrEpollPwait2, int(a[0]), uintptr(a[1]), int(a[2]), a[3])
+	return sysEpollPwaitImpl(f, nrEpollPwait2, int(a[0]), uintptr(a[1]), int(a[2]), a[3], uintptr(a[4]), uintptr(a[5]))
 }
 
 func sysPipe2(f *Frame, a syscallArgs) (uint64, bool) {
@@ -527,4 +527,58 @@ func sysPrctl(f *Frame, a syscallArgs) (uint64, bool) {
 
 func sysOpenat2(f *Frame, a syscallArgs) (uint64, bool) {
 	return sysOpenat2Impl(f, dirfdArg(a[0]), uintptr(a[1]), uintptr(a[2]), uintptr(a[3]))
+}
+
+// Timerfds (sys_timerfd.go), poll and select (sys_poll.go), ioctl (sys_ioctl.go).
+
+func sysTimerfdCreate(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysTimerfdCreateImpl(int32(a[0]), int(int32(a[1]))), true
+}
+
+func sysTimerfdSettime(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysTimerfdSettimeImpl(int(int32(a[0])), int(int32(a[1])), uintptr(a[2]), uintptr(a[3])), true
+}
+
+func sysTimerfdGettime(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysTimerfdGettimeImpl(int(int32(a[0])), uintptr(a[1])), true
+}
+
+func sysPpoll(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysPollImpl(f, uintptr(a[0]), uint64(uint32(a[1])), 0, uintptr(a[2]), uintptr(a[3]), uintptr(a[4]), true)
+}
+
+func sysPselect6(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSelectImpl(f, int(int32(a[0])), uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), uintptr(a[4]), uintptr(a[5]), true)
+}
+
+func sysIoctl(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysIoctlImpl(f, int(int32(a[0])), uint32(a[1]), uintptr(a[2]))
+}
+
+// The machine and the process (sys_info.go, sys_mem.go).
+
+func sysSysinfo(f *Frame, a syscallArgs) (uint64, bool) { return sysSysinfoImpl(uintptr(a[0])), true }
+
+func sysGettimeofday(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysGettimeofdayImpl(uintptr(a[0]), uintptr(a[1])), true
+}
+
+func sysRtSigpending(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysRtSigpendingImpl(uintptr(a[0]), uintptr(a[1])), true
+}
+
+func sysPrlimit64(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysPrlimit64Impl(int32(a[0]), int(uint32(a[1])), uintptr(a[2]), uintptr(a[3])), true
+}
+
+func sysGetrlimit(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysGetrlimitImpl(int(uint32(a[0])), uintptr(a[1])), true
+}
+
+func sysSetrlimit(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSetrlimitImpl(int(uint32(a[0])), uintptr(a[1])), true
+}
+
+func sysMincore(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysMincoreImpl(uintptr(a[0]), uintptr(a[1]), uintptr(a[2])), true
 }

@@ -8,7 +8,7 @@ func sysPipe(f *Frame, a syscallArgs) (uint64, bool) { return sysPipe2Impl(uintp
 
 // sysEpollWait is epoll_pwait without a signal mask (arm64 never had it).
 func sysEpollWait(f *Frame, a syscallArgs) (uint64, bool) {
-	return sysEpollPwaitImpl(f, nrEpollPwait, int(a[0]), uintptr(a[1]), int(a[2]), a[3])
+	return sysEpollPwaitImpl(f, nrEpollPwait, int(a[0]), uintptr(a[1]), int(a[2]), a[3], 0, 0)
 }
 
 func sysArchPrctl(f *Frame, a syscallArgs) (uint64, bool) {
@@ -98,3 +98,16 @@ func sysUtimes(f *Frame, a syscallArgs) (uint64, bool) {
 func sysUtime(f *Frame, a syscallArgs) (uint64, bool) {
 	return sysUtimeImpl(uintptr(a[0]), uintptr(a[1])), true
 }
+
+// poll and select: ppoll and pselect6 without a signal mask, with a timeout in milliseconds or
+// a struct timeval.
+
+func sysPoll(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysPollImpl(f, uintptr(a[0]), uint64(uint32(a[1])), int32(a[2]), 0, 0, 0, false)
+}
+
+func sysSelect(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSelectImpl(f, int(int32(a[0])), uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), uintptr(a[4]), 0, false)
+}
+
+func sysTime(f *Frame, a syscallArgs) (uint64, bool) { return sysTimeImpl(uintptr(a[0])), true }

@@ -14,6 +14,7 @@ const (
 	nrStat              = 4
 	nrFstat             = 5
 	nrLstat             = 6
+	nrPoll              = 7
 	nrLseek             = 8
 	nrMmap              = 9
 	nrMprotect          = 10
@@ -29,6 +30,7 @@ const (
 	nrWritev            = 20
 	nrAccess            = 21
 	nrPipe              = 22
+	nrSelect            = 23
 	nrSchedYield        = 24
 	nrMremap            = 25
 	nrMsync             = 26
@@ -88,7 +90,10 @@ const (
 	nrFchown            = 93
 	nrLchown            = 94
 	nrUmask             = 95
+	nrGettimeofday      = 96
+	nrGetrlimit         = 97
 	nrGetrusage         = 98
+	nrSysinfo           = 99
 	nrTimes             = 100
 	nrGetuid            = 102
 	nrGetgid            = 104
@@ -96,6 +101,7 @@ const (
 	nrGetegid           = 108
 	nrGetppid           = 110
 	nrGetgroups         = 115
+	nrRtSigpending      = 127
 	nrSigaltstack       = 131
 	nrUtime             = 132
 	nrMknod             = 133
@@ -106,6 +112,7 @@ const (
 	nrSchedGetscheduler = 145
 	nrPrctl             = 157
 	nrArchPrctl         = 158
+	nrSetrlimit         = 160
 	nrGettid            = 186
 	nrSetxattr          = 188
 	nrLsetxattr         = 189
@@ -120,6 +127,7 @@ const (
 	nrLremovexattr      = 198
 	nrFremovexattr      = 199
 	nrTkill             = 200
+	nrTime              = 201
 	nrFutex             = 202
 	nrSchedSetaffinity  = 203
 	nrSchedGetaffinity  = 204
@@ -152,12 +160,17 @@ const (
 	nrReadlinkat        = 267
 	nrFchmodat          = 268
 	nrFaccessat         = 269
+	nrPselect6          = 270
+	nrPpoll             = 271
 	nrSplice            = 275
 	nrTee               = 276
 	nrSyncFileRange     = 277
 	nrVmsplice          = 278
 	nrUtimensat         = 280
 	nrEpollPwait        = 281
+	nrTimerfdCreate     = 283
+	nrTimerfdSettime    = 286
+	nrTimerfdGettime    = 287
 	nrAccept4           = 288
 	nrEventfd2          = 290
 	nrEpollCreate1      = 291
@@ -182,13 +195,14 @@ const (
 // sysTable serves the Linux/amd64 system calls by number (dispatch); a number without a row
 // is unknown. It is static data: system calls run before package initialisation.
 var sysTable = [...]sysCall{
-	nrRead:              {handler: sysRead},              // partial: the console (the serial line's raw bytes: blocking unless O_NONBLOCK; end of file once the program has read as many bytes as unitrace run said its piped input held, else never; with unitrace.stdin=null always end of file); eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes and sockets (blocking unless O_NONBLOCK) and files
+	nrRead:              {handler: sysRead},              // partial: the console (the serial line's raw bytes: blocking unless O_NONBLOCK; end of file once the program has read as many bytes as unitrace run said its piped input held, else never; with unitrace.stdin=null always end of file); eventfds and timerfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes and sockets (blocking unless O_NONBLOCK) and files
 	nrWrite:             {handler: sysWrite},             // partial: the console, eventfds, the trace ports (blocking until the device has the bytes), pipes and sockets (blocking unless O_NONBLOCK; SIGPIPE and EPIPE without a reader) and files
 	nrOpen:              {handler: sysOpen},              // partial: as openat
 	nrClose:             {handler: sysClose},             // full
 	nrStat:              {handler: sysStat},              // full
-	nrFstat:             {handler: sysFstat},             // partial: the console is a character device, pipes FIFOs, eventfds, epoll instances and the trace ports anonymous inodes
+	nrFstat:             {handler: sysFstat},             // partial: the console is a character device, pipes FIFOs, eventfds, timerfds, epoll instances and the trace ports anonymous inodes
 	nrLstat:             {handler: sysLstat},             // full
+	nrPoll:              {handler: sysPoll},              // full: every descriptor epoll takes, and files and the trace ports always ready (Linux's DEFAULT_POLLMASK); a signal with a handler interrupts the wait (EINTR)
 	nrLseek:             {handler: sysLseek},             // partial: files (SEEK_DATA and SEEK_HOLE see no hole but the end; /proc's files SEEK_SET and SEEK_CUR only, EINVAL else, as Linux's seq files); other descriptors ESPIPE
 	nrMmap:              {handler: sysMmap},              // partial: anonymous mappings only (else ENODEV, EBADF for a closed descriptor): hints honoured when free, MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_POPULATE, PROT_NONE reservations that cost no frames
 	nrMprotect:          {handler: sysMprotect},          // partial: PROT_NONE discards the pages' contents, which the Go runtime allows
@@ -197,19 +211,20 @@ var sysTable = [...]sysCall{
 	nrRtSigaction:       {handler: sysRtSigaction},       // full
 	nrRtSigprocmask:     {handler: sysRtSigprocmask},     // full
 	nrRtSigreturn:       {handler: sysRtSigreturn},       // full
-	nrIoctl:             {errno: ENOTTY},                 // fails: no terminal or device takes ioctls
+	nrIoctl:             {handler: sysIoctl},             // partial: FIOCLEX, FIONCLEX and FIONBIO on every descriptor; FIONREAD on files (size less position), pipes, socket pairs, sockets and the console; on the console, a raw 115200 8N1 serial terminal: TCGETS, TCSETS, TCSETSW and TCSETSF (accepted: the line keeps its settings), TIOCGWINSZ, TIOCSWINSZ (SIGWINCH on a change), TIOCGPGRP and TIOCSPGRP; other requests ENOTTY (an epoll instance EINVAL)
 	nrPread64:           {handler: sysPread64},           // partial: files; other descriptors ESPIPE
 	nrPwrite64:          {handler: sysPwrite64},          // partial: files; other descriptors ESPIPE
 	nrReadv:             {handler: sysReadv},             // partial: files, pipes, sockets and the console; other descriptors EINVAL
 	nrWritev:            {handler: sysWritev},            // partial: files, pipes, sockets and the console; other descriptors EINVAL
 	nrAccess:            {handler: sysAccess},            // full: root: only X_OK on a file without an execute bit fails
 	nrPipe:              {handler: sysPipe},              // partial: as pipe2
+	nrSelect:            {handler: sysSelect},            // full: as poll; the time left goes back in the timeout
 	nrSchedYield:        {handler: sysSchedYield},        // full
 	nrMremap:            {handler: sysMremap},            // partial: private anonymous mappings: grows in place when the pages after are free, else moves with MREMAP_MAYMOVE (the frames move, contents kept); MREMAP_FIXED and MREMAP_DONTUNMAP; old_len 0 (needs a shared mapping) EINVAL
 	nrMsync:             {handler: sysMsync},             // full: checks flags, alignment and that the range is mapped (ENOMEM); nothing to write back: all mappings are anonymous
-	nrMincore:           {errno: ENOSYS},                 // fails: optional for the Go runtime
+	nrMincore:           {handler: sysMincore},           // full: a page is resident once touched; the program's image always
 	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE succeed and do nothing; others EINVAL
-	nrDup:               {handler: sysDup},               // partial: files, pipes, sockets and the console (a console, pipe or socket descriptor has its own O_NONBLOCK); eventfds, epoll instances and the trace ports EINVAL
+	nrDup:               {handler: sysDup},               // partial: files, pipes, sockets and the console (a console, pipe or socket descriptor has its own O_NONBLOCK); eventfds, timerfds, epoll instances and the trace ports EINVAL
 	nrDup2:              {handler: sysDup2},              // partial: as dup
 	nrNanosleep:         {handler: sysNanosleep},         // full: a signal with a handler interrupts it: EINTR and the time left
 	nrGetitimer:         {handler: sysGetitimer},         // full
@@ -263,7 +278,10 @@ var sysTable = [...]sysCall{
 	nrFchown:            {handler: sysFchown},            // partial: every file is root's: a change of owner is accepted and changes nothing
 	nrLchown:            {handler: sysLchown},            // partial: as fchown
 	nrUmask:             {handler: sysUmask},             // full
+	nrGettimeofday:      {handler: sysGettimeofday},      // full: the vDSO's answer, as a system call; the timezone is zero
+	nrGetrlimit:         {handler: sysGetrlimit},         // partial: as prlimit64
 	nrGetrusage:         {handler: sysGetrusage},         // full: RUSAGE_SELF and RUSAGE_THREAD: user and system time, ru_maxrss the machine's peak memory; RUSAGE_CHILDREN zeros; the other counters 0
+	nrSysinfo:           {handler: sysSysinfo},           // full: load averages sampled every 5 s, as Linux's, from the threads running or runnable; sharedram is the in-memory files' pages; no swap
 	nrTimes:             {handler: sysTimes},             // full: the process's user and system time; no children
 	nrGetuid:            {handler: sysGetuid},            // full: root: 0
 	nrGetgid:            {handler: sysGetgid},            // full: root: 0
@@ -271,6 +289,7 @@ var sysTable = [...]sysCall{
 	nrGetegid:           {handler: sysGetegid},           // full: root: 0
 	nrGetppid:           {handler: sysGetppid},           // partial: no parent: 0
 	nrGetgroups:         {handler: sysGetgroups},         // full: root with no supplementary groups: 0, the list untouched
+	nrRtSigpending:      {handler: sysRtSigpending},      // partial: the calling thread's pending signals that it blocks; a signal sent to the process is pending on the thread the kernel picked for it
 	nrSigaltstack:       {handler: sysSigaltstack},       // full
 	nrUtime:             {handler: sysUtime},             // full: as utimensat, with whole seconds
 	nrMknod:             {handler: sysMknod},             // partial: as mknodat
@@ -281,6 +300,7 @@ var sysTable = [...]sysCall{
 	nrSchedGetscheduler: {handler: sysSchedGetscheduler}, // full
 	nrPrctl:             {handler: sysPrctl},             // partial: PR_SET_NO_NEW_PRIVS and PR_GET_NO_NEW_PRIVS (per thread, inherited by clone); PR_SET_VMA naming and the rest EINVAL: the Go runtime stops asking
 	nrArchPrctl:         {handler: sysArchPrctl},         // partial: ARCH_SET_FS and ARCH_GET_FS; GS belongs to the kernel (EPERM)
+	nrSetrlimit:         {handler: sysSetrlimit},         // partial: as prlimit64
 	nrGettid:            {handler: sysGettid},            // full
 	nrSetxattr:          {handler: sysSetxattr},          // partial: the in-memory file systems keep user.*, trusted.* and security.* attributes (user.* on files and directories only: EPERM), all of a file's in one page (ENOSPC beyond); system.* and other names EOPNOTSUPP; read-only (packed) files EROFS; /proc and shared directories EOPNOTSUPP
 	nrLsetxattr:         {handler: sysLsetxattr},         // partial: as setxattr
@@ -295,6 +315,7 @@ var sysTable = [...]sysCall{
 	nrLremovexattr:      {handler: sysLremovexattr},      // partial: as removexattr
 	nrFremovexattr:      {handler: sysFremovexattr},      // partial: as removexattr; descriptors that are no file EOPNOTSUPP
 	nrTkill:             {handler: sysTkill},             // full
+	nrTime:              {handler: sysTime},              // full
 	nrFutex:             {handler: sysFutex},             // partial: WAIT and WAKE (private or not: one process) with relative timeouts, WAIT_BITSET and WAKE_BITSET with absolute ones (the mask is ignored); other operations ENOSYS
 	nrSchedSetaffinity:  {handler: sysSchedSetaffinity},  // full: per thread
 	nrSchedGetaffinity:  {handler: sysSchedGetaffinity},  // full: per thread; every CPU the kernel runs by default
@@ -310,7 +331,7 @@ var sysTable = [...]sysCall{
 	nrClockNanosleep:    {handler: sysClockNanosleep},    // partial: relative or TIMER_ABSTIME on the wall and monotonic clocks; CPU-time clocks EINVAL
 	nrExitGroup:         {handler: sysExitGroup},         // full: stops the machine with the status
 	nrEpollWait:         {handler: sysEpollWait},         // full: a signal with a handler interrupts the wait (EINTR)
-	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, pipes, sockets, the console and epoll instances; the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
+	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, timerfds, pipes, sockets, the console and epoll instances; the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
 	nrTgkill:            {handler: sysTgkill},            // full
 	nrUtimes:            {handler: sysUtimes},            // full: as futimesat
 	nrWaitid:            {handler: sysNoChild},           // partial: no children: ECHILD
@@ -327,12 +348,17 @@ var sysTable = [...]sysCall{
 	nrReadlinkat:        {handler: sysReadlinkat},        // full
 	nrFchmodat:          {handler: sysFchmodat},          // full
 	nrFaccessat:         {handler: sysFaccessat},         // full: root: only X_OK on a file without an execute bit fails
+	nrPselect6:          {handler: sysPselect6},          // full: as ppoll
+	nrPpoll:             {handler: sysPpoll},             // full: as poll; the signal mask stands for the thread's until the call returns (or the handler it runs returns); the time left goes back in the timeout
 	nrSplice:            {handler: sysSplice},            // partial: pipe to pipe, a file or a TCP socket to a pipe, a pipe to a file, a TCP socket or the console, with offsets, SPLICE_F_NONBLOCK and the pipe's and the socket's O_NONBLOCK as Linux; socket pairs EINVAL
 	nrTee:               {handler: sysTee},               // full: between two pipes, with SPLICE_F_NONBLOCK and either pipe's O_NONBLOCK as Linux
 	nrSyncFileRange:     {handler: sysSyncFileRange},     // partial: as fsync once the flags and range are checked (EINVAL); pipes and sockets ESPIPE
 	nrVmsplice:          {errno: ENOSYS},                 // fails: not served: Go does not use it
 	nrUtimensat:         {handler: sysUtimensat},         // full
-	nrEpollPwait:        {handler: sysEpollPwait},        // partial: the signal mask is ignored; a signal with a handler interrupts the wait (EINTR)
+	nrEpollPwait:        {handler: sysEpollPwait},        // full: the signal mask stands for the thread's until the call returns (or the handler it runs returns); a signal with a handler interrupts the wait (EINTR)
+	nrTimerfdCreate:     {handler: sysTimerfdCreate},     // partial: CLOCK_REALTIME, MONOTONIC, BOOTTIME and their ALARM forms (others EINVAL), TFD_NONBLOCK and TFD_CLOEXEC; readable and pollable while expirations wait to be read; at most 512 timerfds (ENFILE)
+	nrTimerfdSettime:    {handler: sysTimerfdSettime},    // full: relative or TFD_TIMER_ABSTIME, one-shot or periodic, at the expiry itself; TFD_TIMER_CANCEL_ON_SET is accepted and never cancels (the wall clock is never set)
+	nrTimerfdGettime:    {handler: sysTimerfdGettime},    // full
 	nrAccept4:           {handler: sysAccept4},           // full: SOCK_NONBLOCK and SOCK_CLOEXEC
 	nrEventfd2:          {handler: sysEventfd2},          // full: EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC
 	nrEpollCreate1:      {handler: sysEpollCreate1},      // full
@@ -340,7 +366,7 @@ var sysTable = [...]sysCall{
 	nrPipe2:             {handler: sysPipe2},             // partial: O_CLOEXEC and O_NONBLOCK; O_DIRECT (packet mode) EINVAL; 64 KiB each, at most 16 pipes (ENFILE)
 	nrPreadv:            {handler: sysPreadv},            // partial: files; other descriptors ESPIPE
 	nrPwritev:           {handler: sysPwritev},           // partial: files; other descriptors ESPIPE
-	nrPrlimit64:         {errno: ENOSYS},                 // fails: optional for the Go runtime
+	nrPrlimit64:         {handler: sysPrlimit64},         // partial: the process or its threads (else ESRCH); Linux's defaults, RLIMIT_NOFILE the descriptor table's 1024 for both limits, RLIMIT_NPROC and RLIMIT_SIGPENDING the thread slots; root may raise a hard limit, RLIMIT_NOFILE's not past 1024 (EPERM); kept and reported, not enforced: the kernel's fixed tables bound descriptors, threads and memory
 	nrRenameat2:         {handler: sysRenameat2},         // partial: RENAME_NOREPLACE and RENAME_EXCHANGE; RENAME_WHITEOUT EINVAL
 	nrGetrandom:         {handler: sysGetrandom},         // partial: the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; flags ignored
 	nrExecveat:          {handler: sysNoProcess},         // partial: as fork
@@ -350,6 +376,6 @@ var sysTable = [...]sysCall{
 	nrPidfdOpen:         {errno: ENOSYS},                 // fails: os.StartProcess's probe: then it does without pidfds
 	nrOpenat2:           {handler: sysOpenat2},           // partial: as openat, with open_how checked as Linux does (EINVAL, E2BIG) and RESOLVE_NO_XDEV, RESOLVE_NO_MAGICLINKS, RESOLVE_NO_SYMLINKS, RESOLVE_BENEATH and RESOLVE_IN_ROOT; RESOLVE_CACHED always EAGAIN (Linux may say it whenever it likes)
 	nrFaccessat2:        {handler: sysFaccessat2},        // full: root: only X_OK on a file without an execute bit fails
-	nrEpollPwait2:       {handler: sysEpollPwait2},       // partial: the signal mask is ignored, as for epoll_pwait
+	nrEpollPwait2:       {handler: sysEpollPwait2},       // full: as epoll_pwait
 	nrFchmodat2:         {handler: sysFchmodat2},         // full: a symbolic link's mode cannot change (EOPNOTSUPP), as on Linux
 }

@@ -60,6 +60,8 @@ const (
 	nrPreadv            = 69
 	nrPwritev           = 70
 	nrSendfile          = 71
+	nrPselect6          = 72
+	nrPpoll             = 73
 	nrVmsplice          = 75
 	nrSplice            = 76
 	nrTee               = 77
@@ -69,6 +71,9 @@ const (
 	nrFsync             = 82
 	nrFdatasync         = 83
 	nrSyncFileRange     = 84
+	nrTimerfdCreate     = 85
+	nrTimerfdSettime    = 86
+	nrTimerfdGettime    = 87
 	nrUtimensat         = 88
 	nrExit              = 93
 	nrExitGroup         = 94
@@ -98,13 +103,17 @@ const (
 	nrSigaltstack       = 132
 	nrRtSigaction       = 134
 	nrRtSigprocmask     = 135
+	nrRtSigpending      = 136
 	nrRtSigreturn       = 139
 	nrTimes             = 153
 	nrGetgroups         = 158
 	nrUname             = 160
+	nrGetrlimit         = 163
+	nrSetrlimit         = 164
 	nrGetrusage         = 165
 	nrUmask             = 166
 	nrPrctl             = 167
+	nrGettimeofday      = 169
 	nrGetpid            = 172
 	nrGetppid           = 173
 	nrGetuid            = 174
@@ -112,6 +121,7 @@ const (
 	nrGetgid            = 176
 	nrGetegid           = 177
 	nrGettid            = 178
+	nrSysinfo           = 179
 	nrSocket            = 198
 	nrSocketpair        = 199
 	nrBind              = 200
@@ -171,12 +181,12 @@ var sysTable = [...]sysCall{
 	nrGetcwd:            {handler: sysGetcwd},            // full
 	nrEventfd2:          {handler: sysEventfd2},          // full: EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC
 	nrEpollCreate1:      {handler: sysEpollCreate1},      // full
-	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, pipes, sockets, the console and epoll instances; the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
-	nrEpollPwait:        {handler: sysEpollPwait},        // partial: the signal mask is ignored; a signal with a handler interrupts the wait (EINTR)
-	nrDup:               {handler: sysDup},               // partial: files, pipes, sockets and the console (a console, pipe or socket descriptor has its own O_NONBLOCK); eventfds, epoll instances and the trace ports EINVAL
+	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, timerfds, pipes, sockets, the console and epoll instances; the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
+	nrEpollPwait:        {handler: sysEpollPwait},        // full: the signal mask stands for the thread's until the call returns (or the handler it runs returns); a signal with a handler interrupts the wait (EINTR)
+	nrDup:               {handler: sysDup},               // partial: files, pipes, sockets and the console (a console, pipe or socket descriptor has its own O_NONBLOCK); eventfds, timerfds, epoll instances and the trace ports EINVAL
 	nrDup3:              {handler: sysDup3},              // partial: as dup
 	nrFcntl:             {handler: sysFcntl},             // partial: F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files), F_GETPIPE_SZ and F_SETPIPE_SZ (pipes stay 64 KiB: more is EPERM); F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ forms on files (one process: its POSIX locks never conflict with each other; OFD locks conflict between open file descriptions and with POSIX locks; at most 128 locks, ENOLCK; a lock on another descriptor EINVAL); other commands EINVAL
-	nrIoctl:             {errno: ENOTTY},                 // fails: no terminal or device takes ioctls
+	nrIoctl:             {handler: sysIoctl},             // partial: FIOCLEX, FIONCLEX and FIONBIO on every descriptor; FIONREAD on files (size less position), pipes, socket pairs, sockets and the console; on the console, a raw 115200 8N1 serial terminal: TCGETS, TCSETS, TCSETSW and TCSETSF (accepted: the line keeps its settings), TIOCGWINSZ, TIOCSWINSZ (SIGWINCH on a change), TIOCGPGRP and TIOCSPGRP; other requests ENOTTY (an epoll instance EINVAL)
 	nrFlock:             {handler: sysFlock},             // partial: files: LOCK_SH, LOCK_EX, LOCK_UN, LOCK_NB, conflicting between open file descriptions (EWOULDBLOCK, or a wait a signal restarts); other descriptors EINVAL
 	nrMknodat:           {handler: sysMknodat},           // partial: makes every kind of node; /dev's character devices and FIFOs open
 	nrMkdirat:           {handler: sysMkdirat},           // full
@@ -200,7 +210,7 @@ var sysTable = [...]sysCall{
 	nrPipe2:             {handler: sysPipe2},             // partial: O_CLOEXEC and O_NONBLOCK; O_DIRECT (packet mode) EINVAL; 64 KiB each, at most 16 pipes (ENFILE)
 	nrGetdents64:        {handler: sysGetdents64},        // full
 	nrLseek:             {handler: sysLseek},             // partial: files (SEEK_DATA and SEEK_HOLE see no hole but the end; /proc's files SEEK_SET and SEEK_CUR only, EINVAL else, as Linux's seq files); other descriptors ESPIPE
-	nrRead:              {handler: sysRead},              // partial: the console (the serial line's raw bytes: blocking unless O_NONBLOCK; end of file once the program has read as many bytes as unitrace run said its piped input held, else never; with unitrace.stdin=null always end of file); eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes and sockets (blocking unless O_NONBLOCK) and files
+	nrRead:              {handler: sysRead},              // partial: the console (the serial line's raw bytes: blocking unless O_NONBLOCK; end of file once the program has read as many bytes as unitrace run said its piped input held, else never; with unitrace.stdin=null always end of file); eventfds and timerfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes and sockets (blocking unless O_NONBLOCK) and files
 	nrWrite:             {handler: sysWrite},             // partial: the console, eventfds, the trace ports (blocking until the device has the bytes), pipes and sockets (blocking unless O_NONBLOCK; SIGPIPE and EPIPE without a reader) and files
 	nrReadv:             {handler: sysReadv},             // partial: files, pipes, sockets and the console; other descriptors EINVAL
 	nrWritev:            {handler: sysWritev},            // partial: files, pipes, sockets and the console; other descriptors EINVAL
@@ -209,15 +219,20 @@ var sysTable = [...]sysCall{
 	nrPreadv:            {handler: sysPreadv},            // partial: files; other descriptors ESPIPE
 	nrPwritev:           {handler: sysPwritev},           // partial: files; other descriptors ESPIPE
 	nrSendfile:          {handler: sysSendfile},          // partial: from a file to a pipe, a file, a TCP socket or the console; a shared directory's or /proc's file to a socket EINVAL (Go's io.Copy falls back to read and write); at most 1 MiB a call between files
+	nrPselect6:          {handler: sysPselect6},          // full: as ppoll
+	nrPpoll:             {handler: sysPpoll},             // full: as poll; the signal mask stands for the thread's until the call returns (or the handler it runs returns); the time left goes back in the timeout
 	nrVmsplice:          {errno: ENOSYS},                 // fails: not served: Go does not use it
 	nrSplice:            {handler: sysSplice},            // partial: pipe to pipe, a file or a TCP socket to a pipe, a pipe to a file, a TCP socket or the console, with offsets, SPLICE_F_NONBLOCK and the pipe's and the socket's O_NONBLOCK as Linux; socket pairs EINVAL
 	nrTee:               {handler: sysTee},               // full: between two pipes, with SPLICE_F_NONBLOCK and either pipe's O_NONBLOCK as Linux
 	nrReadlinkat:        {handler: sysReadlinkat},        // full
 	nrNewfstatat:        {handler: sysNewfstatat},        // full
-	nrFstat:             {handler: sysFstat},             // partial: the console is a character device, pipes FIFOs, eventfds, epoll instances and the trace ports anonymous inodes
+	nrFstat:             {handler: sysFstat},             // partial: the console is a character device, pipes FIFOs, eventfds, timerfds, epoll instances and the trace ports anonymous inodes
 	nrFsync:             {handler: sysFsync},             // partial: files live in memory: nothing to write back; other descriptors EINVAL
 	nrFdatasync:         {handler: sysFdatasync},         // partial: as fsync
 	nrSyncFileRange:     {handler: sysSyncFileRange},     // partial: as fsync once the flags and range are checked (EINVAL); pipes and sockets ESPIPE
+	nrTimerfdCreate:     {handler: sysTimerfdCreate},     // partial: CLOCK_REALTIME, MONOTONIC, BOOTTIME and their ALARM forms (others EINVAL), TFD_NONBLOCK and TFD_CLOEXEC; readable and pollable while expirations wait to be read; at most 512 timerfds (ENFILE)
+	nrTimerfdSettime:    {handler: sysTimerfdSettime},    // full: relative or TFD_TIMER_ABSTIME, one-shot or periodic, at the expiry itself; TFD_TIMER_CANCEL_ON_SET is accepted and never cancels (the wall clock is never set)
+	nrTimerfdGettime:    {handler: sysTimerfdGettime},    // full
 	nrUtimensat:         {handler: sysUtimensat},         // full
 	nrExit:              {handler: sysExit},              // full: the last thread's exit ends the program
 	nrExitGroup:         {handler: sysExitGroup},         // full: stops the machine with the status
@@ -247,13 +262,17 @@ var sysTable = [...]sysCall{
 	nrSigaltstack:       {handler: sysSigaltstack},       // full
 	nrRtSigaction:       {handler: sysRtSigaction},       // full
 	nrRtSigprocmask:     {handler: sysRtSigprocmask},     // full
+	nrRtSigpending:      {handler: sysRtSigpending},      // partial: the calling thread's pending signals that it blocks; a signal sent to the process is pending on the thread the kernel picked for it
 	nrRtSigreturn:       {handler: sysRtSigreturn},       // full
 	nrTimes:             {handler: sysTimes},             // full: the process's user and system time; no children
 	nrGetgroups:         {handler: sysGetgroups},         // full: root with no supplementary groups: 0, the list untouched
 	nrUname:             {handler: sysUname},             // partial: fixed strings: Linux, unitrace, 6.1.0-unitrace, #1, x86_64 or aarch64, (none)
+	nrGetrlimit:         {handler: sysGetrlimit},         // partial: as prlimit64
+	nrSetrlimit:         {handler: sysSetrlimit},         // partial: as prlimit64
 	nrGetrusage:         {handler: sysGetrusage},         // full: RUSAGE_SELF and RUSAGE_THREAD: user and system time, ru_maxrss the machine's peak memory; RUSAGE_CHILDREN zeros; the other counters 0
 	nrUmask:             {handler: sysUmask},             // full
 	nrPrctl:             {handler: sysPrctl},             // partial: PR_SET_NO_NEW_PRIVS and PR_GET_NO_NEW_PRIVS (per thread, inherited by clone); PR_SET_VMA naming and the rest EINVAL: the Go runtime stops asking
+	nrGettimeofday:      {handler: sysGettimeofday},      // full: the vDSO's answer, as a system call; the timezone is zero
 	nrGetpid:            {handler: sysGetpid},            // full
 	nrGetppid:           {handler: sysGetppid},           // partial: no parent: 0
 	nrGetuid:            {handler: sysGetuid},            // full: root: 0
@@ -261,6 +280,7 @@ var sysTable = [...]sysCall{
 	nrGetgid:            {handler: sysGetgid},            // full: root: 0
 	nrGetegid:           {handler: sysGetegid},           // full: root: 0
 	nrGettid:            {handler: sysGettid},            // full
+	nrSysinfo:           {handler: sysSysinfo},           // full: load averages sampled every 5 s, as Linux's, from the threads running or runnable; sharedram is the in-memory files' pages; no swap
 	nrSocket:            {handler: sysSocket},            // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; protocol 0, IPPROTO_TCP or IPPROTO_UDP (others EPROTONOSUPPORT); AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT
 	nrSocketpair:        {handler: sysSocketpair},        // partial: AF_UNIX SOCK_STREAM and SOCK_DGRAM, served in the guest: 64 KiB each way, at most 32 messages queued each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux
 	nrBind:              {handler: sysBind},              // full: the host's loopback address whatever address is asked (the port is kept), or where the launcher's -listen maps the port
@@ -284,11 +304,11 @@ var sysTable = [...]sysCall{
 	nrMmap:              {handler: sysMmap},              // partial: anonymous mappings only (else ENODEV, EBADF for a closed descriptor): hints honoured when free, MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_POPULATE, PROT_NONE reservations that cost no frames
 	nrMprotect:          {handler: sysMprotect},          // partial: PROT_NONE discards the pages' contents, which the Go runtime allows
 	nrMsync:             {handler: sysMsync},             // full: checks flags, alignment and that the range is mapped (ENOMEM); nothing to write back: all mappings are anonymous
-	nrMincore:           {errno: ENOSYS},                 // fails: optional for the Go runtime
+	nrMincore:           {handler: sysMincore},           // full: a page is resident once touched; the program's image always
 	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE succeed and do nothing; others EINVAL
 	nrAccept4:           {handler: sysAccept4},           // full: SOCK_NONBLOCK and SOCK_CLOEXEC
 	nrWait4:             {handler: sysNoChild},           // partial: no children: ECHILD
-	nrPrlimit64:         {errno: ENOSYS},                 // fails: optional for the Go runtime
+	nrPrlimit64:         {handler: sysPrlimit64},         // partial: the process or its threads (else ESRCH); Linux's defaults, RLIMIT_NOFILE the descriptor table's 1024 for both limits, RLIMIT_NPROC and RLIMIT_SIGPENDING the thread slots; root may raise a hard limit, RLIMIT_NOFILE's not past 1024 (EPERM); kept and reported, not enforced: the kernel's fixed tables bound descriptors, threads and memory
 	nrRenameat2:         {handler: sysRenameat2},         // partial: RENAME_NOREPLACE and RENAME_EXCHANGE; RENAME_WHITEOUT EINVAL
 	nrGetrandom:         {handler: sysGetrandom},         // partial: the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; flags ignored
 	nrExecveat:          {handler: sysNoProcess},         // partial: as fork
@@ -298,6 +318,6 @@ var sysTable = [...]sysCall{
 	nrPidfdOpen:         {errno: ENOSYS},                 // fails: os.StartProcess's probe: then it does without pidfds
 	nrOpenat2:           {handler: sysOpenat2},           // partial: as openat, with open_how checked as Linux does (EINVAL, E2BIG) and RESOLVE_NO_XDEV, RESOLVE_NO_MAGICLINKS, RESOLVE_NO_SYMLINKS, RESOLVE_BENEATH and RESOLVE_IN_ROOT; RESOLVE_CACHED always EAGAIN (Linux may say it whenever it likes)
 	nrFaccessat2:        {handler: sysFaccessat2},        // full: root: only X_OK on a file without an execute bit fails
-	nrEpollPwait2:       {handler: sysEpollPwait2},       // partial: the signal mask is ignored, as for epoll_pwait
+	nrEpollPwait2:       {handler: sysEpollPwait2},       // full: as epoll_pwait
 	nrFchmodat2:         {handler: sysFchmodat2},         // full: a symbolic link's mode cannot change (EOPNOTSUPP), as on Linux
 }

@@ -30,6 +30,7 @@ const (
 	waitFIFO             // a FIFO's open waiting for the other end (sys_fifo.go): check on wake
 	waitLock             // a file lock held by another owner (sys_lock.go): try again on wake
 	waitRerun            // a socket pair's receive or message send (sys_pairmsg.go): run the call again on wake
+	waitPoll             // poll, ppoll, select, pselect6 (sys_poll.go): scan again on wake, 0 on timeout
 )
 
 // kernelPathMax bounds a blocked thread's recorded kernel path.
@@ -75,6 +76,12 @@ type thread struct {
 	clearChild uintptr       // CLONE_CHILD_CLEARTID: zeroed and futex-woken at exit
 
 	sig signal.Thread // mask, pending signals, alternate signal stack
+	// savedMask is the thread's own signal mask while ppoll or pselect6 waits with another
+	// (restoreMask): it comes back when the call returns, or through the frame of the handler
+	// the call's return runs (deliverSignals).
+	savedMask   signal.Set
+	restoreMask bool
+	poll        pollCall // the poll or select in progress (sys_poll.go)
 
 	noNewPrivs bool // prctl PR_SET_NO_NEW_PRIVS: set once, inherited by clone
 

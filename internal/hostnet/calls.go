@@ -65,6 +65,8 @@ func (s *server) call(h sockwire.Header, data []byte) (int64, int64, []byte) {
 		return 0, 0, encodeAddr(nil, sa)
 	case sockwire.OpSetSockOpt:
 		return setsockopt(hs.fd, h.A[0], h.A[1], data), 0, nil
+	case sockwire.OpIoctl:
+		return ioctlInt(hs.fd, h.A[0])
 	case sockwire.OpGetSockOpt:
 		return getsockopt(hs.fd, h.A[0], h.A[1], h.A[2])
 	case sockwire.OpSend:

@@ -185,6 +185,12 @@ func TestTCP(t *testing.T) {
 		t.Fatalf("send = %d", r)
 	}
 	g.waitEvent(sv, syscall.EPOLLIN)
+	if r, _, v := g.call(sockwire.OpIoctl, sv, [3]int64{fionread}, nil); r != 0 || len(v) != 4 || binary.LittleEndian.Uint32(v) != uint32(len(msg)) {
+		t.Fatalf("FIONREAD = %d %x, want %d bytes", r, v, len(msg))
+	}
+	if r, _, _ := g.call(sockwire.OpIoctl, sv, [3]int64{0x5401}, nil); r != errno(syscall.ENOTTY) {
+		t.Fatalf("TCGETS on a socket = %d, want ENOTTY", r)
+	}
 	r, alen, got := g.call(sockwire.OpRecv, sv, [3]int64{0, 100}, nil)
 	if r != int64(len(msg)) || alen != 0 || !bytes.Equal(got, msg) {
 		t.Fatalf("recv = %d, %d, %q", r, alen, got)

@@ -1,6 +1,7 @@
 package hostnet
 
 import (
+	"encoding/binary"
 	"syscall"
 	"unsafe"
 )
@@ -74,4 +75,23 @@ func getsockopt(fd int, level, name, room int64) (int64, int64, []byte) {
 		return -int64(e), 0, nil
 	}
 	return 0, 0, buf[:n]
+}
+
+// fionread is FIONREAD (SIOCINQ): the bytes a read of the socket would find.
+const fionread = 0x541B
+
+// ioctlInt makes an ioctl that returns an int: FIONREAD only, the one a guest forwards; any
+// other request is ENOTTY, as Linux answers one a socket does not know.
+func ioctlInt(fd int, req int64) (int64, int64, []byte) {
+	if req != fionread {
+		return -int64(syscall.ENOTTY), 0, nil
+	}
+	var v int32
+	_, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), fionread, uintptr(unsafe.Pointer(&v)))
+	if e != 0 {
+		return -int64(e), 0, nil
+	}
+	b := make([]byte, 4)
+	binary.LittleEndian.PutUint32(b, uint32(v))
+	return 0, 0, b
 }

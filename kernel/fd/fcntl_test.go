@@ -96,7 +96,7 @@ func TestEpollCreateFlags(t *testing.T) {
 }
 
 func TestKindString(t *testing.T) {
-	for k, want := range map[Kind]string{KindNone: "none", KindConsole: "console", KindEventfd: "eventfd", KindEpoll: "epoll", 9: "invalid"} {
+	for k, want := range map[Kind]string{KindNone: "none", KindConsole: "console", KindEventfd: "eventfd", KindEpoll: "epoll", KindTimerfd: "timerfd", 10: "invalid"} {
 		if k.String() != want {
 			t.Errorf("Kind(%d).String() = %q", k, k.String())
 		}

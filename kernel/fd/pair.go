@@ -160,8 +160,9 @@ func (t *Table) shutPipe(p int) {
 }
 
 // pairPoll is a pair end's readiness: readable with bytes in the direction it reads, and
-// EPOLLRDHUP once nothing more can come that way; writable with room in the other; EPOLLHUP
-// once both directions are closed, as Linux's unix_poll.
+// EPOLLRDHUP once nothing more can come that way; writable with room in the other, or once
+// that direction is closed (a write fails at once); EPOLLHUP once both directions are closed,
+// as Linux's unix_poll.
 func (t *Table) pairPoll(f *file) uint32 {
 	r, w := t.pairPipes(f)
 	rp, wp := &t.pipes[r], &t.pipes[w]
@@ -177,8 +178,10 @@ func (t *Table) pairPoll(f *file) uint32 {
 	if rdDone && wrDone {
 		ev |= EPOLLHUP
 	}
-	if !wrDone && PipeSize-wp.n >= PipeBuf {
-		ev |= EPOLLOUT | EPOLLWRNORM
+	if wrDone || PipeSize-wp.n >= PipeBuf {
+		// unix_writable: room to write, or a write that fails at once (EPIPE) once the peer
+		// is gone or the direction shut; Linux sets WRBAND with it for AF_UNIX.
+		ev |= EPOLLOUT | EPOLLWRNORM | EPOLLWRBAND
 	}
 	return ev
 }

@@ -36,9 +36,9 @@ type pipe struct {
 	// anew while held, its buffer being where the host's reply goes.
 	heldIn, heldOut bool
 
-	fifo    uint64 // a named FIFO's inode key plus one (fifo.go); 0 for pipe2's pipes
-	rOpens  uint32 // opens of a FIFO's read end so far: a blocked writer waits for it to change
-	wOpens  uint32 // opens of its write end so far
+	fifo   uint64 // a named FIFO's inode key plus one (fifo.go); 0 for pipe2's pipes
+	rOpens uint32 // opens of a FIFO's read end so far: a blocked writer waits for it to change
+	wOpens uint32 // opens of its write end so far
 
 	// A socket pair's direction: bytes ever written and read, and the messages that carry
 	// control data or, on a datagram pair, delimit each datagram (pairmsg.go).

@@ -58,6 +58,8 @@ func (t *Table) poll(fd int, depth int) uint32 {
 		return t.sockets[f.desc%MaxSockets].ready
 	case KindPair:
 		return t.pairPoll(f)
+	case KindTimerfd:
+		return timerfdPoll(f.count)
 	case KindEpoll:
 		if depth > maxNests+1 {
 			return 0

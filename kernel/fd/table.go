@@ -37,11 +37,12 @@ const (
 	KindConsole
 	KindEventfd
 	KindEpoll
-	KindDevice // a kernel device (a virtio-serial port), read and written by the kernel
-	KindFile   // a file of the file system, through an open file description (file.go)
-	KindPipe   // an end of a pipe (pipe.go)
-	KindSocket // a socket, forwarded to the host (socket.go)
-	KindPair   // an end of a socket pair, served here (pair.go)
+	KindDevice  // a kernel device (a virtio-serial port), read and written by the kernel
+	KindFile    // a file of the file system, through an open file description (file.go)
+	KindPipe    // an end of a pipe (pipe.go)
+	KindSocket  // a socket, forwarded to the host (socket.go)
+	KindPair    // an end of a socket pair, served here (pair.go)
+	KindTimerfd // a timerfd: a timer the kernel keeps (timerfd.go)
 )
 
 func (k Kind) String() string {
@@ -64,14 +65,16 @@ func (k Kind) String() string {
 		return "socket"
 	case KindPair:
 		return "socket pair"
+	case KindTimerfd:
+		return "timerfd"
 	}
 	return "invalid"
 }
 
 // file is one open descriptor and the object behind it.
 type file struct {
-	count     uint64 // eventfd counter; device number for KindDevice
-	desc      int16  // KindFile: the open file description, an index into Table.descs; KindPipe: the pipe; KindSocket: the socket
+	count     uint64 // eventfd counter; device number for KindDevice; KindTimerfd: expirations not yet read
+	desc      int16  // KindFile: the open file description, an index into Table.descs; KindPipe: the pipe; KindSocket: the socket; KindTimerfd: the timer
 	kind      Kind
 	cloexec   bool // FD_CLOEXEC
 	nonblock  bool // O_NONBLOCK

@@ -61,11 +61,12 @@ const (
 	OpRecv       Op = 11 // A: flags, the most bytes wanted. Reply A[1]: the address's length; Data: the address, then the bytes
 	OpShutdown   Op = 12 // A[0]: how
 	OpClose      Op = 13 // sent with id 0: no reply
-	opEnd        Op = 14
+	OpIoctl      Op = 14 // A[0]: the request (FIONREAD only). Reply Data: the int it returns
+	opEnd        Op = 15
 )
 
 var opNames = [opEnd]string{"", "socket", "bind", "listen", "accept", "connect", "getsockname",
-	"getpeername", "setsockopt", "getsockopt", "send", "recv", "shutdown", "close"}
+	"getpeername", "setsockopt", "getsockopt", "send", "recv", "shutdown", "close", "ioctl"}
 
 // String names the call.
 func (o Op) String() string {

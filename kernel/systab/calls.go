@@ -4,19 +4,19 @@ package systab
 // order docs/kernel.md shows them. Any other number is unknown: it answers ENOSYS and is reported
 // once on the console. Notes must not contain '|' (they become table cells).
 var Calls = []Call{
-	// Descriptors: the console (0, 1, 2), the trace ports (3, 4), eventfds, epoll instances, pipes, files.
-	partial("read", "sysRead", "the console (the serial line's raw bytes: blocking unless O_NONBLOCK; end of file once the program has read as many bytes as unitrace run said its piped input held, else never; with unitrace.stdin=null always end of file); eventfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes and sockets (blocking unless O_NONBLOCK) and files"),
+	// Descriptors: the console (0, 1, 2), the trace ports (3, 4), eventfds, timerfds, epoll instances, pipes, files.
+	partial("read", "sysRead", "the console (the serial line's raw bytes: blocking unless O_NONBLOCK; end of file once the program has read as many bytes as unitrace run said its piped input held, else never; with unitrace.stdin=null always end of file); eventfds and timerfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes and sockets (blocking unless O_NONBLOCK) and files"),
 	partial("write", "sysWrite", "the console, eventfds, the trace ports (blocking until the device has the bytes), pipes and sockets (blocking unless O_NONBLOCK; SIGPIPE and EPIPE without a reader) and files"),
 	full("close", "sysClose", ""),
 	partial("fcntl", "sysFcntl", "F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files), F_GETPIPE_SZ and F_SETPIPE_SZ (pipes stay 64 KiB: more is EPERM); F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ forms on files (one process: its POSIX locks never conflict with each other; OFD locks conflict between open file descriptions and with POSIX locks; at most 128 locks, ENOLCK; a lock on another descriptor EINVAL); other commands EINVAL"),
 	partial("flock", "sysFlock", "files: LOCK_SH, LOCK_EX, LOCK_UN, LOCK_NB, conflicting between open file descriptions (EWOULDBLOCK, or a wait a signal restarts); other descriptors EINVAL"),
-	partial("dup", "sysDup", "files, pipes, sockets and the console (a console, pipe or socket descriptor has its own O_NONBLOCK); eventfds, epoll instances and the trace ports EINVAL"),
+	partial("dup", "sysDup", "files, pipes, sockets and the console (a console, pipe or socket descriptor has its own O_NONBLOCK); eventfds, timerfds, epoll instances and the trace ports EINVAL"),
 	partial("dup2", "sysDup2", "as dup"),
 	partial("dup3", "sysDup3", "as dup"),
 	full("epoll_create1", "sysEpollCreate1", ""),
-	full("epoll_ctl", "sysEpollCtl", "eventfds, pipes, sockets, the console and epoll instances; the trace ports and files cannot be polled (EPERM, as for Linux's regular files)"),
-	partial("epoll_pwait", "sysEpollPwait", "the signal mask is ignored; a signal with a handler interrupts the wait (EINTR)"),
-	partial("epoll_pwait2", "sysEpollPwait2", "the signal mask is ignored, as for epoll_pwait"),
+	full("epoll_ctl", "sysEpollCtl", "eventfds, timerfds, pipes, sockets, the console and epoll instances; the trace ports and files cannot be polled (EPERM, as for Linux's regular files)"),
+	full("epoll_pwait", "sysEpollPwait", "the signal mask stands for the thread's until the call returns (or the handler it runs returns); a signal with a handler interrupts the wait (EINTR)"),
+	full("epoll_pwait2", "sysEpollPwait2", "as epoll_pwait"),
 	full("epoll_wait", "sysEpollWait", "a signal with a handler interrupts the wait (EINTR)"),
 	full("eventfd2", "sysEventfd2", "EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC"),
 	partial("pipe2", "sysPipe2", "O_CLOEXEC and O_NONBLOCK; O_DIRECT (packet mode) EINVAL; 64 KiB each, at most 16 pipes (ENFILE)"),
@@ -25,6 +25,14 @@ var Calls = []Call{
 	full("tee", "sysTee", "between two pipes, with SPLICE_F_NONBLOCK and either pipe's O_NONBLOCK as Linux"),
 	partial("sendfile", "sysSendfile", "from a file to a pipe, a file, a TCP socket or the console; a shared directory's or /proc's file to a socket EINVAL (Go's io.Copy falls back to read and write); at most 1 MiB a call between files"),
 	fails("vmsplice", "ENOSYS", "not served: Go does not use it"),
+	partial("timerfd_create", "sysTimerfdCreate", "CLOCK_REALTIME, MONOTONIC, BOOTTIME and their ALARM forms (others EINVAL), TFD_NONBLOCK and TFD_CLOEXEC; readable and pollable while expirations wait to be read; at most 512 timerfds (ENFILE)"),
+	full("timerfd_settime", "sysTimerfdSettime", "relative or TFD_TIMER_ABSTIME, one-shot or periodic, at the expiry itself; TFD_TIMER_CANCEL_ON_SET is accepted and never cancels (the wall clock is never set)"),
+	full("timerfd_gettime", "sysTimerfdGettime", ""),
+	full("poll", "sysPoll", "every descriptor epoll takes, and files and the trace ports always ready (Linux's DEFAULT_POLLMASK); a signal with a handler interrupts the wait (EINTR)"),
+	full("ppoll", "sysPpoll", "as poll; the signal mask stands for the thread's until the call returns (or the handler it runs returns); the time left goes back in the timeout"),
+	full("select", "sysSelect", "as poll; the time left goes back in the timeout"),
+	full("pselect6", "sysPselect6", "as ppoll"),
+	partial("ioctl", "sysIoctl", "FIOCLEX, FIONCLEX and FIONBIO on every descriptor; FIONREAD on files (size less position), pipes, socket pairs, sockets and the console; on the console, a raw 115200 8N1 serial terminal: TCGETS, TCSETS, TCSETSW and TCSETSF (accepted: the line keeps its settings), TIOCGWINSZ, TIOCSWINSZ (SIGWINCH on a change), TIOCGPGRP and TIOCSPGRP; other requests ENOTTY (an epoll instance EINVAL)"),
 
 	// Sockets: TCP and UDP over IPv4 and IPv6, each a host socket in the launcher (kernel/sys_socket.go).
 	partial("socket", "sysSocket", "AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; protocol 0, IPPROTO_TCP or IPPROTO_UDP (others EPROTONOSUPPORT); AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT"),
@@ -57,7 +65,7 @@ var Calls = []Call{
 	partial("pwritev", "sysPwritev", "files; other descriptors ESPIPE"),
 	partial("lseek", "sysLseek", "files (SEEK_DATA and SEEK_HOLE see no hole but the end; /proc's files SEEK_SET and SEEK_CUR only, EINVAL else, as Linux's seq files); other descriptors ESPIPE"),
 	full("getdents64", "sysGetdents64", ""),
-	partial("fstat", "sysFstat", "the console is a character device, pipes FIFOs, eventfds, epoll instances and the trace ports anonymous inodes"),
+	partial("fstat", "sysFstat", "the console is a character device, pipes FIFOs, eventfds, timerfds, epoll instances and the trace ports anonymous inodes"),
 	full("newfstatat", "sysNewfstatat", ""),
 	full("stat", "sysStat", ""),
 	full("lstat", "sysLstat", ""),
@@ -125,12 +133,14 @@ var Calls = []Call{
 	partial("mremap", "sysMremap", "private anonymous mappings: grows in place when the pages after are free, else moves with MREMAP_MAYMOVE (the frames move, contents kept); MREMAP_FIXED and MREMAP_DONTUNMAP; old_len 0 (needs a shared mapping) EINVAL"),
 	partial("madvise", "sysMadvise", "DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE succeed and do nothing; others EINVAL"),
 	partial("brk", "sysBrk", "no heap break: returns 0 (the Go runtime never uses brk)"),
+	full("mincore", "sysMincore", "a page is resident once touched; the program's image always"),
 
 	// Signals.
 	full("rt_sigaction", "sysRtSigaction", ""),
 	full("rt_sigprocmask", "sysRtSigprocmask", ""),
 	full("sigaltstack", "sysSigaltstack", ""),
 	full("rt_sigreturn", "sysRtSigreturn", ""),
+	partial("rt_sigpending", "sysRtSigpending", "the calling thread's pending signals that it blocks; a signal sent to the process is pending on the thread the kernel picked for it"),
 	full("tgkill", "sysTgkill", ""),
 	full("tkill", "sysTkill", ""),
 	full("kill", "sysKill", "the one process: pid 0, -1 or its own (else ESRCH)"),
@@ -165,6 +175,8 @@ var Calls = []Call{
 	partial("clock_nanosleep", "sysClockNanosleep", "relative or TIMER_ABSTIME on the wall and monotonic clocks; CPU-time clocks EINVAL"),
 	full("getrusage", "sysGetrusage", "RUSAGE_SELF and RUSAGE_THREAD: user and system time, ru_maxrss the machine's peak memory; RUSAGE_CHILDREN zeros; the other counters 0"),
 	full("times", "sysTimes", "the process's user and system time; no children"),
+	full("gettimeofday", "sysGettimeofday", "the vDSO's answer, as a system call; the timezone is zero"),
+	full("time", "sysTime", ""),
 	full("setitimer", "sysSetitimer", "ITIMER_REAL (wall time, SIGALRM: at its expiry), ITIMER_VIRTUAL (user time, SIGVTALRM) and ITIMER_PROF (CPU time, SIGPROF), checked at the 250 Hz tick and at thread switches"),
 	full("getitimer", "sysGetitimer", ""),
 	full("alarm", "sysAlarm", "ITIMER_REAL"),
@@ -185,12 +197,13 @@ var Calls = []Call{
 	full("getgroups", "sysGetgroups", "root with no supplementary groups: 0, the list untouched"),
 	partial("getrandom", "sysGetrandom", "the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; flags ignored"),
 	partial("uname", "sysUname", "fixed strings: Linux, unitrace, 6.1.0-unitrace, #1, x86_64 or aarch64, (none)"),
+	full("sysinfo", "sysSysinfo", "load averages sampled every 5 s, as Linux's, from the threads running or runnable; sharedram is the in-memory files' pages; no swap"),
+	partial("prlimit64", "sysPrlimit64", "the process or its threads (else ESRCH); Linux's defaults, RLIMIT_NOFILE the descriptor table's 1024 for both limits, RLIMIT_NPROC and RLIMIT_SIGPENDING the thread slots; root may raise a hard limit, RLIMIT_NOFILE's not past 1024 (EPERM); kept and reported, not enforced: the kernel's fixed tables bound descriptors, threads and memory"),
+	partial("getrlimit", "sysGetrlimit", "as prlimit64"),
+	partial("setrlimit", "sysSetrlimit", "as prlimit64"),
 
 	// Answered with an error.
 	partial("copy_file_range", "sysCopyFileRange", "regular files of one file system (EXDEV across two, as Linux since 5.19 for file systems without their own copy); flags must be 0; at most 1 MiB a call (one chunk with a shared directory's file)"),
-	fails("ioctl", "ENOTTY", "no terminal or device takes ioctls"),
 	partial("prctl", "sysPrctl", "PR_SET_NO_NEW_PRIVS and PR_GET_NO_NEW_PRIVS (per thread, inherited by clone); PR_SET_VMA naming and the rest EINVAL: the Go runtime stops asking"),
-	fails("prlimit64", "ENOSYS", "optional for the Go runtime"),
 	fails("rseq", "ENOSYS", "optional for the Go runtime"),
-	fails("mincore", "ENOSYS", "optional for the Go runtime"),
 }

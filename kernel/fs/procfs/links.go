@@ -113,6 +113,8 @@ func anonName(fds *fd.Table, n int, t *text) {
 		t.str("anon_inode:[eventfd]")
 	case fd.KindEpoll:
 		t.str("anon_inode:[eventpoll]")
+	case fd.KindTimerfd:
+		t.str("anon_inode:[timerfd]")
 	default: // the trace ports, which Linux has no name for
 		t.str("anon_inode:[unitrace-port]")
 	}

@@ -19,6 +19,17 @@ func (ns *Namespace) kindOf(n Node) kind {
 	return ns.mounts[n.FS].kind
 }
 
+// MemPages is the pages the in-memory file systems' files hold (tmpfs's "shared" memory).
+func (ns *Namespace) MemPages() uint64 {
+	var pages uint64
+	for i := range ns.mounts {
+		if ns.mounts[i].kind == kindMem {
+			pages += ns.mem[ns.mounts[i].index%MaxMemFS].Usage().Pages
+		}
+	}
+	return pages
+}
+
 // memOf returns the memfs behind n; only valid when kindOf(n) == kindMem.
 func (ns *Namespace) memOf(n Node) *memfs.FS {
 	return &ns.mem[ns.mounts[n.FS%MaxMounts].index%MaxMemFS]
@@ -277,13 +288,7 @@ func (ns *Namespace) Read(n Node, off int64, dst []byte, now fs.Timespec) (int, 
 	case kindShare:
 		return ns.shareOf(n).Read(ns.caller, n.Ino, off, dst)
 	case kindProc:
-		var pages uint64
-		for i := range ns.mounts {
-			if ns.mounts[i].kind == kindMem {
-				pages += ns.mem[ns.mounts[i].index%MaxMemFS].Usage().Pages
-			}
-		}
-		return ns.proc.Read(ns.caller, n.Ino, off, dst, now, pages)
+		return ns.proc.Read(ns.caller, n.Ino, off, dst, now, ns.MemPages())
 	}
 	return 0, fs.EBADF
 }

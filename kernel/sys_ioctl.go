@@ -1,0 +1,175 @@
+package kernel
+
+import (
+	"github.com/unitrace/unitrace/kernel/fd"
+	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/signal"
+	"github.com/unitrace/unitrace/kernel/sockwire"
+	"github.com/unitrace/unitrace/kernel/termios"
+)
+
+// ioctl serves the requests the Go standard library and golang.org/x/term make, as Linux's
+// do_vfs_ioctl and tty_ioctl answer them:
+//
+//   - on every descriptor FIOCLEX and FIONCLEX (FD_CLOEXEC) and FIONBIO (O_NONBLOCK, from the
+//     int at arg);
+//   - FIONREAD, the bytes a read would find: a regular file's size less its position, a pipe's
+//     or a socket pair's buffered bytes, the console's received bytes, a socket's as its host
+//     socket says (the launcher asks the host's FIONREAD);
+//   - on the console, which is a terminal (a serial line, as Linux's ttyS0 or ttyAMA0, and the
+//     program's controlling terminal, with the process as its foreground process group): TCGETS
+//     (package termios: raw input, "\n" written as "\r\n", 115200 8N1), TCSETS, TCSETSW and
+//     TCSETSF (accepted; the line keeps those settings, as a driver keeps what its hardware
+//     cannot change), TIOCGWINSZ and TIOCSWINSZ (zeros until set; a change sends SIGWINCH, as a
+//     tty does to its foreground process group), TIOCGPGRP and TIOCSPGRP (the one process
+//     group);
+//   - anything else ENOTTY, as Linux answers a request a file does not know (an epoll instance,
+//     whose own ioctl knows none of these, EINVAL).
+
+// conWinsize is the console's window size (TIOCSWINSZ's).
+var conWinsize termios.Winsize
+
+func sysIoctlImpl(f *Frame, n int, req uint32, arg uintptr) (uint64, bool) {
+	kind := fds.Kind(n)
+	if kind == fd.KindNone {
+		return neg(EBADF), true
+	}
+	if file, ok := fds.File(n); ok && file.Flags&fs.O_PATH != 0 {
+		return neg(EBADF), true
+	}
+	switch req {
+	case termios.FIOCLEX, termios.FIONCLEX:
+		cloexec := uintptr(0)
+		if req == termios.FIOCLEX {
+			cloexec = fd.FD_CLOEXEC
+		}
+		_, errno := fds.Fcntl(n, fd.F_SETFD, cloexec)
+		return errnoOr(errno, 0), true
+	case termios.FIONBIO:
+		on, ok := readUser32(arg)
+		if !ok {
+			return neg(EFAULT), true
+		}
+		return setNonblock(n, on != 0), true
+	case termios.FIONREAD:
+		return ioctlFIONREAD(f, n, kind, arg)
+	}
+	if kind == fd.KindConsole {
+		return consoleIoctl(req, arg), true
+	}
+	if kind == fd.KindEpoll {
+		return neg(EINVAL), true
+	}
+	return neg(ENOTTY), true
+}
+
+// setNonblock sets or clears descriptor n's O_NONBLOCK, as fcntl's F_SETFL would.
+func setNonblock(n int, on bool) uint64 {
+	fl, errno := fds.Fcntl(n, fd.F_GETFL, 0)
+	if errno != 0 {
+		return neg(errno)
+	}
+	if on {
+		fl |= fd.O_NONBLOCK
+	} else {
+		fl &^= fd.O_NONBLOCK
+	}
+	_, errno = fds.Fcntl(n, fd.F_SETFL, uintptr(fl))
+	return errnoOr(errno, 0)
+}
+
+func ioctlFIONREAD(f *Frame, n int, kind fd.Kind, arg uintptr) (uint64, bool) {
+	var count int64
+	switch kind {
+	case fd.KindFile:
+		file, _ := fds.File(n)
+		st, errno := rootNS.Stat(file.Node)
+		if errno != 0 {
+			return neg(errno), true
+		}
+		if st.Mode&fs.S_IFMT != fs.S_IFREG {
+			return neg(ENOTTY), true // directories and devices have no FIONREAD
+		}
+		count = st.Size - file.Pos // negative past the end, as Linux's
+	case fd.KindPipe, fd.KindPair:
+		k, _ := fds.Buffered(n)
+		count = int64(k)
+	case fd.KindConsole:
+		count = int64(conIn.Len())
+	case fd.KindSocket:
+		if !userRange(arg, 4, true) {
+			return neg(EFAULT), true
+		}
+		return sockSimple(f, n, sockwire.OpIoctl, [3]int64{termios.FIONREAD}, sockCall{out: netCall{buf: arg}})
+	case fd.KindEpoll:
+		return neg(EINVAL), true
+	default:
+		return neg(ENOTTY), true
+	}
+	if !writeUser32(arg, uint32(int32(count))) {
+		return neg(EFAULT), true
+	}
+	return 0, true
+}
+
+// consoleIoctl serves the terminal requests on a console descriptor.
+func consoleIoctl(req uint32, arg uintptr) uint64 {
+	switch req {
+	case termios.TCGETS:
+		b, ok := userBytes(arg, termios.Size, true)
+		if !ok {
+			return neg(EFAULT)
+		}
+		termios.Console().Put(b)
+		return 0
+	case termios.TCSETS, termios.TCSETSW, termios.TCSETSF:
+		if _, ok := userBytes(arg, termios.Size, false); !ok {
+			return neg(EFAULT)
+		}
+		if req == termios.TCSETSF { // "flush": the input not yet read goes, as a read would take it
+			if conIn.Discard(conIn.Len()) {
+				consoleResume()
+			}
+			fds.SetConsoleInput(conIn.Readable(), false)
+		}
+		return 0
+	case termios.TIOCGWINSZ:
+		b, ok := userBytes(arg, termios.WinsizeSize, true)
+		if !ok {
+			return neg(EFAULT)
+		}
+		conWinsize.Put(b)
+		return 0
+	case termios.TIOCSWINSZ:
+		b, ok := userBytes(arg, termios.WinsizeSize, false)
+		if !ok {
+			return neg(EFAULT)
+		}
+		w := termios.GetWinsize(b)
+		if w != conWinsize {
+			conWinsize = w
+			target := processTarget(signal.SIGWINCH, -1)
+			if target >= 0 {
+				sendSignal(target, signal.SIGWINCH, signal.Info{Signo: signal.SIGWINCH, Code: signal.SI_KERNEL})
+			}
+		}
+		return 0
+	case termios.TIOCGPGRP:
+		if !writeUser32(arg, processID) {
+			return neg(EFAULT)
+		}
+		return 0
+	case termios.TIOCSPGRP:
+		pgrp, ok := readUser32(arg)
+		switch {
+		case !ok:
+			return neg(EFAULT)
+		case int32(pgrp) < 0:
+			return neg(EINVAL)
+		case pgrp != processID:
+			return neg(ESRCH) // the one process is the one process group
+		}
+		return 0
+	}
+	return neg(ENOTTY)
+}

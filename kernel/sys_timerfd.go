@@ -1,0 +1,167 @@
+package kernel
+
+import (
+	"encoding/binary"
+
+	"github.com/unitrace/unitrace/kernel/fd"
+	"github.com/unitrace/unitrace/kernel/timerfd"
+)
+
+// Timerfds: package timerfd keeps each timer's deadline and its expirations not yet read, the
+// descriptor table a timerfd descriptor (readable while there are some). A timer's deadline
+// joins the earliest wake-up a CPU arms (publishSchedHints), so the tick's path finds it due at
+// its expiry, counts it and wakes the descriptor's readers and watchers, as Linux's hrtimer
+// callback does. A realtime clock's absolute time becomes monotonic time: the wall clock never
+// steps here, so TFD_TIMER_CANCEL_ON_SET never cancels.
+
+var (
+	timerfds    timerfd.Table
+	dueTimerfds [16]int32
+)
+
+func sysTimerfdCreateImpl(clockid int32, flags int) uint64 {
+	ok, realtime := timerfd.ValidClock(clockid)
+	if !ok || !timerfd.ValidCreateFlags(flags) {
+		return neg(EINVAL)
+	}
+	id, errno := timerfds.Create(-1, realtime)
+	if errno != 0 {
+		return neg(errno)
+	}
+	n, errno := fds.OpenTimerfd(id, flags)
+	if errno != 0 {
+		timerfds.Delete(id)
+		return neg(errno)
+	}
+	timerfds.SetOwner(id, int32(n))
+	return uint64(n)
+}
+
+// timerfdOf returns the timer behind descriptor n: EBADF if n is not open, EINVAL if it is no
+// timerfd.
+func timerfdOf(n int) (int, int) {
+	if fds.Kind(n) == fd.KindNone {
+		return 0, EBADF
+	}
+	id, ok := fds.Timerfd(n)
+	if !ok {
+		return 0, EINVAL
+	}
+	return id, 0
+}
+
+// timerfdChanged mirrors timer id's expirations into its descriptor n and wakes its waiters.
+func timerfdChanged(n, id int) {
+	fds.SetTimerfdTicks(n, timerfds.Ticks(id))
+	wakeFDWaiters(n)
+}
+
+func sysTimerfdSettimeImpl(n int, flags int, newAddr, oldAddr uintptr) uint64 {
+	b, ok := userBytes(newAddr, itimerspecSize, false)
+	if !ok {
+		return neg(EFAULT)
+	}
+	interval, iok := timespecNanos(b[0:16])
+	value, vok := timespecNanos(b[16:32])
+	if !timerfd.ValidSetFlags(flags) || !iok || !vok {
+		return neg(EINVAL)
+	}
+	id, errno := timerfdOf(n)
+	if errno != 0 {
+		return neg(errno)
+	}
+	abs := flags&timerfd.TFD_TIMER_ABSTIME != 0
+	if abs && value != 0 && timerfds.Realtime(id) {
+		value = max(value-bootWallNanos, 1)
+	}
+	oldValue, oldInterval, _ := timerfds.Set(id, value, interval, abs, nanotime())
+	timerfdChanged(n, id)
+	if oldAddr != 0 {
+		if !writeTimespec(oldAddr, oldInterval) || !writeTimespec(oldAddr+16, oldValue) {
+			return neg(EFAULT)
+		}
+	}
+	return 0
+}
+
+func sysTimerfdGettimeImpl(n int, addr uintptr) uint64 {
+	id, errno := timerfdOf(n)
+	if errno != 0 {
+		return neg(errno)
+	}
+	value, interval := timerfds.Get(id, nanotime())
+	timerfdChanged(n, id)
+	if !writeTimespec(addr, interval) || !writeTimespec(addr+16, value) {
+		return neg(EFAULT)
+	}
+	return 0
+}
+
+// timerfdRead reads timerfd n's expirations into the 8 bytes at buf, or reports that a
+// blocking reader must wait (done=false), as eventfdRead.
+func timerfdRead(n int, buf uintptr) (ret uint64, done bool) {
+	id, errno := timerfdOf(n)
+	if errno != 0 {
+		return neg(errno), true
+	}
+	b, ok := userBytes(buf, 8, true)
+	if !ok {
+		return neg(EFAULT), true
+	}
+	ticks, errno := timerfds.Read(id, nanotime())
+	fds.SetTimerfdTicks(n, 0)
+	switch {
+	case errno == EAGAIN && !fds.Nonblocking(n):
+		return 0, false
+	case errno != 0:
+		return neg(errno), true
+	}
+	binary.LittleEndian.PutUint64(b, ticks)
+	return 8, true
+}
+
+// counterRead is an 8-byte read of an eventfd or a timerfd: the system call and the completion of
+// a blocked one.
+func counterRead(n int, buf uintptr) (ret uint64, done bool) {
+	if fds.Kind(n) == fd.KindTimerfd {
+		return timerfdRead(n, buf)
+	}
+	return eventfdRead(n, buf)
+}
+
+// expireTimerfds runs on a tick under the kernel lock: it counts the expirations of the
+// timerfds due now and wakes their readers and watchers.
+func expireTimerfds(now int64) {
+	for {
+		k := timerfds.Expired(now, dueTimerfds[:])
+		for i := 0; i < k; i++ {
+			id := int(dueTimerfds[i])
+			if n := int(timerfds.Owner(id)); n >= 0 {
+				timerfdChanged(n, id)
+			}
+		}
+		if k < len(dueTimerfds) {
+			return
+		}
+	}
+}
+
+// closeTimerfd deletes the timer of timerfd n, which is being closed, and wakes the threads
+// blocked reading it (their retry sees EBADF).
+func closeTimerfd(n int) {
+	if id, ok := fds.Timerfd(n); ok {
+		timerfds.Delete(id)
+		futexWake(fdKey(n), maxThreads)
+	}
+}
+
+// timespecNanos reads a struct timespec, refusing what itimerspec64_valid refuses (a negative
+// time, nanoseconds outside 0..999999999).
+func timespecNanos(b []byte) (int64, bool) {
+	sec, nsec := int64(binary.LittleEndian.Uint64(b[0:8])), int64(binary.LittleEndian.Uint64(b[8:16]))
+	if sec < 0 || nsec < 0 || nsec >= 1e9 {
+		return 0, false
+	}
+	sec = min(sec, int64(1<<62)/1e9)
+	return sec*1e9 + nsec, true
+}
