@@ -142,7 +142,8 @@ func timerInterrupt() (tickDue bool) {
 	now := ticks()
 	l := here()
 	l.tickHandedOn = false
-	if now >= l.tickNext {
+	l.periodic = now >= l.tickNext
+	if l.periodic {
 		l.tickNext += ((now-l.tickNext)/tickPeriod + 1) * tickPeriod
 		l.ticks.Add(1)
 		tickDue = true

@@ -35,8 +35,8 @@ var (
 var dueTimers [16]int32
 
 // expireTimers runs on a tick under the kernel lock: it counts the expiries due now and sends
-// their signals.
-func expireTimers(now int64) {
+// their signals, with those of the CPU-time timers that cpu says.
+func expireTimers(now int64, cpu cpuTimerSet) {
 	for {
 		n := timers.ExpiredWall(now, dueTimers[:])
 		for i := 0; i < n; i++ {
@@ -47,24 +47,45 @@ func expireTimers(now int64) {
 		}
 	}
 	if !onIdle() {
-		checkCPUTimers(curSlot())
+		checkCPUTimers(curSlot(), cpu)
 	}
 }
 
+// cpuTimerSet says which CPU-time timers a check looks at.
+type cpuTimerSet uint8
+
+const (
+	cpuTimersProcess cpuTimerSet = iota // those on the process's clocks
+	cpuTimersAll                 // those and the ones on the thread's own clocks
+)
+
 // checkCPUTimers counts the expiries of the CPU-time timers that the run of the thread in slot
 // may have brought due: those on its own clocks and those on the process's, whose signals go
-// to it (unless it blocks them). It runs on the ticks of the CPU that runs the thread, and when
-// the CPU switches away from it: a tick that came while the thread was in the kernel waited for
-// the kernel's return, and if the thread blocked meanwhile the tick finds another thread, so the
-// thread's last stretch of CPU time, its system time in particular, is checked here.
-func checkCPUTimers(slot int32) {
+// to it (unless it blocks them); which says whether its own are looked at. It runs on the
+// periodic ticks of the CPU that runs the thread, and when the thread blocks: a tick that came
+// while the thread was in the kernel waited for the kernel's return, and if the thread blocked
+// meanwhile the tick finds another thread, so the thread's last stretch of CPU time, its system
+// time in particular, is checked at that switch.
+//
+// The thread's own timers are not checked when the kernel switches it away while it can still
+// run (the tick that ends its quantum, a sched_yield): it runs again, and its next tick checks
+// the time it used. A signal sent there would wait over the switch for the thread's return,
+// and meet whatever the threads that ran meanwhile sent it: the Go runtime's sysmon, woken by
+// then and run at the switch, sends SIGURG, which Linux's order (the lowest number first)
+// delivers before SIGPROF; its handler moves the thread's pc to runtime.asyncPreempt, and the
+// SIGPROF its mask held until rt_sigreturn charged the sample to asyncPreempt instead of to
+// the code that used the time. The process's timers are still checked at such a tick (their
+// expiry would otherwise fall to whichever thread the kernel next checks, a thread that blocks
+// at once, as sysmon does), and the tick hands their signal to the thread before it switches
+// (tickLocked). docs/kernel.md, Signals, has the measurements.
+func checkCPUTimers(slot int32, which cpuTimerSet) {
 	if !timers.CPUArmed() || scheduler.State(slot) == sched.Free {
 		return
 	}
 	for id := timers.NextCPU(-1); id >= 0; id = timers.NextCPU(id) {
 		t, _ := timers.Get(id)
-		if (t.Clock.Kind == ptimer.ThreadCPU || t.Clock.Kind == ptimer.ThreadUser) && t.Clock.Thread != slot {
-			continue // its thread is not this one: its clock is checked where that runs
+		if (t.Clock.Kind == ptimer.ThreadCPU || t.Clock.Kind == ptimer.ThreadUser) && (t.Clock.Thread != slot || which != cpuTimersAll) {
+			continue // its thread is not this one (its clock is checked where that runs), or not now
 		}
 		fireTimer(id, clockRead(t.Clock), slot)
 	}

@@ -66,7 +66,7 @@ type result struct {
 }
 
 const usage = "usage: groundtruth [-cpuprofile FILE] [-trace FILE] [-memprofile FILE] [-blockprofile FILE] " +
-	"[-mutexprofile FILE] [-goroutineprofile FILE] hash|asmleaf|badfp|recurse|shares|syscall [DURATION]"
+	"[-mutexprofile FILE] [-goroutineprofile FILE] hash|asmleaf|badfp|recurse|shares|syscall|preempt [DURATION]"
 
 func main() {
 	fs := flag.NewFlagSet("groundtruth", flag.ExitOnError) // a bad flag exits 2, -h 0
@@ -100,6 +100,7 @@ func main() {
 	user0, sys0, rusageErr := cpuTime()
 	start := time.Now()
 	var r result
+	var preemptSpent [3]time.Duration
 	// Each workload is called from here directly, so main.main is the known caller of its top
 	// function in every sample.
 	switch workload {
@@ -115,6 +116,8 @@ func main() {
 		r = shares(d)
 	case "syscall":
 		r = syscallWorkload(d)
+	case "preempt":
+		r, preemptSpent = preemptShares(d)
 	}
 	elapsed := time.Since(start)
 	cputime := cpuTimeLine(user0, sys0, rusageErr, elapsed)
@@ -125,10 +128,13 @@ func main() {
 	fmt.Printf("groundtruth: %s elapsed=%v calls=%d units=%d checksum=%#x\n",
 		workload, elapsed.Round(time.Millisecond), r.calls, r.units, r.checksum)
 	fmt.Println(cputime)
+	if workload == "preempt" {
+		fmt.Println(preemptTruth(preemptSpent))
+	}
 }
 
 // workloads are the workloads main knows.
-var workloads = []string{"hash", "asmleaf", "badfp", "recurse", "shares", "syscall"}
+var workloads = []string{"hash", "asmleaf", "badfp", "recurse", "shares", "syscall", "preempt"}
 
 func fail(msg string) {
 	fmt.Fprintln(os.Stderr, msg)
