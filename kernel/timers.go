@@ -56,7 +56,7 @@ type cpuTimerSet uint8
 
 const (
 	cpuTimersProcess cpuTimerSet = iota // those on the process's clocks
-	cpuTimersAll                 // those and the ones on the thread's own clocks
+	cpuTimersAll                        // those and the ones on the thread's own clocks
 )
 
 // checkCPUTimers counts the expiries of the CPU-time timers that the run of the thread in slot
