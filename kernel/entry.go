@@ -12,6 +12,7 @@ func finishEntry(f *Frame) {
 		schedule(f)
 	}
 	leaveIdle(f)
+	heldOffTick()
 	deliverSignals(f)
 	publishSchedHints()
 	unlockKernel()

@@ -47,7 +47,7 @@ type cpuLocal struct {
 	// the timer is armed for the sampler alone.
 	tickHandedOn bool
 	// periodic: the tick interrupt being handled is the periodic tick, not only a wake-up; the
-	// CPU-time timers are checked on the periodic tick alone (tickLocked).
+	// CPU-time timers are checked on the periodic tick alone (expireTimers).
 	periodic bool
 	// sampleCarry is the weight of samples that were due but could not be recorded (their emit
 	// nested in another on this CPU): the next sample recorded carries it.

@@ -55,8 +55,8 @@ func schedule(f *Frame) {
 		if next == prev {
 			return // it takes back the thread that gave it up, or stays idle
 		}
-		if !sched.IsIdle(prev) && scheduler.State(prev) == sched.Blocked {
-			checkCPUTimers(prev, cpuTimersAll) // it stopped in the kernel: no tick sees its last stretch
+		if !sched.IsIdle(prev) {
+			checkCPUTimers(prev) // its run is over: its clocks may have passed a timer's expiry
 		}
 		switchTo(f, prev, next)
 		if scheduler.State(next) == sched.Running {
@@ -120,16 +120,8 @@ func tick(f *Frame) (needsLock bool) {
 	return tickNeedsLock()
 }
 
-// tickLocked wakes expired sleepers and fires the timers due, then switches this CPU to a
-// runnable thread if the policy says a switch is due (the quantum is used up, or the CPU is
-// idle).
-//
-// The timers on the interrupted thread's own CPU-time clocks are checked on a periodic tick that
-// leaves the thread running: not on a wake-up's interrupt, which comes when a sleeper's deadline
-// says and so in step with what the program does (as Linux, which checks them on its tick), nor
-// when the tick switches the thread away. The process's are checked on either, and the thread
-// takes the signal the tick sent it before the switch, at the pc the tick interrupted
-// (checkCPUTimers says why).
+// tickLocked wakes expired sleepers, then switches this CPU to a runnable thread if the policy
+// says a switch is due (the quantum is used up, or the CPU is idle).
 func tickLocked(f *Frame) {
 	watchdogScan()
 	now := nanotime()
@@ -137,14 +129,8 @@ func tickLocked(f *Frame) {
 	for i := 0; i < n; i++ {
 		wake(woken[i], true)
 	}
-	switching := scheduler.TickDue(cpuIndex(), now)
-	cpu := cpuTimersProcess
-	if here().periodic && !switching {
-		cpu = cpuTimersAll
-	}
-	expireTimers(now, cpu)
-	if switching {
-		deliverSignals(f)
+	expireTimers(now, here().periodic)
+	if scheduler.TickDue(cpuIndex(), now) {
 		yield(f)
 	}
 }

@@ -35,8 +35,13 @@ var (
 var dueTimers [16]int32
 
 // expireTimers runs on a tick under the kernel lock: it counts the expiries due now and sends
-// their signals, with those of the CPU-time timers that cpu says.
-func expireTimers(now int64, cpu cpuTimerSet) {
+// their signals, those of the CPU-time timers only on the periodic tick (periodic). A wake-up's
+// interrupt comes at a sleeper's deadline, in step with what the program does: every CPU arms
+// its timer for the earliest sleeper, and the Go runtime's sysmon sleeps 20 µs right after it
+// sends SIGURG, so checked there, a CPU-time timer's SIGPROF came in the SIGURG handler of the
+// thread on the other CPU far more often than by chance, waited for its rt_sigreturn and found
+// the pc the handler left (runtime.asyncPreempt). Linux, too, checks them on its tick only.
+func expireTimers(now int64, periodic bool) {
 	for {
 		n := timers.ExpiredWall(now, dueTimers[:])
 		for i := 0; i < n; i++ {
@@ -46,46 +51,25 @@ func expireTimers(now int64, cpu cpuTimerSet) {
 			break
 		}
 	}
-	if !onIdle() {
-		checkCPUTimers(curSlot(), cpu)
+	if periodic && !onIdle() {
+		checkCPUTimers(curSlot())
 	}
 }
 
-// cpuTimerSet says which CPU-time timers a check looks at.
-type cpuTimerSet uint8
-
-const (
-	cpuTimersProcess cpuTimerSet = iota // those on the process's clocks
-	cpuTimersAll                        // those and the ones on the thread's own clocks
-)
-
 // checkCPUTimers counts the expiries of the CPU-time timers that the run of the thread in slot
 // may have brought due: those on its own clocks and those on the process's, whose signals go
-// to it (unless it blocks them); which says whether its own are looked at. It runs on the
-// periodic ticks of the CPU that runs the thread, and when the thread blocks: a tick that came
-// while the thread was in the kernel waited for the kernel's return, and if the thread blocked
-// meanwhile the tick finds another thread, so the thread's last stretch of CPU time, its system
-// time in particular, is checked at that switch.
-//
-// The thread's own timers are not checked when the kernel switches it away while it can still
-// run (the tick that ends its quantum, a sched_yield): it runs again, and its next tick checks
-// the time it used. A signal sent there would wait over the switch for the thread's return,
-// and meet whatever the threads that ran meanwhile sent it: the Go runtime's sysmon, woken by
-// then and run at the switch, sends SIGURG, which Linux's order (the lowest number first)
-// delivers before SIGPROF; its handler moves the thread's pc to runtime.asyncPreempt, and the
-// SIGPROF its mask held until rt_sigreturn charged the sample to asyncPreempt instead of to
-// the code that used the time. The process's timers are still checked at such a tick (their
-// expiry would otherwise fall to whichever thread the kernel next checks, a thread that blocks
-// at once, as sysmon does), and the tick hands their signal to the thread before it switches
-// (tickLocked). docs/kernel.md, Signals, has the measurements.
-func checkCPUTimers(slot int32, which cpuTimerSet) {
+// to it (unless it blocks them). It runs on the ticks of the CPU that runs the thread, and when
+// the CPU switches away from it: a tick that came while the thread was in the kernel waited for
+// the kernel's return, and if the thread blocked meanwhile the tick finds another thread, so the
+// thread's last stretch of CPU time, its system time in particular, is checked here.
+func checkCPUTimers(slot int32) {
 	if !timers.CPUArmed() || scheduler.State(slot) == sched.Free {
 		return
 	}
 	for id := timers.NextCPU(-1); id >= 0; id = timers.NextCPU(id) {
 		t, _ := timers.Get(id)
-		if (t.Clock.Kind == ptimer.ThreadCPU || t.Clock.Kind == ptimer.ThreadUser) && (t.Clock.Thread != slot || which != cpuTimersAll) {
-			continue // its thread is not this one (its clock is checked where that runs), or not now
+		if (t.Clock.Kind == ptimer.ThreadCPU || t.Clock.Kind == ptimer.ThreadUser) && t.Clock.Thread != slot {
+			continue // its thread is not this one: its clock is checked where that runs
 		}
 		fireTimer(id, clockRead(t.Clock), slot)
 	}
@@ -117,6 +101,22 @@ func fireTimer(id int, now int64, slot int32) {
 	}
 	timers.Queued(id, target)
 	sendTimedSignal(target, sig)
+}
+
+// heldOffTick runs at the end of a locked kernel entry, before the thread's signals: if this
+// CPU's periodic tick fell due while the kernel ran (its interrupt waits for the return) and the
+// thread's CPU time has passed a CPU-time timer's expiry, it checks the timers now, as the tick
+// would have at the moment it was due, with the thread where the kernel entry found it. Left to
+// the tick, the check came at the first instruction the return went to: a signal handler, when
+// the entry delivered one (the Go runtime's SIGURG, kicked from another CPU, whose entry can
+// wait long for the kernel lock), and the timer's SIGPROF then waited for that handler's
+// rt_sigreturn and found the pc the handler left (runtime.asyncPreempt). Checked here, it is
+// delivered with SIGURG's pending beside it, and goes first (signal.Next).
+func heldOffTick() {
+	if onIdle() || ticks() < here().tickNext || !cpuTimerDue(nanotime()) {
+		return
+	}
+	checkCPUTimers(curSlot())
 }
 
 // processTarget picks the thread that takes a process-directed signal the kernel sends itself:
