@@ -12,7 +12,9 @@ func finishEntry(f *Frame) {
 		schedule(f)
 	}
 	leaveIdle(f)
-	heldOffTick()
+	if !onIdle() {
+		checkHeldOffTick(curSlot())
+	}
 	deliverSignals(f)
 	publishSchedHints()
 	unlockKernel()

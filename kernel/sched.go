@@ -56,7 +56,7 @@ func schedule(f *Frame) {
 			return // it takes back the thread that gave it up, or stays idle
 		}
 		if !sched.IsIdle(prev) {
-			checkCPUTimers(prev) // its run is over: its clocks may have passed a timer's expiry
+			checkHeldOffTick(prev) // the tick fell due in its kernel time: as if it had come then
 		}
 		switchTo(f, prev, next)
 		if scheduler.State(next) == sched.Running {

@@ -142,8 +142,8 @@ func timerInterrupt() (tickDue bool) {
 	now := ticks()
 	l := here()
 	l.tickHandedOn = false
-	l.periodic = now >= l.tickNext
-	if l.periodic {
+	l.periodic = now >= l.tickNext && l.heldTick != l.tickNext
+	if now >= l.tickNext {
 		l.tickNext += ((now-l.tickNext)/tickPeriod + 1) * tickPeriod
 		l.ticks.Add(1)
 		tickDue = true

@@ -58,10 +58,15 @@ func expireTimers(now int64, periodic bool) {
 
 // checkCPUTimers counts the expiries of the CPU-time timers that the run of the thread in slot
 // may have brought due: those on its own clocks and those on the process's, whose signals go
-// to it (unless it blocks them). It runs on the ticks of the CPU that runs the thread, and when
-// the CPU switches away from it: a tick that came while the thread was in the kernel waited for
-// the kernel's return, and if the thread blocked meanwhile the tick finds another thread, so the
-// thread's last stretch of CPU time, its system time in particular, is checked here.
+// to it (unless it blocks them). It runs where the periodic tick of the CPU that runs the thread
+// falls, as Linux checks them on its tick: on the tick (expireTimers), or, when the tick fell
+// due while the kernel ran for the thread (its interrupt waits for the kernel's return), at the
+// end of that kernel entry, with the thread where the entry found it (checkHeldOffTick): a
+// thread's kernel time before it blocks is seen that way, which a tick after the return would
+// miss (it finds another thread). Only there: a check at a point the program's own doings
+// choose (every switch, every wake-up's interrupt) finds the expiries that fell since the last
+// tick there, and charges their samples to that point (see expireTimers), or, for the process's
+// timers, to the threads that block often.
 func checkCPUTimers(slot int32) {
 	if !timers.CPUArmed() || scheduler.State(slot) == sched.Free {
 		return
@@ -103,20 +108,24 @@ func fireTimer(id int, now int64, slot int32) {
 	sendTimedSignal(target, sig)
 }
 
-// heldOffTick runs at the end of a locked kernel entry, before the thread's signals: if this
-// CPU's periodic tick fell due while the kernel ran (its interrupt waits for the return) and the
-// thread's CPU time has passed a CPU-time timer's expiry, it checks the timers now, as the tick
-// would have at the moment it was due, with the thread where the kernel entry found it. Left to
-// the tick, the check came at the first instruction the return went to: a signal handler, when
-// the entry delivered one (the Go runtime's SIGURG, kicked from another CPU, whose entry can
-// wait long for the kernel lock), and the timer's SIGPROF then waited for that handler's
-// rt_sigreturn and found the pc the handler left (runtime.asyncPreempt). Checked here, it is
-// delivered with SIGURG's pending beside it, and goes first (signal.Next).
-func heldOffTick() {
-	if onIdle() || ticks() < here().tickNext || !cpuTimerDue(nanotime()) {
+// checkHeldOffTick runs at the end of a locked kernel entry, for the thread the entry came from:
+// at a switch away from it (schedule), else just before the return to it (finishEntry). If this
+// CPU's periodic tick fell due while the kernel ran (its interrupt waits for the return) and has
+// not been checked for yet, it checks the thread's CPU-time timers, as the tick would have at the
+// moment it fell due, with the thread where the kernel entry found it, and the tick's interrupt
+// then checks none (heldTick). Left to that interrupt, the check came at the first instruction
+// the return went to: another thread's after a switch, or a signal handler when the entry
+// delivered one (the Go runtime's SIGURG, kicked from another CPU, whose entry can wait long for
+// the kernel lock), and the timer's SIGPROF then waited for the handler's rt_sigreturn and found
+// the pc the handler left (runtime.asyncPreempt). Checked here, its SIGPROF is pending beside
+// SIGURG, and goes first (signal.Next).
+func checkHeldOffTick(slot int32) {
+	l := here()
+	if ticks() < l.tickNext || l.heldTick == l.tickNext {
 		return
 	}
-	checkCPUTimers(curSlot())
+	l.heldTick = l.tickNext
+	checkCPUTimers(slot)
 }
 
 // processTarget picks the thread that takes a process-directed signal the kernel sends itself:
