@@ -12,6 +12,9 @@
 //	syscall  half of the time in getrandom(2) on a 256 KiB buffer (kernel work, reached
 //	         through fill ← sysPhase ← main.main), half in the frameless leaf spinLeaf ←
 //	         userPhase ← main.main; it prints the split it measured (syscall.go)
+//	preempt  shares' 6:3:1 rounds with the work in Go (preempt60, preempt30, preempt10) and no
+//	         yields, so that the runtime preempts them asynchronously every 10 ms; it prints
+//	         the shares of the time it measured around the calls (preempt.go)
 //
 // Usage: groundtruth [PROFILE FLAGS] WORKLOAD [DURATION]. DURATION is in time.ParseDuration
 // syntax (default 3s of wall time). Every workload runs on the main goroutine, in calls of under a millisecond to

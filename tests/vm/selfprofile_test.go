@@ -45,8 +45,9 @@ var shareTruth = []struct {
 // the sampler at 100 Hz writing its own pprof profile. The program's profile must parse and
 // hold at least 90% of the samples its CPU time calls for (100 Hz × user+sys, as the program
 // measured it with getrusage), and its flat shares of share60, share30 and share10 within the
-// tolerance (shareTolerance) of 60, 30 and 10; the sampler's shares must agree with the
-// program's within the tolerance of their difference. The 2-CPU run also writes the execution
+// tolerance (shareTolerance) of 60, 30 and 10, and runtime.asyncPreempt's at most
+// maxAsyncPreempt; the sampler's shares must agree with the program's within the tolerance of
+// their difference. The 2-CPU run also writes the execution
 // trace and the heap, block, mutex and goroutine profiles, which `go tool trace` and `go tool
 // pprof` must read.
 func TestSelfProfile(t *testing.T) {
