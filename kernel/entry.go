@@ -12,9 +12,7 @@ func finishEntry(f *Frame) {
 		schedule(f)
 	}
 	leaveIdle(f)
-	if !onIdle() {
-		checkHeldOffTick(curSlot())
-	}
+	checkHeldOffTick(curSlot())
 	deliverSignals(f)
 	publishSchedHints()
 	unlockKernel()

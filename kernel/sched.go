@@ -55,9 +55,7 @@ func schedule(f *Frame) {
 		if next == prev {
 			return // it takes back the thread that gave it up, or stays idle
 		}
-		if !sched.IsIdle(prev) {
-			checkHeldOffTick(prev) // the tick fell due in its kernel time: as if it had come then
-		}
+		checkHeldOffTick(prev) // a tick that fell due in its kernel time: as if it had come then
 		switchTo(f, prev, next)
 		if scheduler.State(next) == sched.Running {
 			return

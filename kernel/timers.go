@@ -118,14 +118,18 @@ func fireTimer(id int, now int64, slot int32) {
 // delivered one (the Go runtime's SIGURG, kicked from another CPU, whose entry can wait long for
 // the kernel lock), and the timer's SIGPROF then waited for the handler's rt_sigreturn and found
 // the pc the handler left (runtime.asyncPreempt). Checked here, its SIGPROF is pending beside
-// SIGURG, and goes first (signal.Next).
+// SIGURG, and goes first (signal.Next). A tick that fell due while the CPU was idle belongs to
+// nobody: it is marked checked, so that the thread the CPU then takes is not checked at its first
+// instruction.
 func checkHeldOffTick(slot int32) {
 	l := here()
 	if ticks() < l.tickNext || l.heldTick == l.tickNext {
 		return
 	}
 	l.heldTick = l.tickNext
-	checkCPUTimers(slot)
+	if !sched.IsIdle(slot) {
+		checkCPUTimers(slot)
+	}
 }
 
 // processTarget picks the thread that takes a process-directed signal the kernel sends itself:
