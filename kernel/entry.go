@@ -12,6 +12,7 @@ func finishEntry(f *Frame) {
 		schedule(f)
 	}
 	leaveIdle(f)
+	checkHeldOffTick(curSlot())
 	deliverSignals(f)
 	publishSchedHints()
 	unlockKernel()

@@ -46,6 +46,13 @@ type cpuLocal struct {
 	// priority (amd64: a self-IPI on the tick's vector), which has not run yet. Until it has,
 	// the timer is armed for the sampler alone.
 	tickHandedOn bool
+	// periodic: the tick interrupt being handled is the periodic tick, not only a wake-up; the
+	// CPU-time timers are checked on the periodic tick alone (expireTimers).
+	periodic bool
+	// heldTick is the deadline (tickNext) of a tick that fell due while the kernel ran and
+	// whose check of the CPU-time timers the kernel made before the tick's interrupt came
+	// (checkHeldOffTick): the interrupt then checks nothing.
+	heldTick uint64
 	// sampleCarry is the weight of samples that were due but could not be recorded (their emit
 	// nested in another on this CPU): the next sample recorded carries it.
 	sampleCarry uint64

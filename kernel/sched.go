@@ -55,9 +55,7 @@ func schedule(f *Frame) {
 		if next == prev {
 			return // it takes back the thread that gave it up, or stays idle
 		}
-		if !sched.IsIdle(prev) {
-			checkCPUTimers(prev) // its run is over: its clocks may have passed a timer's expiry
-		}
+		checkHeldOffTick(prev) // a tick that fell due in its kernel time: as if it had come then
 		switchTo(f, prev, next)
 		if scheduler.State(next) == sched.Running {
 			return
@@ -129,7 +127,7 @@ func tickLocked(f *Frame) {
 	for i := 0; i < n; i++ {
 		wake(woken[i], true)
 	}
-	expireTimers(now)
+	expireTimers(now, here().periodic)
 	expireTimerfds(now)
 	sampleLoad(now)
 	if scheduler.TickDue(cpuIndex(), now) {

@@ -198,6 +198,7 @@ func deliverOne(f *Frame, sig int) {
 			setSysRet(f, neg(EINTR))
 		}
 	}
+	tpSignalDeliver.Emit3(uint64(sig), uint64(framePC(f)), uint64(t.tid))
 	if !pushSignalFrame(f, t, sig, info, a) {
 		// The thread's stack cannot take the frame: Linux kills the process with SIGSEGV.
 		killedBy(f, signal.SIGSEGV, signal.Info{Signo: signal.SIGSEGV, Code: signal.SI_KERNEL})

@@ -142,6 +142,7 @@ func timerInterrupt() (tickDue bool) {
 	now := ticks()
 	l := here()
 	l.tickHandedOn = false
+	l.periodic = now >= l.tickNext && l.heldTick != l.tickNext
 	if now >= l.tickNext {
 		l.tickNext += ((now-l.tickNext)/tickPeriod + 1) * tickPeriod
 		l.ticks.Add(1)

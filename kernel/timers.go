@@ -35,8 +35,13 @@ var (
 var dueTimers [16]int32
 
 // expireTimers runs on a tick under the kernel lock: it counts the expiries due now and sends
-// their signals.
-func expireTimers(now int64) {
+// their signals, those of the CPU-time timers only on the periodic tick (periodic). A wake-up's
+// interrupt comes at a sleeper's deadline, in step with what the program does: every CPU arms
+// its timer for the earliest sleeper, and the Go runtime's sysmon sleeps 20 µs right after it
+// sends SIGURG, so checked there, a CPU-time timer's SIGPROF came in the SIGURG handler of the
+// thread on the other CPU far more often than by chance, waited for its rt_sigreturn and found
+// the pc the handler left (runtime.asyncPreempt). Linux, too, checks them on its tick only.
+func expireTimers(now int64, periodic bool) {
 	for {
 		n := timers.ExpiredWall(now, dueTimers[:])
 		for i := 0; i < n; i++ {
@@ -46,17 +51,22 @@ func expireTimers(now int64) {
 			break
 		}
 	}
-	if !onIdle() {
+	if periodic && !onIdle() {
 		checkCPUTimers(curSlot())
 	}
 }
 
 // checkCPUTimers counts the expiries of the CPU-time timers that the run of the thread in slot
 // may have brought due: those on its own clocks and those on the process's, whose signals go
-// to it (unless it blocks them). It runs on the ticks of the CPU that runs the thread, and when
-// the CPU switches away from it: a tick that came while the thread was in the kernel waited for
-// the kernel's return, and if the thread blocked meanwhile the tick finds another thread, so the
-// thread's last stretch of CPU time, its system time in particular, is checked here.
+// to it (unless it blocks them). It runs where the periodic tick of the CPU that runs the thread
+// falls, as Linux checks them on its tick: on the tick (expireTimers), or, when the tick fell
+// due while the kernel ran for the thread (its interrupt waits for the kernel's return), at the
+// end of that kernel entry, with the thread where the entry found it (checkHeldOffTick): a
+// thread's kernel time before it blocks is seen that way, which a tick after the return would
+// miss (it finds another thread). Only there: a check at a point the program's own doings
+// choose (every switch, every wake-up's interrupt) finds the expiries that fell since the last
+// tick there, and charges their samples to that point (see expireTimers), or, for the process's
+// timers, to the threads that block often.
 func checkCPUTimers(slot int32) {
 	if !timers.CPUArmed() || scheduler.State(slot) == sched.Free {
 		return
@@ -96,6 +106,30 @@ func fireTimer(id int, now int64, slot int32) {
 	}
 	timers.Queued(id, target)
 	sendTimedSignal(target, sig)
+}
+
+// checkHeldOffTick runs at the end of a locked kernel entry, for the thread the entry came from:
+// at a switch away from it (schedule), else just before the return to it (finishEntry). If this
+// CPU's periodic tick fell due while the kernel ran (its interrupt waits for the return) and has
+// not been checked for yet, it checks the thread's CPU-time timers, as the tick would have at the
+// moment it fell due, with the thread where the kernel entry found it, and the tick's interrupt
+// then checks none (heldTick). Left to that interrupt, the check came at the first instruction
+// the return went to: another thread's after a switch, or a signal handler when the entry
+// delivered one (the Go runtime's SIGURG, kicked from another CPU, whose entry can wait long for
+// the kernel lock), and the timer's SIGPROF then waited for the handler's rt_sigreturn and found
+// the pc the handler left (runtime.asyncPreempt). Checked here, its SIGPROF is pending beside
+// SIGURG, and goes first (signal.Next). A tick that fell due while the CPU was idle belongs to
+// nobody: it is marked checked, so that the thread the CPU then takes is not checked at its first
+// instruction.
+func checkHeldOffTick(slot int32) {
+	l := here()
+	if ticks() < l.tickNext || l.heldTick == l.tickNext {
+		return
+	}
+	l.heldTick = l.tickNext
+	if !sched.IsIdle(slot) {
+		checkCPUTimers(slot)
+	}
 }
 
 // processTarget picks the thread that takes a process-directed signal the kernel sends itself:

@@ -84,9 +84,14 @@ var (
 	tpTimerFire = trace.Point{Name: "timer_fire", Format: "timer=%d sig=%d tid=%d",
 		Args: trace.ArgKinds{N: 3, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KU64, record.KU64}}}
 
+	// signal_deliver: a signal's handler is entered: the signal, the pc the thread was at (the
+	// one its frame saves, which a SIGPROF handler charges the sample to) and the thread.
+	tpSignalDeliver = trace.Point{Name: "signal_deliver", Format: "sig=%d pc=%x tid=%d",
+		Args: trace.ArgKinds{N: 3, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KHex, record.KU64}}}
+
 	kernelPoints = [...]*trace.Point{&tpSyscallEnter, &tpSyscallExit, &tpSyscallPath, &tpSyscallAddr, &tpSchedSwitch, &tpThreadCreate,
 		&tpThreadExit, &tpFutexWait, &tpFutexWake, &tpPageFault, &tpIRQEntry, &tpIRQExit, &tpTimerTick,
-		&tpVirtioNotify, &tpShareRPC, &tpNetRPC, &tpNetLocal, &tpNetEvent, &tpTimerFire}
+		&tpVirtioNotify, &tpShareRPC, &tpNetRPC, &tpNetLocal, &tpNetEvent, &tpTimerFire, &tpSignalDeliver}
 )
 
 // traceOpts are the tracer's boot options.

@@ -12,6 +12,9 @@
 //	syscall  half of the time in getrandom(2) on a 256 KiB buffer (kernel work, reached
 //	         through fill ← sysPhase ← main.main), half in the frameless leaf spinLeaf ←
 //	         userPhase ← main.main; it prints the split it measured (syscall.go)
+//	preempt  shares' 6:3:1 rounds with the work in Go (preempt60, preempt30, preempt10) and no
+//	         yields, so that the runtime preempts them asynchronously every 10 ms; it prints
+//	         the shares of the time it measured around the calls (preempt.go)
 //
 // Usage: groundtruth [PROFILE FLAGS] WORKLOAD [DURATION]. DURATION is in time.ParseDuration
 // syntax (default 3s of wall time). Every workload runs on the main goroutine, in calls of under a millisecond to
@@ -66,7 +69,7 @@ type result struct {
 }
 
 const usage = "usage: groundtruth [-cpuprofile FILE] [-trace FILE] [-memprofile FILE] [-blockprofile FILE] " +
-	"[-mutexprofile FILE] [-goroutineprofile FILE] hash|asmleaf|badfp|recurse|shares|syscall [DURATION]"
+	"[-mutexprofile FILE] [-goroutineprofile FILE] hash|asmleaf|badfp|recurse|shares|syscall|preempt [DURATION]"
 
 func main() {
 	fs := flag.NewFlagSet("groundtruth", flag.ExitOnError) // a bad flag exits 2, -h 0
@@ -100,6 +103,7 @@ func main() {
 	user0, sys0, rusageErr := cpuTime()
 	start := time.Now()
 	var r result
+	var preemptSpent [3]time.Duration
 	// Each workload is called from here directly, so main.main is the known caller of its top
 	// function in every sample.
 	switch workload {
@@ -115,6 +119,8 @@ func main() {
 		r = shares(d)
 	case "syscall":
 		r = syscallWorkload(d)
+	case "preempt":
+		r, preemptSpent = preemptShares(d)
 	}
 	elapsed := time.Since(start)
 	cputime := cpuTimeLine(user0, sys0, rusageErr, elapsed)
@@ -125,10 +131,13 @@ func main() {
 	fmt.Printf("groundtruth: %s elapsed=%v calls=%d units=%d checksum=%#x\n",
 		workload, elapsed.Round(time.Millisecond), r.calls, r.units, r.checksum)
 	fmt.Println(cputime)
+	if workload == "preempt" {
+		fmt.Println(preemptTruth(preemptSpent))
+	}
 }
 
 // workloads are the workloads main knows.
-var workloads = []string{"hash", "asmleaf", "badfp", "recurse", "shares", "syscall"}
+var workloads = []string{"hash", "asmleaf", "badfp", "recurse", "shares", "syscall", "preempt"}
 
 func fail(msg string) {
 	fmt.Fprintln(os.Stderr, msg)

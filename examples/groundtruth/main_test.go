@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/trace"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -54,6 +55,9 @@ func TestSpinsMatchReference(t *testing.T) {
 			check("share60", share60(x, int(n)))
 			check("share30", share30(x, int(n)))
 			check("share10", share10(x, int(n)))
+			check("preempt60", preempt60(x, n))
+			check("preempt30", preempt30(x, n))
+			check("preempt10", preempt10(x, n))
 		}
 	}
 }
@@ -122,6 +126,29 @@ func TestWorkloads(t *testing.T) {
 				t.Errorf("cputime user=%s wall=%s, want wall the same as elapsed and user at least 50ms", m[4], m[6])
 			}
 		})
+	}
+}
+
+// TestPreemptWorkload runs the preempt workload as a child process and checks its lines: the
+// summary, the CPU time and the true shares, which add up to 100 and put preempt60 first.
+func TestPreemptWorkload(t *testing.T) {
+	out, err := selfexec.Output("preempt", "200ms")
+	if err != nil {
+		t.Fatalf("exit: %v, output:\n%s", err, out)
+	}
+	line := regexp.MustCompile(`^groundtruth: preempt elapsed=[0-9.]+m?s calls=[1-9][0-9]* units=[1-9][0-9]* checksum=0x[0-9a-f]+\n` +
+		`groundtruth: cputime user=[0-9.]+m?s sys=[0-9.]+[mµ]?s wall=[0-9.]+m?s\n` +
+		`groundtruth: preempt truth preempt60=([0-9.]+) preempt30=([0-9.]+) preempt10=([0-9.]+)\n$`)
+	m := line.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("output %q does not match %v", out, line)
+	}
+	var shares [3]float64
+	for i := range shares {
+		shares[i], _ = strconv.ParseFloat(m[i+1], 64)
+	}
+	if sum := shares[0] + shares[1] + shares[2]; sum < 99.5 || sum > 100.5 || shares[0] < shares[1] || shares[1] < shares[2] {
+		t.Errorf("true shares %v: want them to add up to 100, in 6:3:1 order", shares)
 	}
 }
 

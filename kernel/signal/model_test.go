@@ -27,13 +27,17 @@ type model struct {
 
 func (m *model) unblockable(sig int) bool { return sig == SIGKILL || sig == SIGSTOP }
 
-// next is the lowest-numbered pending signal the thread does not block.
+// next is the lowest-numbered pending signal the thread does not block, SIGURG only when there
+// is no other.
 func (m *model) next(id int) int {
 	th := &m.threads[id]
 	for sig := 1; sig <= NSIG; sig++ {
-		if th.pending[sig] && !th.blocked[sig] {
+		if sig != SIGURG && th.pending[sig] && !th.blocked[sig] {
 			return sig
 		}
+	}
+	if th.pending[SIGURG] && !th.blocked[SIGURG] {
+		return SIGURG
 	}
 	return 0
 }
@@ -275,9 +279,14 @@ func TestNextOrder(t *testing.T) {
 		want             int
 	}{
 		{0, 0, 0},
-		{Bit(SIGRTMIN) | Bit(SIGURG), 0, SIGURG},             // standard before real-time
+		{Bit(SIGRTMIN) | Bit(SIGCHLD), 0, SIGCHLD},           // standard before real-time
 		{Bit(SIGRTMIN+1) | Bit(SIGRTMIN), 0, SIGRTMIN},       // real-time in number order
 		{Bit(SIGURG) | Bit(SIGRTMIN), Bit(SIGURG), SIGRTMIN}, // blocked ones wait
+		{Bit(SIGURG) | Bit(SIGPROF), 0, SIGPROF},             // SIGURG after every other one
+		{Bit(SIGURG) | Bit(SIGRTMIN), 0, SIGRTMIN},           // ... real-time ones too
+		{Bit(SIGURG) | Bit(SIGALRM), 0, SIGALRM},             // ... and lower-numbered ones
+		{Bit(SIGURG) | Bit(SIGPROF), Bit(SIGPROF), SIGURG},   // ... that it may take
+		{Bit(SIGURG), 0, SIGURG},                             // alone, it goes
 		{Bit(NSIG), 0, NSIG},                                 // the last one
 		{Bit(SIGSEGV), Bit(SIGSEGV), 0},                      // nothing takeable
 		{Bit(1) | Bit(NSIG), ^Set(0) &^ Bit(NSIG), NSIG},     // everything else blocked

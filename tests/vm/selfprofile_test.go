@@ -45,8 +45,9 @@ var shareTruth = []struct {
 // the sampler at 100 Hz writing its own pprof profile. The program's profile must parse and
 // hold at least 90% of the samples its CPU time calls for (100 Hz × user+sys, as the program
 // measured it with getrusage), and its flat shares of share60, share30 and share10 within the
-// tolerance (shareTolerance) of 60, 30 and 10; the sampler's shares must agree with the
-// program's within the tolerance of their difference. The 2-CPU run also writes the execution
+// tolerance (shareTolerance) of 60, 30 and 10, and runtime.asyncPreempt's at most
+// maxAsyncPreempt; the sampler's shares must agree with the program's within the tolerance of
+// their difference. The 2-CPU run also writes the execution
 // trace and the heap, block, mutex and goroutine profiles, which `go tool trace` and `go tool
 // pprof` must read.
 func TestSelfProfile(t *testing.T) {
@@ -111,6 +112,7 @@ func testSelfProfile(t *testing.T, a guestArch, cpus int, allProfiles bool) {
 	pprofcmp.Format(&table, pprofcmp.Named{Name: "program", Shares: prog}, pprofcmp.Named{Name: "sampler", Shares: samp},
 		pprofcmp.Top(prog, samp, 6), selfProfileOptions)
 	t.Logf("unitrace compare -fold-kernel -focus '^main\\.main$' cpu.pprof sampler.pprof:\n%s", table.String())
+	checkAsyncPreempt(t, prog)
 	for _, f := range shareTruth {
 		p, _ := prog.Share(f.fn)
 		s, _ := samp.Share(f.fn)
@@ -202,4 +204,103 @@ func topRows(s string, n int) string {
 		}
 	}
 	return s
+}
+
+// maxAsyncPreempt is the most of a profile's samples that runtime.asyncPreempt may have, in
+// percent: the runtime's asynchronous preemption costs a fraction of a percent of a CPU, and
+// more is the kernel's doing (a SIGPROF delivered after a SIGURG's handler moved the pc there).
+const maxAsyncPreempt = 2
+
+// checkAsyncPreempt fails t if runtime.asyncPreempt has more than maxAsyncPreempt of the
+// program's profile s.
+func checkAsyncPreempt(t *testing.T, s *pprofcmp.Shares) {
+	t.Helper()
+	if p, _ := s.Share("runtime.asyncPreempt"); p > maxAsyncPreempt {
+		t.Errorf("runtime.asyncPreempt has %.1f%% of the program's profile, want at most %d%%", p, maxAsyncPreempt)
+	}
+}
+
+// preemptTruthLine is the preempt workload's line of true shares (examples/groundtruth's
+// preemptTruth).
+var preemptTruthLine = regexp.MustCompile(`^groundtruth: preempt truth preempt60=(\S+) preempt30=(\S+) preempt10=(\S+)$`)
+
+// preemptTolerance is how far, in points, a share of the program's profile of the preempt
+// workload may be from the truth the workload measured: about 2.3 standard errors at 800
+// samples and 60%, so a run fails by chance about once in thirty and is booted again.
+const preemptTolerance = 4
+
+// TestSelfProfilePreempt boots `groundtruth -cpuprofile /out/cpu.pprof preempt 8s` with 1 and
+// 2 CPUs: the shares workload's 60/30/10 in Go loops that never yield, so that the runtime's
+// sysmon preempts them asynchronously (SIGURG, runtime.asyncPreempt) about a hundred times a
+// second while runtime/pprof's SIGPROF samples them. Each function's share of the program's
+// profile must be within preemptTolerance points of the share of the time its calls took (the
+// workload's own measurement), and runtime.asyncPreempt's at most maxAsyncPreempt. A boot that
+// misses a check is booted again (three boots at most, the last one's failures reported): a
+// sampled share is noisy, and the host's load moves it further.
+func TestSelfProfilePreempt(t *testing.T) {
+	forEachArch(t, func(t *testing.T, a guestArch) {
+		for _, cpus := range []int{1, 2} {
+			t.Run(fmt.Sprintf("smp%d", cpus), func(t *testing.T) {
+				for attempt := 1; ; attempt++ {
+					failures := testSelfProfilePreempt(t, a, cpus)
+					if len(failures) == 0 {
+						return
+					}
+					if attempt == 3 {
+						for _, f := range failures {
+							t.Error(f)
+						}
+						return
+					}
+					t.Logf("attempt %d: %s; booting again", attempt, strings.Join(failures, "; "))
+				}
+			})
+		}
+	})
+}
+
+// testSelfProfilePreempt boots the preempt workload once and returns the checks it missed.
+func testSelfProfilePreempt(t *testing.T, a guestArch, cpus int) (failures []string) {
+	dir := t.TempDir()
+	stdout, stderr, status := runLauncher(t, a, "-smp", strconv.Itoa(cpus), "-image", a.path("gt-selfprofile.elf"),
+		"-share", dir+":/out", groundtruthApp, "--", "-cpuprofile", "/out/cpu.pprof", "preempt", selfProfileWorkload.String())
+	if status != 0 {
+		t.Fatalf("status %d\n%s\n%s", status, stdout, stderr)
+	}
+	var truth []float64
+	for _, l := range programLines(consoleLines(stdout)) {
+		if strings.HasPrefix(l, "groundtruth: ") {
+			t.Log(l)
+		}
+		if m := preemptTruthLine.FindStringSubmatch(l); m != nil {
+			for _, v := range m[1:] {
+				f, err := strconv.ParseFloat(v, 64)
+				if err != nil {
+					t.Fatalf("unreadable truth line %q", l)
+				}
+				truth = append(truth, f)
+			}
+		}
+	}
+	if truth == nil {
+		t.Fatalf("the program printed no truth line (groundtruth: preempt truth ...)\n%s", stdout)
+	}
+	prog := selfProfileShares(t, filepath.Join(dir, "cpu.pprof"))
+	t.Logf("program's profile: %d samples, %d of them in main.main's stacks", prog.Samples, prog.Kept)
+	if prog.Kept == 0 {
+		return []string{"the program's profile has no samples in main.main's stacks"}
+	}
+	for i, fn := range []string{"main.preempt60", "main.preempt30", "main.preempt10"} {
+		p, _ := prog.Share(fn)
+		t.Logf("%s: program %.1f%%, truth %.1f%% (%+.1f points)", fn, p, truth[i], p-truth[i])
+		if math.Abs(p-truth[i]) > preemptTolerance {
+			failures = append(failures, fmt.Sprintf("%s has %.1f%% of the program's profile, want %.1f±%d", fn, p, truth[i], preemptTolerance))
+		}
+	}
+	ap, _ := prog.Share("runtime.asyncPreempt")
+	t.Logf("runtime.asyncPreempt: %.1f%% of the program's profile", ap)
+	if ap > maxAsyncPreempt {
+		failures = append(failures, fmt.Sprintf("runtime.asyncPreempt has %.1f%% of the program's profile, want at most %d%%", ap, maxAsyncPreempt))
+	}
+	return failures
 }
