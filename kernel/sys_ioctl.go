@@ -60,7 +60,55 @@ func sysIoctlImpl(f *Frame, n int, req uint32, arg uintptr) (uint64, bool) {
 	if kind == fd.KindEpoll {
 		return neg(EINVAL), true
 	}
+	if file, ok := fds.File(n); ok {
+		if st, errno := rootNS.Stat(file.Node); errno == 0 && st.Mode&fs.S_IFMT == fs.S_IFCHR && fs.IsRandomDevice(st.Rdev) {
+			return randomIoctl(req, arg), true
+		}
+	}
 	return neg(ENOTTY), true
+}
+
+// randomIoctl answers /dev/random's and /dev/urandom's ioctls as Linux's random_ioctl does for
+// root, with a generator seeded from boot: the entropy count is the full pool, credits and
+// mixed bytes are checked and dropped (as writes to the devices are), the rest EINVAL.
+func randomIoctl(req uint32, arg uintptr) uint64 {
+	switch req {
+	case fs.RNDGETENTCNT:
+		if !writeUser32(arg, fs.PoolReadyBits) {
+			return neg(EFAULT)
+		}
+		return 0
+	case fs.RNDADDTOENTCNT:
+		bits, ok := readUser32(arg)
+		switch {
+		case !ok:
+			return neg(EFAULT)
+		case int32(bits) < 0:
+			return neg(EINVAL)
+		}
+		return 0
+	case fs.RNDADDENTROPY:
+		bits, ok := readUser32(arg)
+		if !ok {
+			return neg(EFAULT)
+		}
+		if int32(bits) < 0 {
+			return neg(EINVAL)
+		}
+		size, ok := readUser32(arg + 4)
+		switch {
+		case !ok:
+			return neg(EFAULT)
+		case int32(size) < 0:
+			return neg(EINVAL)
+		case !userRange(arg+8, uintptr(size), false):
+			return neg(EFAULT)
+		}
+		return 0
+	case fs.RNDZAPENTCNT, fs.RNDCLEARPOOL, fs.RNDRESEEDCRNG:
+		return 0
+	}
+	return neg(EINVAL)
 }
 
 // setNonblock sets or clears descriptor n's O_NONBLOCK, as fcntl's F_SETFL would.

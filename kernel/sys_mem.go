@@ -1,6 +1,9 @@
 package kernel
 
-import "github.com/unitrace/unitrace/kernel/mm"
+import (
+	"github.com/unitrace/unitrace/kernel/mm"
+	"github.com/unitrace/unitrace/kernel/rlimit"
+)
 
 // mmap flags (asm-generic/mman-common.h, x86 mman.h).
 const (
@@ -47,6 +50,13 @@ func sysMmapImpl(addr, length uintptr, prot, flags uint32, fd int32, off uint64)
 			return neg(EEXIST)
 		}
 	}
+	replaced := uintptr(0)
+	if fixed {
+		replaced = space.Mapped(addr, addr+length)
+	}
+	if !withinAddressSpaceLimit(length - replaced) {
+		return neg(ENOMEM)
+	}
 	got, errno := space.Map(addr, length, prot, fixed)
 	if errno != 0 {
 		return neg(errno)
@@ -58,6 +68,18 @@ func sysMmapImpl(addr, length uintptr, prot, flags uint32, fd int32, off uint64)
 		userRange(got, length, prot&mm.ProtWrite != 0)
 	}
 	return uint64(got)
+}
+
+// withinAddressSpaceLimit reports whether the program may map grow more bytes of address space
+// under RLIMIT_AS's soft limit, as Linux's may_expand_vm: everything it has mapped, and the
+// image, counts; ENOMEM otherwise.
+func withinAddressSpaceLimit(grow uintptr) bool {
+	lim, _ := limits().Get(rlimit.AS)
+	if lim.Cur == rlimit.Infinity || grow == 0 {
+		return true
+	}
+	start, end := imageRange()
+	return uint64(space.Mapped(0, ^uintptr(0)))+uint64(end-start)+uint64(grow) <= lim.Cur
 }
 
 // rangeFree reports whether no page of [addr, addr+length) is mapped.
@@ -142,6 +164,13 @@ func sysMsyncImpl(addr, length uintptr, flags int) uint64 {
 // sysMremapImpl: mm.Space.Remap decides; the frames of a moved range move with it (their
 // contents kept), those of the ranges it gave up are freed.
 func sysMremapImpl(addr, oldLen, newLen uintptr, flags uint32, newAddr uintptr) uint64 {
+	grow := pageUp(newLen) - min(pageUp(oldLen), pageUp(newLen))
+	if flags&mm.RemapDontUnmap != 0 {
+		grow = pageUp(newLen) // the old range stays mapped beside the new one
+	}
+	if !withinAddressSpaceLimit(grow) {
+		return neg(ENOMEM)
+	}
 	r, errno := space.Remap(addr, oldLen, newLen, flags, newAddr)
 	if errno != 0 {
 		return neg(errno)

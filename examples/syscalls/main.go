@@ -13,7 +13,9 @@
 //	eintr      a signal with a handler ends pselect6 and ppoll with EINTR; ppoll's mask lets a
 //	           blocked pending signal end it at once, and the thread's own mask is back after
 //	sysinfo    uptime, memory and the thread count make sense
-//	rlimit     prlimit64, getrlimit and setrlimit round-trip; cur > max EINVAL, a bad pid ESRCH
+//	rlimit     prlimit64, getrlimit and setrlimit round-trip; cur > max EINVAL, a bad pid ESRCH;
+//	           a one-page RLIMIT_AS makes mmap and mremap's growth ENOMEM
+//	random     /dev/urandom's RNDGETENTCNT is 256, other requests EINVAL
 //	mincore    touched pages are resident, a PROT_NONE mapping's are not, an unaligned address
 //	           is EINVAL and a hole ENOMEM
 //	sigpending a blocked signal sent to the thread shows in rt_sigpending until unblocked
@@ -46,6 +48,7 @@ var checks = []check{
 	{"eintr", checkEINTR},
 	{"sysinfo", checkSysinfo},
 	{"rlimit", checkRlimit},
+	{"random", checkRandom},
 	{"mincore", checkMincore},
 	{"sigpending", checkSigpending},
 	{"clock", checkClock},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"syscall"
 	"time"
 	"unsafe"
@@ -77,7 +78,42 @@ func checkRlimit() (string, error) {
 			return "", fmt.Errorf("%s: %v, want %v", c.what, c.err, c.want)
 		}
 	}
-	return fmt.Sprintf("RLIMIT_CORE round trip, STACK %d/%#x, NOFILE %d/%d, errors as Linux", stack.Cur, stack.Max, nofile.Cur, nofile.Max), nil
+	if err := checkAddressSpaceLimit(); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("RLIMIT_CORE round trip, STACK %d/%#x, NOFILE %d/%d, errors as Linux, RLIMIT_AS enforced", stack.Cur, stack.Max, nofile.Cur, nofile.Max), nil
+}
+
+// checkAddressSpaceLimit: with RLIMIT_AS's soft limit a page, an mmap is ENOMEM, and so is the
+// growth of a mapping by mremap; with the limit back, both work.
+func checkAddressSpaceLimit() error {
+	var orig unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_AS, &orig); err != nil {
+		return err
+	}
+	m, err := unix.Mmap(-1, 0, os.Getpagesize(), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
+	if err != nil {
+		return err
+	}
+	defer unix.Munmap(m)
+	runtime.GC()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // no heap growth while the limit stands
+	if err := unix.Setrlimit(unix.RLIMIT_AS, &unix.Rlimit{Cur: uint64(os.Getpagesize()), Max: orig.Max}); err != nil {
+		return fmt.Errorf("setrlimit RLIMIT_AS: %v", err)
+	}
+	_, mmapErr := unix.Mmap(-1, 0, 2*os.Getpagesize(), unix.PROT_NONE, unix.MAP_ANON|unix.MAP_PRIVATE)
+	_, _, remapErr := syscall.Syscall6(unix.SYS_MREMAP, uintptr(unsafe.Pointer(&m[0])), uintptr(len(m)), uintptr(4*len(m)), unix.MREMAP_MAYMOVE, 0, 0)
+	if err := unix.Setrlimit(unix.RLIMIT_AS, &orig); err != nil {
+		return fmt.Errorf("setrlimit RLIMIT_AS back: %v", err)
+	}
+	if !errors.Is(mmapErr, unix.ENOMEM) || remapErr != unix.ENOMEM {
+		return fmt.Errorf("under a one-page RLIMIT_AS: mmap %v, mremap growth %v; want ENOMEM and ENOMEM", mmapErr, remapErr)
+	}
+	b, err := unix.Mmap(-1, 0, 2*os.Getpagesize(), unix.PROT_NONE, unix.MAP_ANON|unix.MAP_PRIVATE)
+	if err != nil {
+		return fmt.Errorf("mmap with RLIMIT_AS back: %v", err)
+	}
+	return unix.Munmap(b)
 }
 
 // second3 turns a raw system call's results into its error.
@@ -228,4 +264,31 @@ func checkClock() (string, error) {
 		detail += fmt.Sprintf(", time %d", sec)
 	}
 	return detail, nil
+}
+
+// checkRandom: /dev/urandom's RNDGETENTCNT is the full pool, 256 bits, as Linux since 5.18
+// says once it is seeded; an unknown request on it is EINVAL, and RNDGETENTCNT on a pipe ENOTTY.
+func checkRandom() (string, error) {
+	f, err := os.Open("/dev/urandom")
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	bits, err := unix.IoctlGetInt(int(f.Fd()), unix.RNDGETENTCNT)
+	if err != nil || bits != 256 {
+		return "", fmt.Errorf("RNDGETENTCNT: %d, %v; want 256", bits, err)
+	}
+	if _, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCGPGRP); !errors.Is(err, unix.EINVAL) {
+		return "", fmt.Errorf("TIOCGPGRP on /dev/urandom: %v, want EINVAL", err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	defer w.Close()
+	if _, err := unix.IoctlGetInt(int(r.Fd()), unix.RNDGETENTCNT); !errors.Is(err, unix.ENOTTY) {
+		return "", fmt.Errorf("RNDGETENTCNT on a pipe: %v, want ENOTTY", err)
+	}
+	return fmt.Sprintf("RNDGETENTCNT %d, others EINVAL, a pipe ENOTTY", bits), nil
 }

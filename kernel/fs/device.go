@@ -42,3 +42,22 @@ func WriteDevice(rdev uint64, count int) (int, int) {
 	}
 	return 0, ENXIO
 }
+
+// The random devices' ioctls (include/uapi/linux/random.h), which the program's root may all
+// make. Linux's random.c answers any other request on them EINVAL.
+const (
+	RNDGETENTCNT   = 0x80045200 // the entropy count, an int: PoolReadyBits
+	RNDADDTOENTCNT = 0x40045201 // credit an int's worth of bits: EINVAL if negative
+	RNDADDENTROPY  = 0x40085203 // struct rand_pool_info: credit, size, then the bytes to mix
+	RNDZAPENTCNT   = 0x5204
+	RNDCLEARPOOL   = 0x5206
+	RNDRESEEDCRNG  = 0x5207
+)
+
+// PoolReadyBits is RNDGETENTCNT's answer once the generator is seeded, which the kernel's is
+// from boot: Linux since 5.18 reports the pool's full 256 bits (POOL_READY_BITS).
+const PoolReadyBits = 256
+
+// IsRandomDevice reports whether rdev is /dev/random or /dev/urandom, the devices whose ioctls
+// RandomIoctl answers.
+func IsRandomDevice(rdev uint64) bool { return rdev == DevRandom || rdev == DevURandom }

@@ -197,6 +197,16 @@ func (s *Space) Find(addr uintptr) (Region, bool) {
 	return Region{}, false
 }
 
+// Mapped returns how many bytes of [start, end) lie in regions: the address space a mapping
+// there already takes, which RLIMIT_AS counts (Linux's total_vm, less what MAP_FIXED replaces).
+func (s *Space) Mapped(start, end uintptr) uintptr {
+	var n uintptr
+	for i := s.firstEndAbove(start); i < s.n && s.regions[i].Start < end; i++ {
+		n += min(end, s.regions[i].End) - max(start, s.regions[i].Start)
+	}
+	return n
+}
+
 // Len returns the number of regions.
 func (s *Space) Len() int { return s.n }
 

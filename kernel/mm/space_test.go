@@ -414,3 +414,23 @@ func TestFaultBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestSpaceMapped: the bytes of a range that regions take, across holes and partly covered
+// regions.
+func TestSpaceMapped(t *testing.T) {
+	var s Space
+	s.Init(tLo, tHi, tHi)
+	a, _ := s.Map(0x100000, 4*PageSize, rw, true)
+	b, _ := s.Map(0x200000, 2*PageSize, ro, true)
+	for _, c := range []struct{ start, end, want uintptr }{
+		{0, ^uintptr(0), 6 * PageSize},
+		{a, a + PageSize, PageSize},
+		{a + PageSize, b + PageSize, 4 * PageSize},
+		{a + 4*PageSize, b, 0},
+		{b + PageSize, b + 8*PageSize, PageSize},
+	} {
+		if got := s.Mapped(c.start, c.end); got != c.want {
+			t.Errorf("Mapped(%#x, %#x) = %#x, want %#x", c.start, c.end, got, c.want)
+		}
+	}
+}

@@ -32,7 +32,7 @@ var Calls = []Call{
 	full("ppoll", "sysPpoll", "as poll; the signal mask stands for the thread's until the call returns (or the handler it runs returns); the time left goes back in the timeout"),
 	full("select", "sysSelect", "as poll; the time left goes back in the timeout"),
 	full("pselect6", "sysPselect6", "as ppoll"),
-	partial("ioctl", "sysIoctl", "FIOCLEX, FIONCLEX and FIONBIO on every descriptor; FIONREAD on files (size less position), pipes, socket pairs, sockets and the console; on the console, a raw 115200 8N1 serial terminal: TCGETS, TCSETS, TCSETSW and TCSETSF (accepted: the line keeps its settings), TIOCGWINSZ, TIOCSWINSZ (SIGWINCH on a change), TIOCGPGRP and TIOCSPGRP; other requests ENOTTY (an epoll instance EINVAL)"),
+	partial("ioctl", "sysIoctl", "FIOCLEX, FIONCLEX and FIONBIO on every descriptor; FIONREAD on files (size less position), pipes, socket pairs, sockets and the console; on the console, a raw 115200 8N1 serial terminal: TCGETS, TCSETS, TCSETSW and TCSETSF (accepted: the line keeps its settings), TIOCGWINSZ, TIOCSWINSZ (SIGWINCH on a change), TIOCGPGRP and TIOCSPGRP; on /dev/random and /dev/urandom RNDGETENTCNT (256), RNDADDTOENTCNT, RNDADDENTROPY, RNDZAPENTCNT, RNDCLEARPOOL and RNDRESEEDCRNG, others EINVAL; other requests ENOTTY (an epoll instance EINVAL)"),
 
 	// Sockets: TCP and UDP over IPv4 and IPv6, each a host socket in the launcher (kernel/sys_socket.go).
 	partial("socket", "sysSocket", "AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; protocol 0, IPPROTO_TCP or IPPROTO_UDP (others EPROTONOSUPPORT); AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT"),
@@ -198,7 +198,7 @@ var Calls = []Call{
 	partial("getrandom", "sysGetrandom", "the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; flags ignored"),
 	partial("uname", "sysUname", "fixed strings: Linux, unitrace, 6.1.0-unitrace, #1, x86_64 or aarch64, (none)"),
 	full("sysinfo", "sysSysinfo", "load averages sampled every 5 s, as Linux's, from the threads running or runnable; sharedram is the in-memory files' pages; no swap"),
-	partial("prlimit64", "sysPrlimit64", "the process or its threads (else ESRCH); Linux's defaults, RLIMIT_NOFILE the descriptor table's 1024 for both limits, RLIMIT_NPROC and RLIMIT_SIGPENDING the thread slots; root may raise a hard limit, RLIMIT_NOFILE's not past 1024 (EPERM); kept and reported, not enforced: the kernel's fixed tables bound descriptors, threads and memory"),
+	partial("prlimit64", "sysPrlimit64", "the process or its threads (else ESRCH); Linux's defaults, RLIMIT_NOFILE the descriptor table's 1024 for both limits, RLIMIT_NPROC and RLIMIT_SIGPENDING the thread slots; root may raise a hard limit, RLIMIT_NOFILE's not past 1024 (EPERM); RLIMIT_AS enforced by mmap and mremap (ENOMEM), the others kept and reported: the kernel's fixed tables bound descriptors, threads and memory"),
 	partial("getrlimit", "sysGetrlimit", "as prlimit64"),
 	partial("setrlimit", "sysSetrlimit", "as prlimit64"),
 
