@@ -77,34 +77,43 @@ func (s StackState) String() string {
 	return "unknown"
 }
 
-// StackWait is what a blocked thread waits for (the kernel's wait kinds).
+// StackWait is what a blocked thread waits for. The kernel's wait kinds are these values (its
+// waitKind constants are defined from them), so a snapshot names every wait the kernel has.
 type StackWait uint8
 
 const (
-	WaitNone    StackWait = 0
-	WaitFutex   StackWait = 1
-	WaitSleep   StackWait = 2
-	WaitEpoll   StackWait = 3
-	WaitEventfd StackWait = 4
-	WaitDevice  StackWait = 5
-	numWaits              = 6
+	WaitNone    StackWait = iota
+	WaitFutex             // futex
+	WaitSleep             // nanosleep, clock_nanosleep
+	WaitEpoll             // epoll_wait and its masked forms
+	WaitEventfd           // an eventfd's read or write
+	WaitDevice            // a trace port's read or write
+	WaitPipe              // a pipe's read or write
+	WaitShare             // a shared directory's reply from the host
+	WaitNet               // a socket call's reply from the launcher
+	WaitConsole           // a console read
+	WaitSplice            // splice, tee or sendfile on an empty or full pipe
+	WaitFIFO              // a FIFO's open, for the other end
+	WaitLock              // a file lock another owner holds
+	WaitRerun             // a socket pair's receive or message send
+	WaitPoll              // poll, ppoll, select, pselect6
+	numWaits
 )
+
+// waitNames are the waits' names in a reply, by StackWait.
+var waitNames = [numWaits]string{
+	WaitFutex: "futex", WaitSleep: "sleep", WaitEpoll: "epoll", WaitEventfd: "eventfd",
+	WaitDevice: "trace-port", WaitPipe: "pipe", WaitShare: "share", WaitNet: "socket",
+	WaitConsole: "console", WaitSplice: "splice", WaitFIFO: "fifo-open", WaitLock: "file-lock",
+	WaitRerun: "socketpair", WaitPoll: "poll",
+}
 
 // String names a wait for the reply ("" for WaitNone and unknown values).
 func (w StackWait) String() string {
-	switch w {
-	case WaitFutex:
-		return "futex"
-	case WaitSleep:
-		return "sleep"
-	case WaitEpoll:
-		return "epoll"
-	case WaitEventfd:
-		return "eventfd"
-	case WaitDevice:
-		return "trace-port"
+	if w >= numWaits {
+		return ""
 	}
-	return ""
+	return waitNames[w]
 }
 
 // StackFlags qualify an entry's stack. The low byte is record.Flags (StackTrunc, WalkStop).

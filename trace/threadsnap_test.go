@@ -271,3 +271,16 @@ func FuzzDecodeStacks(f *testing.F) {
 		}
 	})
 }
+
+// TestWaitNames: every wait the kernel has (its waitKind constants are these values) has a name
+// in a snapshot's reply, so a thread blocked in any of them is shown, not refused.
+func TestWaitNames(t *testing.T) {
+	for w := WaitNone + 1; w < numWaits; w++ {
+		if w.String() == "" {
+			t.Errorf("StackWait %d has no name", w)
+		}
+	}
+	if numWaits.String() != "" || WaitNone.String() != "" {
+		t.Error("WaitNone or an unknown wait has a name")
+	}
+}
