@@ -88,6 +88,7 @@ func mprotectRaw(addr, n uintptr, prot int) error {
 
 // bytesAt is n bytes of memory the fuzzer mapped, at addr.
 // It is memory outside Go's heap, so the address is reinterpreted as a pointer in place.
+//
 //go:noinline
 func bytesAt(addr uintptr, n int) []byte {
 	p := *(*unsafe.Pointer)(unsafe.Pointer(&addr))

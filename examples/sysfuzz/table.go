@@ -248,7 +248,9 @@ var table = []spec{
 	{"writev", func(c *call) { rwv(c, false) }},
 	{"preadv", func(c *call) { rwv(c, true) }},
 	{"pwritev", func(c *call) { rwv(c, true) }},
-	{"lseek", func(c *call) { c.set(c.fd(kFile, kDir), uintptr(fuzz.Off(c.r)), uintptr(fuzz.Pick(c.r, 0, 1, 2, 3, 4, 5, -1))) }},
+	{"lseek", func(c *call) {
+		c.set(c.fd(kFile, kDir), uintptr(fuzz.Off(c.r)), uintptr(fuzz.Pick(c.r, 0, 1, 2, 3, 4, 5, -1)))
+	}},
 	{"getdents64", func(c *call) { p, n := c.buf(); c.set(c.fd(kDir), p, n) }},
 	{"fstat", func(c *call) { c.set(c.fd(), statbuf(c)) }},
 	{"newfstatat", func(c *call) { c.set(c.dirfd(), c.path(), statbuf(c), uintptr(fuzz.Flags(c.r, atFlags...))) }},
