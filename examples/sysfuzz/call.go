@@ -16,6 +16,7 @@ type thread struct {
 	region uintptr // regionSize bytes, read-write, then a PROT_NONE page
 	rep    fuzz.Report
 	tid    int
+	show   func(name string, a [6]uintptr) // -v: prints a call's arguments
 }
 
 // call is one system call being built: its arguments and what to do once it succeeds.

@@ -42,6 +42,7 @@ func main() {
 	dir := flag.String("dir", "", "make the scratch directory in this directory (required)")
 	det := flag.Bool("det", false, "deterministic: one thread, call i from the seed and i alone, the same state before each call, a line per call")
 	only := flag.String("only", "", "make only these calls (comma-separated names)")
+	verbose := flag.Bool("v", false, "with -det, print each call's arguments before it (an \"args\" line)")
 	flag.Parse()
 	if *dir == "" {
 		fmt.Println("sysfuzz: -dir is required")
@@ -124,6 +125,9 @@ func main() {
 				} else if n%64 == 0 {
 					e.trim(r)
 				}
+				if *det && *verbose {
+					t.show = func(name string, a [6]uintptr) { fmt.Printf("args %d %s %#x\n", i, name, a) }
+				}
 				name, res := t.one(specs, r)
 				if *det {
 					fmt.Println(fuzz.CallLine(i, name, res))
@@ -200,6 +204,9 @@ func (t *thread) one(specs []resolved, r *fuzz.Rand) (name, result string) {
 	if c.skip {
 		t.rep.Add(s.name, "skipped")
 		return s.name, "skipped"
+	}
+	if t.show != nil {
+		t.show(s.name, c.a)
 	}
 	if c.mem {
 		t.e.memMu.Lock()
