@@ -19,6 +19,12 @@ type thread struct {
 	show   func(name string, a [6]uintptr) // -v: prints a call's arguments
 }
 
+// owns reports whether the n bytes at p are all in the thread's buffers (p+n may wrap: a hostile
+// pointer near the top of the address space).
+func (t *thread) owns(p uintptr, n int) bool {
+	return p >= t.region && p < t.region+regionSize && uintptr(n) <= t.region+regionSize-p
+}
+
 // call is one system call being built: its arguments and what to do once it succeeds.
 type call struct {
 	t     *thread
@@ -226,7 +232,7 @@ func (c *call) newFDAfter(k fdKind) {
 
 // pairAfter records the two descriptors the call stores at p once it succeeds.
 func (c *call) pairAfter(p uintptr, k0, k1 fdKind) {
-	good := p >= c.t.region && p+8 <= c.t.region+regionSize
+	good := c.t.owns(p, 8)
 	c.after = func(uintptr) {
 		if good {
 			b := bytesAt(p, 8)

@@ -55,3 +55,20 @@ func TestNumbers(t *testing.T) {
 		t.Error("selectSpecs accepted an unknown name")
 	}
 }
+
+// TestOwns: a pointer near the top of the address space, whose end wraps, is not the thread's.
+func TestOwns(t *testing.T) {
+	th := &thread{region: 0x10000}
+	for _, c := range []struct {
+		p    uintptr
+		n    int
+		want bool
+	}{
+		{0x10000, 8, true}, {0x10000 + regionSize - 8, 8, true}, {0x10000 + regionSize - 7, 8, false},
+		{0xffff, 8, false}, {^uintptr(0) - 1, 16, false}, {^uintptr(0) - 15, 16, false},
+	} {
+		if got := th.owns(c.p, c.n); got != c.want {
+			t.Errorf("owns(%#x, %d) = %v, want %v", c.p, c.n, got, c.want)
+		}
+	}
+}

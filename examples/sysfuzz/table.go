@@ -169,7 +169,7 @@ var table = []spec{
 		c.pairAfter(p, kPipeR, kPipeW)
 		after := c.after
 		c.after = func(r uintptr) {
-			if p >= c.t.region && p+8 <= c.t.region+regionSize {
+			if c.t.owns(p, 8) {
 				b := bytesAt(p, 8)
 				for _, fd := range []int{int(int32(binary.LittleEndian.Uint32(b))), int(int32(binary.LittleEndian.Uint32(b[4:])))} {
 					unix.SetNonblock(fd, true)
@@ -472,7 +472,7 @@ var table = []spec{
 			fl |= 1
 		}
 		ts := c.timespec()
-		if fl&1 != 0 && ts >= c.t.region && ts+16 <= c.t.region+regionSize {
+		if fl&1 != 0 && c.t.owns(ts, 16) {
 			// TIMER_ABSTIME: a time in the past, or it would sleep for ever.
 			clear(bytesAt(ts, 16))
 		}
