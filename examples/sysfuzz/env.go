@@ -289,7 +289,8 @@ func (e *env) pick(r *fuzz.Rand, kinds ...fdKind) int {
 	return c[r.Intn(len(c))]
 }
 
-// trim closes descriptors beyond maxOwned and opens the fixture again when too few are left.
+// trim closes descriptors beyond maxOwned, opens the fixture again when too few are left, and
+// makes the scratch directory usable again.
 func (e *env) trim(r *fuzz.Rand) {
 	e.mu.Lock()
 	var closing []int
@@ -300,6 +301,8 @@ func (e *env) trim(r *fuzz.Rand) {
 	}
 	few := len(e.fds) < 6
 	e.mu.Unlock()
+	// A chmod of "." takes the scratch directory away from every later call: give it back.
+	unix.Fchmodat(e.scratchFD, ".", 0o700, 0)
 	for _, fd := range closing {
 		unix.Close(fd)
 	}
