@@ -9,7 +9,7 @@ import (
 const sysfuzzApp = "examples/sysfuzz"
 
 // TestSysfuzz runs the system-call fuzzer (examples/sysfuzz) in the guest, 4 threads on 2 CPUs
-// for 4000 calls, with its scratch directory on the in-memory file system and on a
+// for 20000 calls, with its scratch directory on the in-memory file system and on a
 // shared host directory, on both architectures: no kernel fault (the launcher's status 70), and
 // the fuzzer's own checks of its memory and of the file system afterwards must pass
 // ("sysfuzz: ok"). Longer runs: scripts/sysfuzz.sh.
@@ -30,7 +30,7 @@ func TestSysfuzz(t *testing.T) {
 						}
 					}()
 				}
-				args = append(args, sysfuzzApp, "--", "-dir", dir, "-threads", "4", "-calls", "4000", "-time", "60s", "-seed", "7")
+				args = append(args, sysfuzzApp, "--", "-dir", dir, "-threads", "4", "-calls", "20000", "-time", "60s", "-seed", "7")
 				stdout, stderr, status := runLauncher(t, a, args...)
 				lines := consoleLines(stdout)
 				if status != 0 {
