@@ -214,18 +214,32 @@ func epollCollect(epfd int, events uintptr, max int) (int, int) {
 	return n, 0
 }
 
+// getrandom's flags (GRND_NONBLOCK, GRND_RANDOM, GRND_INSECURE).
+const (
+	grndNonblock = 1
+	grndRandom   = 2
+	grndInsecure = 4
+)
+
 // sysGetrandomImpl fills the buffer from RDRAND when the CPU has it, else from a generator
-// seeded at boot.
-func sysGetrandomImpl(buf, count uintptr) uint64 {
+// seeded at boot. As Linux: unknown flags, or GRND_RANDOM with GRND_INSECURE, are EINVAL; a
+// buffer that runs into unmapped memory gets what fits, and EFAULT only when nothing does.
+func sysGetrandomImpl(buf, count uintptr, flags uint32) uint64 {
+	if flags&^(grndNonblock|grndRandom|grndInsecure) != 0 || flags&(grndRandom|grndInsecure) == grndRandom|grndInsecure {
+		return neg(EINVAL)
+	}
 	if count > 1<<20 {
 		count = 1 << 20
 	}
-	b, ok := userBytes(buf, count, true)
-	if !ok {
+	if count == 0 {
+		return 0
+	}
+	n := userPrefix(buf, count, true)
+	if n == 0 {
 		return neg(EFAULT)
 	}
-	fillRandom(b)
-	return uint64(count)
+	fillRandom(bytesAt(buf, n))
+	return uint64(n)
 }
 
 // fillRandom fills b from random64 (getrandom, /dev/random and /dev/urandom).

@@ -365,6 +365,10 @@ func addPos(a, b int64) int64 {
 	return a + b
 }
 
+// direntProbe holds one directory record (the largest: a 255-byte name), for getdents64 to
+// tell a record that does not fit (EINVAL) from one that faults (EFAULT).
+var direntProbe [280]byte
+
 // sysGetdents64Impl reads directory entries from an open directory's position on.
 func sysGetdents64Impl(n int, dirp, count uintptr) uint64 {
 	f, errno := fileOf(n, fs.ENOTDIR)
@@ -374,11 +378,21 @@ func sysGetdents64Impl(n int, dirp, count uintptr) uint64 {
 	if st, errno := rootNS.Stat(f.Node); errno != 0 || st.Mode&fs.S_IFMT != fs.S_IFDIR {
 		return neg(max(errno, fs.ENOTDIR))
 	}
-	dst, ok := userBytes(dirp, min(count, maxDirents), true)
-	if !ok {
-		return neg(fs.EFAULT)
+	// Linux copies the records one by one: a buffer that runs into unmapped memory gets the
+	// records that fit before it, and EFAULT only if the first one that fits in count does not.
+	want := min(count, maxDirents)
+	p := userPrefix(dirp, want, true)
+	var dst []byte
+	if p > 0 {
+		dst = bytesAt(dirp, p)
 	}
 	got, next, errno := rootNS.ReadDir(f.Node, uint64(f.Pos), dst, fsNow())
+	if errno == fs.EINVAL && p < want {
+		// The first record does not fit in the mapped part: would it in count?
+		if _, _, e := rootNS.ReadDir(f.Node, uint64(f.Pos), direntProbe[:min(want, uintptr(len(direntProbe)))], fsNow()); e == 0 {
+			errno = fs.EFAULT
+		}
+	}
 	if errno != 0 {
 		return neg(errno)
 	}

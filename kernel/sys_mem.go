@@ -19,30 +19,48 @@ const (
 	madvCollapse   = 25
 )
 
+func errnoIf(c bool, a, b int) int {
+	if c {
+		return a
+	}
+	return b
+}
+
 func pageUp(n uintptr) uintptr { return (n + pageSize - 1) &^ (pageSize - 1) }
 
 // sysMmapImpl serves anonymous mappings with Linux semantics: hints honoured when free,
 // MAP_FIXED exact (replacing what was there with fresh zero pages), PROT_NONE reservations that
 // cost no frames; pages are populated on first touch.
 func sysMmapImpl(addr, length uintptr, prot, flags uint32, fd int32, off uint64) uint64 {
-	if flags&mapAnonymous == 0 {
-		if fds.Kind(int(fd)) == 0 {
-			return neg(EBADF)
-		}
-		return neg(ENODEV) // no file system: nothing else can be mapped
-	}
-	if flags&(mapShared|mapPrivate) == 0 || prot&^(mm.ProtRead|mm.ProtWrite|mm.ProtExec) != 0 {
+	if off&(pageSize-1) != 0 {
 		return neg(EINVAL)
 	}
-	if length == 0 || pageUp(length) < length {
+	if flags&mapAnonymous == 0 && fds.Kind(int(fd)) == 0 {
+		return neg(EBADF)
+	}
+	// Linux's order (mm/mmap.c): the length, then the address, then the mapping's type; the
+	// protection's unknown bits are ignored.
+	prot &= mm.ProtRead | mm.ProtWrite | mm.ProtExec
+	if length == 0 {
 		return neg(EINVAL)
+	}
+	if pageUp(length) < length {
+		return neg(ENOMEM)
 	}
 	length = pageUp(length)
 	fixed := flags&(mapFixed|mapFixedNoreplace) != 0
+	if length > userHi || fixed && addr&(pageSize-1) != 0 {
+		return neg(errnoIf(length > userHi, ENOMEM, EINVAL))
+	}
+	if flags&mapAnonymous == 0 {
+		return neg(ENODEV) // no file system: nothing else can be mapped
+	}
+	// An anonymous mapping is MAP_SHARED or MAP_PRIVATE; MAP_SHARED_VALIDATE (both bits) is
+	// only for files.
+	if t := flags & (mapShared | mapPrivate); t == 0 || t == mapShared|mapPrivate {
+		return neg(EINVAL)
+	}
 	if fixed {
-		if addr&(pageSize-1) != 0 {
-			return neg(EINVAL)
-		}
 		if flags&mapFixedNoreplace != 0 && !rangeFree(addr, length) {
 			return neg(EEXIST)
 		}
@@ -95,20 +113,43 @@ func sysMprotectImpl(addr, length uintptr, prot uint32) uint64 {
 // what Linux guarantees for DONTNEED on private anonymous memory and permits for FREE); the
 // huge-page hints have nothing to act on and succeed.
 func sysMadviseImpl(addr, length uintptr, advice int) uint64 {
-	if addr&(pageSize-1) != 0 || pageUp(length) < length {
+	switch advice {
+	case madvDontneed, madvFree, madvNormal, 1, 2, 3, madvHugepage, madvNohugepage, madvCollapse, 12, 13, 16, 17:
+	default:
 		return neg(EINVAL)
 	}
-	switch advice {
-	case madvDontneed, madvFree:
-		if addr < identEnd || addr+length > userHi {
-			return neg(EINVAL)
-		}
-		archUnmapRange(addr, addr+pageUp(length))
-		return 0
-	case madvNormal, 1, 2, 3, madvHugepage, madvNohugepage, madvCollapse, 12, 13, 16, 17:
-		return 0 // RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, DONTDUMP, DODUMP
+	if addr&(pageSize-1) != 0 || pageUp(length) < length || addr+pageUp(length) < addr {
+		return neg(EINVAL)
 	}
-	return neg(EINVAL)
+	end := addr + pageUp(length)
+	if end == addr {
+		return 0
+	}
+	// Linux acts on the mapped parts and then says ENOMEM if any of the range was not mapped
+	// (the kernel half included).
+	if advice == madvDontneed || advice == madvFree {
+		for i := 0; i < space.Len(); i++ {
+			if r := space.At(i); r.Start < end && addr < r.End {
+				archUnmapRange(max(addr, r.Start), min(end, r.End))
+			}
+		}
+	}
+	if !rangeMapped(addr, end) {
+		return neg(ENOMEM)
+	}
+	return 0 // RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, DONTDUMP, DODUMP, huge pages
+}
+
+// rangeMapped reports whether every page of [addr, end) is mapped (PROT_NONE included).
+func rangeMapped(addr, end uintptr) bool {
+	for va := addr; va < end; {
+		r, ok := space.Find(va)
+		if !ok {
+			return false
+		}
+		va = r.End
+	}
+	return true
 }
 
 // msync flags (asm-generic/mman-common.h).

@@ -233,6 +233,10 @@ func sysStatxImpl(dirfd int32, pathAddr uintptr, flags int, mask uint32, buf uin
 }
 
 func sysFaccessatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
+	// The mode and the flags before the path, as Linux.
+	if mode&^(fs.R_OK|fs.W_OK|fs.X_OK) != 0 || flags&^(fs.AT_EACCESS|fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
+		return neg(fs.EINVAL)
+	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
 		return neg(errno)

@@ -319,7 +319,7 @@ func sysSetTidAddress(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 func sysFutex(f *Frame, a syscallArgs) (uint64, bool) {
-	return sysFutexImpl(f, uintptr(a[0]), int(a[1]), uint32(a[2]), uintptr(a[3]))
+	return sysFutexImpl(f, uintptr(a[0]), int(a[1]), uint32(a[2]), uintptr(a[3]), uint32(a[5]))
 }
 
 // sysSchedYield stores its result and fires syscall_exit itself: yield switches threads without
@@ -425,7 +425,7 @@ func sysGetgroups(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 func sysGetrandom(f *Frame, a syscallArgs) (uint64, bool) {
-	return sysGetrandomImpl(uintptr(a[0]), uintptr(a[1])), true
+	return sysGetrandomImpl(uintptr(a[0]), uintptr(a[1]), uint32(a[2])), true
 }
 
 func sysUname(f *Frame, a syscallArgs) (uint64, bool) {

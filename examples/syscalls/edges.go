@@ -1,0 +1,160 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// checkEdges: answers the system-call fuzzer's comparison found different from Linux's, each
+// checked against what Linux gives: getrandom's flags and a buffer that runs into an unmapped
+// page (what fits), getdents64 likewise (the records that fit, EFAULT when none, EINVAL when
+// the first is larger than the count, 0 at the end whatever the buffer), futex's
+// FUTEX_CLOCK_REALTIME and bitset checks and its order (timeout, then operation, then word),
+// madvise and mmap's order of checks, flock's LOCK_MAND, access's mode before its path, the
+// sched_* calls' negative pid, and wait4's and waitid's options.
+func checkEdges() (string, error) {
+	const page = 4096
+	m, err := unix.Mmap(-1, 0, 2*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
+	if err != nil {
+		return "", err
+	}
+	defer unix.Munmap(m)
+	base := uintptr(unsafe.Pointer(&m[0]))
+	if err := unix.Mprotect(m[page:], unix.PROT_NONE); err != nil {
+		return "", err
+	}
+	end := base + page // the first byte of the PROT_NONE page
+
+	dir, err := os.MkdirTemp("", "edges")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	for _, n := range []string{"a", "b", "c"} { // every record 24 bytes: "." ".." "a" "b" "c"
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+			return "", err
+		}
+	}
+	dfd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return "", err
+	}
+	defer unix.Close(dfd)
+	getdents := func(p, n uintptr) (uintptr, error) {
+		unix.Seek(dfd, 0, 0)
+		return sys(unix.SYS_GETDENTS64, uintptr(dfd), p, n)
+	}
+
+	word := new(uint32)
+	w := uintptr(unsafe.Pointer(word))
+	ts := new([2]int64)
+	tsp := uintptr(unsafe.Pointer(ts))
+	var mask [8]byte
+	mask[0] = 1
+	maskp := uintptr(unsafe.Pointer(&mask[0]))
+	kernel := uintptr(0xffff_8000_0000_0000)
+	if runtime.GOARCH == "arm64" {
+		kernel = 0xffff_0000_0000_0000
+	}
+	hole, err := unix.Mmap(-1, 0, 3*page, unix.PROT_READ, unix.MAP_PRIVATE|unix.MAP_ANON)
+	if err != nil {
+		return "", err
+	}
+	hbase := uintptr(unsafe.Pointer(&hole[0]))
+	syscall.Syscall(syscall.SYS_MUNMAP, hbase+page, page, 0)
+	defer syscall.Syscall(syscall.SYS_MUNMAP, hbase, 3*page, 0)
+
+	type result struct {
+		r   uintptr
+		err error
+	}
+	var sched struct{ prio int32 }
+	schedp := uintptr(unsafe.Pointer(&sched))
+	cases := []struct {
+		what string
+		got  func() (uintptr, error)
+		want result // r is checked only when err is nil
+	}{
+		{"getrandom flag 8", func() (uintptr, error) { return sys(unix.SYS_GETRANDOM, base, 16, 8) }, result{0, unix.EINVAL}},
+		{"getrandom RANDOM|INSECURE", func() (uintptr, error) { return sys(unix.SYS_GETRANDOM, base, 16, 6) }, result{0, unix.EINVAL}},
+		{"getrandom into an unmapped page", func() (uintptr, error) { return sys(unix.SYS_GETRANDOM, end-96, 200, 0) }, result{96, nil}},
+		{"getrandom all unmapped", func() (uintptr, error) { return sys(unix.SYS_GETRANDOM, end, 200, 0) }, result{0, unix.EFAULT}},
+		{"getdents64 two records fit", func() (uintptr, error) { return getdents(end-50, 4096) }, result{48, nil}},
+		{"getdents64 none fits", func() (uintptr, error) { return getdents(end-20, 4096) }, result{0, unix.EFAULT}},
+		{"getdents64 count too small", func() (uintptr, error) { return getdents(end-20, 20) }, result{0, unix.EINVAL}},
+		{"getdents64 at the end, NULL", func() (uintptr, error) {
+			buf := make([]byte, 4096)
+			unix.Seek(dfd, 0, 0)
+			for {
+				n, err := unix.Getdents(dfd, buf)
+				if n <= 0 || err != nil {
+					break
+				}
+			}
+			return sys(unix.SYS_GETDENTS64, uintptr(dfd), 0, 4096)
+		}, result{0, nil}},
+		{"futex WAKE|CLOCK_REALTIME", func() (uintptr, error) { return sys6(unix.SYS_FUTEX, w, 1|256, 1, 0, 0, 0) }, result{0, unix.ENOSYS}},
+		{"futex WAIT|CLOCK_REALTIME", func() (uintptr, error) { return sys6(unix.SYS_FUTEX, w, 0|256, 5, 0, 0, 0) }, result{0, unix.ENOSYS}},
+		{"futex WAKE_BITSET, no bits", func() (uintptr, error) { return sys6(unix.SYS_FUTEX, w, 10, 1, 0, 0, 0) }, result{0, unix.EINVAL}},
+		{"futex WAIT, bad timeout first", func() (uintptr, error) { return sys6(unix.SYS_FUTEX, w, 0, 5, end, 0, 0) }, result{0, unix.EFAULT}},
+		{"futex WAIT, misaligned kernel word", func() (uintptr, error) { return sys6(unix.SYS_FUTEX, kernel+2, 0, 5, 0, 0, 0) }, result{0, unix.EINVAL}},
+		{"futex WAKE, kernel word", func() (uintptr, error) { return sys6(unix.SYS_FUTEX, kernel, 1|128, 1, 0, 0, 0) }, result{0, unix.EFAULT}},
+		{"futex WAIT, bad time", func() (uintptr, error) { ts[1] = 1e9; return sys6(unix.SYS_FUTEX, w, 0, 5, tsp, 0, 0) }, result{0, unix.EINVAL}},
+		{"madvise the kernel half", func() (uintptr, error) { return sys(unix.SYS_MADVISE, kernel, page, unix.MADV_NORMAL) }, result{0, unix.ENOMEM}},
+		{"madvise over a hole", func() (uintptr, error) { return sys(unix.SYS_MADVISE, hbase, 3*page, unix.MADV_DONTNEED) }, result{0, unix.ENOMEM}},
+		{"madvise, bad advice over a hole", func() (uintptr, error) { return sys(unix.SYS_MADVISE, hbase, 3*page, 12345) }, result{0, unix.EINVAL}},
+		{"mmap unknown prot bits", func() (uintptr, error) {
+			r, err := sys6(unix.SYS_MMAP, 0, page, unix.PROT_READ|0x10, unix.MAP_PRIVATE|unix.MAP_ANON, ^uintptr(0), 0)
+			if err == nil {
+				syscall.Syscall(syscall.SYS_MUNMAP, r, page, 0)
+				r = 1
+			}
+			return r, err
+		}, result{1, nil}},
+		{"mmap MAP_SHARED_VALIDATE anonymous", func() (uintptr, error) {
+			return sys6(unix.SYS_MMAP, 0, 1, unix.PROT_READ, unix.MAP_SHARED_VALIDATE|unix.MAP_ANON|unix.MAP_POPULATE, ^uintptr(0), ^uintptr(4095))
+		}, result{0, unix.EINVAL}},
+		{"mmap unaligned offset", func() (uintptr, error) {
+			return sys6(unix.SYS_MMAP, 0, page, unix.PROT_READ, unix.MAP_PRIVATE|unix.MAP_ANON, ^uintptr(0), 1)
+		}, result{0, unix.EINVAL}},
+		{"mmap a length that rounds past the top", func() (uintptr, error) {
+			return sys6(unix.SYS_MMAP, 0, ^uintptr(0)-10, unix.PROT_READ, unix.MAP_ANON, ^uintptr(0), 0) // no type: checked after the length
+		}, result{0, unix.ENOMEM}},
+		{"flock LOCK_MAND on no descriptor", func() (uintptr, error) { return sys(unix.SYS_FLOCK, 1<<20, 32|unix.LOCK_SH, 0) }, result{0, nil}},
+		{"flock a bad operation before the descriptor", func() (uintptr, error) { return sys(unix.SYS_FLOCK, 1<<20, 3, 0) }, result{0, unix.EINVAL}},
+		{"faccessat bad mode before the path", func() (uintptr, error) { return sys(unix.SYS_FACCESSAT, uintptr(0xffffff9c), end-3, 0x80) }, result{0, unix.EINVAL}},
+		{"sched_setaffinity, 7 bytes", func() (uintptr, error) { return sys(unix.SYS_SCHED_SETAFFINITY, 0, 7, maskp) }, result{0, nil}},
+		{"sched_getparam pid -1", func() (uintptr, error) { return sys(unix.SYS_SCHED_GETPARAM, ^uintptr(0), schedp, 0) }, result{0, unix.EINVAL}},
+		{"sched_getscheduler pid -1", func() (uintptr, error) { return sys(unix.SYS_SCHED_GETSCHEDULER, ^uintptr(0), 0, 0) }, result{0, unix.EINVAL}},
+		{"sched_setscheduler no param", func() (uintptr, error) { return sys(unix.SYS_SCHED_SETSCHEDULER, 0, 0, 0) }, result{0, unix.EINVAL}},
+		{"wait4 unknown option", func() (uintptr, error) { return sys6(unix.SYS_WAIT4, ^uintptr(0), 0, 0x100000, 0, 0, 0) }, result{0, unix.EINVAL}},
+		{"wait4 no child", func() (uintptr, error) { return sys6(unix.SYS_WAIT4, ^uintptr(0), 0, unix.WNOHANG, 0, 0, 0) }, result{0, unix.ECHILD}},
+		{"waitid no event asked for", func() (uintptr, error) { return sys6(unix.SYS_WAITID, unix.P_ALL, 0, 0, 0, 0, 0) }, result{0, unix.EINVAL}},
+		{"waitid P_PID 0", func() (uintptr, error) { return sys6(unix.SYS_WAITID, unix.P_PID, 0, 0, unix.WEXITED, 0, 0) }, result{0, unix.EINVAL}},
+		{"waitid no child", func() (uintptr, error) { return sys6(unix.SYS_WAITID, unix.P_ALL, 0, 0, unix.WEXITED|unix.WNOHANG, 0, 0) }, result{0, unix.ECHILD}},
+	}
+	for _, c := range cases {
+		r, err := c.got()
+		if !errors.Is(err, c.want.err) && !(err == nil && c.want.err == nil) || err == nil && r != c.want.r {
+			return "", fmt.Errorf("%s: %d %v, want %d %v", c.what, int64(r), err, c.want.r, c.want.err)
+		}
+	}
+	return fmt.Sprintf("%d answers as Linux's", len(cases)), nil
+}
+
+func sys(nr, a, b, c uintptr) (uintptr, error) { return sys6(nr, a, b, c, 0, 0, 0) }
+
+func sys6(nr, a, b, c, d, e, f uintptr) (uintptr, error) {
+	r, _, errno := syscall.Syscall6(nr, a, b, c, d, e, f)
+	if errno != 0 {
+		return r, errno
+	}
+	return r, nil
+}
