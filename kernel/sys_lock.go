@@ -30,7 +30,7 @@ const (
 	lockNB = 4
 
 	lockMand = 32
-	lockUN = 8
+	lockUN   = 8
 
 	flockSize = 32 // struct flock on 64-bit Linux: type, whence (shorts), start, len, pid
 )

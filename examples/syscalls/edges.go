@@ -138,7 +138,9 @@ func checkEdges() (string, error) {
 		{"wait4 no child", func() (uintptr, error) { return sys6(unix.SYS_WAIT4, ^uintptr(0), 0, unix.WNOHANG, 0, 0, 0) }, result{0, unix.ECHILD}},
 		{"waitid no event asked for", func() (uintptr, error) { return sys6(unix.SYS_WAITID, unix.P_ALL, 0, 0, 0, 0, 0) }, result{0, unix.EINVAL}},
 		{"waitid P_PID 0", func() (uintptr, error) { return sys6(unix.SYS_WAITID, unix.P_PID, 0, 0, unix.WEXITED, 0, 0) }, result{0, unix.EINVAL}},
-		{"waitid no child", func() (uintptr, error) { return sys6(unix.SYS_WAITID, unix.P_ALL, 0, 0, unix.WEXITED|unix.WNOHANG, 0, 0) }, result{0, unix.ECHILD}},
+		{"waitid no child", func() (uintptr, error) {
+			return sys6(unix.SYS_WAITID, unix.P_ALL, 0, 0, unix.WEXITED|unix.WNOHANG, 0, 0)
+		}, result{0, unix.ECHILD}},
 	}
 	for _, c := range cases {
 		r, err := c.got()
