@@ -60,15 +60,11 @@ func sysSigprocmask(how int, set, old uintptr, size uintptr) uint64 {
 }
 
 func sysSigaltstackImpl(f *Frame, ss, old uintptr) uint64 {
+	// Linux's order: the new stack is read and checked, and the old one (as it was before)
+	// written only once that succeeded.
 	t := cur()
 	sp := frameSP(f)
-	if old != 0 {
-		b, ok := userBytes(old, signal.StackSize, true)
-		if !ok {
-			return neg(EFAULT)
-		}
-		signal.PutStack(b, t.sig.Alt.Report(sp))
-	}
+	prev := t.sig.Alt.Report(sp)
 	if ss != 0 {
 		b, ok := userBytes(ss, signal.StackSize, false)
 		if !ok {
@@ -77,6 +73,13 @@ func sysSigaltstackImpl(f *Frame, ss, old uintptr) uint64 {
 		if errno := t.sig.Alt.Change(signal.ReadStack(b), sp); errno != 0 {
 			return neg(errno)
 		}
+	}
+	if old != 0 {
+		b, ok := userBytes(old, signal.StackSize, true)
+		if !ok {
+			return neg(EFAULT)
+		}
+		signal.PutStack(b, prev)
 	}
 	return 0
 }

@@ -147,13 +147,27 @@ const epollCtlDel = 2
 // written or the timeout (in ms; -1 forever) passes. The signal mask, if given, stands for the
 // thread's until the call returns, as ppoll's (sys_poll.go).
 func sysEpollPwaitImpl(f *Frame, nr uint64, epfd int, events uintptr, maxEvents int, timeout uint64, sigmask, sigsize uintptr) (uint64, bool) {
+	// Linux's order: epoll_pwait2's timeout, the signal mask, maxevents, the events array's
+	// range (access_ok: its pages are only touched when there are events to copy), the epoll
+	// descriptor.
+	var timeoutNs int64
+	if nr == nrEpollPwait2 && timeout != 0 {
+		ns, ok := readTimespec(uintptr(timeout))
+		if !ok {
+			return neg(EFAULT), true
+		}
+		if ns < 0 {
+			return neg(EINVAL), true
+		}
+		timeoutNs = ns
+	}
 	if errno := setWaitMask(sigmask, sigsize); errno != 0 {
 		return neg(errno), true
 	}
-	if maxEvents <= 0 {
+	if maxEvents <= 0 || maxEvents > (1<<31-1)/epollEventSize {
 		return neg(EINVAL), true
 	}
-	if !userRange(events, uintptr(maxEvents)*epollEventSize, true) {
+	if end := events + uintptr(maxEvents)*epollEventSize; end < events || end > userHi {
 		return neg(EFAULT), true
 	}
 	n, errno := epollCollect(epfd, events, maxEvents)
@@ -166,17 +180,10 @@ func sysEpollPwaitImpl(f *Frame, nr uint64, epfd int, events uintptr, maxEvents 
 		return uint64(n), true
 	case nr == nrEpollPwait2:
 		if timeout != 0 {
-			ns, ok := readTimespec(uintptr(timeout))
-			if !ok {
-				return neg(EFAULT), true
-			}
-			if ns < 0 {
-				return neg(EINVAL), true
-			}
-			if ns == 0 {
+			if timeoutNs == 0 {
 				return 0, true
 			}
-			deadline = nanotime() + ns
+			deadline = nanotime() + timeoutNs
 		}
 	case int32(timeout) == 0:
 		return 0, true

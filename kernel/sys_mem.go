@@ -98,6 +98,31 @@ func sysMunmapImpl(addr, length uintptr) uint64 {
 }
 
 func sysMprotectImpl(addr, length uintptr, prot uint32) uint64 {
+	// Linux's order (do_mprotect_pkey): both grows bits or an unaligned address EINVAL, no
+	// length 0, a length that wraps ENOMEM, then unknown bits (PROT_SEM is known) EINVAL. A
+	// grows bit asks for a stack-like region, which no mapping here is: EINVAL once mapped.
+	const growsDown, growsUp, protSem = 0x01000000, 0x02000000, 0x8
+	grows := prot & (growsDown | growsUp)
+	prot &^= growsDown | growsUp
+	if grows == growsDown|growsUp || addr&(pageSize-1) != 0 {
+		return neg(EINVAL)
+	}
+	if length == 0 {
+		return 0
+	}
+	if end := addr + pageUp(length); pageUp(length) < length || end <= addr {
+		return neg(ENOMEM)
+	}
+	if prot&^(mm.ProtRead|mm.ProtWrite|mm.ProtExec|protSem) != 0 {
+		return neg(EINVAL)
+	}
+	prot &^= protSem
+	if grows != 0 {
+		if !rangeMapped(addr, addr+pageUp(length)) {
+			return neg(ENOMEM)
+		}
+		return neg(EINVAL)
+	}
 	if errno := space.Protect(addr, length, prot); errno != 0 {
 		return neg(errno)
 	}

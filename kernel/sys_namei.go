@@ -114,6 +114,9 @@ func sysMknodatImpl(dirfd int32, pathAddr uintptr, mode uint32, dev uint32) uint
 }
 
 func sysUnlinkatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
+	if flags&^fs.AT_REMOVEDIR != 0 { // before the path, as Linux
+		return neg(fs.EINVAL)
+	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, false)
 	if errno != 0 {
 		return neg(errno)
@@ -122,6 +125,11 @@ func sysUnlinkatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
 }
 
 func sysRenameat2Impl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uintptr, flags uint32) uint64 {
+	// The flags before the paths, as Linux.
+	if flags&^(fs.RENAME_NOREPLACE|fs.RENAME_EXCHANGE|fs.RENAME_WHITEOUT) != 0 ||
+		flags&fs.RENAME_EXCHANGE != 0 && flags&(fs.RENAME_NOREPLACE|fs.RENAME_WHITEOUT) != 0 {
+		return neg(fs.EINVAL)
+	}
 	oldAt, oldpath, errno := pathArg(0, olddirfd, oldAddr, false)
 	if errno != 0 {
 		return neg(errno)
@@ -282,6 +290,12 @@ func sysUtimensatImpl(dirfd int32, pathAddr, times uintptr, flags int) uint64 {
 		}
 		atime = fs.Timespec{Sec: int64(le64(b[0:])), Nsec: int64(le64(b[8:]))}
 		mtime = fs.Timespec{Sec: int64(le64(b[16:])), Nsec: int64(le64(b[24:]))}
+		if atime.Nsec == fs.UTIME_OMIT && mtime.Nsec == fs.UTIME_OMIT {
+			return 0 // Linux does not even look the path up
+		}
+	}
+	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 { // before the path, as Linux
+		return neg(fs.EINVAL)
 	}
 	return setTimes(dirfd, pathAddr, atime, mtime, flags)
 }

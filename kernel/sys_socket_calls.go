@@ -154,7 +154,14 @@ func sysGetsockopt(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 func sysShutdown(f *Frame, a syscallArgs) (uint64, bool) {
-	if a[1] > 2 {
+	switch fds.Kind(int(a[0])) { // the descriptor before how, as Linux
+	case fd.KindNone:
+		return neg(EBADF), true
+	case fd.KindSocket, fd.KindPair:
+	default:
+		return neg(ENOTSOCK), true
+	}
+	if uint32(a[1]) > 2 {
 		return neg(EINVAL), true
 	}
 	return sockSimple(f, int(a[0]), sockwire.OpShutdown, [3]int64{int64(a[1])}, sockCall{})

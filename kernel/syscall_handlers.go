@@ -119,12 +119,18 @@ func sysPwritev(f *Frame, a syscallArgs) (uint64, bool) {
 	return vectorPos(a, true), true
 }
 
+// vectorPos checks as Linux's do_preadv: a negative offset, then the descriptor (EBADF), then
+// whether it can seek (ESPIPE), before the iovecs.
 func vectorPos(a syscallArgs, write bool) uint64 {
 	if int64(a[3]) < 0 {
-		if fds.Kind(int(a[0])) == 0 {
-			return neg(EBADF)
-		}
 		return neg(EINVAL)
+	}
+	switch fds.Kind(int(a[0])) {
+	case fd.KindNone:
+		return neg(EBADF)
+	case fd.KindFile:
+	default:
+		return neg(ESPIPE)
 	}
 	return vectorIO(int(a[0]), uintptr(a[1]), int(int32(a[2])), int64(a[3]), write)
 }

@@ -18,7 +18,9 @@ import (
 // the first is larger than the count, 0 at the end whatever the buffer), futex's
 // FUTEX_CLOCK_REALTIME and bitset checks and its order (timeout, then operation, then word),
 // madvise and mmap's order of checks, flock's LOCK_MAND, access's mode before its path, the
-// sched_* calls' negative pid, and wait4's and waitid's options.
+// sched_* calls' negative pid, wait4's and waitid's options, and the order in which unlinkat,
+// renameat2, utimensat, lseek, pwrite64, preadv, pipe2, sync_file_range, epoll_pwait(2),
+// mprotect, shutdown, sigaltstack, timer_create and timer_settime check their arguments.
 func checkEdges() (string, error) {
 	const page = 4096
 	m, err := unix.Mmap(-1, 0, 2*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
@@ -51,6 +53,24 @@ func checkEdges() (string, error) {
 		unix.Seek(dfd, 0, 0)
 		return sys(unix.SYS_GETDENTS64, uintptr(dfd), p, n)
 	}
+
+	var pp [2]int
+	if err := unix.Pipe2(pp[:], unix.O_CLOEXEC); err != nil {
+		return "", err
+	}
+	pr := pp[0]
+	defer unix.Close(pp[0])
+	defer unix.Close(pp[1])
+	efd, err := unix.Eventfd(0, unix.EFD_CLOEXEC)
+	if err != nil {
+		return "", err
+	}
+	defer unix.Close(efd)
+	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		return "", err
+	}
+	defer unix.Close(epfd)
 
 	word := new(uint32)
 	w := uintptr(unsafe.Pointer(word))
@@ -141,6 +161,33 @@ func checkEdges() (string, error) {
 		{"waitid no child", func() (uintptr, error) {
 			return sys6(unix.SYS_WAITID, unix.P_ALL, 0, 0, unix.WEXITED|unix.WNOHANG, 0, 0)
 		}, result{0, unix.ECHILD}},
+		{"unlinkat bad flags before the path", func() (uintptr, error) { return sys(unix.SYS_UNLINKAT, 1<<20, end-3, 0x8000000) }, result{0, unix.EINVAL}},
+		{"renameat2 EXCHANGE|NOREPLACE before the paths", func() (uintptr, error) {
+			return sys6(unix.SYS_RENAMEAT2, 1<<20, end-3, 1<<20, end-3, 3, 0)
+		}, result{0, unix.EINVAL}},
+		{"utimensat bad flags before the path", func() (uintptr, error) {
+			return sys6(unix.SYS_UTIMENSAT, uintptr(0xffffff9c), end-3, 0, 0x300, 0, 0)
+		}, result{0, unix.EINVAL}},
+		{"lseek bad whence on a pipe", func() (uintptr, error) { return sys(unix.SYS_LSEEK, uintptr(pr), 0, 99) }, result{0, unix.EINVAL}},
+		{"lseek SEEK_DATA on an eventfd", func() (uintptr, error) { return sys(unix.SYS_LSEEK, uintptr(efd), 5, 3) }, result{0, nil}},
+		{"pwrite64 negative offset, bad descriptor", func() (uintptr, error) { return sys6(unix.SYS_PWRITE64, 1<<20, base, 1, ^uintptr(0), 0, 0) }, result{0, unix.EINVAL}},
+		{"preadv on a pipe, bad iovec", func() (uintptr, error) { return sys6(unix.SYS_PREADV, uintptr(pr), end, 1, 0, 0, 0) }, result{0, unix.ESPIPE}},
+		{"pipe2 bad flags, NULL", func() (uintptr, error) { return sys(unix.SYS_PIPE2, 0, 0x3fe7d845, 0) }, result{0, unix.EINVAL}},
+		{"sync_file_range bad descriptor first", func() (uintptr, error) { return sys6(unix.SYS_SYNC_FILE_RANGE, 1<<20, 0, ^uintptr(0), 5, 0, 0) }, result{0, unix.EBADF}},
+		{"epoll_pwait maxevents too large", func() (uintptr, error) { return sys6(unix.SYS_EPOLL_PWAIT, uintptr(epfd), base, 0x40000000, 0, 0, 0) }, result{0, unix.EINVAL}},
+		{"epoll_pwait bad descriptor, unmapped events", func() (uintptr, error) { return sys6(unix.SYS_EPOLL_PWAIT, 1<<20, end, 1, 0, 0, 0) }, result{0, unix.EBADF}},
+		{"epoll_pwait2 bad timeout before the mask", func() (uintptr, error) {
+			return sys6(unix.SYS_EPOLL_PWAIT2, uintptr(epfd), base, 1, end, end, 0)
+		}, result{0, unix.EFAULT}},
+		{"mprotect a wrapping length before prot", func() (uintptr, error) { return sys(unix.SYS_MPROTECT, base, ^uintptr(4095), 0x7e4477be) }, result{0, unix.ENOMEM}},
+		{"mprotect PROT_SEM", func() (uintptr, error) { return sys(unix.SYS_MPROTECT, base, page, unix.PROT_READ|unix.PROT_WRITE|8) }, result{0, nil}},
+		{"shutdown bad descriptor before how", func() (uintptr, error) { return sys(unix.SYS_SHUTDOWN, 0x7fffffff, 3, 0) }, result{0, unix.EBADF}},
+		{"sigaltstack checks the new stack before writing the old", func() (uintptr, error) {
+			ss := [3]uint64{0, 0x1234, 0} // unknown flags
+			return sys(unix.SYS_SIGALTSTACK, uintptr(unsafe.Pointer(&ss)), end, 0)
+		}, result{0, unix.EINVAL}},
+		{"timer_create reads the event first", func() (uintptr, error) { return sys(unix.SYS_TIMER_CREATE, 0xffffffff, end, base) }, result{0, unix.EFAULT}},
+		{"timer_settime reads the value first", func() (uintptr, error) { return sys6(unix.SYS_TIMER_SETTIME, 0x100000, 2, end-2, base, 0, 0) }, result{0, unix.EFAULT}},
 	}
 	for _, c := range cases {
 		r, err := c.got()
