@@ -487,7 +487,7 @@ func sysFsyncImpl(n int) uint64 {
 // Linux's checks (flags, a negative offset or length, a range past the largest offset: EINVAL;
 // a descriptor that is no file: ESPIPE).
 func sysSyncFileRangeImpl(n int, off, nbytes int64, flags uint32) uint64 {
-	const valid = 1 | 2 | 4 // SYNC_FILE_RANGE_WAIT_BEFORE, _WRITE, _WAIT_AFTER
+	const valid = 1 | 2 | 4         // SYNC_FILE_RANGE_WAIT_BEFORE, _WRITE, _WAIT_AFTER
 	if fds.Kind(n) == fd.KindNone { // the descriptor first, as Linux
 		return neg(fs.EBADF)
 	}
