@@ -120,12 +120,17 @@ func notifySignal(slot int32, sig int, takes bool) {
 }
 
 func sysTgkillImpl(f *Frame, tgid, tid int32, sig int) uint64 {
-	if sig < 0 || sig > signal.NSIG || tid <= 0 || (tgid != processID && tgid != -1) {
+	// Linux's order: ids that are not positive EINVAL, then the thread (ESRCH), then the
+	// signal (EINVAL).
+	if tid <= 0 || tgid <= 0 {
 		return neg(EINVAL)
 	}
 	slot := slotOfTID(tid)
-	if slot < 0 {
+	if slot < 0 || tgid != processID {
 		return neg(ESRCH)
+	}
+	if sig < 0 || sig > signal.NSIG {
+		return neg(EINVAL)
 	}
 	if sig == 0 {
 		return 0
@@ -135,11 +140,12 @@ func sysTgkillImpl(f *Frame, tgid, tid int32, sig int) uint64 {
 }
 
 func sysKillImpl(f *Frame, pid int32, sig int) uint64 {
+	// The process first (ESRCH), then the signal, as Linux.
+	if pid != processID && pid != 0 && pid != -1 && pid != -processID {
+		return neg(ESRCH)
+	}
 	if sig < 0 || sig > signal.NSIG {
 		return neg(EINVAL)
-	}
-	if pid != processID && pid != 0 && pid != -1 {
-		return neg(ESRCH)
 	}
 	if sig == 0 {
 		return 0

@@ -142,6 +142,9 @@ func sysRenameat2Impl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr u
 }
 
 func sysLinkatImpl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uintptr, flags int) uint64 {
+	if flags&^(fs.AT_SYMLINK_FOLLOW|fs.AT_EMPTY_PATH) != 0 { // before the paths, as Linux
+		return neg(fs.EINVAL)
+	}
 	oldAt, oldpath, errno := pathArg(0, olddirfd, oldAddr, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
 		return neg(errno)
@@ -253,6 +256,9 @@ func sysFaccessatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uin
 }
 
 func sysFchmodatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
+	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 { // before the path, as Linux
+		return neg(fs.EINVAL)
+	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
 		return neg(errno)

@@ -19,8 +19,9 @@ import (
 // FUTEX_CLOCK_REALTIME and bitset checks and its order (timeout, then operation, then word),
 // madvise and mmap's order of checks, flock's LOCK_MAND, access's mode before its path, the
 // sched_* calls' negative pid, wait4's and waitid's options, and the order in which unlinkat,
-// renameat2, utimensat, lseek, pwrite64, preadv, pipe2, sync_file_range, epoll_pwait(2),
-// mprotect, shutdown, sigaltstack, timer_create and timer_settime check their arguments.
+// linkat, fchmodat2, renameat2, utimensat, lseek, pwrite64, preadv, pipe2, sync_file_range, epoll_pwait(2),
+// mprotect, shutdown, sigaltstack, timer_create, timer_settime, tgkill, tkill, kill, connect (of a socket pair) and getsockopt check
+// their arguments.
 func checkEdges() (string, error) {
 	const page = 4096
 	m, err := unix.Mmap(-1, 0, 2*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
@@ -71,6 +72,13 @@ func checkEdges() (string, error) {
 		return "", err
 	}
 	defer unix.Close(epfd)
+
+	sp, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return "", err
+	}
+	defer unix.Close(sp[0])
+	defer unix.Close(sp[1])
 
 	word := new(uint32)
 	w := uintptr(unsafe.Pointer(word))
@@ -188,6 +196,25 @@ func checkEdges() (string, error) {
 		}, result{0, unix.EINVAL}},
 		{"timer_create reads the event first", func() (uintptr, error) { return sys(unix.SYS_TIMER_CREATE, 0xffffffff, end, base) }, result{0, unix.EFAULT}},
 		{"timer_settime reads the value first", func() (uintptr, error) { return sys6(unix.SYS_TIMER_SETTIME, 0x100000, 2, end-2, base, 0, 0) }, result{0, unix.EFAULT}},
+		{"tgkill no such thread before the signal", func() (uintptr, error) { return sys(unix.SYS_TGKILL, 99999999, 0x7fffffff, 1000) }, result{0, unix.ESRCH}},
+		{"tgkill tgid 0", func() (uintptr, error) { return sys(unix.SYS_TGKILL, 0, uintptr(unix.Gettid()), 0) }, result{0, unix.EINVAL}},
+		{"tkill no such thread before the signal", func() (uintptr, error) { return sys(unix.SYS_TKILL, 0x7fffffff, 1000, 0) }, result{0, unix.ESRCH}},
+		{"kill no such process before the signal", func() (uintptr, error) { return sys(unix.SYS_KILL, 99999999, 1000, 0) }, result{0, unix.ESRCH}},
+		{"kill a bad signal", func() (uintptr, error) { return sys(unix.SYS_KILL, uintptr(os.Getpid()), 1000, 0) }, result{0, unix.EINVAL}},
+		{"linkat bad flags before the paths", func() (uintptr, error) { return sys6(unix.SYS_LINKAT, 1<<20, end-3, 1<<20, end-3, 0x20, 0) }, result{0, unix.EINVAL}},
+		{"fchmodat2 bad flags before the path", func() (uintptr, error) {
+			return sys6(452, uintptr(0xffffff9c), kernel, 0o644, 0x4900, 0, 0) // fchmodat2
+		}, result{0, unix.EINVAL}},
+		{"connect a socket pair to an AF_INET address", func() (uintptr, error) {
+			sa := [16]byte{unix.AF_INET}
+			return sys(unix.SYS_CONNECT, uintptr(sp[0]), uintptr(unsafe.Pointer(&sa)), 16)
+		}, result{0, unix.EINVAL}},
+		{"getsockopt SOL_IP on a socket pair, bad length", func() (uintptr, error) {
+			return sys6(unix.SYS_GETSOCKOPT, uintptr(sp[0]), 0, 0x38, base, kernel, 0)
+		}, result{0, unix.EOPNOTSUPP}},
+		{"getsockopt bad descriptor, bad length", func() (uintptr, error) {
+			return sys6(unix.SYS_GETSOCKOPT, 1<<20, 1, 1, base, kernel, 0)
+		}, result{0, unix.EBADF}},
 	}
 	for _, c := range cases {
 		r, err := c.got()
