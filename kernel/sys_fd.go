@@ -30,7 +30,7 @@ func sysWriteFD(n int, buf, count uintptr) uint64 {
 		consoleWrite(b)
 		return uint64(count)
 	case fd.KindEventfd:
-		if count < 8 {
+		if count != 8 { // Linux 6.18 takes exactly 8 bytes (a read, 8 or more)
 			return neg(EINVAL)
 		}
 		v, ok := readUser64(buf)

@@ -196,6 +196,8 @@ func checkEdges() (string, error) {
 		}, result{0, unix.EINVAL}},
 		{"timer_create reads the event first", func() (uintptr, error) { return sys(unix.SYS_TIMER_CREATE, 0xffffffff, end, base) }, result{0, unix.EFAULT}},
 		{"timer_settime reads the value first", func() (uintptr, error) { return sys6(unix.SYS_TIMER_SETTIME, 0x100000, 2, end-2, base, 0, 0) }, result{0, unix.EFAULT}},
+		{"eventfd write of 16 bytes", func() (uintptr, error) { return sys(unix.SYS_WRITE, uintptr(efd), base, 16) }, result{0, unix.EINVAL}},
+		{"eventfd write of 8 bytes", func() (uintptr, error) { m[0] = 1; return sys(unix.SYS_WRITE, uintptr(efd), base, 8) }, result{8, nil}},
 		{"tgkill no such thread before the signal", func() (uintptr, error) { return sys(unix.SYS_TGKILL, 99999999, 0x7fffffff, 1000) }, result{0, unix.ESRCH}},
 		{"tgkill tgid 0", func() (uintptr, error) { return sys(unix.SYS_TGKILL, 0, uintptr(unix.Gettid()), 0) }, result{0, unix.EINVAL}},
 		{"tkill no such thread before the signal", func() (uintptr, error) { return sys(unix.SYS_TKILL, 0x7fffffff, 1000, 0) }, result{0, unix.ESRCH}},
