@@ -13,25 +13,32 @@ import (
 var sigactions signal.Actions
 
 func sysSigaction(sig int, act, old uintptr, size uintptr) uint64 {
-	if !signal.Valid(sig) || size != signal.SigsetSize {
+	// Linux's order: the size, reading the new action (EFAULT), the signal (EINVAL), and the
+	// old action written last.
+	if size != signal.SigsetSize {
 		return neg(EINVAL)
+	}
+	var actBytes []byte
+	if act != 0 {
+		b, ok := userBytes(act, signal.ActionSize, false)
+		if !ok {
+			return neg(EFAULT)
+		}
+		actBytes = b
+	}
+	if !signal.Valid(sig) || act != 0 && !signal.CanCatch(sig) {
+		return neg(EINVAL)
+	}
+	prev := sigactions[sig]
+	if act != 0 {
+		sigactions.Set(sig, signal.ReadAction(actBytes))
 	}
 	if old != 0 {
 		b, ok := userBytes(old, signal.ActionSize, true)
 		if !ok {
 			return neg(EFAULT)
 		}
-		signal.PutAction(b, sigactions[sig])
-	}
-	if act != 0 {
-		if !signal.CanCatch(sig) {
-			return neg(EINVAL)
-		}
-		b, ok := userBytes(act, signal.ActionSize, false)
-		if !ok {
-			return neg(EFAULT)
-		}
-		sigactions.Set(sig, signal.ReadAction(b))
+		signal.PutAction(b, prev)
 	}
 	return 0
 }
@@ -40,22 +47,23 @@ func sysSigprocmask(how int, set, old uintptr, size uintptr) uint64 {
 	if size != signal.SigsetSize {
 		return neg(EINVAL)
 	}
+	// Linux's order: the new set (EFAULT, then how: EINVAL), the old one written last.
 	t := cur()
-	if old != 0 && !writeUser64(old, uint64(t.sig.Mask)) {
+	prev := t.sig.Mask
+	if set != 0 {
+		m, ok := readUser64(set)
+		if !ok {
+			return neg(EFAULT)
+		}
+		mask, ok := signal.ChangeMask(t.sig.Mask, how, signal.Set(m))
+		if !ok {
+			return neg(EINVAL)
+		}
+		t.sig.Mask = mask
+	}
+	if old != 0 && !writeUser64(old, uint64(prev)) {
 		return neg(EFAULT)
 	}
-	if set == 0 {
-		return 0
-	}
-	m, ok := readUser64(set)
-	if !ok {
-		return neg(EFAULT)
-	}
-	mask, ok := signal.ChangeMask(t.sig.Mask, how, signal.Set(m))
-	if !ok {
-		return neg(EINVAL)
-	}
-	t.sig.Mask = mask
 	return 0
 }
 

@@ -20,7 +20,7 @@ import (
 // madvise and mmap's order of checks, flock's LOCK_MAND, access's mode before its path, the
 // sched_* calls' negative pid, wait4's and waitid's options, and the order in which unlinkat,
 // linkat, fchmodat2, renameat2, utimensat, lseek, pwrite64, preadv, pipe2, sync_file_range, epoll_pwait(2),
-// mprotect, shutdown, sigaltstack, timer_create, timer_settime, tgkill, tkill, kill, connect (of a socket pair) and getsockopt check
+// mprotect, shutdown, sigaltstack, timer_create, timer_settime, rt_sigaction, rt_sigprocmask, tgkill, tkill, kill, connect (of a socket pair) and getsockopt check
 // their arguments.
 func checkEdges() (string, error) {
 	const page = 4096
@@ -198,6 +198,15 @@ func checkEdges() (string, error) {
 		{"timer_settime reads the value first", func() (uintptr, error) { return sys6(unix.SYS_TIMER_SETTIME, 0x100000, 2, end-2, base, 0, 0) }, result{0, unix.EFAULT}},
 		{"eventfd write of 16 bytes", func() (uintptr, error) { return sys(unix.SYS_WRITE, uintptr(efd), base, 16) }, result{0, unix.EINVAL}},
 		{"eventfd write of 8 bytes", func() (uintptr, error) { m[0] = 1; return sys(unix.SYS_WRITE, uintptr(efd), base, 8) }, result{8, nil}},
+		{"rt_sigaction SIGKILL before the old action's pointer", func() (uintptr, error) {
+			return sys6(unix.SYS_RT_SIGACTION, uintptr(unix.SIGKILL), base, end, 8, 0, 0)
+		}, result{0, unix.EINVAL}},
+		{"rt_sigaction reads the new action before the signal", func() (uintptr, error) {
+			return sys6(unix.SYS_RT_SIGACTION, 9999, end, 0, 8, 0, 0)
+		}, result{0, unix.EFAULT}},
+		{"rt_sigprocmask a bad how before the old set's pointer", func() (uintptr, error) {
+			return sys6(unix.SYS_RT_SIGPROCMASK, 7, base, end, 8, 0, 0)
+		}, result{0, unix.EINVAL}},
 		{"tgkill no such thread before the signal", func() (uintptr, error) { return sys(unix.SYS_TGKILL, 99999999, 0x7fffffff, 1000) }, result{0, unix.ESRCH}},
 		{"tgkill tgid 0", func() (uintptr, error) { return sys(unix.SYS_TGKILL, 0, uintptr(unix.Gettid()), 0) }, result{0, unix.EINVAL}},
 		{"tkill no such thread before the signal", func() (uintptr, error) { return sys(unix.SYS_TKILL, 0x7fffffff, 1000, 0) }, result{0, unix.ESRCH}},
