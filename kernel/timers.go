@@ -402,10 +402,7 @@ func itimerSlot(which int) (int, bool) {
 const itimervalSize = 32
 
 func sysSetitimerImpl(which int, newAddr, oldAddr uintptr) uint64 {
-	slot, ok := itimerSlot(which)
-	if !ok {
-		return neg(EINVAL)
-	}
+	// Linux's order: the new value is read (EFAULT) and checked (EINVAL) before which.
 	var value, interval int64
 	if newAddr != 0 {
 		b, ok := userBytes(newAddr, itimervalSize, false)
@@ -418,6 +415,10 @@ func sysSetitimerImpl(which int, newAddr, oldAddr uintptr) uint64 {
 		if value, ok = timevalNanos(b[16:32]); !ok {
 			return neg(EINVAL)
 		}
+	}
+	slot, ok := itimerSlot(which)
+	if !ok {
+		return neg(EINVAL)
 	}
 	if oldAddr != 0 {
 		if _, ok := userBytes(oldAddr, itimervalSize, true); !ok {

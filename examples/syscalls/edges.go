@@ -20,7 +20,7 @@ import (
 // madvise and mmap's order of checks, flock's LOCK_MAND, access's mode before its path, the
 // sched_* calls' negative pid, wait4's and waitid's options, and the order in which unlinkat,
 // linkat, fchmodat2, renameat2, utimensat, lseek, pwrite64, preadv, pipe2, sync_file_range, epoll_pwait(2),
-// mprotect, shutdown, sigaltstack, timer_create, timer_settime, rt_sigaction, rt_sigprocmask, tgkill, tkill, kill, connect (of a socket pair) and getsockopt check
+// mprotect, shutdown, sigaltstack, timer_create, timer_settime, rt_sigaction, rt_sigprocmask, setitimer, tgkill, tkill, kill, connect (of a socket pair) and getsockopt check
 // their arguments.
 func checkEdges() (string, error) {
 	const page = 4096
@@ -207,6 +207,7 @@ func checkEdges() (string, error) {
 		{"rt_sigprocmask a bad how before the old set's pointer", func() (uintptr, error) {
 			return sys6(unix.SYS_RT_SIGPROCMASK, 7, base, end, 8, 0, 0)
 		}, result{0, unix.EINVAL}},
+		{"setitimer reads the value before which", func() (uintptr, error) { return sys(unix.SYS_SETITIMER, 99, end-8, 0) }, result{0, unix.EFAULT}},
 		{"tgkill no such thread before the signal", func() (uintptr, error) { return sys(unix.SYS_TGKILL, 99999999, 0x7fffffff, 1000) }, result{0, unix.ESRCH}},
 		{"tgkill tgid 0", func() (uintptr, error) { return sys(unix.SYS_TGKILL, 0, uintptr(unix.Gettid()), 0) }, result{0, unix.EINVAL}},
 		{"tkill no such thread before the signal", func() (uintptr, error) { return sys(unix.SYS_TKILL, 0x7fffffff, 1000, 0) }, result{0, unix.ESRCH}},
