@@ -105,6 +105,14 @@ func sysMkdiratImpl(dirfd int32, pathAddr uintptr, mode uint32) uint64 {
 // sysMknodatImpl makes a file, device node, FIFO or socket; dev is the 32-bit device number the
 // call takes (the Mkdev encoding, as stat reports it).
 func sysMknodatImpl(dirfd int32, pathAddr uintptr, mode uint32, dev uint32) uint64 {
+	// The type before the path, as Linux's may_mknod: a directory EPERM, no known type EINVAL.
+	switch mode & fs.S_IFMT {
+	case 0, fs.S_IFREG, fs.S_IFCHR, fs.S_IFBLK, fs.S_IFIFO, fs.S_IFSOCK:
+	case fs.S_IFDIR:
+		return neg(fs.EPERM)
+	default:
+		return neg(fs.EINVAL)
+	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, false)
 	if errno != 0 {
 		return neg(errno)

@@ -19,7 +19,7 @@ import (
 // FUTEX_CLOCK_REALTIME and bitset checks and its order (timeout, then operation, then word),
 // madvise and mmap's order of checks, flock's LOCK_MAND, access's mode before its path, the
 // sched_* calls' negative pid, wait4's and waitid's options, and the order in which unlinkat,
-// linkat, fchmodat2, renameat2, utimensat, lseek, pwrite64, preadv, pipe2, sync_file_range, epoll_pwait(2),
+// mknodat, linkat, fchmodat2, renameat2, utimensat, lseek, pwrite64, preadv, pipe2, sync_file_range, epoll_pwait(2),
 // mprotect, shutdown, sigaltstack, timer_create, timer_settime, rt_sigaction, rt_sigprocmask, setitimer, tgkill, tkill, kill, connect (of a socket pair) and getsockopt check
 // their arguments.
 func checkEdges() (string, error) {
@@ -208,6 +208,8 @@ func checkEdges() (string, error) {
 			return sys6(unix.SYS_RT_SIGPROCMASK, 7, base, end, 8, 0, 0)
 		}, result{0, unix.EINVAL}},
 		{"setitimer reads the value before which", func() (uintptr, error) { return sys(unix.SYS_SETITIMER, 99, end-8, 0) }, result{0, unix.EFAULT}},
+		{"mknodat an unknown type before the path", func() (uintptr, error) { return sys6(unix.SYS_MKNODAT, 1<<20, end-3, 0o170644, 0, 0, 0) }, result{0, unix.EINVAL}},
+		{"mknodat a directory before the path", func() (uintptr, error) { return sys6(unix.SYS_MKNODAT, 1<<20, end-3, unix.S_IFDIR|0o644, 0, 0, 0) }, result{0, unix.EPERM}},
 		{"tgkill no such thread before the signal", func() (uintptr, error) { return sys(unix.SYS_TGKILL, 99999999, 0x7fffffff, 1000) }, result{0, unix.ESRCH}},
 		{"tgkill tgid 0", func() (uintptr, error) { return sys(unix.SYS_TGKILL, 0, uintptr(unix.Gettid()), 0) }, result{0, unix.EINVAL}},
 		{"tkill no such thread before the signal", func() (uintptr, error) { return sys(unix.SYS_TKILL, 0x7fffffff, 1000, 0) }, result{0, unix.ESRCH}},
