@@ -93,7 +93,6 @@ var moreCalls = []spec{
 		c.set(a, n, uintptr(fuzz.Pick(c.r, unix.MS_ASYNC, unix.MS_SYNC, unix.MS_INVALIDATE, unix.MS_ASYNC|unix.MS_INVALIDATE,
 			unix.MS_ASYNC|unix.MS_SYNC, 0, 8, -1)))
 	}},
-	{"mremap", mremap},
 
 	// Time and limits.
 	{"time", func(c *call) { c.set(fuzz.Pick(c.r, 0, c.out(8))) }},
@@ -196,6 +195,10 @@ func (c *call) xsize() uintptr {
 }
 
 func xflags(c *call) uintptr { return uintptr(fuzz.Pick(c.r, 0, 0, 1, 2, 3, 4)) }
+
+// mremap is not in the table yet (see excluded): in the guest, 4 threads fuzzing with it hang
+// about 2 runs in 3 (amd64, 2 CPUs, seeds 7 to 10), a kernel bug to find first.
+var _ = spec{"mremap", mremap}
 
 // mremap resizes or moves part of the arena: never anything else, and MREMAP_FIXED only onto
 // the arena. What leaves the arena is unmapped at once, and what the arena loses is refilled.
