@@ -139,7 +139,10 @@ func sysMprotectImpl(addr, length uintptr, prot uint32) uint64 {
 // huge-page hints have nothing to act on and succeed.
 func sysMadviseImpl(addr, length uintptr, advice int) uint64 {
 	switch advice {
-	case madvDontneed, madvFree, madvNormal, 1, 2, 3, madvHugepage, madvNohugepage, madvCollapse, 12, 13, 16, 17:
+	case madvDontneed, madvFree, madvNormal, 1, 2, 3, 9, 10, 11, 12, 13, madvHugepage, madvNohugepage,
+		16, 17, 18, 19, 20, 21, 22, 23, 24, madvCollapse:
+		// Linux's advice values, up to COLLAPSE (REMOVE, the fork ones, COLD, PAGEOUT,
+		// POPULATE_READ and _WRITE, DONTNEED_LOCKED included).
 	default:
 		return neg(EINVAL)
 	}
@@ -152,7 +155,7 @@ func sysMadviseImpl(addr, length uintptr, advice int) uint64 {
 	}
 	// Linux acts on the mapped parts and then says ENOMEM if any of the range was not mapped
 	// (the kernel half included).
-	if advice == madvDontneed || advice == madvFree {
+	if advice == madvDontneed || advice == madvFree || advice == 24 {
 		for i := 0; i < space.Len(); i++ {
 			if r := space.At(i); r.Start < end && addr < r.End {
 				archUnmapRange(max(addr, r.Start), min(end, r.End))
@@ -161,6 +164,14 @@ func sysMadviseImpl(addr, length uintptr, advice int) uint64 {
 	}
 	if !rangeMapped(addr, end) {
 		return neg(ENOMEM)
+	}
+	if advice == 9 {
+		return neg(EINVAL) // MADV_REMOVE needs shared file memory: no mapping here is
+	}
+	if advice == 22 || advice == 23 { // POPULATE_READ, POPULATE_WRITE
+		if !userRange(addr, end-addr, advice == 23) {
+			return neg(EFAULT)
+		}
 	}
 	return 0 // RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, DONTDUMP, DODUMP, huge pages
 }

@@ -48,25 +48,43 @@ func sysWaitid(f *Frame, a syscallArgs) (uint64, bool) {
 	which, id, options := uint32(a[0]), int32(a[1]), uint32(a[3])
 	if options&^(wNohang|wNowait|wExited|wUntraced|wContinued|wNothread|wClone|wAll) != 0 ||
 		options&(wExited|wUntraced|wContinued) == 0 {
-		return neg(EINVAL), true
+		return waitidResult(uintptr(a[2]), EINVAL)
 	}
 	switch which {
 	case 0: // P_ALL
 	case 1: // P_PID
 		if id <= 0 {
-			return neg(EINVAL), true
+			return waitidResult(uintptr(a[2]), EINVAL)
 		}
 	case 2: // P_PGID
 		if id < 0 {
-			return neg(EINVAL), true
+			return waitidResult(uintptr(a[2]), EINVAL)
 		}
 	case 3: // P_PIDFD: the descriptor must be a pidfd
 		if id < 0 {
-			return neg(EINVAL), true
+			return waitidResult(uintptr(a[2]), EINVAL)
 		}
-		return neg(EBADF), true
+		return waitidResult(uintptr(a[2]), EBADF)
 	default:
-		return neg(EINVAL), true
+		return waitidResult(uintptr(a[2]), EINVAL)
 	}
-	return neg(ECHILD), true
+	return waitidResult(uintptr(a[2]), ECHILD)
+}
+
+// waitidResult is what Linux's waitid does after the wait failed with errno: with an infop, it
+// still writes the siginfo's signo, errno, code, pid, uid and status (zeros), and a fault there
+// is EFAULT in errno's place.
+func waitidResult(infop uintptr, errno int) (uint64, bool) {
+	if infop == 0 {
+		return neg(errno), true
+	}
+	if infop+128 < infop || infop+128 > userHi {
+		return neg(EFAULT), true
+	}
+	b, ok := userBytes(infop, 28, true)
+	if !ok {
+		return neg(EFAULT), true
+	}
+	clear(b)
+	return neg(errno), true
 }

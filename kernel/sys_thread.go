@@ -121,12 +121,12 @@ func schedTarget(pid int32) (int32, bool) {
 // unless sched_setaffinity narrowed it): the Go runtime sizes GOMAXPROCS from it.
 func sysSchedGetaffinityImpl(pid int32, size, mask uintptr) uint64 {
 	const maskBytes = 8
+	if size < maskBytes || size%8 != 0 { // the size before the thread, as Linux
+		return neg(EINVAL)
+	}
 	slot, ok := schedTarget(pid)
 	if !ok {
 		return neg(ESRCH)
-	}
-	if size < maskBytes || size%8 != 0 {
-		return neg(EINVAL)
 	}
 	b, ok := userBytes(mask, maskBytes, true)
 	if !ok {

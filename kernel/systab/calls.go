@@ -131,7 +131,7 @@ var Calls = []Call{
 	partial("mprotect", "sysMprotect", "PROT_NONE discards the pages' contents, which the Go runtime allows"),
 	full("msync", "sysMsync", "checks flags, alignment and that the range is mapped (ENOMEM); nothing to write back: all mappings are anonymous"),
 	partial("mremap", "sysMremap", "private anonymous mappings: grows in place when the pages after are free, else moves with MREMAP_MAYMOVE (the frames move, contents kept); MREMAP_FIXED and MREMAP_DONTUNMAP; old_len 0 (needs a shared mapping) EINVAL"),
-	partial("madvise", "sysMadvise", "DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE succeed and do nothing; others EINVAL; a range with unmapped pages ENOMEM, as Linux"),
+	partial("madvise", "sysMadvise", "DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE, COLD, PAGEOUT, the fork ones succeed and do nothing (POPULATE_* fault the pages in, REMOVE is EINVAL: no shared memory); others EINVAL; a range with unmapped pages ENOMEM, as Linux"),
 	partial("brk", "sysBrk", "no heap break: returns 0 (the Go runtime never uses brk)"),
 	full("mincore", "sysMincore", "a page is resident once touched; the program's image always"),
 
