@@ -167,6 +167,9 @@ func sysLinkatImpl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uint
 // sysSymlinkatImpl makes a symbolic link at path to target, which is copied as a path is.
 func sysSymlinkatImpl(targetAddr uintptr, dirfd int32, pathAddr uintptr) uint64 {
 	target, errno := userPath(1, targetAddr)
+	if errno == 0 && len(target) == 0 {
+		errno = fs.ENOENT // an empty target, before the link's directory and path, as Linux
+	}
 	if errno != 0 {
 		return neg(errno)
 	}

@@ -19,7 +19,7 @@ import (
 // FUTEX_CLOCK_REALTIME and bitset checks and its order (timeout, then operation, then word),
 // madvise and mmap's order of checks, flock's LOCK_MAND, access's mode before its path, the
 // sched_* calls' negative pid, wait4's and waitid's options, and the order in which unlinkat,
-// mknodat, linkat, fchmodat2, renameat2, utimensat, lseek, pwrite64, preadv, pipe2, sync_file_range, epoll_pwait(2),
+// mknodat, symlinkat, linkat, fchmodat2, renameat2, utimensat, lseek, pwrite64, preadv, pipe2, sync_file_range, epoll_pwait(2),
 // mprotect, shutdown, sigaltstack, timer_create, timer_settime, rt_sigaction, rt_sigprocmask, setitimer, tgkill, tkill, kill, connect (of a socket pair) and getsockopt check
 // their arguments.
 func checkEdges() (string, error) {
@@ -215,6 +215,10 @@ func checkEdges() (string, error) {
 		{"madvise MADV_REMOVE in the kernel half", func() (uintptr, error) { return sys(unix.SYS_MADVISE, kernel, 4*page, 9) }, result{0, unix.ENOMEM}},
 		{"madvise MADV_REMOVE of private memory", func() (uintptr, error) { return sys(unix.SYS_MADVISE, base, page, 9) }, result{0, unix.EINVAL}},
 		{"sched_getaffinity the size before the thread", func() (uintptr, error) { return sys(unix.SYS_SCHED_GETAFFINITY, ^uintptr(0), 0, base) }, result{0, unix.EINVAL}},
+		{"symlinkat an empty target before the directory", func() (uintptr, error) {
+			empty := []byte{0}
+			return sys(unix.SYS_SYMLINKAT, uintptr(unsafe.Pointer(&empty[0])), 1<<20, end-3)
+		}, result{0, unix.ENOENT}},
 		{"tgkill no such thread before the signal", func() (uintptr, error) { return sys(unix.SYS_TGKILL, 99999999, 0x7fffffff, 1000) }, result{0, unix.ESRCH}},
 		{"tgkill tgid 0", func() (uintptr, error) { return sys(unix.SYS_TGKILL, 0, uintptr(unix.Gettid()), 0) }, result{0, unix.EINVAL}},
 		{"tkill no such thread before the signal", func() (uintptr, error) { return sys(unix.SYS_TKILL, 0x7fffffff, 1000, 0) }, result{0, unix.ESRCH}},
