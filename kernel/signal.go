@@ -13,25 +13,32 @@ import (
 var sigactions signal.Actions
 
 func sysSigaction(sig int, act, old uintptr, size uintptr) uint64 {
-	if !signal.Valid(sig) || size != signal.SigsetSize {
+	// Linux's order: the size, reading the new action (EFAULT), the signal (EINVAL), and the
+	// old action written last.
+	if size != signal.SigsetSize {
 		return neg(EINVAL)
+	}
+	var actBytes []byte
+	if act != 0 {
+		b, ok := userBytes(act, signal.ActionSize, false)
+		if !ok {
+			return neg(EFAULT)
+		}
+		actBytes = b
+	}
+	if !signal.Valid(sig) || act != 0 && !signal.CanCatch(sig) {
+		return neg(EINVAL)
+	}
+	prev := sigactions[sig]
+	if act != 0 {
+		sigactions.Set(sig, signal.ReadAction(actBytes))
 	}
 	if old != 0 {
 		b, ok := userBytes(old, signal.ActionSize, true)
 		if !ok {
 			return neg(EFAULT)
 		}
-		signal.PutAction(b, sigactions[sig])
-	}
-	if act != 0 {
-		if !signal.CanCatch(sig) {
-			return neg(EINVAL)
-		}
-		b, ok := userBytes(act, signal.ActionSize, false)
-		if !ok {
-			return neg(EFAULT)
-		}
-		sigactions.Set(sig, signal.ReadAction(b))
+		signal.PutAction(b, prev)
 	}
 	return 0
 }
@@ -40,35 +47,32 @@ func sysSigprocmask(how int, set, old uintptr, size uintptr) uint64 {
 	if size != signal.SigsetSize {
 		return neg(EINVAL)
 	}
+	// Linux's order: the new set (EFAULT, then how: EINVAL), the old one written last.
 	t := cur()
-	if old != 0 && !writeUser64(old, uint64(t.sig.Mask)) {
+	prev := t.sig.Mask
+	if set != 0 {
+		m, ok := readUser64(set)
+		if !ok {
+			return neg(EFAULT)
+		}
+		mask, ok := signal.ChangeMask(t.sig.Mask, how, signal.Set(m))
+		if !ok {
+			return neg(EINVAL)
+		}
+		t.sig.Mask = mask
+	}
+	if old != 0 && !writeUser64(old, uint64(prev)) {
 		return neg(EFAULT)
 	}
-	if set == 0 {
-		return 0
-	}
-	m, ok := readUser64(set)
-	if !ok {
-		return neg(EFAULT)
-	}
-	mask, ok := signal.ChangeMask(t.sig.Mask, how, signal.Set(m))
-	if !ok {
-		return neg(EINVAL)
-	}
-	t.sig.Mask = mask
 	return 0
 }
 
 func sysSigaltstackImpl(f *Frame, ss, old uintptr) uint64 {
+	// Linux's order: the new stack is read and checked, and the old one (as it was before)
+	// written only once that succeeded.
 	t := cur()
 	sp := frameSP(f)
-	if old != 0 {
-		b, ok := userBytes(old, signal.StackSize, true)
-		if !ok {
-			return neg(EFAULT)
-		}
-		signal.PutStack(b, t.sig.Alt.Report(sp))
-	}
+	prev := t.sig.Alt.Report(sp)
 	if ss != 0 {
 		b, ok := userBytes(ss, signal.StackSize, false)
 		if !ok {
@@ -77,6 +81,13 @@ func sysSigaltstackImpl(f *Frame, ss, old uintptr) uint64 {
 		if errno := t.sig.Alt.Change(signal.ReadStack(b), sp); errno != 0 {
 			return neg(errno)
 		}
+	}
+	if old != 0 {
+		b, ok := userBytes(old, signal.StackSize, true)
+		if !ok {
+			return neg(EFAULT)
+		}
+		signal.PutStack(b, prev)
 	}
 	return 0
 }
@@ -117,12 +128,17 @@ func notifySignal(slot int32, sig int, takes bool) {
 }
 
 func sysTgkillImpl(f *Frame, tgid, tid int32, sig int) uint64 {
-	if sig < 0 || sig > signal.NSIG || tid <= 0 || (tgid != processID && tgid != -1) {
+	// Linux's order: ids that are not positive EINVAL, then the thread (ESRCH), then the
+	// signal (EINVAL).
+	if tid <= 0 || tgid <= 0 {
 		return neg(EINVAL)
 	}
 	slot := slotOfTID(tid)
-	if slot < 0 {
+	if slot < 0 || tgid != processID {
 		return neg(ESRCH)
+	}
+	if sig < 0 || sig > signal.NSIG {
+		return neg(EINVAL)
 	}
 	if sig == 0 {
 		return 0
@@ -132,11 +148,12 @@ func sysTgkillImpl(f *Frame, tgid, tid int32, sig int) uint64 {
 }
 
 func sysKillImpl(f *Frame, pid int32, sig int) uint64 {
+	// The process first (ESRCH), then the signal, as Linux.
+	if pid != processID && pid != 0 && pid != -1 && pid != -processID {
+		return neg(ESRCH)
+	}
 	if sig < 0 || sig > signal.NSIG {
 		return neg(EINVAL)
-	}
-	if pid != processID && pid != 0 && pid != -1 {
-		return neg(ESRCH)
 	}
 	if sig == 0 {
 		return 0

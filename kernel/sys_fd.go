@@ -30,7 +30,7 @@ func sysWriteFD(n int, buf, count uintptr) uint64 {
 		consoleWrite(b)
 		return uint64(count)
 	case fd.KindEventfd:
-		if count < 8 {
+		if count != 8 { // Linux 6.18 takes exactly 8 bytes (a read, 8 or more)
 			return neg(EINVAL)
 		}
 		v, ok := readUser64(buf)
@@ -147,13 +147,27 @@ const epollCtlDel = 2
 // written or the timeout (in ms; -1 forever) passes. The signal mask, if given, stands for the
 // thread's until the call returns, as ppoll's (sys_poll.go).
 func sysEpollPwaitImpl(f *Frame, nr uint64, epfd int, events uintptr, maxEvents int, timeout uint64, sigmask, sigsize uintptr) (uint64, bool) {
+	// Linux's order: epoll_pwait2's timeout, the signal mask, maxevents, the events array's
+	// range (access_ok: its pages are only touched when there are events to copy), the epoll
+	// descriptor.
+	var timeoutNs int64
+	if nr == nrEpollPwait2 && timeout != 0 {
+		ns, ok := readTimespec(uintptr(timeout))
+		if !ok {
+			return neg(EFAULT), true
+		}
+		if ns < 0 {
+			return neg(EINVAL), true
+		}
+		timeoutNs = ns
+	}
 	if errno := setWaitMask(sigmask, sigsize); errno != 0 {
 		return neg(errno), true
 	}
-	if maxEvents <= 0 {
+	if maxEvents <= 0 || maxEvents > (1<<31-1)/epollEventSize {
 		return neg(EINVAL), true
 	}
-	if !userRange(events, uintptr(maxEvents)*epollEventSize, true) {
+	if end := events + uintptr(maxEvents)*epollEventSize; end < events || end > userHi {
 		return neg(EFAULT), true
 	}
 	n, errno := epollCollect(epfd, events, maxEvents)
@@ -166,17 +180,10 @@ func sysEpollPwaitImpl(f *Frame, nr uint64, epfd int, events uintptr, maxEvents 
 		return uint64(n), true
 	case nr == nrEpollPwait2:
 		if timeout != 0 {
-			ns, ok := readTimespec(uintptr(timeout))
-			if !ok {
-				return neg(EFAULT), true
-			}
-			if ns < 0 {
-				return neg(EINVAL), true
-			}
-			if ns == 0 {
+			if timeoutNs == 0 {
 				return 0, true
 			}
-			deadline = nanotime() + ns
+			deadline = nanotime() + timeoutNs
 		}
 	case int32(timeout) == 0:
 		return 0, true
@@ -214,18 +221,32 @@ func epollCollect(epfd int, events uintptr, max int) (int, int) {
 	return n, 0
 }
 
+// getrandom's flags (GRND_NONBLOCK, GRND_RANDOM, GRND_INSECURE).
+const (
+	grndNonblock = 1
+	grndRandom   = 2
+	grndInsecure = 4
+)
+
 // sysGetrandomImpl fills the buffer from RDRAND when the CPU has it, else from a generator
-// seeded at boot.
-func sysGetrandomImpl(buf, count uintptr) uint64 {
+// seeded at boot. As Linux: unknown flags, or GRND_RANDOM with GRND_INSECURE, are EINVAL; a
+// buffer that runs into unmapped memory gets what fits, and EFAULT only when nothing does.
+func sysGetrandomImpl(buf, count uintptr, flags uint32) uint64 {
+	if flags&^(grndNonblock|grndRandom|grndInsecure) != 0 || flags&(grndRandom|grndInsecure) == grndRandom|grndInsecure {
+		return neg(EINVAL)
+	}
 	if count > 1<<20 {
 		count = 1 << 20
 	}
-	b, ok := userBytes(buf, count, true)
-	if !ok {
+	if count == 0 {
+		return 0
+	}
+	n := userPrefix(buf, count, true)
+	if n == 0 {
 		return neg(EFAULT)
 	}
-	fillRandom(b)
-	return uint64(count)
+	fillRandom(bytesAt(buf, n))
+	return uint64(n)
 }
 
 // fillRandom fills b from random64 (getrandom, /dev/random and /dev/urandom).

@@ -188,24 +188,24 @@ func sysWriteFile(n int, buf, count uintptr) uint64 {
 // sysPreadImpl and sysPwriteImpl are pread64 and pwrite64: at off, leaving the position. A
 // descriptor that is not a file cannot seek (ESPIPE), as Linux's console and eventfds.
 func sysPreadImpl(n int, buf, count uintptr, off int64) uint64 {
+	if off < 0 { // before the descriptor, as Linux
+		return neg(fs.EINVAL)
+	}
 	f, errno := fileOf(n, fs.ESPIPE)
 	if errno != 0 {
 		return neg(errno)
-	}
-	if off < 0 {
-		return neg(fs.EINVAL)
 	}
 	got, _, errno := fileRead(f, off, buf, count)
 	return errnoOr(errno, uint64(got))
 }
 
 func sysPwriteImpl(n int, buf, count uintptr, off int64) uint64 {
+	if off < 0 { // before the descriptor, as Linux
+		return neg(fs.EINVAL)
+	}
 	f, errno := fileOf(n, fs.ESPIPE)
 	if errno != 0 {
 		return neg(errno)
-	}
-	if off < 0 {
-		return neg(fs.EINVAL)
 	}
 	got, _, _, errno := fileWrite(f, off, buf, count)
 	return errnoOr(errno, uint64(got))
@@ -311,6 +311,15 @@ const (
 // nowhere (0). A file of /proc, which has no end to seek from, takes SEEK_SET and SEEK_CUR only,
 // as Linux's seq files. Other descriptors cannot seek (ESPIPE).
 func sysLseekImpl(n int, off int64, whence int) uint64 {
+	// As Linux: whence is checked before the descriptor's kind; eventfds, epoll instances and
+	// timerfds "seek" without moving (noop_llseek: their position, always 0).
+	if fds.Kind(n) != fd.KindNone && uint32(whence) > seekHole {
+		return neg(fs.EINVAL)
+	}
+	switch fds.Kind(n) {
+	case fd.KindEventfd, fd.KindEpoll, fd.KindTimerfd:
+		return 0
+	}
 	f, errno := fileOf(n, fs.ESPIPE)
 	if errno != 0 {
 		return neg(errno)
@@ -365,6 +374,10 @@ func addPos(a, b int64) int64 {
 	return a + b
 }
 
+// direntProbe holds one directory record (the largest: a 255-byte name), for getdents64 to
+// tell a record that does not fit (EINVAL) from one that faults (EFAULT).
+var direntProbe [280]byte
+
 // sysGetdents64Impl reads directory entries from an open directory's position on.
 func sysGetdents64Impl(n int, dirp, count uintptr) uint64 {
 	f, errno := fileOf(n, fs.ENOTDIR)
@@ -374,11 +387,21 @@ func sysGetdents64Impl(n int, dirp, count uintptr) uint64 {
 	if st, errno := rootNS.Stat(f.Node); errno != 0 || st.Mode&fs.S_IFMT != fs.S_IFDIR {
 		return neg(max(errno, fs.ENOTDIR))
 	}
-	dst, ok := userBytes(dirp, min(count, maxDirents), true)
-	if !ok {
-		return neg(fs.EFAULT)
+	// Linux copies the records one by one: a buffer that runs into unmapped memory gets the
+	// records that fit before it, and EFAULT only if the first one that fits in count does not.
+	want := min(count, maxDirents)
+	p := userPrefix(dirp, want, true)
+	var dst []byte
+	if p > 0 {
+		dst = bytesAt(dirp, p)
 	}
 	got, next, errno := rootNS.ReadDir(f.Node, uint64(f.Pos), dst, fsNow())
+	if errno == fs.EINVAL && p < want {
+		// The first record does not fit in the mapped part: would it in count?
+		if _, _, e := rootNS.ReadDir(f.Node, uint64(f.Pos), direntProbe[:min(want, uintptr(len(direntProbe)))], fsNow()); e == 0 {
+			errno = fs.EFAULT
+		}
+	}
 	if errno != 0 {
 		return neg(errno)
 	}
@@ -464,7 +487,10 @@ func sysFsyncImpl(n int) uint64 {
 // Linux's checks (flags, a negative offset or length, a range past the largest offset: EINVAL;
 // a descriptor that is no file: ESPIPE).
 func sysSyncFileRangeImpl(n int, off, nbytes int64, flags uint32) uint64 {
-	const valid = 1 | 2 | 4 // SYNC_FILE_RANGE_WAIT_BEFORE, _WRITE, _WAIT_AFTER
+	const valid = 1 | 2 | 4         // SYNC_FILE_RANGE_WAIT_BEFORE, _WRITE, _WAIT_AFTER
+	if fds.Kind(n) == fd.KindNone { // the descriptor first, as Linux
+		return neg(fs.EBADF)
+	}
 	if flags&^valid != 0 || off < 0 || nbytes < 0 || off+nbytes < off {
 		return neg(fs.EINVAL)
 	}

@@ -15,7 +15,20 @@ const (
 	futexClockRT     = 256
 	futexWaitBitset  = 9
 	futexWakeBitset  = 10
+
+	futexLockPI        = 6
+	futexWaitRequeuePI = 11
+	futexLockPI2       = 13
 )
+
+// futexHasTimeout reports whether Linux reads operation cmd's timeout argument as a timespec.
+func futexHasTimeout(cmd int) bool {
+	switch cmd {
+	case futexOpWait, futexWaitBitset, futexLockPI, futexWaitRequeuePI, futexLockPI2:
+		return true
+	}
+	return false
+}
 
 // futexes holds every blocked thread, keyed by what it waits for: a futex word's address, or a
 // synthetic key above the user address range (fdKey, portKey).
@@ -28,17 +41,47 @@ func fdKey(fd int) uintptr { return 1<<63 | uintptr(fd) }
 // sysFutexImpl serves FUTEX_WAIT and FUTEX_WAKE (private or not: one process), with a relative
 // CLOCK_MONOTONIC timeout for WAIT, and their BITSET forms with a full mask (absolute timeout).
 // The compare is on the 32-bit word, as Linux does: the runtime waits with val = 0xffffffff.
-func sysFutexImpl(f *Frame, uaddr uintptr, op int, val uint32, timeout uintptr) (uint64, bool) {
+func sysFutexImpl(f *Frame, uaddr uintptr, op int, val uint32, timeout uintptr, val3 uint32) (uint64, bool) {
 	cmd := op &^ (futexPrivateFlag | futexClockRT)
-	switch cmd {
-	case futexOpWake, futexWakeBitset:
-		if uaddr&3 != 0 {
+	// Linux's order: the timeout first (for the operations that take one), then
+	// FUTEX_CLOCK_REALTIME (only WAIT_BITSET, WAIT_REQUEUE_PI and LOCK_PI2 take it), then the
+	// operation, its bitset, and the word's alignment and address.
+	var ns int64
+	if timeout != 0 && futexHasTimeout(cmd) {
+		v, ok := readTimespec(timeout)
+		if !ok {
+			return neg(EFAULT), true
+		}
+		if v < 0 {
 			return neg(EINVAL), true
 		}
-		return uint64(futexWake(uaddr, int(int32(val)))), true
-	case futexOpWait, futexWaitBitset:
+		ns = v
+	}
+	if op&futexClockRT != 0 && cmd != futexWaitBitset && cmd != futexWaitRequeuePI && cmd != futexLockPI2 {
+		return neg(ENOSYS), true
+	}
+	switch cmd {
+	case futexOpWake, futexWakeBitset, futexOpWait, futexWaitBitset:
 	default:
 		return neg(ENOSYS), true
+	}
+	if (cmd == futexWakeBitset || cmd == futexWaitBitset) && val3 == 0 {
+		return neg(EINVAL), true
+	}
+	if uaddr&3 != 0 {
+		return neg(EINVAL), true
+	}
+	if uaddr+4 > userHi {
+		return neg(EFAULT), true
+	}
+	if cmd == futexOpWake || cmd == futexWakeBitset {
+		// A shared futex's key is its page: Linux faults on an unmapped word.
+		if op&futexPrivateFlag == 0 {
+			if _, ok := readUser32(uaddr); !ok {
+				return neg(EFAULT), true
+			}
+		}
+		return uint64(futexWake(uaddr, int(int32(val)))), true
 	}
 	word, ok := readUser32(uaddr)
 	if !ok {
@@ -49,13 +92,6 @@ func sysFutexImpl(f *Frame, uaddr uintptr, op int, val uint32, timeout uintptr) 
 	}
 	var deadline int64
 	if timeout != 0 {
-		ns, ok := readTimespec(timeout)
-		if !ok {
-			return neg(EFAULT), true
-		}
-		if ns < 0 {
-			return neg(EINVAL), true
-		}
 		if cmd == futexWaitBitset {
 			if op&futexClockRT != 0 {
 				ns -= wallOffset()

@@ -28,7 +28,9 @@ const (
 	lockSH = 1
 	lockEX = 2
 	lockNB = 4
-	lockUN = 8
+
+	lockMand = 32
+	lockUN   = 8
 
 	flockSize = 32 // struct flock on 64-bit Linux: type, whence (shorts), start, len, pid
 )
@@ -129,6 +131,16 @@ func sysFcntlLockImpl(f *Frame, n, cmd int, arg uintptr) (uint64, bool) {
 
 // sysFlockImpl is flock(n, op).
 func sysFlockImpl(f *Frame, n int, op int) (uint64, bool) {
+	// As Linux: LOCK_MAND (32) is ignored with success, and the operation is checked before
+	// the descriptor.
+	if op&lockMand != 0 {
+		return 0, true
+	}
+	switch op &^ lockNB {
+	case lockSH, lockEX, lockUN:
+	default:
+		return neg(fs.EINVAL), true
+	}
 	file, errno := fileOf(n, fs.EINVAL)
 	if errno != 0 {
 		return neg(errno), true

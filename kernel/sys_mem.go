@@ -22,30 +22,48 @@ const (
 	madvCollapse   = 25
 )
 
+func errnoIf(c bool, a, b int) int {
+	if c {
+		return a
+	}
+	return b
+}
+
 func pageUp(n uintptr) uintptr { return (n + pageSize - 1) &^ (pageSize - 1) }
 
 // sysMmapImpl serves anonymous mappings with Linux semantics: hints honoured when free,
 // MAP_FIXED exact (replacing what was there with fresh zero pages), PROT_NONE reservations that
 // cost no frames; pages are populated on first touch.
 func sysMmapImpl(addr, length uintptr, prot, flags uint32, fd int32, off uint64) uint64 {
-	if flags&mapAnonymous == 0 {
-		if fds.Kind(int(fd)) == 0 {
-			return neg(EBADF)
-		}
-		return neg(ENODEV) // no file system: nothing else can be mapped
-	}
-	if flags&(mapShared|mapPrivate) == 0 || prot&^(mm.ProtRead|mm.ProtWrite|mm.ProtExec) != 0 {
+	if off&(pageSize-1) != 0 {
 		return neg(EINVAL)
 	}
-	if length == 0 || pageUp(length) < length {
+	if flags&mapAnonymous == 0 && fds.Kind(int(fd)) == 0 {
+		return neg(EBADF)
+	}
+	// Linux's order (mm/mmap.c): the length, then the address, then the mapping's type; the
+	// protection's unknown bits are ignored.
+	prot &= mm.ProtRead | mm.ProtWrite | mm.ProtExec
+	if length == 0 {
 		return neg(EINVAL)
+	}
+	if pageUp(length) < length {
+		return neg(ENOMEM)
 	}
 	length = pageUp(length)
 	fixed := flags&(mapFixed|mapFixedNoreplace) != 0
+	if length > userHi || fixed && addr&(pageSize-1) != 0 {
+		return neg(errnoIf(length > userHi, ENOMEM, EINVAL))
+	}
+	if flags&mapAnonymous == 0 {
+		return neg(ENODEV) // no file system: nothing else can be mapped
+	}
+	// An anonymous mapping is MAP_SHARED or MAP_PRIVATE; MAP_SHARED_VALIDATE (both bits) is
+	// only for files.
+	if t := flags & (mapShared | mapPrivate); t == 0 || t == mapShared|mapPrivate {
+		return neg(EINVAL)
+	}
 	if fixed {
-		if addr&(pageSize-1) != 0 {
-			return neg(EINVAL)
-		}
 		if flags&mapFixedNoreplace != 0 && !rangeFree(addr, length) {
 			return neg(EEXIST)
 		}
@@ -102,6 +120,31 @@ func sysMunmapImpl(addr, length uintptr) uint64 {
 }
 
 func sysMprotectImpl(addr, length uintptr, prot uint32) uint64 {
+	// Linux's order (do_mprotect_pkey): both grows bits or an unaligned address EINVAL, no
+	// length 0, a length that wraps ENOMEM, then unknown bits (PROT_SEM is known) EINVAL. A
+	// grows bit asks for a stack-like region, which no mapping here is: EINVAL once mapped.
+	const growsDown, growsUp, protSem = 0x01000000, 0x02000000, 0x8
+	grows := prot & (growsDown | growsUp)
+	prot &^= growsDown | growsUp
+	if grows == growsDown|growsUp || addr&(pageSize-1) != 0 {
+		return neg(EINVAL)
+	}
+	if length == 0 {
+		return 0
+	}
+	if end := addr + pageUp(length); pageUp(length) < length || end <= addr {
+		return neg(ENOMEM)
+	}
+	if prot&^(mm.ProtRead|mm.ProtWrite|mm.ProtExec|protSem) != 0 {
+		return neg(EINVAL)
+	}
+	prot &^= protSem
+	if grows != 0 {
+		if !rangeMapped(addr, addr+pageUp(length)) {
+			return neg(ENOMEM)
+		}
+		return neg(EINVAL)
+	}
 	if errno := space.Protect(addr, length, prot); errno != 0 {
 		return neg(errno)
 	}
@@ -117,20 +160,54 @@ func sysMprotectImpl(addr, length uintptr, prot uint32) uint64 {
 // what Linux guarantees for DONTNEED on private anonymous memory and permits for FREE); the
 // huge-page hints have nothing to act on and succeed.
 func sysMadviseImpl(addr, length uintptr, advice int) uint64 {
-	if addr&(pageSize-1) != 0 || pageUp(length) < length {
+	switch advice {
+	case madvDontneed, madvFree, madvNormal, 1, 2, 3, 9, 10, 11, 12, 13, madvHugepage, madvNohugepage,
+		16, 17, 18, 19, 20, 21, 22, 23, 24, madvCollapse:
+		// Linux's advice values, up to COLLAPSE (REMOVE, the fork ones, COLD, PAGEOUT,
+		// POPULATE_READ and _WRITE, DONTNEED_LOCKED included).
+	default:
 		return neg(EINVAL)
 	}
-	switch advice {
-	case madvDontneed, madvFree:
-		if addr < identEnd || addr+length > userHi {
-			return neg(EINVAL)
-		}
-		archUnmapRange(addr, addr+pageUp(length))
-		return 0
-	case madvNormal, 1, 2, 3, madvHugepage, madvNohugepage, madvCollapse, 12, 13, 16, 17:
-		return 0 // RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, DONTDUMP, DODUMP
+	if addr&(pageSize-1) != 0 || pageUp(length) < length || addr+pageUp(length) < addr {
+		return neg(EINVAL)
 	}
-	return neg(EINVAL)
+	end := addr + pageUp(length)
+	if end == addr {
+		return 0
+	}
+	// Linux acts on the mapped parts and then says ENOMEM if any of the range was not mapped
+	// (the kernel half included).
+	if advice == madvDontneed || advice == madvFree || advice == 24 {
+		for i := 0; i < space.Len(); i++ {
+			if r := space.At(i); r.Start < end && addr < r.End {
+				archUnmapRange(max(addr, r.Start), min(end, r.End))
+			}
+		}
+	}
+	if !rangeMapped(addr, end) {
+		return neg(ENOMEM)
+	}
+	if advice == 9 {
+		return neg(EINVAL) // MADV_REMOVE needs shared file memory: no mapping here is
+	}
+	if advice == 22 || advice == 23 { // POPULATE_READ, POPULATE_WRITE
+		if !userRange(addr, end-addr, advice == 23) {
+			return neg(EFAULT)
+		}
+	}
+	return 0 // RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, DONTDUMP, DODUMP, huge pages
+}
+
+// rangeMapped reports whether every page of [addr, end) is mapped (PROT_NONE included).
+func rangeMapped(addr, end uintptr) bool {
+	for va := addr; va < end; {
+		r, ok := space.Find(va)
+		if !ok {
+			return false
+		}
+		va = r.End
+	}
+	return true
 }
 
 // msync flags (asm-generic/mman-common.h).

@@ -105,6 +105,14 @@ func sysMkdiratImpl(dirfd int32, pathAddr uintptr, mode uint32) uint64 {
 // sysMknodatImpl makes a file, device node, FIFO or socket; dev is the 32-bit device number the
 // call takes (the Mkdev encoding, as stat reports it).
 func sysMknodatImpl(dirfd int32, pathAddr uintptr, mode uint32, dev uint32) uint64 {
+	// The type before the path, as Linux's may_mknod: a directory EPERM, no known type EINVAL.
+	switch mode & fs.S_IFMT {
+	case 0, fs.S_IFREG, fs.S_IFCHR, fs.S_IFBLK, fs.S_IFIFO, fs.S_IFSOCK:
+	case fs.S_IFDIR:
+		return neg(fs.EPERM)
+	default:
+		return neg(fs.EINVAL)
+	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, false)
 	if errno != 0 {
 		return neg(errno)
@@ -114,6 +122,9 @@ func sysMknodatImpl(dirfd int32, pathAddr uintptr, mode uint32, dev uint32) uint
 }
 
 func sysUnlinkatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
+	if flags&^fs.AT_REMOVEDIR != 0 { // before the path, as Linux
+		return neg(fs.EINVAL)
+	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, false)
 	if errno != 0 {
 		return neg(errno)
@@ -122,6 +133,11 @@ func sysUnlinkatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
 }
 
 func sysRenameat2Impl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uintptr, flags uint32) uint64 {
+	// The flags before the paths, as Linux.
+	if flags&^(fs.RENAME_NOREPLACE|fs.RENAME_EXCHANGE|fs.RENAME_WHITEOUT) != 0 ||
+		flags&fs.RENAME_EXCHANGE != 0 && flags&(fs.RENAME_NOREPLACE|fs.RENAME_WHITEOUT) != 0 {
+		return neg(fs.EINVAL)
+	}
 	oldAt, oldpath, errno := pathArg(0, olddirfd, oldAddr, false)
 	if errno != 0 {
 		return neg(errno)
@@ -134,6 +150,9 @@ func sysRenameat2Impl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr u
 }
 
 func sysLinkatImpl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uintptr, flags int) uint64 {
+	if flags&^(fs.AT_SYMLINK_FOLLOW|fs.AT_EMPTY_PATH) != 0 { // before the paths, as Linux
+		return neg(fs.EINVAL)
+	}
 	oldAt, oldpath, errno := pathArg(0, olddirfd, oldAddr, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
 		return neg(errno)
@@ -148,6 +167,9 @@ func sysLinkatImpl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uint
 // sysSymlinkatImpl makes a symbolic link at path to target, which is copied as a path is.
 func sysSymlinkatImpl(targetAddr uintptr, dirfd int32, pathAddr uintptr) uint64 {
 	target, errno := userPath(1, targetAddr)
+	if errno == 0 && len(target) == 0 {
+		errno = fs.ENOENT // an empty target, before the link's directory and path, as Linux
+	}
 	if errno != 0 {
 		return neg(errno)
 	}
@@ -233,6 +255,10 @@ func sysStatxImpl(dirfd int32, pathAddr uintptr, flags int, mask uint32, buf uin
 }
 
 func sysFaccessatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
+	// The mode and the flags before the path, as Linux.
+	if mode&^(fs.R_OK|fs.W_OK|fs.X_OK) != 0 || flags&^(fs.AT_EACCESS|fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
+		return neg(fs.EINVAL)
+	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
 		return neg(errno)
@@ -241,6 +267,9 @@ func sysFaccessatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uin
 }
 
 func sysFchmodatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
+	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 { // before the path, as Linux
+		return neg(fs.EINVAL)
+	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
 		return neg(errno)
@@ -278,6 +307,12 @@ func sysUtimensatImpl(dirfd int32, pathAddr, times uintptr, flags int) uint64 {
 		}
 		atime = fs.Timespec{Sec: int64(le64(b[0:])), Nsec: int64(le64(b[8:]))}
 		mtime = fs.Timespec{Sec: int64(le64(b[16:])), Nsec: int64(le64(b[24:]))}
+		if atime.Nsec == fs.UTIME_OMIT && mtime.Nsec == fs.UTIME_OMIT {
+			return 0 // Linux does not even look the path up
+		}
+	}
+	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 { // before the path, as Linux
+		return neg(fs.EINVAL)
 	}
 	return setTimes(dirfd, pathAddr, atime, mtime, flags)
 }

@@ -22,6 +22,9 @@ var (
 
 // sysPipe2Impl makes a pipe and stores its read and write descriptors as two ints at fds.
 func sysPipe2Impl(addr uintptr, flags int) uint64 {
+	if flags&^(fd.O_CLOEXEC|fd.O_NONBLOCK) != 0 { // before the pointer, as Linux
+		return neg(EINVAL)
+	}
 	b, ok := userBytes(addr, 8, true) // checked first, so a bad pointer leaves no pipe behind
 	if !ok {
 		return neg(EFAULT)

@@ -19,3 +19,72 @@ func noNewProcess() uint64 {
 func sysNoProcess(f *Frame, a syscallArgs) (uint64, bool) { return noNewProcess(), true }
 
 func sysNoChild(f *Frame, a syscallArgs) (uint64, bool) { return neg(ECHILD), true }
+
+// wait options (include/uapi/linux/wait.h).
+const (
+	wNohang    = 1
+	wUntraced  = 2 // WSTOPPED too
+	wExited    = 4
+	wContinued = 8
+	wNowait    = 0x01000000
+	wNothread  = 0x20000000
+	wAll       = 0x40000000
+	wClone     = 0x80000000
+)
+
+// sysWait4 checks wait4's options as Linux does before it finds no child (ECHILD).
+func sysWait4(f *Frame, a syscallArgs) (uint64, bool) {
+	if uint32(a[2])&^(wNohang|wUntraced|wContinued|wNothread|wClone|wAll) != 0 {
+		return neg(EINVAL), true
+	}
+	if int32(a[0]) == -1<<31 {
+		return neg(ESRCH), true
+	}
+	return neg(ECHILD), true
+}
+
+// sysWaitid checks waitid's options and idtype as Linux does before it finds no child.
+func sysWaitid(f *Frame, a syscallArgs) (uint64, bool) {
+	which, id, options := uint32(a[0]), int32(a[1]), uint32(a[3])
+	if options&^(wNohang|wNowait|wExited|wUntraced|wContinued|wNothread|wClone|wAll) != 0 ||
+		options&(wExited|wUntraced|wContinued) == 0 {
+		return waitidResult(uintptr(a[2]), EINVAL)
+	}
+	switch which {
+	case 0: // P_ALL
+	case 1: // P_PID
+		if id <= 0 {
+			return waitidResult(uintptr(a[2]), EINVAL)
+		}
+	case 2: // P_PGID
+		if id < 0 {
+			return waitidResult(uintptr(a[2]), EINVAL)
+		}
+	case 3: // P_PIDFD: the descriptor must be a pidfd
+		if id < 0 {
+			return waitidResult(uintptr(a[2]), EINVAL)
+		}
+		return waitidResult(uintptr(a[2]), EBADF)
+	default:
+		return waitidResult(uintptr(a[2]), EINVAL)
+	}
+	return waitidResult(uintptr(a[2]), ECHILD)
+}
+
+// waitidResult is what Linux's waitid does after the wait failed with errno: with an infop, it
+// still writes the siginfo's signo, errno, code, pid, uid and status (zeros), and a fault there
+// is EFAULT in errno's place.
+func waitidResult(infop uintptr, errno int) (uint64, bool) {
+	if infop == 0 {
+		return neg(errno), true
+	}
+	if infop+128 < infop || infop+128 > userHi {
+		return neg(EFAULT), true
+	}
+	b, ok := userBytes(infop, 28, true)
+	if !ok {
+		return neg(EFAULT), true
+	}
+	clear(b)
+	return neg(errno), true
+}

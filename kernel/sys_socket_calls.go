@@ -77,6 +77,17 @@ func sysConnect(f *Frame, a syscallArgs) (uint64, bool) {
 	if e := sockAddrIn(uintptr(a[2])); e != 0 || a[2] < 2 {
 		return neg(EINVAL), true
 	}
+	if fds.Kind(int(a[0])) == fd.KindPair {
+		// A socket pair is AF_UNIX: as Linux, the address is copied in (EFAULT) and must be a
+		// UNIX one with a path (EINVAL) before the socket's state (EISCONN) counts.
+		b, ok := userBytes(uintptr(a[1]), uintptr(a[2]), false)
+		if !ok {
+			return neg(EFAULT), true
+		}
+		if a[2] <= 2 || uint16(b[0])|uint16(b[1])<<8 != afUNIX {
+			return neg(EINVAL), true
+		}
+	}
 	return sockSimple(f, int(a[0]), sockwire.OpConnect, [3]int64{},
 		sockCall{call: callConnect, addr: uintptr(a[1]), addrLen: uintptr(a[2])})
 }
@@ -138,6 +149,19 @@ func sysSetsockopt(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 func sysGetsockopt(f *Frame, a syscallArgs) (uint64, bool) {
+	// The descriptor first, and a socket pair (AF_UNIX) has only SOL_SOCKET options: other
+	// levels are EOPNOTSUPP before the length is read, as Linux.
+	switch fds.Kind(int(a[0])) {
+	case fd.KindNone:
+		return neg(EBADF), true
+	case fd.KindSocket:
+	case fd.KindPair:
+		if int32(a[1]) != solSocket {
+			return neg(EOPNOTSUPP), true
+		}
+	default:
+		return neg(ENOTSOCK), true
+	}
 	val, lenp := uintptr(a[3]), uintptr(a[4])
 	room, ok := readUser32(lenp)
 	if !ok {
@@ -154,7 +178,14 @@ func sysGetsockopt(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 func sysShutdown(f *Frame, a syscallArgs) (uint64, bool) {
-	if a[1] > 2 {
+	switch fds.Kind(int(a[0])) { // the descriptor before how, as Linux
+	case fd.KindNone:
+		return neg(EBADF), true
+	case fd.KindSocket, fd.KindPair:
+	default:
+		return neg(ENOTSOCK), true
+	}
+	if uint32(a[1]) > 2 {
 		return neg(EINVAL), true
 	}
 	return sockSimple(f, int(a[0]), sockwire.OpShutdown, [3]int64{int64(a[1])}, sockCall{})

@@ -121,12 +121,12 @@ func schedTarget(pid int32) (int32, bool) {
 // unless sched_setaffinity narrowed it): the Go runtime sizes GOMAXPROCS from it.
 func sysSchedGetaffinityImpl(pid int32, size, mask uintptr) uint64 {
 	const maskBytes = 8
+	if size < maskBytes || size%8 != 0 { // the size before the thread, as Linux
+		return neg(EINVAL)
+	}
 	slot, ok := schedTarget(pid)
 	if !ok {
 		return neg(ESRCH)
-	}
-	if size < maskBytes || size%8 != 0 {
-		return neg(EINVAL)
 	}
 	b, ok := userBytes(mask, maskBytes, true)
 	if !ok {
@@ -176,13 +176,18 @@ const (
 // until it blocks or yields: the tick does not time-slice it. There is one priority level
 // otherwise: SCHED_RR, BATCH and IDLE are time-sliced like SCHED_OTHER.
 func sysSchedSetschedulerImpl(pid int32, policy int, param uintptr) uint64 {
-	slot, ok := schedTarget(pid)
-	if !ok {
-		return neg(ESRCH)
+	// Linux's order: a negative policy or pid, or no param, EINVAL; then the param (EFAULT),
+	// the thread (ESRCH), and the policy and priority.
+	if int32(policy) < 0 || pid < 0 || param == 0 {
+		return neg(EINVAL)
 	}
 	prio, ok := readUser32(param)
 	if !ok {
 		return neg(EFAULT)
+	}
+	slot, ok := schedTarget(pid)
+	if !ok {
+		return neg(ESRCH)
 	}
 	p := int32(prio)
 	switch policy &^ 0x40000000 { // SCHED_RESET_ON_FORK
@@ -210,6 +215,9 @@ func sysSchedSetschedulerImpl(pid int32, policy int, param uintptr) uint64 {
 
 // sysSchedGetschedulerImpl returns thread pid's policy.
 func sysSchedGetschedulerImpl(pid int32) uint64 {
+	if pid < 0 {
+		return neg(EINVAL)
+	}
 	slot, ok := schedTarget(pid)
 	if !ok {
 		return neg(ESRCH)
@@ -219,6 +227,9 @@ func sysSchedGetschedulerImpl(pid int32) uint64 {
 
 // sysSchedGetparamImpl stores thread pid's priority.
 func sysSchedGetparamImpl(pid int32, param uintptr) uint64 {
+	if pid < 0 || param == 0 {
+		return neg(EINVAL)
+	}
 	slot, ok := schedTarget(pid)
 	if !ok {
 		return neg(ESRCH)

@@ -119,12 +119,18 @@ func sysPwritev(f *Frame, a syscallArgs) (uint64, bool) {
 	return vectorPos(a, true), true
 }
 
+// vectorPos checks as Linux's do_preadv: a negative offset, then the descriptor (EBADF), then
+// whether it can seek (ESPIPE), before the iovecs.
 func vectorPos(a syscallArgs, write bool) uint64 {
 	if int64(a[3]) < 0 {
-		if fds.Kind(int(a[0])) == 0 {
-			return neg(EBADF)
-		}
 		return neg(EINVAL)
+	}
+	switch fds.Kind(int(a[0])) {
+	case fd.KindNone:
+		return neg(EBADF)
+	case fd.KindFile:
+	default:
+		return neg(ESPIPE)
 	}
 	return vectorIO(int(a[0]), uintptr(a[1]), int(int32(a[2])), int64(a[3]), write)
 }
@@ -319,7 +325,7 @@ func sysSetTidAddress(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 func sysFutex(f *Frame, a syscallArgs) (uint64, bool) {
-	return sysFutexImpl(f, uintptr(a[0]), int(a[1]), uint32(a[2]), uintptr(a[3]))
+	return sysFutexImpl(f, uintptr(a[0]), int(a[1]), uint32(a[2]), uintptr(a[3]), uint32(a[5]))
 }
 
 // sysSchedYield stores its result and fires syscall_exit itself: yield switches threads without
@@ -425,7 +431,7 @@ func sysGetgroups(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 func sysGetrandom(f *Frame, a syscallArgs) (uint64, bool) {
-	return sysGetrandomImpl(uintptr(a[0]), uintptr(a[1])), true
+	return sysGetrandomImpl(uintptr(a[0]), uintptr(a[1]), uint32(a[2])), true
 }
 
 func sysUname(f *Frame, a syscallArgs) (uint64, bool) {

@@ -223,7 +223,7 @@ var sysTable = [...]sysCall{
 	nrMremap:            {handler: sysMremap},            // partial: private anonymous mappings: grows in place when the pages after are free, else moves with MREMAP_MAYMOVE (the frames move, contents kept); MREMAP_FIXED and MREMAP_DONTUNMAP; old_len 0 (needs a shared mapping) EINVAL
 	nrMsync:             {handler: sysMsync},             // full: checks flags, alignment and that the range is mapped (ENOMEM); nothing to write back: all mappings are anonymous
 	nrMincore:           {handler: sysMincore},           // full: a page is resident once touched; the program's image always
-	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE succeed and do nothing; others EINVAL
+	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE, COLD, PAGEOUT, the fork ones succeed and do nothing (POPULATE_* fault the pages in, REMOVE is EINVAL: no shared memory); others EINVAL; a range with unmapped pages ENOMEM, as Linux
 	nrDup:               {handler: sysDup},               // partial: files, pipes, sockets and the console (a console, pipe or socket descriptor has its own O_NONBLOCK); eventfds, timerfds, epoll instances and the trace ports EINVAL
 	nrDup2:              {handler: sysDup2},              // partial: as dup
 	nrNanosleep:         {handler: sysNanosleep},         // full: a signal with a handler interrupts it: EINTR and the time left
@@ -252,7 +252,7 @@ var sysTable = [...]sysCall{
 	nrVfork:             {handler: sysNoProcess},         // partial: as fork
 	nrExecve:            {handler: sysNoProcess},         // partial: as fork
 	nrExit:              {handler: sysExit},              // full: the last thread's exit ends the program
-	nrWait4:             {handler: sysNoChild},           // partial: no children: ECHILD
+	nrWait4:             {handler: sysWait4},             // partial: no children: ECHILD (once the options are checked)
 	nrKill:              {handler: sysKill},              // full: the one process: pid 0, -1 or its own (else ESRCH)
 	nrUname:             {handler: sysUname},             // partial: fixed strings: Linux, unitrace, 6.1.0-unitrace, #1, x86_64 or aarch64, (none)
 	nrFcntl:             {handler: sysFcntl},             // partial: F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files), F_GETPIPE_SZ and F_SETPIPE_SZ (pipes stay 64 KiB: more is EPERM); F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ forms on files (one process: its POSIX locks never conflict with each other; OFD locks conflict between open file descriptions and with POSIX locks; at most 128 locks, ENOLCK; a lock on another descriptor EINVAL); other commands EINVAL
@@ -316,7 +316,7 @@ var sysTable = [...]sysCall{
 	nrFremovexattr:      {handler: sysFremovexattr},      // partial: as removexattr; descriptors that are no file EOPNOTSUPP
 	nrTkill:             {handler: sysTkill},             // full
 	nrTime:              {handler: sysTime},              // full
-	nrFutex:             {handler: sysFutex},             // partial: WAIT and WAKE (private or not: one process) with relative timeouts, WAIT_BITSET and WAKE_BITSET with absolute ones (the mask is ignored); other operations ENOSYS
+	nrFutex:             {handler: sysFutex},             // partial: WAIT and WAKE (private or not: one process) with relative timeouts, WAIT_BITSET and WAKE_BITSET with absolute ones (the mask is ignored, but 0 is EINVAL); FUTEX_CLOCK_REALTIME only with WAIT_BITSET; other operations ENOSYS
 	nrSchedSetaffinity:  {handler: sysSchedSetaffinity},  // full: per thread
 	nrSchedGetaffinity:  {handler: sysSchedGetaffinity},  // full: per thread; every CPU the kernel runs by default
 	nrGetdents64:        {handler: sysGetdents64},        // full
@@ -334,7 +334,7 @@ var sysTable = [...]sysCall{
 	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, timerfds, pipes, sockets, the console and epoll instances; the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
 	nrTgkill:            {handler: sysTgkill},            // full
 	nrUtimes:            {handler: sysUtimes},            // full: as futimesat
-	nrWaitid:            {handler: sysNoChild},           // partial: no children: ECHILD
+	nrWaitid:            {handler: sysWaitid},            // partial: no children: ECHILD (once the options and idtype are checked)
 	nrOpenat:            {handler: sysOpenat},            // partial: O_TMPFILE EOPNOTSUPP; a FIFO is an end of one pipe for all its openers (O_RDONLY waits for a writer, O_WRONLY for a reader unless O_NONBLOCK: ENXIO, O_RDWR both ends at once; the pipes' limit of 16 holds, ENFILE); /dev/tty a descriptor of the console; sockets and devices other than /dev's null, zero, full, random, urandom and tty ENXIO; /proc/self/fd/N of the console or a pipe opens it again (a pipe at the end the access mode asks for), of another descriptor without a file ENXIO; nothing under /sys (ENOENT)
 	nrMkdirat:           {handler: sysMkdirat},           // full
 	nrMknodat:           {handler: sysMknodat},           // partial: makes every kind of node; /dev's character devices and FIFOs open
@@ -368,7 +368,7 @@ var sysTable = [...]sysCall{
 	nrPwritev:           {handler: sysPwritev},           // partial: files; other descriptors ESPIPE
 	nrPrlimit64:         {handler: sysPrlimit64},         // partial: the process or its threads (else ESRCH); Linux's defaults, RLIMIT_NOFILE the descriptor table's 1024 for both limits, RLIMIT_NPROC and RLIMIT_SIGPENDING the thread slots; root may raise a hard limit, RLIMIT_NOFILE's not past 1024 (EPERM); RLIMIT_AS enforced by mmap and mremap (ENOMEM), the others kept and reported: the kernel's fixed tables bound descriptors, threads and memory
 	nrRenameat2:         {handler: sysRenameat2},         // partial: RENAME_NOREPLACE and RENAME_EXCHANGE; RENAME_WHITEOUT EINVAL
-	nrGetrandom:         {handler: sysGetrandom},         // partial: the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; flags ignored
+	nrGetrandom:         {handler: sysGetrandom},         // partial: the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; GRND_NONBLOCK, GRND_RANDOM and GRND_INSECURE change nothing, other flags EINVAL; a buffer running into unmapped memory gets what fits
 	nrExecveat:          {handler: sysNoProcess},         // partial: as fork
 	nrCopyFileRange:     {handler: sysCopyFileRange},     // partial: regular files of one file system (EXDEV across two, as Linux since 5.19 for file systems without their own copy); flags must be 0; at most 1 MiB a call (one chunk with a shared directory's file)
 	nrStatx:             {handler: sysStatx},             // full: fills every field memfs knows whatever the mask asks, as Linux may

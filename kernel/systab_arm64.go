@@ -236,9 +236,9 @@ var sysTable = [...]sysCall{
 	nrUtimensat:         {handler: sysUtimensat},         // full
 	nrExit:              {handler: sysExit},              // full: the last thread's exit ends the program
 	nrExitGroup:         {handler: sysExitGroup},         // full: stops the machine with the status
-	nrWaitid:            {handler: sysNoChild},           // partial: no children: ECHILD
+	nrWaitid:            {handler: sysWaitid},            // partial: no children: ECHILD (once the options and idtype are checked)
 	nrSetTidAddress:     {handler: sysSetTidAddress},     // full
-	nrFutex:             {handler: sysFutex},             // partial: WAIT and WAKE (private or not: one process) with relative timeouts, WAIT_BITSET and WAKE_BITSET with absolute ones (the mask is ignored); other operations ENOSYS
+	nrFutex:             {handler: sysFutex},             // partial: WAIT and WAKE (private or not: one process) with relative timeouts, WAIT_BITSET and WAKE_BITSET with absolute ones (the mask is ignored, but 0 is EINVAL); FUTEX_CLOCK_REALTIME only with WAIT_BITSET; other operations ENOSYS
 	nrNanosleep:         {handler: sysNanosleep},         // full: a signal with a handler interrupts it: EINTR and the time left
 	nrGetitimer:         {handler: sysGetitimer},         // full
 	nrSetitimer:         {handler: sysSetitimer},         // full: ITIMER_REAL (wall time, SIGALRM: at its expiry), ITIMER_VIRTUAL (user time, SIGVTALRM) and ITIMER_PROF (CPU time, SIGPROF), checked at the 250 Hz tick and at thread switches
@@ -305,12 +305,12 @@ var sysTable = [...]sysCall{
 	nrMprotect:          {handler: sysMprotect},          // partial: PROT_NONE discards the pages' contents, which the Go runtime allows
 	nrMsync:             {handler: sysMsync},             // full: checks flags, alignment and that the range is mapped (ENOMEM); nothing to write back: all mappings are anonymous
 	nrMincore:           {handler: sysMincore},           // full: a page is resident once touched; the program's image always
-	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE succeed and do nothing; others EINVAL
+	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE, COLD, PAGEOUT, the fork ones succeed and do nothing (POPULATE_* fault the pages in, REMOVE is EINVAL: no shared memory); others EINVAL; a range with unmapped pages ENOMEM, as Linux
 	nrAccept4:           {handler: sysAccept4},           // full: SOCK_NONBLOCK and SOCK_CLOEXEC
-	nrWait4:             {handler: sysNoChild},           // partial: no children: ECHILD
+	nrWait4:             {handler: sysWait4},             // partial: no children: ECHILD (once the options are checked)
 	nrPrlimit64:         {handler: sysPrlimit64},         // partial: the process or its threads (else ESRCH); Linux's defaults, RLIMIT_NOFILE the descriptor table's 1024 for both limits, RLIMIT_NPROC and RLIMIT_SIGPENDING the thread slots; root may raise a hard limit, RLIMIT_NOFILE's not past 1024 (EPERM); RLIMIT_AS enforced by mmap and mremap (ENOMEM), the others kept and reported: the kernel's fixed tables bound descriptors, threads and memory
 	nrRenameat2:         {handler: sysRenameat2},         // partial: RENAME_NOREPLACE and RENAME_EXCHANGE; RENAME_WHITEOUT EINVAL
-	nrGetrandom:         {handler: sysGetrandom},         // partial: the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; flags ignored
+	nrGetrandom:         {handler: sysGetrandom},         // partial: the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; GRND_NONBLOCK, GRND_RANDOM and GRND_INSECURE change nothing, other flags EINVAL; a buffer running into unmapped memory gets what fits
 	nrExecveat:          {handler: sysNoProcess},         // partial: as fork
 	nrCopyFileRange:     {handler: sysCopyFileRange},     // partial: regular files of one file system (EXDEV across two, as Linux since 5.19 for file systems without their own copy); flags must be 0; at most 1 MiB a call (one chunk with a shared directory's file)
 	nrStatx:             {handler: sysStatx},             // full: fills every field memfs knows whatever the mask asks, as Linux may

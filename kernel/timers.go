@@ -241,6 +241,9 @@ const (
 )
 
 func sysTimerCreateImpl(clockid int32, sevp, idAddr uintptr) uint64 {
+	if sevp != 0 && !userRange(sevp, sigevSize, false) { // read before the clock, as Linux
+		return neg(EFAULT)
+	}
 	kind, c, canTime := resolveClock(clockid)
 	if kind == clockBad {
 		return neg(EINVAL)
@@ -302,8 +305,8 @@ func timerClock(id int) (c ptimer.Clock, now int64, ok bool) {
 const itimerspecSize = 32
 
 func sysTimerSettimeImpl(id int32, flags int, newAddr, oldAddr uintptr) uint64 {
-	clock, now, ok := timerClock(int(id))
-	if !ok || newAddr == 0 {
+	// Linux's order: the new value is read and checked before the timer is looked up.
+	if newAddr == 0 {
 		return neg(EINVAL)
 	}
 	interval, ok := readTimespec(newAddr)
@@ -315,6 +318,10 @@ func sysTimerSettimeImpl(id int32, flags int, newAddr, oldAddr uintptr) uint64 {
 		return neg(EFAULT)
 	}
 	if interval < 0 || value < 0 {
+		return neg(EINVAL)
+	}
+	clock, now, ok := timerClock(int(id))
+	if !ok {
 		return neg(EINVAL)
 	}
 	if oldAddr != 0 {
@@ -395,10 +402,7 @@ func itimerSlot(which int) (int, bool) {
 const itimervalSize = 32
 
 func sysSetitimerImpl(which int, newAddr, oldAddr uintptr) uint64 {
-	slot, ok := itimerSlot(which)
-	if !ok {
-		return neg(EINVAL)
-	}
+	// Linux's order: the new value is read (EFAULT) and checked (EINVAL) before which.
 	var value, interval int64
 	if newAddr != 0 {
 		b, ok := userBytes(newAddr, itimervalSize, false)
@@ -411,6 +415,10 @@ func sysSetitimerImpl(which int, newAddr, oldAddr uintptr) uint64 {
 		if value, ok = timevalNanos(b[16:32]); !ok {
 			return neg(EINVAL)
 		}
+	}
+	slot, ok := itimerSlot(which)
+	if !ok {
+		return neg(EINVAL)
 	}
 	if oldAddr != 0 {
 		if _, ok := userBytes(oldAddr, itimervalSize, true); !ok {

@@ -105,6 +105,31 @@ func userRange(addr, n uintptr, write bool) bool {
 	return true
 }
 
+// userPrefix returns how many of the n bytes at addr, from the first on, are user memory with
+// the needed access (made present): what Linux's copy to or from user memory gets done before it
+// faults. A range that wraps or ends above the user half gives 0 (Linux's access_ok fails first).
+func userPrefix(addr, n uintptr, write bool) uintptr {
+	end := addr + n
+	if n == 0 || end < addr {
+		return 0
+	}
+	if start, stop := imageRange(); addr >= start && end <= stop {
+		return n
+	}
+	if addr < identEnd || end > userHi {
+		return 0
+	}
+	for p := addr &^ (pageSize - 1); p < end; p += pageSize {
+		if !faultIn(p, write, false) {
+			if p < addr {
+				return 0
+			}
+			return p - addr
+		}
+	}
+	return n
+}
+
 // userBytes returns the user memory [addr, addr+n) as a byte slice, or ok=false if it is not
 // all mapped with the needed access. The slice must not outlive the system call.
 func userBytes(addr, n uintptr, write bool) ([]byte, bool) {

@@ -20,6 +20,8 @@
 //	           is EINVAL and a hole ENOMEM
 //	sigpending a blocked signal sent to the thread shows in rt_sigpending until unblocked
 //	clock      the raw gettimeofday (and time, on amd64) agrees with time.Now
+//	edges      answers to hostile arguments the system-call fuzzer found different from Linux's
+//	           (getrandom, getdents64, futex, madvise, mmap, flock, faccessat, sched_*, wait*)
 //
 // Each check prints one line, "syscalls: NAME ok ..." or "syscalls: NAME FAIL ...", and the
 // program exits with status 1 if any failed. Usage: syscalls [CHECK ...] (default: all).
@@ -52,6 +54,7 @@ var checks = []check{
 	{"mincore", checkMincore},
 	{"sigpending", checkSigpending},
 	{"clock", checkClock},
+	{"edges", checkEdges},
 }
 
 func main() {

@@ -131,7 +131,7 @@ var Calls = []Call{
 	partial("mprotect", "sysMprotect", "PROT_NONE discards the pages' contents, which the Go runtime allows"),
 	full("msync", "sysMsync", "checks flags, alignment and that the range is mapped (ENOMEM); nothing to write back: all mappings are anonymous"),
 	partial("mremap", "sysMremap", "private anonymous mappings: grows in place when the pages after are free, else moves with MREMAP_MAYMOVE (the frames move, contents kept); MREMAP_FIXED and MREMAP_DONTUNMAP; old_len 0 (needs a shared mapping) EINVAL"),
-	partial("madvise", "sysMadvise", "DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE succeed and do nothing; others EINVAL"),
+	partial("madvise", "sysMadvise", "DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE, COLD, PAGEOUT, the fork ones succeed and do nothing (POPULATE_* fault the pages in, REMOVE is EINVAL: no shared memory); others EINVAL; a range with unmapped pages ENOMEM, as Linux"),
 	partial("brk", "sysBrk", "no heap break: returns 0 (the Go runtime never uses brk)"),
 	full("mincore", "sysMincore", "a page is resident once touched; the program's image always"),
 
@@ -151,7 +151,7 @@ var Calls = []Call{
 	full("exit_group", "sysExitGroup", "stops the machine with the status"),
 	full("set_tid_address", "sysSetTidAddress", ""),
 	partial("arch_prctl", "sysArchPrctl", "ARCH_SET_FS and ARCH_GET_FS; GS belongs to the kernel (EPERM)"),
-	partial("futex", "sysFutex", "WAIT and WAKE (private or not: one process) with relative timeouts, WAIT_BITSET and WAKE_BITSET with absolute ones (the mask is ignored); other operations ENOSYS"),
+	partial("futex", "sysFutex", "WAIT and WAKE (private or not: one process) with relative timeouts, WAIT_BITSET and WAKE_BITSET with absolute ones (the mask is ignored, but 0 is EINVAL); FUTEX_CLOCK_REALTIME only with WAIT_BITSET; other operations ENOSYS"),
 	full("sched_yield", "sysSchedYield", ""),
 	full("sched_getaffinity", "sysSchedGetaffinity", "per thread; every CPU the kernel runs by default"),
 	full("sched_setaffinity", "sysSchedSetaffinity", "per thread"),
@@ -164,8 +164,8 @@ var Calls = []Call{
 	partial("vfork", "sysNoProcess", "as fork"),
 	partial("execve", "sysNoProcess", "as fork"),
 	partial("execveat", "sysNoProcess", "as fork"),
-	partial("wait4", "sysNoChild", "no children: ECHILD"),
-	partial("waitid", "sysNoChild", "no children: ECHILD"),
+	partial("wait4", "sysWait4", "no children: ECHILD (once the options are checked)"),
+	partial("waitid", "sysWaitid", "no children: ECHILD (once the options and idtype are checked)"),
 	fails("pidfd_open", "ENOSYS", "os.StartProcess's probe: then it does without pidfds"),
 
 	// Time.
@@ -195,7 +195,7 @@ var Calls = []Call{
 	full("geteuid", "sysGeteuid", "root: 0"),
 	full("getegid", "sysGetegid", "root: 0"),
 	full("getgroups", "sysGetgroups", "root with no supplementary groups: 0, the list untouched"),
-	partial("getrandom", "sysGetrandom", "the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; flags ignored"),
+	partial("getrandom", "sysGetrandom", "the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; GRND_NONBLOCK, GRND_RANDOM and GRND_INSECURE change nothing, other flags EINVAL; a buffer running into unmapped memory gets what fits"),
 	partial("uname", "sysUname", "fixed strings: Linux, unitrace, 6.1.0-unitrace, #1, x86_64 or aarch64, (none)"),
 	full("sysinfo", "sysSysinfo", "load averages sampled every 5 s, as Linux's, from the threads running or runnable; sharedram is the in-memory files' pages; no swap"),
 	partial("prlimit64", "sysPrlimit64", "the process or its threads (else ESRCH); Linux's defaults, RLIMIT_NOFILE the descriptor table's 1024 for both limits, RLIMIT_NPROC and RLIMIT_SIGPENDING the thread slots; root may raise a hard limit, RLIMIT_NOFILE's not past 1024 (EPERM); RLIMIT_AS enforced by mmap and mremap (ENOMEM), the others kept and reported: the kernel's fixed tables bound descriptors, threads and memory"),
