@@ -26,7 +26,6 @@ var excluded = map[string]string{
 	"execveat":     "as execve",
 	"fork":         "on the host, a second fuzzer sharing its descriptors",
 	"vfork":        "as fork, and the parent waits on a child that runs on its stack",
-	"mremap":       "its entry (table2.go) makes a guest hang that the table without it shows about 1 run in 5 (amd64, 4 threads on 2 CPUs, seed 7) 2 runs in 3: a kernel bug to find before it joins the table",
 }
 
 // fileFlags are open's flags; O_NONBLOCK is always added (a FIFO must not block the open).
@@ -591,8 +590,13 @@ func (c *call) offPtr() uintptr {
 	return c.inb(b[:])
 }
 
+// mknodMode is mknod's mode: a random file type, permission bits and flags.
+//
+// Never a FIFO: creat opens its path without O_NONBLOCK (it takes no flags), and a creat that
+// met a FIFO the fuzzer made waits for a reader for ever, on Linux as in the guest (`unitrace
+// stacks` showed the hung guest's fuzzing thread "blocked (fifo-open)" in creat).
 func mknodMode(c *call) uintptr {
-	return uintptr(fuzz.Pick(c.r, unix.S_IFREG, unix.S_IFCHR, unix.S_IFBLK, unix.S_IFIFO, unix.S_IFSOCK, 0, unix.S_IFDIR, 0o170000)) | mode(c)&0o7777
+	return uintptr(fuzz.Pick(c.r, unix.S_IFREG, unix.S_IFCHR, unix.S_IFBLK, unix.S_IFSOCK, 0, unix.S_IFDIR, 0o170000)) | mode(c)&0o7777
 }
 
 func owner(c *call) uintptr { return uintptr(fuzz.Pick(c.r, 0, -1, 65534, 1000, int(^uint32(0)))) }

@@ -87,6 +87,7 @@ var moreCalls = []spec{
 	}},
 
 	// Memory: only the arena.
+	{"mremap", mremap},
 	{"msync", func(c *call) {
 		c.mem = true
 		a, n := c.arenaRange()
@@ -195,11 +196,6 @@ func (c *call) xsize() uintptr {
 }
 
 func xflags(c *call) uintptr { return uintptr(fuzz.Pick(c.r, 0, 0, 1, 2, 3, 4)) }
-
-// mremap is not in the table yet (see excluded): with it, 4 threads fuzzing in the guest hang it
-// about 2 runs in 3 (amd64, 2 CPUs, seeds 7 to 10), where the table without it hangs about 1 run
-// in 5 (seed 7, on main too): a kernel bug to find first.
-var _ = spec{"mremap", mremap}
 
 // mremap resizes or moves part of the arena: never anything else, and MREMAP_FIXED only onto
 // the arena. What leaves the arena is unmapped at once, and what the arena loses is refilled.
