@@ -41,8 +41,9 @@ func (ns *Namespace) ListXattr(n Node, dst []byte) (int, int) {
 	return 0, fs.ENOENT
 }
 
-// SetXattr sets attribute name of n to value; flags are XATTR_CREATE and XATTR_REPLACE.
-func (ns *Namespace) SetXattr(p Pages, n Node, name, value []byte, flags int, now fs.Timespec) int {
+// xattrWritable checks, in Linux's order, that attribute name of n may be set or removed: a
+// writable file system, a name in a namespace, a file type that namespace allows.
+func (ns *Namespace) xattrWritable(n Node, name []byte) int {
 	if ns.ReadOnly(n) {
 		return fs.EROFS
 	}
@@ -50,7 +51,12 @@ func (ns *Namespace) SetXattr(p Pages, n Node, name, value []byte, flags int, no
 	if errno == 0 {
 		errno = fs.XattrTypeCheck(class, ns.mode(n), true)
 	}
-	if errno != 0 {
+	return errno
+}
+
+// SetXattr sets attribute name of n to value; flags are XATTR_CREATE and XATTR_REPLACE.
+func (ns *Namespace) SetXattr(p Pages, n Node, name, value []byte, flags int, now fs.Timespec) int {
+	if errno := ns.xattrWritable(n, name); errno != 0 {
 		return errno
 	}
 	switch ns.kindOf(n) {
@@ -64,14 +70,7 @@ func (ns *Namespace) SetXattr(p Pages, n Node, name, value []byte, flags int, no
 
 // RemoveXattr removes attribute name of n.
 func (ns *Namespace) RemoveXattr(p Pages, n Node, name []byte, now fs.Timespec) int {
-	if ns.ReadOnly(n) {
-		return fs.EROFS
-	}
-	class, errno := fs.CheckXattrName(name)
-	if errno == 0 {
-		errno = fs.XattrTypeCheck(class, ns.mode(n), true)
-	}
-	if errno != 0 {
+	if errno := ns.xattrWritable(n, name); errno != 0 {
 		return errno
 	}
 	switch ns.kindOf(n) {
