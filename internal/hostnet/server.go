@@ -55,7 +55,7 @@ func Serve(ctx context.Context, rw io.ReadWriter, opts Options) error {
 		return err
 	}
 	defer s.close()
-	go s.pollLoop()
+	go func() { s.pollLoop(); close(s.polled) }()
 	err = s.readLoop(ctx)
 	if errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) {
 		return nil // the guest is gone (a reset: it went with events unread)
@@ -64,9 +64,11 @@ func Serve(ctx context.Context, rw io.ReadWriter, opts Options) error {
 }
 
 type server struct {
-	opts Options
-	epfd int
-	done chan struct{}
+	opts   Options
+	epfd   int
+	wakefd int           // an eventfd in epfd's set (as handle 0): close's word to pollLoop
+	done   chan struct{} // closed when the server ends
+	polled chan struct{} // closed when pollLoop has returned
 
 	mu    sync.Mutex // serialises replies and events on w, and guards socks
 	w     io.Writer
@@ -91,12 +93,31 @@ func newServer(rw io.ReadWriter, opts Options) (*server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("epoll: %w", err)
 	}
-	return &server{opts: opts, epfd: epfd, done: make(chan struct{}), w: rw,
+	wakefd, _, e := syscall.Syscall(syscall.SYS_EVENTFD2, 0, syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+	if e != 0 {
+		syscall.Close(epfd)
+		return nil, fmt.Errorf("eventfd: %w", e)
+	}
+	// Handle 0 is no guest socket's (adopt refuses it), so it names the wake-up.
+	ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: 0, Pad: int32(wakefd)}
+	if err := syscall.EpollCtl(epfd, syscall.EPOLL_CTL_ADD, int(wakefd), &ev); err != nil {
+		syscall.Close(int(wakefd))
+		syscall.Close(epfd)
+		return nil, fmt.Errorf("epoll: %w", err)
+	}
+	return &server{opts: opts, epfd: epfd, wakefd: int(wakefd), done: make(chan struct{}),
+		polled: make(chan struct{}), w: rw,
 		socks: make(map[uint32]*hostSocket), out: make([]byte, sockwire.MaxFrame)}, nil
 }
 
+// close ends pollLoop and only then closes the epoll descriptor: closed while pollLoop still
+// waited on it, its number could go to the next server's epoll (another guest, another test),
+// whose edge-triggered events the old loop would then take and drop.
 func (s *server) close() {
 	close(s.done)
+	one := [8]byte{1}
+	syscall.Write(s.wakefd, one[:])
+	<-s.polled
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for h, hs := range s.socks {
@@ -104,6 +125,7 @@ func (s *server) close() {
 		delete(s.socks, h)
 	}
 	syscall.Close(s.epfd)
+	syscall.Close(s.wakefd)
 }
 
 // readLoop takes frames from the guest and answers each before the next.
@@ -181,7 +203,7 @@ func (s *server) pollLoop() {
 	events := make([]syscall.EpollEvent, 64)
 	frame := make([]byte, sockwire.HeaderSize)
 	for {
-		n, err := syscall.EpollWait(s.epfd, events, 100)
+		n, err := syscall.EpollWait(s.epfd, events, -1)
 		select {
 		case <-s.done:
 			return
@@ -196,6 +218,9 @@ func (s *server) pollLoop() {
 		s.mu.Lock()
 		for _, ev := range events[:n] {
 			handle := uint32(ev.Fd)
+			if handle == 0 {
+				continue // the wake-up: done is closed, and the loop ends at the next turn
+			}
 			hs, ok := s.socks[handle]
 			if !ok || hs.fd != int(ev.Pad) {
 				continue // closed since: its events are nobody's
