@@ -11,6 +11,7 @@ const (
 	ECHILD          = 10
 	EAGAIN          = 11
 	ENOMEM          = 12
+	EACCES          = 13
 	EFAULT          = 14
 	EBUSY           = 16
 	EEXIST          = 17

@@ -90,7 +90,8 @@ func initMemory(kernelEnd, carveSize uintptr) (carved uintptr) {
 	return carved
 }
 
-// archUnmapRange removes the pages of [start, end), frees their frames and flushes the TLB.
+// archUnmapRange removes the pages of [start, end), frees their frames (but a shared memory
+// segment's: freeUnmapped) and flushes the TLB.
 func archUnmapRange(start, end uintptr) int {
 	n := ptUnmapRange(start, end)
 	userPages -= min(uint64(n), userPages)
@@ -141,6 +142,6 @@ func buildKernelPageTables() bool {
 // archLookup, ptUnmapRange and ptProtect are the page-table steps of faultIn, archUnmapRange
 // and archProtectRange (flushTLB, per arch, follows the last two).
 func archLookup(va uintptr) (pa uintptr, flags uint64, ok bool) { return kpt.Lookup(va) }
-func ptUnmapRange(start, end uintptr) int                       { return kpt.UnmapRange(start, end, freeFrame) }
+func ptUnmapRange(start, end uintptr) int                       { return kpt.UnmapRange(start, end, freeUnmapped) }
 func ptProtect(va uintptr, prot uint32)                         { kpt.Protect(va, pteFor(prot)) }
 func ptUnmap(va uintptr) (pa uintptr, ok bool)                  { return kpt.Unmap(va) }

@@ -263,6 +263,20 @@ func sysMsync(f *Frame, a syscallArgs) (uint64, bool) {
 	return sysMsyncImpl(uintptr(a[0]), uintptr(a[1]), int(int32(a[2]))), true
 }
 
+func sysShmget(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysShmgetImpl(int32(a[0]), uintptr(a[1]), int32(a[2])), true
+}
+
+func sysShmat(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysShmatImpl(int32(a[0]), uintptr(a[1]), int32(a[2])), true
+}
+
+func sysShmdt(f *Frame, a syscallArgs) (uint64, bool) { return sysShmdtImpl(uintptr(a[0])), true }
+
+func sysShmctl(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysShmctlImpl(int32(a[0]), int32(a[1]), uintptr(a[2])), true
+}
+
 func sysMremap(f *Frame, a syscallArgs) (uint64, bool) {
 	return sysMremapImpl(uintptr(a[0]), uintptr(a[1]), uintptr(a[2]), uint32(a[3]), uintptr(a[4])), true
 }

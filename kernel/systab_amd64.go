@@ -36,6 +36,9 @@ const (
 	nrMsync             = 26
 	nrMincore           = 27
 	nrMadvise           = 28
+	nrShmget            = 29
+	nrShmat             = 30
+	nrShmctl            = 31
 	nrDup               = 32
 	nrDup2              = 33
 	nrNanosleep         = 35
@@ -67,6 +70,7 @@ const (
 	nrWait4             = 61
 	nrKill              = 62
 	nrUname             = 63
+	nrShmdt             = 67
 	nrFcntl             = 72
 	nrFlock             = 73
 	nrFsync             = 74
@@ -205,7 +209,7 @@ var sysTable = [...]sysCall{
 	nrPoll:              {handler: sysPoll},              // full: every descriptor epoll takes, and files and the trace ports always ready (Linux's DEFAULT_POLLMASK); a signal with a handler interrupts the wait (EINTR)
 	nrLseek:             {handler: sysLseek},             // partial: files (SEEK_DATA and SEEK_HOLE see no hole but the end; /proc's files SEEK_SET and SEEK_CUR only, EINVAL else, as Linux's seq files); other descriptors ESPIPE
 	nrMmap:              {handler: sysMmap},              // partial: anonymous mappings only (else ENODEV, EBADF for a closed descriptor): hints honoured when free, MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_POPULATE, PROT_NONE reservations that cost no frames
-	nrMprotect:          {handler: sysMprotect},          // partial: PROT_NONE discards the pages' contents, which the Go runtime allows
+	nrMprotect:          {handler: sysMprotect},          // partial: PROT_NONE discards the pages' contents, which the Go runtime allows (but a System V segment's)
 	nrMunmap:            {handler: sysMunmap},            // full
 	nrBrk:               {handler: sysBrk},               // partial: no heap break: returns 0 (the Go runtime never uses brk)
 	nrRtSigaction:       {handler: sysRtSigaction},       // full
@@ -223,7 +227,10 @@ var sysTable = [...]sysCall{
 	nrMremap:            {handler: sysMremap},            // partial: private anonymous mappings: grows in place when the pages after are free, else moves with MREMAP_MAYMOVE (the frames move, contents kept); MREMAP_FIXED and MREMAP_DONTUNMAP; old_len 0 (needs a shared mapping) EINVAL
 	nrMsync:             {handler: sysMsync},             // full: checks flags, alignment and that the range is mapped (ENOMEM); nothing to write back: all mappings are anonymous
 	nrMincore:           {handler: sysMincore},           // full: a page is resident once touched; the program's image always
-	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE, COLD, PAGEOUT, the fork ones succeed and do nothing (POPULATE_* fault the pages in, REMOVE is EINVAL: no shared memory); others EINVAL; a range with unmapped pages ENOMEM, as Linux
+	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE, COLD, PAGEOUT, the fork ones succeed and do nothing (POPULATE_* fault the pages in, REMOVE is EINVAL: no shared file memory; DONTNEED on a System V segment drops the pages, which read the segment again); others EINVAL; a range with unmapped pages ENOMEM, as Linux
+	nrShmget:            {handler: sysShmget},            // partial: System V shared memory, as Linux: IPC_PRIVATE or a key, IPC_CREAT, IPC_EXCL, the permission bits; at most 64 segments and 32 MiB in all (ENOSPC), every page allocated at once (ENOMEM); SHM_HUGETLB and SHM_NORESERVE ignored
+	nrShmat:             {handler: sysShmat},             // partial: SHM_RDONLY, SHM_EXEC, SHM_RND, SHM_REMAP, with Linux's checks; a segment's pages survive munmap, mprotect PROT_NONE and MADV_DONTNEED of a mapping; mprotect may widen a SHM_RDONLY mapping (Linux EACCES); mremap only shrinks one (else EINVAL)
+	nrShmctl:            {handler: sysShmctl},            // partial: IPC_STAT, IPC_SET, IPC_RMID (the segment goes with its last mapping), IPC_INFO and SHM_INFO (this kernel's limits), SHM_STAT, SHM_STAT_ANY, SHM_LOCK and SHM_UNLOCK (a mark: every page is resident); shm_nattch counts the mappings as Linux counts vmas
 	nrDup:               {handler: sysDup},               // partial: files, pipes, sockets and the console (a console, pipe or socket descriptor has its own O_NONBLOCK); eventfds, timerfds, epoll instances and the trace ports EINVAL
 	nrDup2:              {handler: sysDup2},              // partial: as dup
 	nrNanosleep:         {handler: sysNanosleep},         // full: a signal with a handler interrupts it: EINTR and the time left
@@ -255,6 +262,7 @@ var sysTable = [...]sysCall{
 	nrWait4:             {handler: sysWait4},             // partial: no children: ECHILD (once the options are checked)
 	nrKill:              {handler: sysKill},              // full: the one process: pid 0, -1 or its own (else ESRCH)
 	nrUname:             {handler: sysUname},             // partial: fixed strings: Linux, unitrace, 6.1.0-unitrace, #1, x86_64 or aarch64, (none)
+	nrShmdt:             {handler: sysShmdt},             // full: every piece of the segment mapped from addr, as Linux
 	nrFcntl:             {handler: sysFcntl},             // partial: F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files), F_GETPIPE_SZ and F_SETPIPE_SZ (pipes stay 64 KiB: more is EPERM); F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ forms on files (one process: its POSIX locks never conflict with each other; OFD locks conflict between open file descriptions and with POSIX locks; at most 128 locks, ENOLCK; a lock on another descriptor EINVAL); other commands EINVAL
 	nrFlock:             {handler: sysFlock},             // partial: files: LOCK_SH, LOCK_EX, LOCK_UN, LOCK_NB, conflicting between open file descriptions (EWOULDBLOCK, or a wait a signal restarts); other descriptors EINVAL
 	nrFsync:             {handler: sysFsync},             // partial: files live in memory: nothing to write back; other descriptors EINVAL

@@ -122,6 +122,10 @@ const (
 	nrGetegid           = 177
 	nrGettid            = 178
 	nrSysinfo           = 179
+	nrShmget            = 194
+	nrShmctl            = 195
+	nrShmat             = 196
+	nrShmdt             = 197
 	nrSocket            = 198
 	nrSocketpair        = 199
 	nrBind              = 200
@@ -281,6 +285,10 @@ var sysTable = [...]sysCall{
 	nrGetegid:           {handler: sysGetegid},           // full: root: 0
 	nrGettid:            {handler: sysGettid},            // full
 	nrSysinfo:           {handler: sysSysinfo},           // full: load averages sampled every 5 s, as Linux's, from the threads running or runnable; sharedram is the in-memory files' pages; no swap
+	nrShmget:            {handler: sysShmget},            // partial: System V shared memory, as Linux: IPC_PRIVATE or a key, IPC_CREAT, IPC_EXCL, the permission bits; at most 64 segments and 32 MiB in all (ENOSPC), every page allocated at once (ENOMEM); SHM_HUGETLB and SHM_NORESERVE ignored
+	nrShmctl:            {handler: sysShmctl},            // partial: IPC_STAT, IPC_SET, IPC_RMID (the segment goes with its last mapping), IPC_INFO and SHM_INFO (this kernel's limits), SHM_STAT, SHM_STAT_ANY, SHM_LOCK and SHM_UNLOCK (a mark: every page is resident); shm_nattch counts the mappings as Linux counts vmas
+	nrShmat:             {handler: sysShmat},             // partial: SHM_RDONLY, SHM_EXEC, SHM_RND, SHM_REMAP, with Linux's checks; a segment's pages survive munmap, mprotect PROT_NONE and MADV_DONTNEED of a mapping; mprotect may widen a SHM_RDONLY mapping (Linux EACCES); mremap only shrinks one (else EINVAL)
+	nrShmdt:             {handler: sysShmdt},             // full: every piece of the segment mapped from addr, as Linux
 	nrSocket:            {handler: sysSocket},            // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; protocol 0, IPPROTO_TCP or IPPROTO_UDP (others EPROTONOSUPPORT); AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT
 	nrSocketpair:        {handler: sysSocketpair},        // partial: AF_UNIX SOCK_STREAM and SOCK_DGRAM, served in the guest: 64 KiB each way, at most 32 messages queued each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux
 	nrBind:              {handler: sysBind},              // full: the host's loopback address whatever address is asked (the port is kept), or where the launcher's -listen maps the port
@@ -302,10 +310,10 @@ var sysTable = [...]sysCall{
 	nrClone:             {handler: sysClone},             // partial: threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID; CLONE_VFORK and CLONE_PIDFD EINVAL; without CLONE_THREAD a new process: ENOSYS, as fork
 	nrExecve:            {handler: sysNoProcess},         // partial: as fork
 	nrMmap:              {handler: sysMmap},              // partial: anonymous mappings only (else ENODEV, EBADF for a closed descriptor): hints honoured when free, MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_POPULATE, PROT_NONE reservations that cost no frames
-	nrMprotect:          {handler: sysMprotect},          // partial: PROT_NONE discards the pages' contents, which the Go runtime allows
+	nrMprotect:          {handler: sysMprotect},          // partial: PROT_NONE discards the pages' contents, which the Go runtime allows (but a System V segment's)
 	nrMsync:             {handler: sysMsync},             // full: checks flags, alignment and that the range is mapped (ENOMEM); nothing to write back: all mappings are anonymous
 	nrMincore:           {handler: sysMincore},           // full: a page is resident once touched; the program's image always
-	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE, COLD, PAGEOUT, the fork ones succeed and do nothing (POPULATE_* fault the pages in, REMOVE is EINVAL: no shared memory); others EINVAL; a range with unmapped pages ENOMEM, as Linux
+	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE, COLD, PAGEOUT, the fork ones succeed and do nothing (POPULATE_* fault the pages in, REMOVE is EINVAL: no shared file memory; DONTNEED on a System V segment drops the pages, which read the segment again); others EINVAL; a range with unmapped pages ENOMEM, as Linux
 	nrAccept4:           {handler: sysAccept4},           // full: SOCK_NONBLOCK and SOCK_CLOEXEC
 	nrWait4:             {handler: sysWait4},             // partial: no children: ECHILD (once the options are checked)
 	nrPrlimit64:         {handler: sysPrlimit64},         // partial: the process or its threads (else ESRCH); Linux's defaults, RLIMIT_NOFILE the descriptor table's 1024 for both limits, RLIMIT_NPROC and RLIMIT_SIGPENDING the thread slots; root may raise a hard limit, RLIMIT_NOFILE's not past 1024 (EPERM); RLIMIT_AS enforced by mmap and mremap (ENOMEM), the others kept and reported: the kernel's fixed tables bound descriptors, threads and memory

@@ -30,6 +30,9 @@ func faultIn(va uintptr, write, exec bool) bool {
 		// the access; otherwise the region's protection forbids it.
 		return !write || archWritable(flags)
 	}
+	if r.Shared != 0 {
+		return faultInShared(page, r)
+	}
 	pa, ok := frames.Alloc()
 	if !ok {
 		outOfMemory(va)
@@ -42,6 +45,30 @@ func faultIn(va uintptr, write, exec bool) bool {
 	}
 	userPages++
 	faultAround(page, r)
+	return true
+}
+
+// faultInShared maps the segment's own frames at page and the absent pages of its block in
+// region r, a shared one.
+func faultInShared(page uintptr, r mm.Region) bool {
+	lo, hi := mm.FaultBlock(page, r, faultAroundPages)
+	for p := lo; p < hi; p += pageSize {
+		if _, _, present := archLookup(p); present {
+			continue
+		}
+		pa, ok := shmFrame(r, p)
+		if !ok {
+			return p != page // past the segment's end: only the faulting page matters
+		}
+		if !archMapUser(p, pa, r.Prot) {
+			if p == page {
+				outOfMemory(page) // no frame for a page table
+				return false
+			}
+			return true
+		}
+		userPages++
+	}
 	return true
 }
 

@@ -20,6 +20,8 @@
 //	           is EINVAL and a hole ENOMEM
 //	sigpending a blocked signal sent to the thread shows in rt_sigpending until unblocked
 //	clock      the raw gettimeofday (and time, on amd64) agrees with time.Now
+//	shm        System V shared memory: attachments share, contents survive PROT_NONE and
+//	           MADV_DONTNEED, IPC_STAT counts mappings, IPC_RMID waits for the last detach
 //	edges      answers to hostile arguments the system-call fuzzer found different from Linux's
 //	           (getrandom, getdents64, futex, madvise, mmap, flock, faccessat, sched_*, wait*)
 //
@@ -54,6 +56,7 @@ var checks = []check{
 	{"mincore", checkMincore},
 	{"sigpending", checkSigpending},
 	{"clock", checkClock},
+	{"shm", checkShm},
 	{"edges", checkEdges},
 }
 

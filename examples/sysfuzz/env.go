@@ -63,6 +63,8 @@ type env struct {
 	fds []ownedFD
 
 	memMu sync.Mutex // one mmap, munmap, mprotect or madvise at a time
+
+	shm shmState // System V segments it made, attached (shm.go)
 }
 
 type ownedFD struct {
@@ -329,6 +331,7 @@ func (e *env) reset() {
 	e.memMu.Lock()
 	mmapRaw(e.arena, arenaPages*pageSize, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_FIXED)
 	e.memMu.Unlock()
+	e.shm.reset()
 	var zero unix.Itimerval
 	for _, w := range []int{unix.ITIMER_REAL, unix.ITIMER_VIRTUAL, unix.ITIMER_PROF} {
 		unix.Setitimer(unix.ItimerWhich(w), zero)

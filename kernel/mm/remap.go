@@ -28,7 +28,8 @@ type Remapping struct {
 // pages after it when they are free, else moves the whole range with MREMAP_MAYMOVE (else
 // ENOMEM). MREMAP_FIXED moves to newAddr, replacing what is there; MREMAP_DONTUNMAP moves and
 // leaves the old range mapped (its pages read as zero afterwards, as Linux's anonymous memory
-// does). The moved range keeps its protection. Every edit is atomic as for Map.
+// does). The moved range keeps its protection. Every edit is atomic as for Map. Shared memory
+// (Region.Shared) only shrinks in place: growing or moving it is EINVAL.
 func (s *Space) Remap(addr, oldLen, newLen uintptr, flags uint32, newAddr uintptr) (r Remapping, errno int) {
 	if flags&^(RemapMayMove|RemapFixed|RemapDontUnmap) != 0 ||
 		flags&RemapFixed != 0 && flags&RemapMayMove == 0 ||
@@ -60,8 +61,11 @@ func (s *Space) Remap(addr, oldLen, newLen uintptr, flags uint32, newAddr uintpt
 		return r, errno
 	}
 	end := addr + newSize
+	if reg.Shared != 0 {
+		return r, EINVAL // shared memory is only shrunk in place
+	}
 	if addr+oldSize == reg.End && end > addr && end <= s.hi && s.isFree(addr+oldSize, end) {
-		if e := s.splice(addr+oldSize, end, reg.Prot, true); e != 0 {
+		if e := s.splice(addr+oldSize, end, Region{Prot: reg.Prot}, true); e != 0 {
 			return r, e
 		}
 		return Remapping{Addr: addr, From: addr, To: addr}, 0
@@ -97,6 +101,9 @@ func (s *Space) remapTo(addr, oldSize, newSize uintptr, flags uint32, newAddr ui
 	if errno != 0 {
 		return r, errno
 	}
+	if reg.Shared != 0 {
+		return r, EINVAL // shared memory is only shrunk in place
+	}
 	to := newAddr
 	if !fixed {
 		var ok bool
@@ -127,13 +134,13 @@ func (s *Space) regionOf(addr, size uintptr) (Region, int) {
 // the space did not have: the edit stays atomic.
 func (s *Space) move(addr, oldSize, newSize, to uintptr, prot uint32, keepOld bool) (r Remapping, errno int) {
 	if !keepOld {
-		if e := s.splice(addr, addr+oldSize, 0, false); e != 0 {
+		if e := s.splice(addr, addr+oldSize, Region{}, false); e != 0 {
 			return r, e
 		}
 	}
-	if e := s.splice(to, to+newSize, prot, true); e != 0 {
+	if e := s.splice(to, to+newSize, Region{Prot: prot}, true); e != 0 {
 		if !keepOld {
-			s.splice(addr, addr+oldSize, prot, true)
+			s.splice(addr, addr+oldSize, Region{Prot: prot}, true)
 		}
 		return r, e
 	}

@@ -29,14 +29,37 @@ const (
 type Region struct {
 	Start, End uintptr
 	Prot       uint32
+	// Shared names the shared memory object whose pages back the region (the caller's numbering,
+	// never 0), or is 0 for private anonymous memory, which the fault handler fills with fresh
+	// zeroed frames. Off is the object's byte offset that Start maps; it follows Start when a
+	// region is cut, and is 0 for anonymous memory.
+	Shared uint32
+	Off    uintptr
+}
+
+// sub returns the part [start, end) of r, its object offset moved along.
+func (r Region) sub(start, end uintptr) Region {
+	if r.Shared != 0 {
+		r.Off += start - r.Start
+	}
+	r.Start, r.End = start, end
+	return r
+}
+
+// joins reports whether next begins where r ends and continues it: the same protection and the
+// same memory behind it (anonymous, or the next pages of the same object).
+func (r Region) joins(next Region) bool {
+	return r.End == next.Start && r.Prot == next.Prot && r.Shared == next.Shared &&
+		(r.Shared == 0 || r.Off+(r.End-r.Start) == next.Off)
 }
 
 // Space is the map of the user address space that mmap, munmap and mprotect edit, and that the
-// page-fault handler consults. It only records what is mapped with which protection; frames are
-// attached on demand by the fault handler, and page tables are the caller's business.
+// page-fault handler consults. It only records what is mapped with which protection, and which
+// shared memory object's pages back a region if any; frames are attached on demand by the fault
+// handler, and page tables are the caller's business.
 //
-// Regions are kept sorted, non-overlapping and merged (no two adjacent regions share a
-// protection) in a fixed array, so every lookup is a binary search and every edit is one move of
+// Regions are kept sorted, non-overlapping and merged (no region continues the one before it:
+// see Region.joins) in a fixed array, so every lookup is a binary search and every edit is one move of
 // the tail. Every edit is atomic: it either succeeds or returns an errno having changed nothing.
 //
 // Errors follow Linux (mm/mmap.c, mm/mprotect.c), errno values positive, 0 for success:
@@ -112,7 +135,7 @@ func (s *Space) Exclude(start, end uintptr) (errno int) {
 	if s.nex-(j-i)+1 > MaxExcluded {
 		return ENOMEM
 	}
-	if e := s.splice(start, end, 0, false); e != 0 {
+	if e := s.splice(start, end, Region{}, false); e != 0 {
 		return e
 	}
 	copy(s.excluded[i+1:], s.excluded[j:s.nex])
@@ -129,6 +152,23 @@ func (s *Space) Exclude(start, end uintptr) (errno int) {
 // otherwise the highest free range below mmapBase is chosen, then the highest anywhere, so a hint
 // that is not free always yields a different address (the Go runtime relies on that).
 func (s *Space) Map(hint, length uintptr, prot uint32, fixed bool) (addr uintptr, errno int) {
+	return s.mapRegion(hint, length, Region{Prot: prot}, fixed)
+}
+
+// MapShared is Map for the pages of shared memory object obj (not 0), from its offset 0: the
+// fault handler finds their frames through the region's Shared and Off, and regions of it are
+// never merged with anything but the object's own next pages.
+func (s *Space) MapShared(hint, length uintptr, prot uint32, fixed bool, obj uint32) (addr uintptr, errno int) {
+	if obj == 0 {
+		return 0, EINVAL
+	}
+	return s.mapRegion(hint, length, Region{Prot: prot, Shared: obj}, fixed)
+}
+
+// mapRegion maps length bytes at or near hint as with says (its protection and object; its
+// bounds are ignored).
+func (s *Space) mapRegion(hint, length uintptr, with Region, fixed bool) (addr uintptr, errno int) {
+	prot := with.Prot
 	if prot&^protAll != 0 || length == 0 || (fixed && hint&pageMask != 0) {
 		return 0, EINVAL
 	}
@@ -153,7 +193,7 @@ func (s *Space) Map(hint, length uintptr, prot uint32, fixed bool) (addr uintptr
 			return 0, ENOMEM
 		}
 	}
-	if e := s.splice(addr, addr+size, prot, true); e != 0 {
+	if e := s.splice(addr, addr+size, with, true); e != 0 {
 		return 0, e
 	}
 	return addr, 0
@@ -170,7 +210,7 @@ func (s *Space) Unmap(start, length uintptr) (errno int) {
 		s.overlapsExcluded(start, start+size) {
 		return EINVAL
 	}
-	return s.splice(start, start+size, 0, false)
+	return s.splice(start, start+size, Region{}, false)
 }
 
 // Protect is mprotect(start, length, prot): every page of the range must be mapped.
@@ -182,10 +222,38 @@ func (s *Space) Protect(start, length uintptr, prot uint32) (errno int) {
 		return 0
 	}
 	size := (length + pageMask) &^ pageMask
-	if size == 0 || start+size < start || !s.covered(start, start+size) {
+	end := start + size
+	if size == 0 || end < start || !s.covered(start, end) {
 		return ENOMEM
 	}
-	return s.splice(start, start+size, prot, true)
+	if !s.anyShared(start, end) {
+		return s.splice(start, end, Region{Prot: prot}, true)
+	}
+	// Shared memory keeps its object and offsets, so each overlapped region changes alone. Only
+	// the first and the last can split, one more region each: with room for two more, no step
+	// can fail and the edit stays atomic. (The all-anonymous case above needs no such room.)
+	if s.n+2 > s.limit || s.n+2 > MaxRegions {
+		return ENOMEM
+	}
+	for a := start; a < end; {
+		r := s.regions[s.firstEndAbove(a)]
+		e := min(r.End, end)
+		with := r.sub(a, e)
+		with.Prot = prot
+		s.splice(a, e, with, true)
+		a = e
+	}
+	return 0
+}
+
+// anyShared reports whether a region of shared memory overlaps [start, end).
+func (s *Space) anyShared(start, end uintptr) bool {
+	for i := s.firstEndAbove(start); i < s.n && s.regions[i].Start < end; i++ {
+		if s.regions[i].Shared != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Find returns the region that contains addr.
@@ -218,9 +286,10 @@ func (s *Space) At(i int) Region {
 	return s.regions[i]
 }
 
-// splice makes [start, end) one region with prot (fill) or a hole (!fill), merging it with equal
-// neighbours. It returns ENOMEM, changing nothing, if the result would not fit.
-func (s *Space) splice(start, end uintptr, prot uint32, fill bool) int {
+// splice makes [start, end) one region as with says (fill: its protection, object and offset at
+// start) or a hole (!fill), merging it with the neighbours it joins. It returns ENOMEM, changing
+// nothing, if the result would not fit.
+func (s *Space) splice(start, end uintptr, with Region, fill bool) int {
 	i := s.firstEndAbove(start) // regions[i:j] overlap [start, end)
 	j := i
 	for j < s.n && s.regions[j].Start < end {
@@ -235,13 +304,17 @@ func (s *Space) splice(start, end uintptr, prot uint32, fill bool) int {
 		out.add(s.regions[i-1])
 	}
 	if i < j && s.regions[i].Start < start {
-		out.add(Region{Start: s.regions[i].Start, End: start, Prot: s.regions[i].Prot})
+		out.add(s.regions[i].sub(s.regions[i].Start, start))
 	}
 	if fill {
-		out.add(Region{Start: start, End: end, Prot: prot})
+		with.Start, with.End = start, end
+		if with.Shared == 0 {
+			with.Off = 0
+		}
+		out.add(with)
 	}
 	if i < j && s.regions[j-1].End > end {
-		out.add(Region{Start: end, End: s.regions[j-1].End, Prot: s.regions[j-1].Prot})
+		out.add(s.regions[j-1].sub(end, s.regions[j-1].End))
 	}
 	if j < s.n {
 		to = j + 1
@@ -257,14 +330,14 @@ func (s *Space) splice(start, end uintptr, prot uint32, fill bool) int {
 	return 0
 }
 
-// regionList is splice's scratch list, merging adjacent regions with equal protection.
+// regionList is splice's scratch list, merging each region with the one it continues.
 type regionList struct {
 	r [5]Region
 	n int
 }
 
 func (l *regionList) add(r Region) {
-	if l.n > 0 && l.r[l.n-1].End == r.Start && l.r[l.n-1].Prot == r.Prot {
+	if l.n > 0 && l.r[l.n-1].joins(r) {
 		l.r[l.n-1].End = r.End
 		return
 	}

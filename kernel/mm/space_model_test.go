@@ -175,7 +175,7 @@ func (m *spaceModel) regions() []Region {
 		if n := len(rs); n > 0 && rs[n-1].End == va && rs[n-1].Prot == uint32(p) {
 			rs[n-1].End += PageSize
 		} else {
-			rs = append(rs, Region{va, va + PageSize, uint32(p)})
+			rs = append(rs, Region{Start: va, End: va + PageSize, Prot: uint32(p)})
 		}
 	}
 	return rs

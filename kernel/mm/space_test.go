@@ -58,7 +58,7 @@ const (
 )
 
 func TestSpaceMap(t *testing.T) {
-	heap := setup{{0xc000000000, 0xc004000000, ProtNone}}
+	heap := setup{{Start: 0xc000000000, End: 0xc004000000, Prot: ProtNone}}
 	for _, tc := range []struct {
 		name     string
 		setup    setup
@@ -83,24 +83,24 @@ func TestSpaceMap(t *testing.T) {
 		{name: "fixed touches kernel", hint: tKernelLo - PageSize, length: 2 * PageSize, fixed: true, wantErr: ENOMEM},
 		{name: "fixed covers MMIO", hint: 0xf0000000, length: 0x20000000, fixed: true, wantErr: ENOMEM},
 		{name: "fixed ends at kernel", hint: tKernelLo - PageSize, length: PageSize, fixed: true,
-			wantAddr: tKernelLo - PageSize, want: []Region{{tKernelLo - PageSize, tKernelLo, 0}}},
+			wantAddr: tKernelLo - PageSize, want: []Region{{Start: tKernelLo - PageSize, End: tKernelLo, Prot: 0}}},
 		{name: "fixed at the top", hint: tHi - PageSize, length: 1, prot: rw, fixed: true,
-			wantAddr: tHi - PageSize, want: []Region{{tHi - PageSize, tHi, rw}}},
+			wantAddr: tHi - PageSize, want: []Region{{Start: tHi - PageSize, End: tHi, Prot: rw}}},
 		{name: "fixed replaces the middle", setup: heap, hint: 0xc000100000, length: mib, prot: rw, fixed: true,
-			wantAddr: 0xc000100000, want: []Region{{0xc000000000, 0xc000100000, 0}, {0xc000100000, 0xc000200000, rw}, {0xc000200000, 0xc004000000, 0}}},
-		{name: "fixed replaces several", setup: setup{{0x50000000, 0x50002000, ro}, {0x50003000, 0x50004000, rw}, {0x50005000, 0x50008000, ro}},
+			wantAddr: 0xc000100000, want: []Region{{Start: 0xc000000000, End: 0xc000100000, Prot: 0}, {Start: 0xc000100000, End: 0xc000200000, Prot: rw}, {Start: 0xc000200000, End: 0xc004000000, Prot: 0}}},
+		{name: "fixed replaces several", setup: setup{{Start: 0x50000000, End: 0x50002000, Prot: ro}, {Start: 0x50003000, End: 0x50004000, Prot: rw}, {Start: 0x50005000, End: 0x50008000, Prot: ro}},
 			hint: 0x50001000, length: 0x5000, prot: ProtExec, fixed: true, wantAddr: 0x50001000,
-			want: []Region{{0x50000000, 0x50001000, ro}, {0x50001000, 0x50006000, ProtExec}, {0x50006000, 0x50008000, ro}}},
-		{name: "fixed merges both sides", setup: setup{{0x50000000, 0x50001000, rw}, {0x50002000, 0x50003000, rw}},
+			want: []Region{{Start: 0x50000000, End: 0x50001000, Prot: ro}, {Start: 0x50001000, End: 0x50006000, Prot: ProtExec}, {Start: 0x50006000, End: 0x50008000, Prot: ro}}},
+		{name: "fixed merges both sides", setup: setup{{Start: 0x50000000, End: 0x50001000, Prot: rw}, {Start: 0x50002000, End: 0x50003000, Prot: rw}},
 			hint: 0x50001000, length: PageSize, prot: rw, fixed: true, wantAddr: 0x50001000,
-			want: []Region{{0x50000000, 0x50003000, rw}}},
+			want: []Region{{Start: 0x50000000, End: 0x50003000, Prot: rw}}},
 		{name: "fixed same prot is a no-op", setup: heap, hint: 0xc000100000, length: mib, fixed: true,
-			wantAddr: 0xc000100000, want: []Region{{0xc000000000, 0xc004000000, 0}}},
+			wantAddr: 0xc000100000, want: []Region{{Start: 0xc000000000, End: 0xc004000000, Prot: 0}}},
 		{name: "hint honoured", hint: 0xc000000000, length: 64 * mib, wantAddr: 0xc000000000,
-			want: []Region{{0xc000000000, 0xc004000000, 0}}},
+			want: []Region{{Start: 0xc000000000, End: 0xc004000000, Prot: 0}}},
 		{name: "unaligned hint rounds up", hint: 0xc000000001, length: PageSize, wantAddr: 0xc000001000},
 		{name: "length rounds up", hint: 0xc000000000, length: 1, prot: rw, wantAddr: 0xc000000000,
-			want: []Region{{0xc000000000, 0xc000001000, rw}}},
+			want: []Region{{Start: 0xc000000000, End: 0xc000001000, Prot: rw}}},
 		{name: "occupied hint", setup: heap, hint: 0xc000000000, length: 64 * mib, wantAddr: tBase - 64*mib},
 		{name: "hint overlapping the end of a region", setup: heap, hint: 0xc003ff0000, length: mib, wantAddr: tBase - mib},
 		{name: "hint in the kernel", hint: 0x200000, length: PageSize, wantAddr: tBase - PageSize},
@@ -108,17 +108,17 @@ func TestSpaceMap(t *testing.T) {
 		{name: "hint runs past hi", hint: tHi - PageSize, length: 2 * PageSize, wantAddr: tBase - 2*PageSize},
 		{name: "hint wraps", hint: ^uintptr(0), length: PageSize, wantAddr: tBase - PageSize},
 		{name: "no hint: below mmapBase", length: 3 * PageSize, prot: rw, wantAddr: tBase - 3*PageSize},
-		{name: "no hint: below a mapping when the gap above is too small", setup: setup{{tBase - 8*PageSize, tBase - 2*PageSize, rw}},
+		{name: "no hint: below a mapping when the gap above is too small", setup: setup{{Start: tBase - 8*PageSize, End: tBase - 2*PageSize, Prot: rw}},
 			length: 4 * PageSize, wantAddr: tBase - 12*PageSize},
-		{name: "no hint: into the gap above a mapping", setup: setup{{tBase - 8*PageSize, tBase - 2*PageSize, rw}},
+		{name: "no hint: into the gap above a mapping", setup: setup{{Start: tBase - 8*PageSize, End: tBase - 2*PageSize, Prot: rw}},
 			length: 2 * PageSize, wantAddr: tBase - 2*PageSize},
-		{name: "no hint: nothing below mmapBase, falls back to the top", setup: setup{{tLo, tKernelLo, ro}, {tKernelHi, tMMIOLo, ro}, {tMMIOHi, tBase, ro}},
+		{name: "no hint: nothing below mmapBase, falls back to the top", setup: setup{{Start: tLo, End: tKernelLo, Prot: ro}, {Start: tKernelHi, End: tMMIOLo, Prot: ro}, {Start: tMMIOHi, End: tBase, Prot: ro}},
 			length: PageSize, wantAddr: tHi - PageSize},
-		{name: "no room", setup: setup{{tLo, tKernelLo, ro}, {tKernelHi, tMMIOLo, ro}, {tMMIOHi, tHi, ro}},
+		{name: "no room", setup: setup{{Start: tLo, End: tKernelLo, Prot: ro}, {Start: tKernelHi, End: tMMIOLo, Prot: ro}, {Start: tMMIOHi, End: tHi, Prot: ro}},
 			length: PageSize, wantErr: ENOMEM},
-		{name: "no room for the size", setup: setup{{tLo, tKernelLo - PageSize, ro}, {tKernelHi, tMMIOLo, ro}, {tMMIOHi, tHi, ro}},
+		{name: "no room for the size", setup: setup{{Start: tLo, End: tKernelLo - PageSize, Prot: ro}, {Start: tKernelHi, End: tMMIOLo, Prot: ro}, {Start: tMMIOHi, End: tHi, Prot: ro}},
 			length: 2 * PageSize, wantErr: ENOMEM},
-		{name: "squeezed into the last hole", setup: setup{{tLo, tKernelLo - PageSize, ro}, {tKernelHi, tMMIOLo, ro}, {tMMIOHi, tHi, ro}},
+		{name: "squeezed into the last hole", setup: setup{{Start: tLo, End: tKernelLo - PageSize, Prot: ro}, {Start: tKernelHi, End: tMMIOLo, Prot: ro}, {Start: tMMIOHi, End: tHi, Prot: ro}},
 			length: PageSize, wantAddr: tKernelLo - PageSize},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -143,7 +143,7 @@ func TestSpaceMap(t *testing.T) {
 }
 
 func TestSpaceUnmapProtect(t *testing.T) {
-	three := setup{{0x50000000, 0x50004000, ro}, {0x50004000, 0x50008000, rw}, {0x5000a000, 0x5000c000, ro}}
+	three := setup{{Start: 0x50000000, End: 0x50004000, Prot: ro}, {Start: 0x50004000, End: 0x50008000, Prot: rw}, {Start: 0x5000a000, End: 0x5000c000, Prot: ro}}
 	for _, tc := range []struct {
 		name    string
 		setup   setup
@@ -163,9 +163,9 @@ func TestSpaceUnmapProtect(t *testing.T) {
 		{name: "unmap touching MMIO", start: tMMIOLo - PageSize, length: 2 * PageSize, wantErr: EINVAL},
 		{name: "unmap a hole", setup: three, start: 0x50008000, length: 0x2000, want: three},
 		{name: "unmap splits", setup: three, start: 0x50001000, length: 0x2000,
-			want: []Region{{0x50000000, 0x50001000, ro}, {0x50003000, 0x50004000, ro}, {0x50004000, 0x50008000, rw}, {0x5000a000, 0x5000c000, ro}}},
+			want: []Region{{Start: 0x50000000, End: 0x50001000, Prot: ro}, {Start: 0x50003000, End: 0x50004000, Prot: ro}, {Start: 0x50004000, End: 0x50008000, Prot: rw}, {Start: 0x5000a000, End: 0x5000c000, Prot: ro}}},
 		{name: "unmap across regions and holes", setup: three, start: 0x50002000, length: 0x9000,
-			want: []Region{{0x50000000, 0x50002000, ro}, {0x5000b000, 0x5000c000, ro}}},
+			want: []Region{{Start: 0x50000000, End: 0x50002000, Prot: ro}, {Start: 0x5000b000, End: 0x5000c000, Prot: ro}}},
 		{name: "unmap all, length rounded up", setup: three, start: 0x50000000, length: 0xb001, want: []Region{}},
 		{name: "protect unaligned", protect: true, start: 0x50000800, length: PageSize, wantErr: EINVAL},
 		{name: "protect unknown prot", setup: three, protect: true, start: 0x50000000, length: PageSize, prot: 9, wantErr: EINVAL},
@@ -175,11 +175,11 @@ func TestSpaceUnmapProtect(t *testing.T) {
 		{name: "protect over a hole", setup: three, protect: true, start: 0x50006000, length: 0x6000, wantErr: ENOMEM},
 		{name: "protect kernel", protect: true, start: 0x200000, length: PageSize, wantErr: ENOMEM},
 		{name: "protect merges", setup: three, protect: true, start: 0x50004000, length: 0x4000, prot: ro,
-			want: []Region{{0x50000000, 0x50008000, ro}, {0x5000a000, 0x5000c000, ro}}},
+			want: []Region{{Start: 0x50000000, End: 0x50008000, Prot: ro}, {Start: 0x5000a000, End: 0x5000c000, Prot: ro}}},
 		{name: "protect splits", setup: three, protect: true, start: 0x50005000, length: 0x1000, prot: ProtNone,
-			want: []Region{{0x50000000, 0x50004000, ro}, {0x50004000, 0x50005000, rw}, {0x50005000, 0x50006000, 0}, {0x50006000, 0x50008000, rw}, {0x5000a000, 0x5000c000, ro}}},
+			want: []Region{{Start: 0x50000000, End: 0x50004000, Prot: ro}, {Start: 0x50004000, End: 0x50005000, Prot: rw}, {Start: 0x50005000, End: 0x50006000, Prot: 0}, {Start: 0x50006000, End: 0x50008000, Prot: rw}, {Start: 0x5000a000, End: 0x5000c000, Prot: ro}}},
 		{name: "protect across adjacent regions", setup: three, protect: true, start: 0x50002000, length: 0x4001, prot: ProtExec,
-			want: []Region{{0x50000000, 0x50002000, ro}, {0x50002000, 0x50007000, ProtExec}, {0x50007000, 0x50008000, rw}, {0x5000a000, 0x5000c000, ro}}},
+			want: []Region{{Start: 0x50000000, End: 0x50002000, Prot: ro}, {Start: 0x50002000, End: 0x50007000, Prot: ProtExec}, {Start: 0x50007000, End: 0x50008000, Prot: rw}, {Start: 0x5000a000, End: 0x5000c000, Prot: ro}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newTestSpace(t)
@@ -207,7 +207,7 @@ func TestSpaceUnmapProtect(t *testing.T) {
 
 func TestSpaceFind(t *testing.T) {
 	s := newTestSpace(t)
-	setup{{0x50000000, 0x50004000, ro}, {0x50004000, 0x50008000, rw}}.apply(t, s)
+	setup{{Start: 0x50000000, End: 0x50004000, Prot: ro}, {Start: 0x50004000, End: 0x50008000, Prot: rw}}.apply(t, s)
 	for _, tc := range []struct {
 		addr uintptr
 		want Region
@@ -215,10 +215,10 @@ func TestSpaceFind(t *testing.T) {
 	}{
 		{0xfff000, Region{}, false},
 		{0xffffff, Region{}, false},
-		{0x50000000, Region{0x50000000, 0x50004000, ro}, true},
-		{0x50003fff, Region{0x50000000, 0x50004000, ro}, true},
-		{0x50004000, Region{0x50004000, 0x50008000, rw}, true},
-		{0x50007fff, Region{0x50004000, 0x50008000, rw}, true},
+		{0x50000000, Region{Start: 0x50000000, End: 0x50004000, Prot: ro}, true},
+		{0x50003fff, Region{Start: 0x50000000, End: 0x50004000, Prot: ro}, true},
+		{0x50004000, Region{Start: 0x50004000, End: 0x50008000, Prot: rw}, true},
+		{0x50007fff, Region{Start: 0x50004000, End: 0x50008000, Prot: rw}, true},
 		{0x50008000, Region{}, false},
 		{0x200000, Region{}, false}, // excluded
 		{^uintptr(0), Region{}, false},
@@ -238,14 +238,14 @@ func TestSpaceFind(t *testing.T) {
 func TestSpaceExclude(t *testing.T) {
 	var s Space
 	s.Init(tLo, tHi, tBase)
-	setup{{0x50000000, 0x50004000, ro}}.apply(t, &s)
+	setup{{Start: 0x50000000, End: 0x50004000, Prot: ro}}.apply(t, &s)
 	if e := s.Exclude(0x2000, 0x1000); e != EINVAL {
 		t.Errorf("Exclude(end < start) = %d, want EINVAL", e)
 	}
 	if e := s.Exclude(0x50001001, 0x50001fff); e != 0 {
 		t.Fatalf("Exclude inside a mapping = %d", e)
 	}
-	want := []Region{{0x50000000, 0x50001000, ro}, {0x50002000, 0x50004000, ro}}
+	want := []Region{{Start: 0x50000000, End: 0x50001000, Prot: ro}, {Start: 0x50002000, End: 0x50004000, Prot: ro}}
 	if got := regionsOf(&s); !reflect.DeepEqual(got, want) {
 		t.Errorf("Exclude did not unmap: %v, want %v", got, want)
 	}
@@ -308,8 +308,8 @@ func TestSpaceCapacity(t *testing.T) {
 		}
 		checkSpace(t, s)
 	}
-	if s.Len() != MaxRegions-2 || s.At(0) != (Region{base, base + 3*PageSize, ProtRead}) ||
-		s.At(s.Len()-1) != (Region{end - PageSize, end + PageSize, ProtWrite}) {
+	if s.Len() != MaxRegions-2 || s.At(0) != (Region{Start: base, End: base + 3*PageSize, Prot: ProtRead}) ||
+		s.At(s.Len()-1) != (Region{Start: end - PageSize, End: end + PageSize, Prot: ProtWrite}) {
 		t.Errorf("after the merges: %d regions, first %+v, last %+v (full had %d)", s.Len(), s.At(0), s.At(s.Len()-1), len(full))
 	}
 }
@@ -403,10 +403,10 @@ func TestFaultBlock(t *testing.T) {
 		r      Region
 		lo, hi uintptr
 	}{
-		{0x10000 + 5*p + 12, Region{0, 1 << 30, 3}, 0x10000, 0x20000},
-		{0x10000 + 5*p, Region{0x10000 + 3*p, 0x10000 + 9*p, 3}, 0x10000 + 3*p, 0x10000 + 9*p},
-		{0x1f000, Region{0x1f000, 0x21000, 3}, 0x1f000, 0x20000},
-		{^uintptr(0) &^ (p - 1), Region{^uintptr(0) &^ (16*p - 1), ^uintptr(0) &^ (p - 1), 3}, ^uintptr(0) &^ (16*p - 1), ^uintptr(0) &^ (p - 1)},
+		{0x10000 + 5*p + 12, Region{Start: 0, End: 1 << 30, Prot: 3}, 0x10000, 0x20000},
+		{0x10000 + 5*p, Region{Start: 0x10000 + 3*p, End: 0x10000 + 9*p, Prot: 3}, 0x10000 + 3*p, 0x10000 + 9*p},
+		{0x1f000, Region{Start: 0x1f000, End: 0x21000, Prot: 3}, 0x1f000, 0x20000},
+		{^uintptr(0) &^ (p - 1), Region{Start: ^uintptr(0) &^ (16*p - 1), End: ^uintptr(0) &^ (p - 1), Prot: 3}, ^uintptr(0) &^ (16*p - 1), ^uintptr(0) &^ (p - 1)},
 	} {
 		lo, hi := FaultBlock(c.va, c.r, 16)
 		if lo != c.lo || hi != c.hi {

@@ -128,12 +128,16 @@ var Calls = []Call{
 	// Memory.
 	partial("mmap", "sysMmap", "anonymous mappings only (else ENODEV, EBADF for a closed descriptor): hints honoured when free, MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_POPULATE, PROT_NONE reservations that cost no frames"),
 	full("munmap", "sysMunmap", ""),
-	partial("mprotect", "sysMprotect", "PROT_NONE discards the pages' contents, which the Go runtime allows"),
+	partial("mprotect", "sysMprotect", "PROT_NONE discards the pages' contents, which the Go runtime allows (but a System V segment's)"),
 	full("msync", "sysMsync", "checks flags, alignment and that the range is mapped (ENOMEM); nothing to write back: all mappings are anonymous"),
 	partial("mremap", "sysMremap", "private anonymous mappings: grows in place when the pages after are free, else moves with MREMAP_MAYMOVE (the frames move, contents kept); MREMAP_FIXED and MREMAP_DONTUNMAP; old_len 0 (needs a shared mapping) EINVAL"),
-	partial("madvise", "sysMadvise", "DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE, COLD, PAGEOUT, the fork ones succeed and do nothing (POPULATE_* fault the pages in, REMOVE is EINVAL: no shared memory); others EINVAL; a range with unmapped pages ENOMEM, as Linux"),
+	partial("madvise", "sysMadvise", "DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE, COLD, PAGEOUT, the fork ones succeed and do nothing (POPULATE_* fault the pages in, REMOVE is EINVAL: no shared file memory; DONTNEED on a System V segment drops the pages, which read the segment again); others EINVAL; a range with unmapped pages ENOMEM, as Linux"),
 	partial("brk", "sysBrk", "no heap break: returns 0 (the Go runtime never uses brk)"),
 	full("mincore", "sysMincore", "a page is resident once touched; the program's image always"),
+	partial("shmget", "sysShmget", "System V shared memory, as Linux: IPC_PRIVATE or a key, IPC_CREAT, IPC_EXCL, the permission bits; at most 64 segments and 32 MiB in all (ENOSPC), every page allocated at once (ENOMEM); SHM_HUGETLB and SHM_NORESERVE ignored"),
+	partial("shmat", "sysShmat", "SHM_RDONLY, SHM_EXEC, SHM_RND, SHM_REMAP, with Linux's checks; a segment's pages survive munmap, mprotect PROT_NONE and MADV_DONTNEED of a mapping; mprotect may widen a SHM_RDONLY mapping (Linux EACCES); mremap only shrinks one (else EINVAL)"),
+	full("shmdt", "sysShmdt", "every piece of the segment mapped from addr, as Linux"),
+	partial("shmctl", "sysShmctl", "IPC_STAT, IPC_SET, IPC_RMID (the segment goes with its last mapping), IPC_INFO and SHM_INFO (this kernel's limits), SHM_STAT, SHM_STAT_ANY, SHM_LOCK and SHM_UNLOCK (a mark: every page is resident); shm_nattch counts the mappings as Linux counts vmas"),
 
 	// Signals.
 	full("rt_sigaction", "sysRtSigaction", ""),

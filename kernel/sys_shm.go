@@ -1,0 +1,262 @@
+package kernel
+
+import (
+	"github.com/unitrace/unitrace/kernel/mm"
+	"github.com/unitrace/unitrace/kernel/sysvshm"
+)
+
+// System V shared memory: package sysvshm keeps the segments and their frames; here they are
+// mapped. A segment's pages are a shared region of the address space (mm.Region.Shared is its
+// slot plus one), which the fault handler fills with the segment's own frames, and which
+// unmapping never frees (freeUnmapped): the segment owns them until it is removed and its last
+// mapping has gone. How many mappings a segment has (shm_nattch) is counted from the regions
+// after every edit that can add or remove one (shmCount), as Linux counts a segment's vmas.
+
+var shms sysvshm.Table
+
+// shmat(2) flags (include/uapi/linux/shm.h) and shmctl(2) commands (include/uapi/linux/ipc.h,
+// shm.h).
+const (
+	shmRdonly = 0o10000
+	shmRnd    = 0o20000
+	shmRemap  = 0o40000
+	shmExec   = 0o100000
+
+	ipcRmid       = 0
+	ipcSet        = 1
+	ipcStat       = 2
+	ipcInfo       = 3
+	shmLock       = 11
+	shmUnlock     = 12
+	shmStat       = 13
+	shmInfo       = 14
+	shmStatAny    = 15
+	ipc64         = 0x100 // IPC_64: the 64-bit structures, which are the only ones here
+	shmAccRead    = 4
+	shmAccWrite   = 2
+	shmAccExecute = 1
+)
+
+// shmCred is the caller: the one process, run by root.
+func shmCred() sysvshm.Cred { return sysvshm.Cred{PID: int32(processID)} }
+
+func wallSeconds() int64 { return (bootWallNanos + nanotime()) / 1e9 }
+
+// freeUnmapped frees a frame whose page was unmapped, unless a segment owns it.
+func freeUnmapped(pa uintptr) {
+	if shms.Owns(pa) {
+		return
+	}
+	frames.Free(pa)
+}
+
+// shmFrame is the frame behind page of region r, a shared one.
+func shmFrame(r mm.Region, page uintptr) (uintptr, bool) {
+	return shms.Frame(int(r.Shared-1), r.Off+(page-r.Start))
+}
+
+// shmCount recounts every segment's mappings after an edit of the address space; a removed
+// segment left with none goes, its frames freed (their pages are unmapped by then).
+func shmCount() {
+	if shms.Live() == 0 {
+		return
+	}
+	var n [sysvshm.MaxSegments]uint64
+	for i := 0; i < space.Len(); i++ {
+		if r := space.At(i); r.Shared != 0 && int(r.Shared) <= len(n) {
+			n[r.Shared-1]++
+		}
+	}
+	for slot := 0; slot < sysvshm.MaxSegments; slot++ {
+		if shms.Used(slot) {
+			shms.SetAttached(slot, n[slot], freeFrame)
+		}
+	}
+}
+
+// sysShmgetImpl is shmget(2); package sysvshm has its rules.
+func sysShmgetImpl(key int32, size uintptr, flags int32) uint64 {
+	id, errno := shms.Get(key, size, int(flags), shmCred(), wallSeconds(), allocFrame, freeFrame)
+	if errno != 0 {
+		return neg(errno)
+	}
+	return uint64(id)
+}
+
+// sysShmatImpl is shmat(2), with Linux's checks in its order (ipc/shm.c do_shmat): the
+// address's alignment (SHM_RND rounds it down; SHM_REMAP needs an address), the identifier
+// (EINVAL), the permission the access asks (EACCES), then without SHM_REMAP a range that must be
+// free (EINVAL). The segment maps whole pages.
+func sysShmatImpl(id int32, addr uintptr, flags int32) uint64 {
+	if id < 0 {
+		return neg(EINVAL)
+	}
+	fixed := addr != 0
+	if addr&(pageSize-1) != 0 {
+		if flags&shmRnd == 0 {
+			return neg(EINVAL)
+		}
+		addr &^= pageSize - 1
+		if addr == 0 && flags&shmRemap != 0 {
+			return neg(EINVAL)
+		}
+	} else if addr == 0 && flags&shmRemap != 0 {
+		return neg(EINVAL)
+	}
+	prot, acc := uint32(mm.ProtRead), uint32(shmAccRead)
+	if flags&shmRdonly == 0 {
+		prot, acc = prot|mm.ProtWrite, acc|shmAccWrite
+	}
+	if flags&shmExec != 0 {
+		prot, acc = prot|mm.ProtExec, acc|shmAccExecute
+	}
+	slot, errno := shms.Lookup(id)
+	if errno != 0 {
+		return neg(errno)
+	}
+	if !shms.Access(slot, shmCred(), acc) {
+		return neg(EACCES)
+	}
+	size := pageUp(shms.Stat(slot).Size)
+	replaced := uintptr(0)
+	if fixed {
+		if addr+size < addr {
+			return neg(EINVAL)
+		}
+		if flags&shmRemap == 0 && !rangeFree(addr, size) {
+			return neg(EINVAL)
+		}
+		replaced = space.Mapped(addr, addr+size)
+	}
+	if !withinAddressSpaceLimit(size - replaced) {
+		return neg(ENOMEM)
+	}
+	got, errno := space.MapShared(addr, size, prot, fixed, uint32(slot+1))
+	if errno != 0 {
+		return neg(errno)
+	}
+	if fixed {
+		archUnmapRange(got, got+size) // what SHM_REMAP replaced
+	}
+	shms.Attach(slot, shmCred(), wallSeconds())
+	shmCount()
+	return uint64(got)
+}
+
+// sysShmdtImpl is shmdt(2): addr must be where a segment's offset 0 is mapped (or would be, for
+// a mapping whose first pages were unmapped since: Linux looks for the first region at or
+// above addr that maps its own distance from addr), else EINVAL; every piece of that segment
+// mapped in place in the segment's size from addr goes.
+func sysShmdtImpl(addr uintptr) uint64 {
+	if addr&(pageSize-1) != 0 {
+		return neg(EINVAL)
+	}
+	obj := uint32(0)
+	for i := 0; i < space.Len(); i++ {
+		if r := space.At(i); r.Start >= addr && r.Shared != 0 && r.Off == r.Start-addr {
+			obj = r.Shared
+			break
+		}
+	}
+	if obj == 0 {
+		return neg(EINVAL)
+	}
+	slot := int(obj - 1)
+	end := addr + pageUp(shms.Stat(slot).Size)
+	if end < addr {
+		end = ^uintptr(0) &^ (pageSize - 1)
+	}
+	for a := addr; a < end; {
+		i, found := 0, false
+		for ; i < space.Len(); i++ {
+			if r := space.At(i); r.Start >= a && r.Start < end && r.Shared == obj && r.Off == r.Start-addr && r.End <= end {
+				found = true
+				break
+			}
+		}
+		if !found {
+			break
+		}
+		r := space.At(i)
+		if space.Unmap(r.Start, r.End-r.Start) == 0 { // a whole region: never needs a new one
+			archUnmapRange(r.Start, r.End)
+		}
+		a = r.End
+	}
+	shms.Detach(slot, shmCred(), wallSeconds())
+	shmCount()
+	return 0
+}
+
+// sysShmctlImpl is shmctl(2) (ipc/shm.c ksys_shmctl): IPC_64 is implied and ignored; a negative
+// command or identifier EINVAL, unknown commands EINVAL.
+func sysShmctlImpl(id, cmd int32, buf uintptr) uint64 {
+	cmd &^= ipc64
+	if cmd < 0 || id < 0 {
+		return neg(EINVAL)
+	}
+	switch cmd {
+	case ipcInfo, shmInfo:
+		size := uintptr(sysvshm.InfoSize)
+		if cmd == shmInfo {
+			size = sysvshm.UsageSize
+		}
+		b, ok := userBytes(buf, size, true)
+		if !ok {
+			return neg(EFAULT)
+		}
+		if cmd == ipcInfo {
+			sysvshm.PutInfo(b)
+		} else {
+			shms.PutUsage(b)
+		}
+		_, _, maxSlot := shms.Usage()
+		return uint64(max(maxSlot, 0))
+	case shmStat, shmStatAny, ipcStat:
+		slot := int(id)
+		if cmd == ipcStat {
+			var errno int
+			if slot, errno = shms.Lookup(id); errno != 0 {
+				return neg(errno)
+			}
+		} else if !shms.Used(slot) {
+			return neg(EINVAL)
+		}
+		if cmd != shmStatAny && !shms.Access(slot, shmCred(), shmAccRead) {
+			return neg(EACCES)
+		}
+		b, ok := userBytes(buf, sysvshm.DescSize, true)
+		if !ok {
+			return neg(EFAULT)
+		}
+		shmCount()
+		seg := shms.Stat(slot)
+		seg.PutDesc(b)
+		if cmd == ipcStat {
+			return 0
+		}
+		return uint64(shms.ID(slot))
+	case ipcSet:
+		b, ok := userBytes(buf, sysvshm.DescSize, false)
+		if !ok {
+			return neg(EFAULT)
+		}
+		uid, gid, mode := sysvshm.DescPerm(b)
+		slot, errno := shms.Lookup(id)
+		if errno != 0 {
+			return neg(errno)
+		}
+		return neg(shms.Set(slot, shmCred(), uid, gid, mode, wallSeconds()))
+	case ipcRmid, shmLock, shmUnlock:
+		slot, errno := shms.Lookup(id)
+		if errno != 0 {
+			return neg(errno)
+		}
+		if cmd != ipcRmid {
+			return neg(shms.Lock(slot, shmCred(), cmd == shmLock))
+		}
+		shmCount() // the count Remove goes by is this moment's
+		return neg(shms.Remove(slot, shmCred(), freeFrame))
+	}
+	return neg(EINVAL)
+}
