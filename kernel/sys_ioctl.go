@@ -23,6 +23,7 @@ import (
 //     cannot change), TIOCGWINSZ and TIOCSWINSZ (zeros until set; a change sends SIGWINCH, as a
 //     tty does to its foreground process group), TIOCGPGRP and TIOCSPGRP (the one process
 //     group);
+//   - on a namespace's file (/proc/<pid>/ns), NS_GET_NSTYPE and its kin (nsIoctl);
 //   - anything else ENOTTY, as Linux answers a request a file does not know (an epoll instance,
 //     whose own ioctl knows none of these, EINVAL).
 
@@ -63,6 +64,9 @@ func sysIoctlImpl(f *Frame, n int, req uint32, arg uintptr) (uint64, bool) {
 	if file, ok := fds.File(n); ok {
 		if st, errno := rootNS.Stat(file.Node); errno == 0 && st.Mode&fs.S_IFMT == fs.S_IFCHR && fs.IsRandomDevice(st.Rdev) {
 			return randomIoctl(req, arg), true
+		}
+		if clone, ok := rootNS.NamespaceType(file.Node); ok {
+			return nsIoctl(file, clone, req, arg), true
 		}
 	}
 	return neg(ENOTTY), true

@@ -575,6 +575,10 @@ func sysIoctl(f *Frame, a syscallArgs) (uint64, bool) {
 	return sysIoctlImpl(f, int(int32(a[0])), uint32(a[1]), uintptr(a[2]))
 }
 
+func sysSetns(f *Frame, a syscallArgs) (uint64, bool) {
+	return sysSetnsImpl(int(int32(a[0])), uint32(a[1])), true
+}
+
 // The machine and the process (sys_info.go, sys_mem.go).
 
 func sysSysinfo(f *Frame, a syscallArgs) (uint64, bool) { return sysSysinfoImpl(uintptr(a[0])), true }

@@ -183,6 +183,7 @@ const (
 	nrPreadv            = 295
 	nrPwritev           = 296
 	nrPrlimit64         = 302
+	nrSetns             = 308
 	nrRenameat2         = 316
 	nrGetrandom         = 318
 	nrExecveat          = 322
@@ -215,7 +216,7 @@ var sysTable = [...]sysCall{
 	nrRtSigaction:       {handler: sysRtSigaction},       // full
 	nrRtSigprocmask:     {handler: sysRtSigprocmask},     // full
 	nrRtSigreturn:       {handler: sysRtSigreturn},       // full
-	nrIoctl:             {handler: sysIoctl},             // partial: FIOCLEX, FIONCLEX and FIONBIO on every descriptor; FIONREAD on files (size less position), pipes, socket pairs, sockets and the console; on the console, a raw 115200 8N1 serial terminal: TCGETS, TCSETS, TCSETSW and TCSETSF (accepted: the line keeps its settings), TIOCGWINSZ, TIOCSWINSZ (SIGWINCH on a change), TIOCGPGRP and TIOCSPGRP; on /dev/random and /dev/urandom RNDGETENTCNT (256), RNDADDTOENTCNT, RNDADDENTROPY, RNDZAPENTCNT, RNDCLEARPOOL and RNDRESEEDCRNG, others EINVAL; other requests ENOTTY (an epoll instance EINVAL)
+	nrIoctl:             {handler: sysIoctl},             // partial: FIOCLEX, FIONCLEX and FIONBIO on every descriptor; FIONREAD on files (size less position), pipes, socket pairs, sockets and the console; on the console, a raw 115200 8N1 serial terminal: TCGETS, TCSETS, TCSETSW and TCSETSF (accepted: the line keeps its settings), TIOCGWINSZ, TIOCSWINSZ (SIGWINCH on a change), TIOCGPGRP and TIOCSPGRP; on /dev/random and /dev/urandom RNDGETENTCNT (256), RNDADDTOENTCNT, RNDADDENTROPY, RNDZAPENTCNT, RNDCLEARPOOL and RNDRESEEDCRNG, others EINVAL; on a namespace's file NS_GET_NSTYPE, NS_GET_USERNS, NS_GET_PARENT and NS_GET_OWNER_UID as for Linux's initial namespaces; other requests ENOTTY (an epoll instance EINVAL)
 	nrPread64:           {handler: sysPread64},           // partial: files; other descriptors ESPIPE
 	nrPwrite64:          {handler: sysPwrite64},          // partial: files; other descriptors ESPIPE
 	nrReadv:             {handler: sysReadv},             // partial: files, pipes, sockets and the console; other descriptors EINVAL
@@ -375,6 +376,7 @@ var sysTable = [...]sysCall{
 	nrPreadv:            {handler: sysPreadv},            // partial: files; other descriptors ESPIPE
 	nrPwritev:           {handler: sysPwritev},           // partial: files; other descriptors ESPIPE
 	nrPrlimit64:         {handler: sysPrlimit64},         // partial: the process or its threads (else ESRCH); Linux's defaults, RLIMIT_NOFILE the descriptor table's 1024 for both limits, RLIMIT_NPROC and RLIMIT_SIGPENDING the thread slots; root may raise a hard limit, RLIMIT_NOFILE's not past 1024 (EPERM); RLIMIT_AS enforced by mmap and mremap (ENOMEM), the others kept and reported: the kernel's fixed tables bound descriptors, threads and memory
+	nrSetns:             {handler: sysSetns},             // partial: on a namespace's file from /proc/<pid>/ns: the process's own namespaces, the only ones there are, so joining changes nothing; the user namespace and (the threads sharing CLONE_FS) the mount namespace EINVAL, as Linux; pidfds EINVAL
 	nrRenameat2:         {handler: sysRenameat2},         // partial: RENAME_NOREPLACE and RENAME_EXCHANGE; RENAME_WHITEOUT EINVAL
 	nrGetrandom:         {handler: sysGetrandom},         // partial: the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; GRND_NONBLOCK, GRND_RANDOM and GRND_INSECURE change nothing, other flags EINVAL; a buffer running into unmapped memory gets what fits
 	nrExecveat:          {handler: sysNoProcess},         // partial: as fork

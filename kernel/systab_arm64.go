@@ -154,6 +154,7 @@ const (
 	nrAccept4           = 242
 	nrWait4             = 260
 	nrPrlimit64         = 261
+	nrSetns             = 268
 	nrRenameat2         = 276
 	nrGetrandom         = 278
 	nrExecveat          = 281
@@ -190,7 +191,7 @@ var sysTable = [...]sysCall{
 	nrDup:               {handler: sysDup},               // partial: files, pipes, sockets and the console (a console, pipe or socket descriptor has its own O_NONBLOCK); eventfds, timerfds, epoll instances and the trace ports EINVAL
 	nrDup3:              {handler: sysDup3},              // partial: as dup
 	nrFcntl:             {handler: sysFcntl},             // partial: F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files), F_GETPIPE_SZ and F_SETPIPE_SZ (pipes stay 64 KiB: more is EPERM); F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ forms on files (one process: its POSIX locks never conflict with each other; OFD locks conflict between open file descriptions and with POSIX locks; at most 128 locks, ENOLCK; a lock on another descriptor EINVAL); other commands EINVAL
-	nrIoctl:             {handler: sysIoctl},             // partial: FIOCLEX, FIONCLEX and FIONBIO on every descriptor; FIONREAD on files (size less position), pipes, socket pairs, sockets and the console; on the console, a raw 115200 8N1 serial terminal: TCGETS, TCSETS, TCSETSW and TCSETSF (accepted: the line keeps its settings), TIOCGWINSZ, TIOCSWINSZ (SIGWINCH on a change), TIOCGPGRP and TIOCSPGRP; on /dev/random and /dev/urandom RNDGETENTCNT (256), RNDADDTOENTCNT, RNDADDENTROPY, RNDZAPENTCNT, RNDCLEARPOOL and RNDRESEEDCRNG, others EINVAL; other requests ENOTTY (an epoll instance EINVAL)
+	nrIoctl:             {handler: sysIoctl},             // partial: FIOCLEX, FIONCLEX and FIONBIO on every descriptor; FIONREAD on files (size less position), pipes, socket pairs, sockets and the console; on the console, a raw 115200 8N1 serial terminal: TCGETS, TCSETS, TCSETSW and TCSETSF (accepted: the line keeps its settings), TIOCGWINSZ, TIOCSWINSZ (SIGWINCH on a change), TIOCGPGRP and TIOCSPGRP; on /dev/random and /dev/urandom RNDGETENTCNT (256), RNDADDTOENTCNT, RNDADDENTROPY, RNDZAPENTCNT, RNDCLEARPOOL and RNDRESEEDCRNG, others EINVAL; on a namespace's file NS_GET_NSTYPE, NS_GET_USERNS, NS_GET_PARENT and NS_GET_OWNER_UID as for Linux's initial namespaces; other requests ENOTTY (an epoll instance EINVAL)
 	nrFlock:             {handler: sysFlock},             // partial: files: LOCK_SH, LOCK_EX, LOCK_UN, LOCK_NB, conflicting between open file descriptions (EWOULDBLOCK, or a wait a signal restarts); other descriptors EINVAL
 	nrMknodat:           {handler: sysMknodat},           // partial: makes every kind of node; /dev's character devices and FIFOs open
 	nrMkdirat:           {handler: sysMkdirat},           // full
@@ -317,6 +318,7 @@ var sysTable = [...]sysCall{
 	nrAccept4:           {handler: sysAccept4},           // full: SOCK_NONBLOCK and SOCK_CLOEXEC
 	nrWait4:             {handler: sysWait4},             // partial: no children: ECHILD (once the options are checked)
 	nrPrlimit64:         {handler: sysPrlimit64},         // partial: the process or its threads (else ESRCH); Linux's defaults, RLIMIT_NOFILE the descriptor table's 1024 for both limits, RLIMIT_NPROC and RLIMIT_SIGPENDING the thread slots; root may raise a hard limit, RLIMIT_NOFILE's not past 1024 (EPERM); RLIMIT_AS enforced by mmap and mremap (ENOMEM), the others kept and reported: the kernel's fixed tables bound descriptors, threads and memory
+	nrSetns:             {handler: sysSetns},             // partial: on a namespace's file from /proc/<pid>/ns: the process's own namespaces, the only ones there are, so joining changes nothing; the user namespace and (the threads sharing CLONE_FS) the mount namespace EINVAL, as Linux; pidfds EINVAL
 	nrRenameat2:         {handler: sysRenameat2},         // partial: RENAME_NOREPLACE and RENAME_EXCHANGE; RENAME_WHITEOUT EINVAL
 	nrGetrandom:         {handler: sysGetrandom},         // partial: the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; GRND_NONBLOCK, GRND_RANDOM and GRND_INSECURE change nothing, other flags EINVAL; a buffer running into unmapped memory gets what fits
 	nrExecveat:          {handler: sysNoProcess},         // partial: as fork

@@ -22,6 +22,8 @@
 //	clock      the raw gettimeofday (and time, on amd64) agrees with time.Now
 //	shm        System V shared memory: attachments share, contents survive PROT_NONE and
 //	           MADV_DONTNEED, IPC_STAT counts mappings, IPC_RMID waits for the last detach
+//	ns         /proc/self/ns: each link's text, the inode and kind (NS_GET_NSTYPE) of the
+//	           namespace it opens, NS_GET_USERNS, setns into the process's own namespace
 //	edges      answers to hostile arguments the system-call fuzzer found different from Linux's
 //	           (getrandom, getdents64, futex, madvise, mmap, flock, faccessat, sched_*, wait*)
 //
@@ -57,6 +59,7 @@ var checks = []check{
 	{"sigpending", checkSigpending},
 	{"clock", checkClock},
 	{"shm", checkShm},
+	{"ns", checkNs},
 	{"edges", checkEdges},
 }
 

@@ -12,6 +12,10 @@ import (
 // moreCalls are the calls the kernel came to serve after the first table: appended to table.
 var moreCalls = []spec{
 	// Descriptors.
+	{"setns", func(c *call) {
+		// Only on its own descriptors, none of them a namespace's: never a namespace of the host.
+		c.set(c.fd(), uintptr(fuzz.Pick(c.r, 0, unix.CLONE_NEWNS, unix.CLONE_NEWUTS, unix.CLONE_NEWNET, unix.CLONE_NEWUSER, 1, 1<<31)))
+	}},
 	{"flock", func(c *call) {
 		// Always LOCK_NB: a lock another of its descriptors holds must not make it wait.
 		op := uintptr(fuzz.Pick(c.r, unix.LOCK_SH, unix.LOCK_EX, unix.LOCK_UN, 0, 3, 99)) | unix.LOCK_NB

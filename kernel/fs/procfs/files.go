@@ -30,6 +30,9 @@ func (f *FS) Read(caller int32, n uint32, off int64, dst []byte, now fs.Timespec
 	case off < 0:
 		return 0, fs.EINVAL
 	}
+	if e, _ := split(n); e == eNsObject { // nsfs files have no read
+		return 0, fs.EINVAL
+	}
 	t := newText(dst, off)
 	s := f.s()
 	mono := now.Sec*1e9 + now.Nsec - s.Info.BootWall

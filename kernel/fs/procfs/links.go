@@ -18,10 +18,12 @@ const (
 	TargetNode        // a magic link to a file: the node
 	TargetRoot        // a magic link to the root of the namespace
 	TargetFD          // a magic link to a descriptor without a file: the descriptor
+	TargetNS          // a magic link to a namespace: the node, a file of this file system
 )
 
-// Target says where link n leads for the thread in slot caller: kind, and the node (TargetNode)
-// or the descriptor (TargetFD). A link whose file is gone is ENOENT.
+// Target says where link n leads for the thread in slot caller: kind, and the node (TargetNode;
+// TargetNS, whose node is one of this file system's, its FS left for the caller to fill) or the
+// descriptor (TargetFD). A link whose file is gone is ENOENT.
 func (f *FS) Target(caller int32, n uint32) (kind int, node fs.Node, desc int, errno int) {
 	m := f.Mode(n)
 	switch {
@@ -42,6 +44,9 @@ func (f *FS) Target(caller int32, n uint32) (kind int, node fs.Node, desc int, e
 			return TargetNode, file.Node, 0, 0
 		}
 		return TargetFD, fs.Node{}, int(arg), 0
+	}
+	if isNsLink(e) {
+		return TargetNS, fs.Node{Ino: ino(eNsObject, uint32(nsLinkTarget(e)))}, 0, 0
 	}
 	return TargetText, fs.Node{}, 0, 0
 }
@@ -78,6 +83,10 @@ func (f *FS) linkText(caller int32, n uint32, t *text) int {
 		return fs.EINVAL
 	case TargetFD:
 		anonName(s.FDs, desc, t)
+		return 0
+	case TargetNS:
+		e, _ := split(n)
+		nsLinkText(nsLinkTarget(e), t)
 		return 0
 	}
 	switch e, _ := split(n); e {

@@ -343,9 +343,11 @@ func TestTree(t *testing.T) {
 		{"", []string{".", "..", "cpuinfo", "meminfo", "self", "sys", "thread-self", "uptime", "1"}},
 		{"sys", []string{".", "..", "fs"}},
 		{"sys/fs", []string{".", "..", "pipe-max-size"}},
-		{"1", []string{".", "..", "cmdline", "comm", "cwd", "environ", "exe", "fd", "fdinfo", "root", "stat", "status", "task"}},
+		{"1", []string{".", "..", "cmdline", "comm", "cwd", "environ", "exe", "fd", "fdinfo", "ns", "root", "stat", "status", "task"}},
 		{"1/task", []string{".", "..", "1", "4", "9"}},
-		{"1/task/9", []string{".", "..", "cmdline", "comm", "cwd", "environ", "exe", "root", "stat", "status"}},
+		{"1/task/9", []string{".", "..", "cmdline", "comm", "cwd", "environ", "exe", "ns", "root", "stat", "status"}},
+		{"1/ns", []string{".", "..", "cgroup", "ipc", "mnt", "net", "pid", "pid_for_children", "time", "time_for_children", "user", "uts"}},
+		{"1/task/9/ns", []string{".", "..", "cgroup", "ipc", "mnt", "net", "pid", "pid_for_children", "time", "time_for_children", "user", "uts"}},
 		{"1/fd", []string{".", "..", "0", "1", "2", "4"}},
 		{"1/fdinfo", []string{".", "..", "0", "1", "2", "4"}},
 	} {
@@ -379,10 +381,12 @@ func TestTree(t *testing.T) {
 		size  int64
 	}{
 		{"", fs.S_IFDIR | 0o555, 4, 0},
-		{"1", fs.S_IFDIR | 0o555, 5, 0},
+		{"1", fs.S_IFDIR | 0o555, 6, 0},
 		{"1/fd", fs.S_IFDIR | 0o500, 2, 4},
 		{"1/task", fs.S_IFDIR | 0o555, 5, 0},
-		{"1/task/4", fs.S_IFDIR | 0o555, 2, 0},
+		{"1/task/4", fs.S_IFDIR | 0o555, 3, 0},
+		{"1/ns", fs.S_IFDIR | 0o511, 2, 0},
+		{"1/ns/pid_for_children", fs.S_IFLNK | 0o777, 1, 0},
 		{"1/environ", fs.S_IFREG | 0o400, 1, 0},
 		{"1/cmdline", fs.S_IFREG | 0o444, 1, 0},
 		{"self", fs.S_IFLNK | 0o777, 1, 0},

@@ -42,6 +42,20 @@ const (
 	eTask
 	eFdLink     // magic link: the descriptor's file
 	eFdinfoFile // the descriptor's position and flags
+	eNs         // the namespaces' directory
+	// Magic links to the namespaces (namespaces.go), in nsDir's order.
+	eNsCgroup
+	eNsIPC
+	eNsMnt
+	eNsNet
+	eNsPID
+	eNsPIDChildren
+	eNsTime
+	eNsTimeChildren
+	eNsUser
+	eNsUTS
+	eNsObject // a namespace itself, the argument its nsObject
+	eLast     = eNsObject
 )
 
 const (
@@ -98,6 +112,7 @@ var pidDir = [...]dirent{
 	{"exe", eExe, linkMode},
 	{"fd", eFd, fs.S_IFDIR | 0o500},
 	{"fdinfo", eFdinfo, dirMode},
+	{"ns", eNs, fs.S_IFDIR | 0o511},
 	{"root", eRootLink, linkMode},
 	{"stat", eStat, fileMode},
 	{"status", eStatus, fileMode},
@@ -119,6 +134,8 @@ func fixedDir(e entry) []dirent {
 		return sysFsDir[:]
 	case ePid:
 		return pidDir[:]
+	case eNs:
+		return nsDir[:]
 	}
 	return nil
 }
@@ -132,8 +149,10 @@ func modeOf(e entry) uint32 {
 		return fs.S_IFLNK // the permissions are the descriptor's access mode (linkPerm)
 	case eFdinfoFile:
 		return fs.S_IFREG | 0o444
+	case eNsObject:
+		return nsObjectMode
 	}
-	for _, d := range [...][]dirent{rootDir[:], sysDir[:], sysFsDir[:], pidDir[:]} {
+	for _, d := range [...][]dirent{rootDir[:], sysDir[:], sysFsDir[:], pidDir[:], nsDir[:]} {
 		for i := range d {
 			if d[i].e == e {
 				return d[i].mode
@@ -222,10 +241,12 @@ func (f *FS) valid(n uint32) bool {
 	e, arg := split(n)
 	s := f.s()
 	switch {
-	case e == eNone || e > eFdinfoFile || modeOf(e) == 0:
+	case e == eNone || e > eLast || modeOf(e) == 0:
 		return false
 	case e == eFdLink || e == eFdinfoFile:
 		return arg < fd.MaxFDs && s.FDs.Kind(int(arg)) != fd.KindNone
+	case e == eNsObject:
+		return arg < uint32(numNamespaces)
 	case e < ePid:
 		return arg == 0
 	case arg&taskBit != 0:
@@ -291,6 +312,10 @@ func parent(n uint32) uint32 {
 		return ino(eFd, 0)
 	case e == eFdinfoFile:
 		return ino(eFdinfo, 0)
+	case isNsLink(e):
+		return ino(eNs, arg)
+	case e == eNsObject: // nsfs is no part of /proc: its files' parent is themselves
+		return n
 	case e == ePid && arg&taskBit != 0:
 		return ino(eTask, 0)
 	case e < ePid, e == ePid:
@@ -460,7 +485,7 @@ func (f *FS) ReadDir(dir uint32, cookie uint64, dst []byte) (int, uint64, int) {
 	e, arg := split(dir)
 	s := f.s()
 	fixed := fixedDir(e)
-	var name [16]byte // the longest fixed name, pipe-max-size, and any number
+	var name [24]byte // the longest fixed name, time_for_children, and any number
 	n := 0
 	for {
 		var (
@@ -542,7 +567,7 @@ func (f *FS) Stat(n uint32) (fs.Stat, int) {
 	switch e {
 	case eRoot:
 		st.Nlink = 2 + subdirs(e, 0) + 1 // and the process's
-	case eSys, eSysFs, eFdinfo, ePid:
+	case eSys, eSysFs, eFdinfo, ePid, eNs:
 		st.Nlink = 2 + subdirs(e, arg)
 	case eTask:
 		st.Nlink = 2 + uint32(s.threads())
@@ -553,6 +578,8 @@ func (f *FS) Stat(n uint32) (fs.Stat, int) {
 		}
 	case eFdLink:
 		st.Size = 64
+	case eNsObject:
+		st.Ino = namespaceInfo[arg].ino
 	}
 	return st, 0
 }

@@ -136,6 +136,11 @@ func (ns *Namespace) readlink(n Node, dst []byte) (int, int) {
 			return 0, errno
 		case kind == procfs.TargetRoot:
 			return copy(dst, "/"), 0
+		case kind == procfs.TargetNode && ns.kindOf(target) == kindProc:
+			if k, ok := ns.proc.NamespaceName(target.Ino, dst); ok { // no path: nsfs's own name
+				return k, 0
+			}
+			fallthrough
 		case kind == procfs.TargetNode:
 			k, errno := ns.pathOf(target, ns.linkBuf[:])
 			return copy(dst, ns.linkBuf[:k]), errno

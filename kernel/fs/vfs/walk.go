@@ -240,6 +240,8 @@ func (ns *Namespace) jump(w *walk, n Node) (target Node, magic bool, errno int) 
 	case procfs.TargetFD:
 		ns.fdLink = desc
 		return Node{}, true, fs.EFDLINK
+	case procfs.TargetNS:
+		target.FS = n.FS
 	}
 	if ns.mode(target) == 0 {
 		return Node{}, true, fs.ENOENT
