@@ -61,6 +61,11 @@ func sysIoctlImpl(f *Frame, n int, req uint32, arg uintptr) (uint64, bool) {
 	if kind == fd.KindEpoll {
 		return neg(EINVAL), true
 	}
+	if kind == fd.KindSocket || kind == fd.KindPair {
+		if r, ok := socketIoctl(n, kind, req, arg); ok {
+			return r, true
+		}
+	}
 	if file, ok := fds.File(n); ok {
 		if st, errno := rootNS.Stat(file.Node); errno == 0 && st.Mode&fs.S_IFMT == fs.S_IFCHR && fs.IsRandomDevice(st.Rdev) {
 			return randomIoctl(req, arg), true

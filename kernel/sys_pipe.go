@@ -50,6 +50,9 @@ func wakePipe(p int) {
 // pipeCall is read, write, readv or writev of pipe end n from the system call: it moves what it
 // can and, if the thread must wait, blocks it to finish the call when the pipe changes.
 func pipeCall(f *Frame, n int, write, vec bool, buf, count uintptr) (uint64, bool) {
+	if fds.IsNetlink(n) {
+		return netlinkMove(f, n, write, 0, sockCall{src: buf, srcLen: count, srcVec: vec, out: netCall{buf: buf, count: count, vec: vec}}, 0)
+	}
 	if isPair(n) && pairMessages(n, write) {
 		if write {
 			return pairSend(f, n, vec, buf, count, 0, 0, 0)

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/fd"
+	"github.com/unitrace/unitrace/kernel/netlink"
 	"github.com/unitrace/unitrace/kernel/sockwire"
 )
 
@@ -28,6 +29,8 @@ func sysSocket(f *Frame, a syscallArgs) (uint64, bool) {
 	switch {
 	case typ&^(sockTypeMask|sockNonblock|sockCloexec) != 0:
 		return neg(EINVAL), true
+	case domain == netlink.AF_NETLINK:
+		return netlinkSocket(typ, proto), true
 	case domain != afINET && domain != afINET6:
 		return neg(EAFNOSUPPORT), true // AF_UNIX too: not yet
 	case base != sockStream && base != sockDgram:
@@ -46,6 +49,9 @@ func sysSocket(f *Frame, a syscallArgs) (uint64, bool) {
 
 // sockSimple makes a call with one request and its result.
 func sockSimple(f *Frame, n int, op sockwire.Op, args [3]int64, c sockCall) (uint64, bool) {
+	if fds.IsNetlink(n) {
+		return netlinkSimple(n, op, args, c), true
+	}
 	if isPair(n) {
 		return pairSimple(n, op, args, c), true
 	}
@@ -77,7 +83,7 @@ func sysConnect(f *Frame, a syscallArgs) (uint64, bool) {
 	if e := sockAddrIn(uintptr(a[2])); e != 0 || a[2] < 2 {
 		return neg(EINVAL), true
 	}
-	if fds.Kind(int(a[0])) == fd.KindPair {
+	if fds.Kind(int(a[0])) == fd.KindPair && !fds.IsNetlink(int(a[0])) {
 		// A socket pair is AF_UNIX: as Linux, the address is copied in (EFAULT) and must be a
 		// UNIX one with a path (EINVAL) before the socket's state (EISCONN) counts.
 		b, ok := userBytes(uintptr(a[1]), uintptr(a[2]), false)
@@ -105,6 +111,9 @@ func sysAccept4(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 func sockAccept(f *Frame, n int, addr, addrLen uintptr, flags int) (uint64, bool) {
+	if fds.IsNetlink(n) {
+		return neg(EOPNOTSUPP), true // sock_no_accept
+	}
 	if flags&^(sockNonblock|sockCloexec) != 0 || isPair(n) {
 		return neg(EINVAL), true // a pair's end does not listen
 	}
@@ -156,7 +165,7 @@ func sysGetsockopt(f *Frame, a syscallArgs) (uint64, bool) {
 		return neg(EBADF), true
 	case fd.KindSocket:
 	case fd.KindPair:
-		if int32(a[1]) != solSocket {
+		if int32(a[1]) != solSocket && !fds.IsNetlink(int(a[0])) {
 			return neg(EOPNOTSUPP), true
 		}
 	default:

@@ -142,6 +142,9 @@ func pairGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 // is EISCONN (the pair is connected); of the flags MSG_NOSIGNAL, MSG_DONTWAIT, and for a receive
 // MSG_CMSG_CLOEXEC and MSG_TRUNC; others EOPNOTSUPP.
 func pairMove(f *Frame, n int, write bool, flags int64, c sockCall, ctl, ctlLen, msg uintptr) (uint64, bool) {
+	if fds.IsNetlink(n) {
+		return netlinkMove(f, n, write, flags, c, msg)
+	}
 	allowed := int64(msgNosignal | msgDontwait)
 	if !write {
 		allowed |= msgCmsgCloexec | msgTrunc

@@ -24,6 +24,8 @@
 //	           MADV_DONTNEED, IPC_STAT counts mappings, IPC_RMID waits for the last detach
 //	ns         /proc/self/ns: each link's text, the inode and kind (NS_GET_NSTYPE) of the
 //	           namespace it opens, NS_GET_USERNS, setns into the process's own namespace
+//	netlink    net.Interfaces and lo's addresses (NETLINK_ROUTE), the interface ioctls
+//	           (SIOCGIF*, SIOCETHTOOL), a raw route socket's ports, truncation and errors
 //	edges      answers to hostile arguments the system-call fuzzer found different from Linux's
 //	           (getrandom, getdents64, futex, madvise, mmap, flock, faccessat, sched_*, wait*)
 //
@@ -60,6 +62,7 @@ var checks = []check{
 	{"clock", checkClock},
 	{"shm", checkShm},
 	{"ns", checkNs},
+	{"netlink", checkNetlink},
 	{"edges", checkEdges},
 }
 

@@ -516,9 +516,11 @@ var table = []spec{
 		c.set(c.fd(kFile), c.offPtr(), c.fd(kFile), c.offPtr(), copyLen(c), uintptr(fuzz.Pick(c.r, 0, 0, 1)))
 	}},
 	{"ioctl", func(c *call) {
-		// FIONREAD, TCGETS, TIOCGWINSZ, FIOCLEX, FIONCLEX, FS_IOC_GETFLAGS and numbers no
-		// driver has; never FIONBIO (a blocking descriptor) or FIOASYNC.
-		req := fuzz.Pick(c.r, uint64(0x541b), 0x5401, 0x5413, 0x5451, 0x5450, 0x80086601, 0xdead0001, 0)
+		// FIONREAD, TCGETS, TIOCGWINSZ, FIOCLEX, FIONCLEX, FS_IOC_GETFLAGS, the interface
+		// requests SIOCGIFINDEX, SIOCGIFCONF and SIOCETHTOOL (on a zeroed struct: no name, no
+		// buffer), NS_GET_NSTYPE and numbers no driver has; never FIONBIO (a blocking
+		// descriptor) or FIOASYNC.
+		req := fuzz.Pick(c.r, uint64(0x541b), 0x5401, 0x5413, 0x5451, 0x5450, 0x80086601, 0x8933, 0x8912, 0x8946, 0xb703, 0xdead0001, 0)
 		c.set(c.fd(), uintptr(req), c.out(64))
 	}},
 	{"prctl", func(c *call) {

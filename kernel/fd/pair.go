@@ -20,6 +20,7 @@ type pair struct {
 	inUse    bool
 	dgram    bool    // SOCK_DGRAM: every send is a message of its own (pairmsg.go)
 	passcred [2]bool // SO_PASSCRED of each end
+	nl       netlinkState
 }
 
 // Socketpair implements socketpair(AF_UNIX, SOCK_STREAM | flags, 0): two descriptors, the

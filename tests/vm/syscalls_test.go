@@ -16,7 +16,7 @@ import (
 func TestSyscalls(t *testing.T) { forEachArch(t, testSyscalls) }
 
 // syscallsChecks are examples/syscalls's checks, each of which prints one line.
-var syscallsChecks = []string{"term", "fionread", "timerfd", "poll", "eintr", "sysinfo", "rlimit", "random", "mincore", "sigpending", "clock", "shm", "ns", "edges"}
+var syscallsChecks = []string{"term", "fionread", "timerfd", "poll", "eintr", "sysinfo", "rlimit", "random", "mincore", "sigpending", "clock", "shm", "ns", "netlink", "edges"}
 
 func testSyscalls(t *testing.T, a guestArch) {
 	checkOnCPUs(t, a, "examples/syscalls", "syscalls: ", []int{1, 2}, func(t *testing.T, lines []string) {
