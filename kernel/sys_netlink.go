@@ -219,26 +219,6 @@ func netlinkGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 	return putOptInt(v, val, lenp)
 }
 
-// putOptInt writes a getsockopt answer, an int, cut to the room *lenp says, and its length.
-func putOptInt(v uint32, val, lenp uintptr) uint64 {
-	var b [4]byte
-	binary.LittleEndian.PutUint32(b[:], v)
-	room, ok := readUser32(lenp)
-	if !ok {
-		return neg(EFAULT)
-	}
-	k := min(uintptr(room), 4)
-	dst, ok := userBytes(val, k, true)
-	if !ok {
-		return neg(EFAULT)
-	}
-	copy(dst, b[:])
-	if !writeUser32(lenp, uint32(k)) {
-		return neg(EFAULT)
-	}
-	return 0
-}
-
 // netlinkMove is send, sendto, sendmsg, recv, recvfrom and recvmsg on netlink socket n. A send
 // goes to the kernel (netlinkSend); a receive is a datagram pair's, from the kernel's address,
 // and ENOBUFS once after replies were dropped. MSG_OOB is EOPNOTSUPP, as is MSG_PEEK, which

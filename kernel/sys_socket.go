@@ -439,6 +439,26 @@ func putSockaddr(addr, lenp uintptr, sa []byte) bool {
 	return writeUser32(lenp, uint32(len(sa)))
 }
 
+// putOptInt writes a getsockopt answer, an int, cut to the room *lenp says, and its length.
+func putOptInt(v uint32, val, lenp uintptr) uint64 {
+	var b [4]byte
+	binary.LittleEndian.PutUint32(b[:], v)
+	room, ok := readUser32(lenp)
+	if !ok {
+		return neg(EFAULT)
+	}
+	k := min(uintptr(room), 4)
+	dst, ok := userBytes(val, k, true)
+	if !ok {
+		return neg(EFAULT)
+	}
+	copy(dst, b[:])
+	if !writeUser32(lenp, uint32(k)) {
+		return neg(EFAULT)
+	}
+	return 0
+}
+
 // userIOLen is the byte count of a buffer, or of an iovec array's buffers; false for a bad
 // array (EINVAL or EFAULT in errno).
 func userIOLen(buf, count uintptr, vec bool) (total uint64, errno int) {

@@ -118,22 +118,7 @@ func pairGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 	default:
 		return neg(ENOPROTOOPT)
 	}
-	var b [4]byte
-	binary.LittleEndian.PutUint32(b[:], v)
-	room, ok := readUser32(lenp)
-	if !ok {
-		return neg(EFAULT)
-	}
-	k := min(uintptr(room), 4)
-	dst, ok := userBytes(val, k, true)
-	if !ok {
-		return neg(EFAULT)
-	}
-	copy(dst, b[:])
-	if !writeUser32(lenp, uint32(k)) {
-		return neg(EFAULT)
-	}
-	return 0
+	return putOptInt(v, val, lenp)
 }
 
 // pairMove is send, sendto, sendmsg, recv, recvfrom and recvmsg on a pair's end: bytes as a
