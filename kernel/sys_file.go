@@ -50,8 +50,11 @@ func fileOf(n int, notFile int) (*fd.File, int) {
 // file has, so a read at the end touches no page of buf. seekable says whether the position
 // moves (not for devices).
 func fileRead(f *fd.File, off int64, buf, count uintptr) (n int, seekable bool, errno int) {
-	if !canRead(f) {
+	switch {
+	case !canRead(f):
 		return 0, false, fs.EBADF
+	case !accessOK(buf, count): // as Linux's vfs_read, before anything is looked at
+		return 0, false, fs.EFAULT
 	}
 	count = min(count, maxRW)
 	st, errno := readStat(f.Node)
@@ -76,8 +79,10 @@ func fileRead(f *fd.File, off int64, buf, count uintptr) (n int, seekable bool, 
 	} else {
 		count = uintptr(min(int64(count), st.Size-off))
 	}
-	dst, ok := userBytes(buf, count, true)
-	if !ok {
+	// A buffer that runs into an unmapped page takes the bytes that fit before it, as Linux's
+	// copy to user memory stops at the fault: EFAULT only when not even one does.
+	dst := userPrefixBytes(buf, count, true)
+	if count > 0 && len(dst) == 0 {
 		return 0, true, fs.EFAULT
 	}
 	n, errno = rootNS.Read(f.Node, off, dst, fsNow())
@@ -119,8 +124,11 @@ func charDeviceRead(rdev uint64, buf, count uintptr) (int, int) {
 // end of the file with O_APPEND (pwrite too, as on Linux); end is where the write ended, the
 // position a write moves to. Devices take the bytes as package fs says, without reading them.
 func fileWrite(f *fd.File, off int64, buf, count uintptr) (n int, end int64, seekable bool, errno int) {
-	if !canWrite(f) {
+	switch {
+	case !canWrite(f):
 		return 0, 0, false, fs.EBADF
+	case !accessOK(buf, count): // as Linux's vfs_write
+		return 0, 0, false, fs.EFAULT
 	}
 	count = min(count, maxRW)
 	// The size matters only to O_APPEND: a shared directory's file is not asked for it
@@ -145,8 +153,8 @@ func fileWrite(f *fd.File, off int64, buf, count uintptr) (n int, end int64, see
 	if off < 0 {
 		return 0, 0, true, fs.EINVAL
 	}
-	src, ok := userBytes(buf, count, false)
-	if !ok {
+	src := userPrefixBytes(buf, count, false) // the bytes before a fault, as for a read
+	if count > 0 && len(src) == 0 {
 		return 0, 0, true, fs.EFAULT
 	}
 	n, errno = rootNS.Write(&fsPages, f.Node, off, src, false, fsNow())

@@ -266,19 +266,37 @@ func sysNanosleepImpl(f *Frame, req, rem uintptr) (uint64, bool) {
 	return sleepFor(f, nanotime()+ns, rem)
 }
 
+// sysClockNanosleepImpl is clock_nanosleep(id, flags, req, rem): a sleep on clock id, relative
+// or (TIMER_ABSTIME) to an absolute time.
+//
+// In Linux's order: a clock that does not exist EINVAL, one that cannot sleep (the coarse
+// clocks, CLOCK_MONOTONIC_RAW, a dynamic clock's descriptor) EOPNOTSUPP, then the request
+// (EFAULT, EINVAL), and only then a CPU-time clock's own checks: sleeping on one is not served
+// here (EINVAL, Linux's answer for a thread's; a process's it would sleep on), nor on a
+// negative id that names no process or thread.
 func sysClockNanosleepImpl(f *Frame, id int32, flags int, req, rem uintptr) (uint64, bool) {
-	if kind, _, _ := resolveClock(id); kind == clockCPU {
-		return neg(EINVAL), true // no sleeping on a CPU-time clock here
-	}
-	now, ok := clockNow(id)
-	if !ok {
+	const clockFDMask, clockFD = 7, 3
+	kind, _, canSleep := resolveClock(id)
+	switch {
+	case id < 0 && id&clockFDMask == clockFD:
+		return neg(EOPNOTSUPP), true
+	case kind == clockBad && id >= 0:
 		return neg(EINVAL), true
+	case kind != clockBad && kind != clockCPU && !canSleep:
+		return neg(EOPNOTSUPP), true
 	}
 	ns, ok := readTimespec(req)
 	if !ok {
 		return neg(EFAULT), true
 	}
 	if ns < 0 {
+		return neg(EINVAL), true
+	}
+	if kind == clockCPU || kind == clockBad {
+		return neg(EINVAL), true
+	}
+	now, ok := clockNow(id)
+	if !ok {
 		return neg(EINVAL), true
 	}
 	deadline := nanotime() + ns

@@ -288,6 +288,9 @@ func sysFchownatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
 }
 
 func sysTruncateImpl(pathAddr uintptr, size int64) uint64 {
+	if size < 0 { // before the path, as Linux's do_sys_truncate
+		return neg(fs.EINVAL)
+	}
 	at, path, errno := pathArg(0, atFDCWD, pathAddr, false)
 	if errno != 0 {
 		return neg(errno)

@@ -17,7 +17,6 @@ import (
 
 const (
 	eNOBUFS   = 105
-	sockRaw   = 3
 	msgOOB    = 0x1
 	soRcvbuf  = 8
 	soSndbuf  = 7

@@ -39,10 +39,8 @@ type pollCall struct {
 const pollForever = -1
 
 // sysPollImpl serves poll (timeoutMs, sigmask 0) and ppoll (tsp, sigmask and its size).
+// As Linux's do_sys_ppoll, ppoll reads its timeout and its mask before do_sys_poll checks nfds.
 func sysPollImpl(f *Frame, fdsAddr uintptr, nfds uint64, timeoutMs int32, tsp, sigmask, sigsize uintptr, isPpoll bool) (uint64, bool) {
-	if lim, _ := limits().Get(rlimit.NOFILE); nfds > lim.Cur {
-		return neg(EINVAL), true
-	}
 	timeout := int64(pollForever)
 	switch {
 	case isPpoll && tsp != 0:
@@ -57,10 +55,19 @@ func sysPollImpl(f *Frame, fdsAddr uintptr, nfds uint64, timeoutMs int32, tsp, s
 	case !isPpoll && timeoutMs >= 0:
 		timeout = int64(timeoutMs) * 1e6
 	}
+	var mask uint64
+	setMask := false
 	if isPpoll {
-		if errno := setWaitMask(sigmask, sigsize); errno != 0 {
+		var errno int
+		if mask, setMask, errno = readWaitMask(sigmask, sigsize); errno != 0 {
 			return neg(errno), true
 		}
+	}
+	if lim, _ := limits().Get(rlimit.NOFILE); nfds > lim.Cur {
+		return neg(EINVAL), true
+	}
+	if setMask {
+		applyWaitMask(mask)
 	}
 	c := pollCall{nfds: int(nfds), fds: fdsAddr}
 	if isPpoll && timeout > 0 {
@@ -113,20 +120,33 @@ func sysSelectImpl(f *Frame, nfds int, in, out, ex, tmo, sig6 uintptr, isPselect
 // thread's for the call; the thread's own comes back at the call's return (restoreWaitMask). A
 // NULL mask changes nothing.
 func setWaitMask(addr, size uintptr) int {
+	m, set, errno := readWaitMask(addr, size)
+	if set {
+		applyWaitMask(m)
+	}
+	return errno
+}
+
+// readWaitMask reads the mask setWaitMask puts in place (set false: a NULL mask).
+func readWaitMask(addr, size uintptr) (m uint64, set bool, errno int) {
 	if addr == 0 {
-		return 0
+		return 0, false, 0
 	}
 	if size != 8 {
-		return EINVAL
+		return 0, false, EINVAL
 	}
 	m, ok := readUser64(addr)
 	if !ok {
-		return EFAULT
+		return 0, false, EFAULT
 	}
+	return m, true, 0
+}
+
+// applyWaitMask makes m the thread's mask until the call returns.
+func applyWaitMask(m uint64) {
 	t := cur()
 	t.savedMask, t.restoreMask = t.sig.Mask, true
 	t.sig.SetMask(signal.Set(m))
-	return 0
 }
 
 // pollWait scans once, and returns or blocks as the timeout (ns, or pollForever) says.

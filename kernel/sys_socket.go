@@ -23,23 +23,25 @@ import (
 // Linux's socket constants (include/linux/socket.h, net.h, asm-generic/socket.h); the same on
 // amd64 and arm64.
 const (
-	afUNIX       = 1
-	afINET       = 2
-	afINET6      = 10
-	sockStream   = 1
-	sockDgram    = 2
-	sockTypeMask = 0xf
-	sockNonblock = 0o4000
-	sockCloexec  = 0o2000000
-	msgPeek      = 0x2
-	msgDontwait  = 0x40
-	msgTrunc     = 0x20
-	msgNosignal  = 0x4000
-	solSocket    = 1
-	soType       = 3
-	soError      = 4
-	soDomain     = 39
-	msghdrSize   = 56 // struct msghdr on 64-bit machines
+	afUNIX        = 1
+	afINET        = 2
+	afINET6       = 10
+	sockStream    = 1
+	sockDgram     = 2
+	sockRaw       = 3
+	sockSeqpacket = 5
+	sockTypeMask  = 0xf
+	sockNonblock  = 0o4000
+	sockCloexec   = 0o2000000
+	msgPeek       = 0x2
+	msgDontwait   = 0x40
+	msgTrunc      = 0x20
+	msgNosignal   = 0x4000
+	solSocket     = 1
+	soType        = 3
+	soError       = 4
+	soDomain      = 39
+	msghdrSize    = 56 // struct msghdr on 64-bit machines
 )
 
 // Phases of a socket call.

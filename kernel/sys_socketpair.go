@@ -23,18 +23,33 @@ const (
 
 func sysSocketpair(f *Frame, a syscallArgs) (uint64, bool) {
 	domain, typ, proto, sv := int(a[0]), int(a[1]), int(a[2]), uintptr(a[3])
+	// Linux's order: the flags; the family's and the type's range (__sock_create); the
+	// family's own checks of type and protocol, as creating each socket makes them; then the
+	// family's socketpair, which Internet sockets have not.
+	const nProto, sockMax = 46, 11
 	base := typ & sockTypeMask
 	switch {
 	case typ&^(sockTypeMask|sockNonblock|sockCloexec) != 0:
 		return neg(EINVAL), true
+	case domain < 0 || domain >= nProto:
+		return neg(EAFNOSUPPORT), true
+	case base >= sockMax:
+		return neg(EINVAL), true
 	case domain == afINET || domain == afINET6:
-		return neg(EOPNOTSUPP), true // as Linux: no pairs of Internet sockets
+		if errno := inetCreateCheck(domain, base, proto); errno != 0 {
+			return neg(errno), true
+		}
+		return neg(EOPNOTSUPP), true // no pairs of Internet sockets
 	case domain != afUNIX:
 		return neg(EAFNOSUPPORT), true
-	case base != sockStream && base != sockDgram:
-		return neg(EOPNOTSUPP), true // seqpacket pairs: not yet
-	case proto != 0:
+	case proto != 0 && proto != afUNIX: // unix_create: 0 or PF_UNIX
 		return neg(EPROTONOSUPPORT), true
+	case base == sockRaw:
+		base = sockDgram // unix_create makes SOCK_RAW a datagram socket
+	case base == sockSeqpacket:
+		return neg(EOPNOTSUPP), true // seqpacket pairs: not yet
+	case base != sockStream && base != sockDgram:
+		return neg(ESOCKTNOSUPPORT), true
 	}
 	b, ok := userBytes(sv, 8, true) // checked first, so a bad pointer leaves no pair behind
 	if !ok {
@@ -48,6 +63,32 @@ func sysSocketpair(f *Frame, a syscallArgs) (uint64, bool) {
 	binary.LittleEndian.PutUint32(b[0:4], uint32(s0))
 	binary.LittleEndian.PutUint32(b[4:8], uint32(s1))
 	return 0, true
+}
+
+// inetCreateCheck is inet_create's and inet6_create's check of a socket's type and protocol
+// against the protocols registered for the type (inetsw): a type none is registered for is
+// ESOCKTNOSUPPORT, a protocol the type does not have EPROTONOSUPPORT; raw sockets take any
+// protocol (root may make them).
+func inetCreateCheck(domain, base, proto int) int {
+	const ipprotoICMP, ipprotoTCP, ipprotoUDP, ipprotoICMPv6, ipprotoUDPLite, ipprotoMPTCP = 1, 6, 17, 58, 136, 262
+	ping := ipprotoICMP
+	if domain == afINET6 {
+		ping = ipprotoICMPv6
+	}
+	switch base {
+	case sockStream:
+		if proto != 0 && proto != ipprotoTCP && proto != ipprotoMPTCP {
+			return EPROTONOSUPPORT
+		}
+	case sockDgram:
+		if proto != 0 && proto != ipprotoUDP && proto != ipprotoUDPLite && proto != ping {
+			return EPROTONOSUPPORT
+		}
+	case sockRaw:
+	default:
+		return ESOCKTNOSUPPORT
+	}
+	return 0
 }
 
 // isPair reports whether descriptor n is a socket pair's end.

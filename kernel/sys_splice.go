@@ -225,6 +225,13 @@ func sysSpliceImpl(fdIn int, offIn uintptr, fdOut int, offOut uintptr, length ui
 	if errno != 0 {
 		return spliceErr(errno)
 	}
+	// As Linux's __do_splice: an offset for a pipe is ESPIPE (splice.Splice's first check), then
+	// both offsets are read (EFAULT) before the ends' modes and kinds are looked at.
+	if !(in.Kind == splice.Pipe && in.Offset || out.Kind == splice.Pipe && out.Offset) {
+		if offOut != 0 && !userRange(offOut, 8, false) || offIn != 0 && !userRange(offIn, 8, false) {
+			return spliceErr(fs.EFAULT)
+		}
+	}
 	pin, _, _ := fds.Pipe(fdIn)
 	pout, _, _ := fds.Pipe(fdOut)
 	way, errno := splice.Splice(in, out, in.Kind == splice.Pipe && out.Kind == splice.Pipe && pin == pout)

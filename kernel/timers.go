@@ -245,10 +245,17 @@ func sysTimerCreateImpl(clockid int32, sevp, idAddr uintptr) uint64 {
 		return neg(EFAULT)
 	}
 	kind, c, canTime := resolveClock(clockid)
-	if kind == clockBad {
+	// A negative id is a CPU clock to Linux whatever it names (or, with CLOCKFD in its low
+	// bits, a dynamic clock's descriptor, which has no timers): it checks a CPU clock's process
+	// or thread only after the event and after storing the new timer's id.
+	const clockFDMask, clockFD = 7, 3
+	lateBad := kind == clockBad && clockid < 0 && clockid&clockFDMask != clockFD
+	switch {
+	case kind == clockBad && clockid < 0 && !lateBad:
+		return neg(EOPNOTSUPP)
+	case kind == clockBad && !lateBad:
 		return neg(EINVAL)
-	}
-	if !canTime {
+	case !canTime && !lateBad:
 		return neg(EOPNOTSUPP)
 	}
 	ev := ptimer.Event{Notify: ptimer.SigevSignal, Signo: signal.SIGALRM}
@@ -277,6 +284,12 @@ func sysTimerCreateImpl(clockid int32, sevp, idAddr uintptr) uint64 {
 		default:
 			return neg(EINVAL)
 		}
+	}
+	if lateBad {
+		if !userRange(idAddr, 4, true) {
+			return neg(EFAULT)
+		}
+		return neg(EINVAL)
 	}
 	id, errno := timers.Create(c, ev)
 	if errno != 0 {

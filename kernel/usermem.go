@@ -157,6 +157,23 @@ func userPrefix(addr, n uintptr, write bool) uintptr {
 	return n
 }
 
+// accessOK is Linux's access_ok: [addr, addr+n) neither wraps nor reaches above the user half.
+// It says nothing of what is mapped there; calls check it before they start, and a fault later
+// ends them with what they got done.
+func accessOK(addr, n uintptr) bool {
+	end := addr + n
+	return end >= addr && end <= userHi
+}
+
+// userPrefixBytes is userPrefix's bytes, as a slice that must not outlive the system call.
+func userPrefixBytes(addr, n uintptr, write bool) []byte {
+	k := userPrefix(addr, n, write)
+	if k == 0 {
+		return nil
+	}
+	return bytesAt(addr, k)
+}
+
 // userBytes returns the user memory [addr, addr+n) as a byte slice, or ok=false if it is not
 // all mapped with the needed access. The slice must not outlive the system call.
 func userBytes(addr, n uintptr, write bool) ([]byte, bool) {
@@ -169,9 +186,17 @@ func userBytes(addr, n uintptr, write bool) ([]byte, bool) {
 	return bytesAt(addr, n), true
 }
 
-// readUser32 reads the 32-bit word at addr (aligned, so it cannot straddle pages).
+// readUser32 reads the 32-bit word at addr: aligned, in one load (a futex word must not tear);
+// unaligned, as Linux's copy_from_user reads an int anywhere, even across two pages.
 func readUser32(addr uintptr) (uint32, bool) {
-	if addr&3 != 0 || !userRange(addr, 4, false) {
+	if addr&3 != 0 {
+		b, ok := userBytes(addr, 4, false)
+		if !ok {
+			return 0, false
+		}
+		return binary.LittleEndian.Uint32(b), true
+	}
+	if !userRange(addr, 4, false) {
 		return 0, false
 	}
 	return *(*uint32)(ptr(addr)), true

@@ -99,6 +99,12 @@ func checkEdges() (string, error) {
 	syscall.Syscall(syscall.SYS_MUNMAP, hbase+page, page, 0)
 	defer syscall.Syscall(syscall.SYS_MUNMAP, hbase, 3*page, 0)
 
+	file, err := unix.Open(filepath.Join(dir, "a"), unix.O_RDWR|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return "", err
+	}
+	defer unix.Close(file)
+
 	type result struct {
 		r   uintptr
 		err error
@@ -238,6 +244,30 @@ func checkEdges() (string, error) {
 		{"getsockopt bad descriptor, bad length", func() (uintptr, error) {
 			return sys6(unix.SYS_GETSOCKOPT, 1<<20, 1, 1, base, kernel, 0)
 		}, result{0, unix.EBADF}},
+		{"munmap below the lowest mapping", func() (uintptr, error) { return sys(unix.SYS_MUNMAP, 0, 3*page, 0) }, result{0, nil}},
+		{"ppoll reads the timeout before nfds", func() (uintptr, error) { return sys6(unix.SYS_PPOLL, base, 1<<20, end, 0, 8, 0) }, result{0, unix.EFAULT}},
+		{"truncate a negative length before the path", func() (uintptr, error) { return sys(unix.SYS_TRUNCATE, end, ^uintptr(0), 0) }, result{0, unix.EINVAL}},
+		{"pread64 past the end into the kernel half", func() (uintptr, error) { return sys6(unix.SYS_PREAD64, uintptr(file), kernel, 16, 1<<20, 0, 0) }, result{0, unix.EFAULT}},
+		{"pwrite64 from a buffer that runs into a hole", func() (uintptr, error) { return sys6(unix.SYS_PWRITE64, uintptr(file), end-16, 64, 0, 0, 0) }, result{16, nil}},
+		{"pread64 into a buffer that runs into a hole", func() (uintptr, error) { return sys6(unix.SYS_PREAD64, uintptr(file), end-8, 64, 0, 0, 0) }, result{8, nil}},
+		{"sched_setscheduler SCHED_DEADLINE, an unaligned param", func() (uintptr, error) { return sys(unix.SYS_SCHED_SETSCHEDULER, 0, 6, base+1) }, result{0, unix.EINVAL}},
+		{"timer_create a CPU clock stores the id first", func() (uintptr, error) { return sys(unix.SYS_TIMER_CREATE, 0xffffffff, 0, kernel) }, result{0, unix.EFAULT}},
+		{"clock_nanosleep a coarse clock", func() (uintptr, error) {
+			return sys6(unix.SYS_CLOCK_NANOSLEEP, unix.CLOCK_REALTIME_COARSE, 0, tsp, 0, 0, 0)
+		}, result{0, unix.EOPNOTSUPP}},
+		{"clock_nanosleep a CPU clock reads the time first", func() (uintptr, error) {
+			return sys6(unix.SYS_CLOCK_NANOSLEEP, unix.CLOCK_PROCESS_CPUTIME_ID, 1, end-8, 0, 0, 0)
+		}, result{0, unix.EFAULT}},
+		{"socketpair AF_INET of no type", func() (uintptr, error) {
+			return sys6(unix.SYS_SOCKETPAIR, unix.AF_INET, unix.SOCK_NONBLOCK, 6, base, 0, 0)
+		}, result{0, unix.ESOCKTNOSUPPORT}},
+		{"socketpair AF_INET stream of UDP", func() (uintptr, error) {
+			return sys6(unix.SYS_SOCKETPAIR, unix.AF_INET, unix.SOCK_STREAM, 17, base, 0, 0)
+		}, result{0, unix.EPROTONOSUPPORT}},
+		{"socketpair AF_UNIX, the protocol before the type", func() (uintptr, error) {
+			return sys6(unix.SYS_SOCKETPAIR, unix.AF_UNIX, unix.SOCK_SEQPACKET, 6, base, 0, 0)
+		}, result{0, unix.EPROTONOSUPPORT}},
+		{"splice reads the offsets before the modes", func() (uintptr, error) { return sys6(unix.SYS_SPLICE, uintptr(sp[0]), kernel, uintptr(dfd), 0, 16, 0) }, result{0, unix.EFAULT}},
 	}
 	for _, c := range cases {
 		r, err := c.got()

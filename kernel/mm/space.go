@@ -206,11 +206,16 @@ func (s *Space) Unmap(start, length uintptr) (errno int) {
 		return EINVAL
 	}
 	size := (length + pageMask) &^ pageMask
-	if size == 0 || start < s.lo || start > s.hi || size > s.hi-start ||
-		s.overlapsExcluded(start, start+size) {
+	if size == 0 || start > s.hi || size > s.hi-start || s.overlapsExcluded(start, start+size) {
 		return EINVAL
 	}
-	return s.splice(start, start+size, Region{}, false)
+	// Below lo nothing is ever mapped (Linux's mmap_min_addr): unmapping there succeeds and
+	// does nothing, as Linux's munmap checks only the top of the address space.
+	lo := max(start, s.lo)
+	if lo >= start+size {
+		return 0
+	}
+	return s.splice(lo, start+size, Region{}, false)
 }
 
 // Protect is mprotect(start, length, prot): every page of the range must be mapped.

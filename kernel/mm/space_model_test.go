@@ -123,8 +123,18 @@ func (m *spaceModel) Unmap(start, length uintptr) int {
 		return EINVAL
 	}
 	size := roundUp(length)
+	if size == 0 || start > m.hi || size > m.hi-start {
+		return EINVAL
+	}
+	if start < m.lo { // nothing is mapped below lo: that part is done already
+		if start+size <= m.lo {
+			return 0
+		}
+		size -= m.lo - start
+		start = m.lo
+	}
 	a, b, in := m.pages(start, size)
-	if size == 0 || !in || !m.all(a, b, notExcluded) {
+	if !in || !m.all(a, b, notExcluded) {
 		return EINVAL
 	}
 	return m.set(a, b, pageFree)
