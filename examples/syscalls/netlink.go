@@ -52,10 +52,16 @@ func checkNetlink() (string, error) {
 	return fmt.Sprintf("%d interfaces, lo with %v; ioctls agree; a raw route socket", len(ifs), got), nil
 }
 
-// checkIfreq asks lo's index, address and flags by ioctl on an AF_INET socket, and ethtool's
-// two answers for lo.
+// checkIfreq asks lo's index, address and flags by ioctl on a socket, and ethtool's two
+// answers for lo. Any socket answers the interface requests, but only an AF_INET socket the
+// IPv4 address; a guest booted without the launcher's net port has no AF_INET socket, so there
+// a netlink socket asks, and its address request must be ENOTTY as on Linux.
 func checkIfreq() error {
 	s, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM, 0)
+	inet := err == nil
+	if err == unix.EAFNOSUPPORT && inGuest() {
+		s, err = unix.Socket(unix.AF_NETLINK, unix.SOCK_RAW, unix.NETLINK_ROUTE)
+	}
 	if err != nil {
 		return fmt.Errorf("socket: %v", err)
 	}
@@ -65,10 +71,14 @@ func checkIfreq() error {
 		return fmt.Errorf("SIOCGIFINDEX of lo = %d, %v", ifr.Uint32(), err)
 	}
 	ifr, _ = unix.NewIfreq("lo")
-	if err := unix.IoctlIfreq(s, unix.SIOCGIFADDR, ifr); err != nil {
+	err = unix.IoctlIfreq(s, unix.SIOCGIFADDR, ifr)
+	switch {
+	case !inet && err != unix.ENOTTY:
+		return fmt.Errorf("SIOCGIFADDR of lo on a netlink socket: %v, want ENOTTY", err)
+	case inet && err != nil:
 		return fmt.Errorf("SIOCGIFADDR of lo: %v", err)
 	}
-	if ip, err := ifr.Inet4Addr(); err != nil || !net.IP(ip).Equal(net.IPv4(127, 0, 0, 1)) {
+	if ip, err := ifr.Inet4Addr(); inet && (err != nil || !net.IP(ip).Equal(net.IPv4(127, 0, 0, 1))) {
 		return fmt.Errorf("SIOCGIFADDR of lo = %v, %v", ip, err)
 	}
 	ifr, _ = unix.NewIfreq("lo")
