@@ -27,7 +27,7 @@ func checkPoll() (string, error) {
 	ts := unix.NsecToTimespec(int64(50 * time.Millisecond))
 	fds := []unix.PollFd{{Fd: int32(p[0]), Events: unix.POLLIN}}
 	t0 := time.Now()
-	n, err := ppoll(fds, &ts, nil)
+	n, err := retryEINTR(func() (int, error) { return ppoll(fds, &ts, nil) })
 	took := time.Since(t0)
 	if n != 0 || err != nil || took < 50*time.Millisecond || took > 500*time.Millisecond || ts.Nano() != 0 {
 		return "", fmt.Errorf("ppoll of an empty pipe: %d %v after %v, %v left", n, err, took, time.Duration(ts.Nano()))
@@ -36,7 +36,7 @@ func checkPoll() (string, error) {
 	unix.Write(p[1], []byte("x"))
 	ts = unix.NsecToTimespec(int64(time.Second))
 	fds = []unix.PollFd{{Fd: int32(p[0]), Events: unix.POLLIN}}
-	if n, err := ppoll(fds, &ts, nil); n != 1 || err != nil || fds[0].Revents != unix.POLLIN || ts.Nano() < int64(900*time.Millisecond) {
+	if n, err := retryEINTR(func() (int, error) { return ppoll(fds, &ts, nil) }); n != 1 || err != nil || fds[0].Revents != unix.POLLIN || ts.Nano() < int64(900*time.Millisecond) {
 		return "", fmt.Errorf("ppoll of a pipe with data: %d %v revents %#x, %v left of 1 s", n, err, fds[0].Revents, time.Duration(ts.Nano()))
 	}
 	f, err := os.CreateTemp("", "poll")
@@ -52,7 +52,7 @@ func checkPoll() (string, error) {
 		{Fd: int32(f.Fd()), Events: 0x7fff},
 		{Fd: int32(p[1]), Events: unix.POLLIN},
 	}
-	n, err = unix.Poll(fds, -1)
+	n, err = retryEINTR(func() (int, error) { return unix.Poll(fds, -1) })
 	want := []int16{unix.POLLIN, unix.POLLNVAL, 0, unix.POLLIN | unix.POLLOUT | pollRdnorm | pollWrnorm, 0}
 	for i := range fds {
 		if fds[i].Revents != want[i] {
@@ -70,7 +70,7 @@ func checkPoll() (string, error) {
 	ws.Set(p[1])
 	es.Set(p[0])
 	tv := unix.Timeval{Sec: 1}
-	n, err = selectCall(p[1]+1, &rs, &ws, &es, &tv)
+	n, err = retryEINTR(func() (int, error) { return selectCall(p[1]+1, &rs, &ws, &es, &tv) })
 	if n != 2 || err != nil || !rs.IsSet(p[0]) || rs.IsSet(p[1]) || !ws.IsSet(p[1]) || es.IsSet(p[0]) {
 		return "", fmt.Errorf("select: %d %v, read %v write %v except %v", n, err, rs.IsSet(p[0]), ws.IsSet(p[1]), es.IsSet(p[0]))
 	}
@@ -80,7 +80,7 @@ func checkPoll() (string, error) {
 	rs.Set(p[0])
 	tv = unix.Timeval{Usec: 30000}
 	t0 = time.Now()
-	n, err = selectCall(p[0]+1, &rs, nil, nil, &tv)
+	n, err = retryEINTR(func() (int, error) { return selectCall(p[0]+1, &rs, nil, nil, &tv) })
 	took = time.Since(t0)
 	if n != 0 || err != nil || rs.IsSet(p[0]) || took < 30*time.Millisecond {
 		return "", fmt.Errorf("select of an empty pipe: %d %v after %v, bit %v", n, err, took, rs.IsSet(p[0]))
@@ -128,6 +128,19 @@ const (
 	pollRdnorm = 0x40
 	pollWrnorm = 0x100
 )
+
+// retryEINTR repeats a wait that a signal ended with EINTR, as every caller of poll, select and
+// epoll_wait must: Linux restarts none of them after a handler, even with SA_RESTART, and the Go
+// runtime's own signals (preemption, profiling) reach a thread that waits in one. ppoll and
+// pselect6 write back the time left, so a repeat waits only for the rest.
+func retryEINTR(wait func() (int, error)) (int, error) {
+	for {
+		n, err := wait()
+		if !errors.Is(err, unix.EINTR) {
+			return n, err
+		}
+	}
+}
 
 // selectCall is pselect6 with a struct timeval's timeout (written back as select does), on
 // every architecture: arm64 has no select.

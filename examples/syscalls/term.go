@@ -237,7 +237,7 @@ func tcpFIONREAD() (string, error) {
 	}
 	unix.Write(c, []byte("1234567"))
 	fds := []unix.PollFd{{Fd: int32(s), Events: unix.POLLIN}}
-	if n, err := unix.Poll(fds, 5000); n != 1 || err != nil {
+	if n, err := retryEINTR(func() (int, error) { return unix.Poll(fds, 5000) }); n != 1 || err != nil {
 		return "", fmt.Errorf("poll of a socket sent 7 bytes: %d %v", n, err)
 	}
 	for i := 0; ; i++ { // the bytes may reach the host socket's buffer one segment at a time

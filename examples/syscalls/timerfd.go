@@ -96,7 +96,7 @@ func checkTimerfd() (string, error) {
 	t0 := time.Now()
 	unix.TimerfdSettime(nb, 0, &spec, nil)
 	var evs [2]unix.EpollEvent
-	n, err := unix.EpollWait(ep, evs[:], 1000)
+	n, err := retryEINTR(func() (int, error) { return unix.EpollWait(ep, evs[:], 1000) })
 	took := time.Since(t0)
 	if err != nil || n != 1 || evs[0].Fd != int32(nb) || evs[0].Events != unix.EPOLLIN || took < 30*time.Millisecond || took > 500*time.Millisecond {
 		return "", fmt.Errorf("epoll_wait on a 30 ms timerfd: %d %v %+v after %v", n, err, evs[0], took)
