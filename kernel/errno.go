@@ -33,8 +33,11 @@ const (
 	EOPNOTSUPP      = 95
 	EAFNOSUPPORT    = 97
 	ENETUNREACH     = 101
+	ENOBUFS         = 105
+	EISCONN         = 106
 	ENOTCONN        = 107
 	ETIMEDOUT       = 110
+	ECONNREFUSED    = 111
 	EINPROGRESS     = 115
 	// ERESTARTSYS is what an interrupted call that restarts reports to syscall_exit
 	// (include/linux/errno.h; never returned to the program).

@@ -225,6 +225,38 @@ const (
 	uioMaxIOV = 1024
 )
 
+// importIovec reads and checks the iovec array of cnt entries at iov as Linux's import_iovec:
+// more than UIO_MAXIOV entries EINVAL, an array it cannot read EFAULT, any length negative as an
+// ssize_t EINVAL, then any buffer not wholly in the user half EFAULT (access_ok; one lone buffer
+// is checked for the length a call moves at most, maxRW). The buffers' pages are not touched: a
+// call faults on them only when it moves bytes there. It returns the array's bytes, which must
+// not outlive the system call, and the sum of the lengths.
+func importIovec(iov, cnt uintptr) (vec []byte, total uint64, errno int) {
+	if cnt > uioMaxIOV {
+		return nil, 0, fs.EINVAL
+	}
+	vec, ok := userBytes(iov, cnt*iovecSize, false)
+	if !ok {
+		return nil, 0, fs.EFAULT
+	}
+	for i := uintptr(0); i < cnt; i++ {
+		if int64(le64(vec[i*iovecSize+8:])) < 0 {
+			return nil, 0, fs.EINVAL
+		}
+	}
+	for i := uintptr(0); i < cnt; i++ {
+		base, size := uintptr(le64(vec[i*iovecSize:])), uintptr(le64(vec[i*iovecSize+8:]))
+		if cnt == 1 {
+			size = min(size, maxRW)
+		}
+		if !accessOK(base, size) {
+			return nil, 0, fs.EFAULT
+		}
+		total += le64(vec[i*iovecSize+8:])
+	}
+	return vec, total, 0
+}
+
 // vectorIO is readv, writev, preadv and pwritev: the buffers of the iovec array at iov in turn,
 // through one read or write each, stopping at the first that moves fewer bytes than it asked.
 // pos < 0 means the file position (readv, writev), which moves; else the offset to start at.
@@ -232,19 +264,12 @@ const (
 // writes every buffer and reads end of file; other descriptors that are not files are EINVAL
 // (ESPIPE with an offset).
 func vectorIO(n int, iov uintptr, cnt int, pos int64, write bool) uint64 {
-	if cnt < 0 || cnt > uioMaxIOV {
+	if cnt < 0 {
 		return neg(fs.EINVAL)
 	}
-	vec, ok := userBytes(iov, uintptr(cnt)*iovecSize, false)
-	if !ok {
-		return neg(fs.EFAULT)
-	}
-	var total uint64
-	for i := 0; i < cnt; i++ {
-		if int64(le64(vec[i*iovecSize+8:])) < 0 {
-			return neg(fs.EINVAL)
-		}
-		total += le64(vec[i*iovecSize+8:])
+	vec, total, errno := importIovec(iov, uintptr(cnt))
+	if errno != 0 {
+		return neg(errno)
 	}
 	if fds.Kind(n) == fd.KindConsole && pos < 0 && write { // readv: consoleCall
 		for i := 0; i < cnt; i++ {

@@ -24,6 +24,9 @@ func sysOpenatImpl(f *Frame, dirfd int32, pathAddr uintptr, flags int, mode uint
 // openPath is sysOpenatImpl but for a FIFO, which it returns (its reference released) for the
 // caller to open.
 func openPath(dirfd int32, pathAddr uintptr, flags int, mode uint32) (ret uint64, fifo vfs.Node) {
+	if errno := vfs.OpenFlagsErrno(flags); errno != 0 { // the flags before the path, as Linux
+		return neg(errno), fifo
+	}
 	path, errno := userPath(0, pathAddr)
 	if errno != 0 {
 		return neg(errno), fifo
@@ -159,6 +162,15 @@ func sysLinkatImpl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uint
 	}
 	newAt, newpath, errno := pathArg(1, newdirfd, newAddr, false)
 	if errno != 0 {
+		// Linux copies both names, then looks the old one up before the new one's error
+		// (its copy, or its directory) counts.
+		how := flags&fs.AT_EMPTY_PATH | fs.AT_SYMLINK_NOFOLLOW
+		if flags&fs.AT_SYMLINK_FOLLOW != 0 {
+			how &^= fs.AT_SYMLINK_NOFOLLOW
+		}
+		if _, oldErr := rootNS.StatAt(oldAt, oldpath, how); oldErr != 0 && oldErr != fs.EFDLINK {
+			return neg(oldErr)
+		}
 		return neg(errno)
 	}
 	return errnoOr(rootNS.Link(&fsPages, oldAt, oldpath, newAt, newpath, flags, fsNow()), 0)

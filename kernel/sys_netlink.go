@@ -105,7 +105,7 @@ func netlinkSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 		case errno != 0:
 			return neg(errno)
 		case port != 0:
-			return neg(eCONNREFUSED) // no socket of the guest's talks to another
+			return neg(ECONNREFUSED) // no socket of the guest's talks to another
 		}
 		fds.NetlinkAutobind(n, processID)
 		return 0
@@ -233,7 +233,7 @@ func netlinkMove(f *Frame, n int, write bool, flags int64, c sockCall, msg uintp
 			case errno != 0:
 				return neg(errno), true
 			case port != 0:
-				return neg(eCONNREFUSED), true // no socket of the guest's talks to another
+				return neg(ECONNREFUSED), true // no socket of the guest's talks to another
 			case groups != 0:
 				// To a multicast group: no socket of the guest's hears one.
 				total, errno := userIOLen(c.src, c.srcLen, c.srcVec)

@@ -26,7 +26,6 @@ const (
 	cmsgHdr        = 16 // struct cmsghdr: len (8), level, type
 	msgCtrunc      = 0x8
 	msgCmsgCloexec = 0x40000000
-	eCONNREFUSED   = 111
 	eTOOMANYREFS   = 109
 )
 
@@ -155,7 +154,7 @@ func pairSend(f *Frame, n int, vec bool, buf, count uintptr, flags int64, ctl, c
 	}
 	if fds.PairPeerGone(n) {
 		if dgram {
-			return neg(eCONNREFUSED), true
+			return neg(ECONNREFUSED), true
 		}
 		if flags&msgNosignal == 0 {
 			sendSignal(curSlot(), sigPIPE, signal.Info{Signo: sigPIPE, Code: signal.SI_USER, Pid: processID})

@@ -78,6 +78,18 @@ func sysPollImpl(f *Frame, fdsAddr uintptr, nfds uint64, timeoutMs int32, tsp, s
 
 // sysSelectImpl serves select (a timeval) and pselect6 (a timespec, and a pointer to the signal
 // mask and its size).
+// selectTimeval is select's timeout in nanoseconds. Linux's kern_select carries whole seconds
+// out of tv_usec before it checks the sum (poll_select_set_timeout): 1500000 µs is 1.5 s, and
+// only a negative result is EINVAL.
+func selectTimeval(b []byte) (int64, bool) {
+	sec, usec := int64(binary.LittleEndian.Uint64(b[0:8])), int64(binary.LittleEndian.Uint64(b[8:16]))
+	sec, nsec := sec+usec/1e6, usec%1e6*1e3
+	if sec < 0 || nsec < 0 {
+		return 0, false
+	}
+	return min(sec, int64(1<<62)/1e9)*1e9 + nsec, true
+}
+
 func sysSelectImpl(f *Frame, nfds int, in, out, ex, tmo, sig6 uintptr, isPselect bool) (uint64, bool) {
 	if nfds < 0 {
 		return neg(EINVAL), true
@@ -93,7 +105,7 @@ func sysSelectImpl(f *Frame, nfds int, in, out, ex, tmo, sig6 uintptr, isPselect
 		if isPselect {
 			ns, ok = timespecNanos(b)
 		} else {
-			ns, ok = timevalNanos(b)
+			ns, ok = selectTimeval(b)
 		}
 		if !ok {
 			return neg(EINVAL), true

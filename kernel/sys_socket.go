@@ -467,21 +467,8 @@ func userIOLen(buf, count uintptr, vec bool) (total uint64, errno int) {
 	if !vec {
 		return uint64(count), 0
 	}
-	if int(count) < 0 || count > uioMaxIOV {
-		return 0, EINVAL
-	}
-	segs, ok := userBytes(buf, count*iovecSize, false)
-	if !ok {
-		return 0, EFAULT
-	}
-	for i := 0; i < int(count); i++ {
-		size := le64(segs[i*iovecSize+8:])
-		if int64(size) < 0 {
-			return 0, EINVAL
-		}
-		total += size
-	}
-	return total, 0
+	_, total, errno = importIovec(buf, count)
+	return total, errno
 }
 
 // gatherUser fills dst from user memory, from byte skip of the buffer or iovec array on.

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/fd"
+	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/netlink"
 	"github.com/unitrace/unitrace/kernel/sockwire"
 )
@@ -64,38 +65,101 @@ func sockSimple(f *Frame, n int, op sockwire.Op, args [3]int64, c sockCall) (uin
 	return sockStart(f, c)
 }
 
-// sockAddrIn checks an address passed in: at most sockaddr_storage's size.
-func sockAddrIn(addrLen uintptr) int {
-	if int32(addrLen) < 0 || addrLen > sockwire.MaxAddr {
+// sockKindErrno is the first check of a socket call's descriptor, as Linux's: EBADF if n is not
+// open, ENOTSOCK if it is no socket (the launcher's, a pair's end or a netlink socket).
+func sockKindErrno(n int) int {
+	switch fds.Kind(n) {
+	case fd.KindNone:
+		return EBADF
+	case fd.KindSocket, fd.KindPair:
+		return 0
+	}
+	return ENOTSOCK
+}
+
+// sockAddrIn copies an address in as Linux's move_addr_to_kernel: a length (a C int) below 0
+// or above sockaddr_storage's size EINVAL, an address it cannot read EFAULT.
+func sockAddrIn(addr uintptr, addrLen int32) int {
+	if addrLen < 0 || addrLen > sockwire.MaxAddr {
 		return EINVAL
+	}
+	if _, ok := userBytes(addr, uintptr(addrLen), false); !ok {
+		return EFAULT
 	}
 	return 0
 }
 
 func sysBind(f *Frame, a syscallArgs) (uint64, bool) {
-	if e := sockAddrIn(uintptr(a[2])); e != 0 || a[2] < 2 {
+	n, addrLen := int(int32(a[0])), int32(a[2])
+	if e := sockKindErrno(n); e != 0 { // the descriptor, then the address, as Linux's __sys_bind
+		return neg(e), true
+	}
+	if e := sockAddrIn(uintptr(a[1]), addrLen); e != 0 {
+		return neg(e), true
+	}
+	if addrLen < 2 {
 		return neg(EINVAL), true
 	}
-	return sockSimple(f, int(a[0]), sockwire.OpBind, [3]int64{}, sockCall{addr: uintptr(a[1]), addrLen: uintptr(a[2])})
+	return sockSimple(f, n, sockwire.OpBind, [3]int64{}, sockCall{addr: uintptr(a[1]), addrLen: uintptr(addrLen)})
 }
 
 func sysConnect(f *Frame, a syscallArgs) (uint64, bool) {
-	if e := sockAddrIn(uintptr(a[2])); e != 0 || a[2] < 2 {
+	// Linux's __sys_connect copies the address in before it asks whether the open descriptor
+	// is a socket.
+	n, addr, addrLen := int(int32(a[0])), uintptr(a[1]), int32(a[2])
+	if fds.Kind(n) == fd.KindNone {
+		return neg(EBADF), true
+	}
+	if e := sockAddrIn(addr, addrLen); e != 0 {
+		return neg(e), true
+	}
+	if e := sockKindErrno(n); e != 0 {
+		return neg(e), true
+	}
+	if addrLen < 2 {
 		return neg(EINVAL), true
 	}
-	if fds.Kind(int(a[0])) == fd.KindPair && !fds.IsNetlink(int(a[0])) {
-		// A socket pair is AF_UNIX: as Linux, the address is copied in (EFAULT) and must be a
-		// UNIX one with a path (EINVAL) before the socket's state (EISCONN) counts.
-		b, ok := userBytes(uintptr(a[1]), uintptr(a[2]), false)
-		if !ok {
-			return neg(EFAULT), true
-		}
-		if a[2] <= 2 || uint16(b[0])|uint16(b[1])<<8 != afUNIX {
-			return neg(EINVAL), true
+	if fds.Kind(n) == fd.KindPair && !fds.IsNetlink(n) {
+		b, _ := userBytes(addr, uintptr(addrLen), false)
+		return neg(pairConnect(b)), true
+	}
+	return sockSimple(f, n, sockwire.OpConnect, [3]int64{},
+		sockCall{call: callConnect, addr: addr, addrLen: uintptr(addrLen)})
+}
+
+// sockaddrUnSize is sizeof(struct sockaddr_un) (include/uapi/linux/un.h): the family and a
+// 108-byte path.
+const sockaddrUnSize = 110
+
+// pairConnect is connect on a socket pair's end, whose address sa is AF_UNIX's. Linux's
+// unix_stream_connect checks the address (the family, a length that holds a path and fits
+// struct sockaddr_un: EINVAL), then looks for the socket listening at it, and only then asks
+// whether this one is connected already (EISCONN). No AF_UNIX socket listens in the guest: the
+// answer is the path's lookup error, or ECONNREFUSED, as Linux's for a name nothing is bound to.
+func pairConnect(sa []byte) int {
+	if len(sa) <= 2 || len(sa) > sockaddrUnSize || uint16(sa[0])|uint16(sa[1])<<8 != afUNIX {
+		return EINVAL
+	}
+	if sa[2] == 0 {
+		return ECONNREFUSED // an abstract name: none is bound
+	}
+	buf := &pathBufs[0]
+	k := copy(buf[:], sa[2:])
+	for i, c := range buf[:k] {
+		if c == 0 {
+			k = i
+			break
 		}
 	}
-	return sockSimple(f, int(a[0]), sockwire.OpConnect, [3]int64{},
-		sockCall{call: callConnect, addr: uintptr(a[1]), addrLen: uintptr(a[2])})
+	path := buf[:k]
+	at, errno := pathAt(atFDCWD, path, false)
+	if errno == 0 {
+		_, errno = rootNS.StatAt(at, path, 0)
+	}
+	if errno != 0 && errno != fs.EFDLINK {
+		return errno
+	}
+	return ECONNREFUSED
 }
 
 func sysListen(f *Frame, a syscallArgs) (uint64, bool) {
@@ -150,6 +214,9 @@ func sysGetpeername(f *Frame, a syscallArgs) (uint64, bool) {
 const maxOptLen = 64
 
 func sysSetsockopt(f *Frame, a syscallArgs) (uint64, bool) {
+	if e := sockKindErrno(int(int32(a[0]))); e != 0 { // the descriptor before the length
+		return neg(e), true
+	}
 	if int32(a[4]) < 0 || a[4] > maxOptLen {
 		return neg(EINVAL), true
 	}
@@ -187,12 +254,8 @@ func sysGetsockopt(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 func sysShutdown(f *Frame, a syscallArgs) (uint64, bool) {
-	switch fds.Kind(int(a[0])) { // the descriptor before how, as Linux
-	case fd.KindNone:
-		return neg(EBADF), true
-	case fd.KindSocket, fd.KindPair:
-	default:
-		return neg(ENOTSOCK), true
+	if e := sockKindErrno(int(int32(a[0]))); e != 0 { // the descriptor before how, as Linux
+		return neg(e), true
 	}
 	if uint32(a[1]) > 2 {
 		return neg(EINVAL), true
@@ -200,23 +263,40 @@ func sysShutdown(f *Frame, a syscallArgs) (uint64, bool) {
 	return sockSimple(f, int(a[0]), sockwire.OpShutdown, [3]int64{int64(a[1])}, sockCall{})
 }
 
+// sysSendto and sysRecvfrom check in Linux's order: the buffer's range (import_ubuf: EFAULT
+// unless the most a call moves, maxRW, lies in the user half), the descriptor, then sendto's
+// address.
 func sysSendto(f *Frame, a syscallArgs) (uint64, bool) {
-	c := sockCall{src: uintptr(a[1]), srcLen: uintptr(a[2])}
+	n, buf, count := int(int32(a[0])), uintptr(a[1]), uintptr(a[2])
+	if !accessOK(buf, min(count, maxRW)) {
+		return neg(EFAULT), true
+	}
+	if e := sockKindErrno(n); e != 0 {
+		return neg(e), true
+	}
+	c := sockCall{src: buf, srcLen: count}
 	if a[4] != 0 {
-		if e := sockAddrIn(uintptr(a[5])); e != 0 {
+		if e := sockAddrIn(uintptr(a[4]), int32(a[5])); e != 0 {
 			return neg(e), true
 		}
-		c.addr, c.addrLen = uintptr(a[4]), uintptr(a[5])
+		c.addr, c.addrLen = uintptr(a[4]), uintptr(uint32(a[5]))
 	}
-	return sockSend(f, int(a[0]), int64(int32(a[3])), c)
+	return sockSend(f, n, int64(int32(a[3])), c)
 }
 
 func sysRecvfrom(f *Frame, a syscallArgs) (uint64, bool) {
-	c := sockCall{out: netCall{buf: uintptr(a[1]), count: uintptr(a[2])}}
+	n, buf, count := int(int32(a[0])), uintptr(a[1]), uintptr(a[2])
+	if !accessOK(buf, min(count, maxRW)) {
+		return neg(EFAULT), true
+	}
+	if e := sockKindErrno(n); e != 0 {
+		return neg(e), true
+	}
+	c := sockCall{out: netCall{buf: buf, count: count}}
 	if a[4] != 0 {
 		c.out.addr, c.out.addrLen = uintptr(a[4]), uintptr(a[5])
 	}
-	return sockRecv(f, int(a[0]), int64(int32(a[3])), c)
+	return sockRecv(f, n, int64(int32(a[3])), c)
 }
 
 // struct msghdr's fields (include/linux/socket.h), 64-bit.
@@ -230,46 +310,106 @@ const (
 	msgFlagsOff   = 48
 )
 
-func sysSendmsg(f *Frame, a syscallArgs) (uint64, bool) {
-	m, ok := userBytes(uintptr(a[1]), msghdrSize, false)
-	if !ok {
-		return neg(EFAULT), true
-	}
-	ctl, ctlLen := uintptr(le64(m[msgControl:])), uintptr(le64(m[msgControlLen:]))
-	if ctlLen != 0 && !isPair(int(int32(a[0]))) {
-		return neg(EOPNOTSUPP), true // ancillary data is not passed on to the launcher's sockets
-	}
-	c := sockCall{src: uintptr(le64(m[msgIov:])), srcLen: uintptr(le64(m[msgIovLen:])), srcVec: true}
-	if name := uintptr(le64(m[msgName:])); name != 0 {
-		nl := uintptr(uint32(le64(m[msgNameLen:])))
-		if e := sockAddrIn(nl); e != 0 {
-			return neg(e), true
-		}
-		c.addr, c.addrLen = name, nl
-	}
-	if isPair(int(int32(a[0]))) {
-		return pairMove(f, int(int32(a[0])), true, int64(int32(a[2])), c, ctl, ctlLen, 0)
-	}
-	return sockSend(f, int(a[0]), int64(int32(a[2])), c)
+// msgHeader is a struct msghdr copied in and checked (importMsghdr).
+type msgHeader struct {
+	name, nameLen uintptr // nameLen at most sockaddr_storage's size; both 0 without a name
+	iov, iovLen   uintptr
+	ctl, ctlLen   uintptr
 }
 
+// importMsghdr reads the struct msghdr at msg in the order of Linux's copy_msghdr_from_user:
+// the header (EFAULT), the name's length (a C int: EINVAL if negative, cut to sockaddr_storage's
+// size), for a send the name itself (EFAULT), the iovec count (EMSGSIZE above UIO_MAXIOV), then
+// the iovec array (importIovec). A send's control data is checked after, by its caller.
+func importMsghdr(msg uintptr, send bool) (h msgHeader, errno int) {
+	m, ok := userBytes(msg, msghdrSize, false)
+	if !ok {
+		return h, EFAULT
+	}
+	h.name = uintptr(le64(m[msgName:]))
+	if nl := int32(le64(m[msgNameLen:])); h.name != 0 {
+		if nl < 0 {
+			return h, EINVAL
+		}
+		h.nameLen = min(uintptr(nl), sockwire.MaxAddr)
+	}
+	if send && h.nameLen != 0 {
+		if _, ok := userBytes(h.name, h.nameLen, false); !ok {
+			return h, EFAULT
+		}
+	}
+	if send && h.nameLen == 0 {
+		h.name = 0
+	}
+	h.iov, h.iovLen = uintptr(le64(m[msgIov:])), uintptr(le64(m[msgIovLen:]))
+	if h.iovLen > uioMaxIOV {
+		return h, EMSGSIZE
+	}
+	if _, _, errno := importIovec(h.iov, h.iovLen); errno != 0 {
+		return h, errno
+	}
+	h.ctl, h.ctlLen = uintptr(le64(m[msgControl:])), uintptr(le64(m[msgControlLen:]))
+	return h, 0
+}
+
+// optmemMax is Linux's default net.core.optmem_max: the most control data a send may pass
+// (sock_kmalloc's limit; ENOBUFS above it).
+const optmemMax = 131072
+
+// sysSendmsg checks as Linux's ___sys_sendmsg: the descriptor, the header (importMsghdr), the
+// control data's length (ENOBUFS) and bytes (EFAULT); then the socket's own checks.
+func sysSendmsg(f *Frame, a syscallArgs) (uint64, bool) {
+	n := int(int32(a[0]))
+	if e := sockKindErrno(n); e != 0 {
+		return neg(e), true
+	}
+	h, errno := importMsghdr(uintptr(a[1]), true)
+	if errno != 0 {
+		return neg(errno), true
+	}
+	if h.ctlLen > 0 {
+		if h.ctlLen >= optmemMax {
+			return neg(ENOBUFS), true
+		}
+		if _, ok := userBytes(h.ctl, h.ctlLen, false); !ok {
+			return neg(EFAULT), true
+		}
+		if !isPair(n) {
+			return neg(EOPNOTSUPP), true // ancillary data is not passed on to the launcher's sockets
+		}
+	}
+	c := sockCall{src: h.iov, srcLen: h.iovLen, srcVec: true, addr: h.name, addrLen: h.nameLen}
+	if isPair(n) {
+		return pairMove(f, n, true, int64(int32(a[2])), c, h.ctl, h.ctlLen, 0)
+	}
+	return sockSend(f, n, int64(int32(a[2])), c)
+}
+
+// sysRecvmsg checks the descriptor, then the header (importMsghdr), as Linux's __sys_recvmsg.
 func sysRecvmsg(f *Frame, a syscallArgs) (uint64, bool) {
-	msg := uintptr(a[1])
+	n, msg := int(int32(a[0])), uintptr(a[1])
+	if e := sockKindErrno(n); e != 0 {
+		return neg(e), true
+	}
+	h, errno := importMsghdr(msg, false)
+	if errno != 0 {
+		return neg(errno), true
+	}
 	m, ok := userBytes(msg, msghdrSize, true)
 	if !ok {
-		return neg(EFAULT), true
+		return neg(EFAULT), true // the header is written back
 	}
-	c := sockCall{srcVec: true, out: netCall{buf: uintptr(le64(m[msgIov:])), count: uintptr(le64(m[msgIovLen:])), vec: true, msgFlags: msg + msgFlagsOff}}
-	if name := uintptr(le64(m[msgName:])); name != 0 {
-		c.out.addr, c.out.addrLen = name, msg+msgNameLen
+	c := sockCall{srcVec: true, out: netCall{buf: h.iov, count: h.iovLen, vec: true, msgFlags: msg + msgFlagsOff}}
+	if h.name != 0 {
+		c.out.addr, c.out.addrLen = h.name, msg+msgNameLen
 	}
-	if isPair(int(int32(a[0]))) {
-		return pairMove(f, int(int32(a[0])), false, int64(int32(a[2])), c, uintptr(le64(m[msgControl:])), uintptr(le64(m[msgControlLen:])), msg)
+	if isPair(n) {
+		return pairMove(f, n, false, int64(int32(a[2])), c, h.ctl, h.ctlLen, msg)
 	}
 	for i := msgControlLen; i < msgControlLen+8; i++ {
 		m[i] = 0 // no ancillary data comes back
 	}
-	return sockRecv(f, int(a[0]), int64(int32(a[2])), c)
+	return sockRecv(f, n, int64(int32(a[2])), c)
 }
 
 // sockSend is write, writev, sendto and sendmsg: c holds the bytes (src, srcLen, srcVec) and

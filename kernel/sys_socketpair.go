@@ -17,7 +17,6 @@ import (
 const (
 	soProtocol   = 38
 	soAcceptConn = 30
-	eISCONN      = 106
 	shutRDWR     = 2
 )
 
@@ -132,7 +131,7 @@ func pairSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 		}
 		return 0 // other SOL_SOCKET options: taken, and nothing here depends on them
 	case sockwire.OpConnect:
-		return neg(eISCONN)
+		return neg(EISCONN)
 	}
 	return neg(EINVAL) // bind, listen: a pair is connected already
 }
@@ -177,7 +176,7 @@ func pairMove(f *Frame, n int, write bool, flags int64, c sockCall, ctl, ctlLen,
 	}
 	switch {
 	case write && c.addrLen > 0:
-		return neg(eISCONN), true
+		return neg(EISCONN), true
 	case flags&^allowed != 0:
 		return neg(EOPNOTSUPP), true
 	}

@@ -47,6 +47,26 @@ func (ns *Namespace) lookupAtFD(at At, path []byte, flags int) (Node, int) {
 	return ns.resolve(w, lf)
 }
 
+// OpenFlagsErrno is EINVAL for the open flags Linux's build_open_flags refuses before it looks
+// at the path: O_DIRECTORY with O_CREAT, and __O_TMPFILE but as O_TMPFILE (with O_DIRECTORY,
+// without O_CREAT) and a writing access mode. With O_PATH, open drops the other flags first
+// (build_open_how), so none of them is refused.
+func OpenFlagsErrno(flags int) int {
+	const tmpfileBit = fs.O_TMPFILE &^ fs.O_DIRECTORY // __O_TMPFILE
+	if flags&fs.O_PATH != 0 {
+		flags &= fs.O_PATH | fs.O_DIRECTORY | fs.O_NOFOLLOW | fs.O_CLOEXEC
+	}
+	switch {
+	case flags&(fs.O_DIRECTORY|fs.O_CREAT) == fs.O_DIRECTORY|fs.O_CREAT:
+		return fs.EINVAL
+	case flags&tmpfileBit == 0:
+		return 0
+	case flags&(fs.O_TMPFILE|fs.O_CREAT) != fs.O_TMPFILE, flags&fs.O_ACCMODE == fs.O_RDONLY:
+		return fs.EINVAL
+	}
+	return 0
+}
+
 // Open opens the file path names (openat): it returns the file, with a reference the caller
 // drops with Release when the descriptor closes, and whether Open created it. Access mode,
 // O_CREAT, O_EXCL, O_TRUNC, O_DIRECTORY, O_NOFOLLOW and O_PATH change what it does; O_APPEND,
@@ -55,16 +75,14 @@ func (ns *Namespace) lookupAtFD(at At, path []byte, flags int) (Node, int) {
 // a descriptor without a file (a pipe, a socket, the console) fails with fs.EFDLINK, FDLink
 // naming the descriptor: opening it is the caller's.
 func (ns *Namespace) Open(p Pages, at At, path []byte, flags int, mode uint32, now fs.Timespec) (n Node, created bool, errno int) {
+	if errno := OpenFlagsErrno(flags); errno != 0 {
+		return Node{}, false, errno
+	}
 	switch {
-	case flags&(fs.O_DIRECTORY|fs.O_CREAT) == fs.O_DIRECTORY|fs.O_CREAT:
-		return Node{}, false, fs.EINVAL
-	case flags&fs.O_TMPFILE == fs.O_TMPFILE:
-		if flags&fs.O_ACCMODE == fs.O_RDONLY {
-			return Node{}, false, fs.EINVAL
-		}
-		return Node{}, false, fs.EOPNOTSUPP
 	case flags&fs.O_PATH != 0:
 		flags &= fs.O_PATH | fs.O_DIRECTORY | fs.O_NOFOLLOW | fs.O_CLOEXEC
+	case flags&fs.O_TMPFILE == fs.O_TMPFILE:
+		return Node{}, false, fs.EOPNOTSUPP
 	}
 	lf := follow
 	if flags&fs.O_NOFOLLOW != 0 || flags&(fs.O_CREAT|fs.O_EXCL) == fs.O_CREAT|fs.O_EXCL {
