@@ -264,6 +264,23 @@ func importIovec(iov, cnt uintptr) (vec []byte, total uint64, errno int) {
 // writes every buffer and reads end of file; other descriptors that are not files are EINVAL
 // (ESPIPE with an offset).
 func vectorIO(n int, iov uintptr, cnt int, pos int64, write bool) uint64 {
+	// The descriptor and its access mode before the iovecs, as Linux's vfs_readv and
+	// vfs_writev.
+	console := fds.Kind(n) == fd.KindConsole && pos < 0 && write // readv: consoleCall
+	var f *fd.File
+	if !console {
+		notFile := fs.EINVAL
+		if pos >= 0 {
+			notFile = fs.ESPIPE
+		}
+		var errno int
+		if f, errno = fileOf(n, notFile); errno != 0 {
+			return neg(errno)
+		}
+		if write && !canWrite(f) || !write && !canRead(f) {
+			return neg(fs.EBADF)
+		}
+	}
 	if cnt < 0 {
 		return neg(fs.EINVAL)
 	}
@@ -271,7 +288,7 @@ func vectorIO(n int, iov uintptr, cnt int, pos int64, write bool) uint64 {
 	if errno != 0 {
 		return neg(errno)
 	}
-	if fds.Kind(n) == fd.KindConsole && pos < 0 && write { // readv: consoleCall
+	if console {
 		for i := 0; i < cnt; i++ {
 			b, ok := userBytes(uintptr(le64(vec[i*iovecSize:])), uintptr(le64(vec[i*iovecSize+8:])), false)
 			if !ok {
@@ -280,14 +297,6 @@ func vectorIO(n int, iov uintptr, cnt int, pos int64, write bool) uint64 {
 			consoleWrite(b)
 		}
 		return total
-	}
-	notFile := fs.EINVAL
-	if pos >= 0 {
-		notFile = fs.ESPIPE
-	}
-	f, errno := fileOf(n, notFile)
-	if errno != 0 {
-		return neg(errno)
 	}
 	off := pos
 	if pos < 0 {

@@ -74,6 +74,7 @@ func orderEdges(dir string, file int, sp [2]int, end, kernel uintptr) (cases []e
 			return sys6(unix.SYS_RECVFROM, uintptr(sp[0]), kernel, 16, unix.MSG_DONTWAIT, 0, 0)
 		}, result{0, unix.EFAULT}},
 		{"writev with an empty iovec in the kernel's half", func() (uintptr, error) { return sys(unix.SYS_WRITEV, uintptr(file), at(960), 2) }, result{0, unix.EFAULT}},
+		{"writev a descriptor not open before its iovecs", func() (uintptr, error) { return sys(unix.SYS_WRITEV, 1<<20, at(960), 2) }, result{0, unix.EBADF}},
 		{"linkat a missing old name before the new one's fault", func() (uintptr, error) {
 			return sys6(unix.SYS_LINKAT, atFDCWD, oldName, atFDCWD, kernel, 0, 0)
 		}, result{0, unix.ENOENT}},
