@@ -312,7 +312,7 @@ const (
 
 // msgHeader is a struct msghdr copied in and checked (importMsghdr).
 type msgHeader struct {
-	name, nameLen uintptr // nameLen at most sockaddr_storage's size; both 0 without a name
+	name, nameLen uintptr // nameLen at most sockaddr_storage's size, 0 without a name; a send's name is 0 with no length
 	iov, iovLen   uintptr
 	ctl, ctlLen   uintptr
 }
