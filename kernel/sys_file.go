@@ -246,13 +246,13 @@ func importIovec(iov, cnt uintptr) (vec []byte, total uint64, errno int) {
 	}
 	for i := uintptr(0); i < cnt; i++ {
 		base, size := uintptr(le64(vec[i*iovecSize:])), uintptr(le64(vec[i*iovecSize+8:]))
+		total += uint64(size)
 		if cnt == 1 {
 			size = min(size, maxRW)
 		}
 		if !accessOK(base, size) {
 			return nil, 0, fs.EFAULT
 		}
-		total += le64(vec[i*iovecSize+8:])
 	}
 	return vec, total, 0
 }

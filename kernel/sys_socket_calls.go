@@ -77,16 +77,18 @@ func sockKindErrno(n int) int {
 	return ENOTSOCK
 }
 
-// sockAddrIn copies an address in as Linux's move_addr_to_kernel: a length (a C int) below 0
-// or above sockaddr_storage's size EINVAL, an address it cannot read EFAULT.
-func sockAddrIn(addr uintptr, addrLen int32) int {
+// sockAddrIn checks an address passed in as Linux's move_addr_to_kernel copies it: a length (a
+// C int) below 0 or above sockaddr_storage's size EINVAL, an address it cannot read EFAULT. It
+// returns the address's bytes, which must not outlive the system call.
+func sockAddrIn(addr uintptr, addrLen int32) ([]byte, int) {
 	if addrLen < 0 || addrLen > sockwire.MaxAddr {
-		return EINVAL
+		return nil, EINVAL
 	}
-	if _, ok := userBytes(addr, uintptr(addrLen), false); !ok {
-		return EFAULT
+	b, ok := userBytes(addr, uintptr(addrLen), false)
+	if !ok {
+		return nil, EFAULT
 	}
-	return 0
+	return b, 0
 }
 
 func sysBind(f *Frame, a syscallArgs) (uint64, bool) {
@@ -94,7 +96,7 @@ func sysBind(f *Frame, a syscallArgs) (uint64, bool) {
 	if e := sockKindErrno(n); e != 0 { // the descriptor, then the address, as Linux's __sys_bind
 		return neg(e), true
 	}
-	if e := sockAddrIn(uintptr(a[1]), addrLen); e != 0 {
+	if _, e := sockAddrIn(uintptr(a[1]), addrLen); e != 0 {
 		return neg(e), true
 	}
 	if addrLen < 2 {
@@ -110,7 +112,8 @@ func sysConnect(f *Frame, a syscallArgs) (uint64, bool) {
 	if fds.Kind(n) == fd.KindNone {
 		return neg(EBADF), true
 	}
-	if e := sockAddrIn(addr, addrLen); e != 0 {
+	sa, e := sockAddrIn(addr, addrLen)
+	if e != 0 {
 		return neg(e), true
 	}
 	if e := sockKindErrno(n); e != 0 {
@@ -119,9 +122,8 @@ func sysConnect(f *Frame, a syscallArgs) (uint64, bool) {
 	if addrLen < 2 {
 		return neg(EINVAL), true
 	}
-	if fds.Kind(n) == fd.KindPair && !fds.IsNetlink(n) {
-		b, _ := userBytes(addr, uintptr(addrLen), false)
-		return neg(pairConnect(b)), true
+	if isPair(n) && !fds.IsNetlink(n) {
+		return neg(pairConnect(sa)), true
 	}
 	return sockSimple(f, n, sockwire.OpConnect, [3]int64{},
 		sockCall{call: callConnect, addr: addr, addrLen: uintptr(addrLen)})
@@ -227,16 +229,12 @@ func sysSetsockopt(f *Frame, a syscallArgs) (uint64, bool) {
 func sysGetsockopt(f *Frame, a syscallArgs) (uint64, bool) {
 	// The descriptor first, and a socket pair (AF_UNIX) has only SOL_SOCKET options: other
 	// levels are EOPNOTSUPP before the length is read, as Linux.
-	switch fds.Kind(int(a[0])) {
-	case fd.KindNone:
-		return neg(EBADF), true
-	case fd.KindSocket:
-	case fd.KindPair:
-		if int32(a[1]) != solSocket && !fds.IsNetlink(int(a[0])) {
-			return neg(EOPNOTSUPP), true
-		}
-	default:
-		return neg(ENOTSOCK), true
+	n := int(int32(a[0]))
+	if e := sockKindErrno(n); e != 0 {
+		return neg(e), true
+	}
+	if isPair(n) && !fds.IsNetlink(n) && int32(a[1]) != solSocket {
+		return neg(EOPNOTSUPP), true
 	}
 	val, lenp := uintptr(a[3]), uintptr(a[4])
 	room, ok := readUser32(lenp)
@@ -249,7 +247,7 @@ func sysGetsockopt(f *Frame, a syscallArgs) (uint64, bool) {
 	if val == 0 {
 		return neg(EFAULT), true
 	}
-	return sockSimple(f, int(a[0]), sockwire.OpGetSockOpt, [3]int64{int64(int32(a[1])), int64(int32(a[2])), int64(room)},
+	return sockSimple(f, n, sockwire.OpGetSockOpt, [3]int64{int64(int32(a[1])), int64(int32(a[2])), int64(room)},
 		sockCall{out: netCall{buf: val, optLen: lenp}})
 }
 
@@ -276,7 +274,7 @@ func sysSendto(f *Frame, a syscallArgs) (uint64, bool) {
 	}
 	c := sockCall{src: buf, srcLen: count}
 	if a[4] != 0 {
-		if e := sockAddrIn(uintptr(a[4]), int32(a[5])); e != 0 {
+		if _, e := sockAddrIn(uintptr(a[4]), int32(a[5])); e != 0 {
 			return neg(e), true
 		}
 		c.addr, c.addrLen = uintptr(a[4]), uintptr(uint32(a[5]))
