@@ -56,6 +56,7 @@ func startProgram(shareBlock uintptr) {
 	}
 	initTimers()
 	startBootSampler()
+	startBootOffCPU()
 	startSecondaries()
 	archEnter(&t.frame)
 }

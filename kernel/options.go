@@ -41,6 +41,7 @@ var (
 // line stops the boot with a message naming the problem.
 func parseCommandLine() {
 	sampleOpts.hzWord = -1
+	offcpuOpts.hzWord, offcpuOpts.nWord = -1, -1
 	if err := cmdline.Parse(startInfo.Cmdline()); err != boot.OK {
 		klog().s("command line: ").s(err.String()).s(": ").s(cmdline.BadWord()).nl()
 		panicBoot("malformed command line")
@@ -65,7 +66,7 @@ func parseCommandLine() {
 			if watchdogOption(o) || smpOption(o) || fsmemOption(o) || cwdOption(i, o) || shareOption(i, o) || dnsOption(i, o) {
 				continue
 			}
-			if sampleOption(i, o) {
+			if sampleOption(i, o) || offcpuOption(i, o) {
 				topts.wanted = true // samples travel through the tracer
 				continue
 			}

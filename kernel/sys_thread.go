@@ -96,7 +96,9 @@ func exitGroup(code int) {
 		parkForGood() // another CPU is stopping the machine already
 	}
 	stopSampler()
+	sweep.on = false
 	reportSampler()
+	reportOffCPU()
 	if numCPUs > 1 {
 		reportLock()
 	}

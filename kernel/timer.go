@@ -68,10 +68,14 @@ func armNext() {
 //
 //go:nosplit
 func (l *cpuLocal) timerDeadline() uint64 {
-	if l.wakeNext != 0 && l.wakeNext < l.tickNext {
-		return l.wakeNext
+	d := l.tickNext
+	if l.wakeNext != 0 && l.wakeNext < d {
+		d = l.wakeNext
 	}
-	return l.tickNext
+	if s := sweepDeadline(); s != 0 && s < d && l == &cpuLocals[0] {
+		d = s
+	}
+	return d
 }
 
 // sleepSlack is how late a nanosleep may wake after its deadline (ns): Linux's default timer
@@ -152,6 +156,7 @@ func timerInterrupt() (tickDue bool) {
 		l.wakeNext = 0 // a wake-up: the tick's path wakes the sleepers and fires the timers due
 		tickDue = true
 	}
+	sweepIfDue(now)
 	armNext()
 	return tickDue
 }

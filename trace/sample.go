@@ -86,6 +86,7 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle, here bool) 
 	var leafKind record.StackKind
 	var x unwind.Crossing
 	var threadKind record.StackKind // the thread context's, when a crossing walk reached one
+	goid := uint64(0)               // the goroutine the interrupted thread ran, 0 if none or unknown
 	fa := uintptr(0)
 	if state&InterruptBacktrace != 0 {
 		fa = unwind.CurrentFrame()
@@ -106,6 +107,9 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle, here bool) 
 		rflags |= wf
 		leafKind = record.StackInterrupt
 		nargs, threadKind = putThreadArgs(&args, nargs, x.Thread())
+		if t := x.Thread(); t != nil {
+			goid = t.Goid()
+		}
 	case fa != 0:
 		// What the interrupt stopped: its exact pc, its chain inside its own stack and, when
 		// that was kernel code, each context the traps beneath it saved, out to the thread.
@@ -123,6 +127,11 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle, here bool) 
 		args[record.SampleArgW0], args[record.SampleArgW1] = uint64(w0), uint64(w1)
 		if leafKind == record.StackInterrupt {
 			nargs, threadKind = putThreadArgs(&args, nargs, x.Thread())
+			if t := x.Thread(); t != nil {
+				goid = t.Goid()
+			}
+		} else {
+			goid = leaf.Goid()
 		}
 	case state&(InterruptBacktrace|Backtrace) != 0:
 		// No interrupt frame (or the debug mode that asks for the ordinary walk): the path
@@ -144,6 +153,10 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle, here bool) 
 		st8 |= record.SampleState(threadKind) << record.ThreadKindShift
 	}
 	args[record.SampleArgTID] = uint64(cs.tid.Load())
+	if goid != 0 {
+		args[record.SampleArgTID] = goid
+		st8 |= record.StateGoroutine
+	}
 	args[record.SampleArgLateNs] = lateNs
 	args[record.SampleArgState] = uint64(st8)
 	args[record.SampleArgWeight] = max(weight, 1)

@@ -151,3 +151,37 @@ func gStack(g uintptr) (lo, hi uintptr, ok bool) {
 	lo, hi = load(g+gStackLo), load(g+gStackHi)
 	return lo, hi, lo < hi && hi-lo <= maxStack
 }
+
+// goidOffset is the offset of g.goid, from the image's goroutine layout (SetGoidOffset); 0
+// until the kernel knows it, and then no context has a goroutine id.
+var goidOffset uintptr
+
+// SetGoidOffset tells the unwinder where a g keeps its id: the layout the image builder read
+// from the image's DWARF (package goroutines). The kernel calls it once at boot.
+func SetGoidOffset(off uintptr) { goidOffset = off }
+
+// Goid is the id of the goroutine the context runs on behalf of: its g's, or on an M's system
+// stack the goroutine that M runs (m.curg: the runtime's code on g0 works for it, as
+// runtime/pprof charges it), 0 when there is none or it cannot be read.
+//
+//go:nosplit
+func (c *Context) Goid() uint64 {
+	g := c.g
+	if goidOffset == 0 || g == 0 || (c.Kind != record.StackGoroutine && c.Kind != record.StackSystem) {
+		return 0
+	}
+	if c.Kind == record.StackSystem {
+		if !readable(g + gM) {
+			return 0
+		}
+		m := load(g + gM)
+		if m == 0 || !readable(m+goabi.MCurg) {
+			return 0
+		}
+		g = load(m + goabi.MCurg)
+	}
+	if g == 0 || g&7 != 0 || !readable(g+goidOffset) {
+		return 0
+	}
+	return uint64(load(g + goidOffset))
+}

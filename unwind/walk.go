@@ -205,3 +205,24 @@ func CallerPath(pcs []uint64) int {
 //
 //go:noescape
 func CallerFP() uintptr
+
+// Readable reports whether the aligned word at va can be loaded without a fault: the check
+// every walk's loads pass, for readers of the runtime's memory outside a walk.
+//
+//go:nosplit
+func Readable(va uintptr) bool { return readable(va) }
+
+// TextRange is where the image's code lies: every return address a walk yields is inside.
+//
+//go:nosplit
+func TextRange() (lo, hi uintptr) { return textRange() }
+
+// OnStack bounds w to the stack [lo, hi) of a thread or goroutine that is not running here,
+// every page checked (it may never have been touched).
+//
+//go:nosplit
+func (w *Walk) OnStack(lo, hi uintptr) {
+	w.StackLo, w.StackHi = lo, hi
+	w.TextLo, w.TextHi = textRange()
+	w.Mapped = true
+}

@@ -24,6 +24,7 @@ func flameSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 	var pf profFlags
 	var sf shapeFlags
 	pf.register(fs)
+	pf.registerTime(fs)
 	sf.register(fs)
 	out := fs.String("o", "", "output file (- for standard output)")
 	title := fs.String("title", "", "title above the graph (default: the recording's name)")

@@ -24,6 +24,7 @@ func foldedSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 	var pf profFlags
 	var sf shapeFlags
 	pf.register(fs)
+	pf.registerTime(fs)
 	sf.register(fs)
 	out := fs.String("o", "-", "output file (- for standard output)")
 	return func(std stdio, args []string) error {

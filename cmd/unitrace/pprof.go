@@ -25,7 +25,7 @@ var pprofCommand = command{
 }
 
 func pprofSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
-	var pf profFlags
+	pf := profFlags{all: true}
 	pf.register(fs)
 	out := fs.String("o", "", "output file (- for standard output)")
 	return func(std stdio, args []string) error {

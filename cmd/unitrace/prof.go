@@ -27,6 +27,7 @@ func profSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 	var pf profFlags
 	var sf shapeFlags
 	pf.register(fs)
+	pf.registerTime(fs)
 	sf.register(fs)
 	reverse := fs.Bool("r", false, "start at the leaves: callee-first trees")
 	function := fs.String("function", "", "print the callees and callers of this function")

@@ -115,7 +115,7 @@ var runCommand = command{
 	name: "run",
 	synopsis: "[-arch amd64|arm64] [-machine MACHINE] [-m SIZE] [-smp N] [-accel tcg|kvm] [-cpu MODEL] [-timeout D] [-image ELF] [-v] [-n] " +
 		"[-files HOSTDIR:GUESTDIR ...] [-files-mtime SECONDS] [-share HOSTDIR:GUESTDIR[:ro] ...] " +
-		"[-trace GLOBS] [-backtrace] [-ring SIZE] [-sample HZ] [-sample-force] [-mode stream|flight] [-pprof FILE] [-o FILE] [-sockets DIR] [-ctl SOCK] " +
+		"[-trace GLOBS] [-backtrace] [-ring SIZE] [-sample HZ] [-sample-force] [-offcpu [-offcpu-hz HZ] [-offcpu-max N]] [-mode stream|flight] [-pprof FILE] [-o FILE] [-sockets DIR] [-ctl SOCK] " +
 		"[-net host|none] [-listen GUESTPORT=HOSTADDR:PORT ...] APP_DIR [KEY=VALUE ...] [-- ARGS ...]",
 	summary: "build the main package in APP_DIR into an image and boot it in QEMU (-trace records it)",
 	doc:     runDoc,
@@ -164,8 +164,11 @@ func (o *runOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.trace.Ring, "ring", "", "per-CPU trace ring size: a power of two from 16K to 1G (default: the kernel's, 1M)")
 	fs.StringVar(&o.trace.Sample, "sample", "", "run the sampling profiler from boot at this rate in Hz (1..10000) and record the samples")
 	fs.BoolVar(&o.trace.Force, "sample-force", false, "allow -sample rates up to 100000 Hz")
+	fs.BoolVar(&o.trace.OffCPU, "offcpu", false, "from boot, sample every goroutine that is not on a CPU (its state, wait reason and stack) and record the samples")
+	fs.IntVar(&o.trace.OffCPUHz, "offcpu-hz", 0, fmt.Sprintf("the off-CPU sweep's rate in Hz (1..%d; default 100)", vmconfig.MaxOffCPUHz))
+	fs.IntVar(&o.trace.OffCPUMax, "offcpu-max", 0, "look at no more than this many goroutines a sweep (default 20000; the rest are counted)")
 	fs.StringVar(&o.trace.Mode, "mode", "", "trace ring mode: stream (drop new records when full) or flight (overwrite old ones)")
-	fs.StringVar(&o.pprofFile, "pprof", "", "after the run, write the samples as a pprof profile to this file (with -sample)")
+	fs.StringVar(&o.pprofFile, "pprof", "", "after the run, write the samples as a pprof profile to this file (with -sample or -offcpu)")
 	fs.StringVar(&o.traceFile, "o", "", "record the trace to this file (default with -trace: the image path with .utrace for .elf)")
 	fs.StringVar(&o.sockets, "sockets", "", "put the trace port sockets in this directory for \"unitrace record\" instead of recording")
 	fs.StringVar(&o.ctlSock, "ctl", "", "listen on this unix socket for clients of the guest's control port (\"unitrace signal -ctl SOCK SIG\")")
@@ -223,8 +226,8 @@ func (o *runOptions) check() error {
 	if o.timeout < 0 {
 		return usageError{"-timeout must not be negative"}
 	}
-	if o.pprofFile != "" && o.trace.Sample == "" {
-		return usageError{"-pprof writes the sampler's profile: it needs -sample HZ"}
+	if o.pprofFile != "" && o.trace.Sample == "" && !o.trace.OffCPU {
+		return usageError{"-pprof writes the sampler's profile: it needs -sample HZ or -offcpu"}
 	}
 	if o.sockets != "" && o.pprofFile != "" {
 		return usageError{"-sockets leaves the recording to \"unitrace record\": it cannot be combined with -pprof"}

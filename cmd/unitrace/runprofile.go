@@ -10,7 +10,7 @@ import (
 // symbolized with the image the run built: what `unitrace pprof -elf IMAGE -o OUT RECORDING`
 // does.
 func writeRunProfile(std stdio, recording, image, out string) error {
-	p, err := loadProfile(std, "run", recording, &profFlags{img: imageFlags{elf: image}})
+	p, err := loadProfile(std, "run", recording, &profFlags{img: imageFlags{elf: image}, all: true})
 	if err != nil {
 		return err
 	}

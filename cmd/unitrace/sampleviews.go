@@ -34,6 +34,9 @@ type profFlags struct {
 	noLeafFix  bool
 	idle       bool
 	foldKernel bool
+	// wall and offCPU choose the time views (registerTime); all keeps every sample as
+	// recorded, for pprof files.
+	wall, offCPU, all bool
 }
 
 func (f *profFlags) register(fs *flag.FlagSet) {
@@ -43,12 +46,27 @@ func (f *profFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.foldKernel, "fold-kernel", false, "drop the kernel's frames: charge a sample taken in the kernel to the thread's pc (the system call) that entered it")
 }
 
+// registerTime registers the flags that choose what a stack view weighs.
+func (f *profFlags) registerTime(fs *flag.FlagSet) {
+	fs.BoolVar(&f.wall, "wall", false, "weigh time on and off the CPUs (the CPU samples and the off-CPU sweep's goroutine samples), in µs")
+	fs.BoolVar(&f.offCPU, "offcpu", false, "weigh the time goroutines spent off the CPUs (the off-CPU sweep's samples), in µs")
+}
+
 func (f *profFlags) options() profile.Options {
-	return profile.Options{NoLeafFix: f.noLeafFix, Idle: f.idle, FoldKernel: f.foldKernel}
+	o := profile.Options{NoLeafFix: f.noLeafFix, Idle: f.idle, FoldKernel: f.foldKernel}
+	switch {
+	case f.all:
+		o.Value = profile.ValueAll
+	case f.wall:
+		o.Value = profile.ValueWall
+	case f.offCPU:
+		o.Value = profile.ValueOffCPU
+	}
+	return o
 }
 
 // shapeFlagsSynopsis names the flags shapeFlags defines, for the synopses.
-const shapeFlagsSynopsis = "[-g thread|cpu|none] [-min-hits N|N%] [-max-depth N]"
+const shapeFlagsSynopsis = "[-g thread|cpu|goroutine|none] [-min-hits N|N%] [-max-depth N] [-wall|-offcpu]"
 
 // shapeFlags are the flags of the views that draw stacks.
 type shapeFlags struct {
@@ -58,7 +76,7 @@ type shapeFlags struct {
 }
 
 func (f *shapeFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.group, "g", "none", "split by thread, cpu or none")
+	fs.StringVar(&f.group, "g", "none", "split by thread, cpu, goroutine or none")
 	fs.StringVar(&f.minHits, "min-hits", "", "hide what has fewer samples (weighted): a count, or a percentage of all samples (1%)")
 	fs.IntVar(&f.maxDepth, "max-depth", 0, "show at most this many levels (0: all)")
 }
@@ -87,6 +105,9 @@ func loadProfile(std stdio, name, file string, f *profFlags) (*profile.Profile, 
 	im, err := profile.OpenFor(f.img.elf, tr, f.img.force)
 	if err != nil {
 		return nil, err
+	}
+	if f.wall && f.offCPU {
+		return nil, usageError{"-wall and -offcpu choose different weights: give one"}
 	}
 	p, err := profile.Build(tr, im, f.options())
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/unitrace/unitrace/goroutines"
 	"github.com/unitrace/unitrace/kernel/vdso"
 	"github.com/unitrace/unitrace/trace/imageid"
 )
@@ -19,7 +20,8 @@ import (
 // followed by zeros. Patching a patched image is a no-op.
 //
 // It also writes the GNU build ID into the guest's build-id slot, and lays the vDSO out in the
-// kernel's vDSO slot from the kernel's own code, when the image has them.
+// kernel's vDSO slot from the kernel's own code, and fills the kernel's goroutine-layout slot
+// from the image's DWARF, when the image has them.
 func Patch(data []byte, spec Spec) (Info, error) {
 	info, err := Inspect(data, spec)
 	if err != nil {
@@ -28,13 +30,18 @@ func Patch(data []byte, spec Spec) (Info, error) {
 	if info.IDSlot >= 0 && !imageid.Fill(data[info.IDSlot:info.IDSlot+imageid.Size], info.BuildID) {
 		return info, fmt.Errorf("%w: a build id of %d bytes does not fit", ErrBadIDSlot, len(info.BuildID))
 	}
-	if info.VDSOSlot >= 0 {
+	if info.VDSOSlot >= 0 || info.GoLayoutSlot >= 0 {
 		f, err := elf.NewFile(bytes.NewReader(data))
 		if err != nil {
 			return info, fmt.Errorf("%w: %v", ErrNotELF, err)
 		}
-		if err := fillVDSO(f, data, info.VDSOSlot, spec.Arch); err != nil {
-			return info, err
+		if info.VDSOSlot >= 0 {
+			if err := fillVDSO(f, data, info.VDSOSlot, spec.Arch); err != nil {
+				return info, err
+			}
+		}
+		if info.GoLayoutSlot >= 0 {
+			info.GoLayoutRefused = fillGoLayout(f, data, info.GoLayoutSlot)
 		}
 	}
 	if !spec.PVHNote {
@@ -81,6 +88,12 @@ func PatchFile(path string, spec Spec) (Info, error) {
 	}
 	if info.VDSOSlot >= 0 {
 		if _, err := f.WriteAt(data[info.VDSOSlot:info.VDSOSlot+vdso.PageSize], info.VDSOSlot); err != nil {
+			f.Close()
+			return info, err
+		}
+	}
+	if info.GoLayoutSlot >= 0 {
+		if _, err := f.WriteAt(data[info.GoLayoutSlot:info.GoLayoutSlot+goroutines.SlotSize], info.GoLayoutSlot); err != nil {
 			f.Close()
 			return info, err
 		}

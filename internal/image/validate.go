@@ -55,6 +55,11 @@ type Info struct {
 	BuildID     []byte // the GNU build ID: the image's identity
 	IDSlot      int64  // file offset of the guest's build-id slot (package imageid), -1 if none
 	VDSOSlot    int64  // file offset of the kernel's vDSO slot (kernel/vdso.Slot), -1 if none
+	// GoLayoutSlot is the file offset of the kernel's goroutine-layout slot (package
+	// goroutines), -1 if none; GoLayoutRefused, after Patch, why the builder could not fill
+	// it ("" when it did): the kernel then refuses to sweep the goroutines.
+	GoLayoutSlot    int64
+	GoLayoutRefused string
 }
 
 // Inspect checks that data is an image for spec and describes it. It never
@@ -99,6 +104,9 @@ func Inspect(data []byte, spec Spec) (Info, error) {
 		return info, err
 	}
 	if info.VDSOSlot, err = findVDSOSlot(f, data); err != nil {
+		return info, err
+	}
+	if info.GoLayoutSlot, err = findGoLayoutSlot(f, data); err != nil {
 		return info, err
 	}
 	return info, nil

@@ -2,10 +2,12 @@ package profile
 
 import (
 	"debug/elf"
+	"encoding/binary"
 	"fmt"
-	"github.com/unitrace/unitrace/kernel/vdso"
 	"sort"
 	"strings"
+
+	"github.com/unitrace/unitrace/kernel/vdso"
 
 	"github.com/unitrace/unitrace/internal/tracefile"
 	"github.com/unitrace/unitrace/symtab"
@@ -30,6 +32,9 @@ type Image struct {
 	elfText  uint64 // runtime.text in the ELF: the pclntab's base
 	funcs    []elf.Symbol
 	frames   map[frameKey][]Frame
+	// waitReasons are the runtime's names of its wait reasons (runtime.waitReasonStrings),
+	// read from the image: a GOROUTINE record carries the index.
+	waitReasons []string
 }
 
 type frameKey struct {
@@ -74,6 +79,7 @@ func OpenImage(path string) (*Image, error) {
 		im.textAddr, im.textOff = text.Addr, text.Offset
 	}
 	if syms, err := f.Symbols(); err == nil {
+		im.waitReasons = readWaitReasons(f, syms)
 		for _, s := range syms {
 			if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Value != 0 {
 				im.funcs = append(im.funcs, s)
@@ -81,6 +87,58 @@ func OpenImage(path string) (*Image, error) {
 		}
 	}
 	return im, nil
+}
+
+// WaitReason is the runtime's name of wait reason i in this image ("" if it has none).
+func (im *Image) WaitReason(i uint8) string {
+	if int(i) >= len(im.waitReasons) {
+		return ""
+	}
+	return im.waitReasons[i]
+}
+
+// readWaitReasons reads the array of strings runtime.waitReasonStrings from the image's data:
+// each entry a (pointer, length) pair whose bytes lie in a loaded section. It returns nil when
+// the image has no such array or one it cannot read whole.
+func readWaitReasons(f *elf.File, syms []elf.Symbol) []string {
+	for _, s := range syms {
+		if s.Name != "runtime.waitReasonStrings" {
+			continue
+		}
+		arr, ok := sectionBytes(f, s.Value, s.Size)
+		if !ok || s.Size%16 != 0 || s.Size > 16*256 {
+			return nil
+		}
+		out := make([]string, s.Size/16)
+		for i := range out {
+			p, n := binary.LittleEndian.Uint64(arr[16*i:]), binary.LittleEndian.Uint64(arr[16*i+8:])
+			if n == 0 {
+				continue
+			}
+			b, ok := sectionBytes(f, p, n)
+			if !ok || n > 256 {
+				return nil
+			}
+			out[i] = string(b)
+		}
+		return out
+	}
+	return nil
+}
+
+// sectionBytes returns the size bytes at address addr of a section with contents.
+func sectionBytes(f *elf.File, addr, size uint64) ([]byte, bool) {
+	for _, sec := range f.Sections {
+		if sec.Type == elf.SHT_NOBITS || sec.Addr == 0 || addr < sec.Addr || addr+size > sec.Addr+sec.Size || addr+size < addr {
+			continue
+		}
+		b := make([]byte, size)
+		if _, err := sec.ReadAt(b, int64(addr-sec.Addr)); err != nil {
+			return nil, false
+		}
+		return b, true
+	}
+	return nil, false
 }
 
 // OpenFor opens the image that produced a recording, with the checks of

@@ -155,6 +155,13 @@ func LeafCaller(arch wire.Arch, code Code, r Regs) (ra uint64, res FixResult) {
 // the record is not a SAMPLE taken from an exception frame (the leaf fix
 // then has nothing to work with).
 func SampleRegs(rec *record.Record) (Regs, bool) {
+	if g, ok := rec.Goroutine(); ok {
+		// A goroutine whose stack starts at its thread's exact pc: the thread's registers.
+		if len(rec.Stack) == 0 || rec.Flags&record.PC0Exact == 0 {
+			return Regs{}, false
+		}
+		return Regs{PC: rec.Stack[0], SP: g.ThreadSP, FP: g.ThreadFP, LR: g.ThreadLR, W0: g.ThreadW0, W1: g.ThreadW1}, true
+	}
 	s, ok := rec.Sample()
 	if !ok || len(rec.Stack) == 0 || rec.Flags&record.PC0Exact == 0 || rec.Flags&record.NoInterruptFrame != 0 {
 		return Regs{}, false
@@ -167,6 +174,12 @@ func SampleRegs(rec *record.Record) (Regs, bool) {
 // StackMarkThread. It returns false when the record has none: an older guest, a sample of a
 // thread, or a record that is not a SAMPLE.
 func ThreadRegs(rec *record.Record) (Regs, bool) {
+	if g, ok := rec.Goroutine(); ok {
+		if g.ThreadSP|g.ThreadFP|g.ThreadLR|g.ThreadW0|g.ThreadW1 == 0 {
+			return Regs{}, false
+		}
+		return Regs{SP: g.ThreadSP, FP: g.ThreadFP, LR: g.ThreadLR, W0: g.ThreadW0, W1: g.ThreadW1}, true
+	}
 	s, ok := rec.Sample()
 	if !ok || s.ThreadSP|s.ThreadFP|s.ThreadLR|s.ThreadW0|s.ThreadW1 == 0 {
 		return Regs{}, false

@@ -3,6 +3,7 @@ package profile
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/unitrace/unitrace/internal/tracefile"
 	"github.com/unitrace/unitrace/trace/record"
@@ -17,6 +18,9 @@ type Options struct {
 	// becomes a sample of the thread's pc: the system call (or the instruction) that entered
 	// the kernel, for readers who only want their own code.
 	FoldKernel bool
+	// Value chooses the samples and their weights: the CPU sampler's (the default), the
+	// off-CPU sweep's, both in time, or both as recorded (PProf).
+	Value Value
 }
 
 // Profile is the symbolized samples of one recording.
@@ -34,6 +38,10 @@ type Profile struct {
 	Throttles  int // THROTTLE records seen
 
 	Records   int            // SAMPLE records in the recording
+	// Goroutines counts the GOROUTINE records in the recording (the off-CPU sweep's), and
+	// Value is what the Samples weigh (Options.Value): in microseconds for the time views.
+	Goroutines int
+	Value      Value
 	IdleCount int            // of which the CPU was idle
 	IdleShown bool           // Samples include them (Options.Idle)
 	Lost      map[uint16]int // per CPU, an estimate of the samples lost (see lostSamples)
@@ -70,8 +78,19 @@ type Sample struct {
 	InKernel   bool             // taken in the kernel's trap context
 	Flags      record.Flags
 	LateNs     uint64
-	Period     int64 // ns of CPU time one deadline stands for
-	Weight     int   // the sampler's deadlines the sample stands for, at least 1
+	Period     int64 // ns of CPU time one deadline stands for; of a goroutine sample, of wall time
+	Weight     int   // the sampler's deadlines the sample stands for, at least 1 (µs in the time views)
+	// Goroutine is the goroutine's id: the one the interrupted thread ran, or the off-CPU
+	// sample's (0: none, or not known).
+	Goroutine uint64
+	// An off-CPU sample (a GOROUTINE record): the goroutine's state (runnable, syscall,
+	// waiting, running), its wait reason or for a system call its name, what its thread waits
+	// on in the kernel (KernelWait, "" for nothing) and how long it has been so (WaitNs).
+	Wait       bool
+	State      string
+	Reason     string
+	KernelWait string
+	WaitNs     int64
 
 	// Stack is the stack after the leaf fixes, marks dropped: Stack[0] is the leaf, and
 	// Stack[Thread] the thread's exact pc (Thread is -1 when the stack has none).
@@ -99,7 +118,7 @@ func (s *Sample) Frames() []Frame {
 	return out
 }
 
-// ErrNoSamples is returned by Build for a recording without SAMPLE records.
+// ErrNoSamples is returned by Build for a recording without SAMPLE or GOROUTINE records.
 var ErrNoSamples = errors.New("the recording has no SAMPLE records: the sampler was not running while it was recorded")
 
 // Placeholder frames for samples that have nothing to symbolize.
@@ -134,7 +153,10 @@ func Build(tr *tracefile.Trace, im *Image, opt Options) (*Profile, error) {
 	if !HasSamples(tr) {
 		return nil, ErrNoSamples
 	}
-	p := &Profile{Image: im, Arch: im.Arch, Lost: map[uint16]int{}, IdleShown: opt.Idle,
+	if opt.Value == ValueOffCPU && !hasGoroutines(tr) {
+		return nil, ErrNoGoroutines
+	}
+	p := &Profile{Image: im, Arch: im.Arch, Lost: map[uint16]int{}, IdleShown: opt.Idle, Value: opt.Value,
 		FoldKernel: opt.FoldKernel, NoLeafFix: opt.NoLeafFix, split: map[uint16]*CPUSplit{}}
 	bootUnixNs := int64(0)
 	if tr.Hello != nil {
@@ -156,6 +178,13 @@ func Build(tr *tracefile.Trace, im *Image, opt Options) (*Profile, error) {
 		if r.TPID == record.TPThrottle {
 			p.Throttles++
 		}
+		if g, ok := r.Goroutine(); ok {
+			p.Goroutines++
+			if opt.Value != ValueCPU {
+				p.addGoroutine(r, &g, opt, &first)
+			}
+			continue
+		}
 		ss, ok := r.Sample()
 		if !ok {
 			continue
@@ -176,6 +205,15 @@ func Build(tr *tracefile.Trace, im *Image, opt Options) (*Profile, error) {
 		s := Sample{Ns: r.Ns, CPU: r.CPU, TID: r.TID, Task: ss.TID, Idle: idle, Kind: ss.State.Kind(),
 			ThreadKind: ss.State.ThreadKind(), InKernel: st.inKernel(), Flags: r.Flags, LateNs: ss.LateNs,
 			Period: rates.period(r.CPU), Weight: weight, Fix: FixOff, ThreadFix: FixOff}
+		if ss.State&record.StateGoroutine != 0 {
+			s.Goroutine, s.Task = ss.TID, 0
+		}
+		if opt.Value == ValueOffCPU {
+			continue
+		}
+		if opt.Value == ValueWall {
+			s.Weight = int(min(int64(weight)*s.Period/1000, 1<<40))
+		}
 		p.fixStack(&s, &st, &r.Record, opt)
 		s.Stack, s.Thread = st.words, st.thread
 		p.Deadlines += s.Weight
@@ -194,12 +232,7 @@ func Build(tr *tracefile.Trace, im *Image, opt Options) (*Profile, error) {
 		if r.Flags&record.PC0Exact == 0 || r.Flags&record.NoInterruptFrame != 0 {
 			p.Walk.NoTrapFrame++
 		}
-		s.Locs = symbolize(im, s.Stack, idle, s.InKernel && opt.FoldKernel)
-		if first {
-			p.StartNs, first = s.Ns, false
-		}
-		p.EndNs = s.Ns
-		p.Samples = append(p.Samples, s)
+		p.keep(&s, idle, opt, &first)
 	}
 	p.Lost = lostSamples(tr)
 	switch {
@@ -209,6 +242,16 @@ func Build(tr *tracefile.Trace, im *Image, opt Options) (*Profile, error) {
 		p.StartUnixNs = tr.Host.Start.UnixNano()
 	}
 	return p, nil
+}
+
+// keep symbolizes a sample and adds it to the profile.
+func (p *Profile) keep(s *Sample, idle bool, opt Options, first *bool) {
+	s.Locs = symbolize(p.Image, s.Stack, idle, s.InKernel && opt.FoldKernel)
+	if *first {
+		p.StartNs, *first = s.Ns, false
+	}
+	p.EndNs = s.Ns
+	p.Samples = append(p.Samples, *s)
 }
 
 // fixStack applies the leaf fixes to a sample's split stack, unless opt.NoLeafFix: at
@@ -326,7 +369,7 @@ func (p *Profile) LostTotal() int {
 // idle ones, lost ones and the sampling rate.
 func (p *Profile) Summary() string {
 	deadlines := ""
-	if p.Deadlines != len(p.Samples) {
+	if p.Deadlines != len(p.Samples) && p.Value != ValueAll {
 		deadlines = fmt.Sprintf(" for %d deadlines", p.Deadlines)
 	}
 	idle := ""
@@ -340,7 +383,23 @@ func (p *Profile) Summary() string {
 	if n := p.LostTotal(); n > 0 {
 		lost = fmt.Sprintf(", ~%d lost", n)
 	}
-	return fmt.Sprintf("%d samples%s%s%s, %s (%s)", len(p.Samples), deadlines, idle, lost, formatHz(p.StartHz), p.RateSource)
+	switch p.Value {
+	case ValueOffCPU:
+		return fmt.Sprintf("%d goroutine samples, %v off the CPUs (weights in µs)%s", len(p.Samples),
+			time.Duration(p.Deadlines)*time.Microsecond, lost)
+	case ValueWall:
+		return fmt.Sprintf("%d samples, %v on and off the CPUs (weights in µs)%s%s; CPU samples at %s (%s)", len(p.Samples),
+			time.Duration(p.Deadlines)*time.Microsecond, idle, lost, formatHz(p.StartHz), p.RateSource)
+	}
+	sweep := ""
+	if p.Value == ValueAll && p.Goroutines > 0 {
+		sweep = fmt.Sprintf("; %d goroutine samples from the off-CPU sweep", p.Goroutines)
+	}
+	cpu := len(p.Samples)
+	if p.Value == ValueAll {
+		cpu -= p.Goroutines
+	}
+	return fmt.Sprintf("%d samples%s%s%s, %s (%s)%s", cpu, deadlines, idle, lost, formatHz(p.StartHz), p.RateSource, sweep)
 }
 
 func formatHz(hz float64) string {

@@ -23,13 +23,21 @@ import (
 // sample whose only frame is FrameLost. Samples with the same locations
 // and labels are one pprof sample whose values are summed, as
 // runtime/pprof writes them; each counts as its weight.
+//
+// A profile built with ValueAll from a recording with goroutine samples (the off-CPU sweep's)
+// has a third sample type, wait/nanoseconds: CPU samples carry cpu, goroutine samples carry
+// wait (the sweep's period), string labels state and reason (the runtime's wait reason, or a
+// system call's name), kernel_wait (what the thread waits on in the kernel) and the numeric
+// label goroutine, which CPU samples carry too when the sampler read it. -sample_index=wait is
+// the off-CPU profile; cpu plus wait is the wall-clock profile.
 func PProf(p *Profile) (*pprof.Profile, error) {
 	period := p.PeriodNs()
+	types := []*pprof.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}}
+	if p.Goroutines > 0 && p.Value == ValueAll {
+		types = append(types, &pprof.ValueType{Type: "wait", Unit: "nanoseconds"})
+	}
 	out := &pprof.Profile{
-		SampleType: []*pprof.ValueType{
-			{Type: "samples", Unit: "count"},
-			{Type: "cpu", Unit: "nanoseconds"},
-		},
+		SampleType:        types,
 		DefaultSampleType: "cpu",
 		PeriodType:        &pprof.ValueType{Type: "cpu", Unit: "nanoseconds"},
 		Period:            period,
@@ -57,7 +65,8 @@ func PProf(p *Profile) (*pprof.Profile, error) {
 	}
 	for i := range p.Samples {
 		s := &p.Samples[i]
-		labels := sampleLabels{cpu: int64(s.CPU), tid: int64(s.TID), idle: s.Idle}
+		labels := sampleLabels{cpu: int64(s.CPU), tid: int64(s.TID), idle: s.Idle, goroutine: int64(s.Goroutine),
+			state: s.State, reason: s.Reason, kernelWait: s.KernelWait, wait: s.Wait}
 		if s.Task != 0 && s.Task != uint64(s.TID) {
 			labels.task = int64(s.Task)
 		}
@@ -66,11 +75,15 @@ func PProf(p *Profile) (*pprof.Profile, error) {
 			locs = append(locs, b.location(l))
 		}
 		w := int64(s.Weight)
-		b.sample(locs, labels, w, w*s.Period)
+		if s.Wait {
+			b.sample(locs, labels, w, 0, w*s.Period)
+		} else {
+			b.sample(locs, labels, w, w*s.Period, 0)
+		}
 	}
 	for _, cpu := range sortedCPUs(p.Lost) {
 		n := int64(p.Lost[cpu])
-		b.sample([]*pprof.Location{b.location(Loc{Frames: []Frame{{Func: FrameLost}}})}, sampleLabels{cpu: int64(cpu), lost: true}, n, n*period)
+		b.sample([]*pprof.Location{b.location(Loc{Frames: []Frame{{Func: FrameLost}}})}, sampleLabels{cpu: int64(cpu), lost: true}, n, n*period, 0)
 	}
 	if err := out.CheckValid(); err != nil {
 		return nil, fmt.Errorf("pprof profile: %w", err)
@@ -95,26 +108,42 @@ const labelUnit = "id"
 // sampleLabels are a pprof sample's labels: each says something the others do not. task is
 // the SAMPLE's tid-or-goid argument when it is a goroutine's id (0: not one, or the tid).
 type sampleLabels struct {
-	cpu, tid, task int64
-	idle, lost     bool
+	cpu, tid, task, goroutine int64
+	idle, lost, wait          bool
+	state, reason, kernelWait string // a goroutine sample's
 }
 
 func (l sampleLabels) set(s *pprof.Sample) {
-	s.NumLabel = map[string][]int64{"cpu": {l.cpu}}
-	s.NumUnit = map[string][]string{"cpu": {labelUnit}}
-	if !l.lost {
+	s.NumLabel, s.NumUnit = map[string][]int64{}, map[string][]string{}
+	if !l.wait { // a goroutine sample's CPU is the one that swept: it says nothing
+		s.NumLabel["cpu"], s.NumUnit["cpu"] = []int64{l.cpu}, []string{labelUnit}
+	}
+	if !l.lost && (!l.wait || l.tid != 0) {
 		s.NumLabel["tid"], s.NumUnit["tid"] = []int64{l.tid}, []string{labelUnit}
 	}
 	if l.task != 0 {
 		s.NumLabel["task"], s.NumUnit["task"] = []int64{l.task}, []string{labelUnit}
 	}
+	if l.goroutine != 0 {
+		s.NumLabel["goroutine"], s.NumUnit["goroutine"] = []int64{l.goroutine}, []string{labelUnit}
+	}
+	str := map[string][]string{}
+	for k, v := range map[string]string{"state": l.state, "reason": l.reason, "kernel_wait": l.kernelWait} {
+		if v != "" {
+			str[k] = []string{v}
+		}
+	}
 	if l.idle {
-		s.Label = map[string][]string{"idle": {"true"}}
+		str["idle"] = []string{"true"}
+	}
+	if len(str) > 0 {
+		s.Label = str
 	}
 }
 
-// sample adds count and ns to the pprof sample of locs and labels, making it if it is new.
-func (b *pprofBuilder) sample(locs []*pprof.Location, labels sampleLabels, count, ns int64) {
+// sample adds count, cpu and wait ns to the pprof sample of locs and labels, making it if it is
+// new.
+func (b *pprofBuilder) sample(locs []*pprof.Location, labels sampleLabels, count, ns, wait int64) {
 	var k strings.Builder
 	fmt.Fprint(&k, labels)
 	for _, l := range locs {
@@ -123,9 +152,16 @@ func (b *pprofBuilder) sample(locs []*pprof.Location, labels sampleLabels, count
 	if s := b.samples[k.String()]; s != nil {
 		s.Value[0] += count
 		s.Value[1] += ns
+		if len(s.Value) > 2 {
+			s.Value[2] += wait
+		}
 		return
 	}
-	s := &pprof.Sample{Location: locs, Value: []int64{count, ns}}
+	v := []int64{count, ns}
+	if len(b.out.SampleType) > 2 {
+		v = append(v, wait)
+	}
+	s := &pprof.Sample{Location: locs, Value: v}
 	labels.set(s)
 	b.samples[k.String()] = s
 	b.out.Sample = append(b.out.Sample, s)

@@ -17,9 +17,10 @@ const (
 	GroupNone   Group = iota // one tree
 	GroupThread              // a root per kernel thread ("tid N")
 	GroupCPU                 // a root per CPU ("cpu N")
+	GroupGoroutine           // a root per goroutine ("goroutine N", "no goroutine" for samples without one)
 )
 
-// ParseGroup reads the -g flag: thread, cpu or none.
+// ParseGroup reads the -g flag: thread, cpu, goroutine or none.
 func ParseGroup(s string) (Group, error) {
 	switch s {
 	case "none", "":
@@ -28,8 +29,10 @@ func ParseGroup(s string) (Group, error) {
 		return GroupThread, nil
 	case "cpu":
 		return GroupCPU, nil
+	case "goroutine":
+		return GroupGoroutine, nil
 	}
-	return 0, fmt.Errorf("unknown grouping %q: want thread, cpu or none", s)
+	return 0, fmt.Errorf("unknown grouping %q: want thread, cpu, goroutine or none", s)
 }
 
 // label is the root a sample goes under, "" for GroupNone.
@@ -39,6 +42,11 @@ func (g Group) label(s *Sample) string {
 		return fmt.Sprintf("tid %d", s.TID)
 	case GroupCPU:
 		return fmt.Sprintf("cpu %d", s.CPU)
+	case GroupGoroutine:
+		if s.Goroutine == 0 {
+			return "no goroutine"
+		}
+		return fmt.Sprintf("goroutine %d", s.Goroutine)
 	}
 	return ""
 }

@@ -41,6 +41,7 @@ func (d *Dict) Entry(id record.TPID) (*wire.DictEntry, bool) {
 // fixedNames are the names of the fixed-schema records.
 var fixedNames = map[record.TPID]string{
 	record.TPLost: "lost", record.TPSample: "sample", record.TPClock: "clock", record.TPThrottle: "throttle",
+	record.TPGoroutine: "goroutine",
 }
 
 // Name returns the tracepoint name of id: the DICT name, the fixed name of a
@@ -73,6 +74,12 @@ func (d *Dict) FormatArgs(r *record.Record) string {
 	case record.TPThrottle:
 		if o, n, ok := r.Throttle(); ok {
 			return fmt.Sprintf("old_hz=%d new_hz=%d", o, n)
+		}
+	case record.TPGoroutine:
+		if g, ok := r.Goroutine(); ok {
+			return fmt.Sprintf("goid=%d state=%d reason=%d wait=%d thread_state=%d waited=%v period=%v syscall=%d gopc=%#x sweep=%d",
+				g.ID, g.State.State(), g.State.Reason(), g.State.Wait(), g.State.Thread(), time.Duration(g.WaitNs),
+				time.Duration(g.PeriodNs), g.Syscall, g.GoPC, g.Sweep)
 		}
 	case record.TPSample:
 		if s, ok := r.Sample(); ok {

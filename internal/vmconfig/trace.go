@@ -81,7 +81,18 @@ type TraceOptions struct {
 	Mode      string // "stream" or "flight"
 	Sample    string // sampler rate in Hz from boot ("" for none)
 	Force     bool   // allow sampler rates above 10 kHz (up to 100 kHz)
+	// OffCPU turns the kernel's off-CPU sweep on from boot: every goroutine not on a CPU,
+	// OffCPUHz times a second (0: the kernel's default, 100), at most OffCPUMax a sweep (0:
+	// the kernel's default).
+	OffCPU              bool
+	OffCPUHz, OffCPUMax int
 }
+
+// Off-CPU sweep limits, the kernel's (kernel/offcpu.go).
+const (
+	MaxOffCPUHz  = 1000
+	MaxOffCPUMax = 1 << 24
+)
 
 // Ring size limits.
 const (
@@ -121,6 +132,24 @@ func (o TraceOptions) Env() ([]string, error) {
 			return nil, fmt.Errorf("-sample %q: %s", o.Sample, e)
 		}
 		env = append(env, "unitrace.sample="+o.Sample)
+	}
+	switch {
+	case o.OffCPU:
+		env = append(env, "unitrace.offcpu=1")
+	case o.OffCPUHz != 0 || o.OffCPUMax != 0:
+		return nil, fmt.Errorf("-offcpu-hz and -offcpu-max need -offcpu")
+	}
+	if o.OffCPUHz != 0 {
+		if o.OffCPUHz < 1 || o.OffCPUHz > MaxOffCPUHz {
+			return nil, fmt.Errorf("-offcpu-hz %d: want 1..%d", o.OffCPUHz, MaxOffCPUHz)
+		}
+		env = append(env, fmt.Sprintf("unitrace.offcpu.hz=%d", o.OffCPUHz))
+	}
+	if o.OffCPUMax != 0 {
+		if o.OffCPUMax < 1 || o.OffCPUMax > MaxOffCPUMax {
+			return nil, fmt.Errorf("-offcpu-max %d: want 1..%d", o.OffCPUMax, MaxOffCPUMax)
+		}
+		env = append(env, fmt.Sprintf("unitrace.offcpu.max=%d", o.OffCPUMax))
 	}
 	if o.Force {
 		if o.Sample == "" {

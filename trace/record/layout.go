@@ -63,13 +63,14 @@ const (
 type TPID uint16
 
 const (
-	TPPad      TPID = 0 // filler to the end of a ring; never sent to the host
-	TPLost     TPID = 1 // records dropped before they reached the ring
-	TPSample   TPID = 2 // a sampler tick
-	TPClock    TPID = 3 // a (ticks, ns since boot) reference pair
-	TPThrottle TPID = 4 // the sampler changed its rate
+	TPPad       TPID = 0 // filler to the end of a ring; never sent to the host
+	TPLost      TPID = 1 // records dropped before they reached the ring
+	TPSample    TPID = 2 // a sampler tick
+	TPClock     TPID = 3 // a (ticks, ns since boot) reference pair
+	TPThrottle  TPID = 4 // the sampler changed its rate
+	TPGoroutine TPID = 5 // a goroutine off its CPU, seen by the kernel's off-CPU sweep
 
-	FirstDictID TPID = 16 // 5-15 are reserved
+	FirstDictID TPID = 16 // 6-15 are reserved
 )
 
 // Flags is the record's flags byte. Decoders ignore bits they do not know.
@@ -114,7 +115,7 @@ const (
 	SampleArgLR     = 2 // 0 on amd64
 	SampleArgW0     = 3 // word at [sp]
 	SampleArgW1     = 4 // word at [sp+8]
-	SampleArgTID    = 5 // goroutine or kernel task id
+	SampleArgTID    = 5 // the goroutine's id (StateGoroutine set), else the kernel thread's
 	SampleArgLateNs = 6 // tick time minus programmed deadline
 	SampleArgState  = 7 // SampleState
 	SampleArgs      = 8 // the fixed part; the slots below are appended and may be absent
@@ -134,6 +135,52 @@ const (
 	SampleArgsWeighted = 9  // a sample of a thread: the fixed part and the weight
 	SampleArgsCrossed  = 14 // a sample in the kernel: the thread's registers too
 )
+
+// GOROUTINE record arguments (tpid 5). The kernel's off-CPU sweep writes one for each goroutine
+// that is not running on a CPU: its stack is where the goroutine resumes (the runtime's saved
+// context: stack[0] is a return address, not flagged PC0Exact), or for a goroutine in a system
+// call whose thread is blocked in the kernel, the kernel's path that blocked it, StackMarkThread
+// and the thread's exact pc and chain, as a sample taken in the kernel reads. The record's tid
+// is that thread's, 0 for a goroutine without one. A thread's stack without a kernel path (a
+// thread the kernel preempted) starts at its exact pc, flagged PC0Exact.
+const (
+	GoroutineArgID       = 0 // the goroutine's id
+	GoroutineArgState    = 1 // GoroutineState
+	GoroutineArgWaitNs   = 2 // how long it has been in this state as far as the kernel knows (ns), 0 if not known
+	GoroutineArgPeriodNs = 3 // the sample's weight: the sweep's period (ns)
+	GoroutineArgSyscall  = 4 // the system call its thread is in, plus one; 0 for none
+	GoroutineArgGoPC     = 5 // the go statement that created it (0 if unknown)
+	GoroutineArgSweep    = 6 // the sweep's number: one sweep's records share it
+	// The registers of the thread's saved context, when the stack is a thread's (a goroutine
+	// whose thread is blocked in the kernel or waits for a CPU): the host's leaf fix applies at
+	// that context's pc, as for a sample's thread. All 0 otherwise.
+	GoroutineArgThreadSP = 7
+	GoroutineArgThreadFP = 8
+	GoroutineArgThreadLR = 9 // 0 on amd64
+	GoroutineArgThreadW0 = 10
+	GoroutineArgThreadW1 = 11
+	GoroutineArgs        = 12
+)
+
+// GoroutineState packs a GOROUTINE record's state slot: bits 0-7 the goroutine's state
+// (goroutines.State), 8-15 its wait reason (an index into the image's
+// runtime.waitReasonStrings; meaningful when waiting), 16-23 what its thread waits on in the
+// kernel (the stacks snapshot's StackWait, 0 for none), 24-31 that thread's state (its
+// StackState: runnable for a thread the kernel has not put back on a CPU yet).
+type GoroutineState uint64
+
+// MakeGoroutineState packs a state slot.
+//
+//go:nosplit
+func MakeGoroutineState(state, reason, wait, thread uint8) GoroutineState {
+	return GoroutineState(state) | GoroutineState(reason)<<8 | GoroutineState(wait)<<16 | GoroutineState(thread)<<24
+}
+
+// State, Reason, Wait and Thread unpack a state slot.
+func (s GoroutineState) State() uint8  { return uint8(s) }
+func (s GoroutineState) Reason() uint8 { return uint8(s >> 8) }
+func (s GoroutineState) Wait() uint8   { return uint8(s >> 16) }
+func (s GoroutineState) Thread() uint8 { return uint8(s >> 24) }
 
 // Stack marks: words in a record's stack that are not addresses but say where a context saved
 // by a trap begins, as perf's callchain context markers do. Neither is a canonical address on
@@ -159,12 +206,13 @@ const (
 //go:nosplit
 func IsStackMark(w uint64) bool { return w&^3 == StackMarkThread&^3 && w&3 != 0 }
 
-// SampleState is the SAMPLE state slot: bit 0 idle, bits 4-7 the kind of the stack the leaf
+// SampleState is the SAMPLE state slot: bit 0 idle, bit 1 a goroutine id in the TID slot, bits 4-7 the kind of the stack the leaf
 // ran on, bits 8-11 for a sample in the kernel the kind of the thread's stack below it.
 type SampleState uint64
 
 const (
 	StateIdle       SampleState = 1 << 0
+	StateGoroutine  SampleState = 1 << 1 // the TID slot holds the id of the goroutine the thread ran
 	StackKindShift              = 4
 	StackKindMask   SampleState = 0xf << StackKindShift
 	ThreadKindShift             = 8

@@ -65,6 +65,31 @@ func (r *Record) Sample() (s Sample, ok bool) {
 	return s, true
 }
 
+// Goroutine holds a GOROUTINE record's arguments.
+type Goroutine struct {
+	ID       uint64
+	State    GoroutineState
+	WaitNs   uint64
+	PeriodNs uint64
+	Syscall  int64 // the system call's number, -1 for none
+	GoPC     uint64
+	Sweep    uint64
+	// The thread context's registers (all 0 when the stack is the goroutine's own).
+	ThreadSP, ThreadFP, ThreadLR, ThreadW0, ThreadW1 uint64
+}
+
+// Goroutine returns the GOROUTINE arguments; ok is false for other records.
+func (r *Record) Goroutine() (g Goroutine, ok bool) {
+	if r.TPID != TPGoroutine || len(r.Args) < GoroutineArgs {
+		return Goroutine{}, false
+	}
+	a := r.Args
+	return Goroutine{ID: a[GoroutineArgID], State: GoroutineState(a[GoroutineArgState]), WaitNs: a[GoroutineArgWaitNs],
+		PeriodNs: a[GoroutineArgPeriodNs], Syscall: int64(a[GoroutineArgSyscall]) - 1, GoPC: a[GoroutineArgGoPC],
+		Sweep: a[GoroutineArgSweep], ThreadSP: a[GoroutineArgThreadSP], ThreadFP: a[GoroutineArgThreadFP],
+		ThreadLR: a[GoroutineArgThreadLR], ThreadW0: a[GoroutineArgThreadW0], ThreadW1: a[GoroutineArgThreadW1]}, true
+}
+
 // Clock returns the CLOCK arguments; ok is false for other records.
 func (r *Record) Clock() (ticks, ns uint64, ok bool) {
 	if r.TPID != TPClock || len(r.Args) < ClockArgs {

@@ -1,0 +1,344 @@
+package kernel
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/unitrace/unitrace/goroutines"
+	"github.com/unitrace/unitrace/kernel/sched"
+	"github.com/unitrace/unitrace/trace"
+	"github.com/unitrace/unitrace/trace/record"
+	"github.com/unitrace/unitrace/unwind"
+)
+
+// The off-CPU sweep: at a fixed rate the boot CPU's timer interrupt reads the runtime's
+// goroutine list (package goroutines) and writes one GOROUTINE record for every goroutine that
+// is not running on a CPU, weighted by the sweep's period in nanoseconds: where the program
+// waits, and on what. A goroutine whose thread is on a CPU is the CPU sampler's. Boot options:
+//
+//	unitrace.offcpu=1          sweep from boot
+//	unitrace.offcpu.hz=HZ      at HZ (1..1000, default 100)
+//	unitrace.offcpu.max=N      look at most at N goroutines a sweep (default 20000); the rest are counted
+//
+// The sweep reads without the kernel lock and without stopping anything: every word of the
+// runtime's it reads is checked, and every thread state it reads of the kernel's is read again
+// after it has used it. It runs in the tick's interrupt, which never interrupts kernel code,
+// and the sampler's interrupt can interrupt it (so its cost is in the CPU profile).
+
+// goLayout receives the runtime's layout from the image builder (package goroutines).
+var goLayout = goroutines.Slot{Marker: [16]byte{'u', 'n', 'i', 't', 'r', 'a', 'c', 'e', ':', 'g', 'o', 'l', 'a', 'y', ':', '-'}}
+
+const (
+	offcpuDefaultHz  = 100
+	offcpuMaxHz      = 1000
+	offcpuDefaultMax = 20000
+	// offcpuTracked is how many goroutines the sweep remembers from one sweep to the next, to
+	// say how long each has been in its state.
+	offcpuTracked = 1 << 14
+)
+
+var offcpuOpts struct {
+	on            bool
+	hzWord, nWord int // command-line option indices, -1 for none
+}
+
+// offcpuOption reads kernel option word i (o); it reports whether it was an off-CPU option.
+func offcpuOption(i int, o string) bool {
+	switch {
+	case o == "unitrace.offcpu=1":
+		offcpuOpts.on = true
+	case strings.HasPrefix(o, "unitrace.offcpu.hz="):
+		offcpuOpts.hzWord = i
+	case strings.HasPrefix(o, "unitrace.offcpu.max="):
+		offcpuOpts.nWord = i
+	default:
+		return false
+	}
+	return true
+}
+
+// optionNumber is the value of option word i after prefix, if it is a number in [lo, hi].
+func optionNumber(i int, prefix string, lo, hi int) (int, bool) {
+	if i < 0 {
+		return 0, false
+	}
+	v := cmdline.Option(i)[len(prefix):]
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		klog().s(prefix).s(v).s(": not a number in ").d(int64(lo)).s("..").d(int64(hi)).nl()
+		return 0, false
+	}
+	return n, true
+}
+
+// sweeper is the off-CPU sweep's state. Only the boot CPU's timer interrupt touches it once it
+// runs.
+type sweeper struct {
+	on       bool
+	reader   goroutines.Reader
+	period   uint64 // ticks between sweeps
+	periodNs uint64
+	next     uint64 // the tick count the next sweep is due at
+	seq      uint64
+	max      int
+
+	// Counters since boot.
+	sweeps, recorded, onCPU, gone, busy, bad, raced, capped, dropped, unwalked uint64
+	costTicks, costMax, looked                                               uint64
+}
+
+// sweepTracked remembers, by list index, what each goroutine was at the last sweep and since
+// when (apart from sweep, whose static initializer would put it in the image's data).
+var sweepTracked [offcpuTracked]trackedG
+
+type trackedG struct {
+	id    uint64
+	key   uint64 // the raw status, wait reason and resume sp, folded
+	since int64  // ns: when the sweep first saw it so
+}
+
+// sweep is the kernel's sweeper. Its reader's Readable is set statically: a pointer stored at
+// run time into a global would need a write barrier.
+var sweep = sweeper{reader: goroutines.Reader{Readable: unwind.Readable}}
+
+// startBootOffCPU starts the sweep if the command line asked for it and the image's layout
+// allows it; the tracer must be up.
+func startBootOffCPU() {
+	if !offcpuOpts.on {
+		return
+	}
+	hz, ok := optionNumber(offcpuOpts.hzWord, "unitrace.offcpu.hz=", 1, offcpuMaxHz)
+	if !ok {
+		hz = offcpuDefaultHz
+	}
+	n, ok := optionNumber(offcpuOpts.nWord, "unitrace.offcpu.max=", 1, 1<<24)
+	if !ok {
+		n = offcpuDefaultMax
+	}
+	if !tracingReady {
+		klog().s("unitrace.offcpu: no trace device, so no off-CPU sweep").nl()
+		return
+	}
+	l, ok := goLayout.Read()
+	switch {
+	case goLayout.State() == goroutines.SlotRefused:
+		klog().s("unitrace.offcpu: the image builder could not read the runtime's layout (").
+			bs(goLayout.RefusalReason()).s("); the off-CPU sweep stays off").nl()
+		return
+	case !ok:
+		klog().s("unitrace.offcpu: the image has no runtime layout from the image builder (build it with unitrace); the off-CPU sweep stays off").nl()
+		return
+	case !l.Valid():
+		klog().s("unitrace.offcpu: the runtime layout in the image fails its checks; the off-CPU sweep stays off").nl()
+		return
+	}
+	s := &sweep
+	s.reader.L = *l
+	s.reader.TextLo, s.reader.TextHi = unwind.TextRange()
+	s.max = n
+	s.period = max(ticksHz()/uint64(hz), 1)
+	s.periodNs = 1_000_000_000 / uint64(hz)
+	s.next = ticks() + s.period
+	s.on = true
+	armNext()
+}
+
+// sweepDeadline is the tick count of the next sweep on this CPU, 0 for none.
+//
+//go:nosplit
+func sweepDeadline() uint64 {
+	if !sweep.on || cpuIndex() != 0 {
+		return 0
+	}
+	return sweep.next
+}
+
+// sweepIfDue runs the sweep on the boot CPU when it is due (the timer's interrupt, now in ticks).
+func sweepIfDue(now uint64) {
+	s := &sweep
+	if !s.on || cpuIndex() != 0 || now < s.next {
+		return
+	}
+	missed := (now - s.next) / s.period
+	s.next += (missed + 1) * s.period
+	s.run(now, (missed+1)*s.periodNs)
+}
+
+// run sweeps the goroutine list once; each goroutine's record weighs weightNs.
+func (s *sweeper) run(now, weightNs uint64) {
+	s.sweeps++
+	s.seq++
+	nowNs := nanotime()
+	n := s.reader.Start()
+	if n < 0 {
+		s.bad++
+		return
+	}
+	if n > s.max {
+		s.capped += uint64(n - s.max)
+		n = s.max
+	}
+	var g goroutines.G
+	for i := 0; i < n; i++ {
+		switch s.reader.Next(&g) {
+		case goroutines.Live:
+			s.one(i, &g, nowNs, weightNs)
+		case goroutines.Gone:
+			s.gone++
+		case goroutines.Busy:
+			s.busy++
+		case goroutines.Bad:
+			s.bad++
+		case goroutines.End:
+			i = n
+		}
+	}
+	s.looked += uint64(n)
+	cost := ticks() - now
+	s.costTicks += cost
+	s.costMax = max(s.costMax, cost)
+}
+
+// goroutineStack holds one record's stack: the kernel's path, a mark, the thread's exact pc
+// and its chain.
+type goroutineStack struct {
+	words [kernelPathMax + 2 + trace.MaxDepth]uint64
+	n     int
+	// The thread context's registers, when the stack is a thread's.
+	sp, fp, lr, w0, w1 uint64
+}
+
+// one records goroutine g, entry i of the list, unless its thread is on a CPU.
+func (s *sweeper) one(i int, g *goroutines.G, nowNs int64, weightNs uint64) {
+	var st goroutineStack
+	var flags record.Flags
+	tid, sysNr := uint32(0), uint64(0)
+	var wait trace.StackWait
+	threadState := trace.StackState(0)
+	slot := int32(-1)
+	gen := uint32(0)
+	if g.Thread != 0 && g.Thread < 1<<31 {
+		slot = slotOfTID(int32(g.Thread))
+	}
+	if slot >= 0 {
+		t := &threads[slot]
+		tid, gen = uint32(t.tid), t.gen
+		switch scheduler.State(slot) {
+		case sched.Running:
+			s.onCPU++ // the CPU sampler's: it sees where that thread is
+			return
+		case sched.Blocked:
+			threadState, wait, sysNr = trace.StateBlocked, trace.StackWait(t.wait), t.sysNr+1
+			flags = s.threadStack(t, &st, true)
+		case sched.Runnable:
+			threadState = trace.StateRunnable
+			if g.State == goroutines.StateRunning {
+				flags = s.threadStack(t, &st, false) // preempted by the kernel: its thread's context
+			}
+		}
+	} else if g.State == goroutines.StateRunning {
+		s.onCPU++ // no thread the kernel knows: left to the CPU sampler, as a running one
+		return
+	}
+	if st.n == 0 && g.PC != 0 {
+		st.words[0] = uint64(g.PC)
+		var w unwind.Walk
+		w.OnStack(g.StackLo, g.StackHi)
+		n, end := w.PCs(g.BP, st.words[1:1+trace.MaxDepth-1])
+		st.n = 1 + n
+		flags = end
+	}
+	if st.n == 0 {
+		s.unwalked++
+	}
+	if !s.reader.Recheck(g) || (slot >= 0 && (threads[slot].gen != gen || threads[slot].tid != int32(tid))) {
+		s.raced++
+		return
+	}
+	if slot >= 0 && threadState == trace.StateBlocked && scheduler.State(slot) != sched.Blocked {
+		s.raced++ // woken while the sweep read it: its kernel path may be another wait's
+		return
+	}
+	var args [record.GoroutineArgs]uint64
+	args[record.GoroutineArgID] = g.ID
+	args[record.GoroutineArgState] = uint64(record.MakeGoroutineState(uint8(g.State), g.Reason, uint8(wait), uint8(threadState)))
+	args[record.GoroutineArgWaitNs] = s.waited(i, g, nowNs)
+	args[record.GoroutineArgPeriodNs] = weightNs
+	args[record.GoroutineArgSyscall] = sysNr
+	args[record.GoroutineArgGoPC] = uint64(g.GoPC)
+	args[record.GoroutineArgSweep] = s.seq
+	args[record.GoroutineArgThreadSP], args[record.GoroutineArgThreadFP] = st.sp, st.fp
+	args[record.GoroutineArgThreadLR], args[record.GoroutineArgThreadW0], args[record.GoroutineArgThreadW1] = st.lr, st.w0, st.w1
+	if trace.EmitGoroutine(&args, flags, tid, st.words[:st.n]) {
+		s.recorded++
+	} else {
+		s.dropped++
+	}
+}
+
+// threadStack fills st with the stack of blocked or preempted thread t, as the stacks snapshot
+// shows it: the kernel's path that blocked it (blocked), then the thread's exact pc and chain. It returns
+// the walk's flags (PC0Exact when the stack starts at the thread's pc).
+func (s *sweeper) threadStack(t *thread, st *goroutineStack, blocked bool) record.Flags {
+	var e trace.StackEntry
+	var chain [trace.MaxDepth]uint64
+	n := trace.CaptureFrame(addrOfFrame(&t.frame), &e, &chain)
+	st.sp, st.fp, st.lr, st.w0, st.w1 = e.SP, e.FP, e.LR, e.W0, e.W1
+	k := 0
+	flags := record.Flags(e.Flags) & (record.StackTrunc | record.WalkStop)
+	if blocked && t.nkpath > 0 {
+		k = copy(st.words[:kernelPathMax], t.kpath[:min(int(t.nkpath), kernelPathMax)])
+		st.words[k] = record.StackMarkThread
+		k++
+	} else {
+		flags |= record.PC0Exact
+	}
+	st.words[k] = e.PC
+	k++
+	k += copy(st.words[k:], chain[:n])
+	st.n = k
+	return flags
+}
+
+// waited says how long g has been in the state it is in: since the runtime's g.waitsince when
+// the runtime set it (its GC does, for goroutines it finds blocked), else since the first sweep
+// that saw it so (0 at that first sweep).
+func (s *sweeper) waited(i int, g *goroutines.G, nowNs int64) uint64 {
+	key := uint64(g.Raw) | uint64(g.Reason)<<32 ^ uint64(g.SP)<<8
+	since := nowNs
+	if i < offcpuTracked {
+		tr := &sweepTracked[i]
+		if tr.id == g.ID && tr.key == key {
+			since = tr.since
+		} else {
+			*tr = trackedG{id: g.ID, key: key, since: nowNs}
+		}
+	}
+	if g.State == goroutines.StateWaiting && g.WaitSince > 0 && g.WaitSince < since {
+		since = g.WaitSince
+	}
+	return uint64(max(nowNs-since, 0))
+}
+
+// reportOffCPU prints the sweep's counters and cost at exit, when it ran.
+func reportOffCPU() {
+	s := &sweep
+	if s.sweeps == 0 {
+		return
+	}
+	klog().s("offcpu: ").u(s.sweeps).s(" sweeps, ").u(s.recorded).s(" goroutine samples, ").u(s.onCPU).s(" on a CPU; skipped: ").
+		u(s.busy).s(" held by the GC, ").u(s.raced).s(" changed while read, ").u(s.bad).s(" failed a check, ").
+		u(s.capped).s(" over the cap, ").u(s.dropped).s(" not recorded (ring full); ").u(s.gone).s(" exited entries").nl()
+	perG := uint64(0)
+	if s.looked > 0 {
+		perG = ticksToNs(s.costTicks / s.looked)
+	}
+	klog().s("offcpu: sweep cost mean ").u(ticksToNs(s.costTicks / s.sweeps)).s(" ns, max ").u(ticksToNs(s.costMax)).
+		s(" ns, ").u(perG).s(" ns per goroutine over ").u(s.looked).s(" looked at").nl()
+}
+
+// ticksToNs converts a duration in ticks to nanoseconds.
+func ticksToNs(t uint64) uint64 {
+	hz := max(ticksHz(), 1)
+	return t/hz*1_000_000_000 + t%hz*1_000_000_000/hz
+}

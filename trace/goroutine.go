@@ -1,0 +1,52 @@
+package trace
+
+import (
+	"github.com/unitrace/unitrace/trace/record"
+	"github.com/unitrace/unitrace/trace/ring"
+)
+
+// EmitGoroutine writes a GOROUTINE record on this CPU (the kernel's off-CPU sweep): its
+// arguments, the walk's flags, the thread of the goroutine's M (0 for none) as the record's
+// tid, and its stack words. It reports whether the ring took the record; a full ring counts
+// the drop as every emit does.
+//
+//go:nosplit
+func EmitGoroutine(args *[record.GoroutineArgs]uint64, flags record.Flags, tid uint32, stack []uint64) bool {
+	if len(stack) > record.MaxFrames {
+		stack = stack[:record.MaxFrames]
+	}
+	if len(stack) > 0 {
+		flags |= record.HasStack
+	}
+	ok := false
+	irq := irqSave()
+	cpu := cpuIndex()
+	if cpu >= 0 && cpu < MaxCPUs {
+		cs := &cpus[cpu]
+		if cs.inEmit.Load() != 0 {
+			cs.ring.Drop(ring.CauseNested)
+		} else {
+			cs.inEmit.Store(1)
+			size := record.HeaderSize + (record.GoroutineArgs+len(stack))*record.SlotSize
+			if addr, _, reserved := cs.ring.Reserve(uint32(size), ticks()); reserved {
+				store16(addr+record.OffTPID, uint16(record.TPGoroutine))
+				store8(addr+record.OffFlags, uint8(flags))
+				store8(addr+record.OffNFrames, uint8(len(stack)))
+				store32(addr+record.OffTID, tid)
+				a := addr + record.OffArgs
+				for i := 0; i < record.GoroutineArgs; i++ {
+					store(a+uintptr(i)*8, args[i])
+				}
+				st := a + record.GoroutineArgs*8
+				for i, w := range stack {
+					store(st+uintptr(i)*8, w)
+				}
+				cs.ring.Commit()
+				ok = true
+			}
+			cs.inEmit.Store(0)
+		}
+	}
+	irqRestore(irq)
+	return ok
+}
