@@ -84,7 +84,7 @@ type sweeper struct {
 
 	// Counters since boot.
 	sweeps, recorded, onCPU, gone, busy, bad, raced, capped, dropped, unwalked uint64
-	costTicks, costMax, looked                                               uint64
+	costTicks, costMax, looked                                                 uint64
 }
 
 // sweepTracked remembers, by list index, what each goroutine was at the last sweep and since

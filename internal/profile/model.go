@@ -37,14 +37,14 @@ type Profile struct {
 	RateSource string
 	Throttles  int // THROTTLE records seen
 
-	Records   int            // SAMPLE records in the recording
+	Records int // SAMPLE records in the recording
 	// Goroutines counts the GOROUTINE records in the recording (the off-CPU sweep's), and
 	// Value is what the Samples weigh (Options.Value): in microseconds for the time views.
 	Goroutines int
 	Value      Value
-	IdleCount int            // of which the CPU was idle
-	IdleShown bool           // Samples include them (Options.Idle)
-	Lost      map[uint16]int // per CPU, an estimate of the samples lost (see lostSamples)
+	IdleCount  int            // of which the CPU was idle
+	IdleShown  bool           // Samples include them (Options.Idle)
+	Lost       map[uint16]int // per CPU, an estimate of the samples lost (see lostSamples)
 	// Deadlines is the sum of the Samples' weights: the views' 100%.
 	Deadlines int
 	// Fix counts the leaf fix's outcomes at stack[0], ThreadFix at the thread's pc of the

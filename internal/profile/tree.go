@@ -14,10 +14,10 @@ import (
 type Group uint8
 
 const (
-	GroupNone   Group = iota // one tree
-	GroupThread              // a root per kernel thread ("tid N")
-	GroupCPU                 // a root per CPU ("cpu N")
-	GroupGoroutine           // a root per goroutine ("goroutine N", "no goroutine" for samples without one)
+	GroupNone      Group = iota // one tree
+	GroupThread                 // a root per kernel thread ("tid N")
+	GroupCPU                    // a root per CPU ("cpu N")
+	GroupGoroutine              // a root per goroutine ("goroutine N", "no goroutine" for samples without one)
 )
 
 // ParseGroup reads the -g flag: thread, cpu, goroutine or none.
