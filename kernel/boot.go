@@ -55,6 +55,7 @@ func startProgram(shareBlock uintptr) {
 		klog().s("boot: ticks at ").u(ticksHz()).s(" Hz, kernel ready in ").d(bootNanos / 1000).s(" us").nl()
 	}
 	initTimers()
+	initGoLayout()
 	startBootSampler()
 	startBootOffCPU()
 	startSecondaries()

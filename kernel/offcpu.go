@@ -101,6 +101,14 @@ type trackedG struct {
 // run time into a global would need a write barrier.
 var sweep = sweeper{reader: goroutines.Reader{Readable: unwind.Readable}}
 
+// initGoLayout hands the image's goroutine layout to the unwinder, so that the CPU sampler's
+// samples say which goroutine their thread ran; without a layout they say nothing of it.
+func initGoLayout() {
+	if l, ok := goLayout.Read(); ok && l.Valid() {
+		unwind.SetGoidOffset(uintptr(l[goroutines.WGGoid]))
+	}
+}
+
 // startBootOffCPU starts the sweep if the command line asked for it and the image's layout
 // allows it; the tracer must be up.
 func startBootOffCPU() {
@@ -232,6 +240,9 @@ func (s *sweeper) one(i int, g *goroutines.G, nowNs int64, weightNs uint64) {
 			flags = s.threadStack(t, &st, true)
 		case sched.Runnable:
 			threadState = trace.StateRunnable
+			if g.State == goroutines.StateSyscall {
+				sysNr = t.sysNr + 1 // woken, not yet back on a CPU to finish the call
+			}
 			if g.State == goroutines.StateRunning {
 				flags = s.threadStack(t, &st, false) // preempted by the kernel: its thread's context
 			}

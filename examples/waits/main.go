@@ -35,10 +35,11 @@ import (
 )
 
 // Each round blocks for blockMin..blockMax and then works for workMin..workMax: the waits are
-// about 80% of a waiter's time, and five waiters' work fits one CPU with room to spare.
+// about 95% of a waiter's time, and five waiters' work takes a fifth of one CPU, so that a
+// woken waiter seldom waits for the CPU.
 const (
 	blockMin, blockMax = 4 * time.Millisecond, 16 * time.Millisecond
-	workMin, workMax   = 500 * time.Microsecond, 1500 * time.Microsecond
+	workMin, workMax   = 200 * time.Microsecond, 600 * time.Microsecond
 )
 
 func main() {
@@ -66,6 +67,7 @@ type result struct {
 
 func run(d time.Duration) error {
 	var mu sync.Mutex
+	held, turn := make(chan struct{}), make(chan struct{}) // the mutex's holder and waiter take turns
 	ch := make(chan int)
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -89,11 +91,20 @@ func run(d time.Duration) error {
 			}
 		},
 		"mutex": func(r *rand.Rand) {
-			for !stopped(stop) {
+			// It takes the mutex, tells the waiter so, holds it, and waits for the waiter to
+			// have had its turn: the waiter's Lock waits out the whole hold, and nothing
+			// else of the waiter waits on the mutex.
+			for {
 				mu.Lock()
+				select {
+				case held <- struct{}{}:
+				case <-stop:
+					mu.Unlock()
+					return
+				}
 				time.Sleep(randDur(r, blockMin, blockMax))
 				mu.Unlock()
-				time.Sleep(randDur(r, workMin, workMax)) // the waiter's turn
+				<-turn
 			}
 		},
 		"netpoll": func(r *rand.Rand) { writeEvery(r, stop, func(b []byte) error { _, err := pw.Write(b); return err }) },
@@ -102,15 +113,18 @@ func run(d time.Duration) error {
 		},
 	}
 	sleepRand := rand.New(rand.NewPCG(1, 2))
+	// A waiter blocks in wait, measured; before and after are its turn-taking with its partner,
+	// not measured (the mutex's only).
 	waiters := []struct {
-		role string
-		wait func() error
+		role          string
+		wait          func() error
+		before, after func()
 	}{
-		{"sleep", func() error { time.Sleep(randDur(sleepRand, blockMin, blockMax)); return nil }},
-		{"chan", func() error { <-ch; return nil }},
-		{"mutex", func() error { mu.Lock(); mu.Unlock(); return nil }},
-		{"netpoll", func() error { return readOne(func(b []byte) (int, error) { return pr.Read(b) }) }},
-		{"syscall", func() error { return readOne(func(b []byte) (int, error) { return syscall.Read(raw[0], b) }) }},
+		{"sleep", func() error { time.Sleep(randDur(sleepRand, blockMin, blockMax)); return nil }, nil, nil},
+		{"chan", func() error { <-ch; return nil }, nil, nil},
+		{"mutex", func() error { mu.Lock(); mu.Unlock(); return nil }, func() { <-held }, func() { turn <- struct{}{} }},
+		{"netpoll", func() error { return readOne(func(b []byte) (int, error) { return pr.Read(b) }) }, nil, nil},
+		{"syscall", func() error { return readOne(func(b []byte) (int, error) { return syscall.Read(raw[0], b) }) }, nil, nil},
 	}
 	var wg sync.WaitGroup
 	var pmu sync.Mutex
@@ -132,7 +146,7 @@ func run(d time.Duration) error {
 		ww.Add(1)
 		go func() {
 			defer ww.Done()
-			results[i] = wait(w.role, w.wait, deadline, rand.New(rand.NewPCG(uint64(i), 11)))
+			results[i] = wait(w.role, w.wait, w.before, w.after, deadline, rand.New(rand.NewPCG(uint64(i), 11)))
 		}()
 	}
 	ww.Wait()
@@ -152,17 +166,24 @@ func run(d time.Duration) error {
 	return nil
 }
 
-// wait runs one waiter until deadline: block, then work.
-func wait(role string, block func() error, deadline time.Time, r *rand.Rand) result {
+// wait runs one waiter until deadline: block (measured), then work; before and after (if not
+// nil) run around the block.
+func wait(role string, block func() error, before, after func(), deadline time.Time, r *rand.Rand) result {
 	res := result{role: role, goid: goid()}
 	start := time.Now()
 	for time.Now().Before(deadline) {
+		if before != nil {
+			before()
+		}
 		t := time.Now()
 		if err := block(); err != nil {
 			fmt.Fprintf(os.Stderr, "waits: %s: %v\n", role, err)
 			os.Exit(1)
 		}
 		res.blocked += time.Since(t)
+		if after != nil {
+			after()
+		}
 		spin(randDur(r, workMin, workMax))
 	}
 	res.wall = time.Since(start)

@@ -1,0 +1,171 @@
+package vm_test
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	pprof "github.com/google/pprof/profile"
+)
+
+// The off-CPU profiler against its ground truth: examples/waits runs goroutines that each wait
+// in one known way for a share of their wall time that the program measures itself around
+// every blocking call.
+
+const waitsApp = "examples/waits"
+
+// waitsWorkload is how long the waiters run: 400 sweeps at the default 100 Hz.
+const waitsWorkload = 4 * time.Second
+
+// waitsLine is one waiter's truth.
+var waitsLine = regexp.MustCompile(`^waits: (\w+) goid=(\d+) wall=(\d+) blocked=(\d+)$`)
+
+// waitsTruth says, by waiter, which goroutine samples are its wait: the runtime's wait reason,
+// or for the raw read(2) the state and the system call.
+var waitsTruth = map[string]struct{ state, reason string }{
+	"sleep":   {"waiting", "sleep"},
+	"chan":    {"waiting", "chan receive"},
+	"mutex":   {"waiting", "sync.Mutex.Lock"},
+	"netpoll": {"waiting", "IO wait"},
+	"syscall": {"syscall", "read"},
+}
+
+// Tolerances: a waiter's weight with its reason against the share of its wall time it measured
+// in its blocking calls (points), and its CPU and wait weights together against its wall time.
+const (
+	waitsReasonPoints = 5
+	waitsWallShare    = 0.10
+)
+
+// waiter is one waiter's truth and what the profile says of it.
+type waiter struct {
+	role                   string
+	goid                   int64
+	wall, blocked          float64 // ns, as the program measured them
+	reasonNs, waitNs, cpuNs float64 // the profile's
+	runnableNs             float64 // waits in state runnable (woken, not yet on a CPU)
+}
+
+// TestOffCPU boots examples/waits with the CPU sampler at 1 kHz and the off-CPU sweep at its
+// default 100 Hz, writing one pprof profile, on 1 CPU. For each waiter the profile's wait time
+// with its expected reason must be the share of its wall time it measured in its blocking
+// calls within waitsReasonPoints, and its cpu and wait time together its wall time within
+// waitsWallShare. A run that misses a check boots again (three times at most): under TCG on
+// a shared host a stalled vCPU moves time between the states.
+func TestOffCPU(t *testing.T) {
+	forEachArch(t, func(t *testing.T, a guestArch) {
+		var errs []string
+		for attempt := 1; attempt <= 3; attempt++ {
+			errs = runWaits(t, a, attempt)
+			if len(errs) == 0 {
+				return
+			}
+			t.Logf("attempt %d:\n%s", attempt, strings.Join(errs, "\n"))
+		}
+		t.Errorf("three boots missed the ground truth; the last:\n%s", strings.Join(errs, "\n"))
+	})
+}
+
+// runWaits boots the ground truth once and returns what it got wrong.
+func runWaits(t *testing.T, a guestArch, attempt int) []string {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "waits.pb.gz")
+	stdout, stderr, status := runLauncher(t, a, "-image", a.path("waits.elf"), "-sample", "1000", "-offcpu",
+		"-pprof", prof, "-o", filepath.Join(dir, "waits.utrace"), waitsApp, "--", waitsWorkload.String())
+	if status != 0 {
+		t.Fatalf("status %d\n%s\n%s", status, stdout, stderr)
+	}
+	for _, l := range consoleLines(stdout) {
+		if strings.Contains(l, "offcpu: ") || strings.Contains(l, "sampler: ") {
+			t.Log(l)
+		}
+	}
+	waiters := map[int64]*waiter{}
+	for _, l := range programLines(consoleLines(stdout)) {
+		m := waitsLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		w := &waiter{role: m[1]}
+		w.goid, _ = strconv.ParseInt(m[2], 10, 64)
+		w.wall, _ = strconv.ParseFloat(m[3], 64)
+		w.blocked, _ = strconv.ParseFloat(m[4], 64)
+		waiters[w.goid] = w
+	}
+	if len(waiters) != len(waitsTruth) {
+		t.Fatalf("the program printed %d waiters, want %d:\n%s", len(waiters), len(waitsTruth), stdout)
+	}
+	p := readPProf(t, prof)
+	wi, ci := sampleIndex(p, "wait"), sampleIndex(p, "cpu")
+	if wi < 0 || ci < 0 {
+		t.Fatalf("the profile's sample types are %v, want cpu and wait", p.SampleType)
+	}
+	for _, s := range p.Sample {
+		g := s.NumLabel["goroutine"]
+		if len(g) != 1 || waiters[g[0]] == nil {
+			continue
+		}
+		w := waiters[g[0]]
+		w.cpuNs += float64(s.Value[ci])
+		w.waitNs += float64(s.Value[wi])
+		truth := waitsTruth[w.role]
+		if label(s, "state") == truth.state && label(s, "reason") == truth.reason {
+			w.reasonNs += float64(s.Value[wi])
+		}
+		if label(s, "state") == "runnable" {
+			w.runnableNs += float64(s.Value[wi])
+		}
+	}
+	var errs []string
+	for _, w := range waiters {
+		truth := waitsTruth[w.role]
+		measured, profiled := 100*w.blocked/w.wall, 100*w.reasonNs/w.wall
+		total := (w.cpuNs + w.waitNs) / w.wall
+		t.Logf("attempt %d: %-7s goroutine %d: blocked %.1f%% of its wall time %v; the profile: %.1f%% waiting with %s/%q, %.1f%% runnable, cpu+wait %.3f of the wall time",
+			attempt, w.role, w.goid, measured, time.Duration(w.wall), profiled, truth.state, truth.reason, 100*w.runnableNs/w.wall, total)
+		if math.Abs(profiled-measured) > waitsReasonPoints {
+			errs = append(errs, fmt.Sprintf("%s: %.1f%% of its wall time waiting with %s/%q in the profile, %.1f%% measured: want them within %d points",
+				w.role, profiled, truth.state, truth.reason, measured, waitsReasonPoints))
+		}
+		if math.Abs(total-1) > waitsWallShare {
+			errs = append(errs, fmt.Sprintf("%s: cpu+wait %.3f of its wall time, want 1±%.2f", w.role, total, waitsWallShare))
+		}
+	}
+	return errs
+}
+
+func readPProf(t *testing.T, path string) *pprof.Profile {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := pprof.Parse(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return p
+}
+
+func sampleIndex(p *pprof.Profile, typ string) int {
+	for i, st := range p.SampleType {
+		if st.Type == typ {
+			return i
+		}
+	}
+	return -1
+}
+
+func label(s *pprof.Sample, key string) string {
+	if v := s.Label[key]; len(v) == 1 {
+		return v[0]
+	}
+	return ""
+}
