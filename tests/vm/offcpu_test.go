@@ -45,11 +45,11 @@ const (
 
 // waiter is one waiter's truth and what the profile says of it.
 type waiter struct {
-	role                   string
-	goid                   int64
-	wall, blocked          float64 // ns, as the program measured them
+	role                    string
+	goid                    int64
+	wall, blocked           float64 // ns, as the program measured them
 	reasonNs, waitNs, cpuNs float64 // the profile's
-	runnableNs             float64 // waits in state runnable (woken, not yet on a CPU)
+	runnableNs              float64 // waits in state runnable (woken, not yet on a CPU)
 }
 
 // TestOffCPU boots examples/waits with the CPU sampler at 1 kHz and the off-CPU sweep at its
