@@ -234,7 +234,9 @@ func Build(tr *tracefile.Trace, im *Image, opt Options) (*Profile, error) {
 		}
 		p.keep(&s, idle, opt, &first)
 	}
-	p.Lost = lostSamples(tr)
+	if opt.Value == ValueCPU || opt.Value == ValueAll {
+		p.Lost = lostSamples(tr) // an estimate of CPU samples, in the sampler's deadlines
+	}
 	switch {
 	case bootUnixNs != 0:
 		p.StartUnixNs = bootUnixNs + p.StartNs

@@ -65,8 +65,13 @@ func TestTraceOptions(t *testing.T) {
 	if want := []string{"unitrace.sample=20000", "unitrace.sample.force=1"}; err != nil || !slices.Equal(env, want) {
 		t.Errorf("sample: got %q, %v", env, err)
 	}
+	env, err = TraceOptions{OffCPU: true, OffCPUHz: 250, OffCPUMax: 5000}.Env()
+	if want := []string{"unitrace.offcpu=1", "unitrace.offcpu.hz=250", "unitrace.offcpu.max=5000"}; err != nil || !slices.Equal(env, want) {
+		t.Errorf("offcpu: got %q, %v", env, err)
+	}
 	for _, bad := range []TraceOptions{{Globs: "a,,b"}, {Globs: "a b"}, {Mode: "ring"}, {Ring: "3K"},
-		{Sample: "0"}, {Sample: "-1"}, {Sample: "1k"}, {Sample: "20000"}, {Sample: "200000", Force: true}, {Force: true}} {
+		{Sample: "0"}, {Sample: "-1"}, {Sample: "1k"}, {Sample: "20000"}, {Sample: "200000", Force: true}, {Force: true},
+		{OffCPUHz: 100}, {OffCPU: true, OffCPUHz: 1001}, {OffCPU: true, OffCPUHz: -1}, {OffCPU: true, OffCPUMax: -5}} {
 		if _, err := bad.Env(); err == nil {
 			t.Errorf("%+v: no error", bad)
 		}

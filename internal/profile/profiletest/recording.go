@@ -22,8 +22,10 @@ type Sample struct {
 	LR     uint64
 	W0, W1 uint64
 	Task   uint64
-	Idle   bool
-	Stack  []uint64
+	// Goroutine says Task is the id of the goroutine the thread ran (the state slot's bit).
+	Goroutine bool
+	Idle      bool
+	Stack     []uint64
 
 	// A sample taken in the kernel: the leaf's stack kind (goroutine when zero), the thread's
 	// below it, and the thread context's registers (the appended slots).
@@ -46,6 +48,9 @@ func (x *Sample) args() []uint64 {
 		kind = record.StackGoroutine
 	}
 	st := record.MakeSampleState(x.Idle, kind) | record.SampleState(x.ThreadKind)<<record.ThreadKindShift
+	if x.Goroutine {
+		st |= record.StateGoroutine
+	}
 	a := []uint64{x.SP, x.FP, x.LR, x.W0, x.W1, x.Task, 0, uint64(st)}
 	crossed := x.ThreadSP|x.ThreadFP|x.ThreadLR|x.ThreadW0|x.ThreadW1 != 0
 	if x.Weight > 0 || crossed {

@@ -1,0 +1,129 @@
+package profile
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+
+	pprof "github.com/google/pprof/profile"
+
+	"github.com/unitrace/unitrace/internal/profile/profiletest"
+	"github.com/unitrace/unitrace/internal/tracefile"
+	"github.com/unitrace/unitrace/trace/record"
+)
+
+// goroutineRecord is a GOROUTINE record of the off-CPU sweep at ns.
+func goroutineRecord(ns, goid uint64, state, reason, wait, thread uint8, syscall int64, periodNs uint64, stack []uint64) tracefile.SynthRecord {
+	args := make([]uint64, record.GoroutineArgs)
+	args[record.GoroutineArgID] = goid
+	args[record.GoroutineArgState] = uint64(record.MakeGoroutineState(state, reason, wait, thread))
+	args[record.GoroutineArgPeriodNs] = periodNs
+	args[record.GoroutineArgSyscall] = uint64(syscall + 1)
+	return tracefile.SynthRecord{TPID: record.TPGoroutine, TS: ns, Args: args, Stack: stack,
+		Flags: record.HasStack}
+}
+
+// goroutineScenario is the scenario's CPU samples with goroutine 7 as their goroutine, and
+// goroutine samples of goroutines 7 and 8 at 100 Hz: 7 waits on a channel in main.outer
+// (reason 19 of the program's runtime: chan receive), 8 is in read(2) (state syscall) and
+// runnable once.
+func goroutineScenario(t *testing.T) (*profiletest.Scenario, int) {
+	sc := profiletest.NewScenario(program(t, "amd64"), "")
+	for i := range sc.Rec.Samples {
+		sc.Rec.Samples[i].Task = 7
+		sc.Rec.Samples[i].Goroutine = true
+	}
+	p := sc.Prog
+	raMainOuter := p.ReturnAddress("main.main", "main.outer")
+	raOuterMid := p.ReturnAddress("main.outer", "main.mid")
+	n := 0
+	for i := uint64(0); i < 5; i++ {
+		sc.Rec.Others = append(sc.Rec.Others,
+			goroutineRecord(1000+i, 7, 4, 19, 0, 0, -1, 10_000_000, []uint64{raOuterMid, raMainOuter}),
+			goroutineRecord(1000+i, 8, 3, 0, 6, 3, 0, 10_000_000, []uint64{raMainOuter}))
+		n += 2
+	}
+	sc.Rec.Others = append(sc.Rec.Others, goroutineRecord(2000, 8, 1, 0, 0, 0, -1, 10_000_000, []uint64{raMainOuter}))
+	return sc, n + 1
+}
+
+// TestGoroutineSamplesInPProf: the pprof file has the wait type, the goroutine samples carry
+// wait and their labels, the CPU samples carry cpu and the goroutine.
+func TestGoroutineSamplesInPProf(t *testing.T) {
+	sc, n := goroutineScenario(t)
+	p := recordingProfile(t, &sc.Rec, Options{Value: ValueAll})
+	if p.Goroutines != n {
+		t.Fatalf("%d goroutine records, want %d", p.Goroutines, n)
+	}
+	var buf bytes.Buffer
+	if err := WritePProf(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	pp, err := pprof.Parse(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, st := range pp.SampleType {
+		types = append(types, st.Type+"/"+st.Unit)
+	}
+	if !slices.Equal(types, []string{"samples/count", "cpu/nanoseconds", "wait/nanoseconds"}) {
+		t.Fatalf("sample types %v", types)
+	}
+	wait := map[string]int64{}
+	var cpuOf7 int64
+	for _, s := range pp.Sample {
+		g := s.NumLabel["goroutine"]
+		if s.Value[2] != 0 {
+			if s.Value[1] != 0 || len(g) != 1 || s.NumLabel["cpu"] != nil {
+				t.Errorf("a goroutine sample with values %v, labels %v %v", s.Value, s.Label, s.NumLabel)
+			}
+			key := strings.Join([]string{strings.Join(s.Label["state"], ""), strings.Join(s.Label["reason"], ""), strings.Join(s.Label["kernel_wait"], "")}, "/")
+			wait[key] += s.Value[2]
+			if key == "waiting/chan receive/" && s.Location[0].Line[0].Function.Name != "main.outer" {
+				t.Errorf("goroutine 7's leaf is %s, want main.outer (its resume pc, a return address there)", s.Location[0].Line[0].Function.Name)
+			}
+			continue
+		}
+		if len(g) == 1 && g[0] == 7 {
+			cpuOf7 += s.Value[1]
+		}
+	}
+	want := map[string]int64{"waiting/chan receive/": 50_000_000, "syscall/read/pipe": 50_000_000, "runnable//": 10_000_000}
+	for k, v := range want {
+		if wait[k] != v {
+			t.Errorf("wait %q: %d ns, want %d (all: %v)", k, wait[k], v, wait)
+		}
+	}
+	if cpuOf7 == 0 {
+		t.Error("no CPU sample carries goroutine 7")
+	}
+}
+
+// TestOffCPUViews: -offcpu keeps the goroutine samples alone, in µs, with what each waits for
+// as its leaf; -wall keeps both; the CPU views leave them out.
+func TestOffCPUViews(t *testing.T) {
+	sc, n := goroutineScenario(t)
+	off := recordingProfile(t, &sc.Rec, Options{Value: ValueOffCPU})
+	if len(off.Samples) != n || off.Deadlines != n*10_000 {
+		t.Errorf("-offcpu: %d samples weighing %d µs, want %d weighing %d", len(off.Samples), off.Deadlines, n, n*10_000)
+	}
+	folded := Folded(off, FoldOptions{Group: GroupGoroutine})
+	for stack, w := range map[string]int{"goroutine 7;main.main;main.outer;[waiting: chan receive]": 50000,
+		"goroutine 8;main.main;[syscall: read on pipe]": 50000, "goroutine 8;main.main;[runnable]": 10000} {
+		if folded[stack] != w || len(folded) != 3 {
+			t.Errorf("-offcpu folded: %q weighs %d, want %d; all: %v", stack, folded[stack], w, folded)
+		}
+	}
+	cpu := recordingProfile(t, &sc.Rec, Options{})
+	wall := recordingProfile(t, &sc.Rec, Options{Value: ValueWall})
+	if len(wall.Samples) != len(cpu.Samples)+n {
+		t.Errorf("-wall: %d samples, want the %d CPU samples and %d goroutine samples", len(wall.Samples), len(cpu.Samples), n)
+	}
+	for _, s := range cpu.Samples {
+		if s.Wait {
+			t.Fatal("the CPU view holds a goroutine sample")
+		}
+	}
+}
