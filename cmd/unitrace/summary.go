@@ -15,8 +15,9 @@ import (
 const summaryDoc = `Summarize a recording: records per tracepoint, each CPU's time span, lost
 totals, duration percentiles of paired tracepoints (X_enter/X_exit and
 X/X_ret, matched per thread), where shared directories' I/O time went
-(the p9_rpc round trips, by share and request type), and the socket calls'
-round trips to the launcher (net_rpc, by call).
+(the p9_rpc round trips, by share and request type), the socket calls'
+round trips to the launcher (net_rpc, by call), and where the goroutines
+waited (the off-CPU sweep's samples of run -offcpu, by state and reason).
 `
 
 var summaryCommand = command{
@@ -101,6 +102,7 @@ func summarize(w io.Writer, tr *tracefile.Trace) {
 
 	summarizeShares(w, tr, recs)
 	summarizeSockets(w, tr, recs)
+	summarizeWaits(w, tr, recs)
 	spans, _ := matchPairs(tr, recs)
 	if len(spans) == 0 {
 		return

@@ -50,7 +50,7 @@ func (p *Profile) addGoroutine(r *tracefile.Rec, g *record.Goroutine, opt Option
 	case s.State == "waiting":
 		s.Reason = p.Image.WaitReason(g.State.Reason())
 	case g.Syscall >= 0:
-		s.Reason = syscallName(p.Arch, uint64(g.Syscall))
+		s.Reason = SyscallName(p.Arch, uint64(g.Syscall))
 	}
 	if opt.Value == ValueOffCPU || opt.Value == ValueWall {
 		s.Weight = int(max(period/1000, 1))
@@ -96,8 +96,8 @@ func (s *Sample) WaitFrame() string {
 	return "[" + what + "]"
 }
 
-// syscallName names system call nr of arch.
-func syscallName(arch wire.Arch, nr uint64) string {
+// SyscallName names system call nr of arch.
+func SyscallName(arch wire.Arch, nr uint64) string {
 	if arch == wire.ArchARM64 {
 		return sysnames.ARM64(nr)
 	}
