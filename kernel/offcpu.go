@@ -216,13 +216,20 @@ type goroutineStack struct {
 	sp, fp, lr, w0, w1 uint64
 }
 
-// one records goroutine g, entry i of the list, unless its thread is on a CPU.
-func (s *sweeper) one(i int, g *goroutines.G, nowNs int64, weightNs uint64) {
-	var st goroutineStack
-	var flags record.Flags
-	tid, sysNr := uint32(0), uint64(0)
-	var wait trace.StackWait
-	threadState := trace.StackState(0)
+// goroutineView is what the sweep saw of one goroutine: its stack, and its thread's part.
+type goroutineView struct {
+	st          goroutineStack
+	flags       record.Flags
+	tid         uint32
+	sysNr       uint64 // the system call its thread is in, plus one; 0 for none
+	wait        trace.StackWait
+	threadState trace.StackState // 0: no thread
+}
+
+// look fills v with goroutine g's stack and what its thread is doing. onCPU: its thread runs
+// on a CPU, and v has no stack (the CPU sampler sees where that thread is). ok is false when
+// the goroutine or its thread changed while it was read.
+func look(r *goroutines.Reader, g *goroutines.G, v *goroutineView) (onCPU, ok bool) {
 	slot := int32(-1)
 	gen := uint32(0)
 	if g.Thread != 0 && g.Thread < 1<<31 {
@@ -230,57 +237,69 @@ func (s *sweeper) one(i int, g *goroutines.G, nowNs int64, weightNs uint64) {
 	}
 	if slot >= 0 {
 		t := &threads[slot]
-		tid, gen = uint32(t.tid), t.gen
+		v.tid, gen = uint32(t.tid), t.gen
 		switch scheduler.State(slot) {
 		case sched.Running:
-			s.onCPU++ // the CPU sampler's: it sees where that thread is
-			return
+			v.threadState = trace.StateRunning
+			return true, true
 		case sched.Blocked:
-			threadState, wait, sysNr = trace.StateBlocked, trace.StackWait(t.wait), t.sysNr+1
-			flags = s.threadStack(t, &st, true)
+			v.threadState, v.wait, v.sysNr = trace.StateBlocked, trace.StackWait(t.wait), t.sysNr+1
+			v.flags = threadStack(t, &v.st, true)
 		case sched.Runnable:
-			threadState = trace.StateRunnable
+			v.threadState = trace.StateRunnable
 			if g.State == goroutines.StateSyscall {
-				sysNr = t.sysNr + 1 // woken, not yet back on a CPU to finish the call
+				v.sysNr = t.sysNr + 1 // woken, not yet back on a CPU to finish the call
 			}
 			if g.State == goroutines.StateRunning {
-				flags = s.threadStack(t, &st, false) // preempted by the kernel: its thread's context
+				v.flags = threadStack(t, &v.st, false) // preempted by the kernel: its thread's context
 			}
 		}
 	} else if g.State == goroutines.StateRunning {
-		s.onCPU++ // no thread the kernel knows: left to the CPU sampler, as a running one
-		return
+		return true, true // no thread the kernel knows: as a running one
 	}
-	if st.n == 0 && g.PC != 0 {
-		st.words[0] = uint64(g.PC)
+	if v.st.n == 0 && g.PC != 0 {
+		v.st.words[0] = uint64(g.PC)
 		var w unwind.Walk
 		w.OnStack(g.StackLo, g.StackHi)
-		n, end := w.PCs(g.BP, st.words[1:1+trace.MaxDepth-1])
-		st.n = 1 + n
-		flags = end
+		n, end := w.PCs(g.BP, v.st.words[1:1+trace.MaxDepth-1])
+		v.st.n = 1 + n
+		v.flags = end
 	}
-	if st.n == 0 {
-		s.unwalked++
+	if !r.Recheck(g) || (slot >= 0 && (threads[slot].gen != gen || threads[slot].tid != int32(v.tid))) {
+		return false, false
 	}
-	if !s.reader.Recheck(g) || (slot >= 0 && (threads[slot].gen != gen || threads[slot].tid != int32(tid))) {
+	if slot >= 0 && v.threadState == trace.StateBlocked && scheduler.State(slot) != sched.Blocked {
+		return false, false // woken while the sweep read it: its kernel path may be another wait's
+	}
+	return false, true
+}
+
+// one records goroutine g, entry i of the list, unless its thread is on a CPU.
+func (s *sweeper) one(i int, g *goroutines.G, nowNs int64, weightNs uint64) {
+	var v goroutineView
+	onCPU, ok := look(&s.reader, g, &v)
+	switch {
+	case onCPU:
+		s.onCPU++
+		return
+	case !ok:
 		s.raced++
 		return
+	case v.st.n == 0:
+		s.unwalked++
 	}
-	if slot >= 0 && threadState == trace.StateBlocked && scheduler.State(slot) != sched.Blocked {
-		s.raced++ // woken while the sweep read it: its kernel path may be another wait's
-		return
-	}
+	st := &v.st
 	var args [record.GoroutineArgs]uint64
 	args[record.GoroutineArgID] = g.ID
-	args[record.GoroutineArgState] = uint64(record.MakeGoroutineState(uint8(g.State), g.Reason, uint8(wait), uint8(threadState)))
+	args[record.GoroutineArgState] = uint64(record.MakeGoroutineState(uint8(g.State), g.Reason, uint8(v.wait), uint8(v.threadState)))
 	args[record.GoroutineArgWaitNs] = s.waited(i, g, nowNs)
 	args[record.GoroutineArgPeriodNs] = weightNs
-	args[record.GoroutineArgSyscall] = sysNr
+	args[record.GoroutineArgSyscall] = v.sysNr
 	args[record.GoroutineArgGoPC] = uint64(g.GoPC)
 	args[record.GoroutineArgSweep] = s.seq
 	args[record.GoroutineArgThreadSP], args[record.GoroutineArgThreadFP] = st.sp, st.fp
 	args[record.GoroutineArgThreadLR], args[record.GoroutineArgThreadW0], args[record.GoroutineArgThreadW1] = st.lr, st.w0, st.w1
-	if trace.EmitGoroutine(&args, flags, tid, st.words[:st.n]) {
+	if trace.EmitGoroutine(&args, v.flags, v.tid, st.words[:st.n]) {
 		s.recorded++
 	} else {
 		s.dropped++
@@ -290,7 +309,7 @@ func (s *sweeper) one(i int, g *goroutines.G, nowNs int64, weightNs uint64) {
 // threadStack fills st with the stack of blocked or preempted thread t, as the stacks snapshot
 // shows it: the kernel's path that blocked it (blocked), then the thread's exact pc and chain. It returns
 // the walk's flags (PC0Exact when the stack starts at the thread's pc).
-func (s *sweeper) threadStack(t *thread, st *goroutineStack, blocked bool) record.Flags {
+func threadStack(t *thread, st *goroutineStack, blocked bool) record.Flags {
 	var e trace.StackEntry
 	var chain [trace.MaxDepth]uint64
 	n := trace.CaptureFrame(addrOfFrame(&t.frame), &e, &chain)
@@ -315,7 +334,7 @@ func (s *sweeper) threadStack(t *thread, st *goroutineStack, blocked bool) recor
 // the runtime set it (its GC does, for goroutines it finds blocked), else since the first sweep
 // that saw it so (0 at that first sweep).
 func (s *sweeper) waited(i int, g *goroutines.G, nowNs int64) uint64 {
-	key := uint64(g.Raw) | uint64(g.Reason)<<32 ^ uint64(g.SP)<<8
+	key := trackedKey(g)
 	since := nowNs
 	if i < offcpuTracked {
 		tr := &sweepTracked[i]
@@ -329,6 +348,27 @@ func (s *sweeper) waited(i int, g *goroutines.G, nowNs int64) uint64 {
 		since = g.WaitSince
 	}
 	return uint64(max(nowNs-since, 0))
+}
+
+// waitedSoFar is waited without remembering: how long g has been in its state as the last
+// sweep saw it (0 when the sweep has not seen it so), for the goroutines snapshot.
+func (s *sweeper) waitedSoFar(i int, g *goroutines.G, nowNs int64) uint64 {
+	since := nowNs
+	if i < offcpuTracked {
+		if tr := &sweepTracked[i]; tr.id == g.ID && tr.key == trackedKey(g) {
+			since = tr.since
+		}
+	}
+	if g.State == goroutines.StateWaiting && g.WaitSince > 0 && g.WaitSince < since {
+		since = g.WaitSince
+	}
+	return uint64(max(nowNs-since, 0))
+}
+
+// trackedKey folds what a goroutine's state is into one word: its raw status, wait reason and
+// resume sp.
+func trackedKey(g *goroutines.G) uint64 {
+	return uint64(g.Raw) | uint64(g.Reason)<<32 ^ uint64(g.SP)<<8
 }
 
 // reportOffCPU prints the sweep's counters and cost at exit, when it ran.

@@ -198,6 +198,8 @@ func traceCtl(op, a, b uint64) uint64 {
 		return ticks() // no sample is younger
 	case trace.CtlStacks:
 		return captureStacks(uintptr(a), uintptr(b))
+	case trace.CtlGoroutines:
+		return captureGoroutines(uintptr(a), uintptr(b))
 	case trace.CtlUnanswered:
 		return xcall.unanswered.Load()
 	case trace.CtlCPUs:

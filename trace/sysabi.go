@@ -58,6 +58,11 @@ const (
 	// below the bytes already received or differs from an end given before; ENODEV as for
 	// CtlConsoleOpen. Unlike the tracer's operations, both work without the tracer.
 	CtlConsoleEnd = 10
+	// CtlGoroutines (buf, len) writes the goroutines snapshot into buf: one entry
+	// (GoroutineEntrySize bytes, goroutinesnap.go) per goroutine the runtime's list holds, as
+	// many as fit; it returns how many goroutines there were (more than fit: the rest are left
+	// out). ENODEV when the image has no runtime layout (package goroutines).
+	CtlGoroutines = 11
 )
 
 // MaxStackEntries bounds a CtlStacks reply: every CPU and every thread slot.

@@ -27,12 +27,19 @@ started with its ports on sockets ("unitrace run -sockets DIR": -ctl is
 DIR/ctl.sock), and nothing else may hold that socket (QEMU serves one client
 at a time). -image symbolizes with inline frames; its GNU build id must match
 the guest's unless -force.
+
+With -g it prints every goroutine instead, as the runtime's own dump does
+(SIGQUIT, runtime.Stack), read by the kernel from outside the program without
+stopping it: the state, the wait reason (named from -image), how long as far
+as the kernel knows, the system call and what its thread waits on, the stack
+where the goroutine resumes (a goroutine running on a CPU: its thread's, which
+the CPU captured), and the go statement that created it.
 `
 
 var stacksCommand = command{
 	name:     "stacks",
-	synopsis: "-ctl SOCK [-image ELF] [-force] [-json] [-timeout D]",
-	summary:  "print the stacks of every CPU and thread of a running guest (run -sockets DIR)",
+	synopsis: "-ctl SOCK [-g] [-image ELF] [-force] [-json] [-timeout D]",
+	summary:  "print the stacks of every CPU and thread, or every goroutine, of a running guest (run -sockets DIR)",
 	doc:      stacksDoc,
 	setup:    stacksSetup,
 }
@@ -43,6 +50,7 @@ func stacksSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 	force := fs.Bool("force", false, "symbolize even if the image's build id or architecture differs from the guest's")
 	raw := fs.Bool("json", false, "print the guest's JSON reply as it came")
 	timeout := fs.Duration("timeout", 30*time.Second, "give up when the guest has not answered by then")
+	goroutines := fs.Bool("g", false, "print every goroutine (state, wait reason, stack) instead of the CPUs and threads")
 	return func(std stdio, args []string) error {
 		if err := fs.Parse(args); err != nil {
 			return flagError(err)
@@ -53,7 +61,11 @@ func stacksSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 		if *timeout <= 0 {
 			return usageError{"-timeout must be positive"}
 		}
-		reply, err := askStacks(*ctlPath, *timeout)
+		op := ctl.OpStacks
+		if *goroutines {
+			op = ctl.OpGoroutines
+		}
+		reply, err := askGuest(*ctlPath, ctl.Command{Op: op}, *timeout)
 		if err != nil {
 			return err
 		}
@@ -75,15 +87,13 @@ func stacksSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 				return err
 			}
 		}
+		if *goroutines {
+			return threadsnap.FormatGoroutines(std.out, s)
+		}
 		return threadsnap.Format(std.out, s)
 	}
 }
 
-// askStacks sends one stacks command on the control socket and returns the payload of the
-// RESP frame that answers it.
-func askStacks(sock string, timeout time.Duration) ([]byte, error) {
-	return askGuest(sock, ctl.Command{Op: ctl.OpStacks}, timeout)
-}
 
 // askGuest sends c, under a random id, on the control socket sock (QEMU's under run -sockets
 // DIR, or the launcher's under run -ctl SOCK) and returns the payload of the RESP frame that

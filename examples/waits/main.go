@@ -12,7 +12,8 @@
 // period of the loop lines up with the profiler's). The partners that end the waits (a feeder
 // for chan, a holder for mutex, writers for the pipes) run on goroutines of their own.
 //
-// Usage: waits [DURATION] (default 4s). At the end it prints one line per waiter,
+// Usage: waits [DURATION] (default 4s), or waits park DURATION (park.go: goroutines parked for
+// good, then the runtime's own dump). At the end it prints one line per waiter,
 //
 //	waits: ROLE goid=N wall=NS blocked=NS
 //
@@ -43,6 +44,17 @@ const (
 )
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == "park" {
+		d, err := time.ParseDuration(os.Args[2])
+		if err == nil {
+			err = park(d)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "waits:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	d := 4 * time.Second
 	if len(os.Args) > 1 {
 		v, err := time.ParseDuration(os.Args[1])

@@ -27,6 +27,13 @@ type Snapshot struct {
 	Unanswered []int `json:"unanswered"`
 	// Symbolized says Symbolize filled the entries' Stack.
 	Symbolized bool `json:"-"`
+
+	// Goroutines are the goroutines command's (stacks -g): every goroutine the runtime's list
+	// held, as the kernel read them, up to the reply's cap; GoroutinesTotal how many there
+	// were. HasGoroutines says the reply was the goroutines command's.
+	Goroutines      []Goroutine `json:"-"`
+	GoroutinesTotal int         `json:"-"`
+	HasGoroutines   bool        `json:"-"`
 }
 
 // Entry is one CPU or thread. A CPU's TID is the thread it runs, 0 for none.
@@ -93,9 +100,13 @@ func (e *RefusedError) Error() string { return "the guest refused: " + e.Message
 // *RefusedError. Entries are sorted: CPUs by number, threads by id.
 func Parse(respJSON []byte) (*Snapshot, error) {
 	var r struct {
-		OK     bool      `json:"ok"`
-		Error  string    `json:"error"`
-		Stacks *Snapshot `json:"stacks"`
+		OK         bool      `json:"ok"`
+		Error      string    `json:"error"`
+		Stacks     *Snapshot `json:"stacks"`
+		Goroutines *struct {
+			Total int         `json:"total"`
+			List  []Goroutine `json:"list"`
+		} `json:"goroutines"`
 	}
 	if err := json.Unmarshal(respJSON, &r); err != nil {
 		return nil, fmt.Errorf("stacks reply: %w", err)
@@ -109,6 +120,15 @@ func Parse(respJSON []byte) (*Snapshot, error) {
 	s := r.Stacks
 	if err := s.check(); err != nil {
 		return nil, fmt.Errorf("stacks reply: %w", err)
+	}
+	if g := r.Goroutines; g != nil {
+		s.Goroutines, s.GoroutinesTotal, s.HasGoroutines = g.List, g.Total, true
+		for i := range s.Goroutines {
+			if err := s.Goroutines[i].check(); err != nil {
+				return nil, fmt.Errorf("goroutines reply: entry %d: %w", i, err)
+			}
+			s.Goroutines[i].Entry = s.Goroutines[i].entry()
+		}
 	}
 	slices.SortStableFunc(s.CPUs, func(a, b Entry) int { return cmp.Compare(a.CPU, b.CPU) })
 	slices.SortStableFunc(s.Threads, func(a, b Entry) int {

@@ -39,6 +39,7 @@ func SymbolizeImage(s *Snapshot, im *profile.Image, force bool) error {
 	for i := range s.Threads {
 		symbolizeEntry(im, &s.Threads[i])
 	}
+	symbolizeGoroutines(s, im)
 	s.Symbolized = true
 	return nil
 }

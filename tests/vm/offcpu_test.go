@@ -169,3 +169,94 @@ func label(s *pprof.Sample, key string) string {
 	}
 	return ""
 }
+
+// dumpHeader is a goroutine's first line in the runtime's own dump: its id and what is in the
+// brackets (the wait reason, or the state), with the minutes a long wait adds after a comma.
+var dumpHeader = regexp.MustCompile(`^goroutine (\d+) \[([^,\]]+)`)
+
+// gHeader is the same line of `unitrace stacks -g`.
+var gHeader = regexp.MustCompile(`^goroutine (\d+) \[([^\]]+)\]:`)
+
+// TestStacksGoroutines boots `waits park 20s` (goroutines parked for good in nine known ways,
+// then the runtime's own dump of every goroutine) with its ports on sockets, and runs
+// `unitrace stacks -g` while they wait: it must list every goroutine the runtime's dump lists,
+// each the program parked with the same wait reason, and its stack must hold the function
+// that parked it.
+func TestStacksGoroutines(t *testing.T) {
+	forEachArch(t, func(t *testing.T, a guestArch) {
+		img := buildImage(t, a, waitsApp)
+		cfg := a.config(img)
+		cfg.Args = []string{"park", "20s"}
+		cfg.Env = []string{"unitrace.tracer=1"}
+		g := startServerGuest(t, cfg)
+		g.closeCtl() // the port is the tool's
+		var out string
+		got := map[string]string{}
+		for try := 1; ; try++ {
+			time.Sleep(2 * time.Second)
+			stdout, stderr, status := runTool(t, "stacks", "-g", "-ctl", g.ctlPath, "-image", img)
+			if status != 0 {
+				t.Fatalf("unitrace stacks -g: status %d\n%s\n%s", status, stdout, stderr)
+			}
+			out = stdout
+			got = map[string]string{}
+			parkedSeen := 0
+			for _, l := range strings.Split(out, "\n") {
+				if m := gHeader.FindStringSubmatch(l); m != nil {
+					got[m[1]] = m[2]
+				}
+				if strings.Contains(l, "main.park.func") {
+					parkedSeen++
+				}
+			}
+			if parkedSeen >= 9 || try == 5 {
+				break
+			}
+		}
+		t.Logf("unitrace stacks -g:\n%s", out)
+		console := g.wait(0)
+		var dump []string
+		in := false
+		for _, l := range programLines(console) {
+			switch {
+			case l == "waits: dump begin":
+				in = true
+			case l == "waits: dump end":
+				in = false
+			case in:
+				dump = append(dump, l)
+			}
+		}
+		if len(dump) == 0 {
+			t.Fatalf("the program printed no dump:\n%s", strings.Join(console, "\n"))
+		}
+		// Each goroutine of the dump, with the function below its first frame's, to tell the
+		// ones the program parked (main.park.funcN) from the runtime's and the tracer's.
+		parked := 0
+		for i, l := range dump {
+			m := dumpHeader.FindStringSubmatch(l)
+			if m == nil {
+				continue
+			}
+			id, reason := m[1], m[2]
+			end := i + 1
+			for end < len(dump) && !dumpHeader.MatchString(dump[end]) {
+				end++
+			}
+			mine := strings.Contains(strings.Join(dump[i:end], "\n"), "main.park.func")
+			have, ok := got[id]
+			switch {
+			case !ok:
+				t.Errorf("goroutine %s [%s] of the runtime's dump is not in unitrace stacks -g", id, reason)
+			case mine && have != reason:
+				t.Errorf("goroutine %s: unitrace stacks -g says [%s], the runtime's dump [%s]", id, have, reason)
+			}
+			if mine {
+				parked++
+			}
+		}
+		if parked != 9 {
+			t.Errorf("the runtime's dump shows %d of the 9 parked goroutines:\n%s", parked, strings.Join(dump, "\n"))
+		}
+	})
+}

@@ -95,8 +95,10 @@ type response struct {
 	// others).
 	CPUs       *uint64 `json:"cpus,omitempty"`
 	Unanswered []int   `json:"unanswered,omitempty"`
-	// Stacks is the stacks command's snapshot.
-	Stacks *stacksReply `json:"stacks,omitempty"`
+	// Stacks is the stacks command's snapshot; the goroutines command's has the goroutines
+	// too.
+	Stacks     *stacksReply     `json:"stacks,omitempty"`
+	Goroutines *goroutinesReply `json:"goroutines,omitempty"`
 
 	// detail is appended to the error text (a malformed snapshot: which entry and why).
 	detail string
@@ -165,8 +167,11 @@ func (a *agent) run1(c *ctl.Command, resp *response) ctl.Err {
 	if !a.tracer {
 		return ctl.ErrNoTracer
 	}
-	if c.Op == ctl.OpStacks {
+	switch c.Op {
+	case ctl.OpStacks:
 		return stacks(resp) // reads no ring and sends nothing on the data port: also after stop
+	case ctl.OpGoroutines:
+		return goroutinesCmd(resp)
 	}
 	if trace.Stopped() && c.Op != ctl.OpList {
 		return ctl.ErrStopped // after stop the session is over: END is out

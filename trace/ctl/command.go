@@ -33,12 +33,13 @@ const (
 	OpSignal
 	OpStdinOpen
 	OpStdinEnd
+	OpGoroutines
 	numOps
 )
 
 // opNames are the wire names, indexed by Op.
 var opNames = [numOps]string{"", "hello", "list", "enable", "disable", "mode", "snapshot", "flush",
-	"stats", "stop", "sampler.start", "sampler.stop", "stacks", "signal", "stdin.open", "stdin.end"}
+	"stats", "stop", "sampler.start", "sampler.stop", "stacks", "signal", "stdin.open", "stdin.end", "goroutines"}
 
 // String returns the wire name of the command ("" for OpNone or invalid).
 func (o Op) String() string {

@@ -19,7 +19,7 @@
 //
 // Commands and their fields (docs/trace-format.md describes the control port):
 //
-//	hello, snapshot, flush, stats, stop, sampler.stop, stacks   (none)
+//	hello, snapshot, flush, stats, stop, sampler.stop, stacks, goroutines   (none)
 //	list            match (optional glob, default "*")
 //	enable, disable match (required glob), stack (optional bool)
 //	mode            ring ("stream"|"flight"), size (power of two, ring.MinSize..ring.MaxSize); at least one

@@ -1,0 +1,65 @@
+package kernel
+
+import (
+	"github.com/unitrace/unitrace/goroutines"
+	"github.com/unitrace/unitrace/trace"
+	"github.com/unitrace/unitrace/unwind"
+)
+
+// The goroutines snapshot (trace.CtlGoroutines): every goroutine of the runtime's list, read
+// as the off-CPU sweep reads them, into the agent's buffer; `unitrace stacks -g` shows it. It
+// runs in the agent's system call with the kernel lock held, so no thread starts or stops
+// under it; the runtime's goroutines keep moving and are read with the sweep's checks. A
+// goroutine whose thread runs on a CPU has no stack here: the stacks snapshot taken with it
+// captures that thread.
+
+// captureGoroutines serves trace.CtlGoroutines: as many entries as fit in the size bytes at
+// buf; it returns how many goroutines the list held.
+func captureGoroutines(buf, size uintptr) uint64 {
+	if !userRange(buf, size, true) {
+		return neg(EFAULT)
+	}
+	l, ok := goLayout.Read()
+	if !ok || !l.Valid() {
+		return neg(ENODEV)
+	}
+	r := goroutines.Reader{L: *l, Readable: unwind.Readable}
+	r.TextLo, r.TextHi = unwind.TextRange()
+	n := r.Start()
+	if n < 0 {
+		return neg(EIO)
+	}
+	nowNs := nanotime()
+	count, used := uint64(0), uintptr(0)
+	var g goroutines.G
+	for i := 0; i < n; i++ {
+		if r.Next(&g) != goroutines.Live {
+			continue
+		}
+		count++
+		if size-used < trace.GoroutineEntrySize {
+			continue
+		}
+		var v goroutineView
+		e := trace.GoroutineEntry{ID: g.ID, State: uint8(g.State), Reason: g.Reason, GoPC: uint64(g.GoPC), StartPC: uint64(g.StartPC)}
+		onCPU, ok := look(&r, &g, &v)
+		e.Wait, e.ThreadState, e.TID, e.Syscall = v.wait, v.threadState, v.tid, uint32(v.sysNr)
+		words := v.st.words[:v.st.n]
+		switch {
+		case onCPU:
+			e.Flags, words = trace.GoroutineOnCPU, nil
+		case !ok:
+			e.Flags, words = trace.GoroutineRaced, nil
+		default:
+			e.Flags = trace.GoroutineFlags(v.flags)
+			e.SP, e.FP, e.LR, e.W0, e.W1 = v.st.sp, v.st.fp, v.st.lr, v.st.w0, v.st.w1
+			e.WaitNs = sweep.waitedSoFar(i, &g, nowNs)
+		}
+		b, ok := userBytes(buf+used, trace.GoroutineEntrySize, true)
+		if !ok || !trace.PutGoroutineEntry(b, &e, words) {
+			return neg(EFAULT)
+		}
+		used += trace.GoroutineEntrySize
+	}
+	return count
+}
