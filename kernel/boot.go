@@ -58,6 +58,7 @@ func startProgram(shareBlock uintptr) {
 	initGoLayout()
 	startBootSampler()
 	startBootOffCPU()
+	startBootWakers()
 	startSecondaries()
 	archEnter(&t.frame)
 }

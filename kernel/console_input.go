@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/rxring"
+	"github.com/unitrace/unitrace/trace/record"
 )
 
 // Console input: the program's standard input is the serial line, as on a real kernel's serial
@@ -85,9 +86,11 @@ func consoleSetEnd(total uint64) uint64 {
 // consoleInterrupt handles the UART's interrupt: it takes what the UART holds and wakes the
 // console's readers and pollers.
 func consoleInterrupt() {
+	setWaker(record.WakerConsole)
 	if consoleTake() {
 		consoleArrived()
 	}
+	setWaker(record.WakerThread)
 }
 
 // consoleTake moves the bytes the UART holds into the ring, as far as it has room, and turns the

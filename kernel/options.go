@@ -66,7 +66,7 @@ func parseCommandLine() {
 			if watchdogOption(o) || smpOption(o) || fsmemOption(o) || cwdOption(i, o) || shareOption(i, o) || dnsOption(i, o) {
 				continue
 			}
-			if sampleOption(i, o) || offcpuOption(i, o) {
+			if sampleOption(i, o) || offcpuOption(i, o) || wakersOption(o) {
 				topts.wanted = true // samples travel through the tracer
 				continue
 			}

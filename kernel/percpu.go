@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/trace/record"
 	"sync/atomic"
 
 	"github.com/unitrace/unitrace/kernel/sched"
@@ -36,6 +37,10 @@ type cpuLocal struct {
 	lockTaken     atomic.Uint64 // kernel lock acquisitions (reportLock)
 	lockWaits     atomic.Uint64 // ... that had to wait
 	lockWaitTicks atomic.Uint64 // ... and how long they waited
+
+	// waker is what wakes threads on this CPU now (wakers.go): the interrupt path being
+	// handled, or WakerThread for the running thread's system call.
+	waker record.WakerKind
 
 	tickNext uint64 // the scheduler tick's next deadline (ticks)
 	// wakeNext is the earliest deadline of a sleeper or a wall-clock timer that this CPU armed

@@ -4,6 +4,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/kernel/timerq"
 	"github.com/unitrace/unitrace/trace"
+	"github.com/unitrace/unitrace/trace/record"
 	"github.com/unitrace/unitrace/unwind"
 )
 
@@ -71,6 +72,7 @@ func schedule(f *Frame) {
 func block(f *Frame, kind waitKind) {
 	t := cur()
 	t.nkpath = int32(unwind.CallerPath(t.kpath[:]))
+	t.blockedAt = nanotime()
 	scheduler.Block(curSlot())
 	t.wait = kind
 	t.timedOut = false
@@ -92,6 +94,9 @@ func rearm(slot int32, key uintptr) {
 func wake(slot int32, timedOut bool) {
 	if scheduler.State(slot) != sched.Blocked {
 		return
+	}
+	if wakersOn {
+		noteWake(slot, timedOut)
 	}
 	threads[slot].timedOut = timedOut
 	sleepers.Remove(slot)
@@ -123,12 +128,14 @@ func tick(f *Frame) (needsLock bool) {
 func tickLocked(f *Frame) {
 	watchdogScan()
 	now := nanotime()
+	setWaker(record.WakerTimer)
 	n := sleepers.Expired(now, woken[:])
 	for i := 0; i < n; i++ {
 		wake(woken[i], true)
 	}
 	expireTimers(now, here().periodic)
 	expireTimerfds(now)
+	setWaker(record.WakerThread)
 	sampleLoad(now)
 	if scheduler.TickDue(cpuIndex(), now) {
 		yield(f)

@@ -99,6 +99,7 @@ func exitGroup(code int) {
 	sweep.on = false
 	reportSampler()
 	reportOffCPU()
+	reportWakers()
 	if numCPUs > 1 {
 		reportLock()
 	}

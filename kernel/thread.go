@@ -44,8 +44,9 @@ type thread struct {
 	tid   int32
 	gen   uint32 // bumped each time the slot is reused
 
-	wait  waitKind
-	sysNr uint64 // the system call the thread is in (for syscall_exit after a wait)
+	wait      waitKind
+	blockedAt int64  // when it last blocked (ns): how long a wake-up found it blocked
+	sysNr     uint64 // the system call the thread is in (for syscall_exit after a wait)
 	// kpath is the kernel's path that blocked the thread (return addresses, innermost first:
 	// block's caller, then its callers out to the entry stub), recorded by block. The kernel
 	// keeps no stack for a blocked thread, so this is what `stacks` shows above its frames.

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/virtio"
+	"github.com/unitrace/unitrace/trace/record"
 )
 
 // The trace device: a virtio-serial device (QEMU's virtio-serial-device on a virtio-mmio
@@ -136,8 +137,11 @@ func openWord(open bool) string {
 // deviceInterrupt handles a device line: it returns false if neither the trace device nor a
 // shared directory's raised it. Each is asked, since lines can be shared.
 func deviceInterrupt() bool {
+	setWaker(record.WakerSerial)
 	traced := traceDeviceInterrupt()
+	setWaker(record.WakerShare)
 	shared := shareInterrupt()
+	setWaker(record.WakerThread)
 	return traced || shared
 }
 

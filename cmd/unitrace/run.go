@@ -115,7 +115,7 @@ var runCommand = command{
 	name: "run",
 	synopsis: "[-arch amd64|arm64] [-machine MACHINE] [-m SIZE] [-smp N] [-accel tcg|kvm] [-cpu MODEL] [-timeout D] [-image ELF] [-v] [-n] " +
 		"[-files HOSTDIR:GUESTDIR ...] [-files-mtime SECONDS] [-share HOSTDIR:GUESTDIR[:ro] ...] " +
-		"[-trace GLOBS] [-backtrace] [-ring SIZE] [-sample HZ] [-sample-force] [-offcpu [-offcpu-hz HZ] [-offcpu-max N]] [-mode stream|flight] [-pprof FILE] [-o FILE] [-sockets DIR] [-ctl SOCK] " +
+		"[-trace GLOBS] [-backtrace] [-ring SIZE] [-sample HZ] [-sample-force] [-offcpu [-offcpu-hz HZ] [-offcpu-max N]] [-wakers] [-mode stream|flight] [-pprof FILE] [-o FILE] [-sockets DIR] [-ctl SOCK] " +
 		"[-net host|none] [-listen GUESTPORT=HOSTADDR:PORT ...] APP_DIR [KEY=VALUE ...] [-- ARGS ...]",
 	summary: "build the main package in APP_DIR into an image and boot it in QEMU (-trace records it)",
 	doc:     runDoc,
@@ -167,6 +167,7 @@ func (o *runOptions) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.trace.OffCPU, "offcpu", false, "from boot, sample every goroutine that is not on a CPU (its state, wait reason and stack) and record the samples")
 	fs.IntVar(&o.trace.OffCPUHz, "offcpu-hz", 0, fmt.Sprintf("the off-CPU sweep's rate in Hz (1..%d; default 100)", vmconfig.MaxOffCPUHz))
 	fs.IntVar(&o.trace.OffCPUMax, "offcpu-max", 0, "look at no more than this many goroutines a sweep (default 20000; the rest are counted)")
+	fs.BoolVar(&o.trace.Wakers, "wakers", false, "record every wake-up of a thread blocked in the kernel, with the waker's stack (unitrace pprof -wakers)")
 	fs.StringVar(&o.trace.Mode, "mode", "", "trace ring mode: stream (drop new records when full) or flight (overwrite old ones)")
 	fs.StringVar(&o.pprofFile, "pprof", "", "after the run, write the samples as a pprof profile to this file (with -sample or -offcpu)")
 	fs.StringVar(&o.traceFile, "o", "", "record the trace to this file (default with -trace: the image path with .utrace for .elf)")

@@ -36,7 +36,7 @@ type profFlags struct {
 	foldKernel bool
 	// wall and offCPU choose the time views (registerTime); all keeps every sample as
 	// recorded, for pprof files.
-	wall, offCPU, all bool
+	wall, offCPU, all, wakers bool
 }
 
 func (f *profFlags) register(fs *flag.FlagSet) {
@@ -50,11 +50,19 @@ func (f *profFlags) register(fs *flag.FlagSet) {
 func (f *profFlags) registerTime(fs *flag.FlagSet) {
 	fs.BoolVar(&f.wall, "wall", false, "weigh time on and off the CPUs (the CPU samples and the off-CPU sweep's goroutine samples), in µs")
 	fs.BoolVar(&f.offCPU, "offcpu", false, "weigh the time goroutines spent off the CPUs (the off-CPU sweep's samples), in µs")
+	f.registerWakers(fs)
+}
+
+// registerWakers registers -wakers, which the pprof command has alone of the time flags.
+func (f *profFlags) registerWakers(fs *flag.FlagSet) {
+	fs.BoolVar(&f.wakers, "wakers", false, "the wake-ups of blocked threads (run -wakers): each blocked stack with its waker's above it, weighing the time blocked")
 }
 
 func (f *profFlags) options() profile.Options {
 	o := profile.Options{NoLeafFix: f.noLeafFix, Idle: f.idle, FoldKernel: f.foldKernel}
 	switch {
+	case f.wakers:
+		o.Value = profile.ValueWakers
 	case f.all:
 		o.Value = profile.ValueAll
 	case f.wall:
@@ -66,7 +74,7 @@ func (f *profFlags) options() profile.Options {
 }
 
 // shapeFlagsSynopsis names the flags shapeFlags defines, for the synopses.
-const shapeFlagsSynopsis = "[-g thread|cpu|goroutine|none] [-min-hits N|N%] [-max-depth N] [-wall|-offcpu]"
+const shapeFlagsSynopsis = "[-g thread|cpu|goroutine|none] [-min-hits N|N%] [-max-depth N] [-wall|-offcpu|-wakers]"
 
 // shapeFlags are the flags of the views that draw stacks.
 type shapeFlags struct {
@@ -106,12 +114,15 @@ func loadProfile(std stdio, name, file string, f *profFlags) (*profile.Profile, 
 	if err != nil {
 		return nil, err
 	}
-	if f.wall && f.offCPU {
-		return nil, usageError{"-wall and -offcpu choose different weights: give one"}
+	if n := btoi(f.wall) + btoi(f.offCPU) + btoi(f.wakers); n > 1 {
+		return nil, usageError{"-wall, -offcpu and -wakers choose different samples: give one"}
 	}
 	p, err := profile.Build(tr, im, f.options())
 	if err != nil {
 		return nil, err
+	}
+	if len(p.Samples) == 0 && p.Records == 0 && p.Value == profile.ValueCPU {
+		return nil, fmt.Errorf("%s: no CPU samples; its goroutine or wake-up samples are in the -offcpu, -wall and -wakers views", file)
 	}
 	if len(p.Samples) == 0 {
 		return nil, fmt.Errorf("%s: all %d samples are of idle CPUs: -idle shows them", file, p.Records)
@@ -151,4 +162,11 @@ func loadShaped(std stdio, name, file string, pf *profFlags, sf *shapeFlags) (*p
 	}
 	minHits, _ := profile.ParseMinHits(sf.minHits, p.Deadlines)
 	return p, profile.FoldOptions{Group: g, MinHits: minHits, MaxDepth: sf.maxDepth}, nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

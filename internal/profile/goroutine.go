@@ -28,14 +28,22 @@ const (
 	// ValueAll: both, each weighing what it was recorded as (PProf, which keeps a value per
 	// sample type: samples, cpu and wait).
 	ValueAll
+	// ValueWakers: the wake-ups of blocked threads (WAKE records), each weighing the
+	// microseconds its thread was blocked (wake.go).
+	ValueWakers
 )
+
+// ErrNoWakes is returned by Build for a wakers profile of a recording without WAKE records.
+var ErrNoWakes = errors.New("the recording has no wake-ups: the kernel was not recording them (unitrace run -wakers)")
 
 // ErrNoGoroutines is returned by Build for an off-CPU profile of a recording without GOROUTINE
 // records.
 var ErrNoGoroutines = errors.New("the recording has no goroutine samples: the off-CPU sweep was not running (unitrace run -offcpu)")
 
-func hasGoroutines(tr *tracefile.Trace) bool {
-	return slices.ContainsFunc(tr.Records, func(r tracefile.Rec) bool { return r.TPID == record.TPGoroutine })
+func hasGoroutines(tr *tracefile.Trace) bool { return hasRecord(tr, record.TPGoroutine) }
+
+func hasRecord(tr *tracefile.Trace, id record.TPID) bool {
+	return slices.ContainsFunc(tr.Records, func(r tracefile.Rec) bool { return r.TPID == id })
 }
 
 // addGoroutine adds the off-CPU sample of a GOROUTINE record.

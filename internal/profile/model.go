@@ -42,6 +42,7 @@ type Profile struct {
 	// Value is what the Samples weigh (Options.Value): in microseconds for the time views.
 	Goroutines int
 	Value      Value
+	Wakes      int // WAKE records made into samples (ValueWakers)
 	IdleCount  int            // of which the CPU was idle
 	IdleShown  bool           // Samples include them (Options.Idle)
 	Lost       map[uint16]int // per CPU, an estimate of the samples lost (see lostSamples)
@@ -91,6 +92,10 @@ type Sample struct {
 	Reason     string
 	KernelWait string
 	WaitNs     int64
+	// A wake-up (ValueWakers): who woke the thread, its goroutine and thread.
+	Waker          string
+	WakerGoroutine uint64
+	WakerTID       uint32
 
 	// Stack is the stack after the leaf fixes, marks dropped: Stack[0] is the leaf, and
 	// Stack[Thread] the thread's exact pc (Thread is -1 when the stack has none).
@@ -131,10 +136,11 @@ const (
 	FrameKernel = "[kernel]"
 )
 
-// HasSamples reports whether the recording holds any SAMPLE record.
+// HasSamples reports whether the recording holds any sample: a SAMPLE record of the CPU
+// sampler, a GOROUTINE record of the off-CPU sweep or a WAKE record.
 func HasSamples(tr *tracefile.Trace) bool {
 	for i := range tr.Records {
-		if tr.Records[i].TPID == record.TPSample {
+		if id := tr.Records[i].TPID; id == record.TPSample || id == record.TPGoroutine || id == record.TPWake {
 			return true
 		}
 	}
@@ -155,6 +161,9 @@ func Build(tr *tracefile.Trace, im *Image, opt Options) (*Profile, error) {
 	}
 	if opt.Value == ValueOffCPU && !hasGoroutines(tr) {
 		return nil, ErrNoGoroutines
+	}
+	if opt.Value == ValueWakers && !hasRecord(tr, record.TPWake) {
+		return nil, ErrNoWakes
 	}
 	p := &Profile{Image: im, Arch: im.Arch, Lost: map[uint16]int{}, IdleShown: opt.Idle, Value: opt.Value,
 		FoldKernel: opt.FoldKernel, NoLeafFix: opt.NoLeafFix, split: map[uint16]*CPUSplit{}}
@@ -177,6 +186,15 @@ func Build(tr *tracefile.Trace, im *Image, opt Options) (*Profile, error) {
 		rates.observe(r)
 		if r.TPID == record.TPThrottle {
 			p.Throttles++
+		}
+		if w, ok := r.Wake(); ok {
+			if opt.Value == ValueWakers {
+				p.addWake(r, &w, opt, &first)
+			}
+			continue
+		}
+		if opt.Value == ValueWakers {
+			continue
 		}
 		if g, ok := r.Goroutine(); ok {
 			p.Goroutines++
@@ -386,6 +404,9 @@ func (p *Profile) Summary() string {
 		lost = fmt.Sprintf(", ~%d lost", n)
 	}
 	switch p.Value {
+	case ValueWakers:
+		return fmt.Sprintf("%d wake-ups of blocked threads, %v blocked in all (weights in µs)", p.Wakes,
+			time.Duration(p.Deadlines)*time.Microsecond)
 	case ValueOffCPU:
 		return fmt.Sprintf("%d goroutine samples, %v off the CPUs (weights in µs)%s", len(p.Samples),
 			time.Duration(p.Deadlines)*time.Microsecond, lost)

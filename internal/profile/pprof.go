@@ -33,13 +33,17 @@ import (
 func PProf(p *Profile) (*pprof.Profile, error) {
 	period := p.PeriodNs()
 	types := []*pprof.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}}
-	if p.Goroutines > 0 && p.Value == ValueAll {
+	def := "cpu"
+	switch {
+	case p.Value == ValueWakers:
+		types[1].Type, def = "wait", "wait"
+	case p.Goroutines > 0 && p.Value == ValueAll:
 		types = append(types, &pprof.ValueType{Type: "wait", Unit: "nanoseconds"})
 	}
 	out := &pprof.Profile{
 		SampleType:        types,
-		DefaultSampleType: "cpu",
-		PeriodType:        &pprof.ValueType{Type: "cpu", Unit: "nanoseconds"},
+		DefaultSampleType: def,
+		PeriodType:        &pprof.ValueType{Type: def, Unit: "nanoseconds"},
 		Period:            period,
 		Comments:          p.comments(),
 	}
@@ -66,7 +70,8 @@ func PProf(p *Profile) (*pprof.Profile, error) {
 	for i := range p.Samples {
 		s := &p.Samples[i]
 		labels := sampleLabels{cpu: int64(s.CPU), tid: int64(s.TID), idle: s.Idle, goroutine: int64(s.Goroutine),
-			state: s.State, reason: s.Reason, kernelWait: s.KernelWait, wait: s.Wait}
+			state: s.State, reason: s.Reason, kernelWait: s.KernelWait, wait: s.Wait,
+			waker: s.Waker, wakerGoroutine: int64(s.WakerGoroutine), wakerTID: int64(s.WakerTID)}
 		if s.Task != 0 && s.Task != uint64(s.TID) {
 			labels.task = int64(s.Task)
 		}
@@ -75,6 +80,10 @@ func PProf(p *Profile) (*pprof.Profile, error) {
 			locs = append(locs, b.location(l))
 		}
 		w := int64(s.Weight)
+		if p.Value == ValueWakers {
+			b.sample(locs, labels, 1, s.Period, 0) // a wake-up: its blocked time
+			continue
+		}
 		if s.Wait {
 			b.sample(locs, labels, w, 0, w*s.Period)
 		} else {
@@ -111,6 +120,8 @@ type sampleLabels struct {
 	cpu, tid, task, goroutine int64
 	idle, lost, wait          bool
 	state, reason, kernelWait string // a goroutine sample's
+	waker                     string // a wake-up's: who woke the thread, its goroutine and thread
+	wakerGoroutine, wakerTID  int64
 }
 
 func (l sampleLabels) set(s *pprof.Sample) {
@@ -124,11 +135,13 @@ func (l sampleLabels) set(s *pprof.Sample) {
 	if l.task != 0 {
 		s.NumLabel["task"], s.NumUnit["task"] = []int64{l.task}, []string{labelUnit}
 	}
-	if l.goroutine != 0 {
-		s.NumLabel["goroutine"], s.NumUnit["goroutine"] = []int64{l.goroutine}, []string{labelUnit}
+	for k, v := range map[string]int64{"goroutine": l.goroutine, "waker_goroutine": l.wakerGoroutine, "waker_tid": l.wakerTID} {
+		if v != 0 {
+			s.NumLabel[k], s.NumUnit[k] = []int64{v}, []string{labelUnit}
+		}
 	}
 	str := map[string][]string{}
-	for k, v := range map[string]string{"state": l.state, "reason": l.reason, "kernel_wait": l.kernelWait} {
+	for k, v := range map[string]string{"state": l.state, "reason": l.reason, "kernel_wait": l.kernelWait, "waker": l.waker} {
 		if v != "" {
 			str[k] = []string{v}
 		}

@@ -101,6 +101,12 @@ func (st *stack) fixLeaf(arch wire.Arch, code Code, rec *record.Record) FixResul
 // the thread's chain skips just as a thread sample's does.
 func (st *stack) fixThread(arch wire.Arch, code Code, rec *record.Record) FixResult {
 	r, ok := ThreadRegs(rec)
+	return st.fixThreadWith(arch, code, r, ok)
+}
+
+// fixThreadWith applies the leaf fix at the thread's pc with the thread context's registers r
+// (ok: the record had them).
+func (st *stack) fixThreadWith(arch wire.Arch, code Code, r Regs, ok bool) FixResult {
 	if !ok {
 		return FixNoTrapFrame
 	}

@@ -86,6 +86,8 @@ type TraceOptions struct {
 	// the kernel's default).
 	OffCPU              bool
 	OffCPUHz, OffCPUMax int
+	// Wakers has the kernel record every wake-up of a thread blocked in it, with the waker.
+	Wakers bool
 }
 
 // Off-CPU sweep limits, the kernel's (kernel/offcpu.go).
@@ -150,6 +152,9 @@ func (o TraceOptions) Env() ([]string, error) {
 			return nil, fmt.Errorf("-offcpu-max %d: want 1..%d", o.OffCPUMax, MaxOffCPUMax)
 		}
 		env = append(env, fmt.Sprintf("unitrace.offcpu.max=%d", o.OffCPUMax))
+	}
+	if o.Wakers {
+		env = append(env, "unitrace.wakers=1")
 	}
 	if o.Force {
 		if o.Sample == "" {

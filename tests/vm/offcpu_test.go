@@ -26,6 +26,9 @@ const waitsWorkload = 4 * time.Second
 // waitsLine is one waiter's truth.
 var waitsLine = regexp.MustCompile(`^waits: (\w+) goid=(\d+) wall=(\d+) blocked=(\d+)$`)
 
+// partnerLine names the goroutine that ends a waiter's waits (its partner).
+var partnerLine = regexp.MustCompile(`^waits: partner (\w+) goid=(\d+)$`)
+
 // waitsTruth says, by waiter, which goroutine samples are its wait: the runtime's wait reason,
 // or for the raw read(2) the state and the system call.
 var waitsTruth = map[string]struct{ state, reason string }{
@@ -76,18 +79,23 @@ func TestOffCPU(t *testing.T) {
 func runWaits(t *testing.T, a guestArch, attempt int) []string {
 	dir := t.TempDir()
 	prof := filepath.Join(dir, "waits.pb.gz")
-	stdout, stderr, status := runLauncher(t, a, "-image", a.path("waits.elf"), "-sample", "1000", "-offcpu",
-		"-pprof", prof, "-o", filepath.Join(dir, "waits.utrace"), waitsApp, "--", waitsWorkload.String())
+	rec := filepath.Join(dir, "waits.utrace")
+	stdout, stderr, status := runLauncher(t, a, "-image", a.path("waits.elf"), "-sample", "1000", "-offcpu", "-wakers",
+		"-pprof", prof, "-o", rec, waitsApp, "--", waitsWorkload.String())
 	if status != 0 {
 		t.Fatalf("status %d\n%s\n%s", status, stdout, stderr)
 	}
 	for _, l := range consoleLines(stdout) {
-		if strings.Contains(l, "offcpu: ") || strings.Contains(l, "sampler: ") {
+		if strings.Contains(l, "offcpu: ") || strings.Contains(l, "sampler: ") || strings.Contains(l, "wakers: ") {
 			t.Log(l)
 		}
 	}
 	waiters := map[int64]*waiter{}
+	partners := map[string]int64{}
 	for _, l := range programLines(consoleLines(stdout)) {
+		if m := partnerLine.FindStringSubmatch(l); m != nil {
+			partners[m[1]], _ = strconv.ParseInt(m[2], 10, 64)
+		}
 		m := waitsLine.FindStringSubmatch(l)
 		if m == nil {
 			continue
@@ -122,7 +130,7 @@ func runWaits(t *testing.T, a guestArch, attempt int) []string {
 			w.runnableNs += float64(s.Value[wi])
 		}
 	}
-	var errs []string
+	errs := checkWakers(t, a, rec, waiters, partners)
 	for _, w := range waiters {
 		truth := waitsTruth[w.role]
 		measured, profiled := 100*w.blocked/w.wall, 100*w.reasonNs/w.wall
@@ -138,6 +146,49 @@ func runWaits(t *testing.T, a guestArch, attempt int) []string {
 		}
 	}
 	return errs
+}
+
+// wakersShare is the least share of the raw read(2)'s blocked time, in the wakers profile, that
+// must be charged to the goroutine that writes its pipe: the rest may be the runtime's or a
+// signal's wake-ups of that thread.
+const wakersShare = 0.9
+
+// checkWakers writes the wakers profile of the recording and checks that the blocked read(2) of
+// the syscall waiter is charged to its partner, the goroutine that writes the pipe.
+func checkWakers(t *testing.T, a guestArch, rec string, waiters map[int64]*waiter, partners map[string]int64) []string {
+	out := rec + ".wakers.pb.gz"
+	if stdout, stderr, status := runTool(t, "pprof", "-wakers", "-elf", a.path("waits.elf"), "-o", out, rec); status != 0 {
+		t.Fatalf("unitrace pprof -wakers: status %d\n%s\n%s", status, stdout, stderr)
+	}
+	p := readPProf(t, out)
+	var reader int64
+	for id, w := range waiters {
+		if w.role == "syscall" {
+			reader = id
+		}
+	}
+	writer := partners["syscall"]
+	by := map[int64]int64{}
+	var all int64
+	for _, s := range p.Sample {
+		if g := s.NumLabel["goroutine"]; len(g) != 1 || g[0] != reader || label(s, "reason") != "read" || label(s, "kernel_wait") != "pipe" {
+			continue
+		}
+		wg := int64(0)
+		if v := s.NumLabel["waker_goroutine"]; len(v) == 1 {
+			wg = v[0]
+		}
+		by[wg] += s.Value[1]
+		all += s.Value[1]
+	}
+	share := float64(by[writer]) / float64(max(all, 1))
+	t.Logf("wakers profile: goroutine %d's read(2) of its pipe blocked %v in all, %.1f%% of it woken by goroutine %d, which writes the pipe (by waker: %v)",
+		reader, time.Duration(all), 100*share, writer, by)
+	if share < wakersShare {
+		return []string{fmt.Sprintf("the wakers profile charges %.1f%% of the read(2)'s blocked time to goroutine %d, which writes its pipe, want at least %.0f%%",
+			100*share, writer, 100*wakersShare)}
+	}
+	return nil
 }
 
 func readPProf(t *testing.T, path string) *pprof.Profile {

@@ -69,8 +69,9 @@ const (
 	TPClock     TPID = 3 // a (ticks, ns since boot) reference pair
 	TPThrottle  TPID = 4 // the sampler changed its rate
 	TPGoroutine TPID = 5 // a goroutine off its CPU, seen by the kernel's off-CPU sweep
+	TPWake      TPID = 6 // a thread blocked in the kernel was woken: by whom, after how long
 
-	FirstDictID TPID = 16 // 6-15 are reserved
+	FirstDictID TPID = 16 // 7-15 are reserved
 )
 
 // Flags is the record's flags byte. Decoders ignore bits they do not know.
@@ -161,6 +162,63 @@ const (
 	GoroutineArgThreadW1 = 11
 	GoroutineArgs        = 12
 )
+
+// WAKE record arguments (tpid 6). The kernel writes one when a thread blocked in the kernel is
+// woken (with -wakers): the record's tid is the woken thread's. Its stack is two stacks: the
+// first WakeArgWokenWords words are the woken thread's as it blocked (the kernel's path that
+// blocked it, StackMarkThread, its exact pc and chain, as a GOROUTINE record's), the rest the
+// waker's: the path that reached the wake-up, across the trap frame into the thread that made
+// the call (as a tracepoint's backtrace in a trap handler), or for a timer or a device's
+// interrupt the kernel's path alone.
+const (
+	WakeArgWoken      = 0 // the woken goroutine's id, 0 if not known
+	WakeArgBlockedNs  = 1 // how long the thread was blocked (ns)
+	WakeArgWait       = 2 // what it waited on (the stacks snapshot's StackWait) | (system call + 1) << 8
+	WakeArgWaker      = 3 // WakerKind
+	WakeArgWakerGoid  = 4 // the waker's goroutine, 0 if none or not known
+	WakeArgWakerTID   = 5 // the waker's thread, 0 for none
+	WakeArgWokenWords = 6 // how many of the stack's words are the woken thread's
+	// The registers of the two thread contexts, for the host's leaf fix at their pcs.
+	WakeArgWokenSP = 7
+	WakeArgWokenFP = 8
+	WakeArgWokenLR = 9
+	WakeArgWokenW0 = 10
+	WakeArgWokenW1 = 11
+	WakeArgWakerSP = 12
+	WakeArgWakerFP = 13
+	WakeArgWakerLR = 14
+	WakeArgWakerW0 = 15
+	WakeArgWakerW1 = 16
+	WakeArgs       = 17
+)
+
+// WakerKind says who woke a thread.
+type WakerKind uint8
+
+const (
+	WakerThread  WakerKind = 0 // a thread, in a system call
+	WakerTimer   WakerKind = 1 // a deadline: a sleep, a timeout, a timer
+	WakerConsole WakerKind = 2 // the console's interrupt (standard input)
+	WakerSerial  WakerKind = 3 // the virtio-serial device's interrupt (the launcher's sockets, the control port)
+	WakerShare   WakerKind = 4 // a shared directory's device interrupt (a 9P reply)
+)
+
+// String names a waker kind as the wakers profile's frame does.
+func (k WakerKind) String() string {
+	switch k {
+	case WakerThread:
+		return "thread"
+	case WakerTimer:
+		return "timer"
+	case WakerConsole:
+		return "interrupt: console"
+	case WakerSerial:
+		return "interrupt: virtio-serial"
+	case WakerShare:
+		return "interrupt: shared directory"
+	}
+	return "unknown"
+}
 
 // GoroutineState packs a GOROUTINE record's state slot: bits 0-7 the goroutine's state
 // (goroutines.State), 8-15 its wait reason (an index into the image's

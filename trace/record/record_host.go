@@ -90,6 +90,36 @@ func (r *Record) Goroutine() (g Goroutine, ok bool) {
 		ThreadLR: a[GoroutineArgThreadLR], ThreadW0: a[GoroutineArgThreadW0], ThreadW1: a[GoroutineArgThreadW1]}, true
 }
 
+// Wake holds a WAKE record's arguments, with its stack split in two.
+type Wake struct {
+	Woken, WakerGoid uint64
+	BlockedNs        uint64
+	Wait             uint8 // StackWait
+	Syscall          int64 // the woken thread's system call, -1 for none
+	Waker            WakerKind
+	WakerTID         uint64
+	WokenStack       []uint64
+	WakerStack       []uint64
+	WokenRegs        [5]uint64 // SP, FP, LR, W0, W1
+	WakerRegs        [5]uint64
+}
+
+// Wake returns the WAKE arguments; ok is false for other records and for one whose split
+// point lies past its stack.
+func (r *Record) Wake() (w Wake, ok bool) {
+	if r.TPID != TPWake || len(r.Args) < WakeArgs || r.Args[WakeArgWokenWords] > uint64(len(r.Stack)) {
+		return Wake{}, false
+	}
+	a := r.Args
+	n := a[WakeArgWokenWords]
+	w = Wake{Woken: a[WakeArgWoken], WakerGoid: a[WakeArgWakerGoid], BlockedNs: a[WakeArgBlockedNs], Wait: uint8(a[WakeArgWait]),
+		Syscall: int64(uint32(a[WakeArgWait]>>8)) - 1, Waker: WakerKind(a[WakeArgWaker]), WakerTID: a[WakeArgWakerTID],
+		WokenStack: r.Stack[:n], WakerStack: r.Stack[n:]}
+	copy(w.WokenRegs[:], a[WakeArgWokenSP:WakeArgWokenW1+1])
+	copy(w.WakerRegs[:], a[WakeArgWakerSP:WakeArgWakerW1+1])
+	return w, true
+}
+
 // Clock returns the CLOCK arguments; ok is false for other records.
 func (r *Record) Clock() (ticks, ns uint64, ok bool) {
 	if r.TPID != TPClock || len(r.Args) < ClockArgs {

@@ -1,0 +1,77 @@
+package kernel
+
+import (
+	"github.com/unitrace/unitrace/trace"
+	"github.com/unitrace/unitrace/trace/record"
+	"github.com/unitrace/unitrace/unwind"
+)
+
+// Who woke a blocked thread (boot option unitrace.wakers=1, run -wakers): every wake-up of a
+// thread blocked in the kernel writes a WAKE record with the woken thread's stack as it
+// blocked, how long it was blocked and on what, and the waker's stack: the thread whose system
+// call woke it (its path across the trap frame, its goroutine), or the timer or device whose
+// interrupt did. The host joins the two into the wakers profile (unitrace pprof -wakers).
+//
+// The cause is per CPU: the interrupt paths that wake threads say what they are (setWaker)
+// while they run, and a wake-up outside them is the running thread's system call.
+
+var wakersOn bool
+
+// wakersOption reads a kernel option word; it reports whether it was the wakers option.
+func wakersOption(o string) bool {
+	if o != "unitrace.wakers=1" {
+		return false
+	}
+	wakersOn = true
+	return true
+}
+
+// startBootWakers turns the wake-up records on if the command line asked; the tracer must be up.
+func startBootWakers() {
+	if wakersOn && !tracingReady {
+		klog().s("unitrace.wakers: no trace device, so no wake-up records").nl()
+		wakersOn = false
+	}
+}
+
+// wakeCounts are the wake-up records' counters: written, and not (their CPU's ring was full,
+// or the wake-up came inside another record's emit).
+var wakeCounts struct{ recorded, dropped uint64 }
+
+// setWaker says what wakes threads on this CPU from now on, until it is set back to
+// WakerThread: the interrupt path being handled.
+//
+//go:nosplit
+func setWaker(k record.WakerKind) { here().waker = k }
+
+// noteWake records the wake-up of the blocked thread in slot, before it is made runnable.
+func noteWake(slot int32, timedOut bool) {
+	t := &threads[slot]
+	var st goroutineStack
+	threadStack(t, &st, true)
+	var args [record.WakeArgs]uint64
+	c := unwind.ContextAt(addrOfFrame(&t.frame))
+	args[record.WakeArgWoken] = c.Goid()
+	args[record.WakeArgBlockedNs] = uint64(max(nanotime()-t.blockedAt, 0))
+	args[record.WakeArgWait] = uint64(trace.StackWait(t.wait)) | (t.sysNr+1)<<8
+	k := here().waker
+	if timedOut {
+		k = record.WakerTimer
+	}
+	args[record.WakeArgWaker] = uint64(k)
+	args[record.WakeArgWokenSP], args[record.WakeArgWokenFP], args[record.WakeArgWokenLR] = st.sp, st.fp, st.lr
+	args[record.WakeArgWokenW0], args[record.WakeArgWokenW1] = st.w0, st.w1
+	if trace.EmitWake(uint32(t.tid), &args, st.words[:st.n]) {
+		wakeCounts.recorded++
+	} else {
+		wakeCounts.dropped++
+	}
+}
+
+// reportWakers prints the wake-up records' counters at exit, when they were on.
+func reportWakers() {
+	if !wakersOn {
+		return
+	}
+	klog().s("wakers: ").u(wakeCounts.recorded).s(" wake-ups recorded, ").u(wakeCounts.dropped).s(" not (ring full or nested)").nl()
+}
