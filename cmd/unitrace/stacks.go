@@ -94,7 +94,6 @@ func stacksSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 	}
 }
 
-
 // askGuest sends c, under a random id, on the control socket sock (QEMU's under run -sockets
 // DIR, or the launcher's under run -ctl SOCK) and returns the payload of the RESP frame that
 // answers it. Other frames (EVENTs, replies to a previous client's commands that were still

@@ -81,4 +81,3 @@ func syscallName(tr *tracefile.Trace, nr uint64) string {
 	}
 	return profile.SyscallName(arch, nr)
 }
-

@@ -42,7 +42,7 @@ type Profile struct {
 	// Value is what the Samples weigh (Options.Value): in microseconds for the time views.
 	Goroutines int
 	Value      Value
-	Wakes      int // WAKE records made into samples (ValueWakers)
+	Wakes      int            // WAKE records made into samples (ValueWakers)
 	IdleCount  int            // of which the CPU was idle
 	IdleShown  bool           // Samples include them (Options.Idle)
 	Lost       map[uint16]int // per CPU, an estimate of the samples lost (see lostSamples)
