@@ -12,8 +12,9 @@
 // period of the loop lines up with the profiler's). The partners that end the waits (a feeder
 // for chan, a holder for mutex, writers for the pipes) run on goroutines of their own.
 //
-// Usage: waits [DURATION] (default 4s), or waits park DURATION (park.go: goroutines parked for
-// good, then the runtime's own dump). At the end it prints one line per waiter,
+// Usage: waits [DURATION] (default 4s), waits park DURATION (park.go: goroutines parked for
+// good, then the runtime's own dump), or waits churn DURATION (churn.go: goroutines created,
+// grown and collected under the sweep). At the end it prints one line per waiter,
 //
 //	waits: ROLE goid=N wall=NS blocked=NS
 //
@@ -44,10 +45,12 @@ const (
 )
 
 func main() {
-	if len(os.Args) == 3 && os.Args[1] == "park" {
+	if len(os.Args) == 3 && (os.Args[1] == "park" || os.Args[1] == "churn") {
 		d, err := time.ParseDuration(os.Args[2])
-		if err == nil {
+		if err == nil && os.Args[1] == "park" {
 			err = park(d)
+		} else if err == nil {
+			err = churn(d)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "waits:", err)

@@ -12,6 +12,10 @@ import (
 	"time"
 
 	pprof "github.com/google/pprof/profile"
+
+	"github.com/unitrace/unitrace/internal/tracefile"
+	"github.com/unitrace/unitrace/kernel/vdso"
+	"github.com/unitrace/unitrace/trace/record"
 )
 
 // The off-CPU profiler against its ground truth: examples/waits runs goroutines that each wait
@@ -308,6 +312,60 @@ func TestStacksGoroutines(t *testing.T) {
 		}
 		if parked != 9 {
 			t.Errorf("the runtime's dump shows %d of the 9 parked goroutines:\n%s", parked, strings.Join(dump, "\n"))
+		}
+	})
+}
+
+// hostileSeconds is how long the hostile run churns goroutines under the sweep.
+const hostileSeconds = 60
+
+// TestOffCPUHostile boots `waits churn 60s` on 4 CPUs with the off-CPU sweep and the wake-up
+// records on: goroutines created and exiting all the time, stacks grown and copied, the GC
+// running every few milliseconds, all under the sweep's reads. The guest must exit cleanly,
+// and every word of every goroutine sample's and wake-up's stack must be a stack mark or an
+// address of code: the image's text, or the vDSO's page, where a thread the kernel preempted
+// may be reading the clock. A goroutine read mid-change is skipped, never walked into garbage.
+func TestOffCPUHostile(t *testing.T) {
+	forEachArch(t, func(t *testing.T, a guestArch) {
+		img := a.path("waits-hostile.elf")
+		rec := filepath.Join(t.TempDir(), "churn.utrace")
+		stdout, stderr, status := runLauncher(t, a, "-image", img, "-smp", "4", "-offcpu", "-wakers", "-o", rec,
+			waitsApp, "--", "churn", fmt.Sprintf("%ds", hostileSeconds))
+		if status != 0 {
+			t.Fatalf("status %d\n%s\n%s", status, lastLines(stdout, 40), stderr)
+		}
+		for _, l := range consoleLines(stdout) {
+			if strings.Contains(l, "offcpu: ") || strings.Contains(l, "wakers: ") || strings.HasPrefix(l, "waits: churn") {
+				t.Log(l)
+			}
+		}
+		text, err := textRange(img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := tracefile.LoadFile(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts := map[record.TPID]int{}
+		outside := 0
+		for _, r := range tr.Records {
+			if r.TPID != record.TPGoroutine && r.TPID != record.TPWake {
+				continue
+			}
+			counts[r.TPID]++
+			for _, w := range r.Stack {
+				if !record.IsStackMark(w) && (w < text[0] || w >= text[1]) && !vdso.Contains(w) {
+					if outside < 5 {
+						t.Errorf("a %s record's stack holds %#x, outside the text [%#x, %#x): %x", tr.Name(&r.Record), w, text[0], text[1], r.Stack)
+					}
+					outside++
+				}
+			}
+		}
+		t.Logf("%d goroutine samples and %d wake-ups, %d stack words outside the text", counts[record.TPGoroutine], counts[record.TPWake], outside)
+		if counts[record.TPGoroutine] == 0 || counts[record.TPWake] == 0 {
+			t.Errorf("the run recorded %d goroutine samples and %d wake-ups, want both", counts[record.TPGoroutine], counts[record.TPWake])
 		}
 	})
 }
