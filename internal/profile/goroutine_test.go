@@ -127,3 +127,73 @@ func TestOffCPUViews(t *testing.T) {
 		}
 	}
 }
+
+// wakeRecord is a WAKE record: goroutine 8's thread blocked in read(2) for blockedNs, woken by
+// goroutine 7's thread (3) in main.outer's system call.
+func wakeRecord(p *profiletest.Program, ns, blockedNs uint64, waker record.WakerKind) tracefile.SynthRecord {
+	args := make([]uint64, record.WakeArgs)
+	args[record.WakeArgWoken] = 8
+	args[record.WakeArgBlockedNs] = blockedNs
+	args[record.WakeArgWait] = 6 | (0+1)<<8 // a pipe, read(2)
+	args[record.WakeArgWaker] = uint64(waker)
+	woken := []uint64{p.ReturnAddress("main.main", "main.outer")}
+	var wakerStack []uint64
+	if waker == record.WakerThread {
+		args[record.WakeArgWakerGoid], args[record.WakeArgWakerTID] = 7, 3
+		wakerStack = []uint64{p.ReturnAddress("main.outer", "main.mid"), p.ReturnAddress("main.main", "main.outer")}
+	}
+	args[record.WakeArgWokenWords] = uint64(len(woken))
+	return tracefile.SynthRecord{TPID: record.TPWake, TS: ns, TID: 2, Args: args, Stack: append(woken, wakerStack...), Flags: record.HasStack}
+}
+
+// TestWakersProfile: each wake-up is a sample of the blocked time, its stack the waker's, then
+// "[woken by ...]", then the blocked thread's, with the labels that say who woke whom.
+func TestWakersProfile(t *testing.T) {
+	sc, _ := goroutineScenario(t)
+	p := sc.Prog
+	sc.Rec.Others = append(sc.Rec.Others, wakeRecord(p, 3000, 4_000_000, record.WakerThread),
+		wakeRecord(p, 3001, 1_000_000, record.WakerThread), wakeRecord(p, 3002, 500_000, record.WakerTimer))
+	w := recordingProfile(t, &sc.Rec, Options{Value: ValueWakers})
+	if w.Wakes != 3 || w.Deadlines != 5500 {
+		t.Fatalf("%d wake-ups weighing %d µs, want 3 weighing 5500", w.Wakes, w.Deadlines)
+	}
+	folded := Folded(w, FoldOptions{})
+	// The synthetic waker's words carry no mark: all of them are the kernel's path ([k]).
+	want := map[string]int{"main.main;[woken by thread];main.main_[k];main.outer_[k]": 5000, "main.main;[woken by timer]": 500}
+	if len(folded) != len(want) {
+		t.Errorf("folded %v, want %v", folded, want)
+	}
+	for k, v := range want {
+		if folded[k] != v {
+			t.Errorf("%q weighs %d, want %d (all: %v)", k, folded[k], v, folded)
+		}
+	}
+	var buf bytes.Buffer
+	if err := WritePProf(&buf, w); err != nil {
+		t.Fatal(err)
+	}
+	pp, err := pprof.Parse(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pp.SampleType) != 2 || pp.SampleType[1].Type != "wait" {
+		t.Fatalf("sample types %v", pp.SampleType)
+	}
+	var byWaker int64
+	for _, s := range pp.Sample {
+		if wg := s.NumLabel["waker_goroutine"]; len(wg) == 1 && wg[0] == 7 && label(s, "waker") == "thread" &&
+			label(s, "reason") == "read" && label(s, "kernel_wait") == "pipe" && s.NumLabel["goroutine"][0] == 8 {
+			byWaker += s.Value[1]
+		}
+	}
+	if byWaker != 5_000_000 {
+		t.Errorf("goroutine 7 woke goroutine 8 after %d ns in all, want 5000000", byWaker)
+	}
+}
+
+func label(s *pprof.Sample, key string) string {
+	if v := s.Label[key]; len(v) == 1 {
+		return v[0]
+	}
+	return ""
+}

@@ -12,9 +12,6 @@ import (
 // timer]", "[woken by interrupt: virtio-serial]". Read root first, it is where the program
 // waited, then who ended the wait and how it got there.
 
-// FrameWokenBy is the frame between a blocked stack and its waker's.
-const FrameWokenBy = "[woken by %s]"
-
 // addWake adds the wakers-profile sample of a WAKE record.
 func (p *Profile) addWake(r *tracefile.Rec, w *record.Wake, opt Options, first *bool) {
 	woken := splitStack(w.WokenStack, 0, false)
@@ -42,8 +39,10 @@ func (p *Profile) addWake(r *tracefile.Rec, w *record.Wake, opt Options, first *
 	}
 	p.Deadlines += s.Weight
 	p.Wakes++
-	s.Locs = append(symbolize(p.Image, waker.words, false, opt.FoldKernel),
-		Loc{Frames: []Frame{{Func: "[woken by " + s.Waker + "]"}}})
+	if len(waker.words) > 0 { // (symbolize names an empty stack "[no stack]")
+		s.Locs = symbolize(p.Image, waker.words, false, opt.FoldKernel)
+	}
+	s.Locs = append(s.Locs, Loc{Frames: []Frame{{Func: "[woken by " + s.Waker + "]"}}})
 	s.Locs = append(s.Locs, symbolize(p.Image, woken.words, false, opt.FoldKernel)...)
 	if *first {
 		p.StartNs, *first = s.Ns, false
