@@ -150,8 +150,11 @@ func (r *Reader) Next(g *G) Result {
 	return r.read(uintptr(load64(at)), g)
 }
 
-// Index is how many entries Next has read.
+// Index is the entry Next reads next.
 func (r *Reader) Index() int { return r.i }
+
+// Seek makes entry i the one Next reads next (past the end: Next ends).
+func (r *Reader) Seek(i int) { r.i = max(i, 0) }
 
 // read reads the goroutine at gp into g.
 func (r *Reader) read(gp uintptr, g *G) Result {

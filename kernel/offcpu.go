@@ -18,7 +18,9 @@ import (
 //
 //	unitrace.offcpu=1          sweep from boot
 //	unitrace.offcpu.hz=HZ      at HZ (1..1000, default 100)
-//	unitrace.offcpu.max=N      look at most at N goroutines a sweep (default 20000); the rest are counted
+//	unitrace.offcpu.max=N      look at most at N goroutines a sweep (default 2000): with more, each
+//	                           sweep goes on where the last stopped, and each goroutine it looks at
+//	                           weighs the sweeps it takes to go round (counted as "over the cap")
 //
 // The sweep reads without the kernel lock and without stopping anything: every word of the
 // runtime's it reads is checked, and every thread state it reads of the kernel's is read again
@@ -29,9 +31,11 @@ import (
 var goLayout = goroutines.Slot{Marker: [16]byte{'u', 'n', 'i', 't', 'r', 'a', 'c', 'e', ':', 'g', 'o', 'l', 'a', 'y', ':', '-'}}
 
 const (
-	offcpuDefaultHz  = 100
-	offcpuMaxHz      = 1000
-	offcpuDefaultMax = 20000
+	offcpuDefaultHz = 100
+	offcpuMaxHz     = 1000
+	// offcpuDefaultMax bounds a sweep's cost: about a microsecond a goroutine under TCG, so
+	// 2.5 ms a sweep, a quarter of one CPU at 100 Hz (a tenth of that on hardware).
+	offcpuDefaultMax = 2000
 	// offcpuTracked is how many goroutines the sweep remembers from one sweep to the next, to
 	// say how long each has been in its state.
 	offcpuTracked = 1 << 14
@@ -81,9 +85,11 @@ type sweeper struct {
 	next     uint64 // the tick count the next sweep is due at
 	seq      uint64
 	max      int
+	resume   int // the list entry the next sweep starts at, when the cap leaves some out
 
 	// Counters since boot.
 	sweeps, recorded, onCPU, gone, busy, bad, raced, capped, dropped, unwalked uint64
+	repeated, sameRecords                                                      uint64
 	costTicks, costMax, looked                                                 uint64
 }
 
@@ -92,10 +98,17 @@ type sweeper struct {
 var sweepTracked [offcpuTracked]trackedG
 
 type trackedG struct {
-	id    uint64
-	key   uint64 // the raw status, wait reason and resume sp, folded
-	since int64  // ns: when the sweep first saw it so
+	id      uint64
+	key     uint64 // what it is (sweepKey): the same key, the same record
+	since   int64  // ns: when the sweep first saw it so
+	pending uint64 // the weight (ns) of the sweeps since its last record, not recorded yet
+	sweeps  uint64 // how many sweeps that is
+	flushed int64  // ns: when the last record of it was written
 }
+
+// offcpuFlushNs is how long the sweep lets a goroutine's unchanged sweeps add up before it
+// records them (GOROUTINE_SAME): a live view sees a parked goroutine's weight grow every second.
+const offcpuFlushNs = 1_000_000_000
 
 // sweep is the kernel's sweeper. Its reader's Readable is set statically: a pointer stored at
 // run time into a global would need a write barrier.
@@ -182,26 +195,44 @@ func (s *sweeper) run(now, weightNs uint64) {
 		s.bad++
 		return
 	}
-	if n > s.max {
-		s.capped += uint64(n - s.max)
-		n = s.max
+	// More goroutines than the cap: this sweep looks at the next max of them, in the list's
+	// order from where the last one stopped, and each stands for as many sweeps as it takes to
+	// go round the list once (stride), so every goroutine keeps its weight.
+	visit := min(n, s.max)
+	if visit == 0 {
+		return
 	}
+	stride := uint64((n + visit - 1) / visit)
+	s.capped += uint64(n - visit)
+	start := s.resume % n
+	s.resume = (start + visit) % n
+	weightNs *= stride
 	var g goroutines.G
-	for i := 0; i < n; i++ {
+	s.reader.Seek(start)
+	for k := 0; k < visit; k++ {
+		i := start + k
+		if i == n {
+			s.reader.Seek(0)
+		}
+		i %= n
 		switch s.reader.Next(&g) {
 		case goroutines.Live:
 			s.one(i, &g, nowNs, weightNs)
 		case goroutines.Gone:
 			s.gone++
+			if i < offcpuTracked && sweepTracked[i].id != 0 {
+				s.flush(&sweepTracked[i], nowNs) // it exited: what it had not recorded yet
+				sweepTracked[i].id = 0
+			}
 		case goroutines.Busy:
 			s.busy++
 		case goroutines.Bad:
 			s.bad++
 		case goroutines.End:
-			i = n
+			k = visit
 		}
 	}
-	s.looked += uint64(n)
+	s.looked += uint64(visit)
 	cost := ticks() - now
 	s.costTicks += cost
 	s.costMax = max(s.costMax, cost)
@@ -274,8 +305,36 @@ func look(r *goroutines.Reader, g *goroutines.G, v *goroutineView) (onCPU, ok bo
 	return false, true
 }
 
-// one records goroutine g, entry i of the list, unless its thread is on a CPU.
+// one records goroutine g, entry i of the list, unless its thread is on a CPU: a GOROUTINE
+// record when it is new or has changed since the last sweep, else only its weight, which adds
+// up until it is recorded (flush).
 func (s *sweeper) one(i int, g *goroutines.G, nowNs int64, weightNs uint64) {
+	key, onCPU := sweepKey(g)
+	var tr *trackedG
+	if i < offcpuTracked {
+		tr = &sweepTracked[i]
+	}
+	if onCPU {
+		s.onCPU++
+		if tr != nil && tr.id != 0 {
+			s.flush(tr, nowNs)
+			tr.id = 0 // off its CPU again, it gets a record of its own
+		}
+		return
+	}
+	if tr != nil && tr.id == g.ID && tr.key == key {
+		tr.pending += weightNs
+		tr.sweeps++
+		s.repeated++
+		if nowNs-tr.flushed >= offcpuFlushNs {
+			s.flush(tr, nowNs)
+		}
+		return
+	}
+	if tr != nil && tr.id != 0 {
+		s.flush(tr, nowNs) // the entry's last goroutine, or this one as it was
+		tr.id = 0
+	}
 	var v goroutineView
 	onCPU, ok := look(&s.reader, g, &v)
 	switch {
@@ -292,18 +351,90 @@ func (s *sweeper) one(i int, g *goroutines.G, nowNs int64, weightNs uint64) {
 	var args [record.GoroutineArgs]uint64
 	args[record.GoroutineArgID] = g.ID
 	args[record.GoroutineArgState] = uint64(record.MakeGoroutineState(uint8(g.State), g.Reason, uint8(v.wait), uint8(v.threadState)))
-	args[record.GoroutineArgWaitNs] = s.waited(i, g, nowNs)
+	args[record.GoroutineArgWaitNs] = runtimeWaited(g, nowNs)
 	args[record.GoroutineArgPeriodNs] = weightNs
 	args[record.GoroutineArgSyscall] = v.sysNr
 	args[record.GoroutineArgGoPC] = uint64(g.GoPC)
 	args[record.GoroutineArgSweep] = s.seq
 	args[record.GoroutineArgThreadSP], args[record.GoroutineArgThreadFP] = st.sp, st.fp
 	args[record.GoroutineArgThreadLR], args[record.GoroutineArgThreadW0], args[record.GoroutineArgThreadW1] = st.lr, st.w0, st.w1
-	if trace.EmitGoroutine(&args, v.flags, v.tid, st.words[:st.n]) {
-		s.recorded++
+	if !trace.EmitGoroutine(&args, v.flags, v.tid, st.words[:st.n]) {
+		s.dropped++
+		return
+	}
+	s.recorded++
+	if tr != nil {
+		*tr = trackedG{id: g.ID, key: key, since: nowNs, flushed: nowNs}
+	}
+}
+
+// flush records the weight of tr's unchanged sweeps, if any (GOROUTINE_SAME).
+func (s *sweeper) flush(tr *trackedG, nowNs int64) {
+	if tr.pending == 0 {
+		return
+	}
+	if trace.EmitGoroutineSame(tr.id, tr.pending, tr.sweeps, s.seq) {
+		s.sameRecords++
 	} else {
 		s.dropped++
 	}
+	tr.pending, tr.sweeps, tr.flushed = 0, 0, nowNs
+}
+
+// flushOffCPU records what every goroutine's unchanged sweeps weigh, at the end of the run:
+// the sweep has stopped, and the other CPUs with it.
+func flushOffCPU() {
+	if sweep.sweeps == 0 {
+		return
+	}
+	nowNs := nanotime()
+	for i := range sweepTracked {
+		if sweepTracked[i].id != 0 {
+			sweep.flush(&sweepTracked[i], nowNs)
+		}
+	}
+}
+
+// sweepKey folds what goroutine g is into one word, without walking all of its stack: its
+// status, wait reason, resume point and first callers (keyFrames of them: the same function
+// parked at the same depth from two callers differs there), and its thread's state, wait,
+// system call and saved context. The same key at the next sweep means the same record.
+// onCPU: its thread runs on a CPU.
+func sweepKey(g *goroutines.G) (key uint64, onCPU bool) {
+	h := mix(uint64(g.Raw)|uint64(g.Reason)<<32, uint64(g.PC))
+	h = mix(mix(h, uint64(g.SP)), uint64(g.BP))
+	if g.PC != 0 {
+		var w unwind.Walk
+		w.OnStack(g.StackLo, g.StackHi)
+		var callers [keyFrames]uint64
+		n, _ := w.PCs(g.BP, callers[:])
+		for _, pc := range callers[:n] {
+			h = mix(h, pc)
+		}
+	}
+	if g.Thread != 0 && g.Thread < 1<<31 {
+		if slot := slotOfTID(int32(g.Thread)); slot >= 0 {
+			st := scheduler.State(slot)
+			if st == sched.Running {
+				return 0, true
+			}
+			t := &threads[slot]
+			h = mix(h, uint64(st)|uint64(t.wait)<<8|t.sysNr<<16)
+			h = mix(mix(mix(h, uint64(framePC(&t.frame))), uint64(frameSP(&t.frame))), uint64(t.gen))
+		}
+	} else if g.State == goroutines.StateRunning {
+		return 0, true
+	}
+	return h, false
+}
+
+// keyFrames is how many of a goroutine's callers its sweep key holds.
+const keyFrames = 3
+
+// mix folds v into the hash h (a multiply-xorshift step).
+func mix(h, v uint64) uint64 {
+	h = (h ^ v) * 0x9e3779b97f4a7c15
+	return h ^ h>>29
 }
 
 // threadStack fills st with the stack of blocked or preempted thread t, as the stacks snapshot
@@ -330,45 +461,27 @@ func threadStack(t *thread, st *goroutineStack, blocked bool) record.Flags {
 	return flags
 }
 
-// waited says how long g has been in the state it is in: since the runtime's g.waitsince when
-// the runtime set it (its GC does, for goroutines it finds blocked), else since the first sweep
-// that saw it so (0 at that first sweep).
-func (s *sweeper) waited(i int, g *goroutines.G, nowNs int64) uint64 {
-	key := trackedKey(g)
-	since := nowNs
-	if i < offcpuTracked {
-		tr := &sweepTracked[i]
-		if tr.id == g.ID && tr.key == key {
-			since = tr.since
-		} else {
-			*tr = trackedG{id: g.ID, key: key, since: nowNs}
-		}
+// runtimeWaited is how long g has been waiting as the runtime says (g.waitsince, which its GC
+// sets for the goroutines it finds blocked), 0 when it does not say.
+func runtimeWaited(g *goroutines.G, nowNs int64) uint64 {
+	if g.State == goroutines.StateWaiting && g.WaitSince > 0 && g.WaitSince < nowNs {
+		return uint64(nowNs - g.WaitSince)
 	}
-	if g.State == goroutines.StateWaiting && g.WaitSince > 0 && g.WaitSince < since {
-		since = g.WaitSince
-	}
-	return uint64(max(nowNs-since, 0))
+	return 0
 }
 
-// waitedSoFar is waited without remembering: how long g has been in its state as the last
-// sweep saw it (0 when the sweep has not seen it so), for the goroutines snapshot.
+// waitedSoFar is how long g has been in its state as far as the kernel knows, for the
+// goroutines snapshot: since the sweep first saw it so, or the runtime's g.waitsince if earlier.
 func (s *sweeper) waitedSoFar(i int, g *goroutines.G, nowNs int64) uint64 {
-	since := nowNs
+	w := runtimeWaited(g, nowNs)
 	if i < offcpuTracked {
-		if tr := &sweepTracked[i]; tr.id == g.ID && tr.key == trackedKey(g) {
-			since = tr.since
+		if tr := &sweepTracked[i]; tr.id == g.ID {
+			if key, _ := sweepKey(g); key == tr.key {
+				w = max(w, uint64(max(nowNs-tr.since, 0)))
+			}
 		}
 	}
-	if g.State == goroutines.StateWaiting && g.WaitSince > 0 && g.WaitSince < since {
-		since = g.WaitSince
-	}
-	return uint64(max(nowNs-since, 0))
-}
-
-// trackedKey folds what a goroutine's state is into one word: its raw status, wait reason and
-// resume sp.
-func trackedKey(g *goroutines.G) uint64 {
-	return uint64(g.Raw) | uint64(g.Reason)<<32 ^ uint64(g.SP)<<8
+	return w
 }
 
 // reportOffCPU prints the sweep's counters and cost at exit, when it ran.
@@ -377,9 +490,10 @@ func reportOffCPU() {
 	if s.sweeps == 0 {
 		return
 	}
-	klog().s("offcpu: ").u(s.sweeps).s(" sweeps, ").u(s.recorded).s(" goroutine samples, ").u(s.onCPU).s(" on a CPU; skipped: ").
+	klog().s("offcpu: ").u(s.sweeps).s(" sweeps, ").u(s.recorded).s(" goroutine records and ").u(s.repeated).
+		s(" unchanged sweeps of goroutines (in ").u(s.sameRecords).s(" records), ").u(s.onCPU).s(" on a CPU; skipped: ").
 		u(s.busy).s(" held by the GC, ").u(s.raced).s(" changed while read, ").u(s.bad).s(" failed a check, ").
-		u(s.capped).s(" over the cap, ").u(s.dropped).s(" not recorded (ring full); ").u(s.gone).s(" exited entries").nl()
+		u(s.capped).s(" left to later sweeps (over the cap), ").u(s.dropped).s(" not recorded (ring full); ").u(s.gone).s(" exited entries").nl()
 	perG := uint64(0)
 	if s.looked > 0 {
 		perG = ticksToNs(s.costTicks / s.looked)

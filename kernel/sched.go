@@ -83,6 +83,7 @@ func block(f *Frame, kind waitKind) {
 // spurious wake-up): back on its wait key and its deadline, if it had one.
 func rearm(slot int32, key uintptr) {
 	t := &threads[slot]
+	t.blockedAt = nanotime() // a new wait: the wake-up that did not satisfy it ended the last
 	scheduler.Block(slot)
 	futexes.Enqueue(key, slot)
 	if t.deadline != 0 {

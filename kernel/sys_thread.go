@@ -98,6 +98,7 @@ func exitGroup(code int) {
 	stopSampler()
 	sweep.on = false
 	reportSampler()
+	flushOffCPU()
 	reportOffCPU()
 	reportWakers()
 	if numCPUs > 1 {

@@ -50,3 +50,38 @@ func EmitGoroutine(args *[record.GoroutineArgs]uint64, flags record.Flags, tid u
 	irqRestore(irq)
 	return ok
 }
+
+// EmitGoroutineSame writes a GOROUTINE_SAME record on this CPU: goroutine id stayed as its last
+// GOROUTINE record showed it for sweeps more sweeps, weighing ns, up to sweep number seq.
+//
+//go:nosplit
+func EmitGoroutineSame(id, ns, sweeps, seq uint64) bool {
+	ok := false
+	irq := irqSave()
+	cpu := cpuIndex()
+	if cpu >= 0 && cpu < MaxCPUs {
+		cs := &cpus[cpu]
+		if cs.inEmit.Load() != 0 {
+			cs.ring.Drop(ring.CauseNested)
+		} else {
+			cs.inEmit.Store(1)
+			size := record.HeaderSize + record.GoroutineSameArgs*record.SlotSize
+			if addr, _, reserved := cs.ring.Reserve(uint32(size), ticks()); reserved {
+				store16(addr+record.OffTPID, uint16(record.TPGoroutineSame))
+				store8(addr+record.OffFlags, 0)
+				store8(addr+record.OffNFrames, 0)
+				store32(addr+record.OffTID, 0)
+				a := addr + record.OffArgs
+				store(a+record.GoroutineSameArgID*8, id)
+				store(a+record.GoroutineSameArgNs*8, ns)
+				store(a+record.GoroutineSameArgSweeps*8, sweeps)
+				store(a+record.GoroutineSameArgSweep*8, seq)
+				cs.ring.Commit()
+				ok = true
+			}
+			cs.inEmit.Store(0)
+		}
+	}
+	irqRestore(irq)
+	return ok
+}

@@ -166,7 +166,7 @@ func (o *runOptions) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.trace.Force, "sample-force", false, "allow -sample rates up to 100000 Hz")
 	fs.BoolVar(&o.trace.OffCPU, "offcpu", false, "from boot, sample every goroutine that is not on a CPU (its state, wait reason and stack) and record the samples")
 	fs.IntVar(&o.trace.OffCPUHz, "offcpu-hz", 0, fmt.Sprintf("the off-CPU sweep's rate in Hz (1..%d; default 100)", vmconfig.MaxOffCPUHz))
-	fs.IntVar(&o.trace.OffCPUMax, "offcpu-max", 0, "look at no more than this many goroutines a sweep (default 20000; the rest are counted)")
+	fs.IntVar(&o.trace.OffCPUMax, "offcpu-max", 0, "look at no more than this many goroutines a sweep (default 2000); with more, sweeps take turns and each goroutine weighs the sweeps it waited for its turn")
 	fs.BoolVar(&o.trace.Wakers, "wakers", false, "record every wake-up of a thread blocked in the kernel, with the waker's stack (unitrace pprof -wakers)")
 	fs.StringVar(&o.trace.Mode, "mode", "", "trace ring mode: stream (drop new records when full) or flight (overwrite old ones)")
 	fs.StringVar(&o.pprofFile, "pprof", "", "after the run, write the samples as a pprof profile to this file (with -sample or -offcpu)")

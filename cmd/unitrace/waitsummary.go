@@ -26,7 +26,15 @@ func summarizeWaits(w io.Writer, tr *tracefile.Trace, recs []tracefile.Rec) {
 	gs := map[key]map[uint64]bool{}
 	var all uint64
 	var im *profile.Image
+	last := map[uint64]key{} // each goroutine's last record's key: what a GOROUTINE_SAME adds to
 	for _, r := range recs {
+		if id, ns, _, ok := r.GoroutineSame(); ok {
+			if k, known := last[id]; known {
+				total[k] += ns
+				all += ns
+			}
+			continue
+		}
 		g, ok := r.Goroutine()
 		if !ok {
 			continue
@@ -48,6 +56,7 @@ func summarizeWaits(w io.Writer, tr *tracefile.Trace, recs []tracefile.Rec) {
 		}
 		total[k] += g.PeriodNs
 		all += g.PeriodNs
+		last[g.ID] = k
 		if gs[k] == nil {
 			gs[k] = map[uint64]bool{}
 		}

@@ -12,9 +12,11 @@
 // period of the loop lines up with the profiler's). The partners that end the waits (a feeder
 // for chan, a holder for mutex, writers for the pipes) run on goroutines of their own.
 //
-// Usage: waits [DURATION] (default 4s), waits park DURATION (park.go: goroutines parked for
+// Usage: waits [-blockprofile FILE] [DURATION] (default 4s; -blockprofile writes Go's own block
+// profile of the run, every event recorded, to compare with), waits park DURATION (park.go: goroutines parked for
 // good, then the runtime's own dump), or waits churn DURATION (churn.go: goroutines created,
-// grown and collected under the sweep). At the end it prints one line per waiter,
+// grown and collected under the sweep); waits idle N DURATION and waits pingpong N measure the
+// sweep's and the wake-up records' costs (cost.go). At the end it prints one line per waiter,
 //
 //	waits: ROLE goid=N wall=NS blocked=NS
 //
@@ -27,6 +29,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,6 +48,13 @@ const (
 )
 
 func main() {
+	if ok, err := costMode(os.Args[1:]); ok {
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "waits:", err)
+			os.Exit(2)
+		}
+		return
+	}
 	if len(os.Args) == 3 && (os.Args[1] == "park" || os.Args[1] == "churn") {
 		d, err := time.ParseDuration(os.Args[2])
 		if err == nil && os.Args[1] == "park" {
@@ -58,11 +68,17 @@ func main() {
 		}
 		return
 	}
+	args := os.Args[1:]
+	blockProfile := ""
+	if len(args) >= 2 && args[0] == "-blockprofile" {
+		blockProfile, args = args[1], args[2:]
+		runtime.SetBlockProfileRate(1) // every blocking event, as the comparison wants
+	}
 	d := 4 * time.Second
-	if len(os.Args) > 1 {
-		v, err := time.ParseDuration(os.Args[1])
+	if len(args) > 0 {
+		v, err := time.ParseDuration(args[0])
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "usage: waits [DURATION]")
+			fmt.Fprintln(os.Stderr, "usage: waits [-blockprofile FILE] [DURATION]")
 			os.Exit(2)
 		}
 		d = v
@@ -71,6 +87,25 @@ func main() {
 		fmt.Fprintln(os.Stderr, "waits:", err)
 		os.Exit(1)
 	}
+	if blockProfile != "" {
+		if err := writeBlockProfile(blockProfile); err != nil {
+			fmt.Fprintln(os.Stderr, "waits:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+// writeBlockProfile writes Go's own block profile of the run to path.
+func writeBlockProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pprof.Lookup("block").WriteTo(f, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // result is one waiter's truth.

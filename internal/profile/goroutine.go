@@ -91,6 +91,26 @@ func (p *Profile) addGoroutine(r *tracefile.Rec, g *record.Goroutine, opt Option
 	}
 }
 
+// addSame adds the sample of a GOROUTINE_SAME record: the goroutine stayed as its sample i
+// shows it for sweeps more sweeps, weighing ns.
+func (p *Profile) addSame(r *tracefile.Rec, i int, ns, sweeps uint64, opt Options) {
+	s := p.Samples[i]
+	s.Ns = r.Ns
+	sweeps = max(sweeps, 1)
+	ns = min(ns, 1<<62)
+	switch opt.Value {
+	case ValueOffCPU, ValueWall:
+		s.Weight = int(max(ns/1000, 1))
+		p.Deadlines += s.Weight
+	default:
+		// pprof counts the sweeps and weighs each its share (ns/sweeps), as if each had a
+		// record of its own.
+		s.Weight, s.Period = int(min(sweeps, 1<<30)), int64(ns/sweeps)
+	}
+	p.EndNs = s.Ns
+	p.Samples = append(p.Samples, s)
+}
+
 // WaitFrame names what an off-CPU sample waits for, as the time views' leaf frame: "[waiting:
 // chan receive]", "[syscall: read on pipe]", "[runnable]".
 func (s *Sample) WaitFrame() string {

@@ -26,8 +26,8 @@ func goroutineRecord(ns, goid uint64, state, reason, wait, thread uint8, syscall
 
 // goroutineScenario is the scenario's CPU samples with goroutine 7 as their goroutine, and
 // goroutine samples of goroutines 7 and 8 at 100 Hz: 7 waits on a channel in main.outer
-// (reason 19 of the program's runtime: chan receive), 8 is in read(2) (state syscall) and
-// runnable once.
+// (reason 19 of the program's runtime: chan receive) for five sweeps and three more unchanged
+// (GOROUTINE_SAME), 8 is in read(2) (state syscall) and runnable once.
 func goroutineScenario(t *testing.T) (*profiletest.Scenario, int) {
 	sc := profiletest.NewScenario(program(t, "amd64"), "")
 	for i := range sc.Rec.Samples {
@@ -44,8 +44,10 @@ func goroutineScenario(t *testing.T) (*profiletest.Scenario, int) {
 			goroutineRecord(1000+i, 8, 3, 0, 6, 3, 0, 10_000_000, []uint64{raMainOuter}))
 		n += 2
 	}
-	sc.Rec.Others = append(sc.Rec.Others, goroutineRecord(2000, 8, 1, 0, 0, 0, -1, 10_000_000, []uint64{raMainOuter}))
-	return sc, n + 1
+	sc.Rec.Others = append(sc.Rec.Others, goroutineRecord(2000, 8, 1, 0, 0, 0, -1, 10_000_000, []uint64{raMainOuter}),
+		// Goroutine 7 stays in its chain receive for three more sweeps.
+		tracefile.SynthRecord{TPID: record.TPGoroutineSame, TS: 2100, Args: []uint64{7, 30_000_000, 3, 9}})
+	return sc, n + 2
 }
 
 // TestGoroutineSamplesInPProf: the pprof file has the wait type, the goroutine samples carry
@@ -90,7 +92,7 @@ func TestGoroutineSamplesInPProf(t *testing.T) {
 			cpuOf7 += s.Value[1]
 		}
 	}
-	want := map[string]int64{"waiting/chan receive/": 50_000_000, "syscall/read/pipe": 50_000_000, "runnable//": 10_000_000}
+	want := map[string]int64{"waiting/chan receive/": 80_000_000, "syscall/read/pipe": 50_000_000, "runnable//": 10_000_000}
 	for k, v := range want {
 		if wait[k] != v {
 			t.Errorf("wait %q: %d ns, want %d (all: %v)", k, wait[k], v, wait)
@@ -106,11 +108,11 @@ func TestGoroutineSamplesInPProf(t *testing.T) {
 func TestOffCPUViews(t *testing.T) {
 	sc, n := goroutineScenario(t)
 	off := recordingProfile(t, &sc.Rec, Options{Value: ValueOffCPU})
-	if len(off.Samples) != n || off.Deadlines != n*10_000 {
-		t.Errorf("-offcpu: %d samples weighing %d µs, want %d weighing %d", len(off.Samples), off.Deadlines, n, n*10_000)
+	if len(off.Samples) != n || off.Deadlines != (n+2)*10_000 {
+		t.Errorf("-offcpu: %d samples weighing %d µs, want %d weighing %d", len(off.Samples), off.Deadlines, n, (n+2)*10_000)
 	}
 	folded := Folded(off, FoldOptions{Group: GroupGoroutine})
-	for stack, w := range map[string]int{"goroutine 7;main.main;main.outer;[waiting: chan receive]": 50000,
+	for stack, w := range map[string]int{"goroutine 7;main.main;main.outer;[waiting: chan receive]": 80000,
 		"goroutine 8;main.main;[syscall: read on pipe]": 50000, "goroutine 8;main.main;[runnable]": 10000} {
 		if folded[stack] != w || len(folded) != 3 {
 			t.Errorf("-offcpu folded: %q weighs %d, want %d; all: %v", stack, folded[stack], w, folded)

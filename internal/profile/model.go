@@ -178,6 +178,7 @@ func Build(tr *tracefile.Trace, im *Image, opt Options) (*Profile, error) {
 		p.Accel = tr.Host.Accel
 	}
 	recs := tr.Merged()
+	last := map[uint64]int{} // a goroutine's last GOROUTINE sample, by id: what a GOROUTINE_SAME adds to
 	rates := newRates(recs)
 	p.StartHz, p.RateSource = rates.startHz, rates.source
 	first := true
@@ -200,6 +201,14 @@ func Build(tr *tracefile.Trace, im *Image, opt Options) (*Profile, error) {
 			p.Goroutines++
 			if opt.Value != ValueCPU {
 				p.addGoroutine(r, &g, opt, &first)
+				last[g.ID] = len(p.Samples) - 1
+			}
+			continue
+		}
+		if id, ns, sweeps, ok := r.GoroutineSame(); ok {
+			p.Goroutines++
+			if i, known := last[id]; known && opt.Value != ValueCPU {
+				p.addSame(r, i, ns, sweeps, opt)
 			}
 			continue
 		}

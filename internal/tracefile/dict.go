@@ -41,7 +41,7 @@ func (d *Dict) Entry(id record.TPID) (*wire.DictEntry, bool) {
 // fixedNames are the names of the fixed-schema records.
 var fixedNames = map[record.TPID]string{
 	record.TPLost: "lost", record.TPSample: "sample", record.TPClock: "clock", record.TPThrottle: "throttle",
-	record.TPGoroutine: "goroutine", record.TPWake: "wake",
+	record.TPGoroutine: "goroutine", record.TPWake: "wake", record.TPGoroutineSame: "goroutine_same",
 }
 
 // Name returns the tracepoint name of id: the DICT name, the fixed name of a
@@ -80,6 +80,10 @@ func (d *Dict) FormatArgs(r *record.Record) string {
 			return fmt.Sprintf("goid=%d state=%d reason=%d wait=%d thread_state=%d waited=%v period=%v syscall=%d gopc=%#x sweep=%d",
 				g.ID, g.State.State(), g.State.Reason(), g.State.Wait(), g.State.Thread(), time.Duration(g.WaitNs),
 				time.Duration(g.PeriodNs), g.Syscall, g.GoPC, g.Sweep)
+		}
+	case record.TPGoroutineSame:
+		if id, ns, n, ok := r.GoroutineSame(); ok {
+			return fmt.Sprintf("goid=%d for=%v sweeps=%d", id, time.Duration(ns), n)
 		}
 	case record.TPWake:
 		if w, ok := r.Wake(); ok {

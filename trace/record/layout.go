@@ -70,8 +70,10 @@ const (
 	TPThrottle  TPID = 4 // the sampler changed its rate
 	TPGoroutine TPID = 5 // a goroutine off its CPU, seen by the kernel's off-CPU sweep
 	TPWake      TPID = 6 // a thread blocked in the kernel was woken: by whom, after how long
+	// TPGoroutineSame: a goroutine stayed as its last GOROUTINE record showed it for more sweeps
+	TPGoroutineSame TPID = 7
 
-	FirstDictID TPID = 16 // 7-15 are reserved
+	FirstDictID TPID = 16 // 8-15 are reserved
 )
 
 // Flags is the record's flags byte. Decoders ignore bits they do not know.
@@ -161,6 +163,21 @@ const (
 	GoroutineArgThreadW0 = 10
 	GoroutineArgThreadW1 = 11
 	GoroutineArgs        = 12
+)
+
+// GOROUTINE_SAME record arguments (tpid 7). The off-CPU sweep writes a full GOROUTINE record for
+// a goroutine when it first sees it in a state, and while the goroutine stays so (the same
+// status, wait reason, resume point and thread state), only counts its sweeps: a GOROUTINE_SAME
+// record carries what they weigh, at most about a second's worth each, and when the goroutine
+// changes or exits, or the recording ends. The host adds it to the goroutine's last GOROUTINE
+// record's stack and labels. So a thousand parked goroutines cost a record each a second, not a
+// hundred stacks.
+const (
+	GoroutineSameArgID     = 0 // the goroutine's id
+	GoroutineSameArgNs     = 1 // the weight of the sweeps it stands for (ns)
+	GoroutineSameArgSweeps = 2 // how many sweeps
+	GoroutineSameArgSweep  = 3 // the number of the sweep that wrote it
+	GoroutineSameArgs      = 4
 )
 
 // WAKE record arguments (tpid 6). The kernel writes one when a thread blocked in the kernel is

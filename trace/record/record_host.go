@@ -90,6 +90,15 @@ func (r *Record) Goroutine() (g Goroutine, ok bool) {
 		ThreadLR: a[GoroutineArgThreadLR], ThreadW0: a[GoroutineArgThreadW0], ThreadW1: a[GoroutineArgThreadW1]}, true
 }
 
+// GoroutineSame returns a GOROUTINE_SAME record's goroutine, the weight (ns) and the number of
+// the sweeps it stands for; ok is false for other records.
+func (r *Record) GoroutineSame() (id, ns, sweeps uint64, ok bool) {
+	if r.TPID != TPGoroutineSame || len(r.Args) < GoroutineSameArgs {
+		return 0, 0, 0, false
+	}
+	return r.Args[GoroutineSameArgID], r.Args[GoroutineSameArgNs], r.Args[GoroutineSameArgSweeps], true
+}
+
 // Wake holds a WAKE record's arguments, with its stack split in two.
 type Wake struct {
 	Woken, WakerGoid uint64
