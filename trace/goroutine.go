@@ -1,9 +1,6 @@
 package trace
 
-import (
-	"github.com/unitrace/unitrace/trace/record"
-	"github.com/unitrace/unitrace/trace/ring"
-)
+import "github.com/unitrace/unitrace/trace/record"
 
 // EmitGoroutine writes a GOROUTINE record on this CPU (the kernel's off-CPU sweep): its
 // arguments, the walk's flags, the thread of the goroutine's M (0 for none) as the record's
@@ -18,36 +15,29 @@ func EmitGoroutine(args *[record.GoroutineArgs]uint64, flags record.Flags, tid u
 	if len(stack) > 0 {
 		flags |= record.HasStack
 	}
-	ok := false
-	irq := irqSave()
-	cpu := cpuIndex()
-	if cpu >= 0 && cpu < MaxCPUs {
-		cs := &cpus[cpu]
-		if cs.inEmit.Load() != 0 {
-			cs.ring.Drop(ring.CauseNested)
-		} else {
-			cs.inEmit.Store(1)
-			size := record.HeaderSize + (record.GoroutineArgs+len(stack))*record.SlotSize
-			if addr, _, reserved := cs.ring.Reserve(uint32(size), ticks()); reserved {
-				store16(addr+record.OffTPID, uint16(record.TPGoroutine))
-				store8(addr+record.OffFlags, uint8(flags))
-				store8(addr+record.OffNFrames, uint8(len(stack)))
-				store32(addr+record.OffTID, tid)
-				a := addr + record.OffArgs
-				for i := 0; i < record.GoroutineArgs; i++ {
-					store(a+uintptr(i)*8, args[i])
-				}
-				st := a + record.GoroutineArgs*8
-				for i, w := range stack {
-					store(st+uintptr(i)*8, w)
-				}
-				cs.ring.Commit()
-				ok = true
-			}
-			cs.inEmit.Store(0)
-		}
+	cs, irq := enterEmit()
+	if cs == nil {
+		return false
 	}
-	irqRestore(irq)
+	ok := false
+	size := record.HeaderSize + (record.GoroutineArgs+len(stack))*record.SlotSize
+	if addr, _, reserved := cs.ring.Reserve(uint32(size), ticks()); reserved {
+		store16(addr+record.OffTPID, uint16(record.TPGoroutine))
+		store8(addr+record.OffFlags, uint8(flags))
+		store8(addr+record.OffNFrames, uint8(len(stack)))
+		store32(addr+record.OffTID, tid)
+		a := addr + record.OffArgs
+		for i := 0; i < record.GoroutineArgs; i++ {
+			store(a+uintptr(i)*8, args[i])
+		}
+		st := a + record.GoroutineArgs*8
+		for i, w := range stack {
+			store(st+uintptr(i)*8, w)
+		}
+		cs.ring.Commit()
+		ok = true
+	}
+	leaveEmit(cs, irq)
 	return ok
 }
 
@@ -56,32 +46,25 @@ func EmitGoroutine(args *[record.GoroutineArgs]uint64, flags record.Flags, tid u
 //
 //go:nosplit
 func EmitGoroutineSame(id, ns, sweeps, seq uint64) bool {
-	ok := false
-	irq := irqSave()
-	cpu := cpuIndex()
-	if cpu >= 0 && cpu < MaxCPUs {
-		cs := &cpus[cpu]
-		if cs.inEmit.Load() != 0 {
-			cs.ring.Drop(ring.CauseNested)
-		} else {
-			cs.inEmit.Store(1)
-			size := record.HeaderSize + record.GoroutineSameArgs*record.SlotSize
-			if addr, _, reserved := cs.ring.Reserve(uint32(size), ticks()); reserved {
-				store16(addr+record.OffTPID, uint16(record.TPGoroutineSame))
-				store8(addr+record.OffFlags, 0)
-				store8(addr+record.OffNFrames, 0)
-				store32(addr+record.OffTID, 0)
-				a := addr + record.OffArgs
-				store(a+record.GoroutineSameArgID*8, id)
-				store(a+record.GoroutineSameArgNs*8, ns)
-				store(a+record.GoroutineSameArgSweeps*8, sweeps)
-				store(a+record.GoroutineSameArgSweep*8, seq)
-				cs.ring.Commit()
-				ok = true
-			}
-			cs.inEmit.Store(0)
-		}
+	cs, irq := enterEmit()
+	if cs == nil {
+		return false
 	}
-	irqRestore(irq)
+	ok := false
+	size := record.HeaderSize + record.GoroutineSameArgs*record.SlotSize
+	if addr, _, reserved := cs.ring.Reserve(uint32(size), ticks()); reserved {
+		store16(addr+record.OffTPID, uint16(record.TPGoroutineSame))
+		store8(addr+record.OffFlags, 0)
+		store8(addr+record.OffNFrames, 0)
+		store32(addr+record.OffTID, 0)
+		a := addr + record.OffArgs
+		store(a+record.GoroutineSameArgID*8, id)
+		store(a+record.GoroutineSameArgNs*8, ns)
+		store(a+record.GoroutineSameArgSweeps*8, sweeps)
+		store(a+record.GoroutineSameArgSweep*8, seq)
+		cs.ring.Commit()
+		ok = true
+	}
+	leaveEmit(cs, irq)
 	return ok
 }

@@ -2,7 +2,6 @@ package trace
 
 import (
 	"github.com/unitrace/unitrace/trace/record"
-	"github.com/unitrace/unitrace/trace/ring"
 	"github.com/unitrace/unitrace/unwind"
 )
 
@@ -19,19 +18,10 @@ func EmitWake(wokenTID uint32, args *[record.WakeArgs]uint64, woken []uint64) bo
 	if len(woken) > record.MaxFrames-MaxDepth {
 		woken = woken[:record.MaxFrames-MaxDepth]
 	}
-	irq := irqSave()
-	cpu := cpuIndex()
-	if cpu < 0 || cpu >= MaxCPUs {
-		irqRestore(irq)
+	cs, irq := enterEmit()
+	if cs == nil {
 		return false
 	}
-	cs := &cpus[cpu]
-	if cs.inEmit.Load() != 0 {
-		cs.ring.Drop(ring.CauseNested)
-		irqRestore(irq)
-		return false
-	}
-	cs.inEmit.Store(1)
 	ts := ticks()
 	var waker [MaxDepth]uint64
 	var w unwind.Walk
@@ -83,7 +73,6 @@ func EmitWake(wokenTID uint32, args *[record.WakeArgs]uint64, woken []uint64) bo
 		cs.ring.Commit()
 		ok = true
 	}
-	cs.inEmit.Store(0)
-	irqRestore(irq)
+	leaveEmit(cs, irq)
 	return ok
 }

@@ -119,12 +119,8 @@ func run(d time.Duration) error {
 	var mu sync.Mutex
 	held, turn := make(chan struct{}), make(chan struct{}) // the mutex's holder and waiter take turns
 	ch := make(chan int)
-	pr, pw, err := os.Pipe()
+	pr, pw, raw, err := pipes()
 	if err != nil {
-		return err
-	}
-	var raw [2]int
-	if err := syscall.Pipe2(raw[:], syscall.O_CLOEXEC); err != nil {
 		return err
 	}
 	deadline := time.Now().Add(d)
@@ -214,6 +210,16 @@ func run(d time.Duration) error {
 		fmt.Printf("waits: %s goid=%d wall=%d blocked=%d\n", r.role, r.goid, r.wall.Nanoseconds(), r.blocked.Nanoseconds())
 	}
 	return nil
+}
+
+// pipes makes the two pipes the waiters read: an os.Pipe, whose reads wait in the netpoller,
+// and a blocking pipe for read(2) itself.
+func pipes() (pr, pw *os.File, raw [2]int, err error) {
+	if pr, pw, err = os.Pipe(); err != nil {
+		return nil, nil, raw, err
+	}
+	err = syscall.Pipe2(raw[:], syscall.O_CLOEXEC)
+	return pr, pw, raw, err
 }
 
 // wait runs one waiter until deadline: block (measured), then work; before and after (if not

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"sync"
 	"syscall"
@@ -18,12 +17,8 @@ func park(d time.Duration) error {
 	var wg sync.WaitGroup
 	wg.Add(1) // never done
 	cond := sync.NewCond(&sync.Mutex{})
-	pr, pw, err := os.Pipe()
+	pr, pw, raw, err := pipes()
 	if err != nil {
-		return err
-	}
-	var raw [2]int
-	if err := syscall.Pipe2(raw[:], syscall.O_CLOEXEC); err != nil {
 		return err
 	}
 	parked := []func(){
