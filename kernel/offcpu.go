@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/unitrace/unitrace/goroutines"
@@ -12,9 +11,11 @@ import (
 )
 
 // The off-CPU sweep: at a fixed rate the boot CPU's timer interrupt reads the runtime's
-// goroutine list (package goroutines) and writes one GOROUTINE record for every goroutine that
-// is not running on a CPU, weighted by the sweep's period in nanoseconds: where the program
-// waits, and on what. A goroutine whose thread is on a CPU is the CPU sampler's. Boot options:
+// goroutine list (package goroutines) and samples every goroutine that is not running on a
+// CPU, weighted by the sweep's period in nanoseconds: where the program waits, and on what. A
+// goroutine new or changed since the last sweep gets a GOROUTINE record with its stack; one
+// unchanged only adds its weight, which a GOROUTINE_SAME record carries once a second. A
+// goroutine whose thread is on a CPU is the CPU sampler's. Boot options:
 //
 //	unitrace.offcpu=1          sweep from boot
 //	unitrace.offcpu.hz=HZ      at HZ (1..1000, default 100)
@@ -36,8 +37,9 @@ const (
 	// offcpuDefaultMax bounds a sweep's cost: about a microsecond a goroutine under TCG, so
 	// 2.5 ms a sweep, a quarter of one CPU at 100 Hz (a tenth of that on hardware).
 	offcpuDefaultMax = 2000
-	// offcpuTracked is how many goroutines the sweep remembers from one sweep to the next, to
-	// say how long each has been in its state.
+	// offcpuTracked is how many goroutines the sweep remembers from one sweep to the next (the
+	// first of the list; the rest get a full record every sweep), to record only the weight of
+	// one that has not changed, and to say how long it has been so.
 	offcpuTracked = 1 << 14
 )
 
@@ -67,10 +69,26 @@ func optionNumber(i int, prefix string, lo, hi int) (int, bool) {
 		return 0, false
 	}
 	v := cmdline.Option(i)[len(prefix):]
-	n, err := strconv.Atoi(v)
-	if err != nil || n < lo || n > hi {
+	n, ok := decimal(v)
+	if !ok || n < lo || n > hi {
 		klog().s(prefix).s(v).s(": not a number in ").d(int64(lo)).s("..").d(int64(hi)).nl()
 		return 0, false
+	}
+	return n, true
+}
+
+// decimal parses a non-negative decimal number of at most nine digits (strconv's errors
+// allocate).
+func decimal(v string) (int, bool) {
+	if v == "" || len(v) > 9 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(v[i]-'0')
 	}
 	return n, true
 }
