@@ -1,10 +1,10 @@
 package kernel
 
 import (
-	"github.com/unitrace/unitrace/trace/record"
 	"sync/atomic"
 
 	"github.com/unitrace/unitrace/kernel/sched"
+	"github.com/unitrace/unitrace/trace/record"
 )
 
 // Per-CPU kernel state. Each CPU runs one thread at a time (its current slot) and has its own
