@@ -69,26 +69,10 @@ func optionNumber(i int, prefix string, lo, hi int) (int, bool) {
 		return 0, false
 	}
 	v := cmdline.Option(i)[len(prefix):]
-	n, ok := decimal(v)
+	n, ok := parseSmallUint(v)
 	if !ok || n < lo || n > hi {
 		klog().s(prefix).s(v).s(": not a number in ").d(int64(lo)).s("..").d(int64(hi)).nl()
 		return 0, false
-	}
-	return n, true
-}
-
-// decimal parses a non-negative decimal number of at most nine digits (strconv's errors
-// allocate).
-func decimal(v string) (int, bool) {
-	if v == "" || len(v) > 9 {
-		return 0, false
-	}
-	n := 0
-	for i := 0; i < len(v); i++ {
-		if v[i] < '0' || v[i] > '9' {
-			return 0, false
-		}
-		n = n*10 + int(v[i]-'0')
 	}
 	return n, true
 }

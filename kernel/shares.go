@@ -333,7 +333,9 @@ func endFiles(f *Frame, slot int32, ret uint64, done bool, retry bool) bool {
 	kickShares()
 	if retry {
 		threads[slot].wait = waitShare
-		threads[slot].blockedAt = nanotime() // a new wait (wakers.go)
+		if wakersOn {
+			threads[slot].blockedAt = nanotime() // a new wait (wakers.go)
+		}
 		scheduler.Block(slot)
 	} else {
 		block(f, waitShare)

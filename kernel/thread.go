@@ -45,7 +45,7 @@ type thread struct {
 	gen   uint32 // bumped each time the slot is reused
 
 	wait      waitKind
-	blockedAt int64  // when it last blocked (ns): how long a wake-up found it blocked
+	blockedAt int64  // when it last blocked (ns), with wake-up records on: how long a wake-up found it blocked
 	sysNr     uint64 // the system call the thread is in (for syscall_exit after a wait)
 	// kpath is the kernel's path that blocked the thread (return addresses, innermost first:
 	// block's caller, then its callers out to the entry stub), recorded by block. The kernel
