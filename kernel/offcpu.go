@@ -495,7 +495,8 @@ func reportOffCPU() {
 	klog().s("offcpu: ").u(s.sweeps).s(" sweeps, ").u(s.recorded).s(" goroutine records and ").u(s.repeated).
 		s(" unchanged sweeps of goroutines (in ").u(s.sameRecords).s(" records), ").u(s.onCPU).s(" on a CPU; skipped: ").
 		u(s.busy).s(" held by the GC, ").u(s.raced).s(" changed while read, ").u(s.bad).s(" failed a check, ").
-		u(s.capped).s(" left to later sweeps (over the cap), ").u(s.dropped).s(" not recorded (ring full); ").u(s.gone).s(" exited entries").nl()
+		u(s.capped).s(" left to later sweeps (over the cap), ").u(s.dropped).s(" not recorded (ring full); ").u(s.gone).s(" exited entries, ").
+		u(s.unwalked).s(" recorded without a stack").nl()
 	perG := uint64(0)
 	if s.looked > 0 {
 		perG = ticksToNs(s.costTicks / s.looked)

@@ -72,9 +72,7 @@ func schedule(f *Frame) {
 func block(f *Frame, kind waitKind) {
 	t := cur()
 	t.nkpath = int32(unwind.CallerPath(t.kpath[:]))
-	if wakersOn {
-		t.blockedAt = nanotime() // how long the wake-up record says it was blocked
-	}
+	noteBlocked(t)
 	scheduler.Block(curSlot())
 	t.wait = kind
 	t.timedOut = false
@@ -85,9 +83,7 @@ func block(f *Frame, kind waitKind) {
 // spurious wake-up): back on its wait key and its deadline, if it had one.
 func rearm(slot int32, key uintptr) {
 	t := &threads[slot]
-	if wakersOn {
-		t.blockedAt = nanotime() // a new wait: the wake-up that did not satisfy it ended the last
-	}
+	noteBlocked(t) // a new wait: the wake-up that did not satisfy it ended the last
 	scheduler.Block(slot)
 	futexes.Enqueue(key, slot)
 	if t.deadline != 0 {

@@ -333,9 +333,7 @@ func endFiles(f *Frame, slot int32, ret uint64, done bool, retry bool) bool {
 	kickShares()
 	if retry {
 		threads[slot].wait = waitShare
-		if wakersOn {
-			threads[slot].blockedAt = nanotime() // a new wait (wakers.go)
-		}
+		noteBlocked(&threads[slot])
 		scheduler.Block(slot)
 	} else {
 		block(f, waitShare)

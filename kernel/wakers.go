@@ -44,6 +44,14 @@ var wakeCounts struct{ recorded, dropped uint64 }
 //go:nosplit
 func setWaker(k record.WakerKind) { here().waker = k }
 
+// noteBlocked notes when thread t begins a wait (block, or a wait re-armed after a wake-up that
+// did not satisfy it), for the wake-up record that ends it.
+func noteBlocked(t *thread) {
+	if wakersOn {
+		t.blockedAt = nanotime()
+	}
+}
+
 // noteWake records the wake-up of the blocked thread in slot, before it is made runnable.
 func noteWake(slot int32, timedOut bool) {
 	t := &threads[slot]
