@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/unitrace/unitrace/trace"
+	"github.com/unitrace/unitrace/unwind"
 )
 
 // The boot steps both architectures share, between their own bring-up (boot_<arch>.go: boot
@@ -56,6 +57,9 @@ func startProgram(shareBlock uintptr) {
 	}
 	initTimers()
 	initGoLayout()
+	if !opts.fpOnly && !unwind.LoadFuncTable() {
+		klog().s("unwind: the image's function table did not load: walks follow frame pointers alone").nl()
+	}
 	startBootSampler()
 	startBootOffCPU()
 	startBootWakers()

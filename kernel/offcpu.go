@@ -292,9 +292,8 @@ func look(r *goroutines.Reader, g *goroutines.G, v *goroutineView) (onCPU, ok bo
 	}
 	if v.st.n == 0 && g.PC != 0 {
 		v.st.words[0] = uint64(g.PC)
-		var w unwind.Walk
-		w.OnStack(g.StackLo, g.StackHi)
-		n, end := w.PCs(g.BP, v.st.words[1:1+trace.MaxDepth-1])
+		c := unwind.SavedContext(g.PC, g.SP, g.BP, g.StackLo, g.StackHi)
+		n, end, _ := c.WalkThread(v.st.words[1 : 1+trace.MaxDepth-1])
 		v.st.n = 1 + n
 		v.flags = end
 	}

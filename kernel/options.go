@@ -17,6 +17,8 @@ import "github.com/unitrace/unitrace/boot"
 //	unitrace.vdso=0          no vDSO: every clock read is a system call (vdso.go)
 //	unitrace.dns=ADDR[,ADDR] the nameservers of /etc/resolv.conf (netfiles.go)
 //	unitrace.avx=0           amd64: no AVX, SSE only (arch/amd64/avx_amd64.go; ignored on arm64)
+//	unitrace.unwind=fp       walks follow frame pointers alone, never the image's SP-delta
+//	                         tables (unwind/chain.go; to compare, or to measure the tables' cost)
 //	unitrace.stdin=null      the console has no input: its reads are at end of file, as
 //	                         /dev/null's (console_input.go; unitrace run passes it when it
 //	                         gives QEMU no input)
@@ -30,6 +32,7 @@ type options struct {
 	noVDSO     bool
 	stdinNull  bool
 	noAVX      bool
+	fpOnly     bool
 }
 
 var (
@@ -62,6 +65,8 @@ func parseCommandLine() {
 			opts.stdinNull = true
 		case "unitrace.avx=0":
 			opts.noAVX = true
+		case "unitrace.unwind=fp":
+			opts.fpOnly = true
 		default:
 			if watchdogOption(o) || smpOption(o) || fsmemOption(o) || cwdOption(i, o) || shareOption(i, o) || dnsOption(i, o) {
 				continue

@@ -152,6 +152,9 @@ func printStackEntry(e *trace.StackEntry, frames *[trace.MaxDepth]uint64, n int)
 	}
 	printFrame(&syms, ok, uintptr(e.PC), false)
 	for i := first; i < n; i++ {
+		if frames[i] == record.StackMarkTable {
+			continue // the next return address came from the tables: printed as any other
+		}
 		if frames[i] == record.StackMarkSignal {
 			// A signal handler's chain goes on in the code it interrupted: its exact pc next.
 			klog().s("  (interrupted by a signal:)").nl()

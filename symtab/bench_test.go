@@ -19,3 +19,21 @@ func BenchmarkLookup(b *testing.B) {
 		tab.Lookup(pc)
 	}
 }
+
+// BenchmarkFrameAt measures the table step's lookup: the function and its SP delta, at a pc
+// near the end of a large function (the pcsp table decoded the furthest).
+func BenchmarkFrameAt(b *testing.B) {
+	img := selfImage(b)
+	tab := img.table(b)
+	big := img.funcs[0]
+	for _, f := range img.funcs {
+		if f.End-f.Entry > big.End-big.Entry {
+			big = f
+		}
+	}
+	pc := uintptr(big.End) - 16
+	b.ReportMetric(float64(big.End-big.Entry), "funcbytes")
+	for b.Loop() {
+		tab.FrameAt(pc)
+	}
+}

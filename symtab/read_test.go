@@ -116,7 +116,7 @@ func TestPCValue(t *testing.T) {
 		0x02, 0x04, 0x04, 0x02, 0x00, // +1 (to 0) for 4, +2 (to 2) for 2, end
 		0x00, 0x03, 0x05, 0x01, 0x00, // 0 delta first (stays -1) for 3, -3 (to -4) for 1, end
 	}
-	tab := Table{tab: pctab, pctab: region{0, uint64(len(pctab))}, quantum: 1}
+	tab := Table{tab: pctab, Layout: Layout{pctab: region{0, uint64(len(pctab))}, quantum: 1}}
 	f := fun{entry: 100, end: 110}
 	tests := []struct {
 		off    uint32

@@ -70,3 +70,23 @@ func (t *Table) SPDelta(pc uintptr) (int32, bool) {
 	}
 	return d, true
 }
+
+// FrameAt returns what an unwinder needs at the instruction pc, with one
+// search of the function table: the SP delta there (SPDelta) and the flags of
+// the function holding pc, which say whether the delta can be trusted
+// (FuncFlagSPWrite) and whether the function has a caller at all
+// (FuncFlagTopFrame). pc must be the instruction itself: for a return address,
+// the address minus 1 (CallPC). ok is false when no function holds pc or its
+// pcsp table is missing or corrupt.
+func (t *Table) FrameAt(pc uintptr) (delta int32, flag FuncFlag, ok bool) {
+	f, off, ok := t.findFunc(pc)
+	if !ok {
+		return 0, 0, false
+	}
+	flag = FuncFlag(t.field(f, funcFuncID) >> 8)
+	d, ok := t.pcvalue(f, t.field(f, funcPCSP), off)
+	if !ok || d < 0 {
+		return 0, flag, false
+	}
+	return d, flag, true
+}

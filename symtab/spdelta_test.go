@@ -238,3 +238,32 @@ func TestSPDeltaNoAllocation(t *testing.T) {
 		t.Error("found nothing")
 	}
 }
+
+// TestFrameAtAgrees: FrameAt is SPDelta and FuncAt's flags in one search, for every function's
+// entry, middle and last byte, and on a Table rebuilt from its Layout.
+func TestFrameAtAgrees(t *testing.T) {
+	img := selfImage(t)
+	built := img.table(t)
+	tab := built.Layout.Rebuild(img.pclntab)
+	if empty := built.Layout.Rebuild(img.pclntab[:len(img.pclntab)-1]); empty.nfunc != 0 {
+		t.Error("Rebuild over bytes of another length gave a table")
+	}
+	checked := 0
+	for _, s := range img.funcs {
+		for _, pc := range []uintptr{uintptr(s.Entry), uintptr(s.Entry+s.End) / 2, uintptr(s.End - 1)} {
+			d, flag, ok := tab.FrameAt(pc)
+			wd, wok := built.SPDelta(pc)
+			f, fok := built.FuncAt(pc)
+			if ok != (wok && fok) || ok && (d != wd || flag != f.Flag) {
+				t.Fatalf("%s: FrameAt(%#x) = %d, %03b, %v; SPDelta %d, %v; FuncAt flags %03b, %v", s.Name, pc, d, flag, ok, wd, wok, f.Flag, fok)
+			}
+			checked++
+		}
+	}
+	if _, _, ok := tab.FrameAt(0); ok {
+		t.Error("FrameAt(0) found a function")
+	}
+	if checked == 0 {
+		t.Fatal("no functions")
+	}
+}

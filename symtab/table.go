@@ -33,7 +33,16 @@ const (
 // given and integer positions inside them; it never copies the table. The
 // zero Table is valid and finds nothing.
 type Table struct {
-	tab  []byte
+	tab []byte
+	Layout
+}
+
+// Layout is all of a Table but its bytes: where the subtables lie, in plain
+// integers. A kernel keeps it in a global, which then holds no pointer (no
+// write barrier to store it), and rebuilds the Table from the same bytes at no
+// cost (Rebuild) each time it needs one in an interrupt handler.
+type Layout struct {
+	size uint64  // len(tab): Rebuild checks it
 	text uintptr // runtime.text: function entries are offsets from it
 
 	quantum uint64 // minimum instruction size: PC deltas are in these units
@@ -50,6 +59,17 @@ type Table struct {
 	// turns inline walking off. The header does not record it; see
 	// findGoFunc.
 	gofunc uint64
+}
+
+// Rebuild returns the Table that New made from pclntab, whose Layout l is:
+// pclntab must be the same bytes (a Table over other bytes of the same length
+// reads them as garbage, safely). It returns the zero Table, which finds
+// nothing, when the length differs.
+func (l Layout) Rebuild(pclntab []byte) Table {
+	if uint64(len(pclntab)) != l.size || l.size == 0 {
+		return Table{}
+	}
+	return Table{tab: pclntab, Layout: l}
 }
 
 // New validates the pclntab header in pclntab and returns a Table over it.
@@ -86,8 +106,8 @@ func New(pclntab []byte, textStart uintptr) (Table, bool) {
 	if nfunc == 0 || nfunc > (size-fn)/8 || (size-fn)-nfunc*8 < 4 {
 		return Table{}, false
 	}
-	t := Table{
-		tab:       b,
+	t := Table{tab: b, Layout: Layout{
+		size:      size,
 		text:      textStart,
 		quantum:   quantum,
 		nfunc:     nfunc,
@@ -96,7 +116,7 @@ func New(pclntab []byte, textStart uintptr) (Table, bool) {
 		filetab:   region{files, pc},
 		pctab:     region{pc, fn},
 		functab:   region{fn, size},
-	}
+	}}
 	t.gofunc = t.findGoFunc()
 	return t, true
 }

@@ -25,6 +25,19 @@ func ContextAt(fa uintptr) Context {
 	return c
 }
 
+// SavedContext is the context a goroutine that is not running saved (the runtime's gobuf: the
+// pc it resumes at, its sp and frame pointer), on its stack [lo, hi): its walk (WalkThread)
+// steps by the tables where its frame pointer cannot be trusted, as a trap frame's does.
+//
+//go:nosplit
+func SavedContext(pc, sp, fp, lo, hi uintptr) Context {
+	c := Context{PC: pc, SP: sp, FP: fp, Kind: record.StackGoroutine}
+	if lo < hi && sp >= lo && sp < hi {
+		c.Lo, c.Hi, c.walkLo = lo, hi, max(lo, sp-frameBelowSP)
+	}
+	return c
+}
+
 // readInterrupted reads the context the trap whose frame is at fa interrupted, as a crossing
 // walk does: kernel code (Kind record.StackInterrupt) when that trap nested in another one's
 // handler, else a thread's, on the stack read found.

@@ -33,6 +33,9 @@ func (c *Context) read(fa uintptr) {
 //go:nosplit
 func framePrev(fa uintptr) uintptr { return uintptr((*amd64.Frame)(ptr(fa)).Prev) }
 
+// archRule is the table step's rule for amd64's frames.
+const archRule = ruleAMD64
+
 // frameBytes is the size of a trap frame.
 const frameBytes = unsafe.Sizeof(amd64.Frame{})
 

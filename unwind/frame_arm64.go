@@ -28,6 +28,9 @@ func (c *Context) read(fa uintptr) {
 //go:nosplit
 func framePrev(fa uintptr) uintptr { return uintptr((*arm64.Frame)(ptr(fa)).Prev) }
 
+// archRule is the table step's rule for arm64's frames.
+const archRule = ruleARM64
+
 // frameBytes is the size of a trap frame.
 const frameBytes = unsafe.Sizeof(arm64.Frame{})
 

@@ -27,3 +27,8 @@ const frameBelowSP = 0
 //
 //go:nosplit
 func textRange() (lo, hi uintptr) { return amd64.TextRange() }
+
+// pclntabRange is where the image's function table (runtime.pclntab) lies.
+//
+//go:nosplit
+func pclntabRange() (start, end uintptr) { return amd64.Pclntab() }

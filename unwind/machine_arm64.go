@@ -28,3 +28,8 @@ const frameBelowSP = 8
 //
 //go:nosplit
 func textRange() (lo, hi uintptr) { return arm64.TextRange() }
+
+// pclntabRange is where the image's function table (runtime.pclntab) lies.
+//
+//go:nosplit
+func pclntabRange() (start, end uintptr) { return arm64.Pclntab() }

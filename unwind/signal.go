@@ -88,10 +88,9 @@ func (c *Context) crossSignals(w *Walk, base uintptr, dst []uint64, n, limit int
 			end |= record.WalkStop // the interrupted sp is on no stack the walk knows
 			break
 		}
-		s.bound(w)
-		w.Start(s.FP, limit-n)
-		n += w.walk(from(dst, n), limit-n)
-		end |= w.End()
+		var f record.Flags
+		n, f = s.chain(w, dst, n, limit)
+		end |= f
 		g = s.g // a handler that interrupted a handler: the outer one ran as this g
 		base = w.signalBase()
 	}
@@ -115,10 +114,7 @@ func (c *Context) walkThread(w *Walk, dst []uint64, n, limit int) (int, record.F
 	if c.Hi == 0 {
 		return n, 0, false
 	}
-	c.bound(w)
-	w.Start(c.FP, limit-n)
-	n += w.walk(from(dst, n), limit-n)
-	end := w.End()
+	n, end := c.chain(w, dst, n, limit)
 	n, f := c.crossSignals(w, w.signalBase(), dst, n, limit)
 	return n, end | f, true
 }

@@ -171,10 +171,9 @@ func (x *Crossing) walk(dst []uint64) int {
 			n, f, _ = c.walkThread(&x.part, dst, n, limit)
 			x.end |= f
 		} else if c.Hi != 0 {
-			c.bound(&x.part)
-			x.part.Start(c.FP, limit-n)
-			n += x.part.walk(from(dst, n), limit-n)
-			x.end |= x.part.End()
+			var f record.Flags
+			n, f = c.chain(&x.part, dst, n, limit)
+			x.end |= f
 		}
 		if prev == 0 {
 			x.found = true

@@ -43,8 +43,11 @@ type Walk struct {
 	left int     // how many more frames the walk may yield
 	pc   uint64  // the frame Next moved to
 	sig  uintptr // the frame record whose return address was a restorer, where the walk ended
-	end  record.Flags
-	done bool
+	// The last two return addresses yielded (0: none yet): a table step after a record that
+	// failed its checks needs the frames they are in (chain.go).
+	last, before uintptr
+	end          record.Flags
+	done         bool
 }
 
 // Start starts the walk (again) at the frame record fp, to yield at most max frames.
@@ -52,6 +55,16 @@ type Walk struct {
 //go:nosplit
 func (w *Walk) Start(fp uintptr, max int) {
 	w.fp, w.prev, w.page, w.left, w.end, w.done, w.sig = fp, 0, ^uintptr(0), max, 0, false, 0
+	w.last, w.before = 0, 0
+}
+
+// resume starts the walk again at the frame record fp, which must lie above floor (the last
+// stack word the walk read before), to yield at most max more frames.
+//
+//go:nosplit
+func (w *Walk) resume(fp, floor uintptr, max int) {
+	w.Start(fp, max)
+	w.prev = floor
 }
 
 // over makes w a walk that has ended, at its natural end, without walking anything.
@@ -110,6 +123,7 @@ func (w *Walk) walk(dst []uint64, k int) int {
 	lo, hi, tlo, thi, mapped := w.StackLo, w.StackHi, w.TextLo, w.TextHi, w.Mapped
 	r0, r1 := restorerPair()
 	fp, prev, page := w.fp, w.prev, w.page
+	last, before := w.last, w.before
 	end, done, sig := record.Flags(0), false, uintptr(0)
 	n := min(k, w.left)
 	i := 0
@@ -151,6 +165,7 @@ func (w *Walk) walk(dst []uint64, k int) int {
 			dst[i] = uint64(ret)
 		}
 		prev = fp
+		last, before = ret, last
 		if ret == r0 || ret == r1 {
 			// A signal handler returns to its restorer here: the chain goes on in the code
 			// the signal interrupted, which only the signal frame holds (signal.go).
@@ -170,6 +185,7 @@ func (w *Walk) walk(dst []uint64, k int) int {
 		}
 	}
 	w.fp, w.prev, w.page, w.left, w.end, w.done, w.sig = fp, prev, page, left, end, done, sig
+	w.last, w.before = last, before
 	return i
 }
 

@@ -7,6 +7,10 @@
 //	badfp    assembly that spins with garbage in the frame-pointer register (0x4, a
 //	         non-canonical address, an unaligned stack address, frame records on its own stack
 //	         that loop back), restoring it before it returns
+//	clobber  assembly with a 512-byte frame that keeps data in the frame-pointer register
+//	         (spinClobbered) ← clobberCaller ← clobberedFramePointer ← main.main, half of the
+//	         time; the other half in spinInner, whose frame record holds that data as its
+//	         caller's frame pointer, ← spinUnderClobbered (the same kind) ← clobberCaller
 //	recurse  recurse 200 frames deep (more than a walk's 64), spinning at the bottom
 //	shares   share60, share30, share10 doing the same unit of work 6:3:1 times, interleaved
 //	syscall  half of the time in getrandom(2) on a 256 KiB buffer (kernel work, reached
@@ -69,7 +73,7 @@ type result struct {
 }
 
 const usage = "usage: groundtruth [-cpuprofile FILE] [-trace FILE] [-memprofile FILE] [-blockprofile FILE] " +
-	"[-mutexprofile FILE] [-goroutineprofile FILE] hash|asmleaf|badfp|recurse|shares|syscall|preempt [DURATION]"
+	"[-mutexprofile FILE] [-goroutineprofile FILE] hash|asmleaf|badfp|clobber|recurse|shares|syscall|preempt [DURATION]"
 
 func main() {
 	fs := flag.NewFlagSet("groundtruth", flag.ExitOnError) // a bad flag exits 2, -h 0
@@ -113,6 +117,8 @@ func main() {
 		r = middle(d)
 	case "badfp":
 		r = badFramePointers(d)
+	case "clobber":
+		r = clobberedFramePointer(d)
 	case "recurse":
 		r = recurse(recursionDepth, d)
 	case "shares":
@@ -137,7 +143,7 @@ func main() {
 }
 
 // workloads are the workloads main knows.
-var workloads = []string{"hash", "asmleaf", "badfp", "recurse", "shares", "syscall", "preempt"}
+var workloads = []string{"hash", "asmleaf", "badfp", "clobber", "recurse", "shares", "syscall", "preempt"}
 
 func fail(msg string) {
 	fmt.Fprintln(os.Stderr, msg)

@@ -103,7 +103,7 @@ func TestBadFramePointersUnderExecutionTracer(t *testing.T) {
 // TestWorkloads runs each workload as a child process, the way the VM tests boot it, and checks
 // its exit status and summary line.
 func TestWorkloads(t *testing.T) {
-	for _, name := range []string{"hash", "asmleaf", "badfp", "recurse", "shares"} {
+	for _, name := range []string{"hash", "asmleaf", "badfp", "clobber", "recurse", "shares"} {
 		t.Run(name, func(t *testing.T) {
 			out, err := selfexec.Output(name, "100ms")
 			if err != nil {

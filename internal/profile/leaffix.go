@@ -47,6 +47,7 @@ const (
 	FixNotCall                      // the recovered word does not follow a call instruction
 	FixUnverified                   // assembly, and no code bytes to check the call with
 	FixUnknownArch                  // neither amd64 nor arm64
+	FixInGuest                      // the guest's walk found the leaf's caller by the tables (record.StackMarkTable)
 	numFixResults
 )
 
@@ -64,6 +65,7 @@ var fixNames = [numFixResults]string{
 	FixNotCall:     "no call before it",
 	FixUnverified:  "assembly, unverifiable",
 	FixUnknownArch: "unknown architecture",
+	FixInGuest:     "found in the guest",
 }
 
 func (r FixResult) String() string {
@@ -195,6 +197,9 @@ func ThreadRegs(rec *record.Record) (Regs, bool) {
 func FixStack(arch wire.Arch, code Code, rec *record.Record) (stack []uint64, res FixResult) {
 	if len(rec.Stack) == 0 {
 		return rec.Stack, FixUnknownPC
+	}
+	if len(rec.Stack) > 1 && rec.Stack[1] == record.StackMarkTable {
+		return rec.Stack, FixInGuest
 	}
 	r, ok := SampleRegs(rec)
 	if !ok {

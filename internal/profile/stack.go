@@ -12,6 +12,9 @@ type Word struct {
 	Addr   uint64
 	Exact  bool // the instruction a trap interrupted: symbolized as it is, not at Addr-1
 	Kernel bool // in the kernel's trap context, before the thread's pc
+	// Table: a return address the guest found by the image's SP-delta tables
+	// (record.StackMarkTable), where the frame-pointer chain could not be trusted.
+	Table bool
 }
 
 // stack is a SAMPLE's stack split at its marks (record.StackMarkThread, StackMarkKernel,
@@ -44,9 +47,22 @@ type stack struct {
 func splitStack(words []uint64, flags record.Flags, inKernel bool) stack {
 	kernel := inKernel || slices.Contains(words, record.StackMarkThread) || slices.Contains(words, record.StackMarkKernel)
 	st := stack{thread: -1, kernel: kernel}
-	afterMark := false
+	afterMark, table := false, false
 	for i, w := range words {
+		if w == record.StackMarkTable {
+			// A return address found by the tables follows, in the same context. One that
+			// begins a stack, follows another mark or ends it is malformed, and dropped.
+			if i == 0 || afterMark || table || i == len(words)-1 {
+				st.malformed = true
+				continue
+			}
+			table = true
+			continue
+		}
 		if record.IsStackMark(w) {
+			if table {
+				st.malformed, table = true, false
+			}
 			if st.crossed && w != record.StackMarkSignal {
 				st.malformed = true
 				break
@@ -62,8 +78,8 @@ func splitStack(words []uint64, flags record.Flags, inKernel bool) stack {
 		if afterMark && st.crossed && st.thread < 0 {
 			st.thread = len(st.words)
 		}
-		st.words = append(st.words, Word{Addr: w, Exact: exact, Kernel: kernel && !st.crossed})
-		afterMark = false
+		st.words = append(st.words, Word{Addr: w, Exact: exact, Kernel: kernel && !st.crossed, Table: table})
+		afterMark, table = false, false
 	}
 	return st
 }
@@ -84,6 +100,9 @@ func (st *stack) insert(i int, ra uint64) {
 func (st *stack) fixLeaf(arch wire.Arch, code Code, rec *record.Record) FixResult {
 	if len(rec.Stack) == 0 || record.IsStackMark(rec.Stack[0]) || len(st.words) == 0 {
 		return FixUnknownPC
+	}
+	if len(st.words) > 1 && st.words[1].Table {
+		return FixInGuest
 	}
 	r, ok := SampleRegs(rec)
 	if !ok {
@@ -107,6 +126,9 @@ func (st *stack) fixThread(arch wire.Arch, code Code, rec *record.Record) FixRes
 // fixThreadWith applies the leaf fix at the thread's pc with the thread context's registers r
 // (ok: the record had them).
 func (st *stack) fixThreadWith(arch wire.Arch, code Code, r Regs, ok bool) FixResult {
+	if st.thread+1 < len(st.words) && st.words[st.thread+1].Table {
+		return FixInGuest
+	}
 	if !ok {
 		return FixNoTrapFrame
 	}

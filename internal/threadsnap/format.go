@@ -132,7 +132,7 @@ func writeStack(w io.Writer, s *Snapshot, e *Entry, want bool) {
 				if wd.Kernel {
 					mark = "  [kernel]"
 				}
-				fmt.Fprintf(w, "  %#x %s%s\n", wd.PC, frameText(f, wd.Recovered), mark)
+				fmt.Fprintf(w, "  %#x %s%s\n", wd.PC, frameText(f, wd), mark)
 			}
 		}
 	} else {
@@ -143,9 +143,12 @@ func writeStack(w io.Writer, s *Snapshot, e *Entry, want bool) {
 			fmt.Fprintf(w, "  %#x\n", e.PC)
 		}
 		for _, pc := range e.Frames {
-			if pc == record.StackMarkSignal {
+			switch pc {
+			case record.StackMarkSignal:
 				fmt.Fprintf(w, "  %s\n", signalLine)
 				continue
+			case record.StackMarkTable:
+				continue // (the raw view shows addresses only)
 			}
 			fmt.Fprintf(w, "  %#x\n", pc)
 		}
@@ -169,7 +172,7 @@ func writeStack(w io.Writer, s *Snapshot, e *Entry, want bool) {
 const signalLine = "(interrupted by a signal:)"
 
 // frameText is "func+0xoff  file:line", "func (inlined)  file:line" or "?".
-func frameText(f Frame, recovered bool) string {
+func frameText(f Frame, wd Word) string {
 	var b strings.Builder
 	b.WriteString(f.Func)
 	switch {
@@ -178,8 +181,11 @@ func frameText(f Frame, recovered bool) string {
 	case f.Known:
 		fmt.Fprintf(&b, "+%#x", f.Offset)
 	}
-	if recovered {
+	switch {
+	case wd.Recovered:
 		b.WriteString(" (caller of a frameless leaf, from the pclntab)")
+	case wd.Table:
+		b.WriteString(" (from the SP-delta tables)")
 	}
 	if f.File != "" {
 		fmt.Fprintf(&b, "  %s:%d", f.File, f.Line)

@@ -74,7 +74,10 @@ type Word struct {
 	PC        uint64
 	Exact     bool // the leaf: looked up at PC itself, not PC-1
 	Recovered bool // the caller of a frameless leaf, which the frame-pointer chain skipped
-	Kernel    bool // the kernel's path that blocked the thread
+	// Table marks a return address the guest's walk found by the image's SP-delta tables
+	// (record.StackMarkTable), where the frame-pointer chain could not be trusted.
+	Table  bool
+	Kernel bool // the kernel's path that blocked the thread
 	// Signal marks the pc a signal interrupted (exact), read from the signal frame: the words
 	// before it are the handler's, the ones after it its callers.
 	Signal bool

@@ -53,7 +53,9 @@ func symbolizeEntry(im *profile.Image, e *Entry) {
 	}
 	if e.PC != 0 {
 		e.Stack = append(e.Stack, word(im, e.PC, true))
-		if !e.NoWalk {
+		if len(e.Frames) > 0 && e.Frames[0] == record.StackMarkTable {
+			e.LeafFix = profile.FixInGuest // the kernel stepped the leaf by the tables
+		} else if !e.NoWalk {
 			ra, res := profile.LeafCaller(im.Arch, im, profile.Regs{PC: e.PC, SP: e.SP, FP: e.FP, LR: e.LR, W0: e.W0, W1: e.W1})
 			e.LeafFix = res
 			// A kernel that recovered the caller itself already put it first.
@@ -64,14 +66,18 @@ func symbolizeEntry(im *profile.Image, e *Entry) {
 			}
 		}
 	}
-	signal := false
+	signal, table := false, false
 	for _, pc := range e.Frames {
-		if pc == record.StackMarkSignal { // the interrupted pc follows
+		switch pc {
+		case record.StackMarkSignal: // the interrupted pc follows
 			signal = true
+			continue
+		case record.StackMarkTable: // a return address the tables found follows
+			table = true
 			continue
 		}
 		w := word(im, pc, signal)
-		w.Signal, signal = signal, false
+		w.Signal, w.Table, signal, table = signal, table, false, false
 		e.Stack = append(e.Stack, w)
 	}
 }

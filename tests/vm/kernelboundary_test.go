@@ -214,8 +214,10 @@ func stackFuncs(im *tracefile.Image, stack []uint64, exact0 bool) []string {
 			funcs = append(funcs, "[kernel]")
 		case pc == record.StackMarkSignal:
 			funcs = append(funcs, "[signal]")
+		case pc == record.StackMarkTable:
+			// A return address the kernel's walk found by the tables follows: named as any.
 		default:
-			exact := (i == 0 && exact0) || (i > 0 && record.IsStackMark(stack[i-1]))
+			exact := (i == 0 && exact0) || (i > 0 && record.IsContextMark(stack[i-1]))
 			funcs = append(funcs, funcAt(im, pc, exact))
 		}
 	}

@@ -274,12 +274,23 @@ const (
 	StackMarkThread uint64 = 0xfffe_0000_0000_0001 // next: the exact pc of the thread a trap interrupted
 	StackMarkKernel uint64 = 0xfffe_0000_0000_0002 // next: the exact pc of kernel code a nested trap interrupted
 	StackMarkSignal uint64 = 0xfffe_0000_0000_0003 // next: the exact pc of the thread's code a signal handler interrupted
+	// StackMarkTable: next, a return address that the image's SP-delta tables found, in the
+	// same context, where the frame-pointer chain could not be trusted (a leaf not linked into
+	// it, a frame record that failed its checks). It is a return address like the chain's,
+	// looked up inside its call; the host's leaf fix does not apply to a leaf it follows.
+	StackMarkTable uint64 = 0xfffe_0000_0000_0004
 )
 
 // IsStackMark reports whether w is one of the stack marks.
 //
 //go:nosplit
-func IsStackMark(w uint64) bool { return w&^3 == StackMarkThread&^3 && w&3 != 0 }
+func IsStackMark(w uint64) bool { return w-StackMarkThread <= StackMarkTable-StackMarkThread }
+
+// IsContextMark reports whether w is a mark that begins a context (StackMarkThread,
+// StackMarkKernel, StackMarkSignal): the word after it is an exact pc.
+//
+//go:nosplit
+func IsContextMark(w uint64) bool { return w-StackMarkThread <= StackMarkSignal-StackMarkThread }
 
 // SampleState is the SAMPLE state slot: bit 0 idle, bit 1 a goroutine id in the TID slot, bits 4-7 the kind of the stack the leaf
 // ran on, bits 8-11 for a sample in the kernel the kind of the thread's stack below it.

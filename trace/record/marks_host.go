@@ -6,8 +6,8 @@ package record
 // it is, rather than a return address, to be looked up at the word minus one (inside the call):
 // stack[0] when the record's PC0Exact flag says so, and every word right after a stack mark,
 // whatever the flags (a tracepoint's backtrace that crosses a trap frame has a return address
-// in stack[0] but an exact pc after StackMarkThread). A mark itself is not exact: it is no
-// address at all.
+// in stack[0] but an exact pc after StackMarkThread), except StackMarkTable, which a return
+// address follows. A mark itself is not exact: it is no address at all.
 func ExactAt(stack []uint64, i int, flags Flags) bool {
 	switch {
 	case i < 0 || i >= len(stack) || IsStackMark(stack[i]):
@@ -15,7 +15,7 @@ func ExactAt(stack []uint64, i int, flags Flags) bool {
 	case i == 0:
 		return flags&PC0Exact != 0
 	}
-	return IsStackMark(stack[i-1])
+	return IsContextMark(stack[i-1])
 }
 
 // StackMarkName names a stack mark for the views that print stacks: what the words after it
@@ -28,6 +28,8 @@ func StackMarkName(w uint64) string {
 		return "kernel (nested trap frame)"
 	case StackMarkSignal:
 		return "interrupted by a signal (signal frame)"
+	case StackMarkTable:
+		return "caller found by the SP-delta tables"
 	}
 	return ""
 }

@@ -402,8 +402,8 @@ func TestCrossedSampleRoundTrip(t *testing.T) {
 // TestStackMarksAreNoAddresses: the marks are non-canonical on amd64 (bits 63-47 differ) and
 // above a 48-bit arm64 address, so no pc a walk records can equal one.
 func TestStackMarksAreNoAddresses(t *testing.T) {
-	for _, m := range []uint64{StackMarkThread, StackMarkKernel, StackMarkSignal} {
-		if !IsStackMark(m) || StackMarkName(m) == "" {
+	for _, m := range []uint64{StackMarkThread, StackMarkKernel, StackMarkSignal, StackMarkTable} {
+		if !IsStackMark(m) || StackMarkName(m) == "" || IsContextMark(m) != (m != StackMarkTable) {
 			t.Errorf("mark %#x: IsStackMark %v, name %q", m, IsStackMark(m), StackMarkName(m))
 		}
 		if top := m >> 47; top == 0 || top == 1<<17-1 {
@@ -413,7 +413,7 @@ func TestStackMarksAreNoAddresses(t *testing.T) {
 			t.Errorf("mark %#x is a 48-bit address", m)
 		}
 	}
-	for _, w := range []uint64{0, StackMarkThread &^ 3, StackMarkSignal + 1, 0x401000, ^uint64(0)} {
+	for _, w := range []uint64{0, StackMarkThread &^ 3, StackMarkTable + 1, 0x401000, ^uint64(0)} {
 		if IsStackMark(w) {
 			t.Errorf("IsStackMark(%#x) = true", w)
 		}
