@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "xorshift_amd64.h"
 
 // spinLeaf runs n steps of xorshift64 (Marsaglia's 13, 7, 17) from x and returns the result.
 //
@@ -15,19 +16,7 @@ TEXT ·spinLeaf(SB),NOSPLIT|NOFRAME,$0-24
 	MOVQ	n+8(FP), CX
 	TESTQ	CX, CX
 	JZ	done
-	PCALIGN	$64 // the loop in one 64-byte block: see shares_amd64.s
-loop:
-	MOVQ	AX, DX
-	SHLQ	$13, DX
-	XORQ	DX, AX
-	MOVQ	AX, DX
-	SHRQ	$7, DX
-	XORQ	DX, AX
-	MOVQ	AX, DX
-	SHLQ	$17, DX
-	XORQ	DX, AX
-	DECQ	CX
-	JNZ	loop
+	XORSHIFT_LOOP
 done:
 	MOVQ	AX, ret+16(FP)
 	RET

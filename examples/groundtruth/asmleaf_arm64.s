@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "xorshift_arm64.h"
 
 // spinLeaf runs n steps of xorshift64 (Marsaglia's 13, 7, 17) from x and returns the result.
 //
@@ -13,13 +14,7 @@ TEXT ·spinLeaf(SB),NOSPLIT|NOFRAME,$0-24
 	MOVD	x+0(FP), R0
 	MOVD	n+8(FP), R1
 	CBZ	R1, done
-	PCALIGN	$64 // the loop in one 64-byte block: see shares_amd64.s
-loop:
-	EOR	R0<<13, R0, R0
-	EOR	R0>>7, R0, R0
-	EOR	R0<<17, R0, R0
-	SUB	$1, R1, R1
-	CBNZ	R1, loop
+	XORSHIFT_LOOP
 done:
 	MOVD	R0, ret+16(FP)
 	RET

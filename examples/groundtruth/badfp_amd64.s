@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "xorshift_amd64.h"
 #include "go_asm.h"
 
 // fakeReturnOffset places the fake frame records' return addresses inside spinOnFakeFrames: a
@@ -24,19 +25,7 @@ TEXT ·spinWithFramePointer(SB),NOSPLIT,$8-32
 	MOVQ	fp+16(FP), BP
 	TESTQ	CX, CX
 	JZ	done
-	PCALIGN	$64 // the loop in one 64-byte block: see shares_amd64.s
-loop:
-	MOVQ	AX, DX
-	SHLQ	$13, DX
-	XORQ	DX, AX
-	MOVQ	AX, DX
-	SHRQ	$7, DX
-	XORQ	DX, AX
-	MOVQ	AX, DX
-	SHLQ	$17, DX
-	XORQ	DX, AX
-	DECQ	CX
-	JNZ	loop
+	XORSHIFT_LOOP
 done:
 	MOVQ	0(SP), BP
 	MOVQ	AX, ret+24(FP)
@@ -84,19 +73,7 @@ spin:
 	MOVQ	n+8(FP), CX
 	TESTQ	CX, CX
 	JZ	done
-	PCALIGN	$64 // the loop in one 64-byte block: see shares_amd64.s
-loop:
-	MOVQ	AX, DX
-	SHLQ	$13, DX
-	XORQ	DX, AX
-	MOVQ	AX, DX
-	SHRQ	$7, DX
-	XORQ	DX, AX
-	MOVQ	AX, DX
-	SHLQ	$17, DX
-	XORQ	DX, AX
-	DECQ	CX
-	JNZ	loop
+	XORSHIFT_LOOP
 done:
 	MOVQ	32(SP), BP
 	MOVQ	AX, ret+24(FP)

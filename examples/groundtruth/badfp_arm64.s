@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "xorshift_arm64.h"
 #include "go_asm.h"
 
 // fakeReturnOffset places the fake frame records' return addresses inside spinOnFakeFrames: a
@@ -25,13 +26,7 @@ TEXT ·spinWithFramePointer(SB),NOSPLIT,$16-32
 	MOVD	n+8(FP), R1
 	MOVD	fp+16(FP), R29
 	CBZ	R1, done
-	PCALIGN	$64 // the loop in one 64-byte block: see shares_amd64.s
-loop:
-	EOR	R0<<13, R0, R0
-	EOR	R0>>7, R0, R0
-	EOR	R0<<17, R0, R0
-	SUB	$1, R1, R1
-	CBNZ	R1, loop
+	XORSHIFT_LOOP
 done:
 	MOVD	8(RSP), R29
 	MOVD	R0, ret+24(FP)
@@ -78,13 +73,7 @@ spin:
 	MOVD	x+0(FP), R0
 	MOVD	n+8(FP), R1
 	CBZ	R1, done
-	PCALIGN	$64 // the loop in one 64-byte block: see shares_amd64.s
-loop:
-	EOR	R0<<13, R0, R0
-	EOR	R0>>7, R0, R0
-	EOR	R0<<17, R0, R0
-	SUB	$1, R1, R1
-	CBNZ	R1, loop
+	XORSHIFT_LOOP
 done:
 	MOVD	8(RSP), R29
 	MOVD	R0, ret+24(FP)

@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "xorshift_amd64.h"
 
 // The clobber workload's assembly (clobber.go). Each function has a frame, so the assembler's
 // prologue pushes the caller's BP and sets BP to the frame record it made, and its epilogue
@@ -18,19 +19,7 @@ TEXT ·spinClobbered(SB),0,$512-32
 	MOVQ	fp+16(FP), BP
 	TESTQ	CX, CX
 	JZ	done
-	PCALIGN	$64
-loop:
-	MOVQ	AX, DX
-	SHLQ	$13, DX
-	XORQ	DX, AX
-	MOVQ	AX, DX
-	SHRQ	$7, DX
-	XORQ	DX, AX
-	MOVQ	AX, DX
-	SHLQ	$17, DX
-	XORQ	DX, AX
-	DECQ	CX
-	JNZ	loop
+	XORSHIFT_LOOP
 done:
 	MOVQ	0(SP), BP
 	MOVQ	AX, ret+24(FP)
@@ -67,19 +56,7 @@ TEXT ·spinInner(SB),NOSPLIT,$8-24
 	MOVQ	n+8(FP), CX
 	TESTQ	CX, CX
 	JZ	done
-	PCALIGN	$64
-loop:
-	MOVQ	AX, DX
-	SHLQ	$13, DX
-	XORQ	DX, AX
-	MOVQ	AX, DX
-	SHRQ	$7, DX
-	XORQ	DX, AX
-	MOVQ	AX, DX
-	SHLQ	$17, DX
-	XORQ	DX, AX
-	DECQ	CX
-	JNZ	loop
+	XORSHIFT_LOOP
 done:
 	MOVQ	AX, ret+16(FP)
 	RET

@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "xorshift_arm64.h"
 
 // The clobber workload's assembly (clobber.go). Each function has a frame, so the assembler's
 // prologue saves the link register at 0(RSP) and the caller's R29 at -8(RSP) and points R29 at
@@ -17,13 +18,7 @@ TEXT ·spinClobbered(SB),0,$512-32
 	MOVD	n+8(FP), R1
 	MOVD	fp+16(FP), R29
 	CBZ	R1, done
-	PCALIGN	$64
-loop:
-	EOR	R0<<13, R0, R0
-	EOR	R0>>7, R0, R0
-	EOR	R0<<17, R0, R0
-	SUB	$1, R1, R1
-	CBNZ	R1, loop
+	XORSHIFT_LOOP
 done:
 	MOVD	8(RSP), R29
 	MOVD	R0, ret+24(FP)
@@ -59,13 +54,7 @@ TEXT ·spinInner(SB),NOSPLIT,$16-24
 	MOVD	x+0(FP), R0
 	MOVD	n+8(FP), R1
 	CBZ	R1, done
-	PCALIGN	$64
-loop:
-	EOR	R0<<13, R0, R0
-	EOR	R0>>7, R0, R0
-	EOR	R0<<17, R0, R0
-	SUB	$1, R1, R1
-	CBNZ	R1, loop
+	XORSHIFT_LOOP
 done:
 	MOVD	R0, ret+16(FP)
 	RET

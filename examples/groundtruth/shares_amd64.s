@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "xorshift_amd64.h"
 
 // share60, share30 and share10 are the same xorshift64 loop (Marsaglia's 13, 7, 17), written out
 // three times so that each is a function of its own with the same instructions.
@@ -19,19 +20,7 @@ TEXT ·share60(SB),NOSPLIT|NOFRAME,$0-24
 	MOVQ	n+8(FP), CX
 	TESTQ	CX, CX
 	JLE	done
-	PCALIGN	$64
-loop:
-	MOVQ	AX, DX
-	SHLQ	$13, DX
-	XORQ	DX, AX
-	MOVQ	AX, DX
-	SHRQ	$7, DX
-	XORQ	DX, AX
-	MOVQ	AX, DX
-	SHLQ	$17, DX
-	XORQ	DX, AX
-	DECQ	CX
-	JNZ	loop
+	XORSHIFT_LOOP
 done:
 	MOVQ	AX, ret+16(FP)
 	RET
@@ -42,19 +31,7 @@ TEXT ·share30(SB),NOSPLIT|NOFRAME,$0-24
 	MOVQ	n+8(FP), CX
 	TESTQ	CX, CX
 	JLE	done
-	PCALIGN	$64
-loop:
-	MOVQ	AX, DX
-	SHLQ	$13, DX
-	XORQ	DX, AX
-	MOVQ	AX, DX
-	SHRQ	$7, DX
-	XORQ	DX, AX
-	MOVQ	AX, DX
-	SHLQ	$17, DX
-	XORQ	DX, AX
-	DECQ	CX
-	JNZ	loop
+	XORSHIFT_LOOP
 done:
 	MOVQ	AX, ret+16(FP)
 	RET
@@ -65,19 +42,7 @@ TEXT ·share10(SB),NOSPLIT|NOFRAME,$0-24
 	MOVQ	n+8(FP), CX
 	TESTQ	CX, CX
 	JLE	done
-	PCALIGN	$64
-loop:
-	MOVQ	AX, DX
-	SHLQ	$13, DX
-	XORQ	DX, AX
-	MOVQ	AX, DX
-	SHRQ	$7, DX
-	XORQ	DX, AX
-	MOVQ	AX, DX
-	SHLQ	$17, DX
-	XORQ	DX, AX
-	DECQ	CX
-	JNZ	loop
+	XORSHIFT_LOOP
 done:
 	MOVQ	AX, ret+16(FP)
 	RET

@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "xorshift_arm64.h"
 
 // share60, share30 and share10 are the same xorshift64 loop (Marsaglia's 13, 7, 17), written out
 // three times so that each is a function of its own with the same instructions. They are in
@@ -13,13 +14,7 @@ TEXT ·share60(SB),NOSPLIT|NOFRAME,$0-24
 	MOVD	n+8(FP), R1
 	CMP	$0, R1
 	BLE	done
-	PCALIGN	$64
-loop:
-	EOR	R0<<13, R0, R0
-	EOR	R0>>7, R0, R0
-	EOR	R0<<17, R0, R0
-	SUB	$1, R1, R1
-	CBNZ	R1, loop
+	XORSHIFT_LOOP
 done:
 	MOVD	R0, ret+16(FP)
 	RET
@@ -30,13 +25,7 @@ TEXT ·share30(SB),NOSPLIT|NOFRAME,$0-24
 	MOVD	n+8(FP), R1
 	CMP	$0, R1
 	BLE	done
-	PCALIGN	$64
-loop:
-	EOR	R0<<13, R0, R0
-	EOR	R0>>7, R0, R0
-	EOR	R0<<17, R0, R0
-	SUB	$1, R1, R1
-	CBNZ	R1, loop
+	XORSHIFT_LOOP
 done:
 	MOVD	R0, ret+16(FP)
 	RET
@@ -47,13 +36,7 @@ TEXT ·share10(SB),NOSPLIT|NOFRAME,$0-24
 	MOVD	n+8(FP), R1
 	CMP	$0, R1
 	BLE	done
-	PCALIGN	$64
-loop:
-	EOR	R0<<13, R0, R0
-	EOR	R0>>7, R0, R0
-	EOR	R0<<17, R0, R0
-	SUB	$1, R1, R1
-	CBNZ	R1, loop
+	XORSHIFT_LOOP
 done:
 	MOVD	R0, ret+16(FP)
 	RET
