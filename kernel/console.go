@@ -1,6 +1,10 @@
 package kernel
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/unitrace/unitrace/decimal"
+)
 
 // Kernel console output without fmt (which allocates): strings, decimal and hex numbers,
 // assembled in a small buffer and written to the UART.
@@ -43,18 +47,9 @@ func (l *line) d(v int64) *line {
 }
 
 func (l *line) u(v uint64) *line {
-	var tmp [20]byte
-	i := len(tmp)
-	for {
-		i--
-		tmp[i] = byte('0' + v%10)
-		v /= 10
-		if v == 0 {
-			break
-		}
-	}
-	for ; i < len(tmp); i++ {
-		l.b(tmp[i])
+	var d decimal.Digits
+	for _, c := range d.Uint(v) {
+		l.b(c)
 	}
 	return l
 }

@@ -34,8 +34,11 @@ import (
 // them are host-only decoders and are skipped; trace/wire is not here: it
 // runs in the guest's drain goroutine, ordinary Go). symtab is here because
 // the kernel symbolizes its fault reports with it, although the host uses it
-// too; unwind because the tracer's emits and the kernel walk stacks with it.
-var kernelPackages = []string{"./kernel/...", "./arch/...", "./boot/...", "./symtab", "./sampler", "./unwind", "./trace/ring", "./trace/record", "./trace/ctl", "./trace/imageid"}
+// too; unwind because the tracer's emits and the kernel walk stacks with it;
+// goroutines because the off-CPU sweep reads the runtime's goroutines with it
+// in the timer interrupt; decimal because the console and /proc format
+// numbers with it.
+var kernelPackages = []string{"./kernel/...", "./arch/...", "./boot/...", "./symtab", "./sampler", "./unwind", "./goroutines", "./decimal", "./trace/ring", "./trace/record", "./trace/ctl", "./trace/imageid"}
 
 func main() {
 	n, err := run(os.Args[1:], os.Stdout, os.Stderr)

@@ -1,6 +1,10 @@
 package sockwire
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/unitrace/unitrace/decimal"
+)
 
 // Socket addresses in Linux's layout (struct sockaddr_in and sockaddr_in6, <netinet/in.h>):
 // the family in host order, the port in network order.
@@ -50,18 +54,9 @@ func (w *writer) byte(c byte) {
 }
 
 func (w *writer) dec(v uint64) {
-	var d [20]byte
-	i := len(d)
-	for {
-		i--
-		d[i] = byte('0' + v%10)
-		v /= 10
-		if v == 0 {
-			break
-		}
-	}
-	for ; i < len(d); i++ {
-		w.byte(d[i])
+	var d decimal.Digits
+	for _, c := range d.Uint(v) {
+		w.byte(c)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/boot"
 	"github.com/unitrace/unitrace/boot/acpi"
+	"github.com/unitrace/unitrace/decimal"
 )
 
 // main never runs: the image enters at amd64.pvhEntry and never starts the Go runtime.
@@ -307,16 +308,8 @@ func puts(s string) {
 }
 
 func putd(v uint64) {
-	i := len(line)
-	for {
-		i--
-		line[i] = byte('0' + v%10)
-		v /= 10
-		if v == 0 {
-			break
-		}
-	}
-	amd64.ConsoleWrite(line[i:])
+	var d decimal.Digits
+	amd64.ConsoleWrite(d.Uint(v))
 }
 
 func putx(v uint64) {

@@ -1,6 +1,9 @@
 package main
 
-import "github.com/unitrace/unitrace/arch/arm64"
+import (
+	"github.com/unitrace/unitrace/arch/arm64"
+	"github.com/unitrace/unitrace/decimal"
+)
 
 // main never runs: the image enters at arm64.bootEntry and never starts the Go runtime.
 func main() {}
@@ -362,17 +365,8 @@ func puts(s string) {
 }
 
 func putd(v uint64) {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + v%10)
-		v /= 10
-		if v == 0 || i == 0 {
-			break
-		}
-	}
-	arm64.ConsoleWrite(b[i:])
+	var d decimal.Digits
+	arm64.ConsoleWrite(d.Uint(v))
 }
 
 func putx(v uint64) {

@@ -1,5 +1,7 @@
 package ctl
 
+import "github.com/unitrace/unitrace/decimal"
+
 // Writer builds one JSON object in a caller's buffer without allocating.
 // If the buffer is too small it stops writing and End reports failure, so a
 // reply is either whole or not sent.
@@ -35,17 +37,8 @@ func (w *Writer) End() (n int, ok bool) {
 // Uint writes "key":v.
 func (w *Writer) Uint(key string, v uint64) {
 	w.key(key)
-	var digits [20]byte
-	i := len(digits)
-	for {
-		i--
-		digits[i] = byte('0' + v%10)
-		v /= 10
-		if v == 0 {
-			break
-		}
-	}
-	w.bytes(digits[i:])
+	var d decimal.Digits
+	w.bytes(d.Uint(v))
 }
 
 // Bool writes "key":true or false.

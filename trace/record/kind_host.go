@@ -1,5 +1,7 @@
 package record
 
+import "github.com/unitrace/unitrace/decimal"
+
 // Host-only code: it builds strings, so the guest never calls it (see
 // decode_host.go).
 
@@ -14,15 +16,6 @@ func (k Kind) String() string {
 
 // itoa keeps this package free of strconv.
 func itoa(v uint64) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + v%10)
-		v /= 10
-		if v == 0 {
-			break
-		}
-	}
-	return string(b[i:])
+	var d decimal.Digits
+	return string(d.Uint(v))
 }

@@ -20,6 +20,8 @@ package wire
 
 import (
 	"encoding/binary"
+
+	"github.com/unitrace/unitrace/decimal"
 )
 
 // Frame header layout and limits.
@@ -122,15 +124,6 @@ func parseHeader(b []byte) Header {
 }
 
 func itoa(v uint64) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + v%10)
-		v /= 10
-		if v == 0 {
-			break
-		}
-	}
-	return string(b[i:])
+	var d decimal.Digits
+	return string(d.Uint(v))
 }

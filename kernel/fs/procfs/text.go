@@ -1,5 +1,7 @@
 package procfs
 
+import "github.com/unitrace/unitrace/decimal"
+
 // text is where a generator writes a file's contents: through a window onto the whole text, so
 // that only the bytes at [off, off+len(dst)) land in dst and the rest are only counted. A read at
 // any offset generates the text from its start and keeps what it asked for: no buffer holds a
@@ -71,18 +73,10 @@ func (t *text) int(v int64) {
 
 // decw writes v in decimal, right-aligned in width columns filled with fill.
 func (t *text) decw(v uint64, width int, fill byte) {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + v%10)
-		v /= 10
-		if v == 0 {
-			break
-		}
-	}
-	t.pad(fill, width-(len(b)-i))
-	t.bytes(b[i:])
+	var d decimal.Digits
+	digits := d.Uint(v)
+	t.pad(fill, width-len(digits))
+	t.bytes(digits)
 }
 
 // radix writes v in base 8 or 16 (lower-case digits), at least digits of them, zero-filled.

@@ -1,6 +1,10 @@
 package vfs
 
-import "github.com/unitrace/unitrace/kernel/fs"
+import (
+	"github.com/unitrace/unitrace/kernel/fs"
+
+	"github.com/unitrace/unitrace/decimal"
+)
 
 // The path-level operations, one per system call family. Each checks in the order its Linux
 // counterpart in fs/namei.c, fs/open.c, fs/stat.c or fs/utimes.c does, so that a path with
@@ -736,16 +740,8 @@ func (ns *Namespace) pathOf(n Node, dst []byte) (int, int) {
 func deletedName(n Node, dst []byte) int {
 	var b [32]byte
 	i := copy(b[:], "/#")
-	var digits [10]byte
-	d := len(digits)
-	for v := n.Ino; ; v /= 10 {
-		d--
-		digits[d] = byte('0' + v%10)
-		if v < 10 {
-			break
-		}
-	}
-	i += copy(b[i:], digits[d:])
+	var d decimal.Digits
+	i += copy(b[i:], d.Uint(uint64(n.Ino)))
 	i += copy(b[i:], " (deleted)")
 	return copy(dst, b[:i])
 }
