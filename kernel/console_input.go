@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/rxring"
 	"github.com/unitrace/unitrace/trace/record"
@@ -62,7 +63,7 @@ func initConsoleInput() {
 // bytes it sends from then on all reach the ring.
 func consoleOpen() uint64 {
 	if opts.stdinNull || !conInput {
-		return neg(ENODEV)
+		return neg(abi.ENODEV)
 	}
 	return 0
 }
@@ -72,10 +73,10 @@ func consoleOpen() uint64 {
 // end of file; otherwise the read that takes the last byte finds it.
 func consoleSetEnd(total uint64) uint64 {
 	if opts.stdinNull || !conInput {
-		return neg(ENODEV)
+		return neg(abi.ENODEV)
 	}
 	if !conIn.SetEnd(total) {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	if conIn.AtEnd() {
 		consoleArrived()
@@ -162,7 +163,7 @@ func completeConsoleWait(f *Frame, slot int32) {
 // buffer (EFAULT) loses none.
 func consoleRead(n int, vec bool, buf, count uintptr) (ret uint64, done bool) {
 	if fds.Kind(n) != fd.KindConsole {
-		return neg(EBADF), true // closed while the thread waited
+		return neg(abi.EBADF), true // closed while the thread waited
 	}
 	if opts.stdinNull {
 		return 0, true
@@ -174,13 +175,13 @@ func consoleRead(n int, vec bool, buf, count uintptr) (ret uint64, done bool) {
 	case total == 0, conIn.AtEnd():
 		return 0, true
 	case conIn.Len() == 0 && fds.Nonblocking(n):
-		return neg(EAGAIN), true
+		return neg(abi.EAGAIN), true
 	case conIn.Len() == 0:
 		return 0, false
 	}
 	k := conIn.Peek(conRead[:min(total, uint64(len(conRead)))])
 	if !scatterUser(conRead[:k], buf, count, vec) {
-		return neg(EFAULT), true
+		return neg(abi.EFAULT), true
 	}
 	if conIn.Discard(k) {
 		consoleResume()

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math/bits"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/mm"
 	"github.com/unitrace/unitrace/kernel/ptimer"
 )
@@ -151,11 +153,11 @@ func sysGetrusageImpl(who int32, addr uintptr) uint64 {
 		total, sys = threadTimes(curSlot())
 	case rusageChildren: // no children: all zero
 	default:
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	b, ok := userBytes(addr, rusageSize, true)
 	if !ok {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	clear(b)
 	putTimeval(b[0:], total-sys)
@@ -173,7 +175,7 @@ func sysTimesImpl(addr uintptr) uint64 {
 	if addr != 0 {
 		b, ok := userBytes(addr, 32, true) // struct tms: four clock_t
 		if !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		total, sys := scheduler.ProcessTimes(nanotime(), kernelClock)
 		clear(b)

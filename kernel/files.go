@@ -3,6 +3,8 @@ package kernel
 import (
 	"strings"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/boot"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/memfs"
@@ -114,7 +116,7 @@ func chdirAtBoot(path []byte) (vfs.Node, int) {
 		beginFiles(bootWaiter)
 		n, errno := rootNS.Chdir(vfs.At{Root: root, Dir: root}, path)
 		if errno == fs.EQUEUED && nanotime() > deadline {
-			errno = fs.EIO
+			errno = abi.EIO
 		}
 		if errno != fs.EQUEUED {
 			if rootNS.Shares() > 0 {

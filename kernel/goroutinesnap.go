@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/goroutines"
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/unwind"
 )
@@ -17,17 +18,17 @@ import (
 // buf; it returns how many goroutines the list held.
 func captureGoroutines(buf, size uintptr) uint64 {
 	if !userRange(buf, size, true) {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	l, ok := goLayout.Read()
 	if !ok || !l.Valid() {
-		return neg(ENODEV)
+		return neg(abi.ENODEV)
 	}
 	r := goroutines.Reader{L: *l, Readable: unwind.Readable}
 	r.TextLo, r.TextHi = unwind.TextRange()
 	n := r.Start()
 	if n < 0 {
-		return neg(EIO)
+		return neg(abi.EIO)
 	}
 	nowNs := nanotime()
 	count, used := uint64(0), uintptr(0)
@@ -57,7 +58,7 @@ func captureGoroutines(buf, size uintptr) uint64 {
 		}
 		b, ok := userBytes(buf+used, trace.GoroutineEntrySize, true)
 		if !ok || !trace.PutGoroutineEntry(b, &e, words) {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		used += trace.GoroutineEntrySize
 	}

@@ -1,6 +1,9 @@
 package kernel
 
-import "github.com/unitrace/unitrace/kernel/sched"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/sched"
+)
 
 // Signals interrupt blocking system calls, as on Linux: a thread blocked in a wait that a
 // signal may end is woken, and its call ends in one of Linux's three ways, decided by what it
@@ -53,9 +56,9 @@ func completeInterrupted(f *Frame, slot int32, kind waitKind) uint64 {
 		if t.waitAddr != 0 {
 			writeTimespec(t.waitAddr, max(t.deadline-nanotime(), 0))
 		}
-		setSysRet(f, neg(EINTR))
+		setSysRet(f, neg(abi.EINTR))
 	case kind == waitEpoll, kind == waitFutex && t.deadline != 0:
-		setSysRet(f, neg(EINTR))
+		setSysRet(f, neg(abi.EINTR))
 	case kind == waitPoll:
 		pollInterrupted(f, t)
 	case kind == waitPipe && t.waitArg > 0:
@@ -66,16 +69,16 @@ func completeInterrupted(f *Frame, slot int32, kind waitKind) uint64 {
 		abandonFIFOOpen(slot)
 		rewindSyscall(f)
 		t.restarting = true
-		return neg(ERESTARTSYS)
+		return neg(abi.ERESTARTSYS)
 	case kind == waitNet:
 		sockAbandon(slot)
 		rewindSyscall(f)
 		t.restarting = true
-		return neg(ERESTARTSYS)
+		return neg(abi.ERESTARTSYS)
 	default:
 		rewindSyscall(f)
 		t.restarting = true
-		return neg(ERESTARTSYS)
+		return neg(abi.ERESTARTSYS)
 	}
 	return sysRet(f)
 }

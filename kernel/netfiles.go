@@ -3,6 +3,8 @@ package kernel
 import (
 	"strings"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
 )
@@ -53,7 +55,7 @@ func initNetFiles() {
 	now := fsNow()
 	root := rootNS.Root()
 	at := vfs.At{Root: root, Dir: root}
-	if errno := rootNS.Mkdir(&fsPages, at, etcDir[:], 0o755, now); errno != 0 && errno != fs.EEXIST {
+	if errno := rootNS.Mkdir(&fsPages, at, etcDir[:], 0o755, now); errno != 0 && errno != abi.EEXIST {
 		return
 	}
 	writeEtcFile(at, etcHosts[:], etcText[:copy(etcText[:], hostsText)], now)

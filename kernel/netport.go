@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/sockwire"
 	"github.com/unitrace/unitrace/kernel/virtio"
@@ -175,7 +176,7 @@ func netBreak(why sockwire.Err) {
 	klog().s("net: a frame from the launcher refused (").s(why.String()).s("): sockets fail with EIO from now on").nl()
 	for slot := range threads {
 		if threads[slot].net.waiting {
-			netFinish(int32(slot), -EIO)
+			netFinish(int32(slot), -abi.EIO)
 		}
 	}
 	futexWake(netTxKey, maxThreads)

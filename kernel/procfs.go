@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/procfs"
@@ -37,7 +38,7 @@ func mountProc(now fs.Timespec) {
 	archCPUInfo(&info.CPU)
 	root := rootNS.Root()
 	path := [...]byte{'/', 'p', 'r', 'o', 'c'}
-	if errno := rootNS.Mkdir(&fsPages, vfs.At{Root: root, Dir: root}, path[:], 0o555, now); errno != 0 && errno != fs.EEXIST {
+	if errno := rootNS.Mkdir(&fsPages, vfs.At{Root: root, Dir: root}, path[:], 0o555, now); errno != 0 && errno != abi.EEXIST {
 		panicBoot("file system: no room for /proc")
 	}
 	at, errno := rootNS.Resolve(root, root, path[:], true, false)
@@ -56,7 +57,7 @@ func mountProc(now fs.Timespec) {
 // (ENXIO, Linux's answer for them), nor can O_PATH name any of them here.
 func reopenDescriptor(d int, flags int) uint64 {
 	if flags&fs.O_PATH != 0 {
-		return neg(fs.ENXIO)
+		return neg(abi.ENXIO)
 	}
 	switch fds.Kind(d) {
 	case fd.KindConsole:
@@ -80,5 +81,5 @@ func reopenDescriptor(d int, flags int) uint64 {
 		}
 		return uint64(n)
 	}
-	return neg(fs.ENXIO)
+	return neg(abi.ENXIO)
 }

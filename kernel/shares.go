@@ -3,6 +3,8 @@ package kernel
 import (
 	"unsafe"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/boot"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/p9"
@@ -132,11 +134,11 @@ func shareByTag(tag string) *shareDev {
 // and mounts the share on it.
 func mountShare(d *shareDev, s boot.Share) int {
 	if d.fs >= 0 {
-		return fs.EBUSY // two options name one device
+		return abi.EBUSY // two options name one device
 	}
 	idx, f, ok := rootNS.NewShare()
 	if !ok {
-		return fs.ENOSPC
+		return abi.ENOSPC
 	}
 	d.fs = idx
 	if errno := f.Mount(d.buffers()); errno != 0 {
@@ -154,7 +156,7 @@ func mountShare(d *shareDev, s boot.Share) int {
 		}
 		if nanotime() > deadline {
 			klog().s("shared directory: no 9P reply in ").d(shareMountTimeout / 1e9).s(" s").nl()
-			return fs.EIO
+			return abi.EIO
 		}
 	}
 	at, errno := makeDirs(s.Dir)
@@ -184,7 +186,7 @@ func makeDirs(path string) (vfs.Node, int) {
 	now := fsNow()
 	for i := 1; i <= len(b); i++ {
 		if i == len(b) || b[i] == '/' {
-			if errno := rootNS.Mkdir(&fsPages, at, b[:i], 0o755, now); errno != 0 && errno != fs.EEXIST {
+			if errno := rootNS.Mkdir(&fsPages, at, b[:i], 0o755, now); errno != 0 && errno != abi.EEXIST {
 				return vfs.Node{}, errno
 			}
 		}
@@ -216,7 +218,7 @@ func shareSend(d *shareDev) {
 			// The queue holds 64 requests and a session MaxOps: only a broken device refuses.
 			klog().s("shared directory: virtio-9p at ").x(uint64(d.base)).s(": ").s(err.String()).nl()
 			d.ready = false
-			f.Fail(fs.EIO)
+			f.Fail(abi.EIO)
 			shareWake(f)
 			return
 		}
@@ -251,7 +253,7 @@ func shareHarvest(d *shareDev, interrupt bool) bool {
 	if d.dev.Broken() {
 		klog().s("shared directory: virtio-9p at ").x(uint64(d.base)).s(" broke its queue").nl()
 		d.ready = false
-		f.Fail(fs.EIO)
+		f.Fail(abi.EIO)
 	}
 	shareWake(f)
 	shareSend(d)
@@ -354,11 +356,11 @@ var (
 // all in the table).
 func rerunSyscall(f *Frame, nr uint64, a syscallArgs) (uint64, bool) {
 	if sysTableAt == 0 || nr >= uint64(sysTableLen) {
-		return neg(ENOSYS), true
+		return neg(abi.ENOSYS), true
 	}
 	c := unsafe.Slice((*sysCall)(ptr(sysTableAt)), sysTableLen)[nr]
 	if c.handler == nil {
-		return neg(ENOSYS), true
+		return neg(abi.ENOSYS), true
 	}
 	return c.handler(f, a)
 }

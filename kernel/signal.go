@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/kernel/signal"
 )
@@ -16,18 +17,18 @@ func sysSigaction(sig int, act, old uintptr, size uintptr) uint64 {
 	// Linux's order: the size, reading the new action (EFAULT), the signal (EINVAL), and the
 	// old action written last.
 	if size != signal.SigsetSize {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	var actBytes []byte
 	if act != 0 {
 		b, ok := userBytes(act, signal.ActionSize, false)
 		if !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		actBytes = b
 	}
 	if !signal.Valid(sig) || act != 0 && !signal.CanCatch(sig) {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	prev := sigactions[sig]
 	if act != 0 {
@@ -36,7 +37,7 @@ func sysSigaction(sig int, act, old uintptr, size uintptr) uint64 {
 	if old != 0 {
 		b, ok := userBytes(old, signal.ActionSize, true)
 		if !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		signal.PutAction(b, prev)
 	}
@@ -45,7 +46,7 @@ func sysSigaction(sig int, act, old uintptr, size uintptr) uint64 {
 
 func sysSigprocmask(how int, set, old uintptr, size uintptr) uint64 {
 	if size != signal.SigsetSize {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	// Linux's order: the new set (EFAULT, then how: EINVAL), the old one written last.
 	t := cur()
@@ -53,16 +54,16 @@ func sysSigprocmask(how int, set, old uintptr, size uintptr) uint64 {
 	if set != 0 {
 		m, ok := readUser64(set)
 		if !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		mask, ok := signal.ChangeMask(t.sig.Mask, how, signal.Set(m))
 		if !ok {
-			return neg(EINVAL)
+			return neg(abi.EINVAL)
 		}
 		t.sig.Mask = mask
 	}
 	if old != 0 && !writeUser64(old, uint64(prev)) {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	return 0
 }
@@ -76,7 +77,7 @@ func sysSigaltstackImpl(f *Frame, ss, old uintptr) uint64 {
 	if ss != 0 {
 		b, ok := userBytes(ss, signal.StackSize, false)
 		if !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		if errno := t.sig.Alt.Change(signal.ReadStack(b), sp); errno != 0 {
 			return neg(errno)
@@ -85,7 +86,7 @@ func sysSigaltstackImpl(f *Frame, ss, old uintptr) uint64 {
 	if old != 0 {
 		b, ok := userBytes(old, signal.StackSize, true)
 		if !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		signal.PutStack(b, prev)
 	}
@@ -131,14 +132,14 @@ func sysTgkillImpl(f *Frame, tgid, tid int32, sig int) uint64 {
 	// Linux's order: ids that are not positive EINVAL, then the thread (ESRCH), then the
 	// signal (EINVAL).
 	if tid <= 0 || tgid <= 0 {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	slot := slotOfTID(tid)
 	if slot < 0 || tgid != processID {
-		return neg(ESRCH)
+		return neg(abi.ESRCH)
 	}
 	if sig < 0 || sig > signal.NSIG {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	if sig == 0 {
 		return 0
@@ -150,10 +151,10 @@ func sysTgkillImpl(f *Frame, tgid, tid int32, sig int) uint64 {
 func sysKillImpl(f *Frame, pid int32, sig int) uint64 {
 	// The process first (ESRCH), then the signal, as Linux.
 	if pid != processID && pid != 0 && pid != -1 && pid != -processID {
-		return neg(ESRCH)
+		return neg(abi.ESRCH)
 	}
 	if sig < 0 || sig > signal.NSIG {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	if sig == 0 {
 		return 0
@@ -212,7 +213,7 @@ func deliverOne(f *Frame, sig int) {
 		t.restarting = false
 		if a.Flags&signal.SA_RESTART == 0 {
 			unrewindSyscall(f)
-			setSysRet(f, neg(EINTR))
+			setSysRet(f, neg(abi.EINTR))
 		}
 	}
 	tpSignalDeliver.Emit3(uint64(sig), uint64(framePC(f)), uint64(t.tid))

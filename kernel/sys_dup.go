@@ -1,6 +1,9 @@
 package kernel
 
-import "github.com/unitrace/unitrace/kernel/fs"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/fs"
+)
 
 // dup, dup2, dup3 and fcntl: more descriptors of one open file (package fd's File), and the
 // descriptor and status flags.
@@ -45,7 +48,7 @@ func sysDup3Impl(old, new, flags int) uint64 {
 func sysDup2Impl(old, new int) uint64 {
 	if old == new {
 		if fds.Kind(old) == 0 {
-			return neg(fs.EBADF)
+			return neg(abi.EBADF)
 		}
 		return uint64(new)
 	}

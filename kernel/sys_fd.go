@@ -3,6 +3,8 @@ package kernel
 import (
 	"encoding/binary"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fd"
 )
 
@@ -25,17 +27,17 @@ func sysWriteFD(n int, buf, count uintptr) uint64 {
 	case fd.KindConsole:
 		b, ok := userBytes(buf, count, false)
 		if !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		consoleWrite(b)
 		return uint64(count)
 	case fd.KindEventfd:
 		if count != 8 { // Linux 6.18 takes exactly 8 bytes (a read, 8 or more)
-			return neg(EINVAL)
+			return neg(abi.EINVAL)
 		}
 		v, ok := readUser64(buf)
 		if !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		if errno := fds.EventfdWrite(n, v); errno != 0 {
 			return neg(errno)
@@ -45,9 +47,9 @@ func sysWriteFD(n int, buf, count uintptr) uint64 {
 	case fd.KindFile:
 		return sysWriteFile(n, buf, count)
 	case fd.KindNone:
-		return neg(EBADF)
+		return neg(abi.EBADF)
 	}
-	return neg(EINVAL)
+	return neg(abi.EINVAL)
 }
 
 // sysWriteDevice writes to a trace port, blocking until the device has the bytes.
@@ -64,11 +66,11 @@ func sysWriteDevice(f *Frame, n int, buf, count uintptr) (uint64, bool) {
 func eventfdRead(n int, buf uintptr) (ret uint64, done bool) {
 	b, ok := userBytes(buf, 8, true) // checked before the counter is consumed
 	if !ok {
-		return neg(EFAULT), true
+		return neg(abi.EFAULT), true
 	}
 	v, errno := fds.EventfdRead(n)
 	switch {
-	case errno == EAGAIN && !fds.Nonblocking(n):
+	case errno == abi.EAGAIN && !fds.Nonblocking(n):
 		return 0, false
 	case errno != 0:
 		return neg(errno), true
@@ -97,7 +99,7 @@ func sysReadFD(f *Frame, n int, buf, count uintptr) (uint64, bool) {
 		return consoleCall(f, n, false, buf, count)
 	case fd.KindEventfd, fd.KindTimerfd:
 		if count < 8 {
-			return neg(EINVAL), true
+			return neg(abi.EINVAL), true
 		}
 		ret, done := counterRead(n, buf)
 		if !done {
@@ -120,9 +122,9 @@ func sysReadFD(f *Frame, n int, buf, count uintptr) (uint64, bool) {
 	case fd.KindSocket:
 		return sockRead(f, n, buf, count, false)
 	case fd.KindNone:
-		return neg(EBADF), true
+		return neg(abi.EBADF), true
 	}
-	return neg(EINVAL), true
+	return neg(abi.EINVAL), true
 }
 
 func sysEpollCtlImpl(epfd, op, target int, evAddr uintptr) uint64 {
@@ -130,7 +132,7 @@ func sysEpollCtlImpl(epfd, op, target int, evAddr uintptr) uint64 {
 	if op != epollCtlDel {
 		b, ok := userBytes(evAddr, epollEventSize, false)
 		if !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		ev, _ = fd.GetEvent(b, epollPacked)
 	}
@@ -154,10 +156,10 @@ func sysEpollPwaitImpl(f *Frame, nr uint64, epfd int, events uintptr, maxEvents 
 	if nr == nrEpollPwait2 && timeout != 0 {
 		ns, ok := readTimespec(uintptr(timeout))
 		if !ok {
-			return neg(EFAULT), true
+			return neg(abi.EFAULT), true
 		}
 		if ns < 0 {
-			return neg(EINVAL), true
+			return neg(abi.EINVAL), true
 		}
 		timeoutNs = ns
 	}
@@ -165,10 +167,10 @@ func sysEpollPwaitImpl(f *Frame, nr uint64, epfd int, events uintptr, maxEvents 
 		return neg(errno), true
 	}
 	if maxEvents <= 0 || maxEvents > (1<<31-1)/epollEventSize {
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	if end := events + uintptr(maxEvents)*epollEventSize; end < events || end > userHi {
-		return neg(EFAULT), true
+		return neg(abi.EFAULT), true
 	}
 	n, errno := epollCollect(epfd, events, maxEvents)
 	if errno != 0 {
@@ -192,7 +194,7 @@ func sysEpollPwaitImpl(f *Frame, nr uint64, epfd int, events uintptr, maxEvents 
 	}
 	t := cur()
 	if t.sig.Next() != 0 {
-		return neg(EINTR), true // a signal the call's mask lets through is pending already
+		return neg(abi.EINTR), true // a signal the call's mask lets through is pending already
 	}
 	t.waitFD, t.waitAddr, t.waitCount, t.deadline = int32(epfd), events, uintptr(maxEvents), deadline
 	futexes.Enqueue(fdKey(epfd), curSlot())
@@ -215,7 +217,7 @@ func epollCollect(epfd int, events uintptr, max int) (int, int) {
 	size := uintptr(n) * epollEventSize
 	b, ok := userBytes(events, size, true)
 	if !ok {
-		return 0, EFAULT
+		return 0, abi.EFAULT
 	}
 	fd.PutEvents(b, epollBuf[:n], epollPacked)
 	return n, 0
@@ -233,7 +235,7 @@ const (
 // buffer that runs into unmapped memory gets what fits, and EFAULT only when nothing does.
 func sysGetrandomImpl(buf, count uintptr, flags uint32) uint64 {
 	if flags&^(grndNonblock|grndRandom|grndInsecure) != 0 || flags&(grndRandom|grndInsecure) == grndRandom|grndInsecure {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	if count > 1<<20 {
 		count = 1 << 20
@@ -243,7 +245,7 @@ func sysGetrandomImpl(buf, count uintptr, flags uint32) uint64 {
 	}
 	n := userPrefix(buf, count, true)
 	if n == 0 {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	fillRandom(bytesAt(buf, n))
 	return uint64(n)
@@ -280,7 +282,7 @@ func random64() uint64 {
 func sysUnameImpl(addr uintptr) uint64 {
 	b, ok := userBytes(addr, 6*65, true)
 	if !ok {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	for i := range b {
 		b[i] = 0

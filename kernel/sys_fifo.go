@@ -1,6 +1,9 @@
 package kernel
 
-import "github.com/unitrace/unitrace/kernel/fs/vfs"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/fs/vfs"
+)
 
 // Named FIFOs: an open of a FIFO's inode is an end of the pipe package fd keeps for it
 // (fd.Table.OpenFIFO). A blocking O_RDONLY waits for a writer to open, a blocking O_WRONLY for a
@@ -39,7 +42,7 @@ func completeFIFOWait(f *Frame, slot int32) {
 	t := &threads[slot]
 	opens, ok := fds.FIFOPartnerOpens(int(t.waitFD))
 	if !ok {
-		setSysRet(f, neg(EBADF)) // another thread closed the descriptor under the open
+		setSysRet(f, neg(abi.EBADF)) // another thread closed the descriptor under the open
 		return
 	}
 	if opens != uint32(t.waitArg) {

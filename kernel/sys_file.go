@@ -3,6 +3,8 @@ package kernel
 import (
 	"math"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
@@ -36,11 +38,11 @@ func fileOf(n int, notFile int) (*fd.File, int) {
 	f, ok := fds.File(n)
 	switch {
 	case !ok && fds.Kind(n) == fd.KindNone:
-		return nil, fs.EBADF
+		return nil, abi.EBADF
 	case !ok:
 		return nil, notFile
 	case f.Flags&fs.O_PATH != 0:
-		return nil, fs.EBADF
+		return nil, abi.EBADF
 	}
 	return f, 0
 }
@@ -52,9 +54,9 @@ func fileOf(n int, notFile int) (*fd.File, int) {
 func fileRead(f *fd.File, off int64, buf, count uintptr) (n int, seekable bool, errno int) {
 	switch {
 	case !canRead(f):
-		return 0, false, fs.EBADF
+		return 0, false, abi.EBADF
 	case !accessOK(buf, count): // as Linux's vfs_read, before anything is looked at
-		return 0, false, fs.EFAULT
+		return 0, false, abi.EFAULT
 	}
 	count = min(count, maxRW)
 	st, errno := readStat(f.Node)
@@ -66,13 +68,13 @@ func fileRead(f *fd.File, off int64, buf, count uintptr) (n int, seekable bool, 
 		n, errno := charDeviceRead(st.Rdev, buf, count)
 		return n, false, errno
 	case fs.S_IFDIR:
-		return 0, false, fs.EISDIR
+		return 0, false, abi.EISDIR
 	case fs.S_IFREG:
 	default:
-		return 0, false, fs.EINVAL
+		return 0, false, abi.EINVAL
 	}
 	if off < 0 {
-		return 0, true, fs.EINVAL
+		return 0, true, abi.EINVAL
 	}
 	if off >= st.Size {
 		count = 0
@@ -83,7 +85,7 @@ func fileRead(f *fd.File, off int64, buf, count uintptr) (n int, seekable bool, 
 	// copy to user memory stops at the fault: EFAULT only when not even one does.
 	dst := userPrefixBytes(buf, count, true)
 	if count > 0 && len(dst) == 0 {
-		return 0, true, fs.EFAULT
+		return 0, true, abi.EFAULT
 	}
 	n, errno = rootNS.Read(f.Node, off, dst, fsNow())
 	return n, true, errno
@@ -104,14 +106,14 @@ func readStat(n vfs.Node) (fs.Stat, int) {
 // charDeviceRead reads from character device rdev: /dev/null at its end without looking at buf.
 func charDeviceRead(rdev uint64, buf, count uintptr) (int, int) {
 	if !fs.KnownDevice(rdev) {
-		return 0, fs.ENXIO
+		return 0, abi.ENXIO
 	}
 	if rdev == fs.DevNull || count == 0 {
 		return 0, 0
 	}
 	dst, ok := userBytes(buf, count, true)
 	if !ok {
-		return 0, fs.EFAULT
+		return 0, abi.EFAULT
 	}
 	n, random, errno := fs.ReadDevice(rdev, dst)
 	if random {
@@ -126,9 +128,9 @@ func charDeviceRead(rdev uint64, buf, count uintptr) (int, int) {
 func fileWrite(f *fd.File, off int64, buf, count uintptr) (n int, end int64, seekable bool, errno int) {
 	switch {
 	case !canWrite(f):
-		return 0, 0, false, fs.EBADF
+		return 0, 0, false, abi.EBADF
 	case !accessOK(buf, count): // as Linux's vfs_write
-		return 0, 0, false, fs.EFAULT
+		return 0, 0, false, abi.EFAULT
 	}
 	count = min(count, maxRW)
 	// The size matters only to O_APPEND: a shared directory's file is not asked for it
@@ -145,17 +147,17 @@ func fileWrite(f *fd.File, off int64, buf, count uintptr) (n int, end int64, see
 		return n, 0, false, errno
 	case fs.S_IFREG:
 	default:
-		return 0, 0, false, fs.EINVAL
+		return 0, 0, false, abi.EINVAL
 	}
 	if f.Flags&fs.O_APPEND != 0 {
 		off = st.Size
 	}
 	if off < 0 {
-		return 0, 0, true, fs.EINVAL
+		return 0, 0, true, abi.EINVAL
 	}
 	src := userPrefixBytes(buf, count, false) // the bytes before a fault, as for a read
 	if count > 0 && len(src) == 0 {
-		return 0, 0, true, fs.EFAULT
+		return 0, 0, true, abi.EFAULT
 	}
 	n, errno = rootNS.Write(&fsPages, f.Node, off, src, false, fsNow())
 	return n, off + int64(n), true, errno
@@ -163,7 +165,7 @@ func fileWrite(f *fd.File, off int64, buf, count uintptr) (n int, end int64, see
 
 // sysReadFile is read(2) of an open file, at and moving its position.
 func sysReadFile(n int, buf, count uintptr) uint64 {
-	f, errno := fileOf(n, fs.EINVAL)
+	f, errno := fileOf(n, abi.EINVAL)
 	if errno != 0 {
 		return neg(errno)
 	}
@@ -179,7 +181,7 @@ func sysReadFile(n int, buf, count uintptr) uint64 {
 
 // sysWriteFile is write(2) of an open file, at and moving its position.
 func sysWriteFile(n int, buf, count uintptr) uint64 {
-	f, errno := fileOf(n, fs.EINVAL)
+	f, errno := fileOf(n, abi.EINVAL)
 	if errno != 0 {
 		return neg(errno)
 	}
@@ -197,9 +199,9 @@ func sysWriteFile(n int, buf, count uintptr) uint64 {
 // descriptor that is not a file cannot seek (ESPIPE), as Linux's console and eventfds.
 func sysPreadImpl(n int, buf, count uintptr, off int64) uint64 {
 	if off < 0 { // before the descriptor, as Linux
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
-	f, errno := fileOf(n, fs.ESPIPE)
+	f, errno := fileOf(n, abi.ESPIPE)
 	if errno != 0 {
 		return neg(errno)
 	}
@@ -209,9 +211,9 @@ func sysPreadImpl(n int, buf, count uintptr, off int64) uint64 {
 
 func sysPwriteImpl(n int, buf, count uintptr, off int64) uint64 {
 	if off < 0 { // before the descriptor, as Linux
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
-	f, errno := fileOf(n, fs.ESPIPE)
+	f, errno := fileOf(n, abi.ESPIPE)
 	if errno != 0 {
 		return neg(errno)
 	}
@@ -233,15 +235,15 @@ const (
 // not outlive the system call, and the sum of the lengths.
 func importIovec(iov, cnt uintptr) (vec []byte, total uint64, errno int) {
 	if cnt > uioMaxIOV {
-		return nil, 0, fs.EINVAL
+		return nil, 0, abi.EINVAL
 	}
 	vec, ok := userBytes(iov, cnt*iovecSize, false)
 	if !ok {
-		return nil, 0, fs.EFAULT
+		return nil, 0, abi.EFAULT
 	}
 	for i := uintptr(0); i < cnt; i++ {
 		if int64(le64(vec[i*iovecSize+8:])) < 0 {
-			return nil, 0, fs.EINVAL
+			return nil, 0, abi.EINVAL
 		}
 	}
 	for i := uintptr(0); i < cnt; i++ {
@@ -251,7 +253,7 @@ func importIovec(iov, cnt uintptr) (vec []byte, total uint64, errno int) {
 			size = min(size, maxRW)
 		}
 		if !accessOK(base, size) {
-			return nil, 0, fs.EFAULT
+			return nil, 0, abi.EFAULT
 		}
 	}
 	return vec, total, 0
@@ -269,20 +271,20 @@ func vectorIO(n int, iov uintptr, cnt int, pos int64, write bool) uint64 {
 	console := fds.Kind(n) == fd.KindConsole && pos < 0 && write // readv: consoleCall
 	var f *fd.File
 	if !console {
-		notFile := fs.EINVAL
+		notFile := abi.EINVAL
 		if pos >= 0 {
-			notFile = fs.ESPIPE
+			notFile = abi.ESPIPE
 		}
 		var errno int
 		if f, errno = fileOf(n, notFile); errno != 0 {
 			return neg(errno)
 		}
 		if write && !canWrite(f) || !write && !canRead(f) {
-			return neg(fs.EBADF)
+			return neg(abi.EBADF)
 		}
 	}
 	if cnt < 0 {
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
 	vec, total, errno := importIovec(iov, uintptr(cnt))
 	if errno != 0 {
@@ -292,7 +294,7 @@ func vectorIO(n int, iov uintptr, cnt int, pos int64, write bool) uint64 {
 		for i := 0; i < cnt; i++ {
 			b, ok := userBytes(uintptr(le64(vec[i*iovecSize:])), uintptr(le64(vec[i*iovecSize+8:])), false)
 			if !ok {
-				return neg(fs.EFAULT)
+				return neg(abi.EFAULT)
 			}
 			consoleWrite(b)
 		}
@@ -356,13 +358,13 @@ func sysLseekImpl(n int, off int64, whence int) uint64 {
 	// As Linux: whence is checked before the descriptor's kind; eventfds, epoll instances and
 	// timerfds "seek" without moving (noop_llseek: their position, always 0).
 	if fds.Kind(n) != fd.KindNone && uint32(whence) > seekHole {
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
 	switch fds.Kind(n) {
 	case fd.KindEventfd, fd.KindEpoll, fd.KindTimerfd:
 		return 0
 	}
-	f, errno := fileOf(n, fs.ESPIPE)
+	f, errno := fileOf(n, abi.ESPIPE)
 	if errno != 0 {
 		return neg(errno)
 	}
@@ -393,7 +395,7 @@ func sysLseekImpl(n int, off int64, whence int) uint64 {
 			pos = addPos(st.Size, off)
 		case whence == seekData || whence == seekHole:
 			if off < 0 || off >= st.Size {
-				return neg(fs.ENXIO)
+				return neg(abi.ENXIO)
 			}
 			pos = off
 			if whence == seekHole {
@@ -402,7 +404,7 @@ func sysLseekImpl(n int, off int64, whence int) uint64 {
 		}
 	}
 	if pos < 0 {
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
 	f.Pos = pos
 	return uint64(pos)
@@ -422,12 +424,12 @@ var direntProbe [280]byte
 
 // sysGetdents64Impl reads directory entries from an open directory's position on.
 func sysGetdents64Impl(n int, dirp, count uintptr) uint64 {
-	f, errno := fileOf(n, fs.ENOTDIR)
+	f, errno := fileOf(n, abi.ENOTDIR)
 	if errno != 0 {
 		return neg(errno)
 	}
 	if st, errno := rootNS.Stat(f.Node); errno != 0 || st.Mode&fs.S_IFMT != fs.S_IFDIR {
-		return neg(max(errno, fs.ENOTDIR))
+		return neg(max(errno, abi.ENOTDIR))
 	}
 	// Linux copies the records one by one: a buffer that runs into unmapped memory gets the
 	// records that fit before it, and EFAULT only if the first one that fits in count does not.
@@ -438,10 +440,10 @@ func sysGetdents64Impl(n int, dirp, count uintptr) uint64 {
 		dst = bytesAt(dirp, p)
 	}
 	got, next, errno := rootNS.ReadDir(f.Node, uint64(f.Pos), dst, fsNow())
-	if errno == fs.EINVAL && p < want {
+	if errno == abi.EINVAL && p < want {
 		// The first record does not fit in the mapped part: would it in count?
 		if _, _, e := rootNS.ReadDir(f.Node, uint64(f.Pos), direntProbe[:min(want, uintptr(len(direntProbe)))], fsNow()); e == 0 {
-			errno = fs.EFAULT
+			errno = abi.EFAULT
 		}
 	}
 	if errno != 0 {
@@ -460,7 +462,7 @@ func descStat(n int) (fs.Stat, int) {
 	}
 	switch fds.Kind(n) {
 	case fd.KindNone:
-		return fs.Stat{}, fs.EBADF
+		return fs.Stat{}, abi.EBADF
 	case fd.KindConsole:
 		return fs.Stat{Dev: fs.Mkdev(0, 5), Ino: 1, Mode: fs.S_IFCHR | 0o620, Nlink: 1, Rdev: fs.Mkdev(5, 1), Blksize: 1024}, 0
 	case fd.KindPipe: // on Linux's pipefs (0:12), an inode per pipe, as /proc's fd links name it
@@ -475,7 +477,7 @@ func descStat(n int) (fs.Stat, int) {
 func putStat(buf uintptr, st *fs.Stat) int {
 	b, ok := userBytes(buf, fs.StatSize, true)
 	if !ok {
-		return fs.EFAULT
+		return abi.EFAULT
 	}
 	fs.PutStat(b, st)
 	return 0
@@ -484,7 +486,7 @@ func putStat(buf uintptr, st *fs.Stat) int {
 func putStatx(buf uintptr, st *fs.Stat) int {
 	b, ok := userBytes(buf, fs.StatxSize, true)
 	if !ok {
-		return fs.EFAULT
+		return abi.EFAULT
 	}
 	fs.PutStatx(b, st)
 	return 0
@@ -502,9 +504,9 @@ func sysFstatImpl(n int, buf uintptr) uint64 {
 // EINVAL, as for the other kinds of descriptor).
 func sysFtruncateImpl(n int, size int64) uint64 {
 	if size < 0 {
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
-	f, errno := fileOf(n, fs.EINVAL)
+	f, errno := fileOf(n, abi.EINVAL)
 	if errno != 0 {
 		return neg(errno)
 	}
@@ -513,7 +515,7 @@ func sysFtruncateImpl(n int, size int64) uint64 {
 	case errno != 0:
 		return neg(errno)
 	case !canWrite(f) || st.Mode&fs.S_IFMT != fs.S_IFREG:
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
 	return errnoOr(rootNS.Ftruncate(&fsPages, f.Node, size, fsNow()), 0)
 }
@@ -521,7 +523,7 @@ func sysFtruncateImpl(n int, size int64) uint64 {
 // sysFsyncImpl is fsync and fdatasync: files live in memory, so there is nothing to write back;
 // descriptors that are not files cannot sync (EINVAL), as on Linux.
 func sysFsyncImpl(n int) uint64 {
-	_, errno := fileOf(n, fs.EINVAL)
+	_, errno := fileOf(n, abi.EINVAL)
 	return errnoOr(errno, 0)
 }
 
@@ -531,12 +533,12 @@ func sysFsyncImpl(n int) uint64 {
 func sysSyncFileRangeImpl(n int, off, nbytes int64, flags uint32) uint64 {
 	const valid = 1 | 2 | 4         // SYNC_FILE_RANGE_WAIT_BEFORE, _WRITE, _WAIT_AFTER
 	if fds.Kind(n) == fd.KindNone { // the descriptor first, as Linux
-		return neg(fs.EBADF)
+		return neg(abi.EBADF)
 	}
 	if flags&^valid != 0 || off < 0 || nbytes < 0 || off+nbytes < off {
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
-	if _, errno := fileOf(n, fs.ESPIPE); errno != 0 {
+	if _, errno := fileOf(n, abi.ESPIPE); errno != 0 {
 		return neg(errno)
 	}
 	return 0
@@ -544,7 +546,7 @@ func sysSyncFileRangeImpl(n int, off, nbytes int64, flags uint32) uint64 {
 
 // sysFchmodImpl changes an open file's permission bits; other descriptors are EPERM.
 func sysFchmodImpl(n int, mode uint32) uint64 {
-	f, errno := fileOf(n, fs.EPERM)
+	f, errno := fileOf(n, abi.EPERM)
 	if errno != 0 {
 		return neg(errno)
 	}
@@ -556,10 +558,10 @@ func sysFchmodImpl(n int, mode uint32) uint64 {
 // accepted and changes nothing.
 func sysFchownImpl(n int) uint64 {
 	if fds.Kind(n) == fd.KindNone {
-		return neg(fs.EBADF)
+		return neg(abi.EBADF)
 	}
 	if f, ok := fds.File(n); ok && f.Flags&fs.O_PATH != 0 {
-		return neg(fs.EBADF)
+		return neg(abi.EBADF)
 	}
 	return 0
 }
@@ -572,7 +574,7 @@ func putStatfs(buf uintptr, n vfs.Node) int {
 	}
 	b, ok := userBytes(buf, fs.StatfsSize, true)
 	if !ok {
-		return fs.EFAULT
+		return abi.EFAULT
 	}
 	dev := rootNS.Dev(n)
 	fs.PutStatfs(b, &st, uint64(fs.Major(dev))<<32|uint64(fs.Minor(dev)))
@@ -585,9 +587,9 @@ func sysFstatfsImpl(n int, buf uintptr) uint64 {
 	f, ok := fds.File(n)
 	if !ok {
 		if fds.Kind(n) == fd.KindNone {
-			return neg(fs.EBADF)
+			return neg(abi.EBADF)
 		}
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
 	return errnoOr(putStatfs(buf, f.Node), 0)
 }
@@ -597,16 +599,16 @@ func sysFchdirImpl(n int) uint64 {
 	f, ok := fds.File(n)
 	if !ok {
 		if fds.Kind(n) == fd.KindNone {
-			return neg(fs.EBADF)
+			return neg(abi.EBADF)
 		}
-		return neg(fs.ENOTDIR)
+		return neg(abi.ENOTDIR)
 	}
 	st, errno := rootNS.Stat(f.Node)
 	switch {
 	case errno != 0:
 		return neg(errno)
 	case st.Mode&fs.S_IFMT != fs.S_IFDIR:
-		return neg(fs.ENOTDIR)
+		return neg(abi.ENOTDIR)
 	}
 	return errnoOr(setCwd(f.Node, rootNS.Acquire(f.Node)), 0)
 }

@@ -3,6 +3,8 @@ package kernel
 import (
 	"encoding/binary"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/waitq"
 )
 
@@ -50,45 +52,45 @@ func sysFutexImpl(f *Frame, uaddr uintptr, op int, val uint32, timeout uintptr, 
 	if timeout != 0 && futexHasTimeout(cmd) {
 		v, ok := readTimespec(timeout)
 		if !ok {
-			return neg(EFAULT), true
+			return neg(abi.EFAULT), true
 		}
 		if v < 0 {
-			return neg(EINVAL), true
+			return neg(abi.EINVAL), true
 		}
 		ns = v
 	}
 	if op&futexClockRT != 0 && cmd != futexWaitBitset && cmd != futexWaitRequeuePI && cmd != futexLockPI2 {
-		return neg(ENOSYS), true
+		return neg(abi.ENOSYS), true
 	}
 	switch cmd {
 	case futexOpWake, futexWakeBitset, futexOpWait, futexWaitBitset:
 	default:
-		return neg(ENOSYS), true
+		return neg(abi.ENOSYS), true
 	}
 	if (cmd == futexWakeBitset || cmd == futexWaitBitset) && val3 == 0 {
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	if uaddr&3 != 0 {
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	if uaddr+4 > userHi {
-		return neg(EFAULT), true
+		return neg(abi.EFAULT), true
 	}
 	if cmd == futexOpWake || cmd == futexWakeBitset {
 		// A shared futex's key is its page: Linux faults on an unmapped word.
 		if op&futexPrivateFlag == 0 {
 			if _, ok := readUser32(uaddr); !ok {
-				return neg(EFAULT), true
+				return neg(abi.EFAULT), true
 			}
 		}
 		return uint64(futexWake(uaddr, int(int32(val)))), true
 	}
 	word, ok := readUser32(uaddr)
 	if !ok {
-		return neg(EFAULT), true
+		return neg(abi.EFAULT), true
 	}
 	if word != val {
-		return neg(EAGAIN), true
+		return neg(abi.EAGAIN), true
 	}
 	var deadline int64
 	if timeout != 0 {
@@ -101,12 +103,12 @@ func sysFutexImpl(f *Frame, uaddr uintptr, op int, val uint32, timeout uintptr, 
 			deadline = nanotime() + ns
 		}
 		if deadline <= nanotime() {
-			return neg(ETIMEDOUT), true
+			return neg(abi.ETIMEDOUT), true
 		}
 	}
 	tpFutexWait.Emit2(uint64(uaddr), uint64(val))
 	if !futexes.Enqueue(uaddr, curSlot()) {
-		return neg(ENOMEM), true
+		return neg(abi.ENOMEM), true
 	}
 	cur().deadline = deadline
 	if deadline != 0 {
@@ -148,7 +150,7 @@ func completeWait(f *Frame, slot int32) {
 	switch kind {
 	case waitFutex:
 		if t.timedOut {
-			setSysRet(f, neg(ETIMEDOUT))
+			setSysRet(f, neg(abi.ETIMEDOUT))
 		} else {
 			setSysRet(f, 0)
 		}
@@ -237,20 +239,20 @@ func wallOffset() int64 { return bootWallNanos }
 func sysClockGettimeImpl(id int32, ts uintptr) uint64 {
 	now, ok := clockNow(id)
 	if !ok {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	if !writeTimespec(ts, now) {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	return 0
 }
 
 func sysClockGetresImpl(id int32, ts uintptr) uint64 {
 	if _, ok := clockNow(id); !ok {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	if ts != 0 && !writeTimespec(ts, 1) {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	return 0
 }
@@ -258,10 +260,10 @@ func sysClockGetresImpl(id int32, ts uintptr) uint64 {
 func sysNanosleepImpl(f *Frame, req, rem uintptr) (uint64, bool) {
 	ns, ok := readTimespec(req)
 	if !ok {
-		return neg(EFAULT), true
+		return neg(abi.EFAULT), true
 	}
 	if ns < 0 {
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	return sleepFor(f, nanotime()+ns, rem)
 }
@@ -279,25 +281,25 @@ func sysClockNanosleepImpl(f *Frame, id int32, flags int, req, rem uintptr) (uin
 	kind, _, canSleep := resolveClock(id)
 	switch {
 	case id < 0 && id&clockFDMask == clockFD:
-		return neg(EOPNOTSUPP), true
+		return neg(abi.EOPNOTSUPP), true
 	case kind == clockBad && id >= 0:
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	case kind != clockBad && kind != clockCPU && !canSleep:
-		return neg(EOPNOTSUPP), true
+		return neg(abi.EOPNOTSUPP), true
 	}
 	ns, ok := readTimespec(req)
 	if !ok {
-		return neg(EFAULT), true
+		return neg(abi.EFAULT), true
 	}
 	if ns < 0 {
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	if kind == clockCPU || kind == clockBad {
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	now, ok := clockNow(id)
 	if !ok {
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	deadline := nanotime() + ns
 	if flags&timerAbstime != 0 {

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/signal"
@@ -33,10 +34,10 @@ var conWinsize termios.Winsize
 func sysIoctlImpl(f *Frame, n int, req uint32, arg uintptr) (uint64, bool) {
 	kind := fds.Kind(n)
 	if kind == fd.KindNone {
-		return neg(EBADF), true
+		return neg(abi.EBADF), true
 	}
 	if file, ok := fds.File(n); ok && file.Flags&fs.O_PATH != 0 {
-		return neg(EBADF), true
+		return neg(abi.EBADF), true
 	}
 	switch req {
 	case termios.FIOCLEX, termios.FIONCLEX:
@@ -49,7 +50,7 @@ func sysIoctlImpl(f *Frame, n int, req uint32, arg uintptr) (uint64, bool) {
 	case termios.FIONBIO:
 		on, ok := readUser32(arg)
 		if !ok {
-			return neg(EFAULT), true
+			return neg(abi.EFAULT), true
 		}
 		return setNonblock(n, on != 0), true
 	case termios.FIONREAD:
@@ -59,7 +60,7 @@ func sysIoctlImpl(f *Frame, n int, req uint32, arg uintptr) (uint64, bool) {
 		return consoleIoctl(req, arg), true
 	}
 	if kind == fd.KindEpoll {
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	if kind == fd.KindSocket || kind == fd.KindPair {
 		if r, ok := socketIoctl(n, kind, req, arg); ok {
@@ -74,7 +75,7 @@ func sysIoctlImpl(f *Frame, n int, req uint32, arg uintptr) (uint64, bool) {
 			return nsIoctl(file, clone, req, arg), true
 		}
 	}
-	return neg(ENOTTY), true
+	return neg(abi.ENOTTY), true
 }
 
 // randomIoctl answers /dev/random's and /dev/urandom's ioctls as Linux's random_ioctl does for
@@ -84,40 +85,40 @@ func randomIoctl(req uint32, arg uintptr) uint64 {
 	switch req {
 	case fs.RNDGETENTCNT:
 		if !writeUser32(arg, fs.PoolReadyBits) {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		return 0
 	case fs.RNDADDTOENTCNT:
 		bits, ok := readUser32(arg)
 		switch {
 		case !ok:
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		case int32(bits) < 0:
-			return neg(EINVAL)
+			return neg(abi.EINVAL)
 		}
 		return 0
 	case fs.RNDADDENTROPY:
 		bits, ok := readUser32(arg)
 		if !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		if int32(bits) < 0 {
-			return neg(EINVAL)
+			return neg(abi.EINVAL)
 		}
 		size, ok := readUser32(arg + 4)
 		switch {
 		case !ok:
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		case int32(size) < 0:
-			return neg(EINVAL)
+			return neg(abi.EINVAL)
 		case !userRange(arg+8, uintptr(size), false):
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		return 0
 	case fs.RNDZAPENTCNT, fs.RNDCLEARPOOL, fs.RNDRESEEDCRNG:
 		return 0
 	}
-	return neg(EINVAL)
+	return neg(abi.EINVAL)
 }
 
 // setNonblock sets or clears descriptor n's O_NONBLOCK, as fcntl's F_SETFL would.
@@ -145,7 +146,7 @@ func ioctlFIONREAD(f *Frame, n int, kind fd.Kind, arg uintptr) (uint64, bool) {
 			return neg(errno), true
 		}
 		if st.Mode&fs.S_IFMT != fs.S_IFREG {
-			return neg(ENOTTY), true // directories and devices have no FIONREAD
+			return neg(abi.ENOTTY), true // directories and devices have no FIONREAD
 		}
 		count = st.Size - file.Pos // negative past the end, as Linux's
 	case fd.KindPipe, fd.KindPair:
@@ -155,16 +156,16 @@ func ioctlFIONREAD(f *Frame, n int, kind fd.Kind, arg uintptr) (uint64, bool) {
 		count = int64(conIn.Len())
 	case fd.KindSocket:
 		if !userRange(arg, 4, true) {
-			return neg(EFAULT), true
+			return neg(abi.EFAULT), true
 		}
 		return sockSimple(f, n, sockwire.OpIoctl, [3]int64{termios.FIONREAD}, sockCall{out: netCall{buf: arg}})
 	case fd.KindEpoll:
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	default:
-		return neg(ENOTTY), true
+		return neg(abi.ENOTTY), true
 	}
 	if !writeUser32(arg, uint32(int32(count))) {
-		return neg(EFAULT), true
+		return neg(abi.EFAULT), true
 	}
 	return 0, true
 }
@@ -175,13 +176,13 @@ func consoleIoctl(req uint32, arg uintptr) uint64 {
 	case termios.TCGETS:
 		b, ok := userBytes(arg, termios.Size, true)
 		if !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		termios.Console().Put(b)
 		return 0
 	case termios.TCSETS, termios.TCSETSW, termios.TCSETSF:
 		if _, ok := userBytes(arg, termios.Size, false); !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		if req == termios.TCSETSF { // "flush": the input not yet read goes, as a read would take it
 			if conIn.Discard(conIn.Len()) {
@@ -193,14 +194,14 @@ func consoleIoctl(req uint32, arg uintptr) uint64 {
 	case termios.TIOCGWINSZ:
 		b, ok := userBytes(arg, termios.WinsizeSize, true)
 		if !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		conWinsize.Put(b)
 		return 0
 	case termios.TIOCSWINSZ:
 		b, ok := userBytes(arg, termios.WinsizeSize, false)
 		if !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		w := termios.GetWinsize(b)
 		if w != conWinsize {
@@ -213,20 +214,20 @@ func consoleIoctl(req uint32, arg uintptr) uint64 {
 		return 0
 	case termios.TIOCGPGRP:
 		if !writeUser32(arg, processID) {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		return 0
 	case termios.TIOCSPGRP:
 		pgrp, ok := readUser32(arg)
 		switch {
 		case !ok:
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		case int32(pgrp) < 0:
-			return neg(EINVAL)
+			return neg(abi.EINVAL)
 		case pgrp != processID:
-			return neg(ESRCH) // the one process is the one process group
+			return neg(abi.ESRCH) // the one process is the one process group
 		}
 		return 0
 	}
-	return neg(ENOTTY)
+	return neg(abi.ENOTTY)
 }

@@ -3,6 +3,8 @@ package kernel
 import (
 	"encoding/binary"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/filelock"
 	"github.com/unitrace/unitrace/kernel/fs"
 )
@@ -46,23 +48,23 @@ func ownerOf(d int) uint32 { return uint32(d) + 1 }
 // sysFcntlLockImpl serves fcntl's six lock commands on descriptor n with the struct flock at
 // arg. done is false while the thread waits.
 func sysFcntlLockImpl(f *Frame, n, cmd int, arg uintptr) (uint64, bool) {
-	file, errno := fileOf(n, fs.EINVAL)
+	file, errno := fileOf(n, abi.EINVAL)
 	if errno != 0 {
 		return neg(errno), true
 	}
 	b, ok := userBytes(arg, flockSize, cmd == fGetlk || cmd == fOFDGetlk)
 	if !ok {
-		return neg(fs.EFAULT), true
+		return neg(abi.EFAULT), true
 	}
 	ltype, whence := binary.LittleEndian.Uint16(b[0:]), int16(binary.LittleEndian.Uint16(b[2:]))
 	start, length := int64(le64(b[8:])), int64(le64(b[16:]))
 	pid := int32(binary.LittleEndian.Uint32(b[24:]))
 	ofd := cmd >= fOFDGetlk
 	if ofd && pid != 0 {
-		return neg(fs.EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	if ltype > uint16(filelock.Unlock) {
-		return neg(fs.EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	switch whence {
 	case seekSet:
@@ -75,22 +77,22 @@ func sysFcntlLockImpl(f *Frame, n, cmd int, arg uintptr) (uint64, bool) {
 		}
 		start = addPos(st.Size, start)
 	default:
-		return neg(fs.EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	// flock_to_posix_lock: the range [start, end], a negative length counting back.
 	end := int64(filelock.OffsetMax)
 	switch {
 	case start < 0:
-		return neg(fs.EINVAL), true
+		return neg(abi.EINVAL), true
 	case length > 0:
 		if length-1 > filelock.OffsetMax-start {
-			return neg(fs.EOVERFLOW), true
+			return neg(abi.EOVERFLOW), true
 		}
 		end = start + length - 1
 	case length < 0:
 		end = start - 1
 		if start += length; start < 0 {
-			return neg(fs.EINVAL), true
+			return neg(abi.EINVAL), true
 		}
 	}
 	d, _ := fds.Description(n)
@@ -100,7 +102,7 @@ func sysFcntlLockImpl(f *Frame, n, cmd int, arg uintptr) (uint64, bool) {
 	}
 	if cmd == fGetlk || cmd == fOFDGetlk {
 		if l.Type == filelock.Unlock {
-			return neg(fs.EINVAL), true
+			return neg(abi.EINVAL), true
 		}
 		h, busy := fileLocks.Conflict(l)
 		if !busy {
@@ -124,7 +126,7 @@ func sysFcntlLockImpl(f *Frame, n, cmd int, arg uintptr) (uint64, bool) {
 	}
 	acc := file.Flags & fs.O_ACCMODE
 	if l.Type == filelock.Read && acc == fs.O_WRONLY || l.Type == filelock.Write && acc == fs.O_RDONLY {
-		return neg(fs.EBADF), true
+		return neg(abi.EBADF), true
 	}
 	return setLock(f, l, cmd == fSetlkw || cmd == fOFDSetlkw)
 }
@@ -139,9 +141,9 @@ func sysFlockImpl(f *Frame, n int, op int) (uint64, bool) {
 	switch op &^ lockNB {
 	case lockSH, lockEX, lockUN:
 	default:
-		return neg(fs.EINVAL), true
+		return neg(abi.EINVAL), true
 	}
-	file, errno := fileOf(n, fs.EINVAL)
+	file, errno := fileOf(n, abi.EINVAL)
 	if errno != 0 {
 		return neg(errno), true
 	}
@@ -154,7 +156,7 @@ func sysFlockImpl(f *Frame, n int, op int) (uint64, bool) {
 	case lockUN:
 		l.Type = filelock.Unlock
 	default:
-		return neg(fs.EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	d, _ := fds.Description(n)
 	l.Owner = ownerOf(d)
@@ -164,7 +166,7 @@ func sysFlockImpl(f *Frame, n int, op int) (uint64, bool) {
 // setLock takes lock l, waiting for it if wait.
 func setLock(f *Frame, l filelock.Lock, wait bool) (uint64, bool) {
 	errno := fileLocks.Set(l)
-	if errno == filelock.EAGAIN && wait {
+	if errno == abi.EAGAIN && wait {
 		t := cur()
 		t.lockWait, t.deadline = l, 0
 		futexes.Enqueue(lockKey, curSlot())
@@ -181,7 +183,7 @@ func setLock(f *Frame, l filelock.Lock, wait bool) (uint64, bool) {
 func completeLockWait(f *Frame, slot int32) {
 	t := &threads[slot]
 	errno := fileLocks.Set(t.lockWait)
-	if errno == filelock.EAGAIN {
+	if errno == abi.EAGAIN {
 		t.wait = waitLock
 		rearm(slot, lockKey)
 		return

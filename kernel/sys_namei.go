@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
 )
@@ -32,7 +33,7 @@ func openPath(dirfd int32, pathAddr uintptr, flags int, mode uint32) (ret uint64
 		return neg(errno), fifo
 	}
 	if fds.Full() {
-		return neg(fs.EMFILE), fifo
+		return neg(abi.EMFILE), fifo
 	}
 	at, errno := pathAt(dirfd, path, false)
 	if scoped {
@@ -87,12 +88,12 @@ func openable(n vfs.Node, flags int) int {
 			return errTTY
 		}
 		if !fs.KnownDevice(st.Rdev) {
-			return fs.ENXIO
+			return abi.ENXIO
 		}
 	case fs.S_IFIFO:
 		return errFIFO
 	case fs.S_IFBLK, fs.S_IFSOCK:
-		return fs.ENXIO
+		return abi.ENXIO
 	}
 	return 0
 }
@@ -112,9 +113,9 @@ func sysMknodatImpl(dirfd int32, pathAddr uintptr, mode uint32, dev uint32) uint
 	switch mode & fs.S_IFMT {
 	case 0, fs.S_IFREG, fs.S_IFCHR, fs.S_IFBLK, fs.S_IFIFO, fs.S_IFSOCK:
 	case fs.S_IFDIR:
-		return neg(fs.EPERM)
+		return neg(abi.EPERM)
 	default:
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, false)
 	if errno != 0 {
@@ -126,7 +127,7 @@ func sysMknodatImpl(dirfd int32, pathAddr uintptr, mode uint32, dev uint32) uint
 
 func sysUnlinkatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
 	if flags&^fs.AT_REMOVEDIR != 0 { // before the path, as Linux
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, false)
 	if errno != 0 {
@@ -139,7 +140,7 @@ func sysRenameat2Impl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr u
 	// The flags before the paths, as Linux.
 	if flags&^(fs.RENAME_NOREPLACE|fs.RENAME_EXCHANGE|fs.RENAME_WHITEOUT) != 0 ||
 		flags&fs.RENAME_EXCHANGE != 0 && flags&(fs.RENAME_NOREPLACE|fs.RENAME_WHITEOUT) != 0 {
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
 	oldAt, oldpath, errno := pathArg(0, olddirfd, oldAddr, false)
 	if errno != 0 {
@@ -154,7 +155,7 @@ func sysRenameat2Impl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr u
 
 func sysLinkatImpl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uintptr, flags int) uint64 {
 	if flags&^(fs.AT_SYMLINK_FOLLOW|fs.AT_EMPTY_PATH) != 0 { // before the paths, as Linux
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
 	oldAt, oldpath, errno := pathArg(0, olddirfd, oldAddr, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
@@ -180,7 +181,7 @@ func sysLinkatImpl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uint
 func sysSymlinkatImpl(targetAddr uintptr, dirfd int32, pathAddr uintptr) uint64 {
 	target, errno := userPath(1, targetAddr)
 	if errno == 0 && len(target) == 0 {
-		errno = fs.ENOENT // an empty target, before the link's directory and path, as Linux
+		errno = abi.ENOENT // an empty target, before the link's directory and path, as Linux
 	}
 	if errno != 0 {
 		return neg(errno)
@@ -196,7 +197,7 @@ func sysSymlinkatImpl(targetAddr uintptr, dirfd int32, pathAddr uintptr) uint64 
 // dirfd itself (a link opened with O_PATH|O_NOFOLLOW), as Linux allows.
 func sysReadlinkatImpl(dirfd int32, pathAddr, buf uintptr, bufsiz int) uint64 {
 	if bufsiz <= 0 {
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, true)
 	if errno != 0 {
@@ -209,7 +210,7 @@ func sysReadlinkatImpl(dirfd int32, pathAddr, buf uintptr, bufsiz int) uint64 {
 	}
 	dst, ok := userBytes(buf, uintptr(n), true)
 	if !ok {
-		return neg(fs.EFAULT)
+		return neg(abi.EFAULT)
 	}
 	copy(dst, target[:n])
 	return uint64(n)
@@ -223,10 +224,10 @@ const statFlags = fs.AT_SYMLINK_NOFOLLOW | fs.AT_NO_AUTOMOUNT | fs.AT_EMPTY_PATH
 // no file, that descriptor's.
 func statAt(dirfd int32, pathAddr uintptr, flags int) (fs.Stat, int) {
 	if flags&^statFlags != 0 {
-		return fs.Stat{}, fs.EINVAL
+		return fs.Stat{}, abi.EINVAL
 	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
-	if errno == fs.ENOTDIR && len(path) == 0 {
+	if errno == abi.ENOTDIR && len(path) == 0 {
 		return descStat(int(dirfd))
 	}
 	if errno != 0 {
@@ -257,7 +258,7 @@ const (
 // sysStatxImpl fills struct statx with everything memfs knows, whatever mask asks.
 func sysStatxImpl(dirfd int32, pathAddr uintptr, flags int, mask uint32, buf uintptr) uint64 {
 	if mask&statxReserved != 0 || flags&atStatxSyncTypes == atStatxSyncTypes {
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
 	st, errno := statAt(dirfd, pathAddr, flags)
 	if errno == 0 {
@@ -269,7 +270,7 @@ func sysStatxImpl(dirfd int32, pathAddr uintptr, flags int, mask uint32, buf uin
 func sysFaccessatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
 	// The mode and the flags before the path, as Linux.
 	if mode&^(fs.R_OK|fs.W_OK|fs.X_OK) != 0 || flags&^(fs.AT_EACCESS|fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
@@ -280,7 +281,7 @@ func sysFaccessatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uin
 
 func sysFchmodatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
 	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 { // before the path, as Linux
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
@@ -293,7 +294,7 @@ func sysFchmodatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint
 // is found.
 func sysFchownatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
 	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
 	_, errno := statAt(dirfd, pathAddr, flags)
 	return errnoOr(errno, 0)
@@ -301,7 +302,7 @@ func sysFchownatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
 
 func sysTruncateImpl(pathAddr uintptr, size int64) uint64 {
 	if size < 0 { // before the path, as Linux's do_sys_truncate
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
 	at, path, errno := pathArg(0, atFDCWD, pathAddr, false)
 	if errno != 0 {
@@ -318,7 +319,7 @@ func sysUtimensatImpl(dirfd int32, pathAddr, times uintptr, flags int) uint64 {
 	if times != 0 {
 		b, ok := userBytes(times, 32, false)
 		if !ok {
-			return neg(fs.EFAULT)
+			return neg(abi.EFAULT)
 		}
 		atime = fs.Timespec{Sec: int64(le64(b[0:])), Nsec: int64(le64(b[8:]))}
 		mtime = fs.Timespec{Sec: int64(le64(b[16:])), Nsec: int64(le64(b[24:]))}
@@ -327,7 +328,7 @@ func sysUtimensatImpl(dirfd int32, pathAddr, times uintptr, flags int) uint64 {
 		}
 	}
 	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 { // before the path, as Linux
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
 	return setTimes(dirfd, pathAddr, atime, mtime, flags)
 }
@@ -340,11 +341,11 @@ func sysFutimesatImpl(dirfd int32, pathAddr, times uintptr) uint64 {
 	if times != 0 {
 		b, ok := userBytes(times, 32, false)
 		if !ok {
-			return neg(fs.EFAULT)
+			return neg(abi.EFAULT)
 		}
 		au, mu := int64(le64(b[8:])), int64(le64(b[24:]))
 		if au < 0 || au >= 1e6 || mu < 0 || mu >= 1e6 {
-			return neg(fs.EINVAL)
+			return neg(abi.EINVAL)
 		}
 		atime = fs.Timespec{Sec: int64(le64(b[0:])), Nsec: au * 1000}
 		mtime = fs.Timespec{Sec: int64(le64(b[16:])), Nsec: mu * 1000}
@@ -360,7 +361,7 @@ func sysUtimeImpl(pathAddr, times uintptr) uint64 {
 	if times != 0 {
 		b, ok := userBytes(times, 16, false)
 		if !ok {
-			return neg(fs.EFAULT)
+			return neg(abi.EFAULT)
 		}
 		atime = fs.Timespec{Sec: int64(le64(b[0:]))}
 		mtime = fs.Timespec{Sec: int64(le64(b[8:]))}
@@ -372,9 +373,9 @@ func sysUtimeImpl(pathAddr, times uintptr) uint64 {
 func setTimes(dirfd int32, pathAddr uintptr, atime, mtime fs.Timespec, flags int) uint64 {
 	if pathAddr == 0 && dirfd != atFDCWD {
 		if flags != 0 {
-			return neg(fs.EINVAL)
+			return neg(abi.EINVAL)
 		}
-		f, errno := fileOf(int(dirfd), fs.EPERM)
+		f, errno := fileOf(int(dirfd), abi.EPERM)
 		if errno != 0 {
 			return neg(errno)
 		}
@@ -417,12 +418,12 @@ func sysGetcwdImpl(buf, size uintptr) uint64 {
 		return neg(errno)
 	}
 	if uintptr(n)+1 > size {
-		return neg(fs.ERANGE)
+		return neg(abi.ERANGE)
 	}
 	path[n] = 0
 	dst, ok := userBytes(buf, uintptr(n)+1, true)
 	if !ok {
-		return neg(fs.EFAULT)
+		return neg(abi.EFAULT)
 	}
 	copy(dst, path[:n+1])
 	return uint64(n) + 1

@@ -3,6 +3,8 @@ package kernel
 import (
 	"encoding/binary"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/netlink"
 	"github.com/unitrace/unitrace/kernel/sockwire"
@@ -52,9 +54,9 @@ var (
 func netlinkSocket(typ, proto int) uint64 {
 	switch base := typ & sockTypeMask; {
 	case base != sockRaw && base != sockDgram:
-		return neg(ESOCKTNOSUPPORT)
+		return neg(abi.ESOCKTNOSUPPORT)
 	case proto != netlink.NETLINK_ROUTE:
-		return neg(EPROTONOSUPPORT)
+		return neg(abi.EPROTONOSUPPORT)
 	}
 	n, errno := fds.NetlinkSocket(typ&(sockNonblock|sockCloexec), typ&sockTypeMask == sockRaw, uint8(proto))
 	return errnoOr(errno, uint64(n))
@@ -73,14 +75,14 @@ func sockaddrNL(port, groups uint32) [netlink.SockaddrNLSize]byte {
 // another family, EFAULT if it cannot be read.
 func readSockaddrNL(addr, addrLen uintptr) (port, groups uint32, errno int) {
 	if addrLen < netlink.SockaddrNLSize {
-		return 0, 0, EINVAL
+		return 0, 0, abi.EINVAL
 	}
 	b, ok := userBytes(addr, netlink.SockaddrNLSize, false)
 	switch {
 	case !ok:
-		return 0, 0, EFAULT
+		return 0, 0, abi.EFAULT
 	case binary.LittleEndian.Uint16(b) != netlink.AF_NETLINK:
-		return 0, 0, EINVAL
+		return 0, 0, abi.EINVAL
 	}
 	return binary.LittleEndian.Uint32(b[4:]), binary.LittleEndian.Uint32(b[8:]), 0
 }
@@ -105,7 +107,7 @@ func netlinkSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 		case errno != 0:
 			return neg(errno)
 		case port != 0:
-			return neg(ECONNREFUSED) // no socket of the guest's talks to another
+			return neg(abi.ECONNREFUSED) // no socket of the guest's talks to another
 		}
 		fds.NetlinkAutobind(n, processID)
 		return 0
@@ -118,7 +120,7 @@ func netlinkSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 			sa = sockaddrNL(0, 0) // the peer is the kernel
 		}
 		if !putSockaddr(c.out.addr, c.out.addrLen, sa[:]) {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		return 0
 	case sockwire.OpGetSockOpt:
@@ -126,7 +128,7 @@ func netlinkSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 	case sockwire.OpSetSockOpt:
 		return netlinkSetsockopt(n, args[0], args[1], c.addr, c.addrLen)
 	}
-	return neg(EOPNOTSUPP)
+	return neg(abi.EOPNOTSUPP)
 }
 
 // netlinkSetsockopt: SOL_SOCKET options are taken (nothing here depends on them); of
@@ -137,25 +139,25 @@ func netlinkSetsockopt(n int, level, name int64, val, valLen uintptr) uint64 {
 	case level == solSocket:
 		return 0
 	case level != netlink.SOL_NETLINK:
-		return neg(ENOPROTOOPT)
+		return neg(abi.ENOPROTOOPT)
 	}
 	switch name {
 	case netlinkAddMembership, netlinkDropMembership, netlinkPktinfo, netlinkBroadcastError,
 		netlinkNoENOBUFS, netlinkListenAllNSID, netlinkCapAck, netlinkExtAck, netlinkGetStrictChk:
 	default:
-		return neg(ENOPROTOOPT)
+		return neg(abi.ENOPROTOOPT)
 	}
 	if valLen < 4 {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	v, ok := readUser32(val)
 	if !ok {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	switch name {
 	case netlinkAddMembership, netlinkDropMembership:
 		if v == 0 || v > 32 { // rtnetlink's groups (RTNLGRP_MAX is below 32)
-			return neg(EINVAL)
+			return neg(abi.EINVAL)
 		}
 		_, _, port, groups, _ := fds.NetlinkInfo(n)
 		if name == netlinkAddMembership {
@@ -193,27 +195,27 @@ func netlinkGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 		case soRcvbuf, soSndbuf:
 			v = sockBufDefault
 		default:
-			return neg(ENOPROTOOPT)
+			return neg(abi.ENOPROTOOPT)
 		}
 	case netlink.SOL_NETLINK:
 		switch name {
 		case netlinkPktinfo, netlinkBroadcastError, netlinkNoENOBUFS, netlinkListenAllNSID,
 			netlinkCapAck, netlinkExtAck, netlinkGetStrictChk:
 		default:
-			return neg(ENOPROTOOPT)
+			return neg(abi.ENOPROTOOPT)
 		}
 		room, ok := readUser32(lenp)
 		switch {
 		case !ok:
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		case room < 4:
-			return neg(EINVAL)
+			return neg(abi.EINVAL)
 		}
 		if fds.NetlinkOpt(n, int(name)) {
 			v = 1
 		}
 	default:
-		return neg(ENOPROTOOPT)
+		return neg(abi.ENOPROTOOPT)
 	}
 	return putOptInt(v, val, lenp)
 }
@@ -224,7 +226,7 @@ func netlinkGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 // datagram pairs do not serve yet; control data sent is ignored and none comes back.
 func netlinkMove(f *Frame, n int, write bool, flags int64, c sockCall, msg uintptr) (uint64, bool) {
 	if flags&(msgOOB|msgPeek) != 0 {
-		return neg(EOPNOTSUPP), true
+		return neg(abi.EOPNOTSUPP), true
 	}
 	if write {
 		if c.addrLen > 0 {
@@ -233,7 +235,7 @@ func netlinkMove(f *Frame, n int, write bool, flags int64, c sockCall, msg uintp
 			case errno != 0:
 				return neg(errno), true
 			case port != 0:
-				return neg(ECONNREFUSED), true // no socket of the guest's talks to another
+				return neg(abi.ECONNREFUSED), true // no socket of the guest's talks to another
 			case groups != 0:
 				// To a multicast group: no socket of the guest's hears one.
 				total, errno := userIOLen(c.src, c.srcLen, c.srcVec)
@@ -248,7 +250,7 @@ func netlinkMove(f *Frame, n int, write bool, flags int64, c sockCall, msg uintp
 	if c.out.addr != 0 {
 		sa := sockaddrNL(0, 0)
 		if !putSockaddr(c.out.addr, c.out.addrLen, sa[:]) {
-			return neg(EFAULT), true
+			return neg(abi.EFAULT), true
 		}
 	}
 	return pairRecv(f, n, c.out.vec, c.out.buf, c.out.count, flags&^msgCmsgCloexec, 0, 0, msg)
@@ -262,13 +264,13 @@ func netlinkSend(n int, vec bool, buf, count uintptr) (uint64, bool) {
 	case errno != 0:
 		return neg(errno), true
 	case total > netlinkMaxRequest:
-		return neg(EMSGSIZE), true
+		return neg(abi.EMSGSIZE), true
 	}
 	got := 0
 	if !vec {
 		b, ok := userBytes(buf, uintptr(total), false)
 		if !ok {
-			return neg(EFAULT), true
+			return neg(abi.EFAULT), true
 		}
 		got = copy(netlinkReq[:], b)
 	} else {
@@ -277,7 +279,7 @@ func netlinkSend(n int, vec bool, buf, count uintptr) (uint64, bool) {
 			base, size := uintptr(le64(segs[i*iovecSize:])), uintptr(le64(segs[i*iovecSize+8:]))
 			b, ok := userBytes(base, size, false)
 			if !ok {
-				return neg(EFAULT), true
+				return neg(abi.EFAULT), true
 			}
 			got += copy(netlinkReq[got:], b)
 		}
@@ -319,12 +321,12 @@ func socketIoctl(n int, kind fd.Kind, req uint32, arg uintptr) (uint64, bool) {
 			i, _, ok = fds.Socket(n)
 		}
 		if domain, _ := fds.SocketType(i); !ok || domain != afINET {
-			return neg(ENOTTY), true
+			return neg(abi.ENOTTY), true
 		}
 	}
 	b, ok := userBytes(arg, netlink.IfreqSize, false)
 	if !ok {
-		return neg(EFAULT), true
+		return neg(abi.EFAULT), true
 	}
 	copy(ifreqScratch[:], b)
 	if req == netlink.SIOCETHTOOL {
@@ -335,7 +337,7 @@ func socketIoctl(n int, kind fd.Kind, req uint32, arg uintptr) (uint64, bool) {
 	}
 	out, ok := userBytes(arg, netlink.IfreqSize, true)
 	if !ok {
-		return neg(EFAULT), true
+		return neg(abi.EFAULT), true
 	}
 	copy(out, ifreqScratch[:])
 	return 0, true
@@ -347,7 +349,7 @@ func ethtool(arg uintptr) uint64 {
 	data := uintptr(binary.LittleEndian.Uint64(ifreqScratch[netlink.IFNAMSIZ:]))
 	cmd, ok := readUser32(data)
 	if !ok {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	k, errno := netlink.Ethtool(ifreqScratch[:], cmd, ethtoolScratch[:])
 	if errno != 0 {
@@ -355,7 +357,7 @@ func ethtool(arg uintptr) uint64 {
 	}
 	out, ok := userBytes(data, uintptr(k), true)
 	if !ok {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	copy(out, ethtoolScratch[:k])
 	return 0
@@ -366,7 +368,7 @@ func ethtool(arg uintptr) uint64 {
 func ifconf(arg uintptr) uint64 {
 	b, ok := userBytes(arg, 16, true)
 	if !ok {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	room := int32(binary.LittleEndian.Uint32(b))
 	buf := uintptr(binary.LittleEndian.Uint64(b[8:]))
@@ -379,7 +381,7 @@ func ifconf(arg uintptr) uint64 {
 		netlink.IfconfEntry(i, ifreqScratch[:])
 		out, ok := userBytes(buf+uintptr(written), netlink.IfreqSize, true)
 		if !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		copy(out, ifreqScratch[:])
 		written += netlink.IfreqSize

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/procfs"
@@ -24,24 +25,24 @@ func nsIoctl(file *fd.File, clone uint32, req uint32, arg uintptr) uint64 {
 		return uint64(clone)
 	case procfs.NS_GET_USERNS:
 		if clone == cloneNewUser {
-			return neg(EPERM)
+			return neg(abi.EPERM)
 		}
 		return openUserNamespace(file.Node.FS)
 	case procfs.NS_GET_PARENT:
 		if clone == cloneNewUser || clone == cloneNewPID {
-			return neg(EPERM)
+			return neg(abi.EPERM)
 		}
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	case procfs.NS_GET_OWNER_UID:
 		if clone != cloneNewUser {
-			return neg(EINVAL)
+			return neg(abi.EINVAL)
 		}
 		if !writeUser32(arg, 0) {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		return 0
 	}
-	return neg(ENOTTY)
+	return neg(abi.ENOTTY)
 }
 
 // openUserNamespace opens the user namespace's file of the /proc mounted as file system procFS
@@ -70,14 +71,14 @@ func sysSetnsImpl(n int, nstype uint32) uint64 {
 	file, ok := fds.File(n)
 	switch {
 	case fds.Kind(n) == fd.KindNone, ok && file.Flags&fs.O_PATH != 0:
-		return neg(EBADF)
+		return neg(abi.EBADF)
 	case !ok:
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	clone, ok := rootNS.NamespaceType(file.Node)
 	switch {
 	case !ok, nstype != 0 && nstype != clone, clone == cloneNewUser, clone == cloneNewNS:
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	return 0
 }

@@ -3,6 +3,8 @@ package kernel
 import (
 	"encoding/binary"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
 )
@@ -22,17 +24,17 @@ const (
 func sysOpenat2Impl(f *Frame, dirfd int32, pathAddr, howAddr, size uintptr) (uint64, bool) {
 	switch {
 	case size < openHowSize0:
-		return neg(fs.EINVAL), true
+		return neg(abi.EINVAL), true
 	case size > pageSize:
-		return neg(fs.E2BIG), true
+		return neg(abi.E2BIG), true
 	}
 	b, ok := userBytes(howAddr, size, false)
 	if !ok {
-		return neg(fs.EFAULT), true
+		return neg(abi.EFAULT), true
 	}
 	for _, c := range b[openHowSize0:] {
 		if c != 0 {
-			return neg(fs.E2BIG), true // a newer struct's fields this kernel does not know
+			return neg(abi.E2BIG), true // a newer struct's fields this kernel does not know
 		}
 	}
 	flags, mode, resolve := binary.LittleEndian.Uint64(b[0:]), binary.LittleEndian.Uint64(b[8:]), binary.LittleEndian.Uint64(b[16:])
@@ -42,15 +44,15 @@ func sysOpenat2Impl(f *Frame, dirfd int32, pathAddr, howAddr, size uintptr) (uin
 		mode&^0o7777 != 0,
 		flags&(fs.O_CREAT|fs.O_TMPFILE) == 0 && mode != 0,
 		flags&fs.O_PATH != 0 && flags&^(fs.O_PATH|fs.O_DIRECTORY|fs.O_NOFOLLOW|fs.O_CLOEXEC) != 0:
-		return neg(fs.EINVAL), true
+		return neg(abi.EINVAL), true
 	case resolve&resolveCached != 0:
-		return neg(fs.EAGAIN), true
+		return neg(abi.EAGAIN), true
 	}
 	if resolve&(vfs.ResolveBeneath|vfs.ResolveInRoot) != 0 {
 		// The start is the root too: find it from dirfd even for an absolute path.
 		start := cwd
 		if dirfd != atFDCWD {
-			file, errno := fileOf(int(dirfd), fs.ENOTDIR)
+			file, errno := fileOf(int(dirfd), abi.ENOTDIR)
 			if errno != 0 {
 				return neg(errno), true
 			}

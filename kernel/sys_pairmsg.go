@@ -3,6 +3,8 @@ package kernel
 import (
 	"encoding/binary"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/signal"
 )
@@ -69,12 +71,12 @@ func parseCtl(addr, ctlLen uintptr, c *fd.Ctl) int {
 	}
 	b, ok := userBytes(addr, ctlLen, false)
 	if !ok {
-		return EFAULT
+		return abi.EFAULT
 	}
 	for off := uintptr(0); off+cmsgHdr <= ctlLen; {
 		l := uintptr(le64(b[off:]))
 		if l < cmsgHdr || l > ctlLen-off {
-			return EINVAL
+			return abi.EINVAL
 		}
 		level, typ := int32(binary.LittleEndian.Uint32(b[off+8:])), int32(binary.LittleEndian.Uint32(b[off+12:]))
 		data := b[off+cmsgHdr : off+l]
@@ -88,23 +90,23 @@ func parseCtl(addr, ctlLen uintptr, c *fd.Ctl) int {
 				for i := 0; i < k; i++ {
 					d := int32(binary.LittleEndian.Uint32(data[4*i:]))
 					if fds.Kind(int(d)) == fd.KindNone {
-						return EBADF
+						return abi.EBADF
 					}
 					c.Rights[c.NRights] = d
 					c.NRights++
 				}
 			case scmCredentials:
 				if len(data) != 12 {
-					return EINVAL
+					return abi.EINVAL
 				}
 				pid := int32(binary.LittleEndian.Uint32(data[0:]))
 				if pid != processID && slotOfTID(pid) < 0 {
-					return ESRCH // root may name any process, but it must exist
+					return abi.ESRCH // root may name any process, but it must exist
 				}
 				c.Creds, c.Pid = true, pid
 				c.Uid, c.Gid = binary.LittleEndian.Uint32(data[4:]), binary.LittleEndian.Uint32(data[8:])
 			default:
-				return EINVAL
+				return abi.EINVAL
 			}
 		}
 		off += cmsgAlign(l)
@@ -120,8 +122,8 @@ func takeRights(c *fd.Ctl) int {
 			for j := 0; j < i; j++ {
 				closeFD(int(c.Rights[j]))
 			}
-			if errno == EINVAL {
-				errno = EOPNOTSUPP // an eventfd, an epoll instance or a trace port cannot be passed here
+			if errno == abi.EINVAL {
+				errno = abi.EOPNOTSUPP // an eventfd, an epoll instance or a trace port cannot be passed here
 			}
 			return errno
 		}
@@ -150,22 +152,22 @@ func pairSend(f *Frame, n int, vec bool, buf, count uintptr, flags int64, ctl, c
 		return pipeCall(f, n, true, vec, buf, count)
 	}
 	if dgram && total > fd.PipeSize {
-		return neg(EMSGSIZE), true
+		return neg(abi.EMSGSIZE), true
 	}
 	if fds.PairPeerGone(n) {
 		if dgram {
-			return neg(ECONNREFUSED), true
+			return neg(abi.ECONNREFUSED), true
 		}
 		if flags&msgNosignal == 0 {
 			sendSignal(curSlot(), sigPIPE, signal.Info{Signo: sigPIPE, Code: signal.SI_USER, Pid: processID})
 		}
-		return neg(EPIPE), true
+		return neg(abi.EPIPE), true
 	}
 	need := min(total, fd.PipeSize)
 	wtotal, room, msgRoom, _ := fds.PairWriteState(n)
 	if uint64(room) < need || !msgRoom {
 		if fds.Nonblocking(n) || flags&msgDontwait != 0 {
-			return neg(EAGAIN), true
+			return neg(abi.EAGAIN), true
 		}
 		blockRerun(f, n)
 		return 0, false
@@ -211,7 +213,7 @@ func pairRecv(f *Frame, n int, vec bool, buf, count uintptr, flags int64, ctl, c
 			return pairRecvDone(msg, 0, 0, 0)
 		}
 		if fds.Nonblocking(n) || flags&msgDontwait != 0 {
-			return neg(EAGAIN), true
+			return neg(abi.EAGAIN), true
 		}
 		blockRerun(f, n)
 		return 0, false
@@ -270,7 +272,7 @@ func pairRecvDone(msg, ctlUsed uintptr, msgFlags uint32, ret uint64) (uint64, bo
 	if msg != 0 {
 		m, ok := userBytes(msg, msghdrSize, true)
 		if !ok {
-			return neg(EFAULT), true
+			return neg(abi.EFAULT), true
 		}
 		binary.LittleEndian.PutUint64(m[msgControlLen:], uint64(ctlUsed))
 		binary.LittleEndian.PutUint32(m[msgFlagsOff:], msgFlags)

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
@@ -25,7 +26,7 @@ func userPath(slot int, addr uintptr) ([]byte, int) {
 		chunk := min(pageSize-(addr+uintptr(n))%pageSize, uintptr(len(buf)-n))
 		src, ok := userBytes(addr+uintptr(n), chunk, false)
 		if !ok {
-			return nil, fs.EFAULT
+			return nil, abi.EFAULT
 		}
 		for i, c := range src {
 			if c == 0 {
@@ -37,7 +38,7 @@ func userPath(slot int, addr uintptr) ([]byte, int) {
 		}
 		n += copy(buf[n:], src)
 	}
-	return nil, fs.ENAMETOOLONG
+	return nil, abi.ENAMETOOLONG
 }
 
 // tracePath fires syscall_path with the system call's number and the path: whole if it fits the
@@ -81,7 +82,7 @@ func pathAt(dirfd int32, path []byte, emptyOK bool) (vfs.At, int) {
 	root := rootNS.Root()
 	switch {
 	case len(path) == 0 && !emptyOK:
-		return vfs.At{}, fs.ENOENT
+		return vfs.At{}, abi.ENOENT
 	case len(path) > 0 && path[0] == '/':
 		return vfs.At{Root: root, Dir: root}, 0
 	case dirfd == atFDCWD:
@@ -90,9 +91,9 @@ func pathAt(dirfd int32, path []byte, emptyOK bool) (vfs.At, int) {
 	f, ok := fds.File(int(dirfd))
 	if !ok {
 		if fds.Kind(int(dirfd)) == fd.KindNone {
-			return vfs.At{}, fs.EBADF
+			return vfs.At{}, abi.EBADF
 		}
-		return vfs.At{}, fs.ENOTDIR
+		return vfs.At{}, abi.ENOTDIR
 	}
 	return vfs.At{Root: root, Dir: f.Node}, 0
 }

@@ -3,6 +3,8 @@ package kernel
 import (
 	"encoding/binary"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/signal"
 )
@@ -23,11 +25,11 @@ var (
 // sysPipe2Impl makes a pipe and stores its read and write descriptors as two ints at fds.
 func sysPipe2Impl(addr uintptr, flags int) uint64 {
 	if flags&^(fd.O_CLOEXEC|fd.O_NONBLOCK) != 0 { // before the pointer, as Linux
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	b, ok := userBytes(addr, 8, true) // checked first, so a bad pointer leaves no pipe behind
 	if !ok {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	r, w, errno := fds.Pipe2(flags)
 	if errno != 0 {
@@ -123,11 +125,11 @@ func pipeIO(slot int32, n int, write, vec bool, buf, count uintptr, skip uint64)
 	}
 	p, isPipe := fds.PipeFor(n, write)
 	if !isPipe {
-		return neg(EBADF), true, 0 // closed while the thread waited
+		return neg(abi.EBADF), true, 0 // closed while the thread waited
 	}
 	if total == 0 {
 		_, errno = pipeMove(n, write, nil)
-		if errno == EAGAIN {
+		if errno == abi.EAGAIN {
 			errno = 0 // a read of nothing: 0, even from an empty pipe
 		}
 		return errnoOr(errno, 0), true, 0
@@ -142,9 +144,9 @@ func pipeIO(slot int32, n int, write, vec bool, buf, count uintptr, skip uint64)
 		wakePipe(p)
 	}
 	switch {
-	case write && errno == fd.EPIPE && !threads[slot].noSigpipe:
+	case write && errno == abi.EPIPE && !threads[slot].noSigpipe:
 		sendSignal(slot, sigPIPE, signal.Info{Signo: sigPIPE, Code: signal.SI_USER, Pid: processID})
-	case errno == fd.EAGAIN && !fds.Nonblocking(n) && (write || moved == 0):
+	case errno == abi.EAGAIN && !fds.Nonblocking(n) && (write || moved == 0):
 		return 0, false, moved
 	case errno == 0 && write && moved < total && !fds.Nonblocking(n):
 		return 0, false, moved
@@ -175,7 +177,7 @@ func pipeSegments(n int, write bool, cnt int, seg func(int) (uintptr, uint64), m
 			chunk := min(size, fd.PipeSize)
 			b, ok := userBytes(base, uintptr(chunk), !write)
 			if !ok {
-				return EFAULT
+				return abi.EFAULT
 			}
 			got, errno := pipeMove(n, write, b)
 			if errno != 0 {
@@ -198,7 +200,7 @@ func gatherWrite(n, cnt int, seg func(int) (uintptr, uint64), moved *uint64) int
 		base, size := seg(i)
 		b, ok := userBytes(base, uintptr(size), false)
 		if !ok {
-			return EFAULT
+			return abi.EFAULT
 		}
 		k += copy(pipeScratch[k:], b)
 	}

@@ -3,6 +3,8 @@ package kernel
 import (
 	"encoding/binary"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/pollset"
 	"github.com/unitrace/unitrace/kernel/rlimit"
@@ -46,10 +48,10 @@ func sysPollImpl(f *Frame, fdsAddr uintptr, nfds uint64, timeoutMs int32, tsp, s
 	case isPpoll && tsp != 0:
 		ns, ok := readTimespec(tsp)
 		if !ok {
-			return neg(EFAULT), true
+			return neg(abi.EFAULT), true
 		}
 		if ns < 0 {
-			return neg(EINVAL), true
+			return neg(abi.EINVAL), true
 		}
 		timeout = ns
 	case !isPpoll && timeoutMs >= 0:
@@ -64,7 +66,7 @@ func sysPollImpl(f *Frame, fdsAddr uintptr, nfds uint64, timeoutMs int32, tsp, s
 		}
 	}
 	if lim, _ := limits().Get(rlimit.NOFILE); nfds > lim.Cur {
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	if setMask {
 		applyWaitMask(mask)
@@ -92,14 +94,14 @@ func selectTimeval(b []byte) (int64, bool) {
 
 func sysSelectImpl(f *Frame, nfds int, in, out, ex, tmo, sig6 uintptr, isPselect bool) (uint64, bool) {
 	if nfds < 0 {
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	nfds = min(nfds, fd.MaxFDs) // Linux caps it at the descriptor table's size
 	timeout := int64(pollForever)
 	if tmo != 0 {
 		b, ok := userBytes(tmo, 16, false)
 		if !ok {
-			return neg(EFAULT), true
+			return neg(abi.EFAULT), true
 		}
 		var ns int64
 		if isPselect {
@@ -108,14 +110,14 @@ func sysSelectImpl(f *Frame, nfds int, in, out, ex, tmo, sig6 uintptr, isPselect
 			ns, ok = selectTimeval(b)
 		}
 		if !ok {
-			return neg(EINVAL), true
+			return neg(abi.EINVAL), true
 		}
 		timeout = ns
 	}
 	if isPselect && sig6 != 0 {
 		b, ok := userBytes(sig6, 16, false)
 		if !ok {
-			return neg(EFAULT), true
+			return neg(abi.EFAULT), true
 		}
 		if errno := setWaitMask(uintptr(binary.LittleEndian.Uint64(b[0:])), uintptr(binary.LittleEndian.Uint64(b[8:]))); errno != 0 {
 			return neg(errno), true
@@ -145,11 +147,11 @@ func readWaitMask(addr, size uintptr) (m uint64, set bool, errno int) {
 		return 0, false, 0
 	}
 	if size != 8 {
-		return 0, false, EINVAL
+		return 0, false, abi.EINVAL
 	}
 	m, ok := readUser64(addr)
 	if !ok {
-		return 0, false, EFAULT
+		return 0, false, abi.EFAULT
 	}
 	return m, true, 0
 }
@@ -177,7 +179,7 @@ func pollWait(f *Frame, c pollCall, timeout int64) (uint64, bool) {
 	case cur().sig.Next() != 0:
 		// A signal the call's mask lets through is pending already: it ends the call at once.
 		pollFinish(&c, deadline)
-		return neg(EINTR), true
+		return neg(abi.EINTR), true
 	}
 	t := cur()
 	t.poll = c
@@ -213,7 +215,7 @@ func completePollWait(f *Frame, slot int32) {
 func pollInterrupted(f *Frame, t *thread) {
 	pollWaiters--
 	pollFinish(&t.poll, t.deadline)
-	setSysRet(f, neg(EINTR))
+	setSysRet(f, neg(abi.EINTR))
 }
 
 // pollFinish writes the time left to deadline (0 when there was no wait) back to the call's
@@ -248,7 +250,7 @@ func pollScan(c *pollCall, final bool) (int, int) {
 	}
 	b, ok := userBytes(c.fds, uintptr(c.nfds)*pollset.PollfdSize, true)
 	if !ok {
-		return 0, EFAULT
+		return 0, abi.EFAULT
 	}
 	n := 0
 	for i := 0; i < c.nfds; i++ {
@@ -282,7 +284,7 @@ func selectScan(c *pollCall, final bool) (int, int) {
 		}
 		b, ok := userBytes(addr, size, true)
 		if !ok {
-			return 0, EFAULT
+			return 0, abi.EFAULT
 		}
 		sets[i] = b
 	}
@@ -302,7 +304,7 @@ func selectScan(c *pollCall, final bool) (int, int) {
 			}
 			ready, errno := fds.Poll(d)
 			if errno != 0 {
-				return 0, EBADF
+				return 0, abi.EBADF
 			}
 			got := pollset.Select(ready, want)
 			if pass == 0 {

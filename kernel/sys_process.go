@@ -1,5 +1,7 @@
 package kernel
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // One process: the program is the only one there is, and it cannot start another. fork, vfork
 // and clone without CLONE_THREAD (sysCloneImpl), execve and execveat fail with ENOSYS, and the
 // first of them says so on the console. ENOSYS rather than EAGAIN, Linux's errno for a fork
@@ -13,12 +15,12 @@ var warnedProcess bool
 // noNewProcess is the answer to a call that would start or replace a process.
 func noNewProcess() uint64 {
 	reportOnce(&warnedProcess, "unitrace runs one process and cannot start another")
-	return neg(ENOSYS)
+	return neg(abi.ENOSYS)
 }
 
 func sysNoProcess(f *Frame, a syscallArgs) (uint64, bool) { return noNewProcess(), true }
 
-func sysNoChild(f *Frame, a syscallArgs) (uint64, bool) { return neg(ECHILD), true }
+func sysNoChild(f *Frame, a syscallArgs) (uint64, bool) { return neg(abi.ECHILD), true }
 
 // wait options (include/uapi/linux/wait.h).
 const (
@@ -35,12 +37,12 @@ const (
 // sysWait4 checks wait4's options as Linux does before it finds no child (ECHILD).
 func sysWait4(f *Frame, a syscallArgs) (uint64, bool) {
 	if uint32(a[2])&^(wNohang|wUntraced|wContinued|wNothread|wClone|wAll) != 0 {
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	if int32(a[0]) == -1<<31 {
-		return neg(ESRCH), true
+		return neg(abi.ESRCH), true
 	}
-	return neg(ECHILD), true
+	return neg(abi.ECHILD), true
 }
 
 // sysWaitid checks waitid's options and idtype as Linux does before it finds no child.
@@ -48,27 +50,27 @@ func sysWaitid(f *Frame, a syscallArgs) (uint64, bool) {
 	which, id, options := uint32(a[0]), int32(a[1]), uint32(a[3])
 	if options&^(wNohang|wNowait|wExited|wUntraced|wContinued|wNothread|wClone|wAll) != 0 ||
 		options&(wExited|wUntraced|wContinued) == 0 {
-		return waitidResult(uintptr(a[2]), EINVAL)
+		return waitidResult(uintptr(a[2]), abi.EINVAL)
 	}
 	switch which {
 	case 0: // P_ALL
 	case 1: // P_PID
 		if id <= 0 {
-			return waitidResult(uintptr(a[2]), EINVAL)
+			return waitidResult(uintptr(a[2]), abi.EINVAL)
 		}
 	case 2: // P_PGID
 		if id < 0 {
-			return waitidResult(uintptr(a[2]), EINVAL)
+			return waitidResult(uintptr(a[2]), abi.EINVAL)
 		}
 	case 3: // P_PIDFD: the descriptor must be a pidfd
 		if id < 0 {
-			return waitidResult(uintptr(a[2]), EINVAL)
+			return waitidResult(uintptr(a[2]), abi.EINVAL)
 		}
-		return waitidResult(uintptr(a[2]), EBADF)
+		return waitidResult(uintptr(a[2]), abi.EBADF)
 	default:
-		return waitidResult(uintptr(a[2]), EINVAL)
+		return waitidResult(uintptr(a[2]), abi.EINVAL)
 	}
-	return waitidResult(uintptr(a[2]), ECHILD)
+	return waitidResult(uintptr(a[2]), abi.ECHILD)
 }
 
 // waitidResult is what Linux's waitid does after the wait failed with errno: with an infop, it
@@ -79,11 +81,11 @@ func waitidResult(infop uintptr, errno int) (uint64, bool) {
 		return neg(errno), true
 	}
 	if infop+128 < infop || infop+128 > userHi {
-		return neg(EFAULT), true
+		return neg(abi.EFAULT), true
 	}
 	b, ok := userBytes(infop, 28, true)
 	if !ok {
-		return neg(EFAULT), true
+		return neg(abi.EFAULT), true
 	}
 	clear(b)
 	return neg(errno), true

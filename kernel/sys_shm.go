@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/mm"
 	"github.com/unitrace/unitrace/kernel/sysvshm"
 )
@@ -89,19 +90,19 @@ func sysShmgetImpl(key int32, size uintptr, flags int32) uint64 {
 // free (EINVAL). The segment maps whole pages.
 func sysShmatImpl(id int32, addr uintptr, flags int32) uint64 {
 	if id < 0 {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	fixed := addr != 0
 	if addr&(pageSize-1) != 0 {
 		if flags&shmRnd == 0 {
-			return neg(EINVAL)
+			return neg(abi.EINVAL)
 		}
 		addr &^= pageSize - 1
 		if addr == 0 && flags&shmRemap != 0 {
-			return neg(EINVAL)
+			return neg(abi.EINVAL)
 		}
 	} else if addr == 0 && flags&shmRemap != 0 {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	prot, acc := uint32(mm.ProtRead), uint32(shmAccRead)
 	if flags&shmRdonly == 0 {
@@ -115,21 +116,21 @@ func sysShmatImpl(id int32, addr uintptr, flags int32) uint64 {
 		return neg(errno)
 	}
 	if !shms.Access(slot, shmCred(), acc) {
-		return neg(EACCES)
+		return neg(abi.EACCES)
 	}
 	size := pageUp(shms.Stat(slot).Size)
 	replaced := uintptr(0)
 	if fixed {
 		if addr+size < addr {
-			return neg(EINVAL)
+			return neg(abi.EINVAL)
 		}
 		if flags&shmRemap == 0 && !rangeFree(addr, size) {
-			return neg(EINVAL)
+			return neg(abi.EINVAL)
 		}
 		replaced = space.Mapped(addr, addr+size)
 	}
 	if !withinAddressSpaceLimit(size - replaced) {
-		return neg(ENOMEM)
+		return neg(abi.ENOMEM)
 	}
 	got, errno := space.MapShared(addr, size, prot, fixed, uint32(slot+1))
 	if errno != 0 {
@@ -149,7 +150,7 @@ func sysShmatImpl(id int32, addr uintptr, flags int32) uint64 {
 // mapped in place in the segment's size from addr goes.
 func sysShmdtImpl(addr uintptr) uint64 {
 	if addr&(pageSize-1) != 0 {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	obj := uint32(0)
 	for i := 0; i < space.Len(); i++ {
@@ -159,7 +160,7 @@ func sysShmdtImpl(addr uintptr) uint64 {
 		}
 	}
 	if obj == 0 {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	slot := int(obj - 1)
 	end := addr + pageUp(shms.Stat(slot).Size)
@@ -193,7 +194,7 @@ func sysShmdtImpl(addr uintptr) uint64 {
 func sysShmctlImpl(id, cmd int32, buf uintptr) uint64 {
 	cmd &^= ipc64
 	if cmd < 0 || id < 0 {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	switch cmd {
 	case ipcInfo, shmInfo:
@@ -203,7 +204,7 @@ func sysShmctlImpl(id, cmd int32, buf uintptr) uint64 {
 		}
 		b, ok := userBytes(buf, size, true)
 		if !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		if cmd == ipcInfo {
 			sysvshm.PutInfo(b)
@@ -220,14 +221,14 @@ func sysShmctlImpl(id, cmd int32, buf uintptr) uint64 {
 				return neg(errno)
 			}
 		} else if !shms.Used(slot) {
-			return neg(EINVAL)
+			return neg(abi.EINVAL)
 		}
 		if cmd != shmStatAny && !shms.Access(slot, shmCred(), shmAccRead) {
-			return neg(EACCES)
+			return neg(abi.EACCES)
 		}
 		b, ok := userBytes(buf, sysvshm.DescSize, true)
 		if !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		shmCount()
 		seg := shms.Stat(slot)
@@ -239,7 +240,7 @@ func sysShmctlImpl(id, cmd int32, buf uintptr) uint64 {
 	case ipcSet:
 		b, ok := userBytes(buf, sysvshm.DescSize, false)
 		if !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		uid, gid, mode := sysvshm.DescPerm(b)
 		slot, errno := shms.Lookup(id)
@@ -258,5 +259,5 @@ func sysShmctlImpl(id, cmd int32, buf uintptr) uint64 {
 		shmCount() // the count Remove goes by is this moment's
 		return neg(shms.Remove(slot, shmCred(), freeFrame))
 	}
-	return neg(EINVAL)
+	return neg(abi.EINVAL)
 }

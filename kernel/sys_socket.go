@@ -3,6 +3,8 @@ package kernel
 import (
 	"encoding/binary"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/signal"
 	"github.com/unitrace/unitrace/kernel/sockwire"
@@ -163,7 +165,7 @@ func sockStep(slot int32) (uint64, bool) {
 		switch c.phase {
 		case phaseQueue:
 			if !netAvailable() {
-				return neg(EIO), true
+				return neg(abi.EIO), true
 			}
 			ok, ret, done := sockQueue(slot)
 			if done {
@@ -183,7 +185,7 @@ func sockStep(slot int32) (uint64, bool) {
 			}
 		case phaseReady:
 			if n, _, ok := fds.Socket(int(c.fd)); !ok || n != int(c.sock) {
-				return neg(EBADF), true // closed while the thread waited
+				return neg(abi.EBADF), true // closed while the thread waited
 			}
 			if fds.SocketReady(int(c.sock))&c.want == 0 {
 				return 0, false
@@ -203,7 +205,7 @@ func sockQueue(slot int32) (ok bool, ret uint64, done bool) {
 	if c.addrLen > 0 {
 		var okAddr bool
 		if addr, okAddr = userBytes(c.addr, c.addrLen, false); !okAddr {
-			return false, neg(EFAULT), true
+			return false, neg(abi.EFAULT), true
 		}
 	}
 	dataLen := len(addr)
@@ -237,10 +239,10 @@ func sockQueue(slot int32) (ok bool, ret uint64, done bool) {
 				if c.moved > 0 {
 					return false, c.moved, true
 				}
-				return false, neg(EIO), true
+				return false, neg(abi.EIO), true
 			}
 		} else if !gatherUser(netScratch[:dataLen-len(addr)], c.src, c.srcLen, c.srcVec, c.moved) {
-			return false, neg(EFAULT), true
+			return false, neg(abi.EFAULT), true
 		}
 	}
 	if len(addr) > 0 && !c.traced && h.Op != sockwire.OpSetSockOpt { // setsockopt's value is no address
@@ -277,7 +279,7 @@ func sockReplied(slot int32) (uint64, bool) {
 			return uint64(r), true
 		}
 		return uint64(-t.net.optVal), true
-	case c.call == callSocket, c.call == callAccept && !(r == -EAGAIN && blocking):
+	case c.call == callSocket, c.call == callAccept && !(r == -abi.EAGAIN && blocking):
 		if r < 0 {
 			fds.SocketRelease(int(c.newSock)) // the host made none: the reservation goes
 			return uint64(r), true
@@ -289,14 +291,14 @@ func sockReplied(slot int32) (uint64, bool) {
 			return neg(errno), true
 		}
 		return uint64(n), true
-	case r == -EAGAIN && blocking && (c.call == callAccept || c.call == callRecv || c.call == callSend):
+	case r == -abi.EAGAIN && blocking && (c.call == callAccept || c.call == callRecv || c.call == callSend):
 		c.want = fd.EPOLLIN | fd.EPOLLERR | fd.EPOLLHUP | fd.EPOLLRDHUP
 		if c.call == callSend {
 			c.want = fd.EPOLLOUT | fd.EPOLLERR | fd.EPOLLHUP
 		}
 		c.phase = phaseReady
 		return 0, false
-	case c.call == callConnect && r == -EINPROGRESS && blocking:
+	case c.call == callConnect && r == -abi.EINPROGRESS && blocking:
 		c.want = fd.EPOLLOUT | fd.EPOLLERR | fd.EPOLLHUP
 		c.connecting = true
 		c.h = sockwire.Header{Op: sockwire.OpGetSockOpt, Handle: c.h.Handle, A: [3]int64{solSocket, soError, 4}}
@@ -304,7 +306,7 @@ func sockReplied(slot int32) (uint64, bool) {
 		c.phase = phaseReady
 		return 0, false
 	case c.call == callSend:
-		if r == -EPIPE && c.flags&msgNosignal == 0 {
+		if r == -abi.EPIPE && c.flags&msgNosignal == 0 {
 			sendSignal(slot, sigPIPE, signal.Info{Signo: sigPIPE, Code: signal.SI_USER, Pid: processID})
 		}
 		if r < 0 {
@@ -355,7 +357,7 @@ func sockCloseHost(i int) {
 func netReplyData(t *thread, h sockwire.Header, data []byte) int64 {
 	n := &t.net
 	r := h.A[0]
-	if r == -EAGAIN {
+	if r == -abi.EAGAIN {
 		fds.SocketClearReady(int(n.sock), n.againClears)
 	}
 	if n.replyClears != 0 {
@@ -368,14 +370,14 @@ func netReplyData(t *thread, h sockwire.Header, data []byte) int64 {
 	case sockwire.OpRecv:
 		alen := h.A[1]
 		if alen < 0 || alen > int64(len(data)) || alen > sockwire.MaxAddr {
-			return -EIO
+			return -abi.EIO
 		}
 		payload := data[alen:]
 		if !scatterUser(payload, n.buf, n.count, n.vec) {
-			return -EFAULT
+			return -abi.EFAULT
 		}
 		if n.addr != 0 && !putSockaddr(n.addr, n.addrLen, data[:alen]) {
-			return -EFAULT
+			return -abi.EFAULT
 		}
 		if alen > 0 {
 			n.learnedLen = uint8(sockwire.FormatAddr(n.learned[:], data[:alen]))
@@ -386,20 +388,20 @@ func netReplyData(t *thread, h sockwire.Header, data []byte) int64 {
 				fl = msgTrunc
 			}
 			if !writeUser32(n.msgFlags, fl) {
-				return -EFAULT
+				return -abi.EFAULT
 			}
 		}
 	case sockwire.OpAccept, sockwire.OpSockName, sockwire.OpPeerName:
 		if n.addr != 0 && !putSockaddr(n.addr, n.addrLen, data) {
-			return -EFAULT
+			return -abi.EFAULT
 		}
 		n.learnedLen = uint8(sockwire.FormatAddr(n.learned[:], data))
 	case sockwire.OpIoctl:
 		if len(data) < 4 {
-			return -EIO
+			return -abi.EIO
 		}
 		if !writeUser32(n.buf, binary.LittleEndian.Uint32(data)) {
-			return -EFAULT
+			return -abi.EFAULT
 		}
 	case sockwire.OpGetSockOpt:
 		if n.buf == 0 {
@@ -410,16 +412,16 @@ func netReplyData(t *thread, h sockwire.Header, data []byte) int64 {
 		}
 		room, ok := readUser32(n.optLen)
 		if !ok {
-			return -EFAULT
+			return -abi.EFAULT
 		}
 		k := min(uintptr(room), uintptr(len(data)))
 		dst, ok := userBytes(n.buf, k, true)
 		if !ok {
-			return -EFAULT
+			return -abi.EFAULT
 		}
 		copy(dst, data)
 		if !writeUser32(n.optLen, uint32(k)) {
-			return -EFAULT
+			return -abi.EFAULT
 		}
 	}
 	return r
@@ -447,16 +449,16 @@ func putOptInt(v uint32, val, lenp uintptr) uint64 {
 	binary.LittleEndian.PutUint32(b[:], v)
 	room, ok := readUser32(lenp)
 	if !ok {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	k := min(uintptr(room), 4)
 	dst, ok := userBytes(val, k, true)
 	if !ok {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	copy(dst, b[:])
 	if !writeUser32(lenp, uint32(k)) {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	return 0
 }

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/netlink"
@@ -17,9 +18,9 @@ func sockFD(n int) (i int, handle uint32, errno int) {
 	case ok:
 		return i, handle, 0
 	case fds.Kind(n) == fd.KindNone:
-		return -1, 0, EBADF
+		return -1, 0, abi.EBADF
 	}
-	return -1, 0, ENOTSOCK
+	return -1, 0, abi.ENOTSOCK
 }
 
 var warnedNoNet bool
@@ -29,16 +30,16 @@ func sysSocket(f *Frame, a syscallArgs) (uint64, bool) {
 	base := typ & sockTypeMask
 	switch {
 	case typ&^(sockTypeMask|sockNonblock|sockCloexec) != 0:
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	case domain == netlink.AF_NETLINK:
 		return netlinkSocket(typ, proto), true
 	case domain != afINET && domain != afINET6:
-		return neg(EAFNOSUPPORT), true // AF_UNIX too: not yet
+		return neg(abi.EAFNOSUPPORT), true // AF_UNIX too: not yet
 	case base != sockStream && base != sockDgram:
-		return neg(ESOCKTNOSUPPORT), true
+		return neg(abi.ESOCKTNOSUPPORT), true
 	case !netAvailable():
 		reportOnce(&warnedNoNet, "net: no net port (unitrace run -net=none, or a machine without virtio-mmio): sockets are EAFNOSUPPORT")
-		return neg(EAFNOSUPPORT), true
+		return neg(abi.EAFNOSUPPORT), true
 	}
 	i, handle, errno := fds.SocketReserve(domain, base)
 	if errno != 0 {
@@ -70,11 +71,11 @@ func sockSimple(f *Frame, n int, op sockwire.Op, args [3]int64, c sockCall) (uin
 func sockKindErrno(n int) int {
 	switch fds.Kind(n) {
 	case fd.KindNone:
-		return EBADF
+		return abi.EBADF
 	case fd.KindSocket, fd.KindPair:
 		return 0
 	}
-	return ENOTSOCK
+	return abi.ENOTSOCK
 }
 
 // sockAddrIn checks an address passed in as Linux's move_addr_to_kernel copies it: a length (a
@@ -82,11 +83,11 @@ func sockKindErrno(n int) int {
 // returns the address's bytes, which must not outlive the system call.
 func sockAddrIn(addr uintptr, addrLen int32) ([]byte, int) {
 	if addrLen < 0 || addrLen > sockwire.MaxAddr {
-		return nil, EINVAL
+		return nil, abi.EINVAL
 	}
 	b, ok := userBytes(addr, uintptr(addrLen), false)
 	if !ok {
-		return nil, EFAULT
+		return nil, abi.EFAULT
 	}
 	return b, 0
 }
@@ -100,7 +101,7 @@ func sysBind(f *Frame, a syscallArgs) (uint64, bool) {
 		return neg(e), true
 	}
 	if addrLen < 2 {
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	return sockSimple(f, n, sockwire.OpBind, [3]int64{}, sockCall{addr: uintptr(a[1]), addrLen: uintptr(addrLen)})
 }
@@ -110,7 +111,7 @@ func sysConnect(f *Frame, a syscallArgs) (uint64, bool) {
 	// is a socket.
 	n, addr, addrLen := int(int32(a[0])), uintptr(a[1]), int32(a[2])
 	if fds.Kind(n) == fd.KindNone {
-		return neg(EBADF), true
+		return neg(abi.EBADF), true
 	}
 	sa, e := sockAddrIn(addr, addrLen)
 	if e != 0 {
@@ -120,7 +121,7 @@ func sysConnect(f *Frame, a syscallArgs) (uint64, bool) {
 		return neg(e), true
 	}
 	if addrLen < 2 {
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	if isPair(n) && !fds.IsNetlink(n) {
 		return neg(pairConnect(sa)), true
@@ -140,10 +141,10 @@ const sockaddrUnSize = 110
 // answer is the path's lookup error, or ECONNREFUSED, as Linux's for a name nothing is bound to.
 func pairConnect(sa []byte) int {
 	if len(sa) <= 2 || len(sa) > sockaddrUnSize || uint16(sa[0])|uint16(sa[1])<<8 != afUNIX {
-		return EINVAL
+		return abi.EINVAL
 	}
 	if sa[2] == 0 {
-		return ECONNREFUSED // an abstract name: none is bound
+		return abi.ECONNREFUSED // an abstract name: none is bound
 	}
 	buf := &pathBufs[0]
 	k := copy(buf[:], sa[2:])
@@ -161,7 +162,7 @@ func pairConnect(sa []byte) int {
 	if errno != 0 && errno != fs.EFDLINK {
 		return errno
 	}
-	return ECONNREFUSED
+	return abi.ECONNREFUSED
 }
 
 func sysListen(f *Frame, a syscallArgs) (uint64, bool) {
@@ -178,18 +179,18 @@ func sysAccept4(f *Frame, a syscallArgs) (uint64, bool) {
 
 func sockAccept(f *Frame, n int, addr, addrLen uintptr, flags int) (uint64, bool) {
 	if fds.IsNetlink(n) {
-		return neg(EOPNOTSUPP), true // sock_no_accept
+		return neg(abi.EOPNOTSUPP), true // sock_no_accept
 	}
 	if flags&^(sockNonblock|sockCloexec) != 0 || isPair(n) {
-		return neg(EINVAL), true // a pair's end does not listen
+		return neg(abi.EINVAL), true // a pair's end does not listen
 	}
 	i, handle, errno := sockFD(n)
 	if errno != 0 {
 		return neg(errno), true
 	}
 	if fds.SocketNothingToRead(i) && fds.Nonblocking(n) {
-		tpNetLocal.Emit2(uint64(handle), neg(EAGAIN))
-		return neg(EAGAIN), true // no connection waits (fd.SocketNothingToRead)
+		tpNetLocal.Emit2(uint64(handle), neg(abi.EAGAIN))
+		return neg(abi.EAGAIN), true // no connection waits (fd.SocketNothingToRead)
 	}
 	domain, typ := fds.SocketType(i)
 	ni, nh, errno := fds.SocketReserve(domain, typ)
@@ -220,7 +221,7 @@ func sysSetsockopt(f *Frame, a syscallArgs) (uint64, bool) {
 		return neg(e), true
 	}
 	if int32(a[4]) < 0 || a[4] > maxOptLen {
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	return sockSimple(f, int(a[0]), sockwire.OpSetSockOpt, [3]int64{int64(int32(a[1])), int64(int32(a[2]))},
 		sockCall{addr: uintptr(a[3]), addrLen: uintptr(a[4])})
@@ -234,18 +235,18 @@ func sysGetsockopt(f *Frame, a syscallArgs) (uint64, bool) {
 		return neg(e), true
 	}
 	if isPair(n) && !fds.IsNetlink(n) && int32(a[1]) != solSocket {
-		return neg(EOPNOTSUPP), true
+		return neg(abi.EOPNOTSUPP), true
 	}
 	val, lenp := uintptr(a[3]), uintptr(a[4])
 	room, ok := readUser32(lenp)
 	if !ok {
-		return neg(EFAULT), true
+		return neg(abi.EFAULT), true
 	}
 	if int32(room) < 0 {
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	if val == 0 {
-		return neg(EFAULT), true
+		return neg(abi.EFAULT), true
 	}
 	return sockSimple(f, n, sockwire.OpGetSockOpt, [3]int64{int64(int32(a[1])), int64(int32(a[2])), int64(room)},
 		sockCall{out: netCall{buf: val, optLen: lenp}})
@@ -256,7 +257,7 @@ func sysShutdown(f *Frame, a syscallArgs) (uint64, bool) {
 		return neg(e), true
 	}
 	if uint32(a[1]) > 2 {
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	return sockSimple(f, int(a[0]), sockwire.OpShutdown, [3]int64{int64(a[1])}, sockCall{})
 }
@@ -267,7 +268,7 @@ func sysShutdown(f *Frame, a syscallArgs) (uint64, bool) {
 func sysSendto(f *Frame, a syscallArgs) (uint64, bool) {
 	n, buf, count := int(int32(a[0])), uintptr(a[1]), uintptr(a[2])
 	if !accessOK(buf, min(count, maxRW)) {
-		return neg(EFAULT), true
+		return neg(abi.EFAULT), true
 	}
 	if e := sockKindErrno(n); e != 0 {
 		return neg(e), true
@@ -285,7 +286,7 @@ func sysSendto(f *Frame, a syscallArgs) (uint64, bool) {
 func sysRecvfrom(f *Frame, a syscallArgs) (uint64, bool) {
 	n, buf, count := int(int32(a[0])), uintptr(a[1]), uintptr(a[2])
 	if !accessOK(buf, min(count, maxRW)) {
-		return neg(EFAULT), true
+		return neg(abi.EFAULT), true
 	}
 	if e := sockKindErrno(n); e != 0 {
 		return neg(e), true
@@ -322,18 +323,18 @@ type msgHeader struct {
 func importMsghdr(msg uintptr, send bool) (h msgHeader, errno int) {
 	m, ok := userBytes(msg, msghdrSize, false)
 	if !ok {
-		return h, EFAULT
+		return h, abi.EFAULT
 	}
 	h.name = uintptr(le64(m[msgName:]))
 	if nl := int32(le64(m[msgNameLen:])); h.name != 0 {
 		if nl < 0 {
-			return h, EINVAL
+			return h, abi.EINVAL
 		}
 		h.nameLen = min(uintptr(nl), sockwire.MaxAddr)
 	}
 	if send && h.nameLen != 0 {
 		if _, ok := userBytes(h.name, h.nameLen, false); !ok {
-			return h, EFAULT
+			return h, abi.EFAULT
 		}
 	}
 	if send && h.nameLen == 0 {
@@ -341,7 +342,7 @@ func importMsghdr(msg uintptr, send bool) (h msgHeader, errno int) {
 	}
 	h.iov, h.iovLen = uintptr(le64(m[msgIov:])), uintptr(le64(m[msgIovLen:]))
 	if h.iovLen > uioMaxIOV {
-		return h, EMSGSIZE
+		return h, abi.EMSGSIZE
 	}
 	if _, _, errno := importIovec(h.iov, h.iovLen); errno != 0 {
 		return h, errno
@@ -367,13 +368,13 @@ func sysSendmsg(f *Frame, a syscallArgs) (uint64, bool) {
 	}
 	if h.ctlLen > 0 {
 		if h.ctlLen >= optmemMax {
-			return neg(ENOBUFS), true
+			return neg(abi.ENOBUFS), true
 		}
 		if _, ok := userBytes(h.ctl, h.ctlLen, false); !ok {
-			return neg(EFAULT), true
+			return neg(abi.EFAULT), true
 		}
 		if !isPair(n) {
-			return neg(EOPNOTSUPP), true // ancillary data is not passed on to the launcher's sockets
+			return neg(abi.EOPNOTSUPP), true // ancillary data is not passed on to the launcher's sockets
 		}
 	}
 	c := sockCall{src: h.iov, srcLen: h.iovLen, srcVec: true, addr: h.name, addrLen: h.nameLen}
@@ -395,7 +396,7 @@ func sysRecvmsg(f *Frame, a syscallArgs) (uint64, bool) {
 	}
 	m, ok := userBytes(msg, msghdrSize, true)
 	if !ok {
-		return neg(EFAULT), true // the header is written back
+		return neg(abi.EFAULT), true // the header is written back
 	}
 	c := sockCall{srcVec: true, out: netCall{buf: h.iov, count: h.iovLen, vec: true, msgFlags: msg + msgFlagsOff}}
 	if h.name != 0 {
@@ -425,7 +426,7 @@ func sockSend(f *Frame, n int, flags int64, c sockCall) (uint64, bool) {
 		return neg(errno), true
 	}
 	if _, typ := fds.SocketType(i); typ == sockDgram && total+uint64(c.addrLen) > sockwire.MaxData {
-		return neg(EMSGSIZE), true // a datagram goes whole or not at all: it must fit one frame
+		return neg(abi.EMSGSIZE), true // a datagram goes whole or not at all: it must fit one frame
 	}
 	c.call, c.fd, c.sock, c.flags, c.total = callSend, int32(n), int32(i), flags, total
 	c.h = sockwire.Header{Op: sockwire.OpSend, Handle: handle, A: [3]int64{flags &^ msgNosignal}}
@@ -446,8 +447,8 @@ func sockRecv(f *Frame, n int, flags int64, c sockCall) (uint64, bool) {
 		return neg(errno), true
 	}
 	if fds.SocketNothingToRead(i) && (fds.Nonblocking(n) || flags&msgDontwait != 0) && flags&msgPeek == 0 {
-		tpNetLocal.Emit2(uint64(handle), neg(EAGAIN))
-		return neg(EAGAIN), true // known without a round trip (fd.SocketNothingToRead)
+		tpNetLocal.Emit2(uint64(handle), neg(abi.EAGAIN))
+		return neg(abi.EAGAIN), true // known without a round trip (fd.SocketNothingToRead)
 	}
 	c.call, c.fd, c.sock, c.flags, c.total = callRecv, int32(n), int32(i), flags, total
 	want := min(total, uint64(sockwire.MaxData-sockwire.MaxAddr))

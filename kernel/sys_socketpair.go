@@ -3,6 +3,8 @@ package kernel
 import (
 	"encoding/binary"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/sockwire"
 )
@@ -29,30 +31,30 @@ func sysSocketpair(f *Frame, a syscallArgs) (uint64, bool) {
 	base := typ & sockTypeMask
 	switch {
 	case typ&^(sockTypeMask|sockNonblock|sockCloexec) != 0:
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	case domain < 0 || domain >= nProto:
-		return neg(EAFNOSUPPORT), true
+		return neg(abi.EAFNOSUPPORT), true
 	case base >= sockMax:
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	case domain == afINET || domain == afINET6:
 		if errno := inetCreateCheck(domain, base, proto); errno != 0 {
 			return neg(errno), true
 		}
-		return neg(EOPNOTSUPP), true // no pairs of Internet sockets
+		return neg(abi.EOPNOTSUPP), true // no pairs of Internet sockets
 	case domain != afUNIX:
-		return neg(EAFNOSUPPORT), true
+		return neg(abi.EAFNOSUPPORT), true
 	case proto != 0 && proto != afUNIX: // unix_create: 0 or PF_UNIX
-		return neg(EPROTONOSUPPORT), true
+		return neg(abi.EPROTONOSUPPORT), true
 	case base == sockRaw:
 		base = sockDgram // unix_create makes SOCK_RAW a datagram socket
 	case base == sockSeqpacket:
-		return neg(EOPNOTSUPP), true // seqpacket pairs: not yet
+		return neg(abi.EOPNOTSUPP), true // seqpacket pairs: not yet
 	case base != sockStream && base != sockDgram:
-		return neg(ESOCKTNOSUPPORT), true
+		return neg(abi.ESOCKTNOSUPPORT), true
 	}
 	b, ok := userBytes(sv, 8, true) // checked first, so a bad pointer leaves no pair behind
 	if !ok {
-		return neg(EFAULT), true
+		return neg(abi.EFAULT), true
 	}
 	// SOCK_NONBLOCK and SOCK_CLOEXEC are O_NONBLOCK's and O_CLOEXEC's values.
 	s0, s1, errno := fds.SocketpairOf(typ&(sockNonblock|sockCloexec), base == sockDgram)
@@ -77,15 +79,15 @@ func inetCreateCheck(domain, base, proto int) int {
 	switch base {
 	case sockStream:
 		if proto != 0 && proto != ipprotoTCP && proto != ipprotoMPTCP {
-			return EPROTONOSUPPORT
+			return abi.EPROTONOSUPPORT
 		}
 	case sockDgram:
 		if proto != 0 && proto != ipprotoUDP && proto != ipprotoUDPLite && proto != ping {
-			return EPROTONOSUPPORT
+			return abi.EPROTONOSUPPORT
 		}
 	case sockRaw:
 	default:
-		return ESOCKTNOSUPPORT
+		return abi.ESOCKTNOSUPPORT
 	}
 	return 0
 }
@@ -110,35 +112,35 @@ func pairSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 	case sockwire.OpSockName, sockwire.OpPeerName:
 		unnamed := [2]byte{afUNIX, 0} // sa_family_t AF_UNIX, no path
 		if !putSockaddr(c.out.addr, c.out.addrLen, unnamed[:]) {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		return 0
 	case sockwire.OpGetSockOpt:
 		return pairGetsockopt(n, args[0], args[1], c.out.buf, c.out.optLen)
 	case sockwire.OpSetSockOpt:
 		if args[0] != solSocket {
-			return neg(EOPNOTSUPP)
+			return neg(abi.EOPNOTSUPP)
 		}
 		if args[1] == soPasscred {
 			v, ok := readUser32(c.addr)
 			if c.addrLen < 4 {
-				return neg(EINVAL)
+				return neg(abi.EINVAL)
 			}
 			if !ok {
-				return neg(EFAULT)
+				return neg(abi.EFAULT)
 			}
 			fds.SetPairPasscred(n, v != 0)
 		}
 		return 0 // other SOL_SOCKET options: taken, and nothing here depends on them
 	case sockwire.OpConnect:
-		return neg(EISCONN)
+		return neg(abi.EISCONN)
 	}
-	return neg(EINVAL) // bind, listen: a pair is connected already
+	return neg(abi.EINVAL) // bind, listen: a pair is connected already
 }
 
 func pairGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 	if level != solSocket {
-		return neg(EOPNOTSUPP)
+		return neg(abi.EOPNOTSUPP)
 	}
 	var v uint32
 	switch name {
@@ -156,7 +158,7 @@ func pairGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 	case soProtocol, soError, soAcceptConn:
 		v = 0
 	default:
-		return neg(ENOPROTOOPT)
+		return neg(abi.ENOPROTOOPT)
 	}
 	return putOptInt(v, val, lenp)
 }
@@ -176,16 +178,16 @@ func pairMove(f *Frame, n int, write bool, flags int64, c sockCall, ctl, ctlLen,
 	}
 	switch {
 	case write && c.addrLen > 0:
-		return neg(EISCONN), true
+		return neg(abi.EISCONN), true
 	case flags&^allowed != 0:
-		return neg(EOPNOTSUPP), true
+		return neg(abi.EOPNOTSUPP), true
 	}
 	if write && (ctlLen > 0 || fds.PairDgram(n)) {
 		return pairSend(f, n, c.srcVec, c.src, c.srcLen, flags, ctl, ctlLen)
 	}
 	if !write && (msg != 0 || flags&(msgDontwait|msgTrunc) != 0 || pairMessages(n, false)) {
 		if c.out.addr != 0 && !writeUser32(c.out.addrLen, 0) { // no sender address
-			return neg(EFAULT), true
+			return neg(abi.EFAULT), true
 		}
 		return pairRecv(f, n, c.out.vec, c.out.buf, c.out.count, flags, ctl, ctlLen, msg)
 	}
@@ -193,10 +195,10 @@ func pairMove(f *Frame, n int, write bool, flags int64, c sockCall, ctl, ctlLen,
 	if !write {
 		buf, count, vec = c.out.buf, c.out.count, c.out.vec
 		if c.out.addr != 0 && !writeUser32(c.out.addrLen, 0) { // no sender address
-			return neg(EFAULT), true
+			return neg(abi.EFAULT), true
 		}
 		if c.out.msgFlags != 0 && !writeUser32(c.out.msgFlags, 0) {
-			return neg(EFAULT), true
+			return neg(abi.EFAULT), true
 		}
 	}
 	cur().noSigpipe = write && flags&msgNosignal != 0

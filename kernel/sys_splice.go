@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/signal"
@@ -45,12 +46,12 @@ func spliceEnd(n int, offset bool) (splice.End, int) {
 	e := splice.End{Offset: offset, Nonblock: fds.Nonblocking(n), CanRead: true, CanWrite: true}
 	switch fds.Kind(n) {
 	case fd.KindNone:
-		return e, fs.EBADF
+		return e, abi.EBADF
 	case fd.KindPipe:
 		_, writeEnd, _ := fds.Pipe(n)
 		e.Kind, e.CanRead, e.CanWrite = splice.Pipe, !writeEnd, writeEnd
 	case fd.KindFile:
-		f, errno := fileOf(n, fs.EBADF)
+		f, errno := fileOf(n, abi.EBADF)
 		if errno != 0 {
 			return e, errno
 		}
@@ -83,9 +84,9 @@ func spliceOffset(addr uintptr, pos int64) (int64, int) {
 	v, ok := readUser64(addr)
 	switch {
 	case !ok:
-		return 0, fs.EFAULT
+		return 0, abi.EFAULT
 	case int64(v) < 0:
-		return 0, fs.EINVAL
+		return 0, abi.EINVAL
 	}
 	return int64(v), 0
 }
@@ -107,7 +108,7 @@ func spliceMoved(n int, addr uintptr, pos int64, seekable bool, moved int) uint6
 	switch {
 	case addr != 0:
 		if !writeUser64(addr, uint64(pos)) {
-			return neg(fs.EFAULT)
+			return neg(abi.EFAULT)
 		}
 	case seekable:
 		if f, ok := fds.File(n); ok {
@@ -145,7 +146,7 @@ func spliceErr(errno int) spliceOutcome   { return spliceDone(neg(errno)) }
 // spliceBlocked is a pipe's EAGAIN: the call's EAGAIN if it must not wait, else a wait on n.
 func spliceBlocked(n int, nonblock bool) spliceOutcome {
 	if nonblock {
-		return spliceErr(fs.EAGAIN)
+		return spliceErr(abi.EAGAIN)
 	}
 	return spliceOutcome{wait: n}
 }
@@ -153,7 +154,7 @@ func spliceBlocked(n int, nonblock bool) spliceOutcome {
 // spliceEPIPE is a pipe with no reader left: EPIPE and SIGPIPE, as a write's.
 func spliceEPIPE() spliceOutcome {
 	sendSignal(curSlot(), sigPIPE, signal.Info{Signo: sigPIPE, Code: signal.SI_USER, Pid: processID})
-	return spliceErr(EPIPE)
+	return spliceErr(abi.EPIPE)
 }
 
 // spliceRun runs splice, sendfile or copy_file_range (nr) with arguments a.
@@ -215,7 +216,7 @@ func sysSpliceImpl(fdIn int, offIn uintptr, fdOut int, offOut uintptr, length ui
 		return spliceDone(0)
 	}
 	if flags&^splice.FAll != 0 {
-		return spliceErr(fs.EINVAL)
+		return spliceErr(abi.EINVAL)
 	}
 	in, errno := spliceEnd(fdIn, offIn != 0)
 	if errno != 0 {
@@ -229,7 +230,7 @@ func sysSpliceImpl(fdIn int, offIn uintptr, fdOut int, offOut uintptr, length ui
 	// both offsets are read (EFAULT) before the ends' modes and kinds are looked at.
 	if !(in.Kind == splice.Pipe && in.Offset || out.Kind == splice.Pipe && out.Offset) {
 		if offOut != 0 && !userRange(offOut, 8, false) || offIn != 0 && !userRange(offIn, 8, false) {
-			return spliceErr(fs.EFAULT)
+			return spliceErr(abi.EFAULT)
 		}
 	}
 	pin, _, _ := fds.Pipe(fdIn)
@@ -274,7 +275,7 @@ func sysSpliceImpl(fdIn int, offIn uintptr, fdOut int, offOut uintptr, length ui
 func pipeToPipe(in, out int, length int, nonblock, consume bool) spliceOutcome {
 	data, errno := fds.PipeData(in)
 	switch {
-	case errno == fd.EAGAIN:
+	case errno == abi.EAGAIN:
 		return spliceBlocked(in, nonblock)
 	case errno != 0:
 		return spliceErr(errno)
@@ -283,9 +284,9 @@ func pipeToPipe(in, out int, length int, nonblock, consume bool) spliceOutcome {
 	}
 	room, errno := fds.PipeRoom(out)
 	switch {
-	case errno == fd.EPIPE:
+	case errno == abi.EPIPE:
 		return spliceEPIPE()
-	case errno == fd.EAGAIN:
+	case errno == abi.EAGAIN:
 		return spliceBlocked(out, nonblock)
 	case errno != 0:
 		return spliceErr(errno)
@@ -332,7 +333,7 @@ func onShare(n int) bool {
 func pipeToFile(in, out int, offAddr uintptr, pos int64, length int, nonblock bool) spliceOutcome {
 	data, errno := fds.PipeData(in)
 	switch {
-	case errno == fd.EAGAIN:
+	case errno == abi.EAGAIN:
 		return spliceBlocked(in, nonblock)
 	case errno != 0:
 		return spliceErr(errno)
@@ -379,9 +380,9 @@ func pipeToFile(in, out int, offAddr uintptr, pos int64, length int, nonblock bo
 func fileToPipe(in int, offAddr uintptr, pos int64, out int, length int, nonblock bool) spliceOutcome {
 	room, errno := fds.PipeRoom(out)
 	switch {
-	case errno == fd.EPIPE:
+	case errno == abi.EPIPE:
 		return spliceEPIPE()
-	case errno == fd.EAGAIN:
+	case errno == abi.EAGAIN:
 		return spliceBlocked(out, nonblock)
 	case errno != 0:
 		return spliceErr(errno)
@@ -421,7 +422,7 @@ func fileToPipe(in int, offAddr uintptr, pos int64, out int, length int, nonbloc
 // in the first (fs/splice.c's do_tee: EINVAL unless both are pipes, and different ones).
 func sysTeeImpl(in, out int, length uintptr, flags uint32) spliceOutcome {
 	if flags&^splice.FAll != 0 {
-		return spliceErr(fs.EINVAL)
+		return spliceErr(abi.EINVAL)
 	}
 	if length == 0 {
 		return spliceDone(0)
@@ -435,12 +436,12 @@ func sysTeeImpl(in, out int, length uintptr, flags uint32) spliceOutcome {
 	case errno != 0:
 		return spliceErr(errno)
 	case !ie.CanRead || !oe.CanWrite:
-		return spliceErr(fs.EBADF)
+		return spliceErr(abi.EBADF)
 	}
 	pin, _, _ := fds.Pipe(in)
 	pout, _, _ := fds.Pipe(out)
 	if ie.Kind != splice.Pipe || oe.Kind != splice.Pipe || pin == pout {
-		return spliceErr(fs.EINVAL)
+		return spliceErr(abi.EINVAL)
 	}
 	return pipeToPipe(in, out, int(min(length, maxRW)), flags&splice.FNonblock != 0 || ie.Nonblock || oe.Nonblock, false)
 }
@@ -456,9 +457,9 @@ func sysSendfileImpl(out, in int, offAddr uintptr, count uintptr) spliceOutcome 
 	case errno != 0:
 		return spliceErr(errno)
 	case !ie.CanRead:
-		return spliceErr(fs.EBADF)
+		return spliceErr(abi.EBADF)
 	case offAddr != 0 && ie.Kind != splice.File:
-		return spliceErr(fs.ESPIPE)
+		return spliceErr(abi.ESPIPE)
 	}
 	pos, errno := splicePos(in, offAddr)
 	if errno != 0 {
@@ -469,9 +470,9 @@ func sysSendfileImpl(out, in int, offAddr uintptr, count uintptr) spliceOutcome 
 	case errno != 0:
 		return spliceErr(errno)
 	case !oe.CanWrite:
-		return spliceErr(fs.EBADF)
+		return spliceErr(abi.EBADF)
 	case ie.Kind != splice.File:
-		return spliceErr(fs.EINVAL)
+		return spliceErr(abi.EINVAL)
 	}
 	count = min(count, maxRW)
 	switch oe.Kind {
@@ -482,13 +483,13 @@ func sysSendfileImpl(out, in int, offAddr uintptr, count uintptr) spliceOutcome 
 		return fileToPipe(in, offAddr, pos, out, int(count), oe.Nonblock)
 	case splice.File, splice.Console:
 		if oe.Append {
-			return spliceErr(fs.EINVAL)
+			return spliceErr(abi.EINVAL)
 		}
 		return spliceDone(copyFile(in, offAddr, pos, out, 0, count))
 	case splice.Socket:
 		f, _ := fds.File(in)
 		if onShare(in) || rootNS.Mode(f.Node)&fs.S_IFMT != fs.S_IFREG {
-			return spliceErr(fs.EINVAL)
+			return spliceErr(abi.EINVAL)
 		}
 		st, errno := rootNS.Stat(f.Node)
 		switch {
@@ -500,7 +501,7 @@ func sysSendfileImpl(out, in int, offAddr uintptr, count uintptr) spliceOutcome 
 		n := int(min(int64(count), st.Size-pos))
 		return spliceOutcome{sock: spliceSendfile, wait: -1, sockFD: int32(out), otherFD: int32(in), length: n, pos: pos, offAddr: offAddr}
 	}
-	return spliceErr(fs.EINVAL)
+	return spliceErr(abi.EINVAL)
 }
 
 // spliceSocket makes the socket call of a splice or sendfile that o describes: a receive into
@@ -639,7 +640,7 @@ func sysCopyFileRangeImpl(in int, offIn uintptr, out int, offOut uintptr, length
 	var pos [2]int64
 	for i, n := range [2]int{in, out} {
 		if fds.Kind(n) == fd.KindNone {
-			return neg(fs.EBADF)
+			return neg(abi.EBADF)
 		}
 		f, errno := fileOf(n, 0)
 		switch {
@@ -656,7 +657,7 @@ func sysCopyFileRangeImpl(in int, offIn uintptr, out int, offOut uintptr, length
 		if addr != 0 { // a negative offset is CopyRange's EINVAL, after the checks of the files
 			v, ok := readUser64(addr)
 			if !ok {
-				return neg(fs.EFAULT)
+				return neg(abi.EFAULT)
 			}
 			pos[i] = int64(v)
 		}

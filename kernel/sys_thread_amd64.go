@@ -1,5 +1,7 @@
 package kernel
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // amd64's thread-pointer calls: arch_prctl, and the clone child's registers.
 
 // cloneArgs reads clone's arguments: on amd64 (flags, stack, parent_tid, child_tid, tls).
@@ -30,17 +32,17 @@ func sysArchPrctlImpl(f *Frame, code int, addr uintptr) uint64 {
 	switch code {
 	case archSetFS:
 		if addr >= userHi && addr < 1<<63 {
-			return neg(EPERM) // non-canonical: Linux refuses it too
+			return neg(abi.EPERM) // non-canonical: Linux refuses it too
 		}
 		f.FSBase = uint64(addr)
 		return 0
 	case archGetFS:
 		if !writeUser64(addr, f.FSBase) {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		return 0
 	case archSetGS, archGetGS:
-		return neg(EPERM) // GS belongs to the kernel (the per-CPU area)
+		return neg(abi.EPERM) // GS belongs to the kernel (the per-CPU area)
 	}
-	return neg(EINVAL)
+	return neg(abi.EINVAL)
 }

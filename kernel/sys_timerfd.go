@@ -3,6 +3,8 @@ package kernel
 import (
 	"encoding/binary"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/timerfd"
 )
@@ -22,7 +24,7 @@ var (
 func sysTimerfdCreateImpl(clockid int32, flags int) uint64 {
 	ok, realtime := timerfd.ValidClock(clockid)
 	if !ok || !timerfd.ValidCreateFlags(flags) {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	id, errno := timerfds.Create(-1, realtime)
 	if errno != 0 {
@@ -41,11 +43,11 @@ func sysTimerfdCreateImpl(clockid int32, flags int) uint64 {
 // timerfd.
 func timerfdOf(n int) (int, int) {
 	if fds.Kind(n) == fd.KindNone {
-		return 0, EBADF
+		return 0, abi.EBADF
 	}
 	id, ok := fds.Timerfd(n)
 	if !ok {
-		return 0, EINVAL
+		return 0, abi.EINVAL
 	}
 	return id, 0
 }
@@ -59,12 +61,12 @@ func timerfdChanged(n, id int) {
 func sysTimerfdSettimeImpl(n int, flags int, newAddr, oldAddr uintptr) uint64 {
 	b, ok := userBytes(newAddr, itimerspecSize, false)
 	if !ok {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	interval, iok := timespecNanos(b[0:16])
 	value, vok := timespecNanos(b[16:32])
 	if !timerfd.ValidSetFlags(flags) || !iok || !vok {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	id, errno := timerfdOf(n)
 	if errno != 0 {
@@ -78,7 +80,7 @@ func sysTimerfdSettimeImpl(n int, flags int, newAddr, oldAddr uintptr) uint64 {
 	timerfdChanged(n, id)
 	if oldAddr != 0 {
 		if !writeTimespec(oldAddr, oldInterval) || !writeTimespec(oldAddr+16, oldValue) {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 	}
 	return 0
@@ -92,7 +94,7 @@ func sysTimerfdGettimeImpl(n int, addr uintptr) uint64 {
 	value, interval := timerfds.Get(id, nanotime())
 	timerfdChanged(n, id)
 	if !writeTimespec(addr, interval) || !writeTimespec(addr+16, value) {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	return 0
 }
@@ -106,12 +108,12 @@ func timerfdRead(n int, buf uintptr) (ret uint64, done bool) {
 	}
 	b, ok := userBytes(buf, 8, true)
 	if !ok {
-		return neg(EFAULT), true
+		return neg(abi.EFAULT), true
 	}
 	ticks, errno := timerfds.Read(id, nanotime())
 	fds.SetTimerfdTicks(n, 0)
 	switch {
-	case errno == EAGAIN && !fds.Nonblocking(n):
+	case errno == abi.EAGAIN && !fds.Nonblocking(n):
 		return 0, false
 	case errno != 0:
 		return neg(errno), true

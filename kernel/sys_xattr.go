@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
@@ -20,17 +21,17 @@ func userXattrName(addr uintptr) ([]byte, int) {
 	for n := 0; n < len(xattrName); n++ {
 		b, ok := userBytes(addr+uintptr(n), 1, false)
 		if !ok {
-			return nil, fs.EFAULT
+			return nil, abi.EFAULT
 		}
 		if b[0] == 0 {
 			if n == 0 {
-				return nil, fs.ERANGE
+				return nil, abi.ERANGE
 			}
 			return xattrName[:n], 0
 		}
 		xattrName[n] = b[0]
 	}
-	return nil, fs.ERANGE
+	return nil, abi.ERANGE
 }
 
 // xattrNode finds the file of an xattr call: path (following a final symbolic link unless
@@ -40,11 +41,11 @@ func xattrNode(pathAddr uintptr, n int, nofollow bool) (vfs.Node, int) {
 		f, ok := fds.File(n)
 		switch {
 		case !ok && fds.Kind(n) == fd.KindNone:
-			return vfs.Node{}, fs.EBADF
+			return vfs.Node{}, abi.EBADF
 		case !ok:
-			return vfs.Node{}, fs.EOPNOTSUPP
+			return vfs.Node{}, abi.EOPNOTSUPP
 		case f.Flags&fs.O_PATH != 0:
-			return vfs.Node{}, fs.EBADF
+			return vfs.Node{}, abi.EBADF
 		}
 		return f.Node, 0
 	}
@@ -58,20 +59,20 @@ func xattrNode(pathAddr uintptr, n int, nofollow bool) (vfs.Node, int) {
 // sysSetxattrImpl is setxattr, lsetxattr (nofollow) and fsetxattr (pathAddr 0, descriptor n).
 func sysSetxattrImpl(pathAddr uintptr, n int, nofollow bool, nameAddr, value, size uintptr, flags int) uint64 {
 	if flags&^(fs.XATTR_CREATE|fs.XATTR_REPLACE) != 0 {
-		return neg(fs.EINVAL)
+		return neg(abi.EINVAL)
 	}
 	name, errno := userXattrName(nameAddr)
 	if errno != 0 {
 		return neg(errno)
 	}
 	if size > fs.XATTR_SIZE_MAX {
-		return neg(fs.E2BIG)
+		return neg(abi.E2BIG)
 	}
 	var val []byte
 	if size > 0 {
 		b, ok := userBytes(value, size, false)
 		if !ok {
-			return neg(fs.EFAULT)
+			return neg(abi.EFAULT)
 		}
 		val = b
 	}
@@ -101,11 +102,11 @@ func sysGetxattrImpl(pathAddr uintptr, n int, nofollow bool, nameAddr, value, si
 		return uint64(len(v))
 	}
 	if uintptr(len(v)) > min(size, fs.XATTR_SIZE_MAX) {
-		return neg(fs.ERANGE)
+		return neg(abi.ERANGE)
 	}
 	dst, ok := userBytes(value, uintptr(len(v)), true)
 	if !ok {
-		return neg(fs.EFAULT)
+		return neg(abi.EFAULT)
 	}
 	return uint64(copy(dst, v))
 }
@@ -125,11 +126,11 @@ func sysListxattrImpl(pathAddr uintptr, n int, nofollow bool, list, size uintptr
 		return uint64(total)
 	}
 	if uintptr(total) > min(size, fs.XATTR_LIST_MAX) {
-		return neg(fs.ERANGE)
+		return neg(abi.ERANGE)
 	}
 	dst, ok := userBytes(list, uintptr(total), true)
 	if !ok {
-		return neg(fs.EFAULT)
+		return neg(abi.EFAULT)
 	}
 	got, errno := rootNS.ListXattr(node, dst)
 	return errnoOr(errno, uint64(got))

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/ptimer"
 	"github.com/unitrace/unitrace/trace"
 )
@@ -120,7 +121,7 @@ func dispatch(f *Frame, nr uint64, a syscallArgs) (ret uint64, done bool) {
 		return neg(c.errno), true
 	}
 	reportUnknownSyscall(nr)
-	return neg(ENOSYS), true
+	return neg(abi.ENOSYS), true
 }
 
 // lookupCall returns the row of system call nr: sysTable's, traceCalls', or the zero row.

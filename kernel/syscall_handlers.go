@@ -1,6 +1,9 @@
 package kernel
 
-import "github.com/unitrace/unitrace/kernel/fd"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/fd"
+)
 
 // The system-call handlers that sysTable names (kernel/systab/calls.go lists which call each
 // serves): each takes the arguments from their registers, in Linux's order for the call, and
@@ -123,14 +126,14 @@ func sysPwritev(f *Frame, a syscallArgs) (uint64, bool) {
 // whether it can seek (ESPIPE), before the iovecs.
 func vectorPos(a syscallArgs, write bool) uint64 {
 	if int64(a[3]) < 0 {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	switch fds.Kind(int(a[0])) {
 	case fd.KindNone:
-		return neg(EBADF)
+		return neg(abi.EBADF)
 	case fd.KindFile:
 	default:
-		return neg(ESPIPE)
+		return neg(abi.ESPIPE)
 	}
 	return vectorIO(int(a[0]), uintptr(a[1]), int(int32(a[2])), int64(a[3]), write)
 }
@@ -439,7 +442,7 @@ func sysGetegid(f *Frame, a syscallArgs) (uint64, bool) { return 0, true }
 // rejects a negative one before looking at the list, so the list is never written.
 func sysGetgroups(f *Frame, a syscallArgs) (uint64, bool) {
 	if int32(a[0]) < 0 {
-		return neg(EINVAL), true
+		return neg(abi.EINVAL), true
 	}
 	return 0, true
 }
@@ -529,20 +532,20 @@ func sysPrctl(f *Frame, a syscallArgs) (uint64, bool) {
 	switch uint32(a[0]) {
 	case prSetNoNewPrivs:
 		if a[1] != 1 || a[2]|a[3]|a[4] != 0 {
-			return neg(EINVAL), true
+			return neg(abi.EINVAL), true
 		}
 		cur().noNewPrivs = true
 		return 0, true
 	case prGetNoNewPrivs:
 		if a[1]|a[2]|a[3]|a[4] != 0 {
-			return neg(EINVAL), true
+			return neg(abi.EINVAL), true
 		}
 		if cur().noNewPrivs {
 			return 1, true
 		}
 		return 0, true
 	}
-	return neg(EINVAL), true
+	return neg(abi.EINVAL), true
 }
 
 func sysOpenat2(f *Frame, a syscallArgs) (uint64, bool) {

@@ -2,6 +2,8 @@
 
 package kernel
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // The Linux/amd64 system calls the kernel answers: kernel/systab lists them by name, with
 // the numbers of package sysnames, which come from the Go toolchain.
 
@@ -362,7 +364,7 @@ var sysTable = [...]sysCall{
 	nrSplice:            {handler: sysSplice},            // partial: pipe to pipe, a file or a TCP socket to a pipe, a pipe to a file, a TCP socket or the console, with offsets, SPLICE_F_NONBLOCK and the pipe's and the socket's O_NONBLOCK as Linux; socket pairs EINVAL
 	nrTee:               {handler: sysTee},               // full: between two pipes, with SPLICE_F_NONBLOCK and either pipe's O_NONBLOCK as Linux
 	nrSyncFileRange:     {handler: sysSyncFileRange},     // partial: as fsync once the flags and range are checked (EINVAL); pipes and sockets ESPIPE
-	nrVmsplice:          {errno: ENOSYS},                 // fails: not served: Go does not use it
+	nrVmsplice:          {errno: abi.ENOSYS},             // fails: not served: Go does not use it
 	nrUtimensat:         {handler: sysUtimensat},         // full
 	nrEpollPwait:        {handler: sysEpollPwait},        // full: the signal mask stands for the thread's until the call returns (or the handler it runs returns); a signal with a handler interrupts the wait (EINTR)
 	nrTimerfdCreate:     {handler: sysTimerfdCreate},     // partial: CLOCK_REALTIME, MONOTONIC, BOOTTIME and their ALARM forms (others EINVAL), TFD_NONBLOCK and TFD_CLOEXEC; readable and pollable while expirations wait to be read; at most 512 timerfds (ENFILE)
@@ -382,8 +384,8 @@ var sysTable = [...]sysCall{
 	nrExecveat:          {handler: sysNoProcess},         // partial: as fork
 	nrCopyFileRange:     {handler: sysCopyFileRange},     // partial: regular files of one file system (EXDEV across two, as Linux since 5.19 for file systems without their own copy); flags must be 0; at most 1 MiB a call (one chunk with a shared directory's file)
 	nrStatx:             {handler: sysStatx},             // full: fills every field memfs knows whatever the mask asks, as Linux may
-	nrRseq:              {errno: ENOSYS},                 // fails: optional for the Go runtime
-	nrPidfdOpen:         {errno: ENOSYS},                 // fails: os.StartProcess's probe: then it does without pidfds
+	nrRseq:              {errno: abi.ENOSYS},             // fails: optional for the Go runtime
+	nrPidfdOpen:         {errno: abi.ENOSYS},             // fails: os.StartProcess's probe: then it does without pidfds
 	nrOpenat2:           {handler: sysOpenat2},           // partial: as openat, with open_how checked as Linux does (EINVAL, E2BIG) and RESOLVE_NO_XDEV, RESOLVE_NO_MAGICLINKS, RESOLVE_NO_SYMLINKS, RESOLVE_BENEATH and RESOLVE_IN_ROOT; RESOLVE_CACHED always EAGAIN (Linux may say it whenever it likes)
 	nrFaccessat2:        {handler: sysFaccessat2},        // full: root: only X_OK on a file without an execute bit fails
 	nrEpollPwait2:       {handler: sysEpollPwait2},       // full: as epoll_pwait

@@ -2,6 +2,8 @@
 
 package kernel
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // The Linux/arm64 system calls the kernel answers: kernel/systab lists them by name, with
 // the numbers of package sysnames, which come from the Go toolchain.
 
@@ -226,7 +228,7 @@ var sysTable = [...]sysCall{
 	nrSendfile:          {handler: sysSendfile},          // partial: from a file to a pipe, a file, a TCP socket or the console; a shared directory's or /proc's file to a socket EINVAL (Go's io.Copy falls back to read and write); at most 1 MiB a call between files
 	nrPselect6:          {handler: sysPselect6},          // full: as ppoll
 	nrPpoll:             {handler: sysPpoll},             // full: as poll; the signal mask stands for the thread's until the call returns (or the handler it runs returns); the time left goes back in the timeout
-	nrVmsplice:          {errno: ENOSYS},                 // fails: not served: Go does not use it
+	nrVmsplice:          {errno: abi.ENOSYS},             // fails: not served: Go does not use it
 	nrSplice:            {handler: sysSplice},            // partial: pipe to pipe, a file or a TCP socket to a pipe, a pipe to a file, a TCP socket or the console, with offsets, SPLICE_F_NONBLOCK and the pipe's and the socket's O_NONBLOCK as Linux; socket pairs EINVAL
 	nrTee:               {handler: sysTee},               // full: between two pipes, with SPLICE_F_NONBLOCK and either pipe's O_NONBLOCK as Linux
 	nrReadlinkat:        {handler: sysReadlinkat},        // full
@@ -324,8 +326,8 @@ var sysTable = [...]sysCall{
 	nrExecveat:          {handler: sysNoProcess},         // partial: as fork
 	nrCopyFileRange:     {handler: sysCopyFileRange},     // partial: regular files of one file system (EXDEV across two, as Linux since 5.19 for file systems without their own copy); flags must be 0; at most 1 MiB a call (one chunk with a shared directory's file)
 	nrStatx:             {handler: sysStatx},             // full: fills every field memfs knows whatever the mask asks, as Linux may
-	nrRseq:              {errno: ENOSYS},                 // fails: optional for the Go runtime
-	nrPidfdOpen:         {errno: ENOSYS},                 // fails: os.StartProcess's probe: then it does without pidfds
+	nrRseq:              {errno: abi.ENOSYS},             // fails: optional for the Go runtime
+	nrPidfdOpen:         {errno: abi.ENOSYS},             // fails: os.StartProcess's probe: then it does without pidfds
 	nrOpenat2:           {handler: sysOpenat2},           // partial: as openat, with open_how checked as Linux does (EINVAL, E2BIG) and RESOLVE_NO_XDEV, RESOLVE_NO_MAGICLINKS, RESOLVE_NO_SYMLINKS, RESOLVE_BENEATH and RESOLVE_IN_ROOT; RESOLVE_CACHED always EAGAIN (Linux may say it whenever it likes)
 	nrFaccessat2:        {handler: sysFaccessat2},        // full: root: only X_OK on a file without an execute bit fails
 	nrEpollPwait2:       {handler: sysEpollPwait2},       // full: as epoll_pwait

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/trace"
 )
@@ -163,12 +164,12 @@ func (s *stackSink) put(e *trace.StackEntry, frames *[trace.MaxDepth]uint64, n i
 // captureStacks serves trace.CtlStacks: the snapshot into the buffer at buf of size bytes.
 func captureStacks(buf, size uintptr) uint64 {
 	if !userRange(buf, size, true) {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	sink := stackSink{buf: buf, size: size}
 	n := snapshotStacks(&sink)
 	if n < 0 {
-		return neg(ENOSPC)
+		return neg(abi.ENOSPC)
 	}
 	return uint64(n)
 }

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"sync/atomic"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/ptimer"
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/kernel/signal"
@@ -242,7 +244,7 @@ const (
 
 func sysTimerCreateImpl(clockid int32, sevp, idAddr uintptr) uint64 {
 	if sevp != 0 && !userRange(sevp, sigevSize, false) { // read before the clock, as Linux
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	kind, c, canTime := resolveClock(clockid)
 	// A negative id is a CPU clock to Linux whatever it names (or, with CLOCKFD in its low
@@ -252,18 +254,18 @@ func sysTimerCreateImpl(clockid int32, sevp, idAddr uintptr) uint64 {
 	lateBad := kind == clockBad && clockid < 0 && clockid&clockFDMask != clockFD
 	switch {
 	case kind == clockBad && clockid < 0 && !lateBad:
-		return neg(EOPNOTSUPP)
+		return neg(abi.EOPNOTSUPP)
 	case kind == clockBad && !lateBad:
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	case !canTime && !lateBad:
-		return neg(EOPNOTSUPP)
+		return neg(abi.EOPNOTSUPP)
 	}
 	ev := ptimer.Event{Notify: ptimer.SigevSignal, Signo: signal.SIGALRM}
 	valueIsID := true
 	if sevp != 0 {
 		b, ok := userBytes(sevp, sigevSize, false)
 		if !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		ev.Value = binary.LittleEndian.Uint64(b[sigevValue:])
 		ev.Signo = int32(binary.LittleEndian.Uint32(b[sigevSigno:]))
@@ -273,23 +275,23 @@ func sysTimerCreateImpl(clockid int32, sevp, idAddr uintptr) uint64 {
 		case ptimer.SigevThreadID:
 			tid := int32(binary.LittleEndian.Uint32(b[sigevThreadID:]))
 			if ev.Target = slotOfTID(tid); tid <= 0 || ev.Target < 0 {
-				return neg(EINVAL)
+				return neg(abi.EINVAL)
 			}
 			fallthrough
 		case ptimer.SigevSignal, ptimer.SigevThread:
 			if !signal.Valid(int(ev.Signo)) {
-				return neg(EINVAL)
+				return neg(abi.EINVAL)
 			}
 		case ptimer.SigevNone:
 		default:
-			return neg(EINVAL)
+			return neg(abi.EINVAL)
 		}
 	}
 	if lateBad {
 		if !userRange(idAddr, 4, true) {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	id, errno := timers.Create(c, ev)
 	if errno != 0 {
@@ -300,7 +302,7 @@ func sysTimerCreateImpl(clockid int32, sevp, idAddr uintptr) uint64 {
 	}
 	if !writeUser32(idAddr, uint32(id)) {
 		timers.Delete(id)
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	return 0
 }
@@ -320,26 +322,26 @@ const itimerspecSize = 32
 func sysTimerSettimeImpl(id int32, flags int, newAddr, oldAddr uintptr) uint64 {
 	// Linux's order: the new value is read and checked before the timer is looked up.
 	if newAddr == 0 {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	interval, ok := readTimespec(newAddr)
 	if !ok {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	value, ok := readTimespec(newAddr + 16)
 	if !ok {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	if interval < 0 || value < 0 {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	clock, now, ok := timerClock(int(id))
 	if !ok {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	if oldAddr != 0 {
 		if _, ok := userBytes(oldAddr, itimerspecSize, true); !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 	}
 	abs := flags&timerAbstime != 0
@@ -362,11 +364,11 @@ func sysTimerSettimeImpl(id int32, flags int, newAddr, oldAddr uintptr) uint64 {
 func sysTimerGettimeImpl(id int32, addr uintptr) uint64 {
 	_, now, ok := timerClock(int(id))
 	if !ok {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	left, interval, _ := timers.Left(int(id), now)
 	if !writeTimespec(addr, interval) || !writeTimespec(addr+16, left) {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	return 0
 }
@@ -420,22 +422,22 @@ func sysSetitimerImpl(which int, newAddr, oldAddr uintptr) uint64 {
 	if newAddr != 0 {
 		b, ok := userBytes(newAddr, itimervalSize, false)
 		if !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 		if interval, ok = timevalNanos(b[0:16]); !ok {
-			return neg(EINVAL)
+			return neg(abi.EINVAL)
 		}
 		if value, ok = timevalNanos(b[16:32]); !ok {
-			return neg(EINVAL)
+			return neg(abi.EINVAL)
 		}
 	}
 	slot, ok := itimerSlot(which)
 	if !ok {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	if oldAddr != 0 {
 		if _, ok := userBytes(oldAddr, itimervalSize, true); !ok {
-			return neg(EFAULT)
+			return neg(abi.EFAULT)
 		}
 	}
 	t, _ := timers.Get(slot)
@@ -450,12 +452,12 @@ func sysSetitimerImpl(which int, newAddr, oldAddr uintptr) uint64 {
 func sysGetitimerImpl(which int, addr uintptr) uint64 {
 	slot, ok := itimerSlot(which)
 	if !ok {
-		return neg(EINVAL)
+		return neg(abi.EINVAL)
 	}
 	t, _ := timers.Get(slot)
 	left, interval, _ := timers.Left(slot, clockRead(t.Clock))
 	if _, ok := userBytes(addr, itimervalSize, true); !ok {
-		return neg(EFAULT)
+		return neg(abi.EFAULT)
 	}
 	putItimerval(addr, left, interval)
 	return 0

@@ -11,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	ucpio "github.com/u-root/u-root/pkg/cpio"
+
 	kfs "github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/cpio"
 	"github.com/unitrace/unitrace/kernel/fs/fstest"
@@ -207,7 +210,7 @@ func TestPackAndUnpack(t *testing.T) {
 		t.Errorf("compared %d files", n)
 	}
 	at := vfs.At{Root: ns.Root(), Dir: ns.Root()}
-	if errno := ns.Mkdir(nil, at, []byte("/data/more/new"), 0o755, kfs.Timespec{}); errno != kfs.EROFS {
+	if errno := ns.Mkdir(nil, at, []byte("/data/more/new"), 0o755, kfs.Timespec{}); errno != abi.EROFS {
 		t.Errorf("mkdir in a packed directory = %d, want EROFS", errno)
 	}
 }

@@ -1,5 +1,7 @@
 package fd
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // The console's descriptors (0, 1 and 2 at first, and their dups) share one input: the bytes
 // the kernel's receive ring holds. The table keeps only whether a read would return at once
 // (bytes wait, or the input is at its end); the kernel says when that changes and when bytes
@@ -56,7 +58,7 @@ func (t *Table) ConsoleDescriptors(out []int32) int {
 func (t *Table) OpenConsole(flags int) (fd int, errno int) {
 	fd = t.open(KindConsole, flags&O_CLOEXEC != 0, flags&O_NONBLOCK != 0)
 	if fd < 0 {
-		return -1, EMFILE
+		return -1, abi.EMFILE
 	}
 	return fd, 0
 }

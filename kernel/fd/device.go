@@ -1,11 +1,13 @@
 package fd
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // OpenDevice opens the lowest free descriptor on kernel device dev (the kernel gives the trace
 // ports fixed descriptors at boot this way).
 func (t *Table) OpenDevice(dev uint32) (fd int, errno int) {
 	fd = t.open(KindDevice, false, false)
 	if fd < 0 {
-		return -1, EMFILE
+		return -1, abi.EMFILE
 	}
 	t.files[fd].count = uint64(dev)
 	return fd, 0

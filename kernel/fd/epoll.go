@@ -1,5 +1,7 @@
 package fd
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // Event is struct epoll_event: the event mask and the caller's opaque data.
 type Event struct {
 	Events uint32
@@ -11,11 +13,11 @@ type Event struct {
 // a full table is EMFILE.
 func (t *Table) EpollCreate(flags int) (fd int, errno int) {
 	if flags&^EPOLL_CLOEXEC != 0 {
-		return -1, EINVAL
+		return -1, abi.EINVAL
 	}
 	fd = t.open(KindEpoll, flags&EPOLL_CLOEXEC != 0, false)
 	if fd < 0 {
-		return -1, EMFILE
+		return -1, abi.EMFILE
 	}
 	return fd, 0
 }
@@ -40,58 +42,58 @@ func (t *Table) EpollCreate(flags int) (fd int, errno int) {
 // ep_modify do.
 func (t *Table) EpollCtl(epfd, op, fd int, ev Event) (errno int) {
 	if !t.isOpen(epfd) || !t.isOpen(fd) {
-		return EBADF
+		return abi.EBADF
 	}
 	target := t.files[fd].kind
 	if target == KindDevice || target == KindFile {
-		return EPERM // no poll method: regular files, directories and /dev's devices on Linux too
+		return abi.EPERM // no poll method: regular files, directories and /dev's devices on Linux too
 	}
 	if epfd == fd || t.files[epfd].kind != KindEpoll {
-		return EINVAL
+		return abi.EINVAL
 	}
 	if op != EPOLL_CTL_DEL && ev.Events&EPOLLEXCLUSIVE != 0 {
 		if op == EPOLL_CTL_MOD {
-			return EINVAL
+			return abi.EINVAL
 		}
 		if op == EPOLL_CTL_ADD && (target == KindEpoll || ev.Events&^exclusiveOKBits != 0) {
-			return EINVAL
+			return abi.EINVAL
 		}
 	}
 	if op == EPOLL_CTL_ADD && target == KindEpoll && t.wouldLoop(epfd, fd) {
-		return ELOOP
+		return abi.ELOOP
 	}
 	r := t.find(epfd, fd)
 	switch op {
 	case EPOLL_CTL_ADD:
 		if r != none {
-			return EEXIST
+			return abi.EEXIST
 		}
 		r = t.newWatch(epfd, fd, Event{ev.Events | EPOLLERR | EPOLLHUP, ev.Data})
 		if r == none {
-			return ENOSPC
+			return abi.ENOSPC
 		}
 		t.queueIfReady(r)
 		return 0
 	case EPOLL_CTL_DEL:
 		if r == none {
-			return ENOENT
+			return abi.ENOENT
 		}
 		t.removeWatch(r)
 		return 0
 	case EPOLL_CTL_MOD:
 		if r == none {
-			return ENOENT
+			return abi.ENOENT
 		}
 		w := t.w(r)
 		if w.events&EPOLLEXCLUSIVE != 0 {
-			return EINVAL
+			return abi.EINVAL
 		}
 		w.events = ev.Events | EPOLLERR | EPOLLHUP
 		w.data = ev.Data
 		t.queueIfReady(r) // re-arms a fired one-shot watch too
 		return 0
 	}
-	return EINVAL
+	return abi.EINVAL
 }
 
 // queueIfReady puts a new or changed watch on its epoll's ready list if its

@@ -3,6 +3,8 @@ package fd
 import (
 	"slices"
 	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
 )
 
 // ready returns the events EpollReady reports for epfd with room for max.
@@ -32,30 +34,30 @@ func TestEpollCtlErrors(t *testing.T) {
 		events       uint32
 		errno        int
 	}{
-		{"closed epfd", 9, EPOLL_CTL_ADD, efd, in, EBADF},
-		{"closed fd", ep, EPOLL_CTL_ADD, 9, in, EBADF},
-		{"negative fd", ep, EPOLL_CTL_ADD, -1, in, EBADF},
-		{"console target, bad op", ep, 99, 1, in, EINVAL},
-		{"epfd not epoll", efd, EPOLL_CTL_ADD, efd2, in, EINVAL},
-		{"epfd is fd", ep, EPOLL_CTL_ADD, ep, in, EINVAL},
-		{"exclusive MOD", ep, EPOLL_CTL_MOD, efd, in | EPOLLEXCLUSIVE, EINVAL},
-		{"exclusive with epoll target", ep, EPOLL_CTL_ADD, ep2, in | EPOLLEXCLUSIVE, EINVAL},
-		{"exclusive with PRI", ep, EPOLL_CTL_ADD, efd, in | EPOLLPRI | EPOLLEXCLUSIVE, EINVAL},
-		{"exclusive with ONESHOT", ep, EPOLL_CTL_ADD, efd, in | EPOLLONESHOT | EPOLLEXCLUSIVE, EINVAL},
-		{"bad op", ep, 0, efd, in, EINVAL},
-		{"bad op 4", ep, 4, efd, in, EINVAL},
-		{"DEL unwatched", ep, EPOLL_CTL_DEL, efd, in, ENOENT},
-		{"MOD unwatched", ep, EPOLL_CTL_MOD, efd, in, ENOENT},
+		{"closed epfd", 9, EPOLL_CTL_ADD, efd, in, abi.EBADF},
+		{"closed fd", ep, EPOLL_CTL_ADD, 9, in, abi.EBADF},
+		{"negative fd", ep, EPOLL_CTL_ADD, -1, in, abi.EBADF},
+		{"console target, bad op", ep, 99, 1, in, abi.EINVAL},
+		{"epfd not epoll", efd, EPOLL_CTL_ADD, efd2, in, abi.EINVAL},
+		{"epfd is fd", ep, EPOLL_CTL_ADD, ep, in, abi.EINVAL},
+		{"exclusive MOD", ep, EPOLL_CTL_MOD, efd, in | EPOLLEXCLUSIVE, abi.EINVAL},
+		{"exclusive with epoll target", ep, EPOLL_CTL_ADD, ep2, in | EPOLLEXCLUSIVE, abi.EINVAL},
+		{"exclusive with PRI", ep, EPOLL_CTL_ADD, efd, in | EPOLLPRI | EPOLLEXCLUSIVE, abi.EINVAL},
+		{"exclusive with ONESHOT", ep, EPOLL_CTL_ADD, efd, in | EPOLLONESHOT | EPOLLEXCLUSIVE, abi.EINVAL},
+		{"bad op", ep, 0, efd, in, abi.EINVAL},
+		{"bad op 4", ep, 4, efd, in, abi.EINVAL},
+		{"DEL unwatched", ep, EPOLL_CTL_DEL, efd, in, abi.ENOENT},
+		{"MOD unwatched", ep, EPOLL_CTL_MOD, efd, in, abi.ENOENT},
 		{"ADD", ep, EPOLL_CTL_ADD, efd, in, 0},
-		{"ADD again", ep, EPOLL_CTL_ADD, efd, EPOLLOUT, EEXIST},
+		{"ADD again", ep, EPOLL_CTL_ADD, efd, EPOLLOUT, abi.EEXIST},
 		{"MOD", ep, EPOLL_CTL_MOD, efd, EPOLLOUT, 0},
-		{"MOD of an exclusive watch", ep, EPOLL_CTL_MOD, efd2, in, EINVAL},
+		{"MOD of an exclusive watch", ep, EPOLL_CTL_MOD, efd2, in, abi.EINVAL},
 		{"DEL of an exclusive watch", ep, EPOLL_CTL_DEL, efd2, in | EPOLLEXCLUSIVE, 0},
 		{"DEL", ep, EPOLL_CTL_DEL, efd, 0, 0},
-		{"DEL again", ep, EPOLL_CTL_DEL, efd, 0, ENOENT},
+		{"DEL again", ep, EPOLL_CTL_DEL, efd, 0, abi.ENOENT},
 		{"exclusive ADD", ep, EPOLL_CTL_ADD, efd, in | EPOLLOUT | EPOLLET | EPOLLEXCLUSIVE, 0},
 		{"nested epoll", ep, EPOLL_CTL_ADD, ep2, in, 0},
-		{"cycle of two", ep2, EPOLL_CTL_ADD, ep, in, ELOOP},
+		{"cycle of two", ep2, EPOLL_CTL_ADD, ep, in, abi.ELOOP},
 	}
 	for _, tt := range tests {
 		if errno := tb.EpollCtl(tt.epfd, tt.op, tt.fd, Event{Events: tt.events}); errno != tt.errno {
@@ -65,7 +67,7 @@ func TestEpollCtlErrors(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		epfd, max, errno int
-	}{{ep, 0, EINVAL}, {9, 1, EBADF}, {9, 0, EINVAL}, {efd, 1, EINVAL}, {0, 1, EINVAL}} {
+	}{{ep, 0, abi.EINVAL}, {9, 1, abi.EBADF}, {9, 0, abi.EINVAL}, {efd, 1, abi.EINVAL}, {0, 1, abi.EINVAL}} {
 		if _, errno := tb.EpollReady(tt.epfd, make([]Event, tt.max)); errno != tt.errno {
 			t.Errorf("EpollReady(%d, %d) = %d, want %d", tt.epfd, tt.max, errno, tt.errno)
 		}
@@ -239,18 +241,18 @@ func TestEpollNestingLimits(t *testing.T) {
 		a, b  int
 		errno int
 	}{
-		{4, 5, ELOOP}, // six instances below the top
-		{5, 0, ELOOP}, // six instances, growing upwards
-		{4, 0, ELOOP}, // cycle
-		{3, 1, ELOOP}, // cycle
-		{2, 0, ELOOP}, // cycle
-		{0, 4, 0},     // a shortcut keeps the longest chain at five
+		{4, 5, abi.ELOOP},
+		{5, 0, abi.ELOOP},
+		{4, 0, abi.ELOOP},
+		{3, 1, abi.ELOOP},
+		{2, 0, abi.ELOOP},
+		{0, 4, 0}, // a shortcut keeps the longest chain at five
 		{0, 2, 0},
 		{5, 6, 0}, // a separate pair
-		{6, 0, ELOOP},
-		{1, 5, 0},     // 0 -> 1 -> 5 -> 6: four instances
-		{3, 5, ELOOP}, // 0 -> 1 -> 2 -> 3 -> 5 -> 6: six
-		{2, 5, 0},     // 0 -> 1 -> 2 -> 5 -> 6: five
+		{6, 0, abi.ELOOP},
+		{1, 5, 0}, // 0 -> 1 -> 5 -> 6: four instances
+		{3, 5, abi.ELOOP},
+		{2, 5, 0}, // 0 -> 1 -> 2 -> 5 -> 6: five
 	} {
 		if errno := add(tt.a, tt.b); errno != tt.errno {
 			t.Errorf("add %d -> %d = %d, want %d", tt.a, tt.b, errno, tt.errno)
@@ -304,7 +306,7 @@ func TestEpollWatchLimit(t *testing.T) {
 		t.Fatalf("added %d watches", added)
 	}
 	efd, _ := tb.Eventfd(0, 0)
-	if errno := tb.EpollCtl(eps[0], EPOLL_CTL_ADD, efd, Event{Events: EPOLLIN}); errno != ENOSPC {
+	if errno := tb.EpollCtl(eps[0], EPOLL_CTL_ADD, efd, Event{Events: EPOLLIN}); errno != abi.ENOSPC {
 		t.Fatalf("ADD beyond MaxWatches = %d, want ENOSPC", errno)
 	}
 	tb.Close(eps[2])
@@ -337,7 +339,7 @@ func TestCloseDropsWatches(t *testing.T) {
 	if got := ready(t, &tb, ep2, 4); len(got) != 0 {
 		t.Fatalf("event from the reused fd: %+v", got)
 	}
-	if errno := tb.EpollCtl(ep1, EPOLL_CTL_DEL, efd, Event{}); errno != ENOENT {
+	if errno := tb.EpollCtl(ep1, EPOLL_CTL_DEL, efd, Event{}); errno != abi.ENOENT {
 		t.Fatalf("DEL after close = %d", errno)
 	}
 	if n := tb.Watchers(efd, make([]int32, 4)); n != 0 {

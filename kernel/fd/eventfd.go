@@ -1,5 +1,7 @@
 package fd
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // maxCount is the largest value an eventfd counter can hold; 2^64-1 itself
 // is reserved (writing it is EINVAL, and Linux reports EPOLLERR if an
 // in-kernel signal ever overflows to it).
@@ -10,11 +12,11 @@ const maxCount = 1<<64 - 2
 // EFD_NONBLOCK; anything else is EINVAL. A full table is EMFILE.
 func (t *Table) Eventfd(initval uint32, flags int) (fd int, errno int) {
 	if flags&^(EFD_SEMAPHORE|EFD_CLOEXEC|EFD_NONBLOCK) != 0 {
-		return -1, EINVAL
+		return -1, abi.EINVAL
 	}
 	fd = t.open(KindEventfd, flags&EFD_CLOEXEC != 0, flags&EFD_NONBLOCK != 0)
 	if fd < 0 {
-		return -1, EMFILE
+		return -1, abi.EMFILE
 	}
 	t.files[fd].count = uint64(initval)
 	t.files[fd].semaphore = flags&EFD_SEMAPHORE != 0
@@ -29,14 +31,14 @@ func (t *Table) Eventfd(initval uint32, flags int) (fd int, errno int) {
 // and the waiters of Watchers(fd).
 func (t *Table) EventfdRead(fd int) (val uint64, errno int) {
 	if !t.isOpen(fd) {
-		return 0, EBADF
+		return 0, abi.EBADF
 	}
 	f := &t.files[fd]
 	if f.kind != KindEventfd {
-		return 0, EINVAL
+		return 0, abi.EINVAL
 	}
 	if f.count == 0 {
-		return 0, EAGAIN
+		return 0, abi.EAGAIN
 	}
 	if f.semaphore {
 		val = 1
@@ -55,17 +57,17 @@ func (t *Table) EventfdRead(fd int) (val uint64, errno int) {
 // readers and the waiters of Watchers(fd).
 func (t *Table) EventfdWrite(fd int, v uint64) (errno int) {
 	if !t.isOpen(fd) {
-		return EBADF
+		return abi.EBADF
 	}
 	f := &t.files[fd]
 	if f.kind != KindEventfd {
-		return EINVAL
+		return abi.EINVAL
 	}
 	if v == 1<<64-1 {
-		return EINVAL
+		return abi.EINVAL
 	}
 	if v > maxCount-f.count {
-		return EAGAIN
+		return abi.EAGAIN
 	}
 	f.count += v
 	t.notify(fd, EPOLLIN)

@@ -1,6 +1,10 @@
 package fd
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
+)
 
 func TestEventfdFlags(t *testing.T) {
 	tests := []struct {
@@ -14,9 +18,9 @@ func TestEventfdFlags(t *testing.T) {
 		{EFD_SEMAPHORE, 0, false, false, true},
 		{EFD_CLOEXEC | EFD_NONBLOCK, 0, true, true, false},
 		{EFD_SEMAPHORE | EFD_CLOEXEC | EFD_NONBLOCK, 0, true, true, true},
-		{2, EINVAL, false, false, false},
-		{-1, EINVAL, false, false, false},
-		{O_RDWR | EFD_NONBLOCK, EINVAL, false, false, false},
+		{2, abi.EINVAL, false, false, false},
+		{-1, abi.EINVAL, false, false, false},
+		{O_RDWR | EFD_NONBLOCK, abi.EINVAL, false, false, false},
 	}
 	for _, tt := range tests {
 		var tb Table
@@ -54,17 +58,17 @@ func TestEventfdReadWrite(t *testing.T) {
 		ops   []op
 	}{
 		{"counter", 3, 0, []op{
-			{false, 3, 0}, {false, 0, EAGAIN}, {true, 5, 0}, {true, 6, 0}, {false, 11, 0},
+			{false, 3, 0}, {false, 0, abi.EAGAIN}, {true, 5, 0}, {true, 6, 0}, {false, 11, 0},
 		}},
 		{"semaphore", 2, EFD_SEMAPHORE, []op{
-			{false, 1, 0}, {false, 1, 0}, {false, 0, EAGAIN}, {true, 1, 0}, {false, 1, 0},
+			{false, 1, 0}, {false, 1, 0}, {false, 0, abi.EAGAIN}, {true, 1, 0}, {false, 1, 0},
 		}},
-		{"zero write is fine", 0, 0, []op{{true, 0, 0}, {false, 0, EAGAIN}}},
-		{"all ones is EINVAL", 0, 0, []op{{true, 1<<64 - 1, EINVAL}, {false, 0, EAGAIN}}},
+		{"zero write is fine", 0, 0, []op{{true, 0, 0}, {false, 0, abi.EAGAIN}}},
+		{"all ones is EINVAL", 0, 0, []op{{true, 1<<64 - 1, abi.EINVAL}, {false, 0, abi.EAGAIN}}},
 		{"fill to the maximum", 0, 0, []op{
-			{true, max, 0}, {true, 1, EAGAIN}, {true, 0, 0}, {false, max, 0},
+			{true, max, 0}, {true, 1, abi.EAGAIN}, {true, 0, 0}, {false, max, 0},
 		}},
-		{"overflow by one", 5, 0, []op{{true, max - 5, 0}, {true, 1, EAGAIN}, {false, max, 0}}},
+		{"overflow by one", 5, 0, []op{{true, max - 5, 0}, {true, 1, abi.EAGAIN}, {false, max, 0}}},
 	}
 	for _, tt := range tests {
 		var tb Table
@@ -91,7 +95,7 @@ func TestEventfdWrongDescriptor(t *testing.T) {
 	ep, _ := tb.EpollCreate(0)
 	for _, tt := range []struct {
 		fd, errno int
-	}{{-1, EBADF}, {MaxFDs, EBADF}, {10, EBADF}, {1, EINVAL}, {ep, EINVAL}} {
+	}{{-1, abi.EBADF}, {MaxFDs, abi.EBADF}, {10, abi.EBADF}, {1, abi.EINVAL}, {ep, abi.EINVAL}} {
 		if _, errno := tb.EventfdRead(tt.fd); errno != tt.errno {
 			t.Errorf("EventfdRead(%d) = %d, want %d", tt.fd, errno, tt.errno)
 		}

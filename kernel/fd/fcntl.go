@@ -1,5 +1,7 @@
 package fd
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // Fcntl implements fcntl(fd, cmd, arg) for the descriptor and status flags:
 //
 //   - F_GETFD returns FD_CLOEXEC or 0; F_SETFD sets it from bit 0 of arg.
@@ -17,7 +19,7 @@ package fd
 // F_DUPFD_CLOEXEC are Dup's).
 func (t *Table) Fcntl(fd, cmd int, arg uintptr) (ret int, errno int) {
 	if !t.isOpen(fd) {
-		return 0, EBADF
+		return 0, abi.EBADF
 	}
 	f := &t.files[fd]
 	if f.kind == KindFile && (cmd == F_GETFL || cmd == F_SETFL) {
@@ -25,7 +27,7 @@ func (t *Table) Fcntl(fd, cmd int, arg uintptr) (ret int, errno int) {
 	}
 	if cmd == F_GETPIPE_SZ || cmd == F_SETPIPE_SZ {
 		if f.kind != KindPipe {
-			return 0, EBADF // as Linux: not a pipe
+			return 0, abi.EBADF // as Linux: not a pipe
 		}
 		return t.pipeFcntl(fd, cmd, arg)
 	}
@@ -51,5 +53,5 @@ func (t *Table) Fcntl(fd, cmd int, arg uintptr) (ret int, errno int) {
 		f.nonblock = flags&O_NONBLOCK != 0
 		return 0, 0
 	}
-	return 0, EINVAL
+	return 0, abi.EINVAL
 }

@@ -1,6 +1,10 @@
 package fd
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
+)
 
 func TestFcntl(t *testing.T) {
 	var tb Table
@@ -29,13 +33,13 @@ func TestFcntl(t *testing.T) {
 		{efd, F_SETFL, O_NONBLOCK, 0, 0},
 		{efd, F_GETFL, 0, O_RDWR | O_NONBLOCK, 0},
 		{ep, F_GETFL, 0, O_RDWR, 0},
-		{1, 0 /* F_DUPFD */, 0, 0, EINVAL},
-		{1, 1030 /* F_DUPFD_CLOEXEC */, 0, 0, EINVAL},
-		{1, -1, 0, 0, EINVAL},
-		{9, F_GETFD, 0, 0, EBADF},
-		{9, 12345, 0, 0, EBADF}, // EBADF comes before the command check
-		{-1, F_GETFD, 0, 0, EBADF},
-		{MaxFDs, F_GETFL, 0, 0, EBADF},
+		{1, 0 /* F_DUPFD */, 0, 0, abi.EINVAL},
+		{1, 1030 /* F_DUPFD_CLOEXEC */, 0, 0, abi.EINVAL},
+		{1, -1, 0, 0, abi.EINVAL},
+		{9, F_GETFD, 0, 0, abi.EBADF},
+		{9, 12345, 0, 0, abi.EBADF},
+		{-1, F_GETFD, 0, 0, abi.EBADF},
+		{MaxFDs, F_GETFL, 0, 0, abi.EBADF},
 	}
 	for _, tt := range tests {
 		ret, errno := tb.Fcntl(tt.fd, tt.cmd, tt.arg)
@@ -56,10 +60,10 @@ func TestLowestFreeDescriptor(t *testing.T) {
 			t.Fatalf("Eventfd = %d, %d; want %d", fd, errno, want)
 		}
 	}
-	if fd, errno := tb.Eventfd(0, 0); fd != -1 || errno != EMFILE {
+	if fd, errno := tb.Eventfd(0, 0); fd != -1 || errno != abi.EMFILE {
 		t.Fatalf("Eventfd on a full table = %d, %d", fd, errno)
 	}
-	if fd, errno := tb.EpollCreate(0); fd != -1 || errno != EMFILE {
+	if fd, errno := tb.EpollCreate(0); fd != -1 || errno != abi.EMFILE {
 		t.Fatalf("EpollCreate on a full table = %d, %d", fd, errno)
 	}
 	for _, fd := range []int{200, 1, 17} {
@@ -67,7 +71,7 @@ func TestLowestFreeDescriptor(t *testing.T) {
 			t.Fatalf("Close(%d) = %d", fd, errno)
 		}
 	}
-	if _, errno := tb.Close(17); errno != EBADF {
+	if _, errno := tb.Close(17); errno != abi.EBADF {
 		t.Fatalf("second Close(17) = %d", errno)
 	}
 	for _, want := range []int{1, 17, 200} {
@@ -78,7 +82,7 @@ func TestLowestFreeDescriptor(t *testing.T) {
 	if tb.Kind(1) != KindEpoll || tb.Kind(0) != KindConsole || tb.Kind(-1) != KindNone || tb.Kind(MaxFDs) != KindNone {
 		t.Fatal("Kind disagrees")
 	}
-	if _, errno := tb.Close(-1); errno != EBADF {
+	if _, errno := tb.Close(-1); errno != abi.EBADF {
 		t.Fatalf("Close(-1) = %d", errno)
 	}
 }
@@ -87,7 +91,7 @@ func TestEpollCreateFlags(t *testing.T) {
 	var tb Table
 	tb.Init()
 	for _, tt := range []struct{ flags, errno int }{
-		{0, 0}, {EPOLL_CLOEXEC, 0}, {1, EINVAL}, {O_NONBLOCK, EINVAL}, {-1, EINVAL},
+		{0, 0}, {EPOLL_CLOEXEC, 0}, {1, abi.EINVAL}, {O_NONBLOCK, abi.EINVAL}, {-1, abi.EINVAL},
 	} {
 		if _, errno := tb.EpollCreate(tt.flags); errno != tt.errno {
 			t.Errorf("EpollCreate(%#x) = %d, want %d", tt.flags, errno, tt.errno)

@@ -1,5 +1,7 @@
 package fd
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // Named FIFOs. Every open of a FIFO's inode (mknod S_IFIFO, mkfifo) is an end of one pipe, the
 // same for all its openers while any end is open, as Linux's fifo_open: O_RDONLY opens a read
 // end, O_WRONLY a write end, O_RDWR a descriptor that is both (it never sees end of file nor a
@@ -19,7 +21,7 @@ package fd
 func (t *Table) OpenFIFO(key uint64, flags int) (fd, p int, partner uint32, wait bool, errno int) {
 	mode := flags & 3
 	if mode == 3 {
-		return -1, -1, 0, false, EINVAL
+		return -1, -1, 0, false, abi.EINVAL
 	}
 	p = -1
 	free := -1
@@ -33,14 +35,14 @@ func (t *Table) OpenFIFO(key uint64, flags int) (fd, p int, partner uint32, wait
 	}
 	nonblock := flags&O_NONBLOCK != 0
 	if mode == O_WRONLY && nonblock && (p < 0 || t.pipes[p].readers == 0) {
-		return -1, -1, 0, false, ENXIO
+		return -1, -1, 0, false, abi.ENXIO
 	}
 	if p < 0 && free < 0 {
-		return -1, -1, 0, false, ENFILE
+		return -1, -1, 0, false, abi.ENFILE
 	}
 	fd = t.open(KindPipe, flags&O_CLOEXEC != 0, nonblock)
 	if fd < 0 {
-		return -1, -1, 0, false, EMFILE
+		return -1, -1, 0, false, abi.EMFILE
 	}
 	if p < 0 {
 		p = free

@@ -1,15 +1,19 @@
 package fd
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
+)
 
 func TestFIFOOpen(t *testing.T) {
 	var tb Table
 	tb.Init()
 	const key = 42
-	if _, _, _, _, errno := tb.OpenFIFO(key, O_WRONLY|O_NONBLOCK); errno != ENXIO {
+	if _, _, _, _, errno := tb.OpenFIFO(key, O_WRONLY|O_NONBLOCK); errno != abi.ENXIO {
 		t.Fatalf("O_WRONLY|O_NONBLOCK without a reader: errno %d, want ENXIO", errno)
 	}
-	if _, _, _, _, errno := tb.OpenFIFO(key, 3); errno != EINVAL {
+	if _, _, _, _, errno := tb.OpenFIFO(key, 3); errno != abi.EINVAL {
 		t.Fatalf("access mode 3: errno %d, want EINVAL", errno)
 	}
 	r, p, partner, wait, errno := tb.OpenFIFO(key, O_RDONLY)
@@ -49,7 +53,7 @@ func TestFIFOOpen(t *testing.T) {
 	if n, errno := tb.PipeRead(other, buf); n != 1 || errno != 0 {
 		t.Fatalf("O_RDWR read = %d, %d", n, errno)
 	}
-	if _, errno := tb.PipeRead(other, buf); errno != EAGAIN {
+	if _, errno := tb.PipeRead(other, buf); errno != abi.EAGAIN {
 		t.Fatalf("O_RDWR read of an empty FIFO: errno %d, want EAGAIN", errno)
 	}
 	d, errno := tb.Dup(other, 0, false)

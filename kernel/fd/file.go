@@ -1,6 +1,9 @@
 package fd
 
-import "github.com/unitrace/unitrace/kernel/fs"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/fs"
+)
 
 // Open files. A descriptor of KindFile refers to an open file description, as Linux's struct
 // file: the file system node it opened (holding the node's reference, vfs.Namespace.Acquire),
@@ -38,11 +41,11 @@ const setflMask = O_APPEND | O_NONBLOCK
 func (t *Table) OpenFile(n fs.Node, flags int) (fd int, errno int) {
 	d := t.freeDescription()
 	if d < 0 {
-		return -1, EMFILE
+		return -1, abi.EMFILE
 	}
 	fd = t.open(KindFile, flags&O_CLOEXEC != 0, false)
 	if fd < 0 {
-		return -1, EMFILE
+		return -1, abi.EMFILE
 	}
 	t.descs[d] = File{Node: n, Flags: flags &^ (O_CLOEXEC | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC), refs: 1}
 	t.files[fd].desc = int16(d)
@@ -105,13 +108,13 @@ func (t *Table) drop(fd int) (last fs.Node) {
 // EINVAL.
 func (t *Table) Dup(old, min int, cloexec bool) (fd int, errno int) {
 	if !t.isOpen(old) {
-		return -1, EBADF
+		return -1, abi.EBADF
 	}
 	if min < 0 || min >= MaxFDs {
-		return -1, EINVAL
+		return -1, abi.EINVAL
 	}
 	if !dupable(t.files[old].kind) {
-		return -1, EINVAL
+		return -1, abi.EINVAL
 	}
 	for fd = min; fd < MaxFDs; fd++ {
 		if t.files[fd].kind == KindNone {
@@ -119,7 +122,7 @@ func (t *Table) Dup(old, min int, cloexec bool) (fd int, errno int) {
 			return fd, 0
 		}
 	}
-	return -1, EMFILE
+	return -1, abi.EMFILE
 }
 
 func dupable(k Kind) bool {
@@ -158,13 +161,13 @@ func (t *Table) install(fd, old int, cloexec bool) {
 func (t *Table) Dup3(old, new, flags int) (fd int, last fs.Node, errno int) {
 	switch {
 	case flags&^O_CLOEXEC != 0:
-		return -1, fs.Node{}, EINVAL
+		return -1, fs.Node{}, abi.EINVAL
 	case old == new:
-		return -1, fs.Node{}, EINVAL
+		return -1, fs.Node{}, abi.EINVAL
 	case !t.isOpen(old) || new < 0 || new >= MaxFDs:
-		return -1, fs.Node{}, EBADF
+		return -1, fs.Node{}, abi.EBADF
 	case !dupable(t.files[old].kind):
-		return -1, fs.Node{}, EINVAL
+		return -1, fs.Node{}, abi.EINVAL
 	}
 	if t.isOpen(new) {
 		last, _ = t.Close(new)
@@ -181,7 +184,7 @@ func (t *Table) fileFcntl(fd, cmd int, arg uintptr) (ret int, errno int) {
 		return d.Flags, 0
 	}
 	if d.Flags&O_PATH != 0 {
-		return 0, EBADF
+		return 0, abi.EBADF
 	}
 	d.Flags = d.Flags&^setflMask | int(uint32(arg))&setflMask
 	return 0, 0

@@ -3,6 +3,8 @@ package fd
 import (
 	"testing"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fs"
 )
 
@@ -80,8 +82,8 @@ func TestDup3(t *testing.T) {
 		old, new, flags int
 		errno           int
 	}{
-		{fa, fa, 0, EINVAL}, {fa, fb, 1, EINVAL}, {99, fb, 0, EBADF}, {fa, -1, 0, EBADF},
-		{fa, MaxFDs, 0, EBADF}, {efd, 20, 0, EINVAL},
+		{fa, fa, 0, abi.EINVAL}, {fa, fb, 1, abi.EINVAL}, {99, fb, 0, abi.EBADF}, {fa, -1, 0, abi.EBADF},
+		{fa, MaxFDs, 0, abi.EBADF}, {efd, 20, 0, abi.EINVAL},
 	} {
 		if _, _, errno := tb.Dup3(c.old, c.new, c.flags); errno != c.errno {
 			t.Errorf("Dup3(%d, %d, %#x) = %d, want %d", c.old, c.new, c.flags, errno, c.errno)
@@ -104,16 +106,16 @@ func TestDup3(t *testing.T) {
 		t.Errorf("Dup of the console made a %v", tb.Kind(con))
 	}
 	ep, _ := tb.EpollCreate(0)
-	if _, errno := tb.Dup(ep, 0, false); errno != EINVAL {
+	if _, errno := tb.Dup(ep, 0, false); errno != abi.EINVAL {
 		t.Errorf("Dup of an epoll instance = %d, want EINVAL", errno)
 	}
-	if _, errno := tb.Dup(fa, MaxFDs, false); errno != EINVAL {
+	if _, errno := tb.Dup(fa, MaxFDs, false); errno != abi.EINVAL {
 		t.Errorf("F_DUPFD beyond the table = %d, want EINVAL", errno)
 	}
 	if _, errno := tb.Dup(fa, MaxFDs-1, false); errno != 0 {
 		t.Errorf("F_DUPFD onto the last descriptor = %d", errno)
 	}
-	if _, errno := tb.Dup(fa, MaxFDs-1, false); errno != EMFILE {
+	if _, errno := tb.Dup(fa, MaxFDs-1, false); errno != abi.EMFILE {
 		t.Errorf("F_DUPFD with nothing free above = %d, want EMFILE", errno)
 	}
 }
@@ -125,11 +127,11 @@ func TestFileDescriptorRules(t *testing.T) {
 	if fl, errno := tb.Fcntl(p, F_GETFL, 0); fl != oPATH || errno != 0 {
 		t.Errorf("O_PATH F_GETFL = %#o, %d", fl, errno)
 	}
-	if _, errno := tb.Fcntl(p, F_SETFL, O_NONBLOCK); errno != EBADF {
+	if _, errno := tb.Fcntl(p, F_SETFL, O_NONBLOCK); errno != abi.EBADF {
 		t.Errorf("O_PATH F_SETFL = %d, want EBADF", errno)
 	}
 	ep, _ := tb.EpollCreate(0)
-	if errno := tb.EpollCtl(ep, EPOLL_CTL_ADD, p, Event{Events: EPOLLIN}); errno != EPERM {
+	if errno := tb.EpollCtl(ep, EPOLL_CTL_ADD, p, Event{Events: EPOLLIN}); errno != abi.EPERM {
 		t.Errorf("epoll_ctl ADD of a file = %d, want EPERM as for a regular file", errno)
 	}
 	for !tb.Full() {
@@ -137,7 +139,7 @@ func TestFileDescriptorRules(t *testing.T) {
 			t.Fatal(errno)
 		}
 	}
-	if _, errno := tb.OpenFile(fs.Node{Ino: 4}, 0); errno != EMFILE {
+	if _, errno := tb.OpenFile(fs.Node{Ino: 4}, 0); errno != abi.EMFILE {
 		t.Errorf("OpenFile on a full table = %d", errno)
 	}
 	checkInvariants(t, &tb)

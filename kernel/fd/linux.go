@@ -2,25 +2,6 @@ package fd
 
 // Linux ABI numbers, the same on amd64 and arm64 (asm-generic values).
 
-// Error numbers returned by the Table methods (positive; the syscall layer
-// negates them).
-const (
-	EPERM      = 1
-	ENOENT     = 2
-	EBADF      = 9
-	EAGAIN     = 11
-	EEXIST     = 17
-	EINVAL     = 22
-	ENFILE     = 23
-	EMFILE     = 24
-	ENOSPC     = 28
-	EPIPE      = 32
-	ENXIO      = 6
-	ELOOP      = 40
-	ENOTSOCK   = 88
-	EADDRINUSE = 98
-)
-
 // Open-file status flags and descriptor flags (fcntl.h), and the open flags an open file's
 // description keeps or drops (file.go). Only O_DIRECTORY and O_NOFOLLOW differ on arm64, and
 // neither is here.

@@ -1,6 +1,10 @@
 package fd
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/unitrace/unitrace/kernel/abi"
+)
 
 // The reference model: the same Linux rules written plainly, with pointers,
 // slices and maps, and no lists, generations or memoisation.
@@ -50,23 +54,23 @@ func (m *model) alloc(f *mFile) int {
 
 func (m *model) eventfd(init uint32, flags int) (int, int) {
 	if flags&^(EFD_SEMAPHORE|EFD_CLOEXEC|EFD_NONBLOCK) != 0 {
-		return -1, EINVAL
+		return -1, abi.EINVAL
 	}
 	fd := m.alloc(&mFile{kind: KindEventfd, count: uint64(init), cloexec: flags&EFD_CLOEXEC != 0,
 		nonblock: flags&EFD_NONBLOCK != 0, semaph: flags&EFD_SEMAPHORE != 0})
 	if fd < 0 {
-		return -1, EMFILE
+		return -1, abi.EMFILE
 	}
 	return fd, 0
 }
 
 func (m *model) epollCreate(flags int) (int, int) {
 	if flags&^EPOLL_CLOEXEC != 0 {
-		return -1, EINVAL
+		return -1, abi.EINVAL
 	}
 	fd := m.alloc(&mFile{kind: KindEpoll, cloexec: flags != 0})
 	if fd < 0 {
-		return -1, EMFILE
+		return -1, abi.EMFILE
 	}
 	return fd, 0
 }
@@ -117,11 +121,11 @@ func (m *model) read(fd int) (uint64, int) {
 	f := m.open(fd)
 	switch {
 	case f == nil:
-		return 0, EBADF
+		return 0, abi.EBADF
 	case f.kind != KindEventfd:
-		return 0, EINVAL
+		return 0, abi.EINVAL
 	case f.count == 0:
-		return 0, EAGAIN
+		return 0, abi.EAGAIN
 	}
 	v := f.count
 	if f.semaph {
@@ -136,11 +140,11 @@ func (m *model) write(fd int, v uint64) int {
 	f := m.open(fd)
 	switch {
 	case f == nil:
-		return EBADF
+		return abi.EBADF
 	case f.kind != KindEventfd, v == 1<<64-1:
-		return EINVAL
+		return abi.EINVAL
 	case f.count+v < f.count || f.count+v > 1<<64-2:
-		return EAGAIN
+		return abi.EAGAIN
 	}
 	f.count += v
 	m.notify(fd, EPOLLIN, map[int]bool{})
@@ -202,29 +206,29 @@ func (m *model) queueIfReady(w *mWatch) {
 func (m *model) ctl(epfd, op, fd int, ev Event) int {
 	ef, tf := m.open(epfd), m.open(fd)
 	if ef == nil || tf == nil {
-		return EBADF
+		return abi.EBADF
 	}
 	if epfd == fd || ef.kind != KindEpoll {
-		return EINVAL
+		return abi.EINVAL
 	}
 	excl := ev.Events&EPOLLEXCLUSIVE != 0 && op != EPOLL_CTL_DEL
 	if excl && op == EPOLL_CTL_MOD {
-		return EINVAL
+		return abi.EINVAL
 	}
 	if excl && op == EPOLL_CTL_ADD && (tf.kind == KindEpoll || ev.Events&^(EPOLLIN|EPOLLOUT|EPOLLERR|EPOLLHUP|EPOLLWAKEUP|EPOLLET|EPOLLEXCLUSIVE) != 0) {
-		return EINVAL
+		return abi.EINVAL
 	}
 	if op == EPOLL_CTL_ADD && tf.kind == KindEpoll && m.loops(epfd, fd) {
-		return ELOOP
+		return abi.ELOOP
 	}
 	w := m.find(epfd, fd)
 	switch op {
 	case EPOLL_CTL_ADD:
 		if w != nil {
-			return EEXIST
+			return abi.EEXIST
 		}
 		if len(m.watches) == MaxWatches {
-			return ENOSPC
+			return abi.ENOSPC
 		}
 		w = &mWatch{epfd, fd, ev.Events | EPOLLERR | EPOLLHUP, ev.Data}
 		m.watches = append(m.watches, w)
@@ -232,22 +236,22 @@ func (m *model) ctl(epfd, op, fd int, ev Event) int {
 		return 0
 	case EPOLL_CTL_DEL:
 		if w == nil {
-			return ENOENT
+			return abi.ENOENT
 		}
 		m.drop(func(x *mWatch) bool { return x == w })
 		return 0
 	case EPOLL_CTL_MOD:
 		if w == nil {
-			return ENOENT
+			return abi.ENOENT
 		}
 		if w.events&EPOLLEXCLUSIVE != 0 {
-			return EINVAL
+			return abi.EINVAL
 		}
 		w.events, w.data = ev.Events|EPOLLERR|EPOLLHUP, ev.Data
 		m.queueIfReady(w)
 		return 0
 	}
-	return EINVAL
+	return abi.EINVAL
 }
 
 func (m *model) drop(del func(*mWatch) bool) {
@@ -261,11 +265,11 @@ func (m *model) epollReady(epfd, max int) ([]Event, int) {
 	f := m.open(epfd)
 	switch {
 	case max == 0:
-		return nil, EINVAL
+		return nil, abi.EINVAL
 	case f == nil:
-		return nil, EBADF
+		return nil, abi.EBADF
 	case f.kind != KindEpoll:
-		return nil, EINVAL
+		return nil, abi.EINVAL
 	}
 	var out []Event
 	for todo := len(m.ready[epfd]); todo > 0 && len(out) < max; todo-- {
@@ -308,7 +312,7 @@ func (m *model) watchers(fd int) []int32 {
 
 func (m *model) close(fd int) int {
 	if m.open(fd) == nil {
-		return EBADF
+		return abi.EBADF
 	}
 	m.drop(func(w *mWatch) bool { return w.fd == fd || w.epfd == fd })
 	delete(m.ready, fd)
@@ -319,7 +323,7 @@ func (m *model) close(fd int) int {
 func (m *model) fcntl(fd, cmd int, arg uintptr) (int, int) {
 	f := m.open(fd)
 	if f == nil {
-		return 0, EBADF
+		return 0, abi.EBADF
 	}
 	switch cmd {
 	case F_GETFD:
@@ -339,5 +343,5 @@ func (m *model) fcntl(fd, cmd int, arg uintptr) (int, int) {
 		f.nonblock = arg&O_NONBLOCK != 0
 		return 0, 0
 	}
-	return 0, EINVAL
+	return 0, abi.EINVAL
 }

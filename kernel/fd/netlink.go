@@ -1,5 +1,7 @@
 package fd
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // Netlink sockets: socket(AF_NETLINK, ...) is served in the guest, by the kernel itself (package
 // netlink answers what is sent). Such a socket is a datagram pair folded onto itself: its one
 // end's two directions are the same pipe, so what the kernel delivers to it (NetlinkDeliver) is
@@ -23,7 +25,7 @@ type netlinkState struct {
 // descriptor is EMFILE, no free pipe ENFILE.
 func (t *Table) NetlinkSocket(flags int, raw bool, proto uint8) (fd int, errno int) {
 	if flags&^(O_CLOEXEC|O_NONBLOCK) != 0 {
-		return -1, EINVAL
+		return -1, abi.EINVAL
 	}
 	pr, p := -1, -1
 	for i := range t.pairs {
@@ -39,11 +41,11 @@ func (t *Table) NetlinkSocket(flags int, raw bool, proto uint8) (fd int, errno i
 		}
 	}
 	if pr < 0 || p < 0 {
-		return -1, ENFILE
+		return -1, abi.ENFILE
 	}
 	fd = t.open(KindPair, flags&O_CLOEXEC != 0, flags&O_NONBLOCK != 0)
 	if fd < 0 {
-		return -1, EMFILE
+		return -1, abi.EMFILE
 	}
 	t.files[fd].desc = int16(pr)
 	t.pairs[pr] = pair{a: int16(p), b: int16(p), inUse: true, dgram: true, nl: netlinkState{on: true, raw: raw, proto: proto}}
@@ -94,11 +96,11 @@ func (t *Table) NetlinkBind(fd int, port, groups uint32, pid int32) int {
 	nl := t.netlinkOf(fd)
 	switch {
 	case nl == nil:
-		return ENOTSOCK
+		return abi.ENOTSOCK
 	case nl.bound && port != 0 && port != nl.port:
-		return EINVAL
+		return abi.EINVAL
 	case !nl.bound && port != 0 && t.portTaken(nl.proto, port, nl):
-		return EADDRINUSE
+		return abi.EADDRINUSE
 	}
 	if !nl.bound {
 		if port == 0 {

@@ -1,6 +1,10 @@
 package fd
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
+)
 
 // TestNetlinkSocket delivers datagrams to a netlink socket and receives them as a datagram
 // pair's, checks its ports, a dup, an overrun and that closing frees its pipe and pair.
@@ -41,14 +45,14 @@ func TestNetlinkSocket(t *testing.T) {
 	if _, _, port, _, bound := tb.NetlinkInfo(s); !bound || port != 7 {
 		t.Fatalf("autobound port %d, %v; want 7", port, bound)
 	}
-	if errno := tb.NetlinkBind(s2, 7, 0, 7); errno != EADDRINUSE {
+	if errno := tb.NetlinkBind(s2, 7, 0, 7); errno != abi.EADDRINUSE {
 		t.Fatalf("bind to a taken port = %d, want EADDRINUSE", errno)
 	}
 	tb.NetlinkAutobind(s2, 7)
 	if raw, _, port, _, _ := tb.NetlinkInfo(s2); raw || int32(port) != -4096 {
 		t.Fatalf("second autobound port %d (raw %v), want -4096", int32(port), raw)
 	}
-	if errno := tb.NetlinkBind(s, 9, 0, 7); errno != EINVAL {
+	if errno := tb.NetlinkBind(s, 9, 0, 7); errno != abi.EINVAL {
 		t.Fatalf("rebinding to another port = %d, want EINVAL", errno)
 	}
 	must(t, tb.NetlinkBind(s, 7, 1, 7))
@@ -82,7 +86,7 @@ func TestNetlinkSocket(t *testing.T) {
 	if tb.pipes[p].inUse() || tb.pairs[pr].inUse {
 		t.Fatal("closing the last descriptor left the pipe or the pair in use")
 	}
-	if _, errno := tb.NetlinkSocket(0x4000000, false, 0); errno != EINVAL {
+	if _, errno := tb.NetlinkSocket(0x4000000, false, 0); errno != abi.EINVAL {
 		t.Fatalf("bad flags = %d, want EINVAL", errno)
 	}
 }

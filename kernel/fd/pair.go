@@ -1,5 +1,7 @@
 package fd
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // Socket pairs: socketpair(AF_UNIX, SOCK_STREAM) makes two connected stream sockets, served in
 // the guest. A pair is two pipes, one each way: end 0 reads pipe a and writes pipe b, end 1
 // reads b and writes a. Each descriptor of an end (KindPair; file.desc the pair, file.writeEnd
@@ -34,7 +36,7 @@ func (t *Table) Socketpair(flags int) (fd0, fd1 int, errno int) {
 // SocketpairOf is Socketpair, of SOCK_DGRAM sockets if dgram.
 func (t *Table) SocketpairOf(flags int, dgram bool) (fd0, fd1 int, errno int) {
 	if flags&^(O_CLOEXEC|O_NONBLOCK) != 0 {
-		return -1, -1, EINVAL
+		return -1, -1, abi.EINVAL
 	}
 	free := 0
 	for fd := range t.files {
@@ -59,9 +61,9 @@ func (t *Table) SocketpairOf(flags int, dgram bool) (fd0, fd1 int, errno int) {
 	}
 	switch {
 	case free < 2:
-		return -1, -1, EMFILE
+		return -1, -1, abi.EMFILE
 	case pr < 0 || k < 2:
-		return -1, -1, ENFILE
+		return -1, -1, abi.ENFILE
 	}
 	cloexec, nonblock := flags&O_CLOEXEC != 0, flags&O_NONBLOCK != 0
 	fd0 = t.open(KindPair, cloexec, nonblock)
@@ -133,10 +135,10 @@ func (t *Table) closePairEnd(fd int) {
 // ENOTSOCK for a descriptor that is not a pair end.
 func (t *Table) PairShutdown(fd, how int) int {
 	if t.Kind(fd) != KindPair {
-		return ENOTSOCK
+		return abi.ENOTSOCK
 	}
 	if how < 0 || how > 2 {
-		return EINVAL
+		return abi.EINVAL
 	}
 	r, w := t.pairPipes(&t.files[fd])
 	if how != 1 {

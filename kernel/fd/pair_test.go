@@ -1,6 +1,10 @@
 package fd
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
+)
 
 // TestPairBothWays: bytes go each way, a closed end is end of file for the other and EPIPE for
 // its writes, and dup keeps an end open.
@@ -12,7 +16,7 @@ func TestPairBothWays(t *testing.T) {
 		t.Fatalf("Socketpair = %d, %d, %d", a, b, errno)
 	}
 	buf := make([]byte, 16)
-	if _, errno := tb.PipeRead(a, buf); errno != EAGAIN {
+	if _, errno := tb.PipeRead(a, buf); errno != abi.EAGAIN {
 		t.Fatalf("read of an empty pair: %d, want EAGAIN", errno)
 	}
 	for _, w := range []struct{ from, to int }{{a, b}, {b, a}} {
@@ -32,7 +36,7 @@ func TestPairBothWays(t *testing.T) {
 	if n, errno := tb.PipeRead(a, buf); n != 0 || errno != 0 {
 		t.Fatalf("read after the other end closed: %d, %d; want end of file", n, errno)
 	}
-	if _, errno := tb.PipeWrite(a, []byte("x")); errno != EPIPE {
+	if _, errno := tb.PipeWrite(a, []byte("x")); errno != abi.EPIPE {
 		t.Fatalf("write after the other end closed: %d, want EPIPE", errno)
 	}
 	if ev := tb.poll(a, 0); ev&(EPOLLIN|EPOLLRDHUP|EPOLLHUP) != EPOLLIN|EPOLLRDHUP|EPOLLHUP {
@@ -63,16 +67,16 @@ func TestPairShutdown(t *testing.T) {
 	if n, errno := tb.PipeRead(b, buf); n != 0 || errno != 0 {
 		t.Fatalf("read after SHUT_WR: %d, %d", n, errno)
 	}
-	if _, errno := tb.PipeWrite(a, []byte("x")); errno != EPIPE {
+	if _, errno := tb.PipeWrite(a, []byte("x")); errno != abi.EPIPE {
 		t.Fatalf("write after SHUT_WR: %d", errno)
 	}
 	if n, errno := tb.PipeWrite(b, []byte("back")); n != 4 || errno != 0 {
 		t.Fatalf("the other direction: %d, %d", n, errno)
 	}
-	if errno := tb.PairShutdown(a, 3); errno != EINVAL {
+	if errno := tb.PairShutdown(a, 3); errno != abi.EINVAL {
 		t.Errorf("how 3: %d", errno)
 	}
-	if errno := tb.PairShutdown(0, 1); errno != ENOTSOCK {
+	if errno := tb.PairShutdown(0, 1); errno != abi.ENOTSOCK {
 		t.Errorf("the console: %d", errno)
 	}
 }
@@ -103,13 +107,13 @@ func TestPairsRunOut(t *testing.T) {
 			t.Fatalf("pair %d: %d", i, errno)
 		}
 	}
-	if _, _, errno := tb.Socketpair(0); errno != ENFILE {
+	if _, _, errno := tb.Socketpair(0); errno != abi.ENFILE {
 		t.Fatalf("past the pipes: %d, want ENFILE", errno)
 	}
-	if _, _, errno := tb.Pipe2(0); errno != ENFILE {
+	if _, _, errno := tb.Pipe2(0); errno != abi.ENFILE {
 		t.Fatalf("a pipe past them: %d, want ENFILE", errno)
 	}
-	if _, _, errno := tb.Socketpair(0x40); errno != EINVAL {
+	if _, _, errno := tb.Socketpair(0x40); errno != abi.EINVAL {
 		t.Fatalf("bad flags: %d", errno)
 	}
 }

@@ -1,5 +1,7 @@
 package fd
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // Socket pairs' messages: ancillary data (SCM_CREDENTIALS, SCM_RIGHTS) and datagrams. A
 // direction of a pair keeps, next to its bytes, a queue of messages: each the stream offsets
 // [At, End) of its bytes and the control data sent with them. A stream pair queues only
@@ -107,11 +109,11 @@ func (t *Table) PairWriteState(fd int) (wtotal uint64, room int, msgRoom, ok boo
 func (t *Table) PairPushMsg(fd int, m PairMsg) int {
 	w := t.pairWrite(fd)
 	if w < 0 {
-		return EINVAL
+		return abi.EINVAL
 	}
 	p := &t.pipes[w]
 	if p.nmsgs >= MaxPairMsgs {
-		return EAGAIN
+		return abi.EAGAIN
 	}
 	p.msgs[(int(p.msgHead)+int(p.nmsgs))%MaxPairMsgs] = m
 	p.nmsgs++
@@ -231,7 +233,7 @@ func (t *Table) TakeOrphan() (fd int, ok bool) {
 // and fd is another descriptor of its object: the caller closes from.
 func (t *Table) MoveFD(from int, cloexec bool) (fd int, closeFrom bool, errno int) {
 	if !t.isOpen(from) {
-		return -1, false, EBADF
+		return -1, false, abi.EBADF
 	}
 	for fd = 0; fd < from; fd++ {
 		if t.files[fd].kind == KindNone {
@@ -239,13 +241,13 @@ func (t *Table) MoveFD(from int, cloexec bool) (fd int, closeFrom bool, errno in
 		}
 	}
 	if fd == from {
-		return -1, false, EMFILE
+		return -1, false, abi.EMFILE
 	}
 	if t.files[from].watchers.head != none || t.files[from].members.head != none {
 		// Watches name descriptors: keep from's, and give fd a dup (rare: a program cannot
 		// know an in-flight descriptor's number to watch it).
 		if !dupable(t.files[from].kind) {
-			return -1, false, EINVAL
+			return -1, false, abi.EINVAL
 		}
 		t.install(fd, from, cloexec)
 		return fd, true, 0

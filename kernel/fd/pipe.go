@@ -1,5 +1,7 @@
 package fd
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // Pipes. pipe2 makes a pipe: a bounded byte buffer with a read end and a write end, each a
 // descriptor of KindPipe (file.desc is the pipe, file.writeEnd says which end). dup gives an end
 // another descriptor (with its own O_NONBLOCK, as the console's; Linux shares the flag through
@@ -55,7 +57,7 @@ func (p *pipe) inUse() bool { return p.readers > 0 || p.writers > 0 || p.heldIn 
 // descriptors is EMFILE; MaxPipes pipes in use ENFILE.
 func (t *Table) Pipe2(flags int) (rfd, wfd int, errno int) {
 	if flags&^(O_CLOEXEC|O_NONBLOCK) != 0 {
-		return -1, -1, EINVAL
+		return -1, -1, abi.EINVAL
 	}
 	p := -1
 	for i := range t.pipes {
@@ -72,9 +74,9 @@ func (t *Table) Pipe2(flags int) (rfd, wfd int, errno int) {
 	}
 	switch {
 	case free < 2:
-		return -1, -1, EMFILE
+		return -1, -1, abi.EMFILE
 	case p < 0:
-		return -1, -1, ENFILE
+		return -1, -1, abi.ENFILE
 	}
 	cloexec, nonblock := flags&O_CLOEXEC != 0, flags&O_NONBLOCK != 0
 	rfd = t.open(KindPipe, cloexec, nonblock)
@@ -117,14 +119,14 @@ func (t *Table) PipeDescriptors(p int, out []int32) int {
 func (t *Table) pipeOf(fd int, writeEnd bool) (*pipe, int, int) {
 	switch {
 	case !t.isOpen(fd):
-		return nil, -1, EBADF
+		return nil, -1, abi.EBADF
 	case t.files[fd].kind == KindPair:
 		p, _ := t.PipeFor(fd, writeEnd)
 		return &t.pipes[p], p, 0
 	case t.files[fd].kind != KindPipe:
-		return nil, -1, EINVAL
+		return nil, -1, abi.EINVAL
 	case t.files[fd].writeEnd != writeEnd && !t.files[fd].rdwr:
-		return nil, -1, EBADF
+		return nil, -1, abi.EBADF
 	}
 	p := int(t.files[fd].desc) % MaxPipes
 	return &t.pipes[p], p, 0
@@ -142,13 +144,13 @@ func (t *Table) PipeRead(fd int, dst []byte) (n int, errno int) {
 		return 0, 0
 	}
 	if p.heldOut {
-		return 0, EAGAIN // a splice sends the first bytes
+		return 0, abi.EAGAIN // a splice sends the first bytes
 	}
 	if p.n == 0 {
 		if p.writers == 0 || p.shut {
 			return 0, 0
 		}
-		return 0, EAGAIN
+		return 0, abi.EAGAIN
 	}
 	n = min(len(dst), int(p.n))
 	first := min(n, PipeSize-int(p.head))
@@ -178,11 +180,11 @@ func (t *Table) PipeWrite(fd int, src []byte) (n int, errno int) {
 		return 0, 0 // before the readers, as Linux's pipe_write
 	}
 	if p.readers == 0 || p.shut {
-		return 0, EPIPE
+		return 0, abi.EPIPE
 	}
 	room := PipeSize - int(p.n)
 	if room == 0 || (len(src) <= PipeBuf && room < len(src)) || p.heldIn {
-		return 0, EAGAIN
+		return 0, abi.EAGAIN
 	}
 	n = min(len(src), room)
 	tail := (int(p.head) + int(p.n)) % PipeSize
@@ -209,13 +211,13 @@ func (t *Table) PipeDataAt(fd int, skip int) (b []byte, errno int) {
 		return nil, errno
 	}
 	if p.heldOut {
-		return nil, EAGAIN
+		return nil, abi.EAGAIN
 	}
 	if p.n == 0 {
 		if p.writers == 0 || p.shut {
 			return nil, 0
 		}
-		return nil, EAGAIN
+		return nil, abi.EAGAIN
 	}
 	if skip < 0 || skip >= int(p.n) {
 		return nil, 0
@@ -250,9 +252,9 @@ func (t *Table) PipeRoom(fd int) (b []byte, errno int) {
 	case errno != 0:
 		return nil, errno
 	case p.readers == 0 || p.shut:
-		return nil, EPIPE
+		return nil, abi.EPIPE
 	case p.n == PipeSize, p.heldIn:
-		return nil, EAGAIN
+		return nil, abi.EAGAIN
 	}
 	tail := (int(p.head) + int(p.n)) % PipeSize
 	end := PipeSize
@@ -423,10 +425,10 @@ func (t *Table) pipeFcntl(fd, cmd int, arg uintptr) (ret int, errno int) {
 	}
 	// F_SETPIPE_SZ
 	if int(int32(arg)) < 0 {
-		return 0, EINVAL
+		return 0, abi.EINVAL
 	}
 	if uint32(arg) > PipeSize {
-		return 0, EPERM
+		return 0, abi.EPERM
 	}
 	return PipeSize, 0
 }
@@ -439,11 +441,11 @@ func (t *Table) pipeFcntl(fd, cmd int, arg uintptr) (ret int, errno int) {
 func (t *Table) ReopenPipe(fd int, write bool, flags int) (nfd int, errno int) {
 	p, _, ok := t.Pipe(fd)
 	if !ok {
-		return -1, EBADF
+		return -1, abi.EBADF
 	}
 	nfd = t.open(KindPipe, flags&O_CLOEXEC != 0, flags&O_NONBLOCK != 0)
 	if nfd < 0 {
-		return -1, EMFILE
+		return -1, abi.EMFILE
 	}
 	t.files[nfd].desc = int16(p)
 	t.files[nfd].writeEnd = write

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
 )
 
 // pipeModel is what a program sees of the pipes of a table: per pipe the bytes in it and the
@@ -45,20 +47,20 @@ func TestPipeBasics(t *testing.T) {
 	if got, _ := tb.Fcntl(r, F_GETPIPE_SZ, 0); got != PipeSize {
 		t.Errorf("F_GETPIPE_SZ = %d", got)
 	}
-	if _, errno := tb.Fcntl(0, F_GETPIPE_SZ, 0); errno != EBADF {
+	if _, errno := tb.Fcntl(0, F_GETPIPE_SZ, 0); errno != abi.EBADF {
 		t.Errorf("F_GETPIPE_SZ on the console: errno %d, want EBADF", errno)
 	}
 	buf := make([]byte, 16)
-	if _, errno := tb.PipeRead(r, buf); errno != EAGAIN {
+	if _, errno := tb.PipeRead(r, buf); errno != abi.EAGAIN {
 		t.Errorf("empty read: errno %d, want EAGAIN", errno)
 	}
-	if _, errno := tb.PipeRead(w, buf); errno != EBADF {
+	if _, errno := tb.PipeRead(w, buf); errno != abi.EBADF {
 		t.Errorf("read of the write end: errno %d, want EBADF", errno)
 	}
 	if n, errno := tb.PipeWrite(w, []byte("hello")); n != 5 || errno != 0 {
 		t.Fatalf("write = %d, %d", n, errno)
 	}
-	if _, _, errno := tb.Pipe2(O_DIRECT); errno != EINVAL {
+	if _, _, errno := tb.Pipe2(O_DIRECT); errno != abi.EINVAL {
 		t.Errorf("Pipe2(O_DIRECT): errno %d, want EINVAL", errno)
 	}
 	tb.Close(w)
@@ -70,7 +72,7 @@ func TestPipeBasics(t *testing.T) {
 	}
 	r2, w2, _ := tb.Pipe2(0)
 	tb.Close(r2)
-	if _, errno := tb.PipeWrite(w2, []byte("x")); errno != EPIPE {
+	if _, errno := tb.PipeWrite(w2, []byte("x")); errno != abi.EPIPE {
 		t.Errorf("write without readers: errno %d, want EPIPE", errno)
 	}
 }
@@ -86,13 +88,13 @@ func TestPipeAtomicAndFull(t *testing.T) {
 	if n, _ := tb.PipeWrite(w, big); n != len(big) {
 		t.Fatalf("wrote %d", n)
 	}
-	if _, errno := tb.PipeWrite(w, make([]byte, 200)); errno != EAGAIN {
+	if _, errno := tb.PipeWrite(w, make([]byte, 200)); errno != abi.EAGAIN {
 		t.Errorf("atomic write that does not fit: errno %d, want EAGAIN", errno)
 	}
 	if n, _ := tb.PipeWrite(w, make([]byte, PipeBuf+1)); n != 100 {
 		t.Errorf("long write took %d, want the 100 bytes of room", n)
 	}
-	if _, errno := tb.PipeWrite(w, make([]byte, PipeBuf+1)); errno != EAGAIN {
+	if _, errno := tb.PipeWrite(w, make([]byte, PipeBuf+1)); errno != abi.EAGAIN {
 		t.Errorf("write to a full pipe: errno %d, want EAGAIN", errno)
 	}
 	if ev := tb.pipePoll(&tb.files[w]); ev&EPOLLOUT != 0 {
@@ -145,13 +147,13 @@ func pipeStep(t testing.TB, tb *Table, m *pipeModel, in input) {
 		flags := []int{0, O_NONBLOCK, O_CLOEXEC, 1}[in.next(4)]
 		r, w, errno := tb.Pipe2(flags)
 		if flags == 1 {
-			if errno != EINVAL {
+			if errno != abi.EINVAL {
 				t.Fatalf("Pipe2(1): errno %d", errno)
 			}
 			return
 		}
 		if errno != 0 {
-			if len(m.data) < MaxPipes && errno != EMFILE {
+			if len(m.data) < MaxPipes && errno != abi.EMFILE {
 				t.Fatalf("Pipe2 with %d pipes: errno %d", len(m.data), errno)
 			}
 			return
@@ -171,18 +173,18 @@ func pipeStep(t testing.TB, tb *Table, m *pipeModel, in input) {
 		var wn, werr int
 		switch {
 		case !ok && tb.Kind(fd) == KindNone:
-			werr = EBADF
+			werr = abi.EBADF
 		case !ok:
-			werr = EINVAL
+			werr = abi.EINVAL
 		case !e.write:
-			werr = EBADF
+			werr = abi.EBADF
 		case size == 0:
 		case m.count(e.id, false) == 0:
-			werr = EPIPE
+			werr = abi.EPIPE
 		default:
 			room := PipeSize - len(m.data[e.id])
 			if room == 0 || (size <= PipeBuf && room < size) {
-				werr = EAGAIN
+				werr = abi.EAGAIN
 			} else {
 				wn = min(size, room)
 				m.data[e.id] = append(m.data[e.id], src[:wn]...)
@@ -199,14 +201,14 @@ func pipeStep(t testing.TB, tb *Table, m *pipeModel, in input) {
 		var want []byte
 		switch {
 		case !ok && tb.Kind(fd) == KindNone:
-			werr = EBADF
+			werr = abi.EBADF
 		case !ok:
-			werr = EINVAL
+			werr = abi.EINVAL
 		case e.write:
-			werr = EBADF
+			werr = abi.EBADF
 		case len(dst) == 0:
 		case len(m.data[e.id]) == 0 && m.count(e.id, true) > 0:
-			werr = EAGAIN
+			werr = abi.EAGAIN
 		default:
 			wn = min(len(dst), len(m.data[e.id]))
 			want = m.data[e.id][:wn]
@@ -226,7 +228,7 @@ func pipeStep(t testing.TB, tb *Table, m *pipeModel, in input) {
 				}
 			}
 			switch {
-			case errno == EMFILE && open == MaxFDs:
+			case errno == abi.EMFILE && open == MaxFDs:
 			case errno != 0:
 				t.Fatalf("Dup(%d) with %d descriptors open: errno %d", fd, open, errno)
 			default:
@@ -292,13 +294,13 @@ func TestPipeInPlace(t *testing.T) {
 	var tb Table
 	tb.Init()
 	r, w, _ := tb.Pipe2(0)
-	if _, errno := tb.PipeData(r); errno != EAGAIN {
+	if _, errno := tb.PipeData(r); errno != abi.EAGAIN {
 		t.Errorf("empty PipeData: errno %d, want EAGAIN", errno)
 	}
-	if _, errno := tb.PipeData(w); errno != EBADF {
+	if _, errno := tb.PipeData(w); errno != abi.EBADF {
 		t.Errorf("PipeData of the write end: errno %d, want EBADF", errno)
 	}
-	if _, errno := tb.PipeRoom(r); errno != EBADF {
+	if _, errno := tb.PipeRoom(r); errno != abi.EBADF {
 		t.Errorf("PipeRoom of the read end: errno %d, want EBADF", errno)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -307,7 +309,7 @@ func TestPipeInPlace(t *testing.T) {
 	for round := 0; round < 2000; round++ {
 		if rng.IntN(2) == 0 { // fill some room in place
 			room, errno := tb.PipeRoom(w)
-			if errno == EAGAIN {
+			if errno == abi.EAGAIN {
 				continue
 			}
 			if errno != 0 {
@@ -334,7 +336,7 @@ func TestPipeInPlace(t *testing.T) {
 				t.Fatalf("round %d: PipeDataAt saw %d bytes of %d, or other bytes", round, len(all), n)
 			}
 			data, errno := tb.PipeData(r)
-			if errno == EAGAIN {
+			if errno == abi.EAGAIN {
 				continue
 			}
 			if errno != 0 {
@@ -365,7 +367,7 @@ func TestPipeInPlace(t *testing.T) {
 	}
 	r2, w2, _ := tb.Pipe2(0)
 	tb.Close(r2)
-	if _, errno := tb.PipeRoom(w2); errno != EPIPE {
+	if _, errno := tb.PipeRoom(w2); errno != abi.EPIPE {
 		t.Errorf("PipeRoom without a reader: errno %d, want EPIPE", errno)
 	}
 }
@@ -383,7 +385,7 @@ func TestPipeHold(t *testing.T) {
 	if pn < 0 {
 		t.Fatal("PipeHold of the write end failed")
 	}
-	if _, errno := tb.PipeWrite(w, []byte("x")); errno != EAGAIN {
+	if _, errno := tb.PipeWrite(w, []byte("x")); errno != abi.EAGAIN {
 		t.Errorf("write while the room is held: errno %d, want EAGAIN", errno)
 	}
 	copy(room, "cde")
@@ -400,7 +402,7 @@ func TestPipeHold(t *testing.T) {
 		t.Error("PipeHold of the wrong end succeeded")
 	}
 	pn = tb.PipeHold(r, false)
-	if _, errno := tb.PipeRead(r, b); errno != EAGAIN {
+	if _, errno := tb.PipeRead(r, b); errno != abi.EAGAIN {
 		t.Errorf("read while the bytes are held: errno %d, want EAGAIN", errno)
 	}
 	if n, errno := tb.PipeWrite(w, []byte("f")); n != 1 || errno != 0 {

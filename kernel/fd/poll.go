@@ -1,5 +1,7 @@
 package fd
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // DefaultPollMask is the readiness of a descriptor that cannot be polled (Linux's
 // DEFAULT_POLLMASK): poll and select report regular files and devices without a poll method
 // readable and writable at all times.
@@ -10,7 +12,7 @@ const DefaultPollMask = EPOLLIN | EPOLLOUT | EPOLLRDNORM | EPOLLWRNORM
 // refuses (EPERM). A descriptor that is not open is EBADF.
 func (t *Table) Poll(fd int) (ready uint32, errno int) {
 	if !t.isOpen(fd) {
-		return 0, EBADF
+		return 0, abi.EBADF
 	}
 	switch t.files[fd].kind {
 	case KindFile, KindDevice:

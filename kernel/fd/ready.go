@@ -1,5 +1,7 @@
 package fd
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // Readiness follows Linux's eventpoll design: an epoll instance keeps a
 // ready list of the watches that had an event since they were last
 // reported. Writing or reading an eventfd is an event (EPOLLIN or EPOLLOUT)
@@ -88,14 +90,14 @@ func (t *Table) poll(fd int, depth int) uint32 {
 // then EBADF for a closed epfd and EINVAL for one that is not an epoll.
 func (t *Table) EpollReady(epfd int, out []Event) (n int, errno int) {
 	if len(out) == 0 {
-		return 0, EINVAL
+		return 0, abi.EINVAL
 	}
 	if !t.isOpen(epfd) {
-		return 0, EBADF
+		return 0, abi.EBADF
 	}
 	ep := &t.files[epfd]
 	if ep.kind != KindEpoll {
-		return 0, EINVAL
+		return 0, abi.EINVAL
 	}
 	t.newGen()
 	// Only the watches queued now are candidates; the ones queued again

@@ -3,6 +3,8 @@ package fd
 import (
 	"slices"
 	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
 )
 
 // TestRuntimeNetpollPath replays the calls the Go runtime makes at start-up
@@ -35,7 +37,7 @@ func TestRuntimeNetpollPath(t *testing.T) {
 	if n, errno := tb.EpollReady(epfd, out); n != 0 || errno != 0 {
 		t.Fatalf("epoll_pwait before wakeup = %d, %d", n, errno)
 	}
-	if _, errno := tb.EventfdRead(efd); errno != EAGAIN || !tb.Nonblocking(efd) {
+	if _, errno := tb.EventfdRead(efd); errno != abi.EAGAIN || !tb.Nonblocking(efd) {
 		t.Fatalf("read of empty nonblocking eventfd = %d", errno)
 	}
 	// netpollBreak: write 1, then wake the epoll waiters.

@@ -1,5 +1,7 @@
 package fd
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // Sockets. A socket descriptor (KindSocket, file.desc the socket) names a socket whose calls
 // the kernel forwards to the launcher, which makes them on a host socket (kernel/sockwire).
 // The table keeps what readiness needs without asking the host: the socket's readiness as the
@@ -44,7 +46,7 @@ func (t *Table) SocketReserve(domain, typ int) (i int, handle uint32, errno int)
 			return i, t.handleOf(i), 0
 		}
 	}
-	return -1, 0, ENFILE
+	return -1, 0, abi.ENFILE
 }
 
 // SocketRelease gives back a reserved socket whose call failed.
@@ -58,11 +60,11 @@ func (t *Table) SocketRelease(i int) {
 // free (the socket stays reserved: the caller releases it and tells the host).
 func (t *Table) SocketInstall(i int, cloexec, nonblock bool) (fd int, errno int) {
 	if i < 0 || i >= MaxSockets || !t.sockets[i].reserved {
-		return -1, EINVAL
+		return -1, abi.EINVAL
 	}
 	fd = t.open(KindSocket, cloexec, nonblock)
 	if fd < 0 {
-		return -1, EMFILE
+		return -1, abi.EMFILE
 	}
 	t.files[fd].desc = int16(i)
 	s := &t.sockets[i]

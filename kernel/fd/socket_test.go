@@ -1,6 +1,10 @@
 package fd
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
+)
 
 // TestSocketLife: a reserved socket gets a descriptor, dup shares it, it lives until its last
 // descriptor closes, and its handle names that life only.
@@ -67,7 +71,7 @@ func TestSocketsRunOut(t *testing.T) {
 			t.Fatalf("reservation %d: %d", k, errno)
 		}
 	}
-	if _, _, errno := tb.SocketReserve(2, 1); errno != ENFILE {
+	if _, _, errno := tb.SocketReserve(2, 1); errno != abi.ENFILE {
 		t.Fatalf("one past MaxSockets: %d, want ENFILE", errno)
 	}
 }

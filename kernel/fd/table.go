@@ -16,7 +16,10 @@
 // the caller serialises all calls.
 package fd
 
-import "github.com/unitrace/unitrace/kernel/fs"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/fs"
+)
 
 // MaxFDs is the size of the descriptor table: 1024, Linux's default soft RLIMIT_NOFILE
 // (INR_OPEN_CUR, include/linux/fs.h), so programs and tests that open many files find the
@@ -160,7 +163,7 @@ func (t *Table) open(kind Kind, cloexec, nonblock bool) int {
 // file, last is the file's node, whose reference the caller releases.
 func (t *Table) Close(fd int) (last fs.Node, errno int) {
 	if !t.isOpen(fd) {
-		return fs.Node{}, EBADF
+		return fs.Node{}, abi.EBADF
 	}
 	last = t.drop(fd)
 	f := &t.files[fd]

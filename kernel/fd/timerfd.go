@@ -1,5 +1,7 @@
 package fd
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // Timerfds: a descriptor of KindTimerfd stands for a timer the kernel keeps (package timerfd);
 // file.desc is the timer's id there and file.count mirrors its expirations not yet read, which
 // make the descriptor readable. The kernel updates the count (SetTimerfdTicks) whenever the
@@ -10,7 +12,7 @@ package fd
 func (t *Table) OpenTimerfd(id int, flags int) (fd int, errno int) {
 	fd = t.open(KindTimerfd, flags&O_CLOEXEC != 0, flags&O_NONBLOCK != 0)
 	if fd < 0 {
-		return -1, EMFILE
+		return -1, abi.EMFILE
 	}
 	t.files[fd].desc = int16(id)
 	return fd, 0

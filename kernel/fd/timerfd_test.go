@@ -1,6 +1,10 @@
 package fd
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
+)
 
 func TestTimerfdReadiness(t *testing.T) {
 	var tb Table
@@ -45,7 +49,7 @@ func TestTimerfdReadiness(t *testing.T) {
 	if ready, _ := tb.Poll(tfd); ready != 0 {
 		t.Errorf("Poll after the read: %#x", ready)
 	}
-	if _, errno := tb.Dup(tfd, 0, false); errno != EINVAL {
+	if _, errno := tb.Dup(tfd, 0, false); errno != abi.EINVAL {
 		t.Errorf("Dup: %d", errno)
 	}
 	tb.SetTimerfdTicks(0, 5) // not a timerfd: ignored
@@ -60,7 +64,7 @@ func TestTimerfdReadiness(t *testing.T) {
 func TestPollAndBuffered(t *testing.T) {
 	var tb Table
 	tb.Init()
-	if _, errno := tb.Poll(50); errno != EBADF {
+	if _, errno := tb.Poll(50); errno != abi.EBADF {
 		t.Errorf("Poll of a closed fd: %d", errno)
 	}
 	if ready, _ := tb.Poll(1); ready != EPOLLOUT|EPOLLWRNORM {

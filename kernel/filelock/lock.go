@@ -7,11 +7,7 @@
 // and a second one to build an edit in, so that every edit is atomic.
 package filelock
 
-// Linux errno values the table returns (asm-generic/errno-base.h, errno.h).
-const (
-	EAGAIN = 11
-	ENOLCK = 37
-)
+import "github.com/unitrace/unitrace/kernel/abi"
 
 // MaxLocks is how many locks the table holds; a lock that needs more is ENOLCK.
 const MaxLocks = 128
@@ -101,7 +97,7 @@ func (t *Table) Set(l Lock) (errno int) {
 	}
 	if l.Type != Unlock {
 		if _, busy := t.Conflict(l); busy {
-			return EAGAIN
+			return abi.EAGAIN
 		}
 	}
 	// Merge with the owner's adjacent or overlapping locks of the same type.
@@ -120,7 +116,7 @@ func (t *Table) Set(l Lock) (errno int) {
 		mine := h.File == l.File && h.Class == l.Class && h.Owner == l.Owner
 		if !mine || !overlaps(&h, &l) {
 			if n == MaxLocks {
-				return ENOLCK
+				return abi.ENOLCK
 			}
 			t.scratch[n] = h
 			n++
@@ -128,7 +124,7 @@ func (t *Table) Set(l Lock) (errno int) {
 		}
 		if h.Start < l.Start {
 			if n == MaxLocks {
-				return ENOLCK
+				return abi.ENOLCK
 			}
 			t.scratch[n] = h
 			t.scratch[n].End = l.Start - 1
@@ -136,7 +132,7 @@ func (t *Table) Set(l Lock) (errno int) {
 		}
 		if h.End > l.End {
 			if n == MaxLocks {
-				return ENOLCK
+				return abi.ENOLCK
 			}
 			t.scratch[n] = h
 			t.scratch[n].Start = l.End + 1
@@ -145,7 +141,7 @@ func (t *Table) Set(l Lock) (errno int) {
 	}
 	if l.Type != Unlock {
 		if n == MaxLocks {
-			return ENOLCK
+			return abi.ENOLCK
 		}
 		t.scratch[n] = l
 		n++
@@ -171,10 +167,10 @@ func (t *Table) setFlock(l Lock) int {
 		return 0
 	}
 	if _, busy := t.Conflict(l); busy {
-		return EAGAIN
+		return abi.EAGAIN
 	}
 	if t.n == MaxLocks {
-		return ENOLCK
+		return abi.ENOLCK
 	}
 	t.locks[t.n] = l
 	t.n++

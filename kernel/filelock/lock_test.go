@@ -3,6 +3,8 @@ package filelock
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
 )
 
 // The model: for each file, class and byte of a small file (the last byte standing for
@@ -62,7 +64,7 @@ func (m *model) set(l Lock) int {
 			return 0
 		}
 		if m.conflict(Lock{File: l.File, Class: Flock, Owner: l.Owner, Type: l.Type, End: OffsetMax}) {
-			return EAGAIN
+			return abi.EAGAIN
 		}
 		for b := range row {
 			row[b][l.Owner] = l.Type
@@ -70,7 +72,7 @@ func (m *model) set(l Lock) int {
 		return 0
 	}
 	if l.Type != Unlock && m.conflict(l) {
-		return EAGAIN
+		return abi.EAGAIN
 	}
 	s, e := span(l)
 	for b := s; b <= e; b++ {
@@ -172,7 +174,7 @@ func TestFull(t *testing.T) {
 			t.Fatalf("lock %d: %d", i, e)
 		}
 	}
-	if e := tb.Set(Lock{File: 1, Start: 1000, End: 1000, Type: Read}); e != ENOLCK {
+	if e := tb.Set(Lock{File: 1, Start: 1000, End: 1000, Type: Read}); e != abi.ENOLCK {
 		t.Fatalf("a lock too many: %d, want ENOLCK", e)
 	}
 	// Splitting one lock needs a slot too: refused, nothing changed.

@@ -1,5 +1,7 @@
 package fs
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // What reading and writing the character devices the kernel serves does (drivers/char/mem.c,
 // drivers/char/random.c). A file system only stores their inodes; the system call layer asks
 // here when a program opens, reads or writes one.
@@ -27,7 +29,7 @@ func ReadDevice(rdev uint64, dst []byte) (n int, random bool, errno int) {
 	case DevRandom, DevURandom:
 		return len(dst), true, 0
 	}
-	return 0, false, ENXIO
+	return 0, false, abi.ENXIO
 }
 
 // WriteDevice writes count bytes to character device rdev: /dev/full is always full (ENOSPC);
@@ -36,11 +38,11 @@ func ReadDevice(rdev uint64, dst []byte) (n int, random bool, errno int) {
 func WriteDevice(rdev uint64, count int) (int, int) {
 	switch rdev {
 	case DevFull:
-		return 0, ENOSPC
+		return 0, abi.ENOSPC
 	case DevNull, DevZero, DevRandom, DevURandom:
 		return count, 0
 	}
-	return 0, ENXIO
+	return 0, abi.ENXIO
 }
 
 // The random devices' ioctls (include/uapi/linux/random.h), which the program's root may all

@@ -5,44 +5,6 @@ package fs
 // open flags against the toolchain's tables, and package vfs's tests use them in real system
 // calls on the host).
 
-// Error numbers (asm-generic/errno-base.h, errno.h). Functions return them positive; the system
-// call layer negates them.
-const (
-	EPERM        = 1
-	ENOENT       = 2
-	EINTR        = 4
-	EIO          = 5
-	ENXIO        = 6
-	EBADF        = 9
-	EAGAIN       = 11
-	ENOMEM       = 12
-	EACCES       = 13
-	EFAULT       = 14
-	EBUSY        = 16
-	EEXIST       = 17
-	EXDEV        = 18
-	ENOTDIR      = 20
-	EISDIR       = 21
-	EINVAL       = 22
-	ENFILE       = 23
-	EMFILE       = 24
-	EFBIG        = 27
-	ENOSPC       = 28
-	ESPIPE       = 29
-	EROFS        = 30
-	EMLINK       = 31
-	ERANGE       = 34
-	ENAMETOOLONG = 36
-	ENOTEMPTY    = 39
-	ELOOP        = 40
-	ENODATA      = 61
-	EPROTO       = 71
-	EOVERFLOW    = 75
-	EOPNOTSUPP   = 95
-	E2BIG        = 7
-	ESTALE       = 116
-)
-
 // EQUEUED is no Linux errno a program ever sees: a file system that had to send a request to
 // finish the call returns it (package p9fs), and the system call layer then waits for the
 // reply and runs the call again. Its number is Linux's kernel-internal EIOCBQUEUED ("queued,

@@ -1,5 +1,7 @@
 package fs
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // Extended attribute names and flags (linux/xattr.h, limits.h).
 const (
 	XATTR_CREATE   = 1
@@ -29,12 +31,12 @@ func CheckXattrName(name []byte) (XattrClass, int) {
 	}{{"user.", XattrUser}, {"trusted.", XattrTrusted}, {"security.", XattrSecurity}} {
 		if len(name) >= len(ns.prefix) && string(name[:len(ns.prefix)]) == ns.prefix {
 			if len(name) == len(ns.prefix) {
-				return 0, EINVAL
+				return 0, abi.EINVAL
 			}
 			return ns.class, 0
 		}
 	}
-	return 0, EOPNOTSUPP
+	return 0, abi.EOPNOTSUPP
 }
 
 // XattrTypeCheck is Linux's xattr_permission rule for user.* attributes: only regular files and
@@ -47,7 +49,7 @@ func XattrTypeCheck(class XattrClass, mode uint32, write bool) int {
 		return 0
 	}
 	if write {
-		return EPERM
+		return abi.EPERM
 	}
-	return ENODATA
+	return abi.ENODATA
 }

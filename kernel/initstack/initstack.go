@@ -10,6 +10,8 @@
 // stack, which does not escape.
 package initstack
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // Auxiliary vector tags (elf.h).
 const (
 	atNull     = 0
@@ -19,12 +21,6 @@ const (
 	atRandom   = 25
 	atHWCap2   = 26
 	atSysinfo  = 33 // AT_SYSINFO_EHDR: the vDSO's ELF header
-)
-
-// Error numbers Build returns (Linux values).
-const (
-	ENOMEM = 12 // the window is too small
-	EINVAL = 22 // a string contains a NUL, or the window wraps below address 0
 )
 
 // Auxv is what Build puts in the auxiliary vector. AT_PAGESZ, AT_HWCAP,
@@ -56,7 +52,7 @@ const wordSize = 8
 // len(mem)) nothing is written.
 func Build(mem []byte, top uintptr, argv, envv []string, aux Auxv) (sp uintptr, err int) {
 	if uintptr(len(mem)) > top {
-		return 0, EINVAL
+		return 0, abi.EINVAL
 	}
 	base := top - uintptr(len(mem)) // address of mem[0]
 	// Work in offsets into mem, checking each step stays >= 0, so no
@@ -65,26 +61,26 @@ func Build(mem []byte, top uintptr, argv, envv []string, aux Auxv) (sp uintptr, 
 	for _, list := range [2][]string{argv, envv} {
 		for _, s := range list {
 			if hasNUL(s) {
-				return 0, EINVAL
+				return 0, abi.EINVAL
 			}
 			if off -= len(s) + 1; off < 0 {
-				return 0, ENOMEM
+				return 0, abi.ENOMEM
 			}
 		}
 	}
 	strOff := off
 	if hasNUL(aux.Platform) {
-		return 0, EINVAL
+		return 0, abi.EINVAL
 	}
 	platformOff := -1
 	if aux.Platform != "" {
 		if off -= len(aux.Platform) + 1; off < 0 {
-			return 0, ENOMEM
+			return 0, abi.ENOMEM
 		}
 		platformOff = off
 	}
 	if off -= len(aux.Random); off < 0 {
-		return 0, ENOMEM
+		return 0, abi.ENOMEM
 	}
 	randomOff := off
 	auxPairs := 5 // PAGESZ, HWCAP, HWCAP2, RANDOM, NULL
@@ -96,15 +92,15 @@ func Build(mem []byte, top uintptr, argv, envv []string, aux Auxv) (sp uintptr, 
 	}
 	maxWords := off / wordSize
 	if len(argv) > maxWords || len(envv) > maxWords {
-		return 0, ENOMEM
+		return 0, abi.ENOMEM
 	}
 	words := 1 + len(argv) + 1 + len(envv) + 1 + 2*auxPairs
 	if off -= words * wordSize; off < 0 {
-		return 0, ENOMEM
+		return 0, abi.ENOMEM
 	}
 	off -= int((base + uintptr(off)) & 15)
 	if off < 0 {
-		return 0, ENOMEM
+		return 0, abi.ENOMEM
 	}
 
 	// Everything fits: write it, top down for the strings, bottom up for

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
 )
 
 // decoded is an initial stack read back the way rt0 and the runtime read it.
@@ -182,7 +184,7 @@ func TestBuildExactFit(t *testing.T) {
 			if _, err := Build(mem, top, argv, envv, testAux); err == 0 {
 				smallest = size
 				break
-			} else if err != ENOMEM {
+			} else if err != abi.ENOMEM {
 				t.Fatalf("size %d: error %d, want ENOMEM", size, err)
 			} else if bytes.Count(mem, []byte{0}) != size {
 				t.Fatalf("size %d: failed Build wrote to the window", size)
@@ -213,14 +215,14 @@ func TestBuildErrors(t *testing.T) {
 		aux        Auxv
 		want       int
 	}{
-		{"NUL in argv", 4096, 0x10000, []string{"a\x00b"}, nil, testAux, EINVAL},
-		{"NUL in envv", 4096, 0x10000, nil, []string{"\x00"}, testAux, EINVAL},
-		{"NUL in platform", 4096, 0x10000, nil, nil, nulPlatform, EINVAL},
-		{"window below zero", 4096, 100, nil, nil, testAux, EINVAL},
-		{"empty window", 0, 0x10000, nil, nil, testAux, ENOMEM},
-		{"strings do not fit", 64, 0x10000, []string{strings.Repeat("z", 64)}, nil, testAux, ENOMEM},
-		{"pointers do not fit", 4096, 0x10000, big, nil, testAux, ENOMEM},
-		{"env pointers do not fit", 4096, 0x10000, nil, big, testAux, ENOMEM},
+		{"NUL in argv", 4096, 0x10000, []string{"a\x00b"}, nil, testAux, abi.EINVAL},
+		{"NUL in envv", 4096, 0x10000, nil, []string{"\x00"}, testAux, abi.EINVAL},
+		{"NUL in platform", 4096, 0x10000, nil, nil, nulPlatform, abi.EINVAL},
+		{"window below zero", 4096, 100, nil, nil, testAux, abi.EINVAL},
+		{"empty window", 0, 0x10000, nil, nil, testAux, abi.ENOMEM},
+		{"strings do not fit", 64, 0x10000, []string{strings.Repeat("z", 64)}, nil, testAux, abi.ENOMEM},
+		{"pointers do not fit", 4096, 0x10000, big, nil, testAux, abi.ENOMEM},
+		{"env pointers do not fit", 4096, 0x10000, nil, big, testAux, abi.ENOMEM},
 	}
 	for _, tt := range tests {
 		mem := make([]byte, tt.size)
@@ -246,7 +248,7 @@ func FuzzBuild(f *testing.F) {
 		mem := make([]byte, size)
 		sp, err := Build(mem, top, argv, envv, aux)
 		if err != 0 {
-			if err != ENOMEM && err != EINVAL {
+			if err != abi.ENOMEM && err != abi.EINVAL {
 				t.Fatalf("error %d", err)
 			}
 			if bytes.Count(mem, []byte{0}) != len(mem) {

@@ -1,5 +1,7 @@
 package mm
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // EFAULT is mremap's errno for an old range that is not one mapped region.
 const EFAULT = 14
 
@@ -35,15 +37,15 @@ func (s *Space) Remap(addr, oldLen, newLen uintptr, flags uint32, newAddr uintpt
 		flags&RemapFixed != 0 && flags&RemapMayMove == 0 ||
 		flags&RemapDontUnmap != 0 && (flags&RemapMayMove == 0 || oldLen != newLen) ||
 		addr&pageMask != 0 {
-		return r, EINVAL
+		return r, abi.EINVAL
 	}
 	oldSize := (oldLen + pageMask) &^ pageMask
 	newSize := (newLen + pageMask) &^ pageMask
 	if newSize == 0 || oldSize < oldLen || newSize < newLen {
-		return r, EINVAL
+		return r, abi.EINVAL
 	}
 	if oldSize == 0 {
-		return r, EINVAL // duplicating a mapping needs a shared one
+		return r, abi.EINVAL // duplicating a mapping needs a shared one
 	}
 	if flags&(RemapFixed|RemapDontUnmap) != 0 {
 		return s.remapTo(addr, oldSize, newSize, flags, newAddr)
@@ -62,7 +64,7 @@ func (s *Space) Remap(addr, oldLen, newLen uintptr, flags uint32, newAddr uintpt
 	}
 	end := addr + newSize
 	if reg.Shared != 0 {
-		return r, EINVAL // shared memory is only shrunk in place
+		return r, abi.EINVAL // shared memory is only shrunk in place
 	}
 	if addr+oldSize == reg.End && end > addr && end <= s.hi && s.isFree(addr+oldSize, end) {
 		if e := s.splice(addr+oldSize, end, Region{Prot: reg.Prot}, true); e != 0 {
@@ -71,12 +73,12 @@ func (s *Space) Remap(addr, oldLen, newLen uintptr, flags uint32, newAddr uintpt
 		return Remapping{Addr: addr, From: addr, To: addr}, 0
 	}
 	if flags&RemapMayMove == 0 {
-		return r, ENOMEM
+		return r, abi.ENOMEM
 	}
 	to, ok := s.highestFit(s.lo, s.mmapBase, newSize)
 	if !ok {
 		if to, ok = s.highestFit(s.lo, s.hi, newSize); !ok {
-			return r, ENOMEM
+			return r, abi.ENOMEM
 		}
 	}
 	return s.move(addr, oldSize, newSize, to, reg.Prot, false)
@@ -87,13 +89,13 @@ func (s *Space) remapTo(addr, oldSize, newSize uintptr, flags uint32, newAddr ui
 	fixed := flags&RemapFixed != 0
 	if fixed {
 		if newAddr&pageMask != 0 || newAddr > s.hi || newSize > s.hi-newAddr {
-			return r, EINVAL
+			return r, abi.EINVAL
 		}
 		if addr < newAddr+newSize && newAddr < addr+oldSize {
-			return r, EINVAL // the ranges overlap
+			return r, abi.EINVAL // the ranges overlap
 		}
 		if newAddr < s.lo || s.overlapsExcluded(newAddr, newAddr+newSize) {
-			return r, ENOMEM
+			return r, abi.ENOMEM
 		}
 	}
 	keep := min(oldSize, newSize)
@@ -102,14 +104,14 @@ func (s *Space) remapTo(addr, oldSize, newSize uintptr, flags uint32, newAddr ui
 		return r, errno
 	}
 	if reg.Shared != 0 {
-		return r, EINVAL // shared memory is only shrunk in place
+		return r, abi.EINVAL // shared memory is only shrunk in place
 	}
 	to := newAddr
 	if !fixed {
 		var ok bool
 		if to, ok = s.highestFit(s.lo, s.mmapBase, newSize); !ok {
 			if to, ok = s.highestFit(s.lo, s.hi, newSize); !ok {
-				return r, ENOMEM
+				return r, abi.ENOMEM
 			}
 		}
 	}
@@ -124,7 +126,7 @@ func (s *Space) remapTo(addr, oldSize, newSize uintptr, flags uint32, newAddr ui
 func (s *Space) regionOf(addr, size uintptr) (Region, int) {
 	reg, ok := s.Find(addr)
 	if !ok || addr+size < addr || addr+size > reg.End {
-		return Region{}, EFAULT
+		return Region{}, abi.EFAULT
 	}
 	return reg, 0
 }

@@ -3,6 +3,8 @@ package mm
 import (
 	"math/rand"
 	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
 )
 
 // sharedPage is the shared-memory model's state of one page: unmapped (prot -1), anonymous
@@ -65,7 +67,7 @@ func TestSharedModel(t *testing.T) {
 				for i := uintptr(0); i < n; i++ {
 					mapped = mapped && model[a+i].prot >= 0
 				}
-				if mapped != (e == 0) || !mapped && e != ENOMEM {
+				if mapped != (e == 0) || !mapped && e != abi.ENOMEM {
 					t.Fatalf("Protect(%#x, %#x) over mapped=%v: errno %d", start, size, mapped, e)
 				}
 				for i := uintptr(0); e == 0 && i < n; i++ {
@@ -110,17 +112,17 @@ func checkShared(t *testing.T, s *Space, model []sharedPage, lo uintptr) {
 func TestSharedRefusals(t *testing.T) {
 	var s Space
 	s.Init(0x100000, 0x200000, 0x200000)
-	if _, e := s.MapShared(0, PageSize, ProtRead, false, 0); e != EINVAL {
+	if _, e := s.MapShared(0, PageSize, ProtRead, false, 0); e != abi.EINVAL {
 		t.Fatalf("MapShared of object 0: errno %d, want EINVAL", e)
 	}
 	addr, e := s.MapShared(0, 4*PageSize, ProtRead|ProtWrite, false, 7)
 	if e != 0 {
 		t.Fatal(e)
 	}
-	if _, e := s.Remap(addr, 4*PageSize, 8*PageSize, RemapMayMove, 0); e != EINVAL {
+	if _, e := s.Remap(addr, 4*PageSize, 8*PageSize, RemapMayMove, 0); e != abi.EINVAL {
 		t.Fatalf("growing shared memory: errno %d, want EINVAL", e)
 	}
-	if _, e := s.Remap(addr, 4*PageSize, 4*PageSize, RemapMayMove|RemapFixed, addr+16*PageSize); e != EINVAL {
+	if _, e := s.Remap(addr, 4*PageSize, 4*PageSize, RemapMayMove|RemapFixed, addr+16*PageSize); e != abi.EINVAL {
 		t.Fatalf("moving shared memory: errno %d, want EINVAL", e)
 	}
 	if r, e := s.Remap(addr, 4*PageSize, 2*PageSize, 0, 0); e != 0 || r.Clear != addr+2*PageSize {
@@ -130,7 +132,7 @@ func TestSharedRefusals(t *testing.T) {
 		t.Fatalf("after the shrink: %+v", r)
 	}
 	s.limit = s.Len() + 1
-	if e := s.Protect(addr+PageSize, PageSize, ProtRead); e != ENOMEM {
+	if e := s.Protect(addr+PageSize, PageSize, ProtRead); e != abi.ENOMEM {
 		t.Fatalf("Protect with one free slot: errno %d, want ENOMEM", e)
 	}
 	if r, _ := s.Find(addr); r.Prot != ProtRead|ProtWrite || r.End != addr+2*PageSize {

@@ -1,5 +1,7 @@
 package mm
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // Memory protections, with the values of Linux's PROT_* (mmap(2)).
 const (
 	ProtNone  = 0
@@ -8,12 +10,6 @@ const (
 	ProtExec  = 4
 
 	protAll = ProtRead | ProtWrite | ProtExec
-)
-
-// Linux errno values the address-space calls return (asm-generic/errno-base.h).
-const (
-	ENOMEM = 12
-	EINVAL = 22
 )
 
 const (
@@ -109,7 +105,7 @@ func (s *Space) Init(lo, hi, mmapBase uintptr) {
 // end < start.
 func (s *Space) Exclude(start, end uintptr) (errno int) {
 	if end < start {
-		return EINVAL
+		return abi.EINVAL
 	}
 	start &^= pageMask
 	if end&pageMask != 0 {
@@ -133,7 +129,7 @@ func (s *Space) Exclude(start, end uintptr) (errno int) {
 		j++
 	}
 	if s.nex-(j-i)+1 > MaxExcluded {
-		return ENOMEM
+		return abi.ENOMEM
 	}
 	if e := s.splice(start, end, Region{}, false); e != 0 {
 		return e
@@ -160,7 +156,7 @@ func (s *Space) Map(hint, length uintptr, prot uint32, fixed bool) (addr uintptr
 // never merged with anything but the object's own next pages.
 func (s *Space) MapShared(hint, length uintptr, prot uint32, fixed bool, obj uint32) (addr uintptr, errno int) {
 	if obj == 0 {
-		return 0, EINVAL
+		return 0, abi.EINVAL
 	}
 	return s.mapRegion(hint, length, Region{Prot: prot, Shared: obj}, fixed)
 }
@@ -170,15 +166,15 @@ func (s *Space) MapShared(hint, length uintptr, prot uint32, fixed bool, obj uin
 func (s *Space) mapRegion(hint, length uintptr, with Region, fixed bool) (addr uintptr, errno int) {
 	prot := with.Prot
 	if prot&^protAll != 0 || length == 0 || (fixed && hint&pageMask != 0) {
-		return 0, EINVAL
+		return 0, abi.EINVAL
 	}
 	size := (length + pageMask) &^ pageMask
 	if size == 0 || size > s.hi-s.lo {
-		return 0, ENOMEM
+		return 0, abi.ENOMEM
 	}
 	if fixed {
 		if hint < s.lo || hint > s.hi-size || s.overlapsExcluded(hint, hint+size) {
-			return 0, ENOMEM
+			return 0, abi.ENOMEM
 		}
 		addr = hint
 	} else {
@@ -190,7 +186,7 @@ func (s *Space) mapRegion(hint, length uintptr, with Region, fixed bool) (addr u
 		} else if a, ok := s.highestFit(s.lo, s.hi, size); ok {
 			addr = a
 		} else {
-			return 0, ENOMEM
+			return 0, abi.ENOMEM
 		}
 	}
 	if e := s.splice(addr, addr+size, with, true); e != 0 {
@@ -203,11 +199,11 @@ func (s *Space) mapRegion(hint, length uintptr, with Region, fixed bool) (addr u
 // straddle its ends. Holes in the range are fine.
 func (s *Space) Unmap(start, length uintptr) (errno int) {
 	if start&pageMask != 0 || length == 0 {
-		return EINVAL
+		return abi.EINVAL
 	}
 	size := (length + pageMask) &^ pageMask
 	if size == 0 || start > s.hi || size > s.hi-start || s.overlapsExcluded(start, start+size) {
-		return EINVAL
+		return abi.EINVAL
 	}
 	// Below lo nothing is ever mapped (Linux's mmap_min_addr): unmapping there succeeds and
 	// does nothing, as Linux's munmap checks only the top of the address space.
@@ -221,7 +217,7 @@ func (s *Space) Unmap(start, length uintptr) (errno int) {
 // Protect is mprotect(start, length, prot): every page of the range must be mapped.
 func (s *Space) Protect(start, length uintptr, prot uint32) (errno int) {
 	if start&pageMask != 0 || prot&^protAll != 0 {
-		return EINVAL
+		return abi.EINVAL
 	}
 	if length == 0 {
 		return 0
@@ -229,7 +225,7 @@ func (s *Space) Protect(start, length uintptr, prot uint32) (errno int) {
 	size := (length + pageMask) &^ pageMask
 	end := start + size
 	if size == 0 || end < start || !s.covered(start, end) {
-		return ENOMEM
+		return abi.ENOMEM
 	}
 	if !s.anyShared(start, end) {
 		return s.splice(start, end, Region{Prot: prot}, true)
@@ -238,7 +234,7 @@ func (s *Space) Protect(start, length uintptr, prot uint32) (errno int) {
 	// the first and the last can split, one more region each: with room for two more, no step
 	// can fail and the edit stays atomic. (The all-anonymous case above needs no such room.)
 	if s.n+2 > s.limit || s.n+2 > MaxRegions {
-		return ENOMEM
+		return abi.ENOMEM
 	}
 	for a := start; a < end; {
 		r := s.regions[s.firstEndAbove(a)]
@@ -327,7 +323,7 @@ func (s *Space) splice(start, end uintptr, with Region, fill bool) int {
 	}
 	n := s.n - (to - from) + out.n
 	if n > s.limit || n > MaxRegions {
-		return ENOMEM
+		return abi.ENOMEM
 	}
 	copy(s.regions[from+out.n:n], s.regions[to:s.n])
 	copy(s.regions[from:from+out.n], out.r[:out.n])

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand"
 	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
 )
 
 // spaceModel is the reference for Space: one state per page of a small address space.
@@ -71,24 +73,24 @@ func (m *spaceModel) set(a, b int, v int8) int {
 	}
 	if r, e := m.count(); r > m.limit || e > MaxExcluded {
 		m.page = old
-		return ENOMEM
+		return abi.ENOMEM
 	}
 	return 0
 }
 
 func (m *spaceModel) Map(hint, length uintptr, prot uint32, fixed bool) (uintptr, int) {
 	if prot > 7 || length == 0 || (fixed && hint%PageSize != 0) {
-		return 0, EINVAL
+		return 0, abi.EINVAL
 	}
 	size := roundUp(length)
 	if size == 0 || size > m.hi-m.lo {
-		return 0, ENOMEM
+		return 0, abi.ENOMEM
 	}
 	addr, found := uintptr(0), false
 	if fixed {
 		a, b, in := m.pages(hint, size)
 		if !in || !m.all(a, b, notExcluded) {
-			return 0, ENOMEM
+			return 0, abi.ENOMEM
 		}
 		addr, found = hint, true
 	} else {
@@ -108,7 +110,7 @@ func (m *spaceModel) Map(hint, length uintptr, prot uint32, fixed bool) (uintptr
 			}
 		}
 		if !found {
-			return 0, ENOMEM
+			return 0, abi.ENOMEM
 		}
 	}
 	a, b, _ := m.pages(addr, size)
@@ -120,11 +122,11 @@ func (m *spaceModel) Map(hint, length uintptr, prot uint32, fixed bool) (uintptr
 
 func (m *spaceModel) Unmap(start, length uintptr) int {
 	if start%PageSize != 0 || length == 0 {
-		return EINVAL
+		return abi.EINVAL
 	}
 	size := roundUp(length)
 	if size == 0 || start > m.hi || size > m.hi-start {
-		return EINVAL
+		return abi.EINVAL
 	}
 	if start < m.lo { // nothing is mapped below lo: that part is done already
 		if start+size <= m.lo {
@@ -135,14 +137,14 @@ func (m *spaceModel) Unmap(start, length uintptr) int {
 	}
 	a, b, in := m.pages(start, size)
 	if !in || !m.all(a, b, notExcluded) {
-		return EINVAL
+		return abi.EINVAL
 	}
 	return m.set(a, b, pageFree)
 }
 
 func (m *spaceModel) Protect(start, length uintptr, prot uint32) int {
 	if start%PageSize != 0 || prot > 7 {
-		return EINVAL
+		return abi.EINVAL
 	}
 	if length == 0 {
 		return 0
@@ -150,14 +152,14 @@ func (m *spaceModel) Protect(start, length uintptr, prot uint32) int {
 	size := roundUp(length)
 	a, b, in := m.pages(start, size)
 	if size == 0 || !in || !m.all(a, b, isMapped) {
-		return ENOMEM
+		return abi.ENOMEM
 	}
 	return m.set(a, b, int8(prot))
 }
 
 func (m *spaceModel) Exclude(start, end uintptr) int {
 	if end < start {
-		return EINVAL
+		return abi.EINVAL
 	}
 	start &^= pageMask
 	if end%PageSize != 0 {

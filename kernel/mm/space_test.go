@@ -3,6 +3,8 @@ package mm
 import (
 	"reflect"
 	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
 )
 
 // The table tests' address space: user addresses from 64 KiB up to the end of the lower half,
@@ -70,18 +72,18 @@ func TestSpaceMap(t *testing.T) {
 		wantErr  int
 		want     []Region // nil: do not check
 	}{
-		{name: "zero length", length: 0, wantErr: EINVAL},
-		{name: "unknown prot", length: PageSize, prot: 8, wantErr: EINVAL},
-		{name: "fixed unaligned", hint: 0x200001, length: PageSize, fixed: true, wantErr: EINVAL},
-		{name: "length overflows", length: ^uintptr(0) - 5, wantErr: ENOMEM},
-		{name: "length beyond the space", length: tHi, wantErr: ENOMEM},
-		{name: "fixed beyond hi", hint: tHi - PageSize, length: 2 * PageSize, fixed: true, wantErr: ENOMEM},
-		{name: "fixed at hi", hint: tHi, length: PageSize, fixed: true, wantErr: ENOMEM},
-		{name: "fixed below lo", hint: 0x1000, length: PageSize, fixed: true, wantErr: ENOMEM},
-		{name: "fixed straddles lo", hint: tLo - PageSize, length: 2 * PageSize, fixed: true, wantErr: ENOMEM},
-		{name: "fixed in kernel", hint: 0x200000, length: PageSize, fixed: true, wantErr: ENOMEM},
-		{name: "fixed touches kernel", hint: tKernelLo - PageSize, length: 2 * PageSize, fixed: true, wantErr: ENOMEM},
-		{name: "fixed covers MMIO", hint: 0xf0000000, length: 0x20000000, fixed: true, wantErr: ENOMEM},
+		{name: "zero length", length: 0, wantErr: abi.EINVAL},
+		{name: "unknown prot", length: PageSize, prot: 8, wantErr: abi.EINVAL},
+		{name: "fixed unaligned", hint: 0x200001, length: PageSize, fixed: true, wantErr: abi.EINVAL},
+		{name: "length overflows", length: ^uintptr(0) - 5, wantErr: abi.ENOMEM},
+		{name: "length beyond the space", length: tHi, wantErr: abi.ENOMEM},
+		{name: "fixed beyond hi", hint: tHi - PageSize, length: 2 * PageSize, fixed: true, wantErr: abi.ENOMEM},
+		{name: "fixed at hi", hint: tHi, length: PageSize, fixed: true, wantErr: abi.ENOMEM},
+		{name: "fixed below lo", hint: 0x1000, length: PageSize, fixed: true, wantErr: abi.ENOMEM},
+		{name: "fixed straddles lo", hint: tLo - PageSize, length: 2 * PageSize, fixed: true, wantErr: abi.ENOMEM},
+		{name: "fixed in kernel", hint: 0x200000, length: PageSize, fixed: true, wantErr: abi.ENOMEM},
+		{name: "fixed touches kernel", hint: tKernelLo - PageSize, length: 2 * PageSize, fixed: true, wantErr: abi.ENOMEM},
+		{name: "fixed covers MMIO", hint: 0xf0000000, length: 0x20000000, fixed: true, wantErr: abi.ENOMEM},
 		{name: "fixed ends at kernel", hint: tKernelLo - PageSize, length: PageSize, fixed: true,
 			wantAddr: tKernelLo - PageSize, want: []Region{{Start: tKernelLo - PageSize, End: tKernelLo, Prot: 0}}},
 		{name: "fixed at the top", hint: tHi - PageSize, length: 1, prot: rw, fixed: true,
@@ -115,9 +117,9 @@ func TestSpaceMap(t *testing.T) {
 		{name: "no hint: nothing below mmapBase, falls back to the top", setup: setup{{Start: tLo, End: tKernelLo, Prot: ro}, {Start: tKernelHi, End: tMMIOLo, Prot: ro}, {Start: tMMIOHi, End: tBase, Prot: ro}},
 			length: PageSize, wantAddr: tHi - PageSize},
 		{name: "no room", setup: setup{{Start: tLo, End: tKernelLo, Prot: ro}, {Start: tKernelHi, End: tMMIOLo, Prot: ro}, {Start: tMMIOHi, End: tHi, Prot: ro}},
-			length: PageSize, wantErr: ENOMEM},
+			length: PageSize, wantErr: abi.ENOMEM},
 		{name: "no room for the size", setup: setup{{Start: tLo, End: tKernelLo - PageSize, Prot: ro}, {Start: tKernelHi, End: tMMIOLo, Prot: ro}, {Start: tMMIOHi, End: tHi, Prot: ro}},
-			length: 2 * PageSize, wantErr: ENOMEM},
+			length: 2 * PageSize, wantErr: abi.ENOMEM},
 		{name: "squeezed into the last hole", setup: setup{{Start: tLo, End: tKernelLo - PageSize, Prot: ro}, {Start: tKernelHi, End: tMMIOLo, Prot: ro}, {Start: tMMIOHi, End: tHi, Prot: ro}},
 			length: PageSize, wantAddr: tKernelLo - PageSize},
 	} {
@@ -154,26 +156,26 @@ func TestSpaceUnmapProtect(t *testing.T) {
 		wantErr int
 		want    []Region
 	}{
-		{name: "unmap unaligned", start: 0x50000001, length: PageSize, wantErr: EINVAL},
-		{name: "unmap zero length", start: 0x50000000, wantErr: EINVAL},
-		{name: "unmap overflows", start: 0x50000000, length: ^uintptr(0), wantErr: EINVAL},
-		{name: "unmap past hi", start: tHi - PageSize, length: 2 * PageSize, wantErr: EINVAL},
+		{name: "unmap unaligned", start: 0x50000001, length: PageSize, wantErr: abi.EINVAL},
+		{name: "unmap zero length", start: 0x50000000, wantErr: abi.EINVAL},
+		{name: "unmap overflows", start: 0x50000000, length: ^uintptr(0), wantErr: abi.EINVAL},
+		{name: "unmap past hi", start: tHi - PageSize, length: 2 * PageSize, wantErr: abi.EINVAL},
 		{name: "unmap below lo", setup: three, start: 0, length: PageSize, want: three},
-		{name: "unmap kernel", start: 0x200000, length: PageSize, wantErr: EINVAL},
-		{name: "unmap touching MMIO", start: tMMIOLo - PageSize, length: 2 * PageSize, wantErr: EINVAL},
+		{name: "unmap kernel", start: 0x200000, length: PageSize, wantErr: abi.EINVAL},
+		{name: "unmap touching MMIO", start: tMMIOLo - PageSize, length: 2 * PageSize, wantErr: abi.EINVAL},
 		{name: "unmap a hole", setup: three, start: 0x50008000, length: 0x2000, want: three},
 		{name: "unmap splits", setup: three, start: 0x50001000, length: 0x2000,
 			want: []Region{{Start: 0x50000000, End: 0x50001000, Prot: ro}, {Start: 0x50003000, End: 0x50004000, Prot: ro}, {Start: 0x50004000, End: 0x50008000, Prot: rw}, {Start: 0x5000a000, End: 0x5000c000, Prot: ro}}},
 		{name: "unmap across regions and holes", setup: three, start: 0x50002000, length: 0x9000,
 			want: []Region{{Start: 0x50000000, End: 0x50002000, Prot: ro}, {Start: 0x5000b000, End: 0x5000c000, Prot: ro}}},
 		{name: "unmap all, length rounded up", setup: three, start: 0x50000000, length: 0xb001, want: []Region{}},
-		{name: "protect unaligned", protect: true, start: 0x50000800, length: PageSize, wantErr: EINVAL},
-		{name: "protect unknown prot", setup: three, protect: true, start: 0x50000000, length: PageSize, prot: 9, wantErr: EINVAL},
+		{name: "protect unaligned", protect: true, start: 0x50000800, length: PageSize, wantErr: abi.EINVAL},
+		{name: "protect unknown prot", setup: three, protect: true, start: 0x50000000, length: PageSize, prot: 9, wantErr: abi.EINVAL},
 		{name: "protect zero length", protect: true, start: 0x50000000, length: 0, want: []Region{}},
-		{name: "protect overflows", setup: three, protect: true, start: 0x50000000, length: ^uintptr(0) - 5, wantErr: ENOMEM},
-		{name: "protect unmapped", protect: true, start: 0x50000000, length: PageSize, wantErr: ENOMEM},
-		{name: "protect over a hole", setup: three, protect: true, start: 0x50006000, length: 0x6000, wantErr: ENOMEM},
-		{name: "protect kernel", protect: true, start: 0x200000, length: PageSize, wantErr: ENOMEM},
+		{name: "protect overflows", setup: three, protect: true, start: 0x50000000, length: ^uintptr(0) - 5, wantErr: abi.ENOMEM},
+		{name: "protect unmapped", protect: true, start: 0x50000000, length: PageSize, wantErr: abi.ENOMEM},
+		{name: "protect over a hole", setup: three, protect: true, start: 0x50006000, length: 0x6000, wantErr: abi.ENOMEM},
+		{name: "protect kernel", protect: true, start: 0x200000, length: PageSize, wantErr: abi.ENOMEM},
 		{name: "protect merges", setup: three, protect: true, start: 0x50004000, length: 0x4000, prot: ro,
 			want: []Region{{Start: 0x50000000, End: 0x50008000, Prot: ro}, {Start: 0x5000a000, End: 0x5000c000, Prot: ro}}},
 		{name: "protect splits", setup: three, protect: true, start: 0x50005000, length: 0x1000, prot: ProtNone,
@@ -239,7 +241,7 @@ func TestSpaceExclude(t *testing.T) {
 	var s Space
 	s.Init(tLo, tHi, tBase)
 	setup{{Start: 0x50000000, End: 0x50004000, Prot: ro}}.apply(t, &s)
-	if e := s.Exclude(0x2000, 0x1000); e != EINVAL {
+	if e := s.Exclude(0x2000, 0x1000); e != abi.EINVAL {
 		t.Errorf("Exclude(end < start) = %d, want EINVAL", e)
 	}
 	if e := s.Exclude(0x50001001, 0x50001fff); e != 0 {
@@ -249,7 +251,7 @@ func TestSpaceExclude(t *testing.T) {
 	if got := regionsOf(&s); !reflect.DeepEqual(got, want) {
 		t.Errorf("Exclude did not unmap: %v, want %v", got, want)
 	}
-	if _, e := s.Map(0x50001000, PageSize, rw, true); e != ENOMEM {
+	if _, e := s.Map(0x50001000, PageSize, rw, true); e != abi.ENOMEM {
 		t.Errorf("Map fixed over an excluded page = %d, want ENOMEM", e)
 	}
 	// Ranges outside [lo, hi) cost nothing; touching ranges merge.
@@ -265,7 +267,7 @@ func TestSpaceExclude(t *testing.T) {
 			t.Fatalf("Exclude #%d = %d", i, e)
 		}
 	}
-	if e := s.Exclude(0x7000000000, 0x7000001000); e != ENOMEM {
+	if e := s.Exclude(0x7000000000, 0x7000001000); e != abi.ENOMEM {
 		t.Errorf("Exclude beyond MaxExcluded = %d, want ENOMEM", e)
 	}
 	if e := s.Exclude(exBase+0x10000000, exBase+0x20000000+1); e != 0 || s.nex != MaxExcluded-1 {
@@ -291,11 +293,11 @@ func TestSpaceCapacity(t *testing.T) {
 		op   func() int
 		want int
 	}{
-		{"map elsewhere", func() int { _, e := s.Map(0, PageSize, rw, false); return e }, ENOMEM},
-		{"map fixed elsewhere", func() int { _, e := s.Map(0xc000000000, PageSize, rw, true); return e }, ENOMEM},
+		{"map elsewhere", func() int { _, e := s.Map(0, PageSize, rw, false); return e }, abi.ENOMEM},
+		{"map fixed elsewhere", func() int { _, e := s.Map(0xc000000000, PageSize, rw, true); return e }, abi.ENOMEM},
 		{"map fixed extending the last region", func() int { _, e := s.Map(end, 2*PageSize, ProtWrite, true); return e }, 0},
-		{"protect splitting", func() int { return s.Protect(end, PageSize, ProtExec) }, ENOMEM},
-		{"unmap splitting", func() int { return s.Unmap(end, PageSize) }, ENOMEM},
+		{"protect splitting", func() int { return s.Protect(end, PageSize, ProtExec) }, abi.ENOMEM},
+		{"unmap splitting", func() int { return s.Unmap(end, PageSize) }, abi.ENOMEM},
 		{"unmap shrinking", func() int { return s.Unmap(end+PageSize, PageSize) }, 0},
 		{"protect merging", func() int { return s.Protect(base+PageSize, PageSize, ProtRead) }, 0},
 	} {

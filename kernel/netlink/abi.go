@@ -99,17 +99,6 @@ const (
 	softwareTimestamping = 0x2 | 0x8 | 0x10
 )
 
-// Errnos the package answers with, Linux's numbers.
-const (
-	EPERM         = 1
-	EFAULT        = 14
-	ENODEV        = 19
-	EINVAL        = 22
-	ENOTTY        = 25
-	EOPNOTSUPP    = 95
-	EADDRNOTAVAIL = 99
-)
-
 func align4(n int) int { return (n + 3) &^ 3 }
 
 func le16(b []byte) uint16 { return uint16(b[0]) | uint16(b[1])<<8 }

@@ -1,5 +1,7 @@
 package netlink
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // The interface ioctls on a socket (struct ifreq: the interface's name in its first IFNAMSIZ
 // bytes, then a union of 24), as Linux's dev_ioctl and, for the IPv4 address requests on an
 // AF_INET socket, devinet_ioctl answer them for the loopback interface.
@@ -34,11 +36,11 @@ func IsAddrRequest(req uint32) bool {
 // for a name or index that is not lo's.
 func Ifreq(req uint32, ifr []byte) int {
 	if len(ifr) < IfreqSize {
-		return EFAULT
+		return abi.EFAULT
 	}
 	if req == SIOCGIFNAME {
 		if int32(le32(ifr[ifrData:])) != LoopbackIndex {
-			return ENODEV
+			return abi.ENODEV
 		}
 		clear(ifr[:IFNAMSIZ])
 		copy(ifr, loopbackName[:])
@@ -46,7 +48,7 @@ func Ifreq(req uint32, ifr []byte) int {
 	}
 	ifr[IFNAMSIZ-1] = 0
 	if !isLoopbackName(ifr[:IFNAMSIZ]) {
-		return ENODEV
+		return abi.ENODEV
 	}
 	u := ifr[ifrData:IfreqSize]
 	switch req {
@@ -70,7 +72,7 @@ func Ifreq(req uint32, ifr []byte) int {
 	case SIOCGIFNETMASK:
 		putSockaddrIn(u, loopbackV4Net)
 	default:
-		return ENOTTY
+		return abi.ENOTTY
 	}
 	return 0
 }
@@ -104,17 +106,17 @@ func IfconfEntry(i int, ifr []byte) bool {
 // and nothing else (EOPNOTSUPP: it has no driver information, ETHTOOL_GDRVINFO's).
 func Ethtool(ifr []byte, cmd uint32, out []byte) (int, int) {
 	if len(ifr) < IfreqSize {
-		return 0, EFAULT
+		return 0, abi.EFAULT
 	}
 	ifr[IFNAMSIZ-1] = 0
 	if !isLoopbackName(ifr[:IFNAMSIZ]) {
-		return 0, ENODEV
+		return 0, abi.ENODEV
 	}
 	if cmd != ETHTOOL_GET_TS_INFO {
-		return 0, EOPNOTSUPP
+		return 0, abi.EOPNOTSUPP
 	}
 	if len(out) < ethtoolTsInfoLen {
-		return 0, EFAULT
+		return 0, abi.EFAULT
 	}
 	b := out[:ethtoolTsInfoLen]
 	clear(b)

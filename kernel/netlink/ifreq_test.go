@@ -6,6 +6,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -50,14 +52,14 @@ func TestIfreqMatchesHost(t *testing.T) {
 			t.Errorf("request %#x on lo = %x, the host's %x", req, got, want)
 		}
 	}
-	if errno := Ifreq(SIOCGIFINDEX, ifreqOf("eth0")); errno != ENODEV {
+	if errno := Ifreq(SIOCGIFINDEX, ifreqOf("eth0")); errno != abi.ENODEV {
 		t.Errorf("SIOCGIFINDEX of eth0 = %d, want ENODEV", errno)
 	}
 	long := ifreqOf("lo")
 	for i := 2; i < IFNAMSIZ; i++ {
 		long[i] = 'x'
 	}
-	if errno := Ifreq(SIOCGIFINDEX, long); errno != ENODEV {
+	if errno := Ifreq(SIOCGIFINDEX, long); errno != abi.ENODEV {
 		t.Errorf("SIOCGIFINDEX of an unterminated name = %d, want ENODEV", errno)
 	}
 	byIndex := ifreqOf("")
@@ -66,10 +68,10 @@ func TestIfreqMatchesHost(t *testing.T) {
 		t.Errorf("SIOCGIFNAME of 1 = %q, %d", byIndex[:IFNAMSIZ], errno)
 	}
 	byIndex[IFNAMSIZ] = 2
-	if errno := Ifreq(SIOCGIFNAME, byIndex); errno != ENODEV {
+	if errno := Ifreq(SIOCGIFNAME, byIndex); errno != abi.ENODEV {
 		t.Errorf("SIOCGIFNAME of 2 = %d, want ENODEV", errno)
 	}
-	if errno := Ifreq(SIOCGIFINDEX, make([]byte, 8)); errno != EFAULT {
+	if errno := Ifreq(SIOCGIFINDEX, make([]byte, 8)); errno != abi.EFAULT {
 		t.Errorf("a short ifreq = %d, want EFAULT", errno)
 	}
 }
@@ -77,7 +79,7 @@ func TestIfreqMatchesHost(t *testing.T) {
 // TestEthtool checks lo's two answers: no driver information, software time stamps.
 func TestEthtool(t *testing.T) {
 	out := make([]byte, EthtoolTsInfoLen)
-	if _, errno := Ethtool(ifreqOf("lo"), ETHTOOL_GDRVINFO, out); errno != EOPNOTSUPP {
+	if _, errno := Ethtool(ifreqOf("lo"), ETHTOOL_GDRVINFO, out); errno != abi.EOPNOTSUPP {
 		t.Errorf("ETHTOOL_GDRVINFO = %d, want EOPNOTSUPP", errno)
 	}
 	n, errno := Ethtool(ifreqOf("lo"), ETHTOOL_GET_TS_INFO, out)
@@ -86,7 +88,7 @@ func TestEthtool(t *testing.T) {
 		info.So_timestamping != unix.SOF_TIMESTAMPING_TX_SOFTWARE|unix.SOF_TIMESTAMPING_RX_SOFTWARE|unix.SOF_TIMESTAMPING_SOFTWARE {
 		t.Errorf("ETHTOOL_GET_TS_INFO = %+v, %d, %d", info, n, errno)
 	}
-	if _, errno := Ethtool(ifreqOf("eth0"), ETHTOOL_GET_TS_INFO, out); errno != ENODEV {
+	if _, errno := Ethtool(ifreqOf("eth0"), ETHTOOL_GET_TS_INFO, out); errno != abi.ENODEV {
 		t.Errorf("ETHTOOL_GET_TS_INFO of eth0 = %d, want ENODEV", errno)
 	}
 	entry := make([]byte, IfreqSize)

@@ -1,5 +1,7 @@
 package netlink
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // Routing netlink: the requests a program sends on a NETLINK_ROUTE socket and the datagrams it
 // receives back, as Linux's rtnetlink_rcv_msg and its dump and get handlers make them for the
 // loopback interface. Served: RTM_GETLINK (a dump, or one link by index or IFLA_IFNAME) and
@@ -222,7 +224,7 @@ func serveOne(h header, p []byte, port uint32, r *Replies) int {
 		return getLink(h, p, port, r)
 	case RTM_GETADDR:
 		if h.flags&NLM_F_DUMP != NLM_F_DUMP {
-			return EOPNOTSUPP
+			return abi.EOPNOTSUPP
 		}
 		family := uint8(AF_UNSPEC)
 		if len(p) > 0 {
@@ -243,7 +245,7 @@ func serveOne(h header, p []byte, port uint32, r *Replies) int {
 		done(h, port, r)
 		return 0
 	}
-	return EOPNOTSUPP
+	return abi.EOPNOTSUPP
 }
 
 // getLink answers RTM_GETLINK for one link, named by its index or, with index 0, by
@@ -251,21 +253,21 @@ func serveOne(h header, p []byte, port uint32, r *Replies) int {
 // struct ifinfomsg.
 func getLink(h header, p []byte, port uint32, r *Replies) int {
 	if len(p) < ifinfomsgLen {
-		return EINVAL
+		return abi.EINVAL
 	}
 	index := int32(le32(p[4:]))
 	switch {
 	case index > 0:
 		if index != LoopbackIndex {
-			return ENODEV
+			return abi.ENODEV
 		}
 	default:
 		name, ok := findAttr(p[ifinfomsgLen:], IFLA_IFNAME)
 		if !ok {
-			return EINVAL
+			return abi.EINVAL
 		}
 		if !isLoopbackName(name) {
-			return ENODEV
+			return abi.ENODEV
 		}
 	}
 	if r.startDatagram() {

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -205,12 +207,12 @@ func TestGetLinkAndErrors(t *testing.T) {
 		{"by index", request(RTM_GETLINK, NLM_F_REQUEST, 9, ifi(1)), true, -1, 1},
 		{"by index, acknowledged", request(RTM_GETLINK, NLM_F_REQUEST|NLM_F_ACK, 9, ifi(1)), true, 0, 2},
 		{"by name", request(RTM_GETLINK, NLM_F_REQUEST, 9, ifi(0, name("lo")...)), true, -1, 1},
-		{"unknown index", request(RTM_GETLINK, NLM_F_REQUEST, 9, ifi(2)), false, -ENODEV, 1},
-		{"unknown name", request(RTM_GETLINK, NLM_F_REQUEST, 9, ifi(0, name("eth0")...)), false, -ENODEV, 1},
-		{"neither", request(RTM_GETLINK, NLM_F_REQUEST, 9, ifi(0)), false, -EINVAL, 1},
-		{"short", request(RTM_GETLINK, NLM_F_REQUEST, 9, []byte{0}), false, -EINVAL, 1},
-		{"get of an address", request(RTM_GETADDR, NLM_F_REQUEST, 9, make([]byte, 8)), false, -EOPNOTSUPP, 1},
-		{"new link", request(RTM_NEWLINK, NLM_F_REQUEST, 9, ifi(0)), false, -EOPNOTSUPP, 1},
+		{"unknown index", request(RTM_GETLINK, NLM_F_REQUEST, 9, ifi(2)), false, -abi.ENODEV, 1},
+		{"unknown name", request(RTM_GETLINK, NLM_F_REQUEST, 9, ifi(0, name("eth0")...)), false, -abi.ENODEV, 1},
+		{"neither", request(RTM_GETLINK, NLM_F_REQUEST, 9, ifi(0)), false, -abi.EINVAL, 1},
+		{"short", request(RTM_GETLINK, NLM_F_REQUEST, 9, []byte{0}), false, -abi.EINVAL, 1},
+		{"get of an address", request(RTM_GETADDR, NLM_F_REQUEST, 9, make([]byte, 8)), false, -abi.EOPNOTSUPP, 1},
+		{"new link", request(RTM_NEWLINK, NLM_F_REQUEST, 9, ifi(0)), false, -abi.EOPNOTSUPP, 1},
 		{"no NLM_F_REQUEST", request(RTM_GETLINK, NLM_F_DUMP, 9, nil), false, -1, 0},
 		{"no NLM_F_REQUEST, acknowledged", request(RTM_GETLINK, NLM_F_DUMP|NLM_F_ACK, 9, nil), false, 0, 1},
 		{"control message", request(NLMSG_NOOP, NLM_F_REQUEST|NLM_F_ACK, 9, nil), false, 0, 1},

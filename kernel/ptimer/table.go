@@ -1,10 +1,6 @@
 package ptimer
 
-// Errors, positive (include/uapi/asm-generic/errno-base.h, errno.h).
-const (
-	EAGAIN = 11
-	EINVAL = 22
-)
+import "github.com/unitrace/unitrace/kernel/abi"
 
 // DelayTimerMax caps an overrun count as Linux does (INT_MAX).
 const DelayTimerMax = 1<<31 - 1
@@ -20,14 +16,14 @@ func (tb *Table) Create(c Clock, ev Event) (id int, errno int) {
 			return id, 0
 		}
 	}
-	return -1, EAGAIN
+	return -1, abi.EAGAIN
 }
 
 // Delete removes timer id. It returns the thread its signal was pending on (-1 for none), for
 // the kernel to take the pending signal back, or EINVAL for no such timer.
 func (tb *Table) Delete(id int) (pendingOn int32, errno int) {
 	if !tb.valid(id) {
-		return -1, EINVAL
+		return -1, abi.EINVAL
 	}
 	pendingOn = -1
 	if tb.t[id].queued {
@@ -75,10 +71,10 @@ func (tb *Table) SetInterval(which int, c Clock, ev Event) {
 // signal stays pending.
 func (tb *Table) Arm(id int, value, interval int64, abs bool, now int64) (oldLeft, oldInterval int64, errno int) {
 	if id < 0 || id >= slots || !tb.t[id].used {
-		return 0, 0, EINVAL
+		return 0, 0, abi.EINVAL
 	}
 	if value < 0 || interval < 0 {
-		return 0, 0, EINVAL
+		return 0, 0, abi.EINVAL
 	}
 	t := &tb.t[id]
 	oldLeft, oldInterval = tb.left(id, now), t.interval
@@ -106,7 +102,7 @@ func (tb *Table) Arm(id int, value, interval int64, abs bool, now int64) (oldLef
 // armed, even if the expiry is due and not yet counted) and its interval, as timer_gettime.
 func (tb *Table) Left(id int, now int64) (left, interval int64, errno int) {
 	if id < 0 || id >= slots || (id < MaxTimers && !tb.t[id].used) {
-		return 0, 0, EINVAL
+		return 0, 0, abi.EINVAL
 	}
 	return tb.left(id, now), tb.t[id].interval, 0
 }
@@ -128,7 +124,7 @@ func (tb *Table) left(id int, now int64) int64 {
 // Overrun is timer_getoverrun's answer: the overrun count of the timer's last delivered signal.
 func (tb *Table) Overrun(id int) (int64, int) {
 	if !tb.valid(id) {
-		return 0, EINVAL
+		return 0, abi.EINVAL
 	}
 	return min(tb.t[id].last, DelayTimerMax), 0
 }

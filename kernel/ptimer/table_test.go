@@ -1,6 +1,10 @@
 package ptimer
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
+)
 
 var wallClock = Clock{Kind: Wall}
 
@@ -113,7 +117,7 @@ func TestOneShotAndArm(t *testing.T) {
 	if left, _, _ := tb.Left(id, 2020); left != 0 {
 		t.Fatalf("a fired one-shot has %d left", left)
 	}
-	if _, _, errno := tb.Arm(id, -1, 0, false, 0); errno != EINVAL {
+	if _, _, errno := tb.Arm(id, -1, 0, false, 0); errno != abi.EINVAL {
 		t.Fatal("negative value accepted")
 	}
 }
@@ -125,27 +129,27 @@ func TestLimitsAndBadIDs(t *testing.T) {
 			t.Fatalf("Create #%d = %d, errno %d", i, id, errno)
 		}
 	}
-	if _, errno := tb.Create(wallClock, Event{}); errno != EAGAIN {
+	if _, errno := tb.Create(wallClock, Event{}); errno != abi.EAGAIN {
 		t.Fatalf("Create beyond MaxTimers: errno %d, want EAGAIN", errno)
 	}
 	if _, errno := tb.Delete(7); errno != 0 {
 		t.Fatal(errno)
 	}
-	if _, errno := tb.Delete(7); errno != EINVAL {
+	if _, errno := tb.Delete(7); errno != abi.EINVAL {
 		t.Fatal("second Delete succeeded")
 	}
 	if id, _ := tb.Create(wallClock, Event{}); id != 7 {
 		t.Fatalf("the freed id is not reused: %d", id)
 	}
 	for _, id := range []int{-1, MaxTimers, ITimerSlot(ITimerReal), 1 << 40} {
-		if _, errno := tb.Overrun(id); errno != EINVAL {
+		if _, errno := tb.Overrun(id); errno != abi.EINVAL {
 			t.Errorf("Overrun(%d) accepted", id)
 		}
-		if _, errno := tb.Delete(id); errno != EINVAL {
+		if _, errno := tb.Delete(id); errno != abi.EINVAL {
 			t.Errorf("Delete(%d) accepted", id)
 		}
 	}
-	if _, _, errno := tb.Arm(ITimerSlot(ITimerProf), 1, 1, false, 0); errno != EINVAL {
+	if _, _, errno := tb.Arm(ITimerSlot(ITimerProf), 1, 1, false, 0); errno != abi.EINVAL {
 		t.Error("an interval timer armed before SetInterval")
 	}
 }

@@ -6,6 +6,8 @@
 // panics on any input. It does no locking: the caller serialises all calls.
 package rlimit
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // Resources, by their Linux numbers (include/uapi/asm-generic/resource.h; the same on amd64 and
 // arm64).
 const (
@@ -31,12 +33,6 @@ const (
 
 // Infinity is RLIM_INFINITY: no limit.
 const Infinity = ^uint64(0)
-
-// Errors, positive (include/uapi/asm-generic/errno-base.h).
-const (
-	EPERM  = 1
-	EINVAL = 22
-)
 
 // Limit is struct rlimit64: the soft limit (Cur), which the kernel enforces, and the hard limit
 // (Max), the ceiling for Cur.
@@ -82,7 +78,7 @@ func (t *Table) Init(c Config) {
 // Get returns resource's limits, or EINVAL for no such resource.
 func (t *Table) Get(resource int) (Limit, int) {
 	if resource < 0 || resource >= N {
-		return Limit{}, EINVAL
+		return Limit{}, abi.EINVAL
 	}
 	return t.lim[resource], 0
 }
@@ -93,10 +89,10 @@ func (t *Table) Get(resource int) (Limit, int) {
 // above what the descriptor table holds (Linux: above fs.nr_open).
 func (t *Table) Check(resource int, new Limit) int {
 	if resource < 0 || resource >= N || new.Cur > new.Max {
-		return EINVAL
+		return abi.EINVAL
 	}
 	if resource == NOFILE && new.Max > t.maxFD {
-		return EPERM
+		return abi.EPERM
 	}
 	return 0
 }

@@ -1,6 +1,10 @@
 package rlimit
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
+)
 
 func table() *Table {
 	var t Table
@@ -26,7 +30,7 @@ func TestDefaults(t *testing.T) {
 		}
 	}
 	for _, r := range []int{-1, N, 1 << 30} {
-		if _, errno := tb.Get(r); errno != EINVAL {
+		if _, errno := tb.Get(r); errno != abi.EINVAL {
 			t.Errorf("Get(%d): errno %d, want EINVAL", r, errno)
 		}
 	}
@@ -50,12 +54,12 @@ func TestSet(t *testing.T) {
 		lim   Limit
 		errno int
 	}{
-		{CORE, Limit{5, 4}, EINVAL},
-		{N, Limit{0, 0}, EINVAL},
-		{-1, Limit{0, 0}, EINVAL},
-		{NOFILE, Limit{1024, 1025}, EPERM},
-		{NOFILE, Limit{2048, 1024}, EINVAL}, // EINVAL before EPERM, as do_prlimit checks
-		{NOFILE, Limit{Infinity, Infinity}, EPERM},
+		{CORE, Limit{5, 4}, abi.EINVAL},
+		{N, Limit{0, 0}, abi.EINVAL},
+		{-1, Limit{0, 0}, abi.EINVAL},
+		{NOFILE, Limit{1024, 1025}, abi.EPERM},
+		{NOFILE, Limit{2048, 1024}, abi.EINVAL},
+		{NOFILE, Limit{Infinity, Infinity}, abi.EPERM},
 		{NOFILE, Limit{100, 1024}, 0},
 		{NOFILE, Limit{1024, 1024}, 0},
 		{STACK, Limit{Infinity, Infinity}, 0},

@@ -1,6 +1,10 @@
 package signal
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/unitrace/unitrace/kernel/abi"
+)
 
 // AltStack is a thread's alternate signal stack, as sigaltstack set it.
 type AltStack struct {
@@ -63,15 +67,15 @@ func (s AltStack) Report(sp uintptr) Stack {
 // whatever the size says.
 func (s *AltStack) Change(ss Stack, sp uintptr) int {
 	if s.On(sp) {
-		return EPERM
+		return abi.EPERM
 	}
 	switch {
 	case ss.Flags == SS_DISABLE:
 		*s = AltStack{}
 	case uint32(ss.Flags)&^SS_AUTODISARM != 0:
-		return EINVAL
+		return abi.EINVAL
 	case ss.Size < MINSIGSTKSZ:
-		return ENOMEM
+		return abi.ENOMEM
 	default:
 		*s = AltStack{SP: uintptr(ss.SP), Size: uintptr(ss.Size), Flags: ss.Flags}
 	}

@@ -3,6 +3,8 @@ package signal
 import (
 	"bytes"
 	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
 )
 
 func TestAltStackOn(t *testing.T) {
@@ -44,16 +46,16 @@ func TestAltStackChange(t *testing.T) {
 		{"set", AltStack{}, Stack{SP: 0x1000, Size: 0x8000}, 0, AltStack{SP: 0x1000, Size: 0x8000}},
 		{"replace", AltStack{SP: 0x1000, Size: 0x8000}, Stack{SP: 0x20000, Size: 0x4000}, 0, AltStack{SP: 0x20000, Size: 0x4000}},
 		{"MINSIGSTKSZ", AltStack{}, Stack{SP: 0x1000, Size: MINSIGSTKSZ}, 0, AltStack{SP: 0x1000, Size: MINSIGSTKSZ}},
-		{"too small", AltStack{SP: 0x1000, Size: 0x8000}, Stack{SP: 0x1000, Size: MINSIGSTKSZ - 1}, ENOMEM, AltStack{SP: 0x1000, Size: 0x8000}},
-		{"size 0", AltStack{}, Stack{SP: 0x1000}, ENOMEM, AltStack{}},
+		{"too small", AltStack{SP: 0x1000, Size: 0x8000}, Stack{SP: 0x1000, Size: MINSIGSTKSZ - 1}, abi.ENOMEM, AltStack{SP: 0x1000, Size: 0x8000}},
+		{"size 0", AltStack{}, Stack{SP: 0x1000}, abi.ENOMEM, AltStack{}},
 		{"disable", AltStack{SP: 0x1000, Size: 0x8000}, Stack{Flags: SS_DISABLE}, 0, AltStack{}},
 		{"disable ignores the size", AltStack{SP: 0x1000, Size: 0x8000}, Stack{SP: 5, Flags: SS_DISABLE, Size: 1}, 0, AltStack{}},
 		{"autodisarm", AltStack{}, Stack{SP: 0x1000, Flags: -1 << 31, Size: 0x8000}, 0, AltStack{SP: 0x1000, Size: 0x8000, Flags: -1 << 31}},
 		// Linux takes SS_ONSTACK as 0 for old programs; this kernel refuses it (the Go runtime
 		// passes 0 or SS_DISABLE).
-		{"SS_ONSTACK", AltStack{}, Stack{SP: 0x1000, Flags: SS_ONSTACK, Size: 0x8000}, EINVAL, AltStack{}},
-		{"unknown flags", AltStack{}, Stack{SP: 0x1000, Flags: 4, Size: 0x8000}, EINVAL, AltStack{}},
-		{"disable with autodisarm", AltStack{SP: 0x1000, Size: 0x8000}, Stack{Flags: SS_DISABLE | -1<<31}, EINVAL, AltStack{SP: 0x1000, Size: 0x8000}},
+		{"SS_ONSTACK", AltStack{}, Stack{SP: 0x1000, Flags: SS_ONSTACK, Size: 0x8000}, abi.EINVAL, AltStack{}},
+		{"unknown flags", AltStack{}, Stack{SP: 0x1000, Flags: 4, Size: 0x8000}, abi.EINVAL, AltStack{}},
+		{"disable with autodisarm", AltStack{SP: 0x1000, Size: 0x8000}, Stack{Flags: SS_DISABLE | -1<<31}, abi.EINVAL, AltStack{SP: 0x1000, Size: 0x8000}},
 	} {
 		s := c.from
 		if errno := s.Change(c.ss, sp); errno != c.errno || s != c.want {
@@ -64,7 +66,7 @@ func TestAltStackChange(t *testing.T) {
 	on := AltStack{SP: 0x1000, Size: 0x8000}
 	for _, ss := range []Stack{{Flags: SS_DISABLE}, {SP: 0x20000, Size: 0x8000}} {
 		s := on
-		if errno := s.Change(ss, 0x1000+0x4000); errno != EPERM || s != on {
+		if errno := s.Change(ss, 0x1000+0x4000); errno != abi.EPERM || s != on {
 			t.Errorf("Change(%+v) on the stack = %d, %+v; want EPERM and no change", ss, errno, s)
 		}
 	}

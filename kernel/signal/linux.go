@@ -77,14 +77,6 @@ const (
 	TRAP_BRKPT  = 1
 )
 
-// Error numbers the calls here fail with (include/uapi/asm-generic/errno-base.h), positive: the
-// system-call layer negates them.
-const (
-	EPERM  = 1
-	ENOMEM = 12
-	EINVAL = 22
-)
-
 // Sizes of the structures the system calls exchange.
 const (
 	// SigsetSize is the kernel's sizeof(sigset_t): _NSIG bits (include/uapi/asm-generic/signal.h,

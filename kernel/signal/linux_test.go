@@ -3,6 +3,8 @@ package signal
 import (
 	"syscall"
 	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
 )
 
 var arches = []string{"amd64", "arm64"}
@@ -75,7 +77,7 @@ func TestErrnos(t *testing.T) {
 	for _, c := range []struct {
 		got  int
 		want syscall.Errno
-	}{{EPERM, syscall.EPERM}, {ENOMEM, syscall.ENOMEM}, {EINVAL, syscall.EINVAL}} {
+	}{{abi.EPERM, syscall.EPERM}, {abi.ENOMEM, syscall.ENOMEM}, {abi.EINVAL, syscall.EINVAL}} {
 		if c.got != int(c.want) {
 			t.Errorf("%v is %d here, %d in package syscall", c.want, c.got, int(c.want))
 		}

@@ -7,6 +7,8 @@
 // Kernel-mode Go: no pointers, no allocation.
 package splice
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // Flags of splice(2) (include/linux/splice.h).
 const (
 	FMove     = 0x1
@@ -14,16 +16,6 @@ const (
 	FMore     = 0x4
 	FGift     = 0x8
 	FAll      = FMove | FNonblock | FMore | FGift
-)
-
-// Linux's errno values used here (asm-generic/errno-base.h, errno.h).
-const (
-	EBADF     = 9
-	EXDEV     = 18
-	EISDIR    = 21
-	EINVAL    = 22
-	ESPIPE    = 29
-	EOVERFLOW = 75
 )
 
 // Kind is what an end of a splice is.
@@ -66,20 +58,20 @@ const (
 func Splice(in, out End, samePipe bool) (Way, int) {
 	switch {
 	case in.Kind == Pipe && in.Offset, out.Kind == Pipe && out.Offset:
-		return 0, ESPIPE
+		return 0, abi.ESPIPE
 	case !in.CanRead || !out.CanWrite:
-		return 0, EBADF
+		return 0, abi.EBADF
 	}
 	switch {
 	case in.Kind == Pipe && out.Kind == Pipe:
 		if samePipe {
-			return 0, EINVAL
+			return 0, abi.EINVAL
 		}
 		return PipeToPipe, 0
 	case in.Kind == Pipe:
 		switch {
 		case out.Offset && out.Kind != File, out.Append:
-			return 0, EINVAL
+			return 0, abi.EINVAL
 		case out.Kind == File, out.Kind == Console:
 			return PipeToFile, 0
 		case out.Kind == Socket:
@@ -88,14 +80,14 @@ func Splice(in, out End, samePipe bool) (Way, int) {
 	case out.Kind == Pipe:
 		switch {
 		case in.Offset && in.Kind != File:
-			return 0, EINVAL
+			return 0, abi.EINVAL
 		case in.Kind == File:
 			return FileToPipe, 0
 		case in.Kind == Socket:
 			return SocketToPipe, 0
 		} // the console's reads wait on the serial line: not spliced
 	}
-	return 0, EINVAL
+	return 0, abi.EINVAL
 }
 
 // Nonblocking says whether a splice of way w must not wait, as Linux's do_splice decides:
@@ -142,21 +134,21 @@ type RangeFile struct {
 func CopyRange(in, out RangeFile, posIn, posOut int64, count uint64, flags uint32) (int64, int) {
 	switch {
 	case flags != 0:
-		return 0, EINVAL
+		return 0, abi.EINVAL
 	case in.Mode&sIFMT == sIFDIR || out.Mode&sIFMT == sIFDIR:
-		return 0, EISDIR
+		return 0, abi.EISDIR
 	case in.Mode&sIFMT != sIFREG || out.Mode&sIFMT != sIFREG:
-		return 0, EINVAL
+		return 0, abi.EINVAL
 	case !in.CanRead || !out.CanWrite || out.Append:
-		return 0, EBADF
+		return 0, abi.EBADF
 	case in.FS != out.FS:
-		return 0, EXDEV
+		return 0, abi.EXDEV
 	case posIn < 0 || posOut < 0:
-		return 0, EINVAL
+		return 0, abi.EINVAL
 	}
 	const maxOff = 1<<63 - 1
 	if count > maxOff || uint64(posIn) > maxOff-count || uint64(posOut) > maxOff-count {
-		return 0, EOVERFLOW
+		return 0, abi.EOVERFLOW
 	}
 	n := int64(count)
 	if posIn >= in.Size {
@@ -165,7 +157,7 @@ func CopyRange(in, out RangeFile, posIn, posOut int64, count uint64, flags uint3
 		n = min(n, in.Size-posIn)
 	}
 	if in.FS == out.FS && in.Ino == out.Ino && posOut+n > posIn && posOut < posIn+n {
-		return 0, EINVAL
+		return 0, abi.EINVAL
 	}
 	return n, 0
 }

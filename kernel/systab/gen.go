@@ -27,6 +27,7 @@ func KernelSource(arch Arch) ([]byte, error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// Code %s.\n\n", generatedBy)
 	fmt.Fprintf(&b, "package kernel\n\n")
+	fmt.Fprintf(&b, "import \"github.com/unitrace/unitrace/kernel/abi\"\n\n")
 	fmt.Fprintf(&b, "// The %s system calls the kernel answers: kernel/systab lists them by name, with\n", arch.Linux)
 	fmt.Fprintf(&b, "// the numbers of package sysnames, which come from the Go toolchain.\n\n")
 	fmt.Fprintf(&b, "// %s system-call numbers.\n", arch.Linux)
@@ -42,7 +43,7 @@ func KernelSource(arch Arch) ([]byte, error) {
 		var entry, comment string
 		switch r.Level {
 		case Fails:
-			entry, comment = "errno: "+r.Errno, "fails: "+r.Note
+			entry, comment = "errno: abi."+r.Errno, "fails: "+r.Note
 		default:
 			entry, comment = "handler: "+r.Handler, r.Level.String()
 			if r.Note != "" {

@@ -47,7 +47,7 @@ type Call struct {
 	Handler string
 	// Level says how far the call is supported.
 	Level Level
-	// Errno names the kernel's errno constant (kernel/errno.go) that a call that Fails
+	// Errno names the kernel's errno constant (kernel/abi) that a call that Fails
 	// returns, negated.
 	Errno string
 	// Note is what the docs say about the call: the limits of a Partial call, the reason a

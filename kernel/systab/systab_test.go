@@ -49,6 +49,9 @@ func readKernelTable(t *testing.T, arch Arch) map[uint64]kernelRow {
 		if !ok {
 			continue
 		}
+		if g.Tok == token.IMPORT {
+			continue
+		}
 		for _, s := range g.Specs {
 			v := s.(*ast.ValueSpec)
 			switch {
@@ -78,7 +81,13 @@ func readKernelTable(t *testing.T, arch Arch) map[uint64]kernelRow {
 		r := kernelRow{constName: key, nr: nr}
 		for _, fe := range kv.Value.(*ast.CompositeLit).Elts {
 			field := fe.(*ast.KeyValueExpr)
-			val := field.Value.(*ast.Ident).Name
+			var val string
+			switch v := field.Value.(type) {
+			case *ast.Ident:
+				val = v.Name
+			case *ast.SelectorExpr: // abi.ENOSYS
+				val = v.Sel.Name
+			}
 			switch field.Key.(*ast.Ident).Name {
 			case "handler":
 				r.handler = val

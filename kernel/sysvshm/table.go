@@ -8,6 +8,8 @@
 // to the caller's functions. None of it locks; the caller serialises access.
 package sysvshm
 
+import "github.com/unitrace/unitrace/kernel/abi"
+
 // Linux's values (include/uapi/linux/ipc.h, include/uapi/linux/shm.h, asm-generic/errno-base.h).
 const (
 	IPCPrivate = 0
@@ -17,14 +19,6 @@ const (
 	// Mode bits the kernel sets in shm_perm.mode.
 	ModeDest   = 0o1000 // SHM_DEST: removed, freed with its last mapping
 	ModeLocked = 0o2000 // SHM_LOCKED
-
-	EPERM  = 1
-	ENOENT = 2
-	ENOMEM = 12
-	EACCES = 13
-	EEXIST = 17
-	EINVAL = 22
-	ENOSPC = 28
 )
 
 const (
@@ -85,29 +79,29 @@ func (t *Table) Get(key int32, size uintptr, flags int, c Cred, now int64, alloc
 			s := &t.segs[i]
 			switch {
 			case flags&IPCCreat != 0 && flags&IPCExcl != 0:
-				return 0, EEXIST
+				return 0, abi.EEXIST
 			case s.Size < size:
-				return 0, EINVAL
+				return 0, abi.EINVAL
 			case !allowed(s, c, uint32(flags)&0o777):
-				return 0, EACCES
+				return 0, abi.EACCES
 			}
 			return t.id(i), 0
 		}
 		if flags&IPCCreat == 0 {
-			return 0, ENOENT
+			return 0, abi.ENOENT
 		}
 	}
 	if size == 0 || size > MaxPages*PageSize {
-		return 0, EINVAL // SHMMIN is 1; SHMMAX is what the table can hold
+		return 0, abi.EINVAL // SHMMIN is 1; SHMMAX is what the table can hold
 	}
 	pages := int((size + PageSize - 1) / PageSize)
 	i := t.freeSlot()
 	if i < 0 || t.nowned+pages > MaxPages {
-		return 0, ENOSPC
+		return 0, abi.ENOSPC
 	}
 	first, ok := t.poolRun(pages)
 	if !ok {
-		return 0, ENOSPC // the pool is fragmented: as good as full
+		return 0, abi.ENOSPC // the pool is fragmented: as good as full
 	}
 	for k := 0; k < pages; k++ {
 		pa, ok := alloc()
@@ -115,7 +109,7 @@ func (t *Table) Get(key int32, size uintptr, flags int, c Cred, now int64, alloc
 			for k--; k >= 0; k-- {
 				free(t.pool[first+k])
 			}
-			return 0, ENOMEM
+			return 0, abi.ENOMEM
 		}
 		t.pool[first+k] = pa
 	}
@@ -136,11 +130,11 @@ func (t *Table) Get(key int32, size uintptr, flags int, c Cred, now int64, alloc
 // never given, or removed).
 func (t *Table) Lookup(id int32) (slot int, errno int) {
 	if id < 0 {
-		return 0, EINVAL
+		return 0, abi.EINVAL
 	}
 	i := int(id % idMultiplier)
 	if i >= MaxSegments || !t.segs[i].used || uint32(t.segs[i].Seq) != uint32(id/idMultiplier) {
-		return 0, EINVAL
+		return 0, abi.EINVAL
 	}
 	return i, 0
 }
@@ -185,7 +179,7 @@ func (t *Table) Frame(slot int, off uintptr) (uintptr, bool) {
 func (t *Table) Set(slot int, c Cred, uid, gid, mode uint32, now int64) int {
 	s := &t.segs[slot]
 	if !owner(s, c) {
-		return EPERM
+		return abi.EPERM
 	}
 	s.UID, s.GID = uid, gid
 	s.Mode = s.Mode&^0o777 | mode&0o777
@@ -198,7 +192,7 @@ func (t *Table) Set(slot int, c Cred, uid, gid, mode uint32, now int64) int {
 func (t *Table) Lock(slot int, c Cred, lock bool) int {
 	s := &t.segs[slot]
 	if !owner(s, c) {
-		return EPERM
+		return abi.EPERM
 	}
 	if lock {
 		s.Mode |= ModeLocked
@@ -214,7 +208,7 @@ func (t *Table) Lock(slot int, c Cred, lock bool) int {
 func (t *Table) Remove(slot int, c Cred, free func(uintptr)) int {
 	s := &t.segs[slot]
 	if !owner(s, c) {
-		return EPERM
+		return abi.EPERM
 	}
 	s.Mode |= ModeDest
 	s.Key = IPCPrivate

@@ -3,6 +3,8 @@ package sysvshm
 import (
 	"math/rand"
 	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
 )
 
 // frames is a fake frame allocator: it counts what is out and refuses past a limit.
@@ -56,13 +58,13 @@ func TestGetRules(t *testing.T) {
 	}{
 		{42, 100, 0, root, id1, 0},
 		{42, 100, IPCCreat, root, id1, 0},
-		{42, 100, IPCCreat | IPCExcl, root, 0, EEXIST},
-		{42, 4 * PageSize, 0, root, 0, EINVAL}, // larger than the segment
-		{42, 0, 0o400, user, 0, EACCES},        // others have no access
-		{43, 100, 0, root, 0, ENOENT},
-		{43, 0, IPCCreat, root, 0, EINVAL},
-		{43, MaxPages*PageSize + 1, IPCCreat, root, 0, EINVAL},
-		{IPCPrivate, 0, IPCCreat, root, 0, EINVAL},
+		{42, 100, IPCCreat | IPCExcl, root, 0, abi.EEXIST},
+		{42, 4 * PageSize, 0, root, 0, abi.EINVAL},
+		{42, 0, 0o400, user, 0, abi.EACCES},
+		{43, 100, 0, root, 0, abi.ENOENT},
+		{43, 0, IPCCreat, root, 0, abi.EINVAL},
+		{43, MaxPages*PageSize + 1, IPCCreat, root, 0, abi.EINVAL},
+		{IPCPrivate, 0, IPCCreat, root, 0, abi.EINVAL},
 	} {
 		id, e := tb.Get(tc.key, tc.size, tc.flags, tc.c, 100, f.alloc, f.free)
 		if id != tc.id || e != tc.errno {
@@ -73,13 +75,13 @@ func TestGetRules(t *testing.T) {
 	if s.Key != 42 || s.Size != 3*PageSize || s.Mode != 0o640 || s.Ctime != 100 || s.CPID != 1 {
 		t.Errorf("IPC_STAT: %+v", s)
 	}
-	if _, e := tb.Lookup(idMultiplier + 0); e != EINVAL {
+	if _, e := tb.Lookup(idMultiplier + 0); e != abi.EINVAL {
 		t.Errorf("an identifier of the wrong sequence: errno %d, want EINVAL", e)
 	}
 	if slot, e := tb.Lookup(id1); e != 0 || slot != 1 {
 		t.Errorf("Lookup(%d) = %d, %d", id1, slot, e)
 	}
-	if _, e := tb.Lookup(-1); e != EINVAL {
+	if _, e := tb.Lookup(-1); e != abi.EINVAL {
 		t.Errorf("Lookup(-1): errno %d", e)
 	}
 }
@@ -102,13 +104,13 @@ func TestLifetime(t *testing.T) {
 		t.Fatal("a frame past the segment's last page")
 	}
 	tb.SetAttached(slot, 2, f.free)
-	if e := tb.Remove(slot, Cred{UID: 5}, f.free); e != EPERM {
+	if e := tb.Remove(slot, Cred{UID: 5}, f.free); e != abi.EPERM {
 		t.Fatalf("Remove by another user: errno %d, want EPERM", e)
 	}
 	if e := tb.Remove(slot, root, f.free); e != 0 {
 		t.Fatal(e)
 	}
-	if _, e := tb.Get(7, 1, 0, root, 1, f.alloc, f.free); e != ENOENT {
+	if _, e := tb.Get(7, 1, 0, root, 1, f.alloc, f.free); e != abi.ENOENT {
 		t.Fatalf("the removed segment's key still answers: errno %d", e)
 	}
 	if s := tb.Stat(slot); s.Mode&ModeDest == 0 || s.Key != IPCPrivate || f.out != 3 {
@@ -118,7 +120,7 @@ func TestLifetime(t *testing.T) {
 	if f.out != 0 || tb.Owns(pa) || tb.Live() != 0 {
 		t.Fatalf("after the last mapping went: %d frames out, owns %v, %d live", f.out, tb.Owns(pa), tb.Live())
 	}
-	if _, e := tb.Lookup(id); e != EINVAL {
+	if _, e := tb.Lookup(id); e != abi.EINVAL {
 		t.Fatalf("a destroyed segment's identifier: errno %d, want EINVAL", e)
 	}
 	id2, _ := tb.Get(IPCPrivate, 1, IPCCreat, root, 1, f.alloc, f.free)
@@ -131,7 +133,7 @@ func TestLifetime(t *testing.T) {
 func TestNoMemory(t *testing.T) {
 	var tb Table
 	f := newFrames(3)
-	if _, e := tb.Get(IPCPrivate, 4*PageSize, IPCCreat, root, 1, f.alloc, f.free); e != ENOMEM {
+	if _, e := tb.Get(IPCPrivate, 4*PageSize, IPCCreat, root, 1, f.alloc, f.free); e != abi.ENOMEM {
 		t.Fatalf("errno %d, want ENOMEM", e)
 	}
 	if f.out != 0 || tb.Live() != 0 {
@@ -172,12 +174,12 @@ func TestPoolModel(t *testing.T) {
 		}
 		id, e := tb.Get(IPCPrivate, size, IPCCreat, root, 1, f.alloc, f.free)
 		if len(live) == MaxSegments || total+pages > MaxPages {
-			if e != ENOSPC {
+			if e != abi.ENOSPC {
 				t.Fatalf("over a limit: errno %d, want ENOSPC", e)
 			}
 			continue
 		}
-		if e == ENOSPC {
+		if e == abi.ENOSPC {
 			continue // a fragmented pool: allowed, but it must not lose frames
 		}
 		if e != 0 {
@@ -234,7 +236,7 @@ func TestPermissions(t *testing.T) {
 			t.Errorf("Access(%+v, %o) = %v", tc.c, tc.acc, got)
 		}
 	}
-	if e := tb.Set(slot, Cred{UID: 11}, 11, 20, 0o600, 2); e != EPERM {
+	if e := tb.Set(slot, Cred{UID: 11}, 11, 20, 0o600, 2); e != abi.EPERM {
 		t.Errorf("IPC_SET by a stranger: errno %d", e)
 	}
 	if e := tb.Set(slot, owner, 11, 20, 0o7600, 2); e != 0 || tb.Stat(slot).Mode != 0o600 || tb.Stat(slot).UID != 11 || tb.Stat(slot).CUID != 10 {

@@ -12,7 +12,10 @@
 // and never panics on any input. It does no locking: the caller serialises all calls.
 package timerfd
 
-import "github.com/unitrace/unitrace/kernel/timerq"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/timerq"
+)
 
 // Max is how many timers can exist at once (the deadline queue's capacity); timerfd_create
 // beyond it fails with ENFILE, as when the system's table of open files is full.
@@ -33,13 +36,6 @@ const (
 	ClockBoottime      = 7
 	ClockRealtimeAlarm = 8
 	ClockBoottimeAlarm = 9
-)
-
-// Errors, positive.
-const (
-	EAGAIN = 11
-	EINVAL = 22
-	ENFILE = 23
 )
 
 // ValidClock reports whether timerfd_create takes clock id (else EINVAL), and whether it is a
@@ -91,7 +87,7 @@ func (tb *Table) Create(owner int32, realtime bool) (id int, errno int) {
 			return id, 0
 		}
 	}
-	return -1, ENFILE
+	return -1, abi.ENFILE
 }
 
 // Delete removes timer id (its descriptor closed).
@@ -170,7 +166,7 @@ func (tb *Table) left(id int, now int64) int64 {
 // the timespecs' ranges).
 func (tb *Table) Set(id int, value, interval int64, abs bool, now int64) (oldValue, oldInterval int64, errno int) {
 	if !tb.valid(id) || value < 0 || interval < 0 {
-		return 0, 0, EINVAL
+		return 0, 0, abi.EINVAL
 	}
 	oldValue, oldInterval = tb.Get(id, now)
 	t := &tb.t[id]
@@ -203,13 +199,13 @@ func (tb *Table) Get(id int, now int64) (value, interval int64) {
 // O_NONBLOCK reader). An interval timer goes back in the deadline queue.
 func (tb *Table) Read(id int, now int64) (ticks uint64, errno int) {
 	if !tb.valid(id) {
-		return 0, EINVAL
+		return 0, abi.EINVAL
 	}
 	tb.count(id, now)
 	tb.requeue(id)
 	ticks, tb.t[id].ticks = tb.t[id].ticks, 0
 	if ticks == 0 {
-		return 0, EAGAIN
+		return 0, abi.EAGAIN
 	}
 	return ticks, 0
 }

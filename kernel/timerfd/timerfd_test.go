@@ -1,6 +1,10 @@
 package timerfd
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
+)
 
 const ms = int64(1_000_000)
 
@@ -15,7 +19,7 @@ func TestOneShot(t *testing.T) {
 	if tb.Owner(id) != 8 || tb.Owner(-1) != -1 {
 		t.Errorf("SetOwner")
 	}
-	if _, errno := tb.Read(id, 100); errno != EAGAIN {
+	if _, errno := tb.Read(id, 100); errno != abi.EAGAIN {
 		t.Errorf("read of a disarmed timer: %d, want EAGAIN", errno)
 	}
 	if v, iv, errno := tb.Set(id, 10*ms, 0, false, 100); v != 0 || iv != 0 || errno != 0 {
@@ -40,7 +44,7 @@ func TestOneShot(t *testing.T) {
 	if n, errno := tb.Read(id, 100+40*ms); n != 1 || errno != 0 {
 		t.Errorf("Read: %d %d", n, errno)
 	}
-	if _, errno := tb.Read(id, 100+50*ms); errno != EAGAIN {
+	if _, errno := tb.Read(id, 100+50*ms); errno != abi.EAGAIN {
 		t.Errorf("second read: %d", errno)
 	}
 	if _, ok := tb.Next(); ok {
@@ -109,17 +113,17 @@ func TestAbsolute(t *testing.T) {
 func TestErrors(t *testing.T) {
 	var tb Table
 	for _, id := range []int{-1, 0, Max, 1 << 40} {
-		if _, errno := tb.Read(id, 0); errno != EINVAL {
+		if _, errno := tb.Read(id, 0); errno != abi.EINVAL {
 			t.Errorf("Read(%d): %d", id, errno)
 		}
-		if _, _, errno := tb.Set(id, 1, 1, false, 0); errno != EINVAL {
+		if _, _, errno := tb.Set(id, 1, 1, false, 0); errno != abi.EINVAL {
 			t.Errorf("Set(%d): %d", id, errno)
 		}
 		tb.Delete(id)
 		tb.Get(id, 0)
 	}
 	id, _ := tb.Create(0, false)
-	if _, _, errno := tb.Set(id, -1, 0, false, 0); errno != EINVAL {
+	if _, _, errno := tb.Set(id, -1, 0, false, 0); errno != abi.EINVAL {
 		t.Errorf("negative value: %d", errno)
 	}
 	// Far in the future, and huge intervals, saturate instead of wrapping.
@@ -134,7 +138,7 @@ func TestErrors(t *testing.T) {
 			t.Fatalf("Create %d: %d", i, errno)
 		}
 	}
-	if _, errno := tb.Create(0, false); errno != ENFILE {
+	if _, errno := tb.Create(0, false); errno != abi.ENFILE {
 		t.Errorf("Create beyond Max: %d", errno)
 	}
 	tb.Delete(id)

@@ -3,6 +3,8 @@ package memfs
 import (
 	"unsafe"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fs"
 )
 
@@ -104,16 +106,16 @@ func (f *FS) NameOf(dir, ino uint32, dst []byte) (int, int) {
 	d := f.get(dir)
 	switch {
 	case d == nil:
-		return 0, fs.ENOENT
+		return 0, abi.ENOENT
 	case !isDir(d):
-		return 0, fs.ENOTDIR
+		return 0, abi.ENOTDIR
 	}
 	for i := uint32(0); i < d.slotEnd; i++ {
 		if s := slotAt(d, i); s != nil && s.ino == ino {
 			return copy(dst, s.name[:s.len]), 0
 		}
 	}
-	return 0, fs.ENOENT
+	return 0, abi.ENOENT
 }
 
 // setSlot points the entry in slot i of d at ino (a rename over an existing name).
@@ -130,11 +132,11 @@ func (f *FS) ReadDir(dir uint32, cookie uint64, dst []byte, now fs.Timespec) (n 
 	d := f.get(dir)
 	switch {
 	case d == nil:
-		return 0, cookie, fs.ENOENT
+		return 0, cookie, abi.ENOENT
 	case !isDir(d):
-		return 0, cookie, fs.ENOTDIR
+		return 0, cookie, abi.ENOTDIR
 	case d.nlink == 0:
-		return 0, cookie, fs.ENOENT
+		return 0, cookie, abi.ENOENT
 	}
 	for ; ; cookie++ {
 		var (
@@ -160,7 +162,7 @@ func (f *FS) ReadDir(dir uint32, cookie uint64, dst []byte, now fs.Timespec) (n 
 		w := fs.PutDirent(dst[n:], uint64(ino), int64(cookie+1), typ, name)
 		if w == 0 {
 			if n == 0 {
-				return 0, cookie, fs.EINVAL
+				return 0, cookie, abi.EINVAL
 			}
 			f.accessed(d, now)
 			return n, cookie, 0
@@ -179,7 +181,7 @@ func (f *FS) DirOf(ino uint32) (uint32, int) {
 	n := f.get(ino)
 	switch {
 	case n == nil || n.nlink == 0:
-		return 0, fs.ENOENT
+		return 0, abi.ENOENT
 	case isDir(n):
 		return n.parent, 0
 	}
@@ -194,5 +196,5 @@ func (f *FS) DirOf(ino uint32) (uint32, int) {
 			}
 		}
 	}
-	return 0, fs.ENOENT
+	return 0, abi.ENOENT
 }

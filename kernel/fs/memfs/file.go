@@ -1,6 +1,9 @@
 package memfs
 
-import "github.com/unitrace/unitrace/kernel/fs"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/fs"
+)
 
 // Read copies ino's bytes from offset off into dst and returns how many it copied: fewer than
 // len(dst) only at the end of the file, none at or past it. Holes read as zeros. Reading a
@@ -10,13 +13,13 @@ func (f *FS) Read(ino uint32, off int64, dst []byte, now fs.Timespec) (int, int)
 	in := f.get(ino)
 	switch {
 	case in == nil:
-		return 0, fs.ENOENT
+		return 0, abi.ENOENT
 	case isDir(in):
-		return 0, fs.EISDIR
+		return 0, abi.EISDIR
 	case in.mode&fs.S_IFMT != fs.S_IFREG:
-		return 0, fs.EINVAL
+		return 0, abi.EINVAL
 	case off < 0:
-		return 0, fs.EINVAL
+		return 0, abi.EINVAL
 	}
 	n := 0
 	if off < in.size {
@@ -54,17 +57,17 @@ func (f *FS) Write(p Pages, ino uint32, off int64, src []byte, now fs.Timespec) 
 	in := f.get(ino)
 	switch {
 	case in == nil:
-		return 0, fs.ENOENT
+		return 0, abi.ENOENT
 	case isDir(in):
-		return 0, fs.EISDIR
+		return 0, abi.EISDIR
 	case in.mode&fs.S_IFMT != fs.S_IFREG:
-		return 0, fs.EINVAL
+		return 0, abi.EINVAL
 	case off < 0:
-		return 0, fs.EINVAL
+		return 0, abi.EINVAL
 	case len(src) == 0:
 		return 0, 0
 	case off >= fs.MaxFileSize:
-		return 0, fs.EFBIG
+		return 0, abi.EFBIG
 	}
 	src = src[:min(int64(len(src)), fs.MaxFileSize-off)]
 	in.mtime, in.ctime = now, now
@@ -93,13 +96,13 @@ func (f *FS) Truncate(p Pages, ino uint32, size int64, stamp bool, now fs.Timesp
 	in := f.get(ino)
 	switch {
 	case in == nil:
-		return fs.ENOENT
+		return abi.ENOENT
 	case isDir(in):
-		return fs.EISDIR
+		return abi.EISDIR
 	case in.mode&fs.S_IFMT != fs.S_IFREG:
-		return fs.EINVAL
+		return abi.EINVAL
 	case size < 0:
-		return fs.EINVAL
+		return abi.EINVAL
 	}
 	if size != in.size || stamp {
 		in.mtime, in.ctime = now, now

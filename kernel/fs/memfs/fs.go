@@ -3,6 +3,8 @@ package memfs
 import (
 	"unsafe"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fs"
 )
 
@@ -100,11 +102,11 @@ func (f *FS) Usage() Usage {
 // alloc takes a page within the capacity.
 func (f *FS) alloc(p Pages) (uintptr, int) {
 	if f.usedPages >= f.maxPages {
-		return 0, fs.ENOSPC
+		return 0, abi.ENOSPC
 	}
 	a, ok := p.Alloc()
 	if !ok {
-		return 0, fs.ENOSPC
+		return 0, abi.ENOSPC
 	}
 	f.usedPages++
 	return a, 0
@@ -136,7 +138,7 @@ func (f *FS) get(ino uint32) *inode {
 // caller links it) and the times now.
 func (f *FS) newInode(p Pages, mode uint32, now fs.Timespec) (uint32, int) {
 	if f.usedInodes >= f.maxInodes {
-		return 0, fs.ENOSPC
+		return 0, abi.ENOSPC
 	}
 	ino := f.freeIno
 	if ino != 0 {
@@ -146,7 +148,7 @@ func (f *FS) newInode(p Pages, mode uint32, now fs.Timespec) (uint32, int) {
 		if uint64(ino)/inodesPerPage >= f.inodeTabN {
 			pg, ok := p.Alloc()
 			if !ok {
-				return 0, fs.ENOSPC
+				return 0, abi.ENOSPC
 			}
 			f.inodeTab[f.inodeTabN%inodePages] = pg
 			f.inodeTabN++
@@ -177,7 +179,7 @@ func (f *FS) maybeFree(p Pages, ino uint32) {
 func (f *FS) Acquire(ino uint32) int {
 	in := f.get(ino)
 	if in == nil {
-		return fs.ENOENT
+		return abi.ENOENT
 	}
 	in.opens++
 	return 0
@@ -254,7 +256,7 @@ func (f *FS) SetMounted(ino uint32, mounted bool) {
 func (f *FS) Chmod(ino uint32, mode uint32, now fs.Timespec) int {
 	in := f.get(ino)
 	if in == nil {
-		return fs.ENOENT
+		return abi.ENOENT
 	}
 	in.mode = in.mode&fs.S_IFMT | mode&fs.PermMask
 	in.ctime = now
@@ -266,7 +268,7 @@ func (f *FS) Chmod(ino uint32, mode uint32, now fs.Timespec) int {
 func (f *FS) SetTimes(ino uint32, atime, mtime fs.Timespec, setA, setM bool, now fs.Timespec) int {
 	in := f.get(ino)
 	if in == nil {
-		return fs.ENOENT
+		return abi.ENOENT
 	}
 	if setA {
 		in.atime = atime

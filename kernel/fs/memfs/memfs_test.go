@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/fstest"
 )
@@ -64,7 +66,7 @@ func TestHolesAndTruncate(t *testing.T) {
 	if n, errno := f.Write(p, ino, fs.MaxFileSize-1, []byte("xy"), now); n != 1 || errno != 0 {
 		t.Fatalf("Write across MaxFileSize = %d, %d", n, errno)
 	}
-	if _, errno := f.Write(p, ino, fs.MaxFileSize, []byte("x"), now); errno != fs.EFBIG {
+	if _, errno := f.Write(p, ino, fs.MaxFileSize, []byte("x"), now); errno != abi.EFBIG {
 		t.Fatalf("Write at MaxFileSize = %d", errno)
 	}
 	must(t, f.Truncate(p, ino, 5001, false, now))
@@ -92,7 +94,7 @@ func TestCapacity(t *testing.T) {
 	a := create(t, f, p, RootIno, "a")
 	create(t, f, p, RootIno, "b")
 	create(t, f, p, RootIno, "c")
-	if _, errno := f.Create(p, RootIno, []byte("d"), 0o644, 0, now); errno != fs.ENOSPC {
+	if _, errno := f.Create(p, RootIno, []byte("d"), 0o644, 0, now); errno != abi.ENOSPC {
 		t.Fatalf("fifth inode: %d", errno)
 	}
 	// One page holds the root's entries; seven are left for data.
@@ -100,10 +102,10 @@ func TestCapacity(t *testing.T) {
 	if errno != 0 || n != 6*PageSize { // six data pages and the table indexing them
 		t.Fatalf("Write past the capacity = %d, %d", n, errno)
 	}
-	if _, errno := f.Write(p, a, int64(n), []byte("x"), now); errno != fs.ENOSPC {
+	if _, errno := f.Write(p, a, int64(n), []byte("x"), now); errno != abi.ENOSPC {
 		t.Fatalf("Write when full = %d", errno)
 	}
-	if _, errno := f.Symlink(p, RootIno, []byte("l"), []byte("t"), now); errno != fs.ENOSPC {
+	if _, errno := f.Symlink(p, RootIno, []byte("l"), []byte("t"), now); errno != abi.ENOSPC {
 		t.Fatalf("Symlink when full = %d", errno)
 	}
 	checkInvariants(t, f)
@@ -115,7 +117,7 @@ func TestCapacity(t *testing.T) {
 	// The kernel running out of pages before the capacity does is fs.ENOSPC too.
 	p.Limit = p.InUse()
 	b, _ := f.Lookup(RootIno, []byte("b"))
-	if _, errno := f.Write(p, b, 0, []byte("x"), now); errno != fs.ENOSPC {
+	if _, errno := f.Write(p, b, 0, []byte("x"), now); errno != abi.ENOSPC {
 		t.Fatalf("Write with no pages = %d", errno)
 	}
 	checkInvariants(t, f)
@@ -131,10 +133,10 @@ func TestUnlinkedOpenFile(t *testing.T) {
 	if n, errno := f.Read(ino, 0, buf, now); n != 4 || errno != 0 || string(buf) != "data" {
 		t.Fatalf("Read after unlink = %q, %d", buf[:n], errno)
 	}
-	if _, errno := f.Lookup(RootIno, []byte("f")); errno != fs.ENOENT {
+	if _, errno := f.Lookup(RootIno, []byte("f")); errno != abi.ENOENT {
 		t.Fatalf("Lookup after unlink = %d", errno)
 	}
-	if errno := f.Link(p, RootIno, []byte("g"), ino, now); errno != fs.ENOENT {
+	if errno := f.Link(p, RootIno, []byte("g"), ino, now); errno != abi.ENOENT {
 		t.Fatalf("Link of an unlinked file = %d", errno)
 	}
 	checkInvariants(t, f)

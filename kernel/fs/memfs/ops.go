@@ -1,6 +1,9 @@
 package memfs
 
-import "github.com/unitrace/unitrace/kernel/fs"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/fs"
+)
 
 // The operations on names. Names are single path components: the resolver never passes one
 // with a '/' or a NUL, nor "." or ".." where the operation would create or remove it (those
@@ -31,11 +34,11 @@ func (f *FS) dirFor(dir uint32) (*inode, int) {
 	d := f.get(dir)
 	switch {
 	case d == nil:
-		return nil, fs.ENOENT
+		return nil, abi.ENOENT
 	case !isDir(d):
-		return nil, fs.ENOTDIR
+		return nil, abi.ENOTDIR
 	case d.nlink == 0:
-		return nil, fs.ENOENT
+		return nil, abi.ENOENT
 	}
 	return d, 0
 }
@@ -58,11 +61,11 @@ func (f *FS) Lookup(dir uint32, name []byte) (uint32, int) {
 	case errno != 0:
 		return 0, errno
 	case len(name) > fs.NameMax:
-		return 0, fs.ENAMETOOLONG
+		return 0, abi.ENAMETOOLONG
 	}
 	at, _ := find(d, name)
 	if at < 0 {
-		return 0, fs.ENOENT
+		return 0, abi.ENOENT
 	}
 	return slotAt(d, uint32(at)).ino, 0
 }
@@ -74,17 +77,17 @@ func (f *FS) prepare(dir uint32, name []byte) (*inode, int64, int) {
 		return nil, 0, errno
 	}
 	if len(name) > fs.NameMax {
-		return nil, 0, fs.ENAMETOOLONG
+		return nil, 0, abi.ENAMETOOLONG
 	}
 	if isDots(name) {
-		return nil, 0, fs.EEXIST
+		return nil, 0, abi.EEXIST
 	}
 	if !validName(name) {
-		return nil, 0, fs.EINVAL
+		return nil, 0, abi.EINVAL
 	}
 	at, free := find(d, name)
 	if at >= 0 {
-		return nil, 0, fs.EEXIST
+		return nil, 0, abi.EEXIST
 	}
 	return d, free, 0
 }
@@ -99,9 +102,9 @@ func (f *FS) Create(p Pages, dir uint32, name []byte, mode uint32, rdev uint64, 
 		mode |= fs.S_IFREG
 	case fs.S_IFREG, fs.S_IFCHR, fs.S_IFBLK, fs.S_IFIFO, fs.S_IFSOCK:
 	case fs.S_IFDIR:
-		return 0, fs.EPERM
+		return 0, abi.EPERM
 	default:
-		return 0, fs.EINVAL
+		return 0, abi.EINVAL
 	}
 	if t := mode & fs.S_IFMT; t != fs.S_IFCHR && t != fs.S_IFBLK {
 		rdev = 0
@@ -129,10 +132,10 @@ func (f *FS) Mkdir(p Pages, dir uint32, name []byte, perm uint32, now fs.Timespe
 // (fs.ENOENT for an empty one, fs.ENAMETOOLONG for a longer one, as symlink does).
 func (f *FS) Symlink(p Pages, dir uint32, name, target []byte, now fs.Timespec) (uint32, int) {
 	if len(target) == 0 {
-		return 0, fs.ENOENT
+		return 0, abi.ENOENT
 	}
 	if len(target) >= fs.PathMax {
-		return 0, fs.ENAMETOOLONG
+		return 0, abi.ENAMETOOLONG
 	}
 	d, free, errno := f.prepare(dir, name)
 	if errno != 0 {
@@ -143,7 +146,7 @@ func (f *FS) Symlink(p Pages, dir uint32, name, target []byte, now fs.Timespec) 
 		need++
 	}
 	if f.usedPages+need > f.maxPages {
-		return 0, fs.ENOSPC
+		return 0, abi.ENOSPC
 	}
 	ino, errno := f.link(p, dir, name, fs.S_IFLNK|0o777, now)
 	if errno != 0 {
@@ -193,11 +196,11 @@ func (f *FS) Link(p Pages, dir uint32, name []byte, ino uint32, now fs.Timespec)
 	in := f.get(ino)
 	switch {
 	case in == nil:
-		return fs.ENOENT
+		return abi.ENOENT
 	case isDir(in):
-		return fs.EPERM
+		return abi.EPERM
 	case in.nlink == 0:
-		return fs.ENOENT
+		return abi.ENOENT
 	}
 	if errno := f.insert(p, d, name, ino, free); errno != 0 {
 		return errno
@@ -215,14 +218,14 @@ func (f *FS) entry(dir uint32, name []byte) (*inode, int64, uint32, int) {
 		return nil, 0, 0, errno
 	}
 	if len(name) > fs.NameMax {
-		return nil, 0, 0, fs.ENAMETOOLONG
+		return nil, 0, 0, abi.ENAMETOOLONG
 	}
 	if !validName(name) {
-		return nil, 0, 0, fs.EINVAL
+		return nil, 0, 0, abi.EINVAL
 	}
 	at, _ := find(d, name)
 	if at < 0 {
-		return nil, 0, 0, fs.ENOENT
+		return nil, 0, 0, abi.ENOENT
 	}
 	return d, at, slotAt(d, uint32(at)).ino, 0
 }
@@ -236,7 +239,7 @@ func (f *FS) Unlink(p Pages, dir uint32, name []byte, now fs.Timespec) int {
 	}
 	in := f.inode(ino)
 	if isDir(in) {
-		return fs.EISDIR
+		return abi.EISDIR
 	}
 	f.remove(p, d, at)
 	d.mtime, d.ctime = now, now
@@ -256,11 +259,11 @@ func (f *FS) Rmdir(p Pages, dir uint32, name []byte, now fs.Timespec) int {
 	in := f.inode(ino)
 	switch {
 	case !isDir(in):
-		return fs.ENOTDIR
+		return abi.ENOTDIR
 	case in.mounted:
-		return fs.EBUSY
+		return abi.EBUSY
 	case in.entries != 0:
-		return fs.ENOTEMPTY
+		return abi.ENOTEMPTY
 	}
 	f.remove(p, d, at)
 	d.nlink--
@@ -276,10 +279,10 @@ func (f *FS) Rmdir(p Pages, dir uint32, name []byte, now fs.Timespec) int {
 func (f *FS) Readlink(ino uint32, dst []byte) (int, int) {
 	in := f.get(ino)
 	if in == nil {
-		return 0, fs.ENOENT
+		return 0, abi.ENOENT
 	}
 	if in.mode&fs.S_IFMT != fs.S_IFLNK {
-		return 0, fs.EINVAL
+		return 0, abi.EINVAL
 	}
 	return f.copyOut(in, 0, dst[:min(int64(len(dst)), in.size)]), 0
 }

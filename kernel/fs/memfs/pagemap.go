@@ -1,6 +1,8 @@
 package memfs
 
-import "github.com/unitrace/unitrace/kernel/fs"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+)
 
 // Each inode's contents (a file's bytes, a directory's entry slots, a symbolic link's target)
 // are pages indexed by a radix tree of page tables rooted in the inode: at height 0 the root is
@@ -35,7 +37,7 @@ func (f *FS) getPage(p Pages, in *inode, idx uint64) (uintptr, int) {
 	}
 	for idx >= span(in.height) {
 		if in.height == maxHeight {
-			return 0, fs.EFBIG
+			return 0, abi.EFBIG
 		}
 		t, errno := f.alloc(p)
 		if errno != 0 {

@@ -1,6 +1,9 @@
 package memfs
 
-import "github.com/unitrace/unitrace/kernel/fs"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/fs"
+)
 
 // Rename moves the entry oldname of olddir to newname in newdir, with renameat2's flags
 // (RENAME_NOREPLACE, RENAME_EXCHANGE; RENAME_WHITEOUT is not supported and fails with fs.EINVAL).
@@ -21,7 +24,7 @@ import "github.com/unitrace/unitrace/kernel/fs"
 func (f *FS) Rename(p Pages, olddir uint32, oldname []byte, newdir uint32, newname []byte, flags uint32, now fs.Timespec) int {
 	if flags&^(fs.RENAME_NOREPLACE|fs.RENAME_EXCHANGE) != 0 ||
 		flags&fs.RENAME_NOREPLACE != 0 && flags&fs.RENAME_EXCHANGE != 0 {
-		return fs.EINVAL
+		return abi.EINVAL
 	}
 	od, oat, oino, errno := f.entry(olddir, oldname)
 	if errno != 0 {
@@ -32,10 +35,10 @@ func (f *FS) Rename(p Pages, olddir uint32, oldname []byte, newdir uint32, newna
 		return errno
 	}
 	if len(newname) > fs.NameMax {
-		return fs.ENAMETOOLONG
+		return abi.ENAMETOOLONG
 	}
 	if !validName(newname) {
-		return fs.EINVAL
+		return abi.EINVAL
 	}
 	nat, free := find(nd, newname)
 	var nino uint32
@@ -45,20 +48,20 @@ func (f *FS) Rename(p Pages, olddir uint32, oldname []byte, newdir uint32, newna
 	exchange := flags&fs.RENAME_EXCHANGE != 0
 	switch {
 	case flags&fs.RENAME_NOREPLACE != 0 && nino != 0:
-		return fs.EEXIST
+		return abi.EEXIST
 	case exchange && nino == 0:
-		return fs.ENOENT
+		return abi.ENOENT
 	}
 	oin := f.inode(oino)
 	if olddir != newdir {
 		if c, ok := f.childToward(olddir, newdir); ok && c == oino {
-			return fs.EINVAL
+			return abi.EINVAL
 		}
 		if c, ok := f.childToward(newdir, olddir); ok && c == nino {
 			if exchange {
-				return fs.EINVAL
+				return abi.EINVAL
 			}
-			return fs.ENOTEMPTY
+			return abi.ENOTEMPTY
 		}
 	}
 	if oino == nino {
@@ -69,15 +72,15 @@ func (f *FS) Rename(p Pages, olddir uint32, oldname []byte, newdir uint32, newna
 		nin = f.inode(nino)
 		if !exchange {
 			if isDir(oin) && !isDir(nin) {
-				return fs.ENOTDIR
+				return abi.ENOTDIR
 			}
 			if !isDir(oin) && isDir(nin) {
-				return fs.EISDIR
+				return abi.EISDIR
 			}
 		}
 	}
 	if oin.mounted || nin != nil && nin.mounted {
-		return fs.EBUSY
+		return abi.EBUSY
 	}
 	if exchange {
 		f.exchange(olddir, oin, newdir, nin, now)
@@ -86,7 +89,7 @@ func (f *FS) Rename(p Pages, olddir uint32, oldname []byte, newdir uint32, newna
 		return 0
 	}
 	if nin != nil && isDir(nin) && nin.entries != 0 {
-		return fs.ENOTEMPTY
+		return abi.ENOTEMPTY
 	}
 	if nin == nil {
 		if errno := f.insert(p, nd, newname, oino, free); errno != 0 {

@@ -1,6 +1,9 @@
 package memfs
 
-import "github.com/unitrace/unitrace/kernel/fs"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/fs"
+)
 
 // Extended attributes. An inode's attributes live in one page of their own, taken with the
 // first and given back with the last: records of a name length (one byte), a value length (two
@@ -39,12 +42,12 @@ func xattrFind(b []byte, name []byte) (at, end int) {
 func (f *FS) GetXattr(ino uint32, name []byte) ([]byte, int) {
 	in := f.get(ino)
 	if in == nil {
-		return nil, fs.ENOENT
+		return nil, abi.ENOENT
 	}
 	b := f.xattrs(in)
 	at, _ := xattrFind(b, name)
 	if at < 0 {
-		return nil, fs.ENODATA
+		return nil, abi.ENODATA
 	}
 	nl, vl := int(b[at]), int(b[at+1])|int(b[at+2])<<8
 	v := b[at+xattrHeader+nl:]
@@ -56,7 +59,7 @@ func (f *FS) GetXattr(ino uint32, name []byte) ([]byte, int) {
 func (f *FS) ListXattr(ino uint32, dst []byte) (int, int) {
 	in := f.get(ino)
 	if in == nil {
-		return 0, fs.ENOENT
+		return 0, abi.ENOENT
 	}
 	b := f.xattrs(in)
 	n := 0
@@ -78,18 +81,18 @@ func (f *FS) ListXattr(ino uint32, dst []byte) (int, int) {
 func (f *FS) SetXattr(p Pages, ino uint32, name, value []byte, create, replace bool, now fs.Timespec) int {
 	in := f.get(ino)
 	if in == nil {
-		return fs.ENOENT
+		return abi.ENOENT
 	}
 	if len(name) == 0 || len(name) > 255 {
-		return fs.ERANGE
+		return abi.ERANGE
 	}
 	b := f.xattrs(in)
 	at, end := xattrFind(b, name)
 	switch {
 	case at >= 0 && create:
-		return fs.EEXIST
+		return abi.EEXIST
 	case at < 0 && replace:
-		return fs.ENODATA
+		return abi.ENODATA
 	}
 	old := 0
 	if at >= 0 {
@@ -97,7 +100,7 @@ func (f *FS) SetXattr(p Pages, ino uint32, name, value []byte, create, replace b
 	}
 	need := xattrHeader + len(name) + len(value)
 	if end-old+need+1 > PageSize {
-		return fs.ENOSPC
+		return abi.ENOSPC
 	}
 	if b == nil {
 		pg, errno := f.alloc(p)
@@ -127,12 +130,12 @@ func (f *FS) SetXattr(p Pages, ino uint32, name, value []byte, create, replace b
 func (f *FS) RemoveXattr(p Pages, ino uint32, name []byte, now fs.Timespec) int {
 	in := f.get(ino)
 	if in == nil {
-		return fs.ENOENT
+		return abi.ENOENT
 	}
 	b := f.xattrs(in)
 	at, end := xattrFind(b, name)
 	if at < 0 {
-		return fs.ENODATA
+		return abi.ENODATA
 	}
 	size := xattrHeader + int(b[at]) + (int(b[at+1]) | int(b[at+2])<<8)
 	copy(b[at:], b[at+size:end])

@@ -4,16 +4,16 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/abi"
 )
 
 func TestXattr(t *testing.T) {
 	f, p := newFS(t, Capacity{Bytes: 1 << 20, Inodes: 10})
 	ino := create(t, f, p, RootIno, "a")
-	if _, errno := f.GetXattr(ino, []byte("user.x")); errno != fs.ENODATA {
+	if _, errno := f.GetXattr(ino, []byte("user.x")); errno != abi.ENODATA {
 		t.Fatalf("get of a missing attribute: %d, want ENODATA", errno)
 	}
-	if errno := f.SetXattr(p, ino, []byte("user.x"), []byte("1"), false, true, now); errno != fs.ENODATA {
+	if errno := f.SetXattr(p, ino, []byte("user.x"), []byte("1"), false, true, now); errno != abi.ENODATA {
 		t.Fatalf("XATTR_REPLACE of a missing attribute: %d, want ENODATA", errno)
 	}
 	before := p.InUse()
@@ -23,7 +23,7 @@ func TestXattr(t *testing.T) {
 	if p.InUse() != before+1 {
 		t.Fatalf("attributes take %d pages, want 1", p.InUse()-before)
 	}
-	if errno := f.SetXattr(p, ino, []byte("user.x"), []byte("1"), true, false, now); errno != fs.EEXIST {
+	if errno := f.SetXattr(p, ino, []byte("user.x"), []byte("1"), true, false, now); errno != abi.EEXIST {
 		t.Fatalf("XATTR_CREATE of an existing attribute: %d, want EEXIST", errno)
 	}
 	must(t, f.SetXattr(p, ino, []byte("user.x"), []byte("uno"), false, true, now))
@@ -39,17 +39,17 @@ func TestXattr(t *testing.T) {
 	if got, _ := f.ListXattr(ino, buf); got != n || !bytes.Equal(buf, []byte("trusted.y\x00user.z\x00user.x\x00")) {
 		t.Fatalf("list = %q (%d)", buf, got)
 	}
-	if errno := f.RemoveXattr(p, ino, []byte("user.q"), now); errno != fs.ENODATA {
+	if errno := f.RemoveXattr(p, ino, []byte("user.q"), now); errno != abi.ENODATA {
 		t.Fatalf("remove of a missing attribute: %d, want ENODATA", errno)
 	}
 	// Full: one page holds them all.
 	big := make([]byte, PageSize)
-	if errno := f.SetXattr(p, ino, []byte("user.big"), big, false, false, now); errno != fs.ENOSPC {
+	if errno := f.SetXattr(p, ino, []byte("user.big"), big, false, false, now); errno != abi.ENOSPC {
 		t.Fatalf("a value larger than the page: %d, want ENOSPC", errno)
 	}
 	room := PageSize - 1 - (3 + 9) - (3 + 6 + 2) - (3 + 6 + 3) - (3 + 8)
 	must(t, f.SetXattr(p, ino, []byte("user.big"), big[:room], false, false, now))
-	if errno := f.SetXattr(p, ino, []byte("user.w"), nil, false, false, now); errno != fs.ENOSPC {
+	if errno := f.SetXattr(p, ino, []byte("user.w"), nil, false, false, now); errno != abi.ENOSPC {
 		t.Fatalf("one more in a full page: %d, want ENOSPC", errno)
 	}
 	for _, name := range []string{"user.x", "trusted.y", "user.z", "user.big"} {

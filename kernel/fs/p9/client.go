@@ -1,6 +1,9 @@
 package p9
 
-import "github.com/unitrace/unitrace/kernel/fs"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/fs"
+)
 
 // MaxOps is how many operations a Client has in flight at once. An operation's tag is its slot
 // number, so tags are 0..MaxOps-1 (Tversion goes on the wire with NoTag, but its slot's tag is
@@ -163,11 +166,11 @@ func (c *Client) startable(tag uint16) bool {
 // startOp takes a free operation slot: the one NextTag names.
 func (c *Client) startOp(kind opKind) (uint16, *op, int) {
 	if kind != opVersion && c.msize == 0 {
-		return 0, nil, fs.EIO // no session: Version first
+		return 0, nil, abi.EIO // no session: Version first
 	}
 	tag, ok := c.NextTag()
 	if !ok {
-		return 0, nil, fs.EAGAIN
+		return 0, nil, abi.EAGAIN
 	}
 	o := &c.ops[tag]
 	// The path is not cleared: only its first pathLen bytes are ever read.
@@ -208,9 +211,9 @@ func (c *Client) sent(tag uint16, t Type, n int, err Err) (uint16, int, int) {
 // target too long to send; a buffer smaller than the message is the caller's mistake.
 func encodeErrno(err Err) int {
 	if err == ErrTooLong || err == ErrStrLen {
-		return fs.ENAMETOOLONG
+		return abi.ENAMETOOLONG
 	}
-	return fs.EIO
+	return abi.EIO
 }
 
 // fidFor returns fid's entry if it can be used by an operation: allocated, not pending, not
@@ -245,7 +248,7 @@ func (c *Client) fidOp(kind opKind, fid uint32, use fidUse) (uint16, *op, *fidEn
 		use >= openFid && f.state != fidOpen,
 		use == readerFid && f.access == DotlWronly,
 		use == writerFid && f.access == DotlRdonly:
-		return 0, nil, nil, fs.EBADF
+		return 0, nil, nil, abi.EBADF
 	}
 	tag, o, errno := c.startOp(kind)
 	if errno != 0 {
@@ -266,11 +269,11 @@ func (c *Client) fidOp(kind opKind, fid uint32, use fidUse) (uint16, *op, *fidEn
 // session, and every fid with it.
 func (c *Client) Version(b []byte, msize uint32) (tag uint16, n int, errno int) {
 	if msize < MinMsize || msize > MaxMsize {
-		return 0, 0, fs.EINVAL
+		return 0, 0, abi.EINVAL
 	}
 	for i := range c.ops {
 		if c.ops[i].kind != opFree {
-			return 0, 0, fs.EBUSY
+			return 0, 0, abi.EBUSY
 		}
 	}
 	c.msize, c.held = 0, 0
@@ -294,7 +297,7 @@ func (c *Client) Attach(b []byte, uname, aname []byte, nUname uint32) (tag uint1
 	fid, ok := c.fids.alloc()
 	if !ok {
 		c.endOp(tag)
-		return 0, 0, fs.ENOMEM
+		return 0, 0, abi.ENOMEM
 	}
 	o.newfid = fid
 	n, err := PutTattach(b, c.msize, tag, fid, NoFid, uname, aname, nUname)
@@ -332,7 +335,7 @@ func (c *Client) startWalk(b []byte, kind opKind, fid uint32, path []byte, flags
 	newfid, ok := c.fids.alloc()
 	if !ok {
 		c.endOp(tag)
-		return 0, 0, fs.ENOMEM
+		return 0, 0, abi.ENOMEM
 	}
 	o.newfid, o.flags, o.qid = newfid, flags, qid
 	o.pathLen = uint16(copy(o.path[:], path))
@@ -482,10 +485,10 @@ func (c *Client) Mkdir(b []byte, dfid uint32, name []byte, mode, gid uint32) (ta
 // Result.Qid is the link's.
 func (c *Client) Symlink(b []byte, dfid uint32, name, target []byte, gid uint32) (tag uint16, n int, errno int) {
 	if len(target) == 0 {
-		return 0, 0, fs.ENOENT // symlink(2) with an empty target
+		return 0, 0, abi.ENOENT // symlink(2) with an empty target
 	}
 	if len(target) > MaxPath {
-		return 0, 0, fs.ENAMETOOLONG
+		return 0, 0, abi.ENAMETOOLONG
 	}
 	tag, _, errno = c.nameOp(opSymlink, dfid, name)
 	if errno != 0 {
@@ -508,7 +511,7 @@ func (c *Client) Readlink(b []byte, fid uint32) (tag uint16, n int, errno int) {
 // Link starts a Tlink: name, in directory dfid, a new hard link to the file fid.
 func (c *Client) Link(b []byte, dfid, fid uint32, name []byte) (tag uint16, n int, errno int) {
 	if _, ok := c.fidFor(fid); !ok {
-		return 0, 0, fs.EBADF
+		return 0, 0, abi.EBADF
 	}
 	tag, _, errno = c.nameOp(opLink, dfid, name)
 	if errno != 0 {
@@ -524,7 +527,7 @@ func (c *Client) Renameat(b []byte, olddir uint32, oldname []byte, newdir uint32
 		return 0, 0, e
 	}
 	if _, ok := c.fidFor(newdir); !ok {
-		return 0, 0, fs.EBADF
+		return 0, 0, abi.EBADF
 	}
 	tag, _, errno = c.nameOp(opRenameat, olddir, oldname)
 	if errno != 0 {
@@ -537,7 +540,7 @@ func (c *Client) Renameat(b []byte, olddir uint32, oldname []byte, newdir uint32
 // Unlinkat starts a Tunlinkat of name in directory dfid; flags is 0 or AtRemovedir (rmdir).
 func (c *Client) Unlinkat(b []byte, dfid uint32, name []byte, flags uint32) (tag uint16, n int, errno int) {
 	if flags&^AtRemovedir != 0 {
-		return 0, 0, fs.EINVAL
+		return 0, 0, abi.EINVAL
 	}
 	tag, _, errno = c.nameOp(opUnlinkat, dfid, name)
 	if errno != 0 {
@@ -600,10 +603,10 @@ func (c *Client) drop(b []byte, kind opKind, t Type, fid uint32) (uint16, int, i
 // the old operation's reply, if any, before the flush's: 9P servers answer in that order.
 func (c *Client) Flush(b []byte, oldtag uint16) (tag uint16, n int, errno int) {
 	if !c.InFlight(oldtag) {
-		return 0, 0, fs.EINVAL
+		return 0, 0, abi.EINVAL
 	}
 	if old := &c.ops[oldtag]; old.kind == opVersion || old.kind == opFlush || old.flushed {
-		return 0, 0, fs.EINVAL
+		return 0, 0, abi.EINVAL
 	}
 	tag, o, errno := c.startOp(opFlush)
 	if errno != 0 {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"github.com/unitrace/unitrace/kernel/fs"
 	"io"
 	"net"
 	"os"
@@ -14,6 +13,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/fs"
 )
 
 // rig is a Client talking to a fakeServer over a pipe, with a session open and the root
@@ -224,11 +226,11 @@ func TestReadWrite(t *testing.T) {
 	if res := r.do(r.c.Read(r.req, ro.Fid, 0, 1<<20)); res.Errno != 0 || res.Count != min(ro.Iounit, 8192-IOHeaderSize) {
 		t.Errorf("read of the iounit %d: %d bytes, %d", ro.Iounit, res.Count, res.Errno)
 	}
-	if _, _, errno := r.c.Write(r.req, ro.Fid, 0, []byte("x")); errno != fs.EBADF {
+	if _, _, errno := r.c.Write(r.req, ro.Fid, 0, []byte("x")); errno != abi.EBADF {
 		t.Errorf("write to a read-only fid: %d", errno)
 	}
 	wo := r.open("f", syscall.O_WRONLY|syscall.O_TRUNC)
-	if _, _, errno := r.c.Read(r.req, wo.Fid, 0, 1); errno != fs.EBADF {
+	if _, _, errno := r.c.Read(r.req, wo.Fid, 0, 1); errno != abi.EBADF {
 		t.Errorf("read of a write-only fid: %d", errno)
 	}
 	if fi, _ := os.Stat(filepath.Join(r.dir, "f")); fi.Size() != 0 {
@@ -287,7 +289,7 @@ func TestDirectories(t *testing.T) {
 	if res.Errno != 0 || res.Qid.Type != QTDIR {
 		t.Fatalf("mkdir: %+v", res)
 	}
-	if res := r.do(r.c.Mkdir(r.req, r.root, []byte("d"), 0o755, 0)); res.Errno != fs.EEXIST {
+	if res := r.do(r.c.Mkdir(r.req, r.root, []byte("d"), 0o755, 0)); res.Errno != abi.EEXIST {
 		t.Errorf("mkdir of an existing name: %d", res.Errno)
 	}
 	d := r.walk("d")
@@ -301,13 +303,13 @@ func TestDirectories(t *testing.T) {
 		}
 		r.clunk(res.Fid)
 	}
-	if res := r.do(r.c.Create(r.req, d, []byte("n"), syscall.O_WRONLY|syscall.O_EXCL, 0o644, 0)); res.Errno != fs.EEXIST {
+	if res := r.do(r.c.Create(r.req, d, []byte("n"), syscall.O_WRONLY|syscall.O_EXCL, 0o644, 0)); res.Errno != abi.EEXIST {
 		t.Errorf("exclusive create of an existing file: %+v", res)
 	}
-	if res := r.do(r.c.Unlinkat(r.req, r.root, []byte("d"), AtRemovedir)); res.Errno != fs.ENOTEMPTY {
+	if res := r.do(r.c.Unlinkat(r.req, r.root, []byte("d"), AtRemovedir)); res.Errno != abi.ENOTEMPTY {
 		t.Errorf("rmdir of a full directory: %d", res.Errno)
 	}
-	if res := r.do(r.c.Unlinkat(r.req, r.root, []byte("d"), 0)); res.Errno != fs.EISDIR {
+	if res := r.do(r.c.Unlinkat(r.req, r.root, []byte("d"), 0)); res.Errno != abi.EISDIR {
 		t.Errorf("unlink of a directory: %d", res.Errno)
 	}
 
@@ -316,7 +318,7 @@ func TestDirectories(t *testing.T) {
 	if open.Errno != 0 {
 		t.Fatalf("open dir: %+v", open)
 	}
-	if _, _, errno := r.c.Walk(r.req, open.Fid, nil); errno != fs.EBADF {
+	if _, _, errno := r.c.Walk(r.req, open.Fid, nil); errno != abi.EBADF {
 		t.Errorf("walk from an open fid: %d", errno)
 	}
 	for _, count := range []uint32{100, 8192} {
@@ -343,7 +345,7 @@ func TestDirectories(t *testing.T) {
 			t.Fatalf("unlink %s: %d", name, res.Errno)
 		}
 	}
-	if res := r.do(r.c.Unlinkat(r.req, d, []byte("n"), 0)); res.Errno != fs.ENOENT {
+	if res := r.do(r.c.Unlinkat(r.req, d, []byte("n"), 0)); res.Errno != abi.ENOENT {
 		t.Errorf("unlink of a missing file: %d", res.Errno)
 	}
 	r.clunk(d)
@@ -374,14 +376,14 @@ func TestRenameLinkSymlinkRemove(t *testing.T) {
 	if got, err := os.ReadFile(filepath.Join(r.dir, "b", "y")); err != nil || string(got) != "data" {
 		t.Errorf("renamed file: %q, %v", got, err)
 	}
-	if res := r.do(r.c.Renameat(r.req, a, []byte("x"), b, []byte("y"))); res.Errno != fs.ENOENT {
+	if res := r.do(r.c.Renameat(r.req, a, []byte("x"), b, []byte("y"))); res.Errno != abi.ENOENT {
 		t.Errorf("rename of a missing file: %d", res.Errno)
 	}
 	y := r.walk("b/y")
 	if res := r.do(r.c.Link(r.req, a, y, []byte("hard"))); res.Errno != 0 {
 		t.Fatalf("link: %d", res.Errno)
 	}
-	if res := r.do(r.c.Link(r.req, a, y, []byte("hard"))); res.Errno != fs.EEXIST {
+	if res := r.do(r.c.Link(r.req, a, y, []byte("hard"))); res.Errno != abi.EEXIST {
 		t.Errorf("link to an existing name: %d", res.Errno)
 	}
 	if res := r.do(r.c.Getattr(r.req, y, GetattrBasic)); res.Attr.Nlink != 2 {
@@ -400,10 +402,10 @@ func TestRenameLinkSymlinkRemove(t *testing.T) {
 	}
 	// A walk through the link stops at it: 9P walks do not follow symbolic links.
 	res = r.do(r.c.Walk(r.req, r.root, []byte("a/sym/z")))
-	if res.Errno != fs.ENOENT || res.Walked != 2 || res.Qid.Type != QTSYMLINK {
+	if res.Errno != abi.ENOENT || res.Walked != 2 || res.Qid.Type != QTSYMLINK {
 		t.Errorf("walk through a symlink: %+v", res)
 	}
-	if res := r.do(r.c.Readlink(r.req, y)); res.Errno != fs.EINVAL {
+	if res := r.do(r.c.Readlink(r.req, y)); res.Errno != abi.EINVAL {
 		t.Errorf("readlink of a file: %d", res.Errno)
 	}
 	// Remove frees the fid whether or not it removes the file.
@@ -415,7 +417,7 @@ func TestRenameLinkSymlinkRemove(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(r.dir, "b", "z"), nil, 0o644)
 	full := r.walk("b")
-	if res := r.do(r.c.Remove(r.req, full)); res.Errno != fs.ENOTEMPTY {
+	if res := r.do(r.c.Remove(r.req, full)); res.Errno != abi.ENOTEMPTY {
 		t.Errorf("remove of a full directory: %d", res.Errno)
 	}
 	if _, ok := r.c.FidQid(full); ok {
@@ -480,7 +482,7 @@ func TestWalks(t *testing.T) {
 		{strings.Join(parts, "/") + "/leaf/under", 41, []Type{Twalk, Twalk, Twalk, Tclunk}},
 	} {
 		res := r.do(r.c.Walk(r.req, r.root, []byte(tt.path)))
-		if res.Errno != fs.ENOENT && res.Errno != fs.ENOTDIR || res.Walked != tt.walked {
+		if res.Errno != abi.ENOENT && res.Errno != abi.ENOTDIR || res.Walked != tt.walked {
 			t.Errorf("walk %s: %+v", tt.path, res)
 		}
 		if got := r.srv.types(); !slices.Equal(got, tt.msgs) {
@@ -488,20 +490,20 @@ func TestWalks(t *testing.T) {
 		}
 		r.idle()
 	}
-	if res := r.open("nothere", syscall.O_RDONLY); res.Errno != fs.ENOENT {
+	if res := r.open("nothere", syscall.O_RDONLY); res.Errno != abi.ENOENT {
 		t.Errorf("open of a missing file: %+v", res)
 	}
 	// A Tlopen that fails leaves no fid: the walked one is clunked.
 	os.Mkdir(filepath.Join(r.dir, "dir"), 0o755)
 	r.srv.types()
-	if res := r.open("dir", syscall.O_WRONLY); res.Errno != fs.EISDIR {
+	if res := r.open("dir", syscall.O_WRONLY); res.Errno != abi.EISDIR {
 		t.Errorf("open of a directory for writing: %+v", res)
 	}
 	if got := r.srv.types(); !slices.Equal(got, []Type{Twalk, Tlopen, Tclunk}) {
 		t.Errorf("failed open: messages %v", got)
 	}
 	os.WriteFile(filepath.Join(r.dir, "dir", "f"), nil, 0o644)
-	if res := r.do(r.c.Create(r.req, r.walk("dir"), []byte("f"), syscall.O_RDWR|syscall.O_EXCL, 0o644, 0)); res.Errno != fs.EEXIST {
+	if res := r.do(r.c.Create(r.req, r.walk("dir"), []byte("f"), syscall.O_RDWR|syscall.O_EXCL, 0o644, 0)); res.Errno != abi.EEXIST {
 		t.Errorf("create of an existing file: %+v", res)
 	}
 	if got := r.srv.types(); !slices.Equal(got, []Type{Twalk, Twalk, Tlcreate, Tclunk}) {
@@ -545,7 +547,7 @@ func TestConcurrentOps(t *testing.T) {
 		tags[tag] = i
 		r.send(reqs[i][:n])
 	}
-	if _, _, errno := r.c.Getattr(r.req, r.root, GetattrBasic); errno != fs.EAGAIN {
+	if _, _, errno := r.c.Getattr(r.req, r.root, GetattrBasic); errno != abi.EAGAIN {
 		t.Errorf("a seventeenth operation: %d", errno)
 	}
 	fids := map[int]uint32{}
@@ -581,8 +583,8 @@ func TestFlush(t *testing.T) {
 		errno  int
 	}{
 		{"answered", answerReply, 0},
-		{"cancelled", answerCancel, fs.EINTR},
-		{"dropped", answerNothing, fs.EINTR},
+		{"cancelled", answerCancel, abi.EINTR},
+		{"dropped", answerNothing, abi.EINTR},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := newRig(t, 8192)
@@ -598,7 +600,7 @@ func TestFlush(t *testing.T) {
 			if errno != 0 {
 				t.Fatal(errno)
 			}
-			if _, _, errno := r.c.Flush(r.req, old); errno != fs.EINVAL {
+			if _, _, errno := r.c.Flush(r.req, old); errno != abi.EINVAL {
 				t.Errorf("second flush: %d", errno)
 			}
 			r.send(r.req[:n])
@@ -652,7 +654,7 @@ func TestFlushMidWalk(t *testing.T) {
 		t.Fatal(errno)
 	}
 	res := r.c.Reply(old, reply, oldReq) // the first Twalk's reply: no second Twalk now
-	if !res.Done || res.Errno != fs.EINTR || res.Walked != MaxWalk {
+	if !res.Done || res.Errno != abi.EINTR || res.Walked != MaxWalk {
 		t.Errorf("flushed walk: %+v", res)
 	}
 	if r.c.InFlight(old) {
@@ -698,11 +700,11 @@ func TestVersion(t *testing.T) {
 		t.Errorf("msize %d", r.c.Msize())
 	}
 	fid := r.walk("")
-	if _, _, errno := r.c.Version(r.req, 100); errno != fs.EINVAL {
+	if _, _, errno := r.c.Version(r.req, 100); errno != abi.EINVAL {
 		t.Errorf("Version(100): %d", errno)
 	}
 	tag, _, _ := r.c.Getattr(r.req, fid, 0)
-	if _, _, errno := r.c.Version(r.req, 8192); errno != fs.EBUSY {
+	if _, _, errno := r.c.Version(r.req, 8192); errno != abi.EBUSY {
 		t.Errorf("Version with an operation in flight: %d", errno)
 	}
 	r.c.endOp(tag)
@@ -713,7 +715,7 @@ func TestVersion(t *testing.T) {
 		t.Errorf("fid %d survived a new session", fid)
 	}
 	var c Client
-	if _, _, errno := c.Attach(r.req, nil, nil, NoUname); errno != fs.EIO {
+	if _, _, errno := c.Attach(r.req, nil, nil, NoUname); errno != abi.EIO {
 		t.Errorf("Attach before Version: %d", errno)
 	}
 }
@@ -728,28 +730,28 @@ func TestStartErrors(t *testing.T) {
 		errno int
 		start func() (uint16, int, int)
 	}{
-		{"walk of an unknown fid", fs.EBADF, func() (uint16, int, int) { return r.c.Walk(r.req, 77, nil) }},
-		{"walk of NoFid", fs.EBADF, func() (uint16, int, int) { return r.c.Walk(r.req, NoFid, nil) }},
-		{"read of a walked fid", fs.EBADF, func() (uint16, int, int) { return r.c.Read(r.req, r.root, 0, 1) }},
-		{"readdir of a walked fid", fs.EBADF, func() (uint16, int, int) { return r.c.Readdir(r.req, r.root, 0, 100) }},
-		{"fsync of a walked fid", fs.EBADF, func() (uint16, int, int) { return r.c.Fsync(r.req, r.root, false) }},
-		{"path too long", fs.ENAMETOOLONG, func() (uint16, int, int) { return r.c.Walk(r.req, r.root, make([]byte, MaxPath+1)) }},
-		{"name too long in a path", fs.ENAMETOOLONG, func() (uint16, int, int) { return r.c.Walk(r.req, r.root, append([]byte("a/"), long...)) }},
-		{"NUL in a path", fs.EINVAL, func() (uint16, int, int) { return r.c.Walk(r.req, r.root, []byte("a\x00b")) }},
-		{"name too long", fs.ENAMETOOLONG, func() (uint16, int, int) { return r.c.Mkdir(r.req, r.root, long, 0, 0) }},
-		{"empty name", fs.EINVAL, func() (uint16, int, int) { return r.c.Mkdir(r.req, r.root, nil, 0, 0) }},
-		{"name with a slash", fs.EINVAL, func() (uint16, int, int) { return r.c.Create(r.req, r.root, []byte("a/b"), 0, 0, 0) }},
-		{"rename to a bad name", fs.EINVAL, func() (uint16, int, int) { return r.c.Renameat(r.req, r.root, []byte("a"), r.root, nil) }},
-		{"unlinkat flags", fs.EINVAL, func() (uint16, int, int) { return r.c.Unlinkat(r.req, r.root, []byte("a"), 1) }},
-		{"empty symlink target", fs.ENOENT, func() (uint16, int, int) { return r.c.Symlink(r.req, r.root, []byte("l"), nil, 0) }},
-		{"symlink target too long", fs.ENAMETOOLONG, func() (uint16, int, int) {
+		{"walk of an unknown fid", abi.EBADF, func() (uint16, int, int) { return r.c.Walk(r.req, 77, nil) }},
+		{"walk of NoFid", abi.EBADF, func() (uint16, int, int) { return r.c.Walk(r.req, NoFid, nil) }},
+		{"read of a walked fid", abi.EBADF, func() (uint16, int, int) { return r.c.Read(r.req, r.root, 0, 1) }},
+		{"readdir of a walked fid", abi.EBADF, func() (uint16, int, int) { return r.c.Readdir(r.req, r.root, 0, 100) }},
+		{"fsync of a walked fid", abi.EBADF, func() (uint16, int, int) { return r.c.Fsync(r.req, r.root, false) }},
+		{"path too long", abi.ENAMETOOLONG, func() (uint16, int, int) { return r.c.Walk(r.req, r.root, make([]byte, MaxPath+1)) }},
+		{"name too long in a path", abi.ENAMETOOLONG, func() (uint16, int, int) { return r.c.Walk(r.req, r.root, append([]byte("a/"), long...)) }},
+		{"NUL in a path", abi.EINVAL, func() (uint16, int, int) { return r.c.Walk(r.req, r.root, []byte("a\x00b")) }},
+		{"name too long", abi.ENAMETOOLONG, func() (uint16, int, int) { return r.c.Mkdir(r.req, r.root, long, 0, 0) }},
+		{"empty name", abi.EINVAL, func() (uint16, int, int) { return r.c.Mkdir(r.req, r.root, nil, 0, 0) }},
+		{"name with a slash", abi.EINVAL, func() (uint16, int, int) { return r.c.Create(r.req, r.root, []byte("a/b"), 0, 0, 0) }},
+		{"rename to a bad name", abi.EINVAL, func() (uint16, int, int) { return r.c.Renameat(r.req, r.root, []byte("a"), r.root, nil) }},
+		{"unlinkat flags", abi.EINVAL, func() (uint16, int, int) { return r.c.Unlinkat(r.req, r.root, []byte("a"), 1) }},
+		{"empty symlink target", abi.ENOENT, func() (uint16, int, int) { return r.c.Symlink(r.req, r.root, []byte("l"), nil, 0) }},
+		{"symlink target too long", abi.ENAMETOOLONG, func() (uint16, int, int) {
 			return r.c.Symlink(r.req, r.root, []byte("l"), make([]byte, MaxPath+1), 0)
 		}},
-		{"symlink target too long for msize", fs.ENAMETOOLONG, func() (uint16, int, int) {
+		{"symlink target too long for msize", abi.ENAMETOOLONG, func() (uint16, int, int) {
 			return small.c.Symlink(small.req, small.root, []byte("l"), make([]byte, MaxPath), 0)
 		}},
-		{"flush of nothing", fs.EINVAL, func() (uint16, int, int) { return r.c.Flush(r.req, 3) }},
-		{"buffer too small", fs.EIO, func() (uint16, int, int) { return r.c.Mkdir(r.req[:10], r.root, []byte("d"), 0, 0) }},
+		{"flush of nothing", abi.EINVAL, func() (uint16, int, int) { return r.c.Flush(r.req, 3) }},
+		{"buffer too small", abi.EIO, func() (uint16, int, int) { return r.c.Mkdir(r.req[:10], r.root, []byte("d"), 0, 0) }},
 	} {
 		if _, _, errno := tt.start(); errno != tt.errno {
 			t.Errorf("%s: %d, want %d", tt.name, errno, tt.errno)
@@ -759,7 +761,7 @@ func TestStartErrors(t *testing.T) {
 	// A clunk in flight makes the fid unusable.
 	fid := r.walk("")
 	tag, n, _ := r.c.Clunk(r.req, fid)
-	if _, _, errno := r.c.Getattr(make([]byte, 100), fid, 0); errno != fs.EBADF {
+	if _, _, errno := r.c.Getattr(make([]byte, 100), fid, 0); errno != abi.EBADF {
 		t.Errorf("getattr of a fid being clunked: %d", errno)
 	}
 	r.do(tag, n, 0)
@@ -810,13 +812,13 @@ func TestLopen(t *testing.T) {
 	os.WriteFile(filepath.Join(r.dir, "f"), []byte("x"), 0o644)
 	os.Mkdir(filepath.Join(r.dir, "d"), 0o755)
 	d := r.walk("d")
-	if res := r.do(r.c.Lopen(r.req, d, syscall.O_WRONLY)); res.Errno != fs.EISDIR {
+	if res := r.do(r.c.Lopen(r.req, d, syscall.O_WRONLY)); res.Errno != abi.EISDIR {
 		t.Errorf("lopen of a directory for writing: %+v", res)
 	}
 	if res := r.do(r.c.Lopen(r.req, d, syscall.O_RDONLY|syscall.O_DIRECTORY)); res.Errno != 0 || res.Fid != d {
 		t.Fatalf("lopen: %+v", res)
 	}
-	if _, _, errno := r.c.Lopen(r.req, d, 0); errno != fs.EBADF {
+	if _, _, errno := r.c.Lopen(r.req, d, 0); errno != abi.EBADF {
 		t.Errorf("second lopen: %d", errno)
 	}
 	if ents := r.readdir(d, 8192); len(ents) != 2 {
@@ -824,7 +826,7 @@ func TestLopen(t *testing.T) {
 	}
 	r.clunk(d)
 	f := r.walk("f")
-	if res := r.do(r.c.Lopen(r.req, f, syscall.O_RDONLY|syscall.O_DIRECTORY)); res.Errno != fs.ENOTDIR {
+	if res := r.do(r.c.Lopen(r.req, f, syscall.O_RDONLY|syscall.O_DIRECTORY)); res.Errno != abi.ENOTDIR {
 		t.Errorf("lopen of a file as a directory: %+v", res)
 	}
 	if res := r.do(r.c.Lopen(r.req, f, syscall.O_RDONLY)); res.Errno != 0 {
@@ -862,7 +864,7 @@ func TestRejectedReplies(t *testing.T) {
 		if res.Done || binary.LittleEndian.Uint32(r.req) != uint32(res.Next) || Type(r.req[4]) != Tclunk {
 			t.Fatalf("%s: no clean-up clunk: %+v", tt.name, res)
 		}
-		if res := r.do(tag, res.Next, 0); res.Errno != fs.EIO || res.Err != tt.want {
+		if res := r.do(tag, res.Next, 0); res.Errno != abi.EIO || res.Err != tt.want {
 			t.Errorf("%s: %+v", tt.name, res)
 		}
 		if got := r.srv.types(); !slices.Equal(got, []Type{Twalk, Tclunk}) {
@@ -878,7 +880,7 @@ func TestRejectedReplies(t *testing.T) {
 	tag, n, _ := r.c.Getattr(r.req, r.root, GetattrBasic)
 	r.send(r.req[:n])
 	r.recv()
-	if res := r.c.Reply(tag, msg(Rlerror, tag, 2, 0), r.req); !res.Done || res.Errno != fs.EIO || res.Err != ErrTruncated {
+	if res := r.c.Reply(tag, msg(Rlerror, tag, 2, 0), r.req); !res.Done || res.Errno != abi.EIO || res.Err != ErrTruncated {
 		t.Errorf("short Rlerror: %+v", res)
 	}
 	r.idle()

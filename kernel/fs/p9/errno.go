@@ -1,6 +1,8 @@
 package p9
 
-import "github.com/unitrace/unitrace/kernel/fs"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+)
 
 // lastErrno is the largest errno a Linux system call returns (EHWPOISON, asm-generic/errno.h).
 const lastErrno = 133
@@ -13,7 +15,7 @@ const lastErrno = 133
 // it rejects.
 func Errno(ecode uint32) int {
 	if ecode == 0 || ecode > lastErrno {
-		return fs.EPROTO
+		return abi.EPROTO
 	}
 	return int(ecode)
 }

@@ -1,10 +1,12 @@
 package p9
 
 import (
-	"github.com/unitrace/unitrace/kernel/fs"
 	"math"
 	"syscall"
 	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/fs"
 )
 
 // TestLinuxConstants pins the Linux values this package keeps itself (package fs has the rest)
@@ -65,7 +67,7 @@ func TestOpenFlagBits(t *testing.T) {
 
 func TestErrno(t *testing.T) {
 	for ecode, want := range map[uint32]int{
-		0: fs.EPROTO, 2: fs.ENOENT, 39: fs.ENOTEMPTY, 133: 133, 134: fs.EPROTO, 512: fs.EPROTO, math.MaxUint32: fs.EPROTO,
+		0: abi.EPROTO, 2: abi.ENOENT, 39: abi.ENOTEMPTY, 133: 133, 134: abi.EPROTO, 512: abi.EPROTO, math.MaxUint32: abi.EPROTO,
 	} {
 		if got := Errno(ecode); got != want {
 			t.Errorf("Errno(%d) = %d, want %d", ecode, got, want)

@@ -1,6 +1,9 @@
 package p9
 
-import "github.com/unitrace/unitrace/kernel/fs"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/fs"
+)
 
 // Path limits: PATH_MAX counts the terminating NUL, so a path has at most MaxPath bytes;
 // NAME_MAX bounds one component.
@@ -14,7 +17,7 @@ const (
 // its NUL, so one inside is the caller's mistake).
 func checkPath(path []byte) int {
 	if len(path) > MaxPath {
-		return fs.ENAMETOOLONG
+		return abi.ENAMETOOLONG
 	}
 	for off := 0; ; {
 		name, next := nextName(path, off)
@@ -22,11 +25,11 @@ func checkPath(path []byte) int {
 			return 0
 		}
 		if len(name) > MaxName {
-			return fs.ENAMETOOLONG
+			return abi.ENAMETOOLONG
 		}
 		for _, c := range name {
 			if c == 0 {
-				return fs.EINVAL
+				return abi.EINVAL
 			}
 		}
 		off = next
@@ -38,10 +41,10 @@ func checkPath(path []byte) int {
 // passed on: the server answers them as Linux would (EEXIST, EINVAL, ENOTEMPTY, EISDIR...).
 func checkName(name []byte) int {
 	if len(name) > MaxName {
-		return fs.ENAMETOOLONG
+		return abi.ENAMETOOLONG
 	}
 	if !validName(name) {
-		return fs.EINVAL
+		return abi.EINVAL
 	}
 	return 0
 }

@@ -1,6 +1,8 @@
 package p9
 
-import "github.com/unitrace/unitrace/kernel/fs"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+)
 
 // Reply hands the client the reply to the request last sent with tag: reply is the bytes the
 // server sent (exactly; the size field must match), b the buffer for the operation's next
@@ -9,14 +11,14 @@ import "github.com/unitrace/unitrace/kernel/fs"
 // after clunking any fid the operation may have made.
 func (c *Client) Reply(tag uint16, reply []byte, b []byte) Result {
 	if !c.InFlight(tag) {
-		return Result{Done: true, Errno: fs.EIO, Err: ErrNoOp}
+		return Result{Done: true, Errno: abi.EIO, Err: ErrNoOp}
 	}
 	o := &c.ops[tag]
 	if len(reply) == 0 {
 		if o.flushed {
-			return c.abandon(tag, o, fs.EINTR, OK)
+			return c.abandon(tag, o, abi.EINTR, OK)
 		}
-		return c.fail(b, tag, o, fs.EIO, ErrNoReply)
+		return c.fail(b, tag, o, abi.EIO, ErrNoReply)
 	}
 	wire := tag
 	if o.kind == opVersion {
@@ -24,12 +26,12 @@ func (c *Client) Reply(tag uint16, reply []byte, b []byte) Result {
 	}
 	r, err := ParseReply(reply, c.msize, o.sent, wire)
 	if err != OK {
-		return c.fail(b, tag, o, fs.EIO, err)
+		return c.fail(b, tag, o, abi.EIO, err)
 	}
 	if r.Type == Rlerror {
 		ecode, err := r.Rlerror()
 		if err != OK {
-			return c.fail(b, tag, o, fs.EIO, err)
+			return c.fail(b, tag, o, abi.EIO, err)
 		}
 		return c.fail(b, tag, o, Errno(ecode), OK)
 	}
@@ -37,14 +39,14 @@ func (c *Client) Reply(tag uint16, reply []byte, b []byte) Result {
 	case Tversion:
 		msize, err := r.Rversion(o.count)
 		if err != OK {
-			return c.fail(b, tag, o, fs.EIO, err)
+			return c.fail(b, tag, o, abi.EIO, err)
 		}
 		c.msize = msize
 		return c.done(tag, Result{Msize: msize})
 	case Tattach:
 		qid, err := r.Rattach()
 		if err != OK {
-			return c.fail(b, tag, o, fs.EIO, err)
+			return c.fail(b, tag, o, abi.EIO, err)
 		}
 		c.fids.e[o.newfid] = fidEntry{state: fidWalked, qid: qid}
 		return c.done(tag, Result{Fid: o.newfid, Qid: qid})
@@ -59,7 +61,7 @@ func (c *Client) Reply(tag uint16, reply []byte, b []byte) Result {
 			qid, iounit, err = r.Rlcreate()
 		}
 		if err != OK {
-			return c.fail(b, tag, o, fs.EIO, err)
+			return c.fail(b, tag, o, abi.EIO, err)
 		}
 		fid := o.newfid
 		if o.kind == opLopen {
@@ -70,25 +72,25 @@ func (c *Client) Reply(tag uint16, reply []byte, b []byte) Result {
 	case Tread:
 		data, err := r.Rread(o.count)
 		if err != OK {
-			return c.fail(b, tag, o, fs.EIO, err)
+			return c.fail(b, tag, o, abi.EIO, err)
 		}
 		return c.done(tag, Result{Data: data, Count: uint32(len(data))})
 	case Twrite:
 		n, err := r.Rwrite(o.count)
 		if err != OK {
-			return c.fail(b, tag, o, fs.EIO, err)
+			return c.fail(b, tag, o, abi.EIO, err)
 		}
 		return c.done(tag, Result{Count: n})
 	case Treaddir:
 		data, err := r.Rreaddir(o.count)
 		if err != OK {
-			return c.fail(b, tag, o, fs.EIO, err)
+			return c.fail(b, tag, o, abi.EIO, err)
 		}
 		return c.done(tag, Result{Data: data, Count: uint32(len(data))})
 	case Tgetattr:
 		a, err := r.Rgetattr()
 		if err != OK {
-			return c.fail(b, tag, o, fs.EIO, err)
+			return c.fail(b, tag, o, abi.EIO, err)
 		}
 		return c.done(tag, Result{Attr: a})
 	case Tmkdir, Tsymlink:
@@ -99,35 +101,35 @@ func (c *Client) Reply(tag uint16, reply []byte, b []byte) Result {
 			qid, err = r.Rsymlink()
 		}
 		if err != OK {
-			return c.fail(b, tag, o, fs.EIO, err)
+			return c.fail(b, tag, o, abi.EIO, err)
 		}
 		return c.done(tag, Result{Qid: qid})
 	case Treadlink:
 		target, err := r.Rreadlink()
 		if err != OK {
-			return c.fail(b, tag, o, fs.EIO, err)
+			return c.fail(b, tag, o, abi.EIO, err)
 		}
 		return c.done(tag, Result{Data: target})
 	case Tstatfs:
 		s, err := r.Rstatfs()
 		if err != OK {
-			return c.fail(b, tag, o, fs.EIO, err)
+			return c.fail(b, tag, o, abi.EIO, err)
 		}
 		return c.done(tag, Result{Statfs: s})
 	case Tclunk, Tremove:
 		if err := r.Empty(); err != OK {
-			return c.fail(b, tag, o, fs.EIO, err)
+			return c.fail(b, tag, o, abi.EIO, err)
 		}
 		return c.dropped(tag, o, 0, OK)
 	case Tflush:
 		if err := r.Empty(); err != OK {
-			return c.fail(b, tag, o, fs.EIO, err)
+			return c.fail(b, tag, o, abi.EIO, err)
 		}
 		return c.flushed(b, tag, o, 0, OK)
 	}
 	// Tsetattr, Tlink, Trenameat, Tunlinkat, Tfsync.
 	if err := r.Empty(); err != OK {
-		return c.fail(b, tag, o, fs.EIO, err)
+		return c.fail(b, tag, o, abi.EIO, err)
 	}
 	return c.done(tag, Result{})
 }
@@ -147,20 +149,20 @@ func (c *Client) walked(b []byte, tag uint16, o *op, r Reply) Result {
 	var qids [MaxWalk]Qid
 	k, err := r.Rwalk(int(o.count), &qids)
 	if err != OK {
-		return c.fail(b, tag, o, fs.EIO, err)
+		return c.fail(b, tag, o, abi.EIO, err)
 	}
 	if k > 0 {
 		o.qid = qids[k-1]
 	}
 	o.walked += uint32(k)
 	if k < int(o.count) {
-		return c.fail(b, tag, o, fs.ENOENT, OK) // the walk stopped short: newfid was not moved
+		return c.fail(b, tag, o, abi.ENOENT, OK) // the walk stopped short: newfid was not moved
 	}
 	o.live = true
 	c.fids.e[o.newfid].qid = o.qid
 	if moreNames(o.pathBytes(), int(o.pathOff)) {
 		if o.flushed {
-			return c.abandon(tag, o, fs.EINTR, OK)
+			return c.abandon(tag, o, abi.EINTR, OK)
 		}
 		n, err := c.putWalk(b, tag, o, o.newfid)
 		if err != OK {
@@ -171,7 +173,7 @@ func (c *Client) walked(b []byte, tag uint16, o *op, r Reply) Result {
 	switch o.kind {
 	case opOpen, opCreate:
 		if o.flushed {
-			return c.abandon(tag, o, fs.EINTR, OK)
+			return c.abandon(tag, o, abi.EINTR, OK)
 		}
 		var n int
 		var err Err
@@ -279,7 +281,7 @@ func (c *Client) abandon(tag uint16, o *op, errno int, err Err) Result {
 // the same): the old operation is over if it was not already, and any fid it left is clunked.
 func (c *Client) flushed(b []byte, tag uint16, o *op, errno int, err Err) Result {
 	if old := &c.ops[o.oldtag]; old.kind != opFree && old.flushed {
-		c.abandon(o.oldtag, old, fs.EINTR, OK)
+		c.abandon(o.oldtag, old, abi.EINTR, OK)
 	}
 	if o.orphan == NoFid {
 		return c.done(tag, Result{Errno: errno, Err: err})

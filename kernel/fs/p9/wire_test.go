@@ -2,8 +2,10 @@ package p9
 
 import (
 	"bytes"
-	"github.com/unitrace/unitrace/kernel/fs"
 	"testing"
+
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/fs"
 )
 
 // TestTypeNumbers pins the message numbers to Linux's enum p9_msg_t (include/net/9p/9p.h):
@@ -319,7 +321,7 @@ func TestDecodeGolden(t *testing.T) {
 	}
 	if r := parse(rlerrorMsg, Tremove, 8); r.Type != Rlerror {
 		t.Errorf("Rlerror type %d", r.Type)
-	} else if ecode, err := r.Rlerror(); err != OK || ecode != fs.ENOENT {
+	} else if ecode, err := r.Rlerror(); err != OK || ecode != abi.ENOENT {
 		t.Errorf("Rlerror: %d, %v", ecode, err)
 	}
 	if s, err := parse(rreadlink, Treadlink, 15).Rreadlink(); err != OK || string(s) != "t" {

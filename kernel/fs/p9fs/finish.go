@@ -1,7 +1,7 @@
 package p9fs
 
 import (
-	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fs/p9"
 )
 
@@ -116,7 +116,7 @@ func (f *FS) finish(tag uint16, t *tagState, res p9.Result) {
 		if e := f.finishEntry(t, errno, t.ino, size); e != nil && errno == 0 && f.c.Hold(tag) {
 			e.held, e.tag = true, tag
 		} else if e != nil && errno == 0 {
-			e.errno = fs.EIO
+			e.errno = abi.EIO
 		}
 	case stepOpen:
 		if errno != 0 {
@@ -143,7 +143,7 @@ func (f *FS) finish(tag uint16, t *tagState, res p9.Result) {
 		if e := f.finishEntry(t, 0, t.ino, uint32(len(res.Data))); e != nil && f.c.Hold(tag) {
 			e.held, e.tag, e.off = true, tag, off
 		} else if e != nil {
-			e.errno = fs.EIO
+			e.errno = abi.EIO
 		}
 	case stepWrite:
 		if errno == 0 {
@@ -178,7 +178,7 @@ func (f *FS) found(t *tagState, fid uint32, qid p9.Qid, s step) (int, bool) {
 	i, ok := f.newNode(fid, qid)
 	if !ok {
 		f.clunkLater(fid)
-		f.finishEntry(t, fs.ENFILE, 0, 0)
+		f.finishEntry(t, abi.ENFILE, 0, 0)
 		return 0, false
 	}
 	n := &f.nodes[i]

@@ -1,7 +1,7 @@
 package p9fs
 
 import (
-	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fs/p9"
 )
 
@@ -91,7 +91,7 @@ func (f *FS) Mount(buf Buffers) int {
 	}
 	tag, ok := f.c.NextTag()
 	if !ok {
-		return f.failMount(fs.EIO)
+		return f.failMount(abi.EIO)
 	}
 	_, n, errno := f.c.Version(f.req(tag), buf.Size)
 	if errno != 0 {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/p9"
 )
@@ -33,10 +35,10 @@ func TestMountAndLookup(t *testing.T) {
 	if again := r.mustLookup("a", "b", "f"); again != ino {
 		t.Errorf("second lookup ino %#x, first %#x", again, ino)
 	}
-	if _, errno := r.lookup(0, "a", "nope"); errno != fs.ENOENT {
+	if _, errno := r.lookup(0, "a", "nope"); errno != abi.ENOENT {
 		t.Errorf("missing: errno %d", errno)
 	}
-	if _, errno := r.lookup(0, "a", "b", "f", "x"); errno != fs.ENOTDIR {
+	if _, errno := r.lookup(0, "a", "b", "f", "x"); errno != abi.ENOTDIR {
 		t.Errorf("through a file: errno %d", errno)
 	}
 	// getcwd's names: f was found as "f" in b.
@@ -127,8 +129,8 @@ func TestCreateIsExclusiveAcrossReruns(t *testing.T) {
 		_, errno := r.f.Lookup(0, RootIno, []byte("new"))
 		switch errno {
 		case 0:
-			return fs.EEXIST
-		case fs.ENOENT:
+			return abi.EEXIST
+		case abi.ENOENT:
 		default:
 			return errno
 		}
@@ -153,10 +155,10 @@ func TestCreateIsExclusiveAcrossReruns(t *testing.T) {
 		t.Errorf("the first write took %d round trips, want 1", got)
 	}
 	// A second create of the same name fails as the host says.
-	if errno := r.do(0, func() int { _, errno := r.f.Create(0, RootIno, []byte("new"), fs.S_IFREG|0o600); return errno }); errno != fs.EEXIST {
+	if errno := r.do(0, func() int { _, errno := r.f.Create(0, RootIno, []byte("new"), fs.S_IFREG|0o600); return errno }); errno != abi.EEXIST {
 		t.Errorf("second create: errno %d", errno)
 	}
-	if _, errno := r.f.Create(0, RootIno, []byte("fifo"), fs.S_IFIFO|0o600); errno != fs.EPERM {
+	if _, errno := r.f.Create(0, RootIno, []byte("fifo"), fs.S_IFIFO|0o600); errno != abi.EPERM {
 		t.Errorf("fifo: errno %d", errno)
 	}
 }
@@ -170,7 +172,7 @@ func TestDirectoryOperations(t *testing.T) {
 		}
 	}
 	do("mkdir", 0, func() int { return r.f.Mkdir(0, RootIno, []byte("d"), 0o750) })
-	do("mkdir again", fs.EEXIST, func() int { return r.f.Mkdir(0, RootIno, []byte("d"), 0o750) })
+	do("mkdir again", abi.EEXIST, func() int { return r.f.Mkdir(0, RootIno, []byte("d"), 0o750) })
 	d := r.mustLookup("d")
 	for _, name := range []string{"x", "y", "z"} {
 		do("create "+name, 0, func() int { _, errno := r.f.Create(0, d, []byte(name), 0o644); return errno })
@@ -187,9 +189,9 @@ func TestDirectoryOperations(t *testing.T) {
 	do("link", 0, func() int { return r.f.Link(0, RootIno, []byte("x2"), x) })
 	do("rename", 0, func() int { return r.f.Rename(0, d, []byte("y"), RootIno, []byte("y2")) })
 	do("unlink", 0, func() int { return r.f.Unlink(0, d, []byte("z"), false) })
-	do("unlink a directory", fs.EISDIR, func() int { return r.f.Unlink(0, RootIno, []byte("d"), false) })
+	do("unlink a directory", abi.EISDIR, func() int { return r.f.Unlink(0, RootIno, []byte("d"), false) })
 	// POSIX allows either errno for a directory that is not empty; the host's passes through.
-	if errno := r.do(0, func() int { return r.f.Unlink(0, RootIno, []byte("d"), true) }); errno != fs.ENOTEMPTY && errno != fs.EEXIST {
+	if errno := r.do(0, func() int { return r.f.Unlink(0, RootIno, []byte("d"), true) }); errno != abi.ENOTEMPTY && errno != abi.EEXIST {
 		t.Errorf("rmdir non-empty: errno %d", errno)
 	}
 
@@ -201,7 +203,7 @@ func TestDirectoryOperations(t *testing.T) {
 		t.Errorf("root holds %v", names)
 	}
 	var small [8]byte
-	if errno := r.do(0, func() int { _, _, errno := r.f.ReadDir(0, d, 0, small[:]); return errno }); errno != fs.EINVAL {
+	if errno := r.do(0, func() int { _, _, errno := r.f.ReadDir(0, d, 0, small[:]); return errno }); errno != abi.EINVAL {
 		t.Errorf("ReadDir into 8 bytes: errno %d", errno)
 	}
 	host, _ := os.ReadDir(filepath.Join(r.dir, "d"))
@@ -372,7 +374,7 @@ func TestNodeReuse(t *testing.T) {
 	if r.f.Mode(first) == 0 {
 		t.Error("a referenced node was reused")
 	}
-	if _, errno := r.f.node(second); errno != fs.ESTALE {
+	if _, errno := r.f.node(second); errno != abi.ESTALE {
 		t.Errorf("the reused node's old inode: errno %d, want ESTALE", errno)
 	}
 	r.pump()
@@ -477,7 +479,7 @@ func TestHostDirectoryRemoved(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(r.dir, "sub")); err != nil {
 		t.Fatal(err)
 	}
-	if _, errno := r.lookup(0, "sub", "f"); errno != fs.ENOENT {
+	if _, errno := r.lookup(0, "sub", "f"); errno != abi.ENOENT {
 		t.Errorf("lookup after the removal: errno %d, want ENOENT", errno)
 	}
 	var n int
@@ -509,7 +511,7 @@ func TestHeldTagsDoNotDeadlock(t *testing.T) {
 		}
 		return 0
 	})
-	if errno != fs.EIO || r.f.Stats.TagsHeld != 1 {
+	if errno != abi.EIO || r.f.Stats.TagsHeld != 1 {
 		t.Errorf("errno %d, TagsHeld %d; want EIO once", errno, r.f.Stats.TagsHeld)
 	}
 	// The system call ended: its tags are free for the next.

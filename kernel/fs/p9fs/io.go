@@ -1,6 +1,7 @@
 package p9fs
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/p9"
 )
@@ -21,7 +22,7 @@ func (f *FS) openFid(w int32, n *node, ino uint32, slot int) (fid, iounit uint32
 	case errno != 0:
 		return 0, 0, errno
 	case a.replay: // opened, and closed again since
-		return 0, 0, fs.EIO
+		return 0, 0, abi.EIO
 	}
 	flags := [numOpen]uint32{fs.O_RDONLY, fs.O_WRONLY, fs.O_RDWR, fs.O_WRONLY | fs.O_APPEND}[slot%numOpen]
 	_, m, errno := f.c.Open(a.b, n.fid, nil, flags)
@@ -45,13 +46,13 @@ func (f *FS) Read(w int32, ino uint32, off int64, dst []byte) (int, int) {
 		return 0, errno
 	}
 	if n.stat.Mode&fs.S_IFMT == fs.S_IFDIR {
-		return 0, fs.EISDIR
+		return 0, abi.EISDIR
 	}
 	if len(dst) == 0 {
 		return 0, 0
 	}
 	if off < 0 {
-		return 0, fs.EINVAL
+		return 0, abi.EINVAL
 	}
 	fid, iounit, errno := f.openFid(w, n, ino, openRead)
 	if errno != 0 {
@@ -81,7 +82,7 @@ func (f *FS) Write(w int32, ino uint32, off int64, src []byte, appending bool) (
 		return 0, 0
 	}
 	if off < 0 {
-		return 0, fs.EINVAL
+		return 0, abi.EINVAL
 	}
 	slot := openWrite
 	if appending {
@@ -114,7 +115,7 @@ func (f *FS) ReadDir(w int32, ino uint32, cookie uint64, dst []byte) (int, uint6
 		return 0, cookie, errno
 	}
 	if n.stat.Mode&fs.S_IFMT != fs.S_IFDIR {
-		return 0, cookie, fs.ENOTDIR
+		return 0, cookie, abi.ENOTDIR
 	}
 	fid, _, errno := f.openFid(w, n, ino, openRead)
 	if errno != 0 {
@@ -142,19 +143,19 @@ func (f *FS) dirents(e *entry, cookie uint64, dst []byte) (int, uint64, int) {
 	}
 	resp := f.resp(e.tag)
 	if !e.held || e.off > uint32(len(resp)) || e.count > uint32(len(resp))-e.off {
-		return 0, cookie, fs.EIO
+		return 0, cookie, abi.EIO
 	}
 	data := resp[e.off : e.off+e.count]
 	written := 0
 	for len(data) > 0 {
 		d, rest, err := p9.NextDirent(data)
 		if err != p9.OK {
-			return written, cookie, fs.EIO
+			return written, cookie, abi.EIO
 		}
 		k := fs.PutDirent(dst[written:], d.Qid.Path, int64(d.Offset), p9.DirentType(d), d.Name)
 		if k == 0 {
 			if written == 0 {
-				return 0, cookie, fs.EINVAL
+				return 0, cookie, abi.EINVAL
 			}
 			break
 		}

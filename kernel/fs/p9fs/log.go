@@ -1,6 +1,7 @@
 package p9fs
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/p9"
 )
@@ -67,7 +68,7 @@ func (f *FS) truncate(w int32, i uint8) {
 // first.
 func (f *FS) call(w int32, key uint64) (e *entry, replay bool, errno int) {
 	if w < 0 || w >= MaxWaiters {
-		return nil, false, fs.EIO
+		return nil, false, abi.EIO
 	}
 	l := &f.logs[w]
 	i := l.cursor
@@ -85,7 +86,7 @@ func (f *FS) call(w int32, key uint64) (e *entry, replay bool, errno int) {
 	}
 	if l.n >= MaxLog {
 		f.Stats.LogFull++
-		return nil, false, fs.EIO
+		return nil, false, abi.EIO
 	}
 	e = &l.e[l.n%MaxLog]
 	*e = entry{key: key}
@@ -189,7 +190,7 @@ func (f *FS) unstart(w int32) int {
 	}
 	if !inFlight && mine == p9.MaxOps {
 		f.Stats.TagsHeld++
-		return fs.EIO
+		return abi.EIO
 	}
 	setBit(&f.noTag, w)
 	return fs.EQUEUED

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/p9"
 )
@@ -104,7 +106,7 @@ func (m *modelRun) resolve(path string) (dir, ino uint32, last string, errno int
 	}
 	last = names[len(names)-1]
 	ino, errno = m.r.f.Lookup(0, dir, []byte(last))
-	if errno == fs.ENOENT {
+	if errno == abi.ENOENT {
 		return dir, 0, last, 0
 	}
 	return dir, ino, last, errno
@@ -125,7 +127,7 @@ func (m *modelRun) step(i int, o modelOp) string {
 			case errno != 0:
 				return errno
 			case ino != 0:
-				return fs.EEXIST
+				return abi.EEXIST
 			}
 			_, errno = m.r.f.Create(0, dir, []byte(last), fs.S_IFREG|0o644)
 			return errno
@@ -179,7 +181,7 @@ func (m *modelRun) step(i int, o modelOp) string {
 			case errno != 0:
 				return errno
 			case ino != 0:
-				return fs.EEXIST
+				return abi.EEXIST
 			}
 			return m.r.f.Mkdir(0, dir, []byte(last), 0o755)
 		})
@@ -191,7 +193,7 @@ func (m *modelRun) step(i int, o modelOp) string {
 			case errno != 0:
 				return errno
 			case ino == 0:
-				return fs.ENOENT
+				return abi.ENOENT
 			}
 			return m.r.f.Unlink(0, dir, []byte(last), op == 5)
 		})
@@ -212,7 +214,7 @@ func (m *modelRun) step(i int, o modelOp) string {
 				return errno
 			}
 			if oino == 0 {
-				return fs.ENOENT
+				return abi.ENOENT
 			}
 			return m.r.f.Rename(0, od, []byte(olast), nd, []byte(nlast))
 		})
@@ -225,7 +227,7 @@ func (m *modelRun) step(i int, o modelOp) string {
 			case errno != 0:
 				return errno
 			case ino == 0:
-				return fs.ENOENT
+				return abi.ENOENT
 			}
 			st, errno = m.r.f.Stat(0, ino)
 			return errno
@@ -257,7 +259,7 @@ func (m *modelRun) step(i int, o modelOp) string {
 	}
 	// The test's server says EEXIST for ENOTEMPTY (POSIX allows both for rmdir and rename);
 	// QEMU passes the host's on.
-	if (op == 5 || op == 6) && want == int(syscall.ENOTEMPTY) && got == fs.EEXIST {
+	if (op == 5 || op == 6) && want == int(syscall.ENOTEMPTY) && got == abi.EEXIST {
 		got = want
 	}
 	if got != want || !bytes.Equal(gotData, wantData) {
@@ -286,11 +288,11 @@ func (m *modelRun) on(p string, dir bool, do func(ino uint32) int) int {
 	isDir := m.r.f.Mode(ino)&fs.S_IFMT == fs.S_IFDIR
 	switch {
 	case ino == 0:
-		return fs.ENOENT
+		return abi.ENOENT
 	case isDir && !dir:
-		return fs.EISDIR
+		return abi.EISDIR
 	case !isDir && dir:
-		return fs.ENOTDIR
+		return abi.ENOTDIR
 	}
 	m.r.f.Acquire(ino)
 	defer m.r.f.Release(ino)

@@ -1,6 +1,7 @@
 package p9fs
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/p9"
 )
@@ -40,11 +41,11 @@ func (f *FS) ino(i int) uint32 { return uint32(f.nodes[i].gen)<<16 | uint32(i+1)
 func (f *FS) node(ino uint32) (*node, int) {
 	i := int(ino&0xffff) - 1
 	if i < 0 || i >= MaxNodes {
-		return nil, fs.ESTALE
+		return nil, abi.ESTALE
 	}
 	n := &f.nodes[i]
 	if !n.used || n.gen != uint16(ino>>16) {
-		return nil, fs.ESTALE
+		return nil, abi.ESTALE
 	}
 	f.clock++
 	n.lastUse = f.clock

@@ -1,6 +1,7 @@
 package p9fs
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/p9"
 )
@@ -33,10 +34,10 @@ func (f *FS) Lookup(w int32, dir uint32, name []byte) (uint32, int) {
 		return 0, errno
 	}
 	if d.stat.Mode&fs.S_IFMT != fs.S_IFDIR {
-		return 0, fs.ENOTDIR
+		return 0, abi.ENOTDIR
 	}
 	if len(name) > fs.NameMax {
-		return 0, fs.ENAMETOOLONG
+		return 0, abi.ENAMETOOLONG
 	}
 	if string(name) == ".." {
 		// The directory it was found in: each node's parent is known, since resolution
@@ -68,7 +69,7 @@ func (f *FS) NameOf(dir, ino uint32, dst []byte) (int, int) {
 		return 0, errno
 	}
 	if n.parent != dir || n.nlen == 0 {
-		return 0, fs.ENOENT
+		return 0, abi.ENOENT
 	}
 	return copy(dst, n.name[:n.nlen]), 0
 }
@@ -101,7 +102,7 @@ func (f *FS) Readlink(w int32, ino uint32, dst []byte) (int, int) {
 		return 0, errno
 	}
 	if n.stat.Mode&fs.S_IFMT != fs.S_IFLNK {
-		return 0, fs.EINVAL
+		return 0, abi.EINVAL
 	}
 	a, errno := f.ask(w, uint64(newKey(kReadlink).u64(uint64(ino))), true)
 	switch {
@@ -130,11 +131,11 @@ func (f *FS) copyHeld(e *entry, dst []byte) (int, int) {
 		return 0, int(e.errno)
 	}
 	if !e.held {
-		return 0, fs.EIO
+		return 0, abi.EIO
 	}
 	resp := f.resp(e.tag)
 	if e.off > uint32(len(resp)) || e.count > uint32(len(resp))-e.off {
-		return 0, fs.EIO
+		return 0, abi.EIO
 	}
 	return copy(dst, resp[e.off:e.off+e.count]), 0
 }
@@ -148,7 +149,7 @@ func (f *FS) Create(w int32, dir uint32, name []byte, mode uint32) (uint32, int)
 		return 0, errno
 	}
 	if mode&fs.S_IFMT != fs.S_IFREG && mode&fs.S_IFMT != 0 {
-		return 0, fs.EPERM
+		return 0, abi.EPERM
 	}
 	a, errno := f.ask(w, uint64(newKey(kCreate).u64(uint64(dir)).u64(uint64(mode)).bytes(name)), false)
 	switch {
@@ -326,15 +327,15 @@ func (f *FS) heldStat(e *entry) (fs.Stat, int) {
 	}
 	resp := f.resp(e.tag)
 	if !e.held || e.count > uint32(len(resp)) {
-		return fs.Stat{}, fs.EIO
+		return fs.Stat{}, abi.EIO
 	}
 	r, err := p9.ParseReply(resp[:e.count], f.c.Msize(), p9.Tgetattr, e.tag)
 	if err != p9.OK {
-		return fs.Stat{}, fs.EIO
+		return fs.Stat{}, abi.EIO
 	}
 	a, err := r.Rgetattr()
 	if err != p9.OK {
-		return fs.Stat{}, fs.EIO
+		return fs.Stat{}, abi.EIO
 	}
 	return a.Stat(), 0
 }
@@ -388,7 +389,7 @@ func (f *FS) DirOf(ino uint32) (uint32, int) {
 		return 0, errno
 	}
 	if n.gone || n.nlen == 0 {
-		return 0, fs.ENOENT
+		return 0, abi.ENOENT
 	}
 	return n.parent, 0
 }

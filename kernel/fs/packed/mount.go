@@ -1,6 +1,7 @@
 package packed
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/cpio"
 	"github.com/unitrace/unitrace/kernel/fs/memfs"
@@ -114,7 +115,7 @@ func (u *unpacker) unpack(r cpio.Record) int {
 	switch r.Type() {
 	case fs.S_IFDIR:
 		if r.FileSize != 0 {
-			return fs.EINVAL
+			return abi.EINVAL
 		}
 		if errno := u.ns.Mkdir(u.p, at, last, r.Perm(), u.now); errno != 0 {
 			return errno
@@ -134,14 +135,14 @@ func (u *unpacker) unpack(r cpio.Record) int {
 		target := r.Data(u.a)
 		for _, c := range target {
 			if c == 0 {
-				return fs.EINVAL
+				return abi.EINVAL
 			}
 		}
 		if errno := u.ns.Symlink(u.p, target, at, last, u.now); errno != 0 {
 			return errno
 		}
 	default:
-		return fs.EINVAL
+		return abi.EINVAL
 	}
 	t := fs.Timespec{Sec: int64(r.MTime)}
 	return u.ns.Utimens(at, last, t, t, fs.AT_SYMLINK_NOFOLLOW, u.now)
@@ -152,11 +153,11 @@ func (u *unpacker) unpack(r cpio.Record) int {
 func (u *unpacker) mountDir(r cpio.Record, dir vfs.Node, last []byte) int {
 	switch {
 	case r.Type() != fs.S_IFDIR || r.FileSize != 0:
-		return fs.EINVAL
+		return abi.EINVAL
 	case u.ndirs == len(u.dirs):
-		return fs.ENOSPC
+		return abi.ENOSPC
 	}
-	if errno := u.ns.Mkdir(u.p, u.at(dir), last, 0o755, u.now); errno != 0 && errno != fs.EEXIST {
+	if errno := u.ns.Mkdir(u.p, u.at(dir), last, 0o755, u.now); errno != 0 && errno != abi.EEXIST {
 		return errno
 	}
 	point, errno := u.child(dir, last)
@@ -164,7 +165,7 @@ func (u *unpacker) mountDir(r cpio.Record, dir vfs.Node, last []byte) int {
 		return errno
 	}
 	if u.inPacked(point) {
-		return fs.EEXIST // a second record for a packed directory
+		return abi.EEXIST // a second record for a packed directory
 	}
 	root, errno := u.ns.MountMem(u.p, point, capacity, u.now)
 	if errno != 0 {
@@ -197,7 +198,7 @@ func (u *unpacker) parent(name []byte, create bool) (dir vfs.Node, last []byte, 
 		}
 		comp := name[start:i]
 		next, errno := u.child(dir, comp)
-		if errno == fs.ENOENT && create && !u.inPacked(dir) {
+		if errno == abi.ENOENT && create && !u.inPacked(dir) {
 			if errno = u.ns.Mkdir(u.p, u.at(dir), comp, 0o755, u.now); errno == 0 {
 				next, errno = u.child(dir, comp)
 			}
@@ -222,9 +223,9 @@ func (u *unpacker) child(dir vfs.Node, name []byte) (vfs.Node, int) {
 	case errno != 0:
 		return vfs.Node{}, errno
 	case st.Mode&fs.S_IFMT == fs.S_IFLNK:
-		return vfs.Node{}, fs.ELOOP
+		return vfs.Node{}, abi.ELOOP
 	case st.Mode&fs.S_IFMT != fs.S_IFDIR:
-		return vfs.Node{}, fs.ENOTDIR
+		return vfs.Node{}, abi.ENOTDIR
 	}
 	return n, 0
 }
@@ -237,7 +238,7 @@ func (u *unpacker) write(n vfs.Node, data []byte) int {
 			return errno
 		}
 		if w == 0 {
-			return fs.EIO
+			return abi.EIO
 		}
 		off += w
 	}

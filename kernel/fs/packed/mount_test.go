@@ -9,7 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	ucpio "github.com/u-root/u-root/pkg/cpio"
+
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/cpio"
 	"github.com/unitrace/unitrace/kernel/fs/fstest"
@@ -225,11 +228,11 @@ func TestMount(t *testing.T) {
 	// Read-only where packed, writable elsewhere.
 	root := w.root()
 	for _, path := range []string{"data/new", "data/sub/new", "opt/pkg/new"} {
-		if errno := w.ns.Mkdir(w.pages, root, []byte(path), 0o755, now); errno != fs.EROFS {
+		if errno := w.ns.Mkdir(w.pages, root, []byte(path), 0o755, now); errno != abi.EROFS {
 			t.Errorf("mkdir %s = %d, want EROFS", path, errno)
 		}
 	}
-	if _, _, errno := w.ns.Open(w.pages, root, []byte("data/a.txt"), fs.O_WRONLY, 0, now); errno != fs.EROFS {
+	if _, _, errno := w.ns.Open(w.pages, root, []byte("data/a.txt"), fs.O_WRONLY, 0, now); errno != abi.EROFS {
 		t.Errorf("open data/a.txt for writing = %d, want EROFS", errno)
 	}
 	if errno := w.ns.Mkdir(w.pages, root, []byte("opt/other"), 0o755, now); errno != 0 {
@@ -263,21 +266,21 @@ func TestMountRefuses(t *testing.T) {
 		errno int
 		at    int // index of the record at fault
 	}{
-		{"file outside", []ucpio.Record{file("x", 0o644, 0, "")}, nil, fs.EINVAL, 0},
-		{"link outside", []ucpio.Record{link("x", "data", 0)}, nil, fs.EINVAL, 0},
-		{"missing parent", []ucpio.Record{d, file("data/missing/f", 0o644, 0, "")}, nil, fs.ENOENT, 1},
-		{"through a link", []ucpio.Record{d, link("data/l", "/", 0), file("data/l/f", 0o644, 0, "")}, nil, fs.ELOOP, 2},
-		{"through a link to a packed directory", []ucpio.Record{d, link("data/l", ".", 0), dir("data/l/d", 0o755, 0)}, nil, fs.ELOOP, 2},
-		{"through a file", []ucpio.Record{d, file("data/f", 0o644, 0, ""), file("data/f/g", 0o644, 0, "")}, nil, fs.ENOTDIR, 2},
-		{"twice", nil, spliced(t, []ucpio.Record{d, file("data/f", 0o644, 0, "")}, []ucpio.Record{file("data/f", 0o644, 0, "")}), fs.EEXIST, 2},
-		{"directory twice", nil, spliced(t, []ucpio.Record{d}, []ucpio.Record{d}), fs.EEXIST, 1},
-		{"device", []ucpio.Record{d, ucpio.CharDev("data/null", 0o666, 1, 3)}, nil, fs.EINVAL, 1},
-		{"fifo", []ucpio.Record{d, {Info: ucpio.Info{Name: "data/p", Mode: fs.S_IFIFO | 0o644}}}, nil, fs.EINVAL, 1},
-		{"directory with data", []ucpio.Record{d, dirWithData}, nil, fs.EINVAL, 1},
-		{"link target with NUL", []ucpio.Record{d, withNUL}, nil, fs.EINVAL, 1},
-		{"empty link target", []ucpio.Record{d, link("data/l", "", 0)}, nil, fs.ENOENT, 1},
-		{"too many directories", []ucpio.Record{dir("a", 0o755, 0), dir("b", 0o755, 0), dir("c", 0o755, 0), dir("d", 0o755, 0)}, nil, fs.ENOSPC, 3},
-		{"under /dev/null", []ucpio.Record{dir("dev/null/x", 0o755, 0)}, nil, fs.ENOTDIR, 0},
+		{"file outside", []ucpio.Record{file("x", 0o644, 0, "")}, nil, abi.EINVAL, 0},
+		{"link outside", []ucpio.Record{link("x", "data", 0)}, nil, abi.EINVAL, 0},
+		{"missing parent", []ucpio.Record{d, file("data/missing/f", 0o644, 0, "")}, nil, abi.ENOENT, 1},
+		{"through a link", []ucpio.Record{d, link("data/l", "/", 0), file("data/l/f", 0o644, 0, "")}, nil, abi.ELOOP, 2},
+		{"through a link to a packed directory", []ucpio.Record{d, link("data/l", ".", 0), dir("data/l/d", 0o755, 0)}, nil, abi.ELOOP, 2},
+		{"through a file", []ucpio.Record{d, file("data/f", 0o644, 0, ""), file("data/f/g", 0o644, 0, "")}, nil, abi.ENOTDIR, 2},
+		{"twice", nil, spliced(t, []ucpio.Record{d, file("data/f", 0o644, 0, "")}, []ucpio.Record{file("data/f", 0o644, 0, "")}), abi.EEXIST, 2},
+		{"directory twice", nil, spliced(t, []ucpio.Record{d}, []ucpio.Record{d}), abi.EEXIST, 1},
+		{"device", []ucpio.Record{d, ucpio.CharDev("data/null", 0o666, 1, 3)}, nil, abi.EINVAL, 1},
+		{"fifo", []ucpio.Record{d, {Info: ucpio.Info{Name: "data/p", Mode: fs.S_IFIFO | 0o644}}}, nil, abi.EINVAL, 1},
+		{"directory with data", []ucpio.Record{d, dirWithData}, nil, abi.EINVAL, 1},
+		{"link target with NUL", []ucpio.Record{d, withNUL}, nil, abi.EINVAL, 1},
+		{"empty link target", []ucpio.Record{d, link("data/l", "", 0)}, nil, abi.ENOENT, 1},
+		{"too many directories", []ucpio.Record{dir("a", 0o755, 0), dir("b", 0o755, 0), dir("c", 0o755, 0), dir("d", 0o755, 0)}, nil, abi.ENOSPC, 3},
+		{"under /dev/null", []ucpio.Record{dir("dev/null/x", 0o755, 0)}, nil, abi.ENOTDIR, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package procfs
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/mm"
@@ -22,16 +23,16 @@ func (f *FS) Read(caller int32, n uint32, off int64, dst []byte, now fs.Timespec
 	m := f.Mode(n)
 	switch {
 	case m == 0:
-		return 0, fs.ENOENT
+		return 0, abi.ENOENT
 	case m&fs.S_IFMT == fs.S_IFDIR:
-		return 0, fs.EISDIR
+		return 0, abi.EISDIR
 	case m&fs.S_IFMT != fs.S_IFREG:
-		return 0, fs.EINVAL
+		return 0, abi.EINVAL
 	case off < 0:
-		return 0, fs.EINVAL
+		return 0, abi.EINVAL
 	}
 	if e, _ := split(n); e == eNsObject { // nsfs files have no read
-		return 0, fs.EINVAL
+		return 0, abi.EINVAL
 	}
 	t := newText(dst, off)
 	s := f.s()
@@ -74,9 +75,9 @@ func (f *FS) Read(caller int32, n uint32, off int64, dst []byte, now fs.Timespec
 // process's, as Linux answers root (who may open them for writing) for files without a write.
 func (f *FS) Write(n uint32) int {
 	if e, _ := split(n); e < ePid {
-		return fs.EIO
+		return abi.EIO
 	}
-	return fs.EINVAL
+	return abi.EINVAL
 }
 
 // cmdline writes the arguments, each with its NUL: argv[0], the program's path, then those of

@@ -1,6 +1,7 @@
 package procfs
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 )
@@ -28,9 +29,9 @@ func (f *FS) Target(caller int32, n uint32) (kind int, node fs.Node, desc int, e
 	m := f.Mode(n)
 	switch {
 	case m == 0:
-		return 0, fs.Node{}, 0, fs.ENOENT
+		return 0, fs.Node{}, 0, abi.ENOENT
 	case m&fs.S_IFMT != fs.S_IFLNK:
-		return 0, fs.Node{}, 0, fs.EINVAL
+		return 0, fs.Node{}, 0, abi.EINVAL
 	}
 	e, arg := split(n)
 	s := f.s()
@@ -80,7 +81,7 @@ func (f *FS) linkText(caller int32, n uint32, t *text) int {
 	s := f.s()
 	switch kind {
 	case TargetNode, TargetRoot:
-		return fs.EINVAL
+		return abi.EINVAL
 	case TargetFD:
 		anonName(s.FDs, desc, t)
 		return 0
@@ -94,7 +95,7 @@ func (f *FS) linkText(caller int32, n uint32, t *text) int {
 		t.dec(uint64(s.Info.Pid))
 	case eThreadSelf:
 		if caller < 0 || int(caller) >= len(s.Threads) || s.Threads[caller] == 0 {
-			return fs.ENOENT // a kernel thread's: Linux has none either
+			return abi.ENOENT // a kernel thread's: Linux has none either
 		}
 		t.dec(uint64(s.Info.Pid))
 		t.str("/task/")

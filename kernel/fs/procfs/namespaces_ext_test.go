@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/unitrace/unitrace/kernel/fs"
@@ -62,7 +64,7 @@ func TestNamespaceLinks(t *testing.T) {
 			if r.fs.IsUserNamespace(node.Ino) != (c.name == "user") {
 				t.Errorf("IsUserNamespace of %s%s's namespace is wrong", dir, c.name)
 			}
-			if _, errno := r.fs.Read(0, node.Ino, 0, buf, fs.Timespec{}, 0); errno != fs.EINVAL {
+			if _, errno := r.fs.Read(0, node.Ino, 0, buf, fs.Timespec{}, 0); errno != abi.EINVAL {
 				t.Errorf("read of %s%s's namespace = errno %d, want EINVAL", dir, c.name, errno)
 			}
 		}
@@ -71,7 +73,7 @@ func TestNamespaceLinks(t *testing.T) {
 	if _, ok := r.fs.NamespaceType(r.ino("1/status")); ok {
 		t.Error("1/status is a namespace")
 	}
-	if _, errno := r.walk("1/ns/nope"); errno != fs.ENOENT {
+	if _, errno := r.walk("1/ns/nope"); errno != abi.ENOENT {
 		t.Errorf("lookup 1/ns/nope = %d, want ENOENT", errno)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/procfs"
@@ -357,17 +359,17 @@ func TestTree(t *testing.T) {
 			}
 		}
 	}
-	if _, _, errno := r.fs.ReadDir(r.ino("1"), 0, make([]byte, 20)); errno != fs.EINVAL {
+	if _, _, errno := r.fs.ReadDir(r.ino("1"), 0, make([]byte, 20)); errno != abi.EINVAL {
 		t.Errorf("ReadDir into 20 bytes = %d, want EINVAL", errno)
 	}
 	for _, c := range []struct {
 		path  string
 		errno int
 	}{
-		{"nope", fs.ENOENT}, {"2", fs.ENOENT}, {"01", fs.ENOENT}, {"+1", fs.ENOENT}, {"4", 0}, {"9/status", 0},
-		{"9/task", fs.ENOENT}, {"9/fd", fs.ENOENT}, {"1/fd/3", fs.ENOENT}, {"1/fd/00", fs.ENOENT},
-		{"1/fd/4", 0}, {"1/fd/1024", fs.ENOENT}, {"1/fd/99999999999", fs.ENOENT}, {"1/task/5", fs.ENOENT},
-		{"meminfo/x", fs.ENOTDIR}, {"1/fd/4/x", fs.ENOTDIR}, {"self/x", fs.ENOTDIR}, {"1/task/9/..", 0},
+		{"nope", abi.ENOENT}, {"2", abi.ENOENT}, {"01", abi.ENOENT}, {"+1", abi.ENOENT}, {"4", 0}, {"9/status", 0},
+		{"9/task", abi.ENOENT}, {"9/fd", abi.ENOENT}, {"1/fd/3", abi.ENOENT}, {"1/fd/00", abi.ENOENT},
+		{"1/fd/4", 0}, {"1/fd/1024", abi.ENOENT}, {"1/fd/99999999999", abi.ENOENT}, {"1/task/5", abi.ENOENT},
+		{"meminfo/x", abi.ENOTDIR}, {"1/fd/4/x", abi.ENOTDIR}, {"self/x", abi.ENOTDIR}, {"1/task/9/..", 0},
 	} {
 		if _, errno := r.walk(c.path); errno != c.errno {
 			t.Errorf("lookup %s = errno %d, want %d", c.path, errno, c.errno)
@@ -406,7 +408,7 @@ func TestTree(t *testing.T) {
 	r.x.ExitThread(sched.FirstThread + 1)
 	r.x.FDs.Close(4)
 	for _, n := range []uint32{task, link} {
-		if _, errno := r.fs.Stat(n); errno != fs.ENOENT {
+		if _, errno := r.fs.Stat(n); errno != abi.ENOENT {
 			t.Errorf("stat of a gone file = %d, want ENOENT", errno)
 		}
 	}
@@ -464,7 +466,7 @@ func TestLinks(t *testing.T) {
 	if got, _ := text("thread-self", mainSlot+1); got != "1/task/12" {
 		t.Errorf("thread-self of tid 12 = %q", got)
 	}
-	if _, errno := text("thread-self", 0); errno != fs.ENOENT {
+	if _, errno := text("thread-self", 0); errno != abi.ENOENT {
 		t.Errorf("thread-self of an idle thread = %d, want ENOENT", errno)
 	}
 	for path, want := range map[string]fs.Node{
@@ -474,7 +476,7 @@ func TestLinks(t *testing.T) {
 		if kind != procfs.TargetNode || n != want || errno != 0 {
 			t.Errorf("Target /proc/%s = %d, %+v, %d", path, kind, n, errno)
 		}
-		if _, errno := r.fs.Readlink(mainSlot, r.ino(path), make([]byte, 8)); errno != fs.EINVAL {
+		if _, errno := r.fs.Readlink(mainSlot, r.ino(path), make([]byte, 8)); errno != abi.EINVAL {
 			t.Errorf("Readlink of a magic link to a file = %d, want EINVAL (the namespace's)", errno)
 		}
 	}
@@ -493,21 +495,21 @@ func TestLinks(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	r := newRig(t, "")
-	for path, want := range map[string]int{"1": fs.EISDIR, "self": fs.EINVAL} {
+	for path, want := range map[string]int{"1": abi.EISDIR, "self": abi.EINVAL} {
 		if _, errno := r.fs.Read(mainSlot, r.ino(path), 0, make([]byte, 8), now, 0); errno != want {
 			t.Errorf("read %s = %d, want %d", path, errno, want)
 		}
 	}
-	if _, errno := r.fs.Read(mainSlot, r.ino("uptime"), -1, make([]byte, 8), now, 0); errno != fs.EINVAL {
+	if _, errno := r.fs.Read(mainSlot, r.ino("uptime"), -1, make([]byte, 8), now, 0); errno != abi.EINVAL {
 		t.Errorf("read at -1 = %d", errno)
 	}
 	if got, _ := r.fs.Read(mainSlot, r.ino("uptime"), 1<<40, make([]byte, 8), now, 0); got != 0 {
 		t.Errorf("read past the end = %d bytes", got)
 	}
-	if errno := r.fs.Write(r.ino("meminfo")); errno != fs.EIO {
+	if errno := r.fs.Write(r.ino("meminfo")); errno != abi.EIO {
 		t.Errorf("write meminfo = %d, want EIO", errno)
 	}
-	if errno := r.fs.Write(r.ino("1/cmdline")); errno != fs.EINVAL {
+	if errno := r.fs.Write(r.ino("1/cmdline")); errno != abi.EINVAL {
 		t.Errorf("write cmdline = %d, want EINVAL", errno)
 	}
 	for _, n := range []uint32{0, 1, 0xffffffff, 0x7f000000, procfs.RootIno | 5} {
@@ -535,12 +537,12 @@ func FuzzInodes(f *testing.F) {
 	f.Fuzz(func(t *testing.T, n uint32, cookie uint64, bufLen uint16, off int64) {
 		m := p.Mode(n)
 		_, serr := p.Stat(n)
-		if (m == 0) != (serr == fs.ENOENT) || serr != 0 && serr != fs.ENOENT {
+		if (m == 0) != (serr == abi.ENOENT) || serr != 0 && serr != abi.ENOENT {
 			t.Fatalf("%#x: mode %o, stat %d", n, m, serr)
 		}
 		buf := make([]byte, bufLen%1024)
 		k, next, errno := p.ReadDir(n, cookie, buf)
-		if k > len(buf) || errno != 0 && errno != fs.ENOENT && errno != fs.ENOTDIR && errno != fs.EINVAL {
+		if k > len(buf) || errno != 0 && errno != abi.ENOENT && errno != abi.ENOTDIR && errno != abi.EINVAL {
 			t.Fatalf("%#x: ReadDir = %d, %d, %d", n, k, next, errno)
 		}
 		for b := buf[:k]; len(b) > 0; {
@@ -562,14 +564,14 @@ func FuzzInodes(f *testing.F) {
 			b = b[reclen:]
 		}
 		got, errno := p.Read(mainSlot, n, off, buf, now, 3)
-		if got > len(buf) || errno != 0 && errno != fs.ENOENT && errno != fs.EISDIR && errno != fs.EINVAL {
+		if got > len(buf) || errno != 0 && errno != abi.ENOENT && errno != abi.EISDIR && errno != abi.EINVAL {
 			t.Fatalf("%#x: Read = %d, %d", n, got, errno)
 		}
 		if errno == 0 && m&fs.S_IFMT != fs.S_IFREG {
 			t.Fatalf("%#x: Read of mode %o succeeded", n, m)
 		}
 		got, errno = p.Readlink(mainSlot, n, buf)
-		if got > len(buf) || errno != 0 && m&fs.S_IFMT == fs.S_IFLNK && errno != fs.EINVAL {
+		if got > len(buf) || errno != 0 && m&fs.S_IFMT == fs.S_IFLNK && errno != abi.EINVAL {
 			t.Fatalf("%#x: Readlink = %d, %d", n, got, errno)
 		}
 		if errno := p.Remove(n, buf[:got], false); errno == 0 {

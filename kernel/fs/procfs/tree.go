@@ -3,6 +3,8 @@ package procfs
 import (
 	"unsafe"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/sched"
@@ -334,9 +336,9 @@ func (f *FS) WriteDenied(n uint32) int {
 	e, _ := split(n)
 	switch e {
 	case eSys, eSysFs, ePipeMaxSize:
-		return fs.EACCES
+		return abi.EACCES
 	case ePid:
-		return fs.EPERM
+		return abi.EPERM
 	}
 	return 0
 }
@@ -356,17 +358,17 @@ func (f *FS) Remove(dir uint32, name []byte, isDir bool) int {
 	victimDir := f.Mode(n)&fs.S_IFMT == fs.S_IFDIR
 	switch {
 	case isDir && !victimDir:
-		return fs.ENOTDIR
+		return abi.ENOTDIR
 	case !isDir && victimDir:
-		return fs.EISDIR
+		return abi.EISDIR
 	}
-	return fs.EPERM
+	return abi.EPERM
 }
 
 // DirOf returns the directory that holds inode n.
 func (f *FS) DirOf(n uint32) (uint32, int) {
 	if !f.valid(n) {
-		return 0, fs.ENOENT
+		return 0, abi.ENOENT
 	}
 	return parent(n), 0
 }
@@ -410,9 +412,9 @@ func (f *FS) Lookup(dir uint32, name []byte) (uint32, int) {
 	m := f.Mode(dir)
 	switch {
 	case m == 0:
-		return 0, fs.ENOENT
+		return 0, abi.ENOENT
 	case m&fs.S_IFMT != fs.S_IFDIR:
-		return 0, fs.ENOTDIR
+		return 0, abi.ENOTDIR
 	case eq(name, "."):
 		return dir, 0
 	case eq(name, ".."):
@@ -439,13 +441,13 @@ func (f *FS) Lookup(dir uint32, name []byte) (uint32, int) {
 	case e == eFdinfo && v < fd.MaxFDs && s.FDs.Kind(int(v)) != fd.KindNone:
 		return ino(eFdinfoFile, uint32(v)), 0
 	}
-	return 0, fs.ENOENT
+	return 0, abi.ENOENT
 }
 
 // NameOf writes the name under which directory dir holds inode n into dst (getcwd's walk up).
 func (f *FS) NameOf(dir, n uint32, dst []byte) (int, int) {
 	if !f.valid(n) || parent(n) != dir {
-		return 0, fs.ENOENT
+		return 0, abi.ENOENT
 	}
 	e, arg := split(n)
 	t := newText(dst, 0)
@@ -478,9 +480,9 @@ func (f *FS) ReadDir(dir uint32, cookie uint64, dst []byte) (int, uint64, int) {
 	m := f.Mode(dir)
 	switch {
 	case m == 0:
-		return 0, cookie, fs.ENOENT
+		return 0, cookie, abi.ENOENT
 	case m&fs.S_IFMT != fs.S_IFDIR:
-		return 0, cookie, fs.ENOTDIR
+		return 0, cookie, abi.ENOTDIR
 	}
 	e, arg := split(dir)
 	s := f.s()
@@ -542,7 +544,7 @@ func (f *FS) ReadDir(dir uint32, cookie uint64, dst []byte) (int, uint64, int) {
 		w := fs.PutDirent(dst[n:], uint64(child), int64(next), fs.DirentType(f.Mode(child)), nm)
 		if w == 0 {
 			if n == 0 {
-				return 0, cookie, fs.EINVAL
+				return 0, cookie, abi.EINVAL
 			}
 			return n, cookie, 0
 		}
@@ -557,7 +559,7 @@ func (f *FS) ReadDir(dir uint32, cookie uint64, dst []byte) (int, uint64, int) {
 func (f *FS) Stat(n uint32) (fs.Stat, int) {
 	m := f.Mode(n)
 	if m == 0 {
-		return fs.Stat{}, fs.ENOENT
+		return fs.Stat{}, abi.ENOENT
 	}
 	s := f.s()
 	st := fs.Stat{Ino: uint64(n), Mode: m, Nlink: 1, Blksize: 1024}

@@ -1,6 +1,7 @@
 package vfs
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/memfs"
 	"github.com/unitrace/unitrace/kernel/fs/p9"
@@ -77,7 +78,7 @@ func (ns *Namespace) lookup(dir Node, name []byte) (Node, int) {
 		ino, errno := ns.proc.Lookup(dir.Ino, name)
 		return Node{FS: dir.FS, Ino: ino}, errno
 	}
-	return Node{}, fs.ENOENT
+	return Node{}, abi.ENOENT
 }
 
 func (ns *Namespace) nameOf(dir, n Node, dst []byte) (int, int) {
@@ -89,14 +90,14 @@ func (ns *Namespace) nameOf(dir, n Node, dst []byte) (int, int) {
 	case kindProc:
 		return ns.proc.NameOf(dir.Ino, n.Ino, dst)
 	}
-	return 0, fs.ENOENT
+	return 0, abi.ENOENT
 }
 
 // dirOf returns a directory that holds a name of n (procfs's fd links show the path of their
 // files).
 func (ns *Namespace) dirOf(n Node) (Node, int) {
 	var ino uint32
-	errno := fs.ENOENT
+	errno := abi.ENOENT
 	switch ns.kindOf(n) {
 	case kindMem:
 		ino, errno = ns.memOf(n).DirOf(n.Ino)
@@ -147,7 +148,7 @@ func (ns *Namespace) readlink(n Node, dst []byte) (int, int) {
 		}
 		return ns.proc.Readlink(ns.caller, n.Ino, dst)
 	}
-	return 0, fs.ENOENT
+	return 0, abi.ENOENT
 }
 
 func (ns *Namespace) acquire(n Node) int {
@@ -162,7 +163,7 @@ func (ns *Namespace) acquire(n Node) int {
 		_, errno := ns.proc.Stat(n.Ino)
 		return errno
 	}
-	return fs.ENOENT
+	return abi.ENOENT
 }
 
 func (ns *Namespace) setMounted(n Node, mounted bool) {
@@ -190,7 +191,7 @@ func (ns *Namespace) create(p Pages, dir Node, name []byte, mode uint32, rdev ui
 		ino, errno := ns.shareOf(dir).Create(ns.caller, dir.Ino, name, mode)
 		return Node{FS: dir.FS, Ino: ino}, errno
 	}
-	return Node{}, fs.ENOENT
+	return Node{}, abi.ENOENT
 }
 
 func (ns *Namespace) mkdir(p Pages, dir Node, name []byte, perm uint32, now fs.Timespec) int {
@@ -201,7 +202,7 @@ func (ns *Namespace) mkdir(p Pages, dir Node, name []byte, perm uint32, now fs.T
 	case kindShare:
 		return ns.shareOf(dir).Mkdir(ns.caller, dir.Ino, name, perm)
 	}
-	return fs.ENOENT
+	return abi.ENOENT
 }
 
 func (ns *Namespace) symlink(p Pages, dir Node, name, target []byte, now fs.Timespec) int {
@@ -212,7 +213,7 @@ func (ns *Namespace) symlink(p Pages, dir Node, name, target []byte, now fs.Time
 	case kindShare:
 		return ns.shareOf(dir).Symlink(ns.caller, dir.Ino, name, target)
 	}
-	return fs.ENOENT
+	return abi.ENOENT
 }
 
 func (ns *Namespace) link(p Pages, dir Node, name []byte, n Node, now fs.Timespec) int {
@@ -222,7 +223,7 @@ func (ns *Namespace) link(p Pages, dir Node, name []byte, n Node, now fs.Timespe
 	case kindShare:
 		return ns.shareOf(dir).Link(ns.caller, dir.Ino, name, n.Ino)
 	}
-	return fs.ENOENT
+	return abi.ENOENT
 }
 
 func (ns *Namespace) unlink(p Pages, dir Node, name []byte, now fs.Timespec) int {
@@ -234,7 +235,7 @@ func (ns *Namespace) unlink(p Pages, dir Node, name []byte, now fs.Timespec) int
 	case kindProc:
 		return ns.proc.Remove(dir.Ino, name, false)
 	}
-	return fs.ENOENT
+	return abi.ENOENT
 }
 
 func (ns *Namespace) rmdir(p Pages, dir Node, name []byte, now fs.Timespec) int {
@@ -246,7 +247,7 @@ func (ns *Namespace) rmdir(p Pages, dir Node, name []byte, now fs.Timespec) int 
 	case kindProc:
 		return ns.proc.Remove(dir.Ino, name, true)
 	}
-	return fs.ENOENT
+	return abi.ENOENT
 }
 
 // rename moves within one file system: the caller has checked that olddir and newdir share it.
@@ -257,7 +258,7 @@ func (ns *Namespace) rename(p Pages, olddir Node, oldname []byte, newdir Node, n
 	case kindShare:
 		// 9P's Trenameat has no flags; Linux's 9p refuses every rename flag.
 		if flags != 0 {
-			return fs.EINVAL
+			return abi.EINVAL
 		}
 		return ns.shareOf(olddir).Rename(ns.caller, olddir.Ino, oldname, newdir.Ino, newname)
 	case kindProc:
@@ -266,9 +267,9 @@ func (ns *Namespace) rename(p Pages, olddir Node, oldname []byte, newdir Node, n
 		if errno := ns.proc.WriteDenied(olddir.Ino); errno != 0 {
 			return errno
 		}
-		return fs.EPERM
+		return abi.EPERM
 	}
-	return fs.ENOENT
+	return abi.ENOENT
 }
 
 func (ns *Namespace) truncate(p Pages, n Node, size int64, stamp bool, now fs.Timespec) int {
@@ -282,7 +283,7 @@ func (ns *Namespace) truncate(p Pages, n Node, size int64, stamp bool, now fs.Ti
 		// not write.
 		return ns.proc.WriteDenied(n.Ino)
 	}
-	return fs.ENOENT
+	return abi.ENOENT
 }
 
 // Read copies n's bytes from offset off into dst (pread).
@@ -295,7 +296,7 @@ func (ns *Namespace) Read(n Node, off int64, dst []byte, now fs.Timespec) (int, 
 	case kindProc:
 		return ns.proc.Read(ns.caller, n.Ino, off, dst, now, ns.MemPages())
 	}
-	return 0, fs.EBADF
+	return 0, abi.EBADF
 }
 
 // Write copies src into n at offset off (pwrite); with appending set (O_APPEND) it writes at the
@@ -303,7 +304,7 @@ func (ns *Namespace) Read(n Node, off int64, dst []byte, now fs.Timespec) (int, 
 // (Open does not open a file there for writing, so only a caller that skipped it gets here).
 func (ns *Namespace) Write(p Pages, n Node, off int64, src []byte, appending bool, now fs.Timespec) (int, int) {
 	if ns.ReadOnly(n) {
-		return 0, fs.EROFS
+		return 0, abi.EROFS
 	}
 	switch ns.kindOf(n) {
 	case kindMem:
@@ -317,17 +318,17 @@ func (ns *Namespace) Write(p Pages, n Node, off int64, src []byte, appending boo
 	case kindProc:
 		return 0, ns.proc.Write(n.Ino)
 	}
-	return 0, fs.EBADF
+	return 0, abi.EBADF
 }
 
 // Ftruncate sets the size of open file n (ftruncate: the times change even if the size does not).
 // On a read-only file system it fails with EROFS, as Write does.
 func (ns *Namespace) Ftruncate(p Pages, n Node, size int64, now fs.Timespec) int {
 	if size < 0 {
-		return fs.EINVAL
+		return abi.EINVAL
 	}
 	if ns.ReadOnly(n) {
-		return fs.EROFS
+		return abi.EROFS
 	}
 	return ns.truncate(p, n, size, true, now)
 }
@@ -343,7 +344,7 @@ func (ns *Namespace) ReadDir(n Node, cookie uint64, dst []byte, now fs.Timespec)
 	case kindProc:
 		return ns.proc.ReadDir(n.Ino, cookie, dst)
 	}
-	return 0, cookie, fs.EBADF
+	return 0, cookie, abi.EBADF
 }
 
 // Stat returns n's attributes (fstat).
@@ -352,7 +353,7 @@ func (ns *Namespace) Stat(n Node) (fs.Stat, int) {
 	case kindMem:
 		st, ok := ns.memOf(n).Stat(n.Ino)
 		if !ok {
-			return fs.Stat{}, fs.ENOENT
+			return fs.Stat{}, abi.ENOENT
 		}
 		st.Dev = ns.Dev(n)
 		return st, 0
@@ -365,7 +366,7 @@ func (ns *Namespace) Stat(n Node) (fs.Stat, int) {
 		st.Dev = ns.Dev(n)
 		return st, errno
 	}
-	return fs.Stat{}, fs.EBADF
+	return fs.Stat{}, abi.EBADF
 }
 
 func (ns *Namespace) chmod(n Node, mode uint32, now fs.Timespec) int {
@@ -375,9 +376,9 @@ func (ns *Namespace) chmod(n Node, mode uint32, now fs.Timespec) int {
 	case kindShare:
 		return ns.shareOf(n).Setattr(ns.caller, n.Ino, p9.SetAttr{Valid: p9.SetattrMode, Mode: mode & 0o7777})
 	case kindProc:
-		return fs.EPERM // Linux's pid files refuse; its own files let root change a mode kept nowhere here
+		return abi.EPERM // Linux's pid files refuse; its own files let root change a mode kept nowhere here
 	}
-	return fs.ENOENT
+	return abi.ENOENT
 }
 
 func (ns *Namespace) setTimes(n Node, atime, mtime fs.Timespec, setA, setM bool, now fs.Timespec) int {
@@ -399,7 +400,7 @@ func (ns *Namespace) setTimes(n Node, atime, mtime fs.Timespec, setA, setM bool,
 	case kindProc:
 		return 0 // accepted and kept nowhere: a file of /proc has the boot's times
 	}
-	return fs.ENOENT
+	return abi.ENOENT
 }
 
 // Statfs returns the statistics of n's file system (fstatfs). A read-only one has ST_RDONLY in
@@ -429,5 +430,5 @@ func (ns *Namespace) Statfs(n Node) (fs.Statfs, int) {
 	case kindProc:
 		return fs.Statfs{Type: fs.ProcMagic, Bsize: memfs.PageSize, Namelen: fs.NameMax}, 0
 	}
-	return fs.Statfs{}, fs.EBADF
+	return fs.Statfs{}, abi.EBADF
 }

@@ -1,6 +1,7 @@
 package vfs
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/memfs"
 	"github.com/unitrace/unitrace/kernel/fs/p9fs"
@@ -83,9 +84,9 @@ func (ns *Namespace) Root() Node { return Node{FS: 0, Ino: memfs.RootIno} }
 func (ns *Namespace) MountMem(p Pages, at Node, c memfs.Capacity, now fs.Timespec) (Node, int) {
 	if ns.mode(at)&fs.S_IFMT != fs.S_IFDIR {
 		if ns.mode(at) == 0 {
-			return Node{}, fs.ENOENT
+			return Node{}, abi.ENOENT
 		}
-		return Node{}, fs.ENOTDIR
+		return Node{}, abi.ENOTDIR
 	}
 	slot, mem := -1, -1
 	for i := range ns.mounts {
@@ -107,7 +108,7 @@ func (ns *Namespace) MountMem(p Pages, at Node, c memfs.Capacity, now fs.Timespe
 		}
 	}
 	if slot < 0 || mem < 0 {
-		return Node{}, fs.ENOSPC
+		return Node{}, abi.ENOSPC
 	}
 	if errno := ns.mem[mem].Init(p, c, 0o1777, now); errno != 0 {
 		return Node{}, errno
@@ -139,16 +140,16 @@ func (ns *Namespace) Shares() int { return ns.nshare }
 // MountShare mounts share i, whose session is up, on directory at, as MountMem mounts a memfs.
 func (ns *Namespace) MountShare(i int, at Node) (Node, int) {
 	if i < 0 || i >= ns.nshare {
-		return Node{}, fs.EINVAL
+		return Node{}, abi.EINVAL
 	}
 	if done, errno := ns.shares[i].Mounted(); !done || errno != 0 {
-		return Node{}, fs.EIO
+		return Node{}, abi.EIO
 	}
 	if ns.mode(at)&fs.S_IFMT != fs.S_IFDIR {
 		if ns.mode(at) == 0 {
-			return Node{}, fs.ENOENT
+			return Node{}, abi.ENOENT
 		}
-		return Node{}, fs.ENOTDIR
+		return Node{}, abi.ENOTDIR
 	}
 	slot := -1
 	for j := range ns.mounts {
@@ -158,7 +159,7 @@ func (ns *Namespace) MountShare(i int, at Node) (Node, int) {
 		}
 	}
 	if slot < 0 {
-		return Node{}, fs.ENOSPC
+		return Node{}, abi.ENOSPC
 	}
 	ns.acquire(at)
 	ns.setMounted(at, true)
@@ -172,21 +173,21 @@ func (ns *Namespace) MountShare(i int, at Node) (Node, int) {
 func (ns *Namespace) MountProc(at Node, src *procfs.Sources) (Node, int) {
 	if ns.mode(at)&fs.S_IFMT != fs.S_IFDIR {
 		if ns.mode(at) == 0 {
-			return Node{}, fs.ENOENT
+			return Node{}, abi.ENOENT
 		}
-		return Node{}, fs.ENOTDIR
+		return Node{}, abi.ENOTDIR
 	}
 	slot := -1
 	for i := range ns.mounts {
 		if ns.mounts[i].kind == kindProc {
-			return Node{}, fs.EBUSY
+			return Node{}, abi.EBUSY
 		}
 		if slot < 0 && ns.mounts[i].kind == kindNone {
 			slot = i
 		}
 	}
 	if slot < 0 {
-		return Node{}, fs.ENOSPC
+		return Node{}, abi.ENOSPC
 	}
 	ns.proc.Init(src)
 	ns.acquire(at)
@@ -228,7 +229,7 @@ func (ns *Namespace) End(w int32) {
 // cannot be undone.
 func (ns *Namespace) SetReadOnly(n Node) int {
 	if ns.kindOf(n) == kindNone {
-		return fs.ENOENT
+		return abi.ENOENT
 	}
 	m := &ns.mounts[n.FS%MaxMounts]
 	m.readOnly = true

@@ -4,6 +4,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fs"
 )
 
@@ -27,7 +29,7 @@ func TestOpenFlagsErrnoAsHost(t *testing.T) {
 		if e != syscall.EINVAL && e != syscall.EFAULT {
 			t.Fatalf("openat(NULL, %#o): host %v, want EINVAL or EFAULT", flags, e)
 		}
-		if got := OpenFlagsErrno(flags) == fs.EINVAL; got != hostRefuses {
+		if got := OpenFlagsErrno(flags) == abi.EINVAL; got != hostRefuses {
 			t.Errorf("OpenFlagsErrno(%#o) refuses %v; the host's openat refuses %v", flags, got, hostRefuses)
 		}
 	}

@@ -1,6 +1,7 @@
 package vfs
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fs"
 
 	"github.com/unitrace/unitrace/decimal"
@@ -62,11 +63,11 @@ func OpenFlagsErrno(flags int) int {
 	}
 	switch {
 	case flags&(fs.O_DIRECTORY|fs.O_CREAT) == fs.O_DIRECTORY|fs.O_CREAT:
-		return fs.EINVAL
+		return abi.EINVAL
 	case flags&tmpfileBit == 0:
 		return 0
 	case flags&(fs.O_TMPFILE|fs.O_CREAT) != fs.O_TMPFILE, flags&fs.O_ACCMODE == fs.O_RDONLY:
-		return fs.EINVAL
+		return abi.EINVAL
 	}
 	return 0
 }
@@ -86,7 +87,7 @@ func (ns *Namespace) Open(p Pages, at At, path []byte, flags int, mode uint32, n
 	case flags&fs.O_PATH != 0:
 		flags &= fs.O_PATH | fs.O_DIRECTORY | fs.O_NOFOLLOW | fs.O_CLOEXEC
 	case flags&fs.O_TMPFILE == fs.O_TMPFILE:
-		return Node{}, false, fs.EOPNOTSUPP
+		return Node{}, false, abi.EOPNOTSUPP
 	}
 	lf := follow
 	if flags&fs.O_NOFOLLOW != 0 || flags&(fs.O_CREAT|fs.O_EXCL) == fs.O_CREAT|fs.O_EXCL {
@@ -127,18 +128,18 @@ func (ns *Namespace) Open(p Pages, at At, path []byte, flags int, mode uint32, n
 			}
 		default:
 			if slash {
-				return Node{}, false, fs.EISDIR
+				return Node{}, false, abi.EISDIR
 			}
 			n, errno = ns.lookup(w.cur, last)
-			if errno == fs.ENOENT && ns.ReadOnly(w.cur) {
-				return Node{}, false, fs.EROFS
+			if errno == abi.ENOENT && ns.ReadOnly(w.cur) {
+				return Node{}, false, abi.EROFS
 			}
-			if errno == fs.ENOENT {
+			if errno == abi.ENOENT {
 				n, errno = ns.create(p, w.cur, last, fs.S_IFREG|mode&fs.PermMask, 0, now)
 				created = errno == 0
 			} else if errno == 0 {
 				if n = ns.cross(n); w.scope&ResolveNoXdev != 0 && n.FS != w.cur.FS {
-					errno = fs.EXDEV
+					errno = abi.EXDEV
 				}
 			}
 			if errno != 0 {
@@ -154,7 +155,7 @@ func (ns *Namespace) Open(p Pages, at At, path []byte, flags int, mode uint32, n
 				continue
 			}
 			if errno == fs.EFDLINK && lf&wantDir != 0 {
-				errno = fs.ENOTDIR
+				errno = abi.ENOTDIR
 			}
 			if errno != 0 {
 				return Node{}, false, errno
@@ -172,26 +173,26 @@ func (ns *Namespace) finishOpen(p Pages, n Node, created bool, flags, lf int, no
 	typ := ns.mode(n) & fs.S_IFMT
 	if flags&fs.O_CREAT != 0 {
 		if flags&fs.O_EXCL != 0 && !created {
-			return Node{}, false, fs.EEXIST
+			return Node{}, false, abi.EEXIST
 		}
 		if typ == fs.S_IFDIR {
-			return Node{}, false, fs.EISDIR
+			return Node{}, false, abi.EISDIR
 		}
 	}
 	if lf&wantDir != 0 && typ != fs.S_IFDIR {
-		return Node{}, false, fs.ENOTDIR
+		return Node{}, false, abi.ENOTDIR
 	}
 	writes := flags&fs.O_ACCMODE != fs.O_RDONLY || flags&fs.O_TRUNC != 0
 	switch typ {
 	case fs.S_IFLNK:
-		return Node{}, false, fs.ELOOP
+		return Node{}, false, abi.ELOOP
 	case fs.S_IFDIR:
 		if writes {
-			return Node{}, false, fs.EISDIR
+			return Node{}, false, abi.EISDIR
 		}
 	case fs.S_IFREG:
 		if writes && ns.ReadOnly(n) {
-			return Node{}, false, fs.EROFS
+			return Node{}, false, abi.EROFS
 		}
 		if writes && ns.kindOf(n) == kindProc {
 			if errno := ns.proc.WriteDenied(n.Ino); errno != 0 {
@@ -222,18 +223,18 @@ func (ns *Namespace) createAt(w *walk, at At, path []byte, dir bool) (Node, []by
 		return Node{}, nil, errno
 	}
 	if typ != lastNorm {
-		return Node{}, nil, fs.EEXIST
+		return Node{}, nil, abi.EEXIST
 	}
 	_, errno = ns.lookup(w.cur, last)
 	switch {
 	case errno == 0:
-		return Node{}, nil, fs.EEXIST
-	case errno != fs.ENOENT:
+		return Node{}, nil, abi.EEXIST
+	case errno != abi.ENOENT:
 		return Node{}, nil, errno
 	case slash && !dir:
-		return Node{}, nil, fs.ENOENT
+		return Node{}, nil, abi.ENOENT
 	case ns.ReadOnly(w.cur):
-		return Node{}, nil, fs.EROFS
+		return Node{}, nil, abi.EROFS
 	}
 	return w.cur, last, 0
 }
@@ -256,9 +257,9 @@ func (ns *Namespace) Mknod(p Pages, at At, path []byte, mode uint32, dev uint64,
 		mode |= fs.S_IFREG
 	case fs.S_IFREG, fs.S_IFCHR, fs.S_IFBLK, fs.S_IFIFO, fs.S_IFSOCK:
 	case fs.S_IFDIR:
-		return fs.EPERM
+		return abi.EPERM
 	default:
-		return fs.EINVAL
+		return abi.EINVAL
 	}
 	dir, name, errno := ns.createAt(&ns.walks[0], at, path, false)
 	if errno != 0 {
@@ -272,9 +273,9 @@ func (ns *Namespace) Mknod(p Pages, at At, path []byte, mode uint32, dev uint64,
 func (ns *Namespace) Symlink(p Pages, target []byte, at At, path []byte, now fs.Timespec) int {
 	switch {
 	case len(target) == 0:
-		return fs.ENOENT
+		return abi.ENOENT
 	case len(target) >= fs.PathMax:
-		return fs.ENAMETOOLONG
+		return abi.ENAMETOOLONG
 	}
 	dir, name, errno := ns.createAt(&ns.walks[0], at, path, false)
 	if errno != 0 {
@@ -287,7 +288,7 @@ func (ns *Namespace) Symlink(p Pages, target []byte, at At, path []byte, now fs.
 // AT_EMPTY_PATH).
 func (ns *Namespace) Link(p Pages, oldAt At, oldpath []byte, newAt At, newpath []byte, flags int, now fs.Timespec) int {
 	if flags&^(fs.AT_SYMLINK_FOLLOW|fs.AT_EMPTY_PATH) != 0 {
-		return fs.EINVAL
+		return abi.EINVAL
 	}
 	w := &ns.walks[0]
 	empty, errno := ns.start(w, oldAt, oldpath, flags&fs.AT_EMPTY_PATH != 0)
@@ -309,7 +310,7 @@ func (ns *Namespace) Link(p Pages, oldAt At, oldpath []byte, newAt At, newpath [
 		return errno
 	}
 	if dir.FS != old.FS {
-		return fs.EXDEV
+		return abi.EXDEV
 	}
 	return ns.link(p, dir, name, old, now)
 }
@@ -317,7 +318,7 @@ func (ns *Namespace) Link(p Pages, oldAt At, oldpath []byte, newAt At, newpath [
 // Unlink removes a name (unlinkat; with AT_REMOVEDIR it removes a directory, as rmdir).
 func (ns *Namespace) Unlink(p Pages, at At, path []byte, flags int, now fs.Timespec) int {
 	if flags&^fs.AT_REMOVEDIR != 0 {
-		return fs.EINVAL
+		return abi.EINVAL
 	}
 	w := &ns.walks[0]
 	if _, errno := ns.start(w, at, path, false); errno != 0 {
@@ -330,33 +331,33 @@ func (ns *Namespace) Unlink(p Pages, at At, path []byte, flags int, now fs.Times
 	if flags&fs.AT_REMOVEDIR != 0 {
 		switch typ {
 		case lastDotDot:
-			return fs.ENOTEMPTY
+			return abi.ENOTEMPTY
 		case lastDot:
-			return fs.EINVAL
+			return abi.EINVAL
 		case lastRoot:
-			return fs.EBUSY
+			return abi.EBUSY
 		}
 		if ns.ReadOnly(w.cur) {
-			return fs.EROFS
+			return abi.EROFS
 		}
 		return ns.rmdir(p, w.cur, last, now)
 	}
 	if typ != lastNorm {
-		return fs.EISDIR
+		return abi.EISDIR
 	}
 	if ns.ReadOnly(w.cur) {
-		return fs.EROFS
+		return abi.EROFS
 	}
 	n, errno := ns.lookup(w.cur, last)
 	switch {
-	case errno == fs.ENOENT:
-		return fs.ENOENT
+	case errno == abi.ENOENT:
+		return abi.ENOENT
 	case errno != 0:
 		return errno
 	case slash && ns.isDir(n):
-		return fs.EISDIR
+		return abi.EISDIR
 	case slash:
-		return fs.ENOTDIR
+		return abi.ENOTDIR
 	}
 	return ns.unlink(p, w.cur, last, now)
 }
@@ -367,7 +368,7 @@ func (ns *Namespace) Rename(p Pages, oldAt At, oldpath []byte, newAt At, newpath
 	if flags&^(fs.RENAME_NOREPLACE|fs.RENAME_EXCHANGE|fs.RENAME_WHITEOUT) != 0 ||
 		flags&(fs.RENAME_NOREPLACE|fs.RENAME_WHITEOUT) != 0 && flags&fs.RENAME_EXCHANGE != 0 ||
 		flags&fs.RENAME_WHITEOUT != 0 {
-		return fs.EINVAL
+		return abi.EINVAL
 	}
 	ow, nw := &ns.walks[0], &ns.walks[1]
 	if _, errno := ns.start(ow, oldAt, oldpath, false); errno != 0 {
@@ -386,38 +387,38 @@ func (ns *Namespace) Rename(p Pages, oldAt At, oldpath []byte, newAt At, newpath
 	}
 	switch {
 	case ow.cur.FS != nw.cur.FS:
-		return fs.EXDEV
+		return abi.EXDEV
 	case otyp != lastNorm:
-		return fs.EBUSY
+		return abi.EBUSY
 	case ntyp != lastNorm && flags&fs.RENAME_NOREPLACE != 0:
-		return fs.EEXIST
+		return abi.EEXIST
 	case ntyp != lastNorm:
-		return fs.EBUSY
+		return abi.EBUSY
 	case ns.ReadOnly(ow.cur):
-		return fs.EROFS
+		return abi.EROFS
 	}
 	old, errno := ns.lookup(ow.cur, oname)
 	if errno != 0 {
 		return errno
 	}
 	target, errno := ns.lookup(nw.cur, nname)
-	if errno != 0 && errno != fs.ENOENT {
+	if errno != 0 && errno != abi.ENOENT {
 		return errno
 	}
-	if errno == fs.ENOENT && ns.kindOf(nw.cur) == kindProc {
-		return fs.ENOENT // /proc has no negative entries: a new name fails to look up
+	if errno == abi.ENOENT && ns.kindOf(nw.cur) == kindProc {
+		return abi.ENOENT // /proc has no negative entries: a new name fails to look up
 	}
 	exists := errno == 0
 	exchange := flags&fs.RENAME_EXCHANGE != 0
 	switch {
 	case flags&fs.RENAME_NOREPLACE != 0 && exists:
-		return fs.EEXIST
+		return abi.EEXIST
 	case exchange && !exists:
-		return fs.ENOENT
+		return abi.ENOENT
 	case exchange && nslash && !ns.isDir(target):
-		return fs.ENOTDIR
+		return abi.ENOTDIR
 	case !ns.isDir(old) && (oslash || !exchange && nslash):
-		return fs.ENOTDIR
+		return abi.ENOTDIR
 	}
 	return ns.rename(p, ow.cur, oname, nw.cur, nname, flags, now)
 }
@@ -428,12 +429,12 @@ func (ns *Namespace) Rename(p Pages, oldAt At, oldpath []byte, newAt At, newpath
 // fails with ENOENT otherwise, as Linux does.
 func (ns *Namespace) Readlink(at At, path []byte, dst []byte) (int, int) {
 	if len(dst) == 0 {
-		return 0, fs.EINVAL
+		return 0, abi.EINVAL
 	}
 	var n Node
 	if len(path) == 0 {
 		if !ns.isLink(at.Dir) {
-			return 0, fs.ENOENT
+			return 0, abi.ENOENT
 		}
 		n = at.Dir
 	} else {
@@ -443,7 +444,7 @@ func (ns *Namespace) Readlink(at At, path []byte, dst []byte) (int, int) {
 		}
 	}
 	if !ns.isLink(n) {
-		return 0, fs.EINVAL
+		return 0, abi.EINVAL
 	}
 	return ns.readlink(n, dst)
 }
@@ -457,7 +458,7 @@ const atStatxSyncType = 0x6000
 // whose attributes are the caller's.
 func (ns *Namespace) StatAt(at At, path []byte, flags int) (fs.Stat, int) {
 	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_NO_AUTOMOUNT|fs.AT_EMPTY_PATH|atStatxSyncType) != 0 {
-		return fs.Stat{}, fs.EINVAL
+		return fs.Stat{}, abi.EINVAL
 	}
 	n, errno := ns.lookupAtFD(at, path, flags)
 	if errno != 0 {
@@ -472,14 +473,14 @@ func (ns *Namespace) StatAt(at At, path []byte, flags int) (fs.Stat, int) {
 // (EROFS) unless the file is special.
 func (ns *Namespace) Access(at At, path []byte, mode uint32, flags int) int {
 	if mode&^(fs.R_OK|fs.W_OK|fs.X_OK) != 0 || flags&^(fs.AT_EACCESS|fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
-		return fs.EINVAL
+		return abi.EINVAL
 	}
 	n, errno := ns.lookupAtFD(at, path, flags)
 	if errno == fs.EFDLINK {
 		// A pipe's, socket's or console's inode: root may read and write it, and it has no
 		// execute bit.
 		if mode&fs.X_OK != 0 {
-			return fs.EACCES
+			return abi.EACCES
 		}
 		return 0
 	}
@@ -488,10 +489,10 @@ func (ns *Namespace) Access(at At, path []byte, mode uint32, flags int) int {
 	}
 	m := ns.mode(n)
 	if mode&fs.X_OK != 0 && m&fs.S_IFMT != fs.S_IFDIR && m&0o111 == 0 {
-		return fs.EACCES
+		return abi.EACCES
 	}
 	if mode&fs.W_OK != 0 && !special(m) && ns.ReadOnly(n) {
-		return fs.EROFS
+		return abi.EROFS
 	}
 	if mode&fs.W_OK != 0 && ns.kindOf(n) == kindProc {
 		return ns.proc.WriteDenied(n.Ino)
@@ -513,17 +514,17 @@ func special(mode uint32) bool {
 // AT_EMPTY_PATH). A symbolic link's mode cannot change (EOPNOTSUPP).
 func (ns *Namespace) Chmod(at At, path []byte, mode uint32, flags int, now fs.Timespec) int {
 	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
-		return fs.EINVAL
+		return abi.EINVAL
 	}
 	n, errno := ns.lookupAt(at, path, flags)
 	if errno != 0 {
 		return errno
 	}
 	if ns.ReadOnly(n) {
-		return fs.EROFS
+		return abi.EROFS
 	}
 	if ns.isLink(n) {
-		return fs.EOPNOTSUPP
+		return abi.EOPNOTSUPP
 	}
 	return ns.chmod(n, mode, now)
 }
@@ -536,14 +537,14 @@ func (ns *Namespace) Utimens(at At, path []byte, atime, mtime fs.Timespec, flags
 		return 0
 	}
 	if !nsecValid(atime.Nsec) || !nsecValid(mtime.Nsec) || flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
-		return fs.EINVAL
+		return abi.EINVAL
 	}
 	n, errno := ns.lookupAt(at, path, flags)
 	if errno != 0 {
 		return errno
 	}
 	if ns.ReadOnly(n) {
-		return fs.EROFS
+		return abi.EROFS
 	}
 	if atime.Nsec == fs.UTIME_NOW {
 		atime = now
@@ -562,7 +563,7 @@ func nsecValid(ns int64) bool {
 // files that are not regular with EINVAL.
 func (ns *Namespace) Truncate(p Pages, at At, path []byte, size int64, now fs.Timespec) int {
 	if size < 0 {
-		return fs.EINVAL
+		return abi.EINVAL
 	}
 	n, errno := ns.lookupAt(at, path, 0)
 	if errno != 0 {
@@ -570,14 +571,14 @@ func (ns *Namespace) Truncate(p Pages, at At, path []byte, size int64, now fs.Ti
 	}
 	switch ns.mode(n) & fs.S_IFMT {
 	case fs.S_IFDIR:
-		return fs.EISDIR
+		return abi.EISDIR
 	case fs.S_IFREG:
 		if ns.ReadOnly(n) {
-			return fs.EROFS
+			return abi.EROFS
 		}
 		return ns.truncate(p, n, size, false, now)
 	}
-	return fs.EINVAL
+	return abi.EINVAL
 }
 
 // Chdir resolves the directory path names (chdir, chroot) and takes a reference on it that the
@@ -622,7 +623,7 @@ var devNodes = [...]struct {
 func (ns *Namespace) MakeDev(p Pages, now fs.Timespec) int {
 	root := At{Root: ns.Root(), Dir: ns.Root()}
 	dev := [4]byte{'/', 'd', 'e', 'v'}
-	if errno := ns.Mkdir(p, root, dev[:], 0o755, now); errno != 0 && errno != fs.EEXIST {
+	if errno := ns.Mkdir(p, root, dev[:], 0o755, now); errno != 0 && errno != abi.EEXIST {
 		return errno
 	}
 	d, errno := ns.Resolve(root.Root, root.Dir, dev[:], true, false)
@@ -632,7 +633,7 @@ func (ns *Namespace) MakeDev(p Pages, now fs.Timespec) int {
 	for i := range devNodes {
 		n := &devNodes[i]
 		errno := ns.Mknod(p, At{Root: root.Root, Dir: d}, n.name[:n.len], fs.S_IFCHR|0o666, n.rdev, now)
-		if errno != 0 && errno != fs.EEXIST {
+		if errno != 0 && errno != abi.EEXIST {
 			return errno
 		}
 	}
@@ -649,14 +650,14 @@ func (ns *Namespace) Path(root, n Node, dst []byte) (int, int) {
 	case errno != 0:
 		return 0, errno
 	case st.Nlink == 0:
-		return 0, fs.ENOENT
+		return 0, abi.ENOENT
 	}
 	var name [fs.NameMax]byte
 	pos := len(dst)
 	// Each step up writes at least "/x": a path that long cannot fit any dst.
 	for steps := 0; n != root; steps++ {
 		if steps > len(dst)/2 {
-			return 0, fs.ERANGE
+			return 0, abi.ERANGE
 		}
 		named := n // the directory whose entry in its parent names n
 		for ns.isRoot(named) && named != root {
@@ -678,7 +679,7 @@ func (ns *Namespace) Path(root, n Node, dst []byte) (int, int) {
 			return 0, errno
 		}
 		if pos < k+1 {
-			return 0, fs.ERANGE
+			return 0, abi.ERANGE
 		}
 		pos -= k + 1
 		dst[pos] = '/'
@@ -687,7 +688,7 @@ func (ns *Namespace) Path(root, n Node, dst []byte) (int, int) {
 	}
 	if pos == len(dst) { // the root itself
 		if len(dst) == 0 {
-			return 0, fs.ERANGE
+			return 0, abi.ERANGE
 		}
 		pos--
 		dst[pos] = '/'
@@ -702,13 +703,13 @@ func (ns *Namespace) Path(root, n Node, dst []byte) (int, int) {
 func (ns *Namespace) pathOf(n Node, dst []byte) (int, int) {
 	if ns.isDir(n) {
 		k, errno := ns.Path(ns.Root(), n, dst)
-		if errno == fs.ENOENT {
+		if errno == abi.ENOENT {
 			return deletedName(n, dst), 0
 		}
 		return k, errno
 	}
 	dir, errno := ns.dirOf(n)
-	if errno == fs.ENOENT {
+	if errno == abi.ENOENT {
 		return deletedName(n, dst), 0
 	}
 	if errno != 0 {
@@ -716,7 +717,7 @@ func (ns *Namespace) pathOf(n Node, dst []byte) (int, int) {
 	}
 	var name [fs.NameMax]byte
 	k, errno := ns.nameOf(dir, n, name[:])
-	if errno == fs.ENOENT {
+	if errno == abi.ENOENT {
 		return deletedName(n, dst), 0
 	}
 	if errno != 0 {
@@ -730,7 +731,7 @@ func (ns *Namespace) pathOf(n Node, dst []byte) (int, int) {
 		p = 0
 	}
 	if p+1+k > len(dst) {
-		return 0, fs.ENAMETOOLONG
+		return 0, abi.ENAMETOOLONG
 	}
 	dst[p] = '/'
 	return p + 1 + copy(dst[p+1:], name[:k]), 0

@@ -17,6 +17,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/fstest"
 	"github.com/unitrace/unitrace/kernel/fs/memfs"
@@ -248,7 +250,7 @@ func (h *host) do(x op) result {
 			syscall.Close(fd)
 			delete(h.fds, x.H)
 		} else {
-			r.Errno = fs.EBADF
+			r.Errno = abi.EBADF
 		}
 	case "read":
 		buf := make([]byte, x.N)
@@ -462,7 +464,7 @@ func (m *mem) at(handle int) (At, int) {
 	}
 	f, ok := m.files[handle]
 	if !ok {
-		return At{}, fs.EBADF
+		return At{}, abi.EBADF
 	}
 	return At{Root: root, Dir: f.n}, 0
 }
@@ -471,7 +473,7 @@ func (m *mem) file(handle int) (*memFile, int) {
 	if f, ok := m.files[handle]; ok {
 		return f, 0
 	}
-	return nil, fs.EBADF
+	return nil, abi.EBADF
 }
 
 func memLite(st fs.Stat) statLite {
@@ -503,7 +505,7 @@ func (m *mem) do(x op) result {
 	case "read":
 		f, errno := m.file(x.H)
 		if errno == 0 && (f.flags&fs.O_PATH != 0 || f.flags&fs.O_ACCMODE == fs.O_WRONLY) {
-			errno = fs.EBADF
+			errno = abi.EBADF
 		}
 		if r.Errno = errno; errno != 0 {
 			break
@@ -516,7 +518,7 @@ func (m *mem) do(x op) result {
 	case "write":
 		f, errno := m.file(x.H)
 		if errno == 0 && (f.flags&fs.O_PATH != 0 || f.flags&fs.O_ACCMODE == fs.O_RDONLY) {
-			errno = fs.EBADF
+			errno = abi.EBADF
 		}
 		if r.Errno = errno; errno != 0 {
 			break
@@ -530,9 +532,9 @@ func (m *mem) do(x op) result {
 		switch {
 		case errno != 0:
 		case f.flags&fs.O_PATH != 0:
-			errno = fs.EBADF
+			errno = abi.EBADF
 		case f.flags&fs.O_ACCMODE == fs.O_RDONLY || m.ns.mode(f.n)&fs.S_IFMT != fs.S_IFREG:
-			errno = fs.EINVAL
+			errno = abi.EINVAL
 		default:
 			errno = m.ns.Ftruncate(p, f.n, x.Off, m.now())
 		}
@@ -546,7 +548,7 @@ func (m *mem) do(x op) result {
 	case "getdents":
 		f, errno := m.file(x.H)
 		if errno == 0 && f.flags&fs.O_PATH != 0 {
-			errno = fs.EBADF
+			errno = abi.EBADF
 		}
 		if r.Errno = errno; errno != 0 {
 			break
@@ -554,7 +556,7 @@ func (m *mem) do(x op) result {
 		buf := make([]byte, 64) // small, so that iteration resumes from cookies
 		for cookie := uint64(0); ; {
 			n, next, errno := m.ns.ReadDir(f.n, cookie, buf, m.now())
-			if errno == fs.EINVAL && n == 0 {
+			if errno == abi.EINVAL && n == 0 {
 				buf = make([]byte, 2*len(buf))
 				continue
 			}

@@ -3,6 +3,8 @@ package vfs
 import (
 	"testing"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/memfs"
 )
@@ -43,7 +45,7 @@ func TestPath(t *testing.T) {
 			t.Errorf("Path(%s) = %q, %d; want %q", c.dir, buf[:k], errno, c.want)
 		}
 	}
-	if _, errno := ns.Path(top, node("a/b/c"), buf[:5]); errno != fs.ERANGE {
+	if _, errno := ns.Path(top, node("a/b/c"), buf[:5]); errno != abi.ERANGE {
 		t.Errorf("Path into 5 bytes = %d, want ERANGE", errno)
 	}
 	if k, errno := ns.Path(top, node("a/b/c"), buf[:6]); errno != 0 || string(buf[:k]) != "/a/b/c" {
@@ -54,7 +56,7 @@ func TestPath(t *testing.T) {
 	if r := m.do(unlink("gone", fs.AT_REMOVEDIR)); r.Errno != 0 {
 		t.Fatal(r.Errno)
 	}
-	if _, errno := ns.Path(top, gone, buf); errno != fs.ENOENT {
+	if _, errno := ns.Path(top, gone, buf); errno != abi.ENOENT {
 		t.Errorf("Path of a removed directory = %d, want ENOENT", errno)
 	}
 	ns.Release(m.pages, gone)

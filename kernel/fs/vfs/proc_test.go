@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/memfs"
 	"github.com/unitrace/unitrace/kernel/fs/procfs/proctest"
@@ -37,7 +39,7 @@ func newProcRig(t testing.TB) *procRig {
 	if _, errno := r.ns.MountProc(at, &r.x.Src); errno != 0 {
 		t.Fatalf("MountProc = %d", errno)
 	}
-	if _, errno := r.ns.MountProc(at, &r.x.Src); errno != fs.EBUSY {
+	if _, errno := r.ns.MountProc(at, &r.x.Src); errno != abi.EBUSY {
 		t.Fatalf("a second MountProc = %d, want EBUSY", errno)
 	}
 	r.x.Cwd = r.ns.Root()
@@ -162,19 +164,19 @@ func TestProcThroughNamespace(t *testing.T) {
 		flags int
 		errno int
 	}{
-		{link + "/", fs.O_RDONLY, fs.ENOTDIR},
-		{link, fs.O_RDONLY | fs.O_DIRECTORY, fs.ENOTDIR},
-		{link, fs.O_RDONLY | fs.O_NOFOLLOW, fs.ELOOP},
-		{link, fs.O_CREAT | fs.O_EXCL | fs.O_WRONLY, fs.EEXIST},
+		{link + "/", fs.O_RDONLY, abi.ENOTDIR},
+		{link, fs.O_RDONLY | fs.O_DIRECTORY, abi.ENOTDIR},
+		{link, fs.O_RDONLY | fs.O_NOFOLLOW, abi.ELOOP},
+		{link, fs.O_CREAT | fs.O_EXCL | fs.O_WRONLY, abi.EEXIST},
 		{fmt.Sprintf("/proc/self/fd/%d", rfd), fs.O_RDONLY, fs.EFDLINK},
-		{fmt.Sprintf("/proc/self/fd/%d", rfd), fs.O_RDONLY | fs.O_DIRECTORY, fs.ENOTDIR},
-		{fmt.Sprintf("/proc/self/fd/%d/x", rfd), fs.O_RDONLY, fs.ENOTDIR},
-		{"/proc/self/fd/999", fs.O_RDONLY, fs.ENOENT},
-		{"/proc/self/exe", fs.O_RDONLY, fs.ENOENT}, // nothing at /app
-		{"/proc/self/cmdline", fs.O_RDONLY | fs.O_DIRECTORY, fs.ENOTDIR},
-		{"/proc/self", fs.O_WRONLY, fs.EISDIR},
-		{"/proc/new", fs.O_CREAT | fs.O_WRONLY, fs.ENOENT},
-		{"/proc/meminfo", fs.O_CREAT | fs.O_EXCL | fs.O_WRONLY, fs.EEXIST},
+		{fmt.Sprintf("/proc/self/fd/%d", rfd), fs.O_RDONLY | fs.O_DIRECTORY, abi.ENOTDIR},
+		{fmt.Sprintf("/proc/self/fd/%d/x", rfd), fs.O_RDONLY, abi.ENOTDIR},
+		{"/proc/self/fd/999", fs.O_RDONLY, abi.ENOENT},
+		{"/proc/self/exe", fs.O_RDONLY, abi.ENOENT},
+		{"/proc/self/cmdline", fs.O_RDONLY | fs.O_DIRECTORY, abi.ENOTDIR},
+		{"/proc/self", fs.O_WRONLY, abi.EISDIR},
+		{"/proc/new", fs.O_CREAT | fs.O_WRONLY, abi.ENOENT},
+		{"/proc/meminfo", fs.O_CREAT | fs.O_EXCL | fs.O_WRONLY, abi.EEXIST},
 	} {
 		n, _, errno := r.ns.Open(r.pages, r.root, []byte(c.path), c.flags, 0o644, r.now())
 		if errno != c.errno {
@@ -194,10 +196,10 @@ func TestProcThroughNamespace(t *testing.T) {
 	if errno := r.ns.Access(r.root, pipeLink, fs.R_OK|fs.W_OK, 0); errno != 0 {
 		t.Errorf("access of a pipe's link = %d", errno)
 	}
-	if errno := r.ns.Chmod(r.root, pipeLink, 0o600, 0, r.now()); errno != fs.ENXIO {
+	if errno := r.ns.Chmod(r.root, pipeLink, 0o600, 0, r.now()); errno != abi.ENXIO {
 		t.Errorf("chmod of a pipe's link = %d, want ENXIO", errno)
 	}
-	if _, errno := r.ns.Resolve(r.root.Root, r.root.Dir, pipeLink, true, false); errno != fs.ENXIO {
+	if _, errno := r.ns.Resolve(r.root.Root, r.root.Dir, pipeLink, true, false); errno != abi.ENXIO {
 		t.Errorf("Resolve of a pipe's link = %d, want ENXIO", errno)
 	}
 
@@ -249,7 +251,7 @@ func TestProcLinkLoops(t *testing.T) {
 	r := newProcRig(t)
 	d := r.file(t, "/proc", fs.O_RDONLY)
 	path := strings.Repeat(fmt.Sprintf("self/fd/%d/", d), 21) + "meminfo"
-	if _, errno := r.ns.StatAt(r.root, []byte("/proc/"+path), 0); errno != fs.ELOOP {
+	if _, errno := r.ns.StatAt(r.root, []byte("/proc/"+path), 0); errno != abi.ELOOP {
 		t.Errorf("42 links = %d, want ELOOP", errno)
 	}
 	path = strings.Repeat(fmt.Sprintf("self/fd/%d/", d), 20) + "meminfo"
@@ -442,7 +444,7 @@ func FuzzProc(f *testing.F) {
 		p := []byte(path)
 		st, serr := r.ns.StatAt(r.root, p, 0)
 		n, _, oerr := r.ns.Open(r.pages, r.root, p, fs.O_RDONLY, 0, r.now())
-		if serr != oerr && !(serr == 0 && oerr == fs.ELOOP) {
+		if serr != oerr && !(serr == 0 && oerr == abi.ELOOP) {
 			t.Fatalf("%q: stat %d, open %d", path, serr, oerr)
 		}
 		for _, e := range []int{serr, oerr} {

@@ -3,6 +3,8 @@ package vfs
 import (
 	"testing"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/memfs"
 )
@@ -29,13 +31,13 @@ func TestReadOnlyWithoutOpen(t *testing.T) {
 	if !m.ns.ReadOnly(f) || !m.ns.ReadOnly(mnt) || m.ns.ReadOnly(m.ns.Root()) || m.ns.ReadOnly(at) {
 		t.Fatal("ReadOnly: wrong file systems")
 	}
-	if _, errno := m.ns.Write(m.pages, f, 0, []byte("x"), false, m.now()); errno != fs.EROFS {
+	if _, errno := m.ns.Write(m.pages, f, 0, []byte("x"), false, m.now()); errno != abi.EROFS {
 		t.Errorf("Write = %d, want EROFS", errno)
 	}
-	if _, errno := m.ns.Write(m.pages, f, 0, []byte("x"), true, m.now()); errno != fs.EROFS {
+	if _, errno := m.ns.Write(m.pages, f, 0, []byte("x"), true, m.now()); errno != abi.EROFS {
 		t.Errorf("appending Write = %d, want EROFS", errno)
 	}
-	if errno := m.ns.Ftruncate(m.pages, f, 0, m.now()); errno != fs.EROFS {
+	if errno := m.ns.Ftruncate(m.pages, f, 0, m.now()); errno != abi.EROFS {
 		t.Errorf("Ftruncate = %d, want EROFS", errno)
 	}
 	buf := make([]byte, 8)
@@ -49,7 +51,7 @@ func TestReadOnlyWithoutOpen(t *testing.T) {
 	if st, _ := m.ns.Statfs(m.ns.Root()); st.Bfree == 0 || st.Ffree == 0 {
 		t.Errorf("Statfs of / = %+v, want free blocks and inodes", st)
 	}
-	if errno := m.ns.SetReadOnly(Node{FS: 7, Ino: 1}); errno != fs.ENOENT {
+	if errno := m.ns.SetReadOnly(Node{FS: 7, Ino: 1}); errno != abi.ENOENT {
 		t.Errorf("SetReadOnly of an unmounted file system = %d, want ENOENT", errno)
 	}
 	m.ns.Release(m.pages, f)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/unitrace/unitrace/kernel/abi"
+
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/memfs"
 )
@@ -32,7 +34,7 @@ func TestRootLimitsDotDot(t *testing.T) {
 		errno int
 	}{
 		{"/", d, 0}, {"..", d, 0}, {"../..", d, 0}, {"/../..", d, 0}, {"/s", s, 0}, {"up", d, 0},
-		{"up/s", s, 0}, {"/abs", s, 0}, {"/f", Node{}, fs.ENOENT}, {"../../f", Node{}, fs.ENOENT},
+		{"up/s", s, 0}, {"/abs", s, 0}, {"/f", Node{}, abi.ENOENT}, {"../../f", Node{}, abi.ENOENT},
 	} {
 		n, errno := ns.Resolve(at.Root, at.Dir, []byte(c.path), true, false)
 		if n != c.want || errno != c.errno {
@@ -164,24 +166,24 @@ func TestScope(t *testing.T) {
 		errno int
 	}{
 		{0, top, "up", d, 0},
-		{ResolveBeneath, s, "up", Node{}, fs.EXDEV},
-		{ResolveBeneath, s, "..", Node{}, fs.EXDEV},
-		{ResolveBeneath, s, "/d", Node{}, fs.EXDEV},
+		{ResolveBeneath, s, "up", Node{}, abi.EXDEV},
+		{ResolveBeneath, s, "..", Node{}, abi.EXDEV},
+		{ResolveBeneath, s, "/d", Node{}, abi.EXDEV},
 		{ResolveBeneath, s, "t/..", s, 0},
 		{ResolveBeneath, s, "rel", tdir, 0},
 		{ResolveInRoot, s, "up", s, 0},
 		{ResolveInRoot, s, "/t", tdir, 0},
-		{ResolveNoSymlinks, top, "rel", Node{}, fs.ELOOP},
+		{ResolveNoSymlinks, top, "rel", Node{}, abi.ELOOP},
 		{ResolveNoSymlinks, top, "t", tdir, 0},
 		{ResolveNoMagiclinks, top, "rel", tdir, 0},
-		{ResolveNoMagiclinks, top, "/proc/self/cwd", Node{}, fs.ELOOP},
-		{ResolveBeneath, s, "/proc/self/cwd", Node{}, fs.EXDEV},
-		{ResolveNoXdev, top, "/proc/self", Node{}, fs.EXDEV},
+		{ResolveNoMagiclinks, top, "/proc/self/cwd", Node{}, abi.ELOOP},
+		{ResolveBeneath, s, "/proc/self/cwd", Node{}, abi.EXDEV},
+		{ResolveNoXdev, top, "/proc/self", Node{}, abi.EXDEV},
 	} {
 		ns.SetScope(c.scope)
 		n, errno := ns.Resolve(c.root, s, []byte(c.path), true, false)
 		ns.SetScope(0)
-		if len(c.path) > 5 && c.path[:5] == "/proc" && errno == fs.ENOENT {
+		if len(c.path) > 5 && c.path[:5] == "/proc" && errno == abi.ENOENT {
 			continue // no /proc in this namespace
 		}
 		if n != c.want || errno != c.errno {
@@ -193,7 +195,7 @@ func TestScope(t *testing.T) {
 	ns.SetScope(ResolveBeneath)
 	_, _, errno = ns.Open(m.pages, At{Root: s, Dir: s}, []byte("dotdot"), fs.O_RDONLY, 0, m.now())
 	ns.SetScope(0)
-	if errno != fs.EXDEV {
+	if errno != abi.EXDEV {
 		t.Errorf("Open beneath of a link to ..: %d, want EXDEV", errno)
 	}
 }

@@ -1,6 +1,7 @@
 package vfs
 
 import (
+	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/procfs"
 )
@@ -55,14 +56,14 @@ const (
 // to start itself), and with ENOTDIR for a relative path from a start that is not a directory.
 func (ns *Namespace) begin(w *walk, root, start Node, path []byte, emptyOK bool) (empty bool, errno int) {
 	if len(path) >= fs.PathMax {
-		return false, fs.ENAMETOOLONG
+		return false, abi.ENAMETOOLONG
 	}
 	if len(path) == 0 {
 		if !emptyOK {
-			return false, fs.ENOENT
+			return false, abi.ENOENT
 		}
 		if ns.mode(start) == 0 {
-			return false, fs.ENOENT
+			return false, abi.ENOENT
 		}
 		return true, 0
 	}
@@ -71,9 +72,9 @@ func (ns *Namespace) begin(w *walk, root, start Node, path []byte, emptyOK bool)
 	w.links, w.cur, w.root, w.scope = 0, start, root, ns.scope
 	if path[0] != '/' && !ns.isDir(start) {
 		if ns.mode(start) == 0 {
-			return false, fs.ENOENT
+			return false, abi.ENOENT
 		}
-		return false, fs.ENOTDIR
+		return false, abi.ENOTDIR
 	}
 	return false, 0
 }
@@ -88,11 +89,11 @@ func (ns *Namespace) isLink(n Node) bool { return ns.mode(n)&fs.S_IFMT == fs.S_I
 func (ns *Namespace) parent(w *walk) (last []byte, typ lastType, slash bool, errno int) {
 	for {
 		if w.pos >= len(w.buf) { // cannot happen: paths and link targets are not empty
-			return nil, 0, false, fs.ENOENT
+			return nil, 0, false, abi.ENOENT
 		}
 		if w.buf[w.pos] == '/' { // the start of the path or of a link's target
 			if w.scope&ResolveBeneath != 0 {
-				return nil, 0, false, fs.EXDEV
+				return nil, 0, false, abi.EXDEV
 			}
 			w.cur = w.root
 			for w.pos < len(w.buf) && w.buf[w.pos] == '/' {
@@ -130,7 +131,7 @@ func (ns *Namespace) parent(w *walk) (last []byte, typ lastType, slash bool, err
 				continue
 			}
 			if errno == fs.EFDLINK {
-				errno = fs.ENOTDIR // a pipe or a socket holds no names
+				errno = abi.ENOTDIR // a pipe or a socket holds no names
 			}
 			if errno != 0 {
 				return nil, 0, false, errno
@@ -138,7 +139,7 @@ func (ns *Namespace) parent(w *walk) (last []byte, typ lastType, slash bool, err
 			n = t
 		}
 		if !ns.isDir(n) {
-			return nil, 0, false, fs.ENOTDIR
+			return nil, 0, false, abi.ENOTDIR
 		}
 		w.cur = n
 		w.pos = next
@@ -162,11 +163,11 @@ func (ns *Namespace) step(w *walk, name []byte, typ lastType) (Node, int) {
 		return w.cur, 0
 	case lastDotDot:
 		if w.cur == w.root && w.scope&ResolveBeneath != 0 {
-			return Node{}, fs.EXDEV
+			return Node{}, abi.EXDEV
 		}
 		n, errno := ns.dotdot(w.cur, w.root)
 		if errno == 0 && w.scope&ResolveNoXdev != 0 && n.FS != w.cur.FS {
-			return Node{}, fs.EXDEV
+			return Node{}, abi.EXDEV
 		}
 		return n, errno
 	}
@@ -176,7 +177,7 @@ func (ns *Namespace) step(w *walk, name []byte, typ lastType) (Node, int) {
 	}
 	n = ns.cross(n)
 	if w.scope&ResolveNoXdev != 0 && n.FS != w.cur.FS {
-		return Node{}, fs.EXDEV
+		return Node{}, abi.EXDEV
 	}
 	return n, 0
 }
@@ -185,18 +186,18 @@ func (ns *Namespace) step(w *walk, name []byte, typ lastType) (Node, int) {
 // link's name); the resolution goes on from w.cur, or from the root for an absolute target.
 func (ns *Namespace) follow(w *walk, n Node) int {
 	if w.scope&ResolveNoSymlinks != 0 {
-		return fs.ELOOP
+		return abi.ELOOP
 	}
 	w.links++
 	if w.links > fs.MaxSymlinks {
-		return fs.ELOOP
+		return abi.ELOOP
 	}
 	size := ns.size(n)
 	switch {
 	case size <= 0:
-		return fs.ENOENT
+		return abi.ENOENT
 	case size > int64(w.pos):
-		return fs.ENAMETOOLONG
+		return abi.ENAMETOOLONG
 	}
 	start := w.pos - int(size)
 	got, errno := ns.readlink(n, w.buf[start:w.pos])
@@ -204,7 +205,7 @@ func (ns *Namespace) follow(w *walk, n Node) int {
 		return errno
 	}
 	if got != int(size) {
-		return fs.EIO
+		return abi.EIO
 	}
 	w.pos = start
 	return 0
@@ -227,12 +228,12 @@ func (ns *Namespace) jump(w *walk, n Node) (target Node, magic bool, errno int) 
 	}
 	switch {
 	case w.scope&(ResolveNoMagiclinks|ResolveNoSymlinks) != 0:
-		return Node{}, true, fs.ELOOP
+		return Node{}, true, abi.ELOOP
 	case w.scope&resolveScoped != 0:
-		return Node{}, true, fs.EXDEV
+		return Node{}, true, abi.EXDEV
 	}
 	if w.links++; w.links > fs.MaxSymlinks {
-		return Node{}, true, fs.ELOOP
+		return Node{}, true, abi.ELOOP
 	}
 	switch kind {
 	case procfs.TargetRoot:
@@ -244,7 +245,7 @@ func (ns *Namespace) jump(w *walk, n Node) (target Node, magic bool, errno int) 
 		target.FS = n.FS
 	}
 	if ns.mode(target) == 0 {
-		return Node{}, true, fs.ENOENT
+		return Node{}, true, abi.ENOENT
 	}
 	return target, true, 0
 }
@@ -281,7 +282,7 @@ func (ns *Namespace) resolve(w *walk, flags int) (Node, int) {
 					continue
 				}
 				if errno == fs.EFDLINK && (slash || flags&wantDir != 0) {
-					errno = fs.ENOTDIR
+					errno = abi.ENOTDIR
 				}
 				if errno != 0 {
 					return Node{}, errno
@@ -290,7 +291,7 @@ func (ns *Namespace) resolve(w *walk, flags int) (Node, int) {
 			}
 		}
 		if (slash || flags&wantDir != 0) && !ns.isDir(n) {
-			return Node{}, fs.ENOTDIR
+			return Node{}, abi.ENOTDIR
 		}
 		return n, 0
 	}
@@ -320,7 +321,7 @@ func (ns *Namespace) Resolve(root, start Node, path []byte, followLast, emptyOK 
 // that has no file behind it: ENXIO, Linux's errno for opening a socket that way.
 func noFDLink(n Node, errno int) (Node, int) {
 	if errno == fs.EFDLINK {
-		errno = fs.ENXIO
+		errno = abi.ENXIO
 	}
 	return n, errno
 }

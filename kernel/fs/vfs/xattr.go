@@ -1,6 +1,9 @@
 package vfs
 
-import "github.com/unitrace/unitrace/kernel/fs"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/fs"
+)
 
 // Extended attributes, after the system call layer has checked the flags, the name's length and
 // the value's size and found the file. The in-memory file systems store them (package memfs),
@@ -22,9 +25,9 @@ func (ns *Namespace) GetXattr(n Node, name []byte) ([]byte, int) {
 	case kindMem:
 		return ns.memOf(n).GetXattr(n.Ino, name)
 	case kindShare, kindProc:
-		return nil, fs.EOPNOTSUPP
+		return nil, abi.EOPNOTSUPP
 	}
-	return nil, fs.ENOENT
+	return nil, abi.ENOENT
 }
 
 // ListXattr writes n's attribute names, each NUL-terminated, to dst if they fit, and returns
@@ -34,18 +37,18 @@ func (ns *Namespace) ListXattr(n Node, dst []byte) (int, int) {
 	case kindMem:
 		return ns.memOf(n).ListXattr(n.Ino, dst)
 	case kindShare:
-		return 0, fs.EOPNOTSUPP
+		return 0, abi.EOPNOTSUPP
 	case kindProc:
 		return 0, 0
 	}
-	return 0, fs.ENOENT
+	return 0, abi.ENOENT
 }
 
 // xattrWritable checks, in Linux's order, that attribute name of n may be set or removed: a
 // writable file system, a name in a namespace, a file type that namespace allows.
 func (ns *Namespace) xattrWritable(n Node, name []byte) int {
 	if ns.ReadOnly(n) {
-		return fs.EROFS
+		return abi.EROFS
 	}
 	class, errno := fs.CheckXattrName(name)
 	if errno == 0 {
@@ -63,9 +66,9 @@ func (ns *Namespace) SetXattr(p Pages, n Node, name, value []byte, flags int, no
 	case kindMem:
 		return ns.memOf(n).SetXattr(p, n.Ino, name, value, flags&fs.XATTR_CREATE != 0, flags&fs.XATTR_REPLACE != 0, now)
 	case kindShare, kindProc:
-		return fs.EOPNOTSUPP
+		return abi.EOPNOTSUPP
 	}
-	return fs.ENOENT
+	return abi.ENOENT
 }
 
 // RemoveXattr removes attribute name of n.
@@ -77,7 +80,7 @@ func (ns *Namespace) RemoveXattr(p Pages, n Node, name []byte, now fs.Timespec) 
 	case kindMem:
 		return ns.memOf(n).RemoveXattr(p, n.Ino, name, now)
 	case kindShare, kindProc:
-		return fs.EOPNOTSUPP
+		return abi.EOPNOTSUPP
 	}
-	return fs.ENOENT
+	return abi.ENOENT
 }
