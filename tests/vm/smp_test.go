@@ -202,7 +202,10 @@ func testStacks(t *testing.T, a guestArch) {
 	// The last snapshot must show a blocked thread too (checkStacks checks its kernel path): on a
 	// loaded host every runtime thread can be runnable or running at one instant.
 	blocked := false
-	for asks := 0; spinner == nil || !sawIdle || !blocked; asks++ {
+	// And the clone child the program leaves never-run must exist by then (the program makes
+	// it after it starts the spinner, so an early snapshot may come before it).
+	sawNeverRun := false
+	for asks := 0; spinner == nil || !sawIdle || !blocked || !sawNeverRun; asks++ {
 		if asks > 0 {
 			if time.Now().After(deadline) {
 				break
@@ -227,6 +230,7 @@ func testStacks(t *testing.T, a guestArch) {
 			sawIdle = sawIdle || c.State == "idle"
 		}
 		blocked = slices.ContainsFunc(snap.Threads, func(th threadsnap.Entry) bool { return th.State == "blocked" })
+		sawNeverRun = slices.ContainsFunc(snap.Threads, func(th threadsnap.Entry) bool { return th.State == "never-run" })
 	}
 	var b strings.Builder
 	threadsnap.Format(&b, snap)
