@@ -3,6 +3,7 @@ package kernel
 import (
 	"unsafe"
 
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/unwind"
 )
@@ -42,18 +43,18 @@ func startProgram(shareBlock uintptr) {
 	initShares(shareBlock)
 	initNetFiles()
 	applyCwd() // may name a directory in a share
-	archIdleFrame(&threads[0].frame)
+	machine.IdleFrame(&threads[0].frame)
 	main := newThread()
 	t := &threads[main]
 	sp := buildInitialStack()
-	archThreadFrame(&t.frame, archRuntimeEntry(), sp)
+	machine.ThreadFrame(&t.frame, machine.RuntimeEntry(), sp)
 	now := nanotime()
 	scheduler.Ready(main, now)
-	scheduler.Next(0, now, kernelClock) // CPU 0 runs it from now on: archEnter enters it
+	scheduler.Next(0, now, kernelClock) // CPU 0 runs it from now on: machine.Enter enters it
 	trace.SetThread(0, uint32(t.tid))
 	bootNanos = nanotime()
 	if opts.verbose {
-		klog().s("boot: ticks at ").u(ticksHz()).s(" Hz, kernel ready in ").d(bootNanos / 1000).s(" us").nl()
+		klog().s("boot: ticks at ").u(machine.TicksHz()).s(" Hz, kernel ready in ").d(bootNanos / 1000).s(" us").nl()
 	}
 	initTimers()
 	initGoLayout()
@@ -64,5 +65,5 @@ func startProgram(shareBlock uintptr) {
 	startBootOffCPU()
 	startBootWakers()
 	startSecondaries()
-	archEnter(&t.frame)
+	machine.Enter(&t.frame)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/boot"
+	"github.com/unitrace/unitrace/kernel/machine"
 )
 
 // bootMain is the kernel's first Go code, called by arch/amd64's start64 on the boot kernel
@@ -45,11 +46,11 @@ func readPhys(pa uintptr, dst []byte) bool {
 		return false
 	}
 	for i := range dst {
-		dst[i] = *(*byte)(ptr(pa + uintptr(i)))
+		dst[i] = *(*byte)(machine.Ptr(pa + uintptr(i)))
 	}
 	return true
 }
 
 // funcCodeAddr is the code address of the function f names: a func value of a top-level function
 // points to a word holding the function's own entry (its register-ABI body, not a wrapper).
-func funcCodeAddr(f func(*Frame)) uintptr { return **(**uintptr)(unsafe.Pointer(&f)) }
+func funcCodeAddr(f func(*machine.Frame)) uintptr { return **(**uintptr)(unsafe.Pointer(&f)) }

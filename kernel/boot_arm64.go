@@ -3,10 +3,8 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/arch/arm64"
 	"github.com/unitrace/unitrace/boot/fdt"
+	"github.com/unitrace/unitrace/kernel/machine"
 )
-
-// machine is what the device tree says about the board (QEMU virt).
-var machine fdt.Machine
 
 // dtbMax caps how much of the device tree the kernel reads (QEMU writes at most 1 MiB, and the
 // image starts 2 MiB above it).
@@ -19,16 +17,16 @@ const dtbMax = 2 << 20
 func bootMain(dtb uintptr) {
 	arm64.InitConsole(0) // the default PL011 until the device tree says where it is
 	readDeviceTree(dtb)
-	if machine.UART.Present() {
-		arm64.InitConsole(uintptr(machine.UART.Reg.Addr))
+	if machine.Board.UART.Present() {
+		arm64.InitConsole(uintptr(machine.Board.UART.Reg.Addr))
 	}
 	parseCommandLine()
 	arm64.InitCPU()
 	initGIC()
 	devBlock, ringBlock, shareBlock := carveMemory()
 	arm64.InitClock()
-	if machine.RTC.Present() {
-		arm64.InitRTC(uintptr(machine.RTC.Reg.Addr))
+	if machine.Board.RTC.Present() {
+		arm64.InitRTC(uintptr(machine.Board.RTC.Reg.Addr))
 		bootWallNanos = arm64.ReadRTC().Unix() * 1e9
 	}
 	fds.Init()
@@ -41,34 +39,34 @@ func bootMain(dtb uintptr) {
 	startProgram(shareBlock)
 }
 
-// readDeviceTree reads the board description at dtb into machine and the boot info (memory,
+// readDeviceTree reads the board description at dtb into board and the boot info (memory,
 // command line); without a usable device tree the boot cannot go on.
 func readDeviceTree(dtb uintptr) {
-	size, err := fdt.TotalSize(bytesAt(dtb, 40))
+	size, err := fdt.TotalSize(machine.BytesAt(dtb, 40))
 	if err != fdt.OK {
 		klog().s("device tree at ").x(uint64(dtb)).s(": ").s(err.String()).nl()
 		panicBoot("no device tree")
 	}
-	blob := fdt.Blob(bytesAt(dtb, uintptr(min(size, dtbMax))))
-	if err := blob.ReadMachine(&machine); err != fdt.OK {
+	blob := fdt.Blob(machine.BytesAt(dtb, uintptr(min(size, dtbMax))))
+	if err := blob.ReadMachine(&machine.Board); err != fdt.OK {
 		klog().s("device tree: ").s(err.String()).nl()
 		panicBoot("unreadable device tree")
 	}
 	var addrs, sizes [fdt.MaxMemory]uint64
-	for i := 0; i < machine.NumMemory; i++ {
-		addrs[i], sizes[i] = machine.Memory[i].Addr, machine.Memory[i].Size
+	for i := 0; i < machine.Board.NumMemory; i++ {
+		addrs[i], sizes[i] = machine.Board.Memory[i].Addr, machine.Board.Memory[i].Size
 	}
-	if e := startInfo.SetRAM(addrs[:machine.NumMemory], sizes[:machine.NumMemory]); e != 0 {
+	if e := startInfo.SetRAM(addrs[:machine.Board.NumMemory], sizes[:machine.Board.NumMemory]); e != 0 {
 		panicBoot("device tree: unusable memory map")
 	}
-	if e := startInfo.SetCmdline(machine.Bootargs.Bytes(blob)); e != 0 {
+	if e := startInfo.SetCmdline(machine.Board.Bootargs.Bytes(blob)); e != 0 {
 		panicBoot("device tree: command line too long")
 	}
 }
 
 // initGIC brings up the interrupt controller the device tree names (GICv2, or v3).
 func initGIC() {
-	g := &machine.GIC
+	g := &machine.Board.GIC
 	switch {
 	case g.Version == 3 && g.NumRedist > 0:
 		if !arm64.InitGICv3(uintptr(g.Dist.Addr), uintptr(g.Redist[0].Addr)) {
@@ -81,30 +79,11 @@ func initGIC() {
 	}
 }
 
-// consoleINTID is the PL011's interrupt, once archConsoleInputInit enabled it (0 before).
-var consoleINTID uint32
-
-// archConsoleInputInit enables the PL011's interrupt in the GIC (the device tree's, or QEMU
-// virt's SPI 1 when the device tree names no UART) and unmasks its receive interrupts; false
-// for a UART whose interrupt the device tree does not give.
-func archConsoleInputInit() bool {
-	intid := uint32(arm64.IntidUART)
-	if machine.UART.Present() {
-		intid = machine.UART.INTID
-	}
-	if intid == 0 {
-		return false
-	}
-	consoleINTID = intid
-	arm64.EnableConsoleReceive(intid)
-	return true
-}
-
 // enableDeviceIRQ routes the interrupt of the virtio-mmio transport at base (the trace device, a
 // shared directory's).
 func enableDeviceIRQ(base uintptr) {
-	for i := 0; i < machine.NumVirtio; i++ {
-		if d := &machine.Virtio[i]; uintptr(d.Reg.Addr) == base && d.INTID != 0 {
+	for i := 0; i < machine.Board.NumVirtio; i++ {
+		if d := &machine.Board.Virtio[i]; uintptr(d.Reg.Addr) == base && d.INTID != 0 {
 			// Level-sensitive, whatever the device tree's flags say: QEMU's virtio-mmio holds its
 			// line high while InterruptStatus is non-zero, and an edge-triggered line that was
 			// already high when it was enabled would never interrupt.

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/unitrace/unitrace/decimal"
+	"github.com/unitrace/unitrace/kernel/machine"
 )
 
 // Kernel console output without fmt (which allocates): strings, decimal and hex numbers,
@@ -74,7 +75,7 @@ func (l *line) hex(v uint64, zeros bool) *line {
 
 func (l *line) flush() {
 	lockConsole()
-	consoleWrite(l.buf[:l.n])
+	machine.ConsoleWrite(l.buf[:l.n])
 	unlockConsole()
 	l.n = 0
 }
@@ -87,7 +88,7 @@ func (l *line) nl() {
 
 // logf starts a kernel message line: "unitrace: ...".
 func klog() *line {
-	l := &klines[cpuIndex()&(maxCPUs-1)]
+	l := &klines[machine.CPUIndex()&(maxCPUs-1)]
 	l.n = 0
 	return l.s("unitrace: ")
 }
@@ -105,7 +106,7 @@ func lockConsole() {
 		if consoleHeld.CompareAndSwap(0, 1) {
 			return
 		}
-		cpuRelax()
+		machine.CPURelax()
 	}
 }
 

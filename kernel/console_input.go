@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fd"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/rxring"
 	"github.com/unitrace/unitrace/trace/record"
 )
@@ -52,7 +53,7 @@ func initConsoleInput() {
 		fds.SetConsoleInput(true, false)
 		return
 	}
-	conInput = archConsoleInputInit()
+	conInput = machine.ConsoleInputInit()
 	if !conInput {
 		klog().s("console: no interrupt for the UART's input: reads of the console wait for good").nl()
 	}
@@ -104,7 +105,7 @@ func consoleTake() bool {
 		if room == 0 {
 			break
 		}
-		n := archConsoleReceive(conScratch[:room])
+		n := machine.ConsoleReceive(conScratch[:room])
 		for i := 0; i < n; i++ {
 			conIn.Put(conScratch[i])
 		}
@@ -114,7 +115,7 @@ func consoleTake() bool {
 		}
 	}
 	if conIn.StopReceiver() {
-		archConsoleReceiveInterrupt(false)
+		machine.ConsoleReceiveInterrupt(false)
 	}
 	return arrived
 }
@@ -133,7 +134,7 @@ func consoleArrived() {
 // consoleCall is read (vec false: buf and count are its buffer) or readv (vec: an iovec array
 // and its length) of console descriptor n from the system call; it blocks the thread when
 // there is nothing to read yet.
-func consoleCall(f *Frame, n int, vec bool, buf, count uintptr) (uint64, bool) {
+func consoleCall(f *machine.Frame, n int, vec bool, buf, count uintptr) (uint64, bool) {
 	ret, done := consoleRead(n, vec, buf, count)
 	if !done {
 		t := cur()
@@ -146,11 +147,11 @@ func consoleCall(f *Frame, n int, vec bool, buf, count uintptr) (uint64, bool) {
 }
 
 // completeConsoleWait retries the console read of the thread in slot after a wake-up.
-func completeConsoleWait(f *Frame, slot int32) {
+func completeConsoleWait(f *machine.Frame, slot int32) {
 	t := &threads[slot]
 	ret, done := consoleRead(int(t.waitFD), t.waitVec, t.waitAddr, t.waitCount)
 	if done {
-		setSysRet(f, ret)
+		machine.SetSysRet(f, ret)
 		return
 	}
 	t.wait = waitConsole
@@ -196,7 +197,7 @@ func consoleRead(n int, vec bool, buf, count uintptr) (ret uint64, done bool) {
 func consoleResume() {
 	arrived := consoleTake()
 	if !conIn.Stopped() {
-		archConsoleReceiveInterrupt(true)
+		machine.ConsoleReceiveInterrupt(true)
 	}
 	if arrived {
 		consoleArrived()

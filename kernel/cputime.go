@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/mm"
 	"github.com/unitrace/unitrace/kernel/ptimer"
@@ -13,20 +14,20 @@ import (
 // CPU time: the scheduler counts each thread's run time and, within it, the system time: how far
 // its CPU's kernel clock moved during the run (kernel/sched/cputime.go). The entry stubs keep
 // that clock, per CPU and in counter ticks: the time from a thread's trap to the return into a
-// thread (archKernelClock). The clocks of clock_gettime, getrusage, times and the CPU-time timers
+// thread (machine.KernelClock). The clocks of clock_gettime, getrusage, times and the CPU-time timers
 // read it here.
 
 // kernelClock is the scheduler's KernelClock: CPU c's kernel clock at now, in ns. The stubs'
 // ticks are converted once, at the end, so that the reading never goes back: not as a stretch
 // ends (its ticks move from the running part into the total), nor from one reading to the next.
 func kernelClock(c int, now int64) int64 {
-	since, total := archKernelClock(c)
+	since, total := machine.KernelClock(c)
 	if since != 0 {
 		if t := nsToTicks(now); t > since {
 			total += t - since
 		}
 	}
-	_, mult := archClockParams()
+	_, mult := machine.ClockParams()
 	hi, lo := bits.Mul64(total, mult)
 	return int64(hi<<32 | lo>>32)
 }

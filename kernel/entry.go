@@ -1,13 +1,16 @@
 package kernel
 
-import "sync/atomic"
+import (
+	"github.com/unitrace/unitrace/kernel/machine"
+	"sync/atomic"
+)
 
 // The end of every kernel entry that took the kernel lock, on both arches: the CPU must not keep
 // a thread its affinity now excludes, an idle CPU takes a thread that became runnable, and the
 // thread about to resume gets its pending signals. Then the lock is released and the trap
 // returns into whatever context f holds.
-func finishEntry(f *Frame) {
-	if scheduler.Excluded(cpuIndex()) {
+func finishEntry(f *machine.Frame) {
+	if scheduler.Excluded(machine.CPUIndex()) {
 		enqueue(curSlot())
 		schedule(f)
 	}
@@ -48,7 +51,7 @@ func publishSchedHints() {
 }
 
 // runnableHere reports, without the lock, whether a queued thread may run on this CPU.
-func runnableHere() bool { return schedHints.runnableOn.Load()&(1<<uint(cpuIndex())) != 0 }
+func runnableHere() bool { return schedHints.runnableOn.Load()&(1<<uint(machine.CPUIndex())) != 0 }
 
 // tickNeedsLock reports whether this tick has work under the kernel lock: a thread waiting that
 // may run here (to preempt for, or to leave idle for), a sleeper or a wall-clock timer due, a
@@ -65,7 +68,7 @@ func tickNeedsLock() bool {
 // deliver a signal, or move a thread its affinity excludes. It reports false if a kick is on
 // its way there already (or c is this CPU).
 func kickCPU(c int) bool {
-	if c < 0 || c >= numCPUs || c == cpuIndex() || cpuLocals[c].kicked.Swap(true) {
+	if c < 0 || c >= numCPUs || c == machine.CPUIndex() || cpuLocals[c].kicked.Swap(true) {
 		return false
 	}
 	sendIPI(c)

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/symtab"
 	"github.com/unitrace/unitrace/trace/record"
 	"github.com/unitrace/unitrace/trace/wire"
@@ -11,7 +12,7 @@ import (
 // itself, a double fault, an exception in the idle thread) and stops the machine: vector, error
 // code, fault address, all registers, and a backtrace from the exception frame's pc followed by
 // its frame-pointer chain, every step validated. It never returns.
-func kernelFault(f *Frame, why string) {
+func kernelFault(f *machine.Frame, why string) {
 	if otherCPUStopping() {
 		parkForGood() // one report at a time: the machine is stopping already
 	}
@@ -20,7 +21,7 @@ func kernelFault(f *Frame, why string) {
 		pc, _, _ := framePCSPFP(f)
 		klog().s("kernel fault while reporting a kernel fault: pc ").x(uint64(pc)).nl()
 		klog().s("kernel fault, halting").nl()
-		exitMachine(faultExitValue)
+		machine.Exit(machine.FaultExitValue)
 	}
 	inFaultReport = true
 	if !stopOtherCPUs() {
@@ -28,7 +29,7 @@ func kernelFault(f *Frame, why string) {
 	}
 	klog().s("kernel fault: ").s(why).nl()
 	if numCPUs > 1 {
-		klog().s("on cpu ").d(int64(cpuIndex())).s(" of ").d(int64(numCPUs)).s("; the others are stopped").nl()
+		klog().s("on cpu ").d(int64(machine.CPUIndex())).s(" of ").d(int64(numCPUs)).s("; the others are stopped").nl()
 	}
 	printTrap(f)
 	dumpRegs(f)
@@ -37,7 +38,7 @@ func kernelFault(f *Frame, why string) {
 	printKernelBacktrace(pc, sp, fp)
 	traceFinish(wire.EndPanic, 0) // the trace up to the fault is the best evidence there is
 	klog().s("kernel fault, halting").nl()
-	exitMachine(faultExitValue)
+	machine.Exit(machine.FaultExitValue)
 }
 
 // printKernelBacktrace prints pc, then the frame-pointer chain from fp if sp is on a kernel
@@ -47,8 +48,8 @@ func printKernelBacktrace(pc, sp, fp uintptr) {
 	printFrame(&syms, haveSyms, pc, false)
 	var pcs [unwind.MaxDepth]uint64
 	n, how := 0, record.Flags(0)
-	if lo, hi, ok := kernelStackBounds(sp); ok {
-		tlo, thi := textRange()
+	if lo, hi, ok := machine.KernelStackBounds(sp); ok {
+		tlo, thi := machine.TextRange()
 		w := unwind.Walk{StackLo: lo, StackHi: hi, TextLo: tlo, TextHi: thi}
 		n, how = w.PCs(fp, pcs[:])
 	} else {
@@ -70,12 +71,12 @@ var inFaultReport bool
 
 // kernelSymtab reads the image's own pclntab.
 func kernelSymtab() (symtab.Table, bool) {
-	start, end := pclntab()
-	text, _ := textRange()
+	start, end := machine.Pclntab()
+	text, _ := machine.TextRange()
 	if end <= start {
 		return symtab.Table{}, false
 	}
-	return symtab.New(bytesAt(start, end-start), text)
+	return symtab.New(machine.BytesAt(start, end-start), text)
 }
 
 // printFrame prints one backtrace entry, "pc function+offset file:line", with the functions
@@ -115,7 +116,7 @@ func printFrame(syms *symtab.Table, ok bool, pc uintptr, isReturn bool) {
 func panicBoot(why string) {
 	klog().s("kernel fault: boot: ").s(why).nl()
 	klog().s("kernel fault, halting").nl()
-	exitMachine(faultExitValue)
+	machine.Exit(machine.FaultExitValue)
 }
 
 // crashForTest makes the kernel fault on purpose (boot option unitrace.debug=kfault), so the
@@ -123,5 +124,5 @@ func panicBoot(why string) {
 func crashForTest() {
 	klog().s("debug: faulting in the kernel on purpose").nl()
 	bad := uintptr(8)
-	_ = *(*uint64)(ptr(bad))
+	_ = *(*uint64)(machine.Ptr(bad))
 }

@@ -1,20 +1,23 @@
 package kernel
 
-import "github.com/unitrace/unitrace/arch/amd64"
+import (
+	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/kernel/machine"
+)
 
 // The amd64 half of the kernel fault report: the trap's own words and the registers.
 
 // printTrap prints the vector, the error code and the fault address of f.
-func printTrap(f *Frame) {
+func printTrap(f *machine.Frame) {
 	klog().s("vector ").u(f.Vector).s(" (").s(vectorName(f.Vector)).s(") error ").x(f.ErrorCode).s(" cr2 ").x(f.CR2).nl()
 }
 
 // framePCSPFP returns the trapped context's pc, stack pointer and frame pointer.
-func framePCSPFP(f *Frame) (pc, sp, fp uintptr) {
+func framePCSPFP(f *machine.Frame) (pc, sp, fp uintptr) {
 	return uintptr(f.RIP), uintptr(f.RSP), uintptr(f.RBP)
 }
 
-func dumpRegs(f *Frame) {
+func dumpRegs(f *machine.Frame) {
 	pairs := [...]struct {
 		name string
 		v    uint64
@@ -53,4 +56,4 @@ func vectorName(v uint64) string {
 }
 
 // frameInterruptsMasked reports whether the trapped context ran with interrupts masked.
-func frameInterruptsMasked(f *Frame) bool { return f.RFLAGS&amd64.FlagIF == 0 }
+func frameInterruptsMasked(f *machine.Frame) bool { return f.RFLAGS&amd64.FlagIF == 0 }

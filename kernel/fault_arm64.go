@@ -1,6 +1,9 @@
 package kernel
 
-import "github.com/unitrace/unitrace/arch/arm64"
+import (
+	"github.com/unitrace/unitrace/arch/arm64"
+	"github.com/unitrace/unitrace/kernel/machine"
+)
 
 // The arm64 half of the kernel fault report: the exception's own words and the registers.
 
@@ -9,7 +12,7 @@ var kindNames = [...]string{"sync from a thread", "IRQ from a thread", "FIQ from
 	"SError in the kernel"}
 
 // printTrap prints the kind of exception, its syndrome and the fault address.
-func printTrap(f *Frame) {
+func printTrap(f *machine.Frame) {
 	kind := "from a lower exception level"
 	if f.Kind < uint64(len(kindNames)) {
 		kind = kindNames[f.Kind]
@@ -19,10 +22,10 @@ func printTrap(f *Frame) {
 }
 
 // framePCSPFP returns the trapped context's pc, stack pointer and frame pointer.
-func framePCSPFP(f *Frame) (pc, sp, fp uintptr) { return f.PC(), f.SP(), f.FP() }
+func framePCSPFP(f *machine.Frame) (pc, sp, fp uintptr) { return f.PC(), f.SP(), f.FP() }
 
 // dumpRegs prints the general registers, four to a line.
-func dumpRegs(f *Frame) {
+func dumpRegs(f *machine.Frame) {
 	l := klog()
 	for i := 0; i < 31; i++ {
 		if i%4 == 0 && i > 0 {
@@ -36,4 +39,4 @@ func dumpRegs(f *Frame) {
 }
 
 // frameInterruptsMasked reports whether the trapped context ran with interrupts masked (PSTATE.I).
-func frameInterruptsMasked(f *Frame) bool { return f.SPSR&arm64.SPSRI != 0 }
+func frameInterruptsMasked(f *machine.Frame) bool { return f.SPSR&arm64.SPSRI != 0 }

@@ -1,5 +1,7 @@
 package kernel
 
+import "github.com/unitrace/unitrace/kernel/machine"
+
 // Interrupts held back from kernel code.
 //
 // Kernel code handles a thread's trap with interrupts unmasked and, as long as nothing else
@@ -34,7 +36,7 @@ package kernel
 func holdBackInterrupts() {
 	if l := here(); !l.held {
 		l.held = true
-		raisePriority()
+		machine.RaisePriority()
 	}
 }
 
@@ -45,6 +47,6 @@ func holdBackInterrupts() {
 func releaseHeldInterrupts() {
 	if l := here(); l.held {
 		l.held = false
-		lowerPriority()
+		machine.LowerPriority()
 	}
 }

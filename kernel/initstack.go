@@ -5,6 +5,7 @@ import (
 
 	"github.com/unitrace/unitrace/boot"
 	"github.com/unitrace/unitrace/kernel/initstack"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/mm"
 )
 
@@ -35,7 +36,7 @@ func buildInitialStack() uintptr {
 	for i := 0; i < nenv; i++ {
 		envv[i] = cmdline.Env(i)
 	}
-	aux := initstack.Auxv{PageSize: pageSize, HWCap: archHWCap(), Platform: archPlatform, SysinfoEHDR: uint64(setupVDSO())}
+	aux := initstack.Auxv{PageSize: pageSize, HWCap: machine.HWCap(), Platform: machine.Platform, SysinfoEHDR: uint64(setupVDSO())}
 	for i := 0; i < len(aux.Random); i += 8 {
 		binary.LittleEndian.PutUint64(aux.Random[i:], random64())
 	}

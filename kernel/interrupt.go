@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/sched"
 )
 
@@ -48,7 +49,7 @@ func interruptWait(slot int32) {
 
 // completeInterrupted ends the call of the thread in slot, woken by a signal in a wait of kind,
 // in f. It returns the result syscall_exit reports.
-func completeInterrupted(f *Frame, slot int32, kind waitKind) uint64 {
+func completeInterrupted(f *machine.Frame, slot int32, kind waitKind) uint64 {
 	t := &threads[slot]
 	t.noSigpipe = false // a pair send's MSG_NOSIGNAL ends with its call
 	switch {
@@ -56,29 +57,29 @@ func completeInterrupted(f *Frame, slot int32, kind waitKind) uint64 {
 		if t.waitAddr != 0 {
 			writeTimespec(t.waitAddr, max(t.deadline-nanotime(), 0))
 		}
-		setSysRet(f, neg(abi.EINTR))
+		machine.SetSysRet(f, neg(abi.EINTR))
 	case kind == waitEpoll, kind == waitFutex && t.deadline != 0:
-		setSysRet(f, neg(abi.EINTR))
+		machine.SetSysRet(f, neg(abi.EINTR))
 	case kind == waitPoll:
 		pollInterrupted(f, t)
 	case kind == waitPipe && t.waitArg > 0:
-		setSysRet(f, t.waitArg)
+		machine.SetSysRet(f, t.waitArg)
 	case kind == waitNet && t.sock.moved > 0:
-		setSysRet(f, sockSpliceEnd(slot, t.sock.moved))
+		machine.SetSysRet(f, sockSpliceEnd(slot, t.sock.moved))
 	case kind == waitFIFO:
 		abandonFIFOOpen(slot)
-		rewindSyscall(f)
+		machine.RewindSyscall(f)
 		t.restarting = true
 		return neg(abi.ERESTARTSYS)
 	case kind == waitNet:
 		sockAbandon(slot)
-		rewindSyscall(f)
+		machine.RewindSyscall(f)
 		t.restarting = true
 		return neg(abi.ERESTARTSYS)
 	default:
-		rewindSyscall(f)
+		machine.RewindSyscall(f)
 		t.restarting = true
 		return neg(abi.ERESTARTSYS)
 	}
-	return sysRet(f)
+	return machine.SysRet(f)
 }

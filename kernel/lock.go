@@ -1,6 +1,9 @@
 package kernel
 
-import "sync/atomic"
+import (
+	"github.com/unitrace/unitrace/kernel/machine"
+	"sync/atomic"
+)
 
 // The kernel lock. Every kernel entry that touches shared state (system calls, page faults,
 // the scheduler tick, device interrupts) runs under it, with interrupts masked, so the kernel's
@@ -33,9 +36,9 @@ const lockSpins = 64
 // lockKernel takes the kernel lock for the entry whose Frame is f (nil outside a trap).
 //
 //go:nosplit
-func lockKernel(f *Frame) {
+func lockKernel(f *machine.Frame) {
 	if klock.held.Load() != 0 || !klock.held.CompareAndSwap(0, 1) {
-		start := ticks()
+		start := machine.Ticks()
 		for spins := 0; klock.held.Load() != 0 || !klock.held.CompareAndSwap(0, 1); spins++ {
 			waitingForLock(f)
 			if spins >= lockSpins {
@@ -44,7 +47,7 @@ func lockKernel(f *Frame) {
 		}
 		l := here()
 		l.lockWaits.Add(1)
-		l.lockWaitTicks.Add(ticks() - start)
+		l.lockWaitTicks.Add(machine.Ticks() - start)
 	}
 	here().lockTaken.Add(1)
 }
@@ -69,7 +72,7 @@ func unlockKernel() {
 // and ends the WFI anyway).
 func sleepForLock() {
 	l := here()
-	bit := uint64(1) << uint(cpuIndex())
+	bit := uint64(1) << uint(machine.CPUIndex())
 	atomic.StoreUint32(&l.lockWake, 0)
 	klock.sleepers.Or(bit)
 	if klock.held.Load() != 0 && !otherCPUStopping() && l.xcallAck.Load() >= xcall.seq.Load() {
@@ -114,12 +117,12 @@ func lowestCPU(mask uint64) int {
 
 // waitingForLock is one turn of the wait for the kernel lock: it serves what other CPUs ask of
 // this one meanwhile.
-func waitingForLock(f *Frame) {
+func waitingForLock(f *machine.Frame) {
 	if otherCPUStopping() {
 		parkForGood()
 	}
 	serveCrossCall(f)
-	cpuRelax()
+	machine.CPURelax()
 }
 
 // reportLock prints how often the kernel lock was taken and how long CPUs waited for it: the
@@ -132,7 +135,7 @@ func reportLock() {
 		waits += l.lockWaits.Load()
 		waitTicks += l.lockWaitTicks.Load()
 	}
-	hz := max(ticksHz(), 1)
+	hz := max(machine.TicksHz(), 1)
 	l := klog().s("kernel lock: taken ").u(taken).s(" times, ").u(waits).s(" after a wait; waited ").
 		u(waitTicks/hz*1000 + waitTicks%hz*1000/hz).s(" ms in all")
 	if waits > 0 {

@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fd"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/sockwire"
 	"github.com/unitrace/unitrace/kernel/virtio"
 )
@@ -68,7 +69,7 @@ func initNetPort(mem uintptr) {
 	}
 	netPort.port = p
 	netPort.fill, netPort.flight = mem, mem+pageUp(netBufSize)
-	vdev.Open(&bus, p)
+	vdev.Open(&machine.Bus, p)
 }
 
 // netAvailable reports whether socket calls can reach the host.
@@ -88,7 +89,7 @@ func netQueue(h sockwire.Header, dataLen int) (data []byte, ok bool) {
 	if !netRoom(dataLen) {
 		return nil, false
 	}
-	b := bytesAt(netPort.fill+uintptr(netPort.fillN), uintptr(sockwire.HeaderSize+dataLen))
+	b := machine.BytesAt(netPort.fill+uintptr(netPort.fillN), uintptr(sockwire.HeaderSize+dataLen))
 	h.Kind = sockwire.KindRequest
 	if !sockwire.PutHeader(b, h, dataLen) {
 		return nil, false
@@ -114,7 +115,7 @@ func netFlush() {
 	if netPort.busy || netPort.fillN == 0 {
 		return
 	}
-	tok, err := vdev.Send(&bus, netPort.port, netPort.fill, uint32(netPort.fillN))
+	tok, err := vdev.Send(&machine.Bus, netPort.port, netPort.fill, uint32(netPort.fillN))
 	if err != virtio.OK {
 		return // the queue is full or the host not there yet: the next interrupt tries again
 	}
@@ -141,7 +142,7 @@ func netInterrupt(ev virtio.Events) {
 // netReceive parses every whole frame received and keeps the rest for the next interrupt.
 func netReceive() {
 	for {
-		n, err := vdev.Receive(&bus, netPort.port, netPort.rx[netPort.rxN:])
+		n, err := vdev.Receive(&machine.Bus, netPort.port, netPort.rx[netPort.rxN:])
 		if err != virtio.OK && err != virtio.ErrHostClosed {
 			return
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/unitrace/unitrace/goroutines"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/record"
@@ -159,9 +160,9 @@ func startBootOffCPU() {
 	s.reader.L = *l
 	s.reader.TextLo, s.reader.TextHi = unwind.TextRange()
 	s.max = n
-	s.period = max(ticksHz()/uint64(hz), 1)
+	s.period = max(machine.TicksHz()/uint64(hz), 1)
 	s.periodNs = 1_000_000_000 / uint64(hz)
-	s.next = ticks() + s.period
+	s.next = machine.Ticks() + s.period
 	s.on = true
 	armNext()
 }
@@ -170,7 +171,7 @@ func startBootOffCPU() {
 //
 //go:nosplit
 func sweepDeadline() uint64 {
-	if !sweep.on || cpuIndex() != 0 {
+	if !sweep.on || machine.CPUIndex() != 0 {
 		return 0
 	}
 	return sweep.next
@@ -179,7 +180,7 @@ func sweepDeadline() uint64 {
 // sweepIfDue runs the sweep on the boot CPU when it is due (the timer's interrupt, now in ticks).
 func sweepIfDue(now uint64) {
 	s := &sweep
-	if !s.on || cpuIndex() != 0 || now < s.next {
+	if !s.on || machine.CPUIndex() != 0 || now < s.next {
 		return
 	}
 	missed := (now - s.next) / s.period
@@ -235,7 +236,7 @@ func (s *sweeper) run(now, weightNs uint64) {
 		}
 	}
 	s.looked += uint64(visit)
-	cost := ticks() - now
+	cost := machine.Ticks() - now
 	s.costTicks += cost
 	s.costMax = max(s.costMax, cost)
 }
@@ -421,7 +422,7 @@ func sweepKey(g *goroutines.G) (key uint64, onCPU bool) {
 			}
 			t := &threads[slot]
 			h = mix(h, uint64(st)|uint64(t.wait)<<8|t.sysNr<<16)
-			h = mix(mix(mix(h, uint64(framePC(&t.frame))), uint64(frameSP(&t.frame))), uint64(t.gen))
+			h = mix(mix(mix(h, uint64(machine.FramePC(&t.frame))), uint64(machine.FrameSP(&t.frame))), uint64(t.gen))
 		}
 	} else if g.State == goroutines.StateRunning {
 		return 0, true
@@ -444,7 +445,7 @@ func mix(h, v uint64) uint64 {
 func threadStack(t *thread, st *goroutineStack, blocked bool) record.Flags {
 	var e trace.StackEntry
 	var chain [trace.MaxDepth]uint64
-	n := trace.CaptureFrame(addrOfFrame(&t.frame), &e, &chain)
+	n := trace.CaptureFrame(machine.AddrOfFrame(&t.frame), &e, &chain)
 	st.sp, st.fp, st.lr, st.w0, st.w1 = e.SP, e.FP, e.LR, e.W0, e.W1
 	k := 0
 	flags := record.Flags(e.Flags) & (record.StackTrunc | record.WalkStop)
@@ -506,6 +507,6 @@ func reportOffCPU() {
 
 // ticksToNs converts a duration in ticks to nanoseconds.
 func ticksToNs(t uint64) uint64 {
-	hz := max(ticksHz(), 1)
+	hz := max(machine.TicksHz(), 1)
 	return t/hz*1_000_000_000 + t%hz*1_000_000_000/hz
 }

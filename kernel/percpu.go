@@ -3,6 +3,7 @@ package kernel
 import (
 	"sync/atomic"
 
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/trace/record"
 )
@@ -97,12 +98,12 @@ func (l *cpuLocal) noteTrap(vector, pc uint64) {
 // here is the calling CPU's state.
 //
 //go:nosplit
-func here() *cpuLocal { return &cpuLocals[cpuIndex()&(maxCPUs-1)] }
+func here() *cpuLocal { return &cpuLocals[machine.CPUIndex()&(maxCPUs-1)] }
 
 // curSlot is the slot of the thread running on the calling CPU.
 //
 //go:nosplit
-func curSlot() int32 { return scheduler.Current(cpuIndex()) }
+func curSlot() int32 { return scheduler.Current(machine.CPUIndex()) }
 
 // isIdleSlot reports whether slot is an idle thread's.
 func isIdleSlot(slot int32) bool { return sched.IsIdle(slot) }

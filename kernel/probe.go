@@ -1,6 +1,9 @@
 package kernel
 
-import "sync/atomic"
+import (
+	"github.com/unitrace/unitrace/kernel/machine"
+	"sync/atomic"
+)
 
 // Probing a CPU that takes no interrupts. A CPU that stopped taking timer ticks runs with
 // interrupts masked (or its vCPU is not running), so neither an IPI nor the stacks capture
@@ -24,15 +27,15 @@ const probeWait = 100e6
 // answerProbe runs in the NMI handler: if a probe is wanted it records the interrupted context.
 //
 //go:nosplit
-func answerProbe(f *Frame) {
-	p := &probes[cpuIndex()&(maxCPUs-1)]
+func answerProbe(f *machine.Frame) {
+	p := &probes[machine.CPUIndex()&(maxCPUs-1)]
 	if p.want.Load() == 0 {
 		return
 	}
 	p.want.Store(0)
 	pc, sp, fp := framePCSPFP(f)
 	p.pc, p.sp, p.fp = uint64(pc), uint64(sp), uint64(fp)
-	_, _, p.kernel = kernelStackBounds(sp)
+	_, _, p.kernel = machine.KernelStackBounds(sp)
 	p.masked = frameInterruptsMasked(f)
 	p.done.Store(1)
 }
@@ -59,7 +62,7 @@ func reportWhereCPUIs(c int) {
 	}
 	deadline := nanotime() + probeWait
 	for p.done.Load() == 0 && nanotime() < deadline {
-		cpuRelax()
+		machine.CPURelax()
 	}
 	if p.done.Load() == 0 {
 		p.want.Store(0)

@@ -6,6 +6,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/procfs"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
+	"github.com/unitrace/unitrace/kernel/machine"
 )
 
 // /proc: the process file system (package procfs), mounted at boot. It reads the kernel's own
@@ -33,7 +34,7 @@ func mountProc(now fs.Timespec) {
 	info.Pid = processID
 	info.SetExe(argv0)
 	info.BootWall = bootWallNanos
-	start, end := imageRange()
+	start, end := machine.ImageRange()
 	info.ImageBytes = uint64(end - start)
 	archCPUInfo(&info.CPU)
 	root := rootNS.Root()

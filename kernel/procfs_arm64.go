@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/arch/arm64"
 	"github.com/unitrace/unitrace/kernel/fs/procfs"
+	"github.com/unitrace/unitrace/kernel/machine"
 )
 
 // archCPUInfo fills in what /proc/cpuinfo says of the processor: MIDR_EL1's fields (the boot
@@ -16,6 +17,6 @@ func archCPUInfo(c *procfs.CPU) {
 	c.Architecture = 8
 	c.Part = uint32(m >> 4 & 0xfff)
 	c.Revision = uint32(m & 0xf)
-	c.HWCap = archHWCap()
+	c.HWCap = machine.HWCap()
 	c.TimerHz = arm64.TicksHz()
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/sampler"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/record"
@@ -80,7 +81,7 @@ func startSampler(hz uint64) uint64 {
 	tpSamplerTick.SetFlags(flags)
 	atomic.StoreUint64(&samplerHz, hz)
 	crossCall(xcallSamplerStart, hz)
-	return uint64(samplers[cpuIndex()].Hz())
+	return uint64(samplers[machine.CPUIndex()].Hz())
 }
 
 // stopSampler turns every CPU's sampler off. When it returns no further sample is taken: each
@@ -95,17 +96,17 @@ func stopSampler() {
 // startLocalSampler starts this CPU's sampler at hz with its own random phase. Interrupts are
 // masked (serveCrossCall): the sampler's own interrupt must not see it half set up.
 func startLocalSampler(hz uint64) {
-	s := &samplers[cpuIndex()&(maxCPUs-1)]
-	r, _ := hwRandom()
-	now := ticks()
-	s.Start(uint32(hz), ticksHz(), now, r^now^uint64(cpuIndex())<<32)
+	s := &samplers[machine.CPUIndex()&(maxCPUs-1)]
+	r, _ := machine.HWRandom()
+	now := machine.Ticks()
+	s.Start(uint32(hz), machine.TicksHz(), now, r^now^uint64(machine.CPUIndex())<<32)
 	here().sampleCarry = 0
 	armNext()
 }
 
 // stopLocalSampler stops this CPU's sampler (interrupts masked, as for startLocalSampler).
 func stopLocalSampler() {
-	samplers[cpuIndex()&(maxCPUs-1)].Stop()
+	samplers[machine.CPUIndex()&(maxCPUs-1)].Stop()
 	armNext()
 }
 
@@ -128,11 +129,11 @@ func takeSample(s *sampler.CPU, now uint64) {
 //
 //go:noinline
 func sampleAtExit(entered uint64) {
-	s := &samplers[cpuIndex()&(maxCPUs-1)]
+	s := &samplers[machine.CPUIndex()&(maxCPUs-1)]
 	if !s.On() {
 		return
 	}
-	if now := ticks(); s.Due(now) && s.Next() >= entered {
+	if now := machine.Ticks(); s.Due(now) && s.Next() >= entered {
 		late, weight := fireSample(s, now)
 		finishSample(s, now, weight, tpSamplerTick.EmitSampleHere(s.NsFromTicks(late), weight, false))
 	}
@@ -164,10 +165,10 @@ func finishSample(s *sampler.CPU, now, weight uint64, res trace.SampleResult) {
 	if res == trace.SampleNested {
 		here().sampleCarry = weight
 	}
-	if throttled, oldHz, newHz := s.Cost(ticks() - now); throttled {
+	if throttled, oldHz, newHz := s.Cost(machine.Ticks() - now); throttled {
 		trace.EmitThrottle(uint64(oldHz), uint64(newHz))
 	}
-	trace.NoteSampler(cpuIndex(), s.Samples, s.Late, s.Throttles)
+	trace.NoteSampler(machine.CPUIndex(), s.Samples, s.Late, s.Throttles)
 }
 
 // reportSampler prints the sampler's counters and handler cost at exit, when it ran: the

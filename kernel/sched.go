@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/kernel/timerq"
 	"github.com/unitrace/unitrace/trace"
@@ -32,15 +33,15 @@ func enqueue(slot int32) {
 // CPU. It is not inlined: sched_switch's backtrace starts here.
 //
 //go:noinline
-func switchTo(f *Frame, prev, next int32) {
+func switchTo(f *machine.Frame, prev, next int32) {
 	threads[prev].frame = *f
-	archSaveFPU(&threads[prev].frame)
+	machine.SaveFPU(&threads[prev].frame)
 	tpSchedSwitch.Emit2(uint64(threads[prev].tid), uint64(threads[next].tid))
 	t := &threads[next]
 	*f = t.frame
-	archLoadFPU(f)
+	machine.LoadFPU(f)
 	here().switches.Add(1)
-	trace.SetThread(cpuIndex(), uint32(t.tid))
+	trace.SetThread(machine.CPUIndex(), uint32(t.tid))
 	if t.wait != waitNone {
 		completeWait(f, next)
 	}
@@ -49,8 +50,8 @@ func switchTo(f *Frame, prev, next int32) {
 // schedule switches this CPU, in f, to the thread it runs next, after the current one stopped
 // running (blocked, exited, or was preempted and queued). With nothing runnable here it runs
 // this CPU's idle thread.
-func schedule(f *Frame) {
-	cpu := cpuIndex()
+func schedule(f *machine.Frame) {
+	cpu := machine.CPUIndex()
 	for {
 		prev, next := scheduler.Next(cpu, nanotime(), kernelClock)
 		if next == prev {
@@ -69,7 +70,7 @@ func schedule(f *Frame) {
 // that reached it, for the stacks snapshot (not inlined, so that the path starts at its caller).
 //
 //go:noinline
-func block(f *Frame, kind waitKind) {
+func block(f *machine.Frame, kind waitKind) {
 	t := cur()
 	t.nkpath = int32(unwind.CallerPath(t.kpath[:]))
 	noteBlocked(t)
@@ -106,8 +107,8 @@ func wake(slot int32, timedOut bool) {
 }
 
 // yield puts the running thread at the back of the run queue if anything else can run here.
-func yield(f *Frame) {
-	if !scheduler.RunnableFor(cpuIndex()) {
+func yield(f *machine.Frame) {
+	if !scheduler.RunnableFor(machine.CPUIndex()) {
 		return
 	}
 	if !onIdle() {
@@ -119,14 +120,14 @@ func yield(f *Frame) {
 // tick runs on every timer tick of every CPU, before the kernel lock: it reports whether the
 // tick has work under the lock (tickLocked). Most ticks have none, and take no lock: the lock
 // is the one thing CPUs contend for.
-func tick(f *Frame) (needsLock bool) {
+func tick(f *machine.Frame) (needsLock bool) {
 	tpTimerTick.Emit1(uint64(schedHints.runnable.Load()))
 	return tickNeedsLock()
 }
 
 // tickLocked wakes expired sleepers, then switches this CPU to a runnable thread if the policy
 // says a switch is due (the quantum is used up, or the CPU is idle).
-func tickLocked(f *Frame) {
+func tickLocked(f *machine.Frame) {
 	watchdogScan()
 	now := nanotime()
 	setWaker(record.WakerTimer)
@@ -138,7 +139,7 @@ func tickLocked(f *Frame) {
 	expireTimerfds(now)
 	setWaker(record.WakerThread)
 	sampleLoad(now)
-	if scheduler.TickDue(cpuIndex(), now) {
+	if scheduler.TickDue(machine.CPUIndex(), now) {
 		yield(f)
 	}
 }
@@ -153,8 +154,8 @@ func sleepUntil(deadline, slack int64) {
 
 // leaveIdle runs at the end of every kernel entry: a CPU on its idle thread takes a thread that
 // became runnable meanwhile (woken by this entry, or by another CPU's kick).
-func leaveIdle(f *Frame) {
-	if onIdle() && scheduler.RunnableFor(cpuIndex()) {
+func leaveIdle(f *machine.Frame) {
+	if onIdle() && scheduler.RunnableFor(machine.CPUIndex()) {
 		schedule(f)
 	}
 }
@@ -162,7 +163,7 @@ func leaveIdle(f *Frame) {
 // kickIdleCPU wakes one idle CPU, other than this one, that may run the runnable thread slot:
 // it takes the thread at the end of the IPI's kernel entry (leaveIdle).
 func kickIdleCPU(slot int32) {
-	idle := scheduler.IdleFor(slot, cpuIndex())
+	idle := scheduler.IdleFor(slot, machine.CPUIndex())
 	for c := 0; c < numCPUs; c++ {
 		if idle&(1<<uint(c)) == 0 || !cpuLocals[c].online.Load() {
 			continue

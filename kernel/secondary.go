@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/trace"
 )
 
@@ -57,7 +58,7 @@ func startSecondaries() {
 	}
 	deadline := nanotime() + secondaryWait
 	for onlineCPUs() < numCPUs && nanotime() < deadline {
-		cpuRelax()
+		machine.CPURelax()
 	}
 	if numCPUs > 1 || opts.verbose {
 		klog().s("smp: ").d(int64(onlineCPUs())).s(" CPUs online").nl()
@@ -68,15 +69,15 @@ func startSecondaries() {
 // enters the kernel, on its own kernel stack with interrupts masked.
 func secondaryMain(cpu uint64) {
 	c := int(cpu)
-	if c <= 0 || c >= numCPUs || c != cpuIndex() {
+	if c <= 0 || c >= numCPUs || c != machine.CPUIndex() {
 		for {
-			parkCPU() // not a CPU the kernel asked for: keep out of everything
+			machine.ParkCPU() // not a CPU the kernel asked for: keep out of everything
 		}
 	}
 	initSecondaryCPU()
 	l := &cpuLocals[c]
 	idle := &threads[c]
-	archIdleFrame(&idle.frame) // the scheduler has every CPU on its idle thread until it picks another
+	machine.IdleFrame(&idle.frame) // the scheduler has every CPU on its idle thread until it picks another
 	trace.SetThread(c, 0)
 	startTick()
 	if hz := atomic.LoadUint64(&samplerHz); hz != 0 {
@@ -87,13 +88,13 @@ func secondaryMain(cpu uint64) {
 	if opts.maskSpin && c == numCPUs-1 {
 		spinMaskedForTest()
 	}
-	archEnter(&idle.frame)
+	machine.Enter(&idle.frame)
 }
 
 // spinMaskedForTest keeps this CPU busy in the kernel with interrupts masked for 3 s
 // (unitrace.debug=maskspin): a CPU the watchdog sees take no tick, and has to probe.
 func spinMaskedForTest() {
 	for end := nanotime() + 3e9; nanotime() < end; {
-		cpuRelax()
+		machine.CPURelax()
 	}
 }

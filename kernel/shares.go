@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/boot"
 	"github.com/unitrace/unitrace/kernel/fs"
@@ -76,9 +77,9 @@ func shareMemory() uintptr {
 	if nShareWords == 0 {
 		return 0
 	}
-	window, slots := virtioWindow()
+	window, slots := machine.VirtioWindow()
 	var found [vfs.MaxShares]uintptr
-	n := virtio.FindDevices(&bus, window, slots, virtio.DeviceID9P, found[:])
+	n := virtio.FindDevices(&machine.Bus, window, slots, virtio.DeviceID9P, found[:])
 	for i := 0; i < n; i++ {
 		shareDevs[i] = shareDev{base: found[i], fs: -1}
 	}
@@ -94,7 +95,7 @@ func initShares(block uintptr) {
 		d := &shareDevs[i]
 		d.mem = block + uintptr(i)*pageUp(shareMemSize)
 		cfg := virtio.NinePConfig{Base: d.base, MemPA: d.mem, MemSize: virtio.NinePMemSize}
-		if err := d.dev.Init(&bus, &bus, cfg); err != virtio.OK {
+		if err := d.dev.Init(&machine.Bus, &machine.Bus, cfg); err != virtio.OK {
 			klog().s("shared directory: virtio-9p at ").x(uint64(d.base)).s(": ").s(err.String()).nl()
 			panicBoot("a shared directory's device does not start")
 		}
@@ -213,7 +214,7 @@ func shareSend(d *shareDev) {
 			return
 		}
 		off := uintptr(tag) * shareMsize
-		tok, err := d.dev.Send(&bus, buf.Req+off, n, buf.Resp+off, shareMsize)
+		tok, err := d.dev.Send(&machine.Bus, buf.Req+off, n, buf.Resp+off, shareMsize)
 		if err != virtio.OK {
 			// The queue holds 64 requests and a session MaxOps: only a broken device refuses.
 			klog().s("shared directory: virtio-9p at ").x(uint64(d.base)).s(": ").s(err.String()).nl()
@@ -237,9 +238,9 @@ func shareHarvest(d *shareDev, interrupt bool) bool {
 	var done [p9.MaxOps]virtio.NineCompletion
 	n, more, raised := 0, false, false
 	if interrupt {
-		n, more, raised = d.dev.Interrupt(&bus, done[:])
+		n, more, raised = d.dev.Interrupt(&machine.Bus, done[:])
 	} else {
-		n, more = d.dev.Poll(&bus, done[:])
+		n, more = d.dev.Poll(&machine.Bus, done[:])
 	}
 	for {
 		for i := 0; i < n; i++ {
@@ -248,7 +249,7 @@ func shareHarvest(d *shareDev, interrupt bool) bool {
 		if !more {
 			break
 		}
-		n, more = d.dev.Poll(&bus, done[:])
+		n, more = d.dev.Poll(&machine.Bus, done[:])
 	}
 	if d.dev.Broken() {
 		klog().s("shared directory: virtio-9p at ").x(uint64(d.base)).s(" broke its queue").nl()
@@ -323,7 +324,7 @@ func beginFiles(slot int32) {
 
 // endFiles ends the system call of the thread in slot, or, for a call that must wait for a
 // share, blocks it (done false).
-func endFiles(f *Frame, slot int32, ret uint64, done bool, retry bool) bool {
+func endFiles(f *machine.Frame, slot int32, ret uint64, done bool, retry bool) bool {
 	if rootNS.Shares() == 0 || !done {
 		return done
 	}
@@ -354,11 +355,11 @@ var (
 
 // rerunSyscall runs system call nr again, as dispatch does (the calls that reach a share are
 // all in the table).
-func rerunSyscall(f *Frame, nr uint64, a syscallArgs) (uint64, bool) {
+func rerunSyscall(f *machine.Frame, nr uint64, a machine.SyscallArgs) (uint64, bool) {
 	if sysTableAt == 0 || nr >= uint64(sysTableLen) {
 		return neg(abi.ENOSYS), true
 	}
-	c := unsafe.Slice((*sysCall)(ptr(sysTableAt)), sysTableLen)[nr]
+	c := unsafe.Slice((*sysCall)(machine.Ptr(sysTableAt)), sysTableLen)[nr]
 	if c.handler == nil {
 		return neg(abi.ENOSYS), true
 	}
@@ -366,13 +367,13 @@ func rerunSyscall(f *Frame, nr uint64, a syscallArgs) (uint64, bool) {
 }
 
 // completeShareWait runs the system call of the thread in slot again after its share's reply.
-func completeShareWait(f *Frame, slot int32) {
+func completeShareWait(f *machine.Frame, slot int32) {
 	t := &threads[slot]
-	var a syscallArgs
-	sysArgs(f, &a)
+	var a machine.SyscallArgs
+	machine.SysArgs(f, &a)
 	beginFiles(slot)
 	ret, done := rerunSyscall(f, t.sysNr, a)
 	if endFiles(f, slot, ret, done, true) {
-		setSysRet(f, ret)
+		machine.SetSysRet(f, ret)
 	}
 }

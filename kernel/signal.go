@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/kernel/signal"
 )
@@ -68,11 +69,11 @@ func sysSigprocmask(how int, set, old uintptr, size uintptr) uint64 {
 	return 0
 }
 
-func sysSigaltstackImpl(f *Frame, ss, old uintptr) uint64 {
+func sysSigaltstackImpl(f *machine.Frame, ss, old uintptr) uint64 {
 	// Linux's order: the new stack is read and checked, and the old one (as it was before)
 	// written only once that succeeded.
 	t := cur()
-	sp := frameSP(f)
+	sp := machine.FrameSP(f)
 	prev := t.sig.Alt.Report(sp)
 	if ss != 0 {
 		b, ok := userBytes(ss, signal.StackSize, false)
@@ -118,7 +119,7 @@ func notifySignal(slot int32, sig int, takes bool) {
 	}
 	switch scheduler.State(slot) {
 	case sched.Running:
-		if c := scheduler.CPU(slot); c != int32(cpuIndex()) {
+		if c := scheduler.CPU(slot); c != int32(machine.CPUIndex()) {
 			kickCPU(int(c))
 		}
 	case sched.Blocked:
@@ -128,7 +129,7 @@ func notifySignal(slot int32, sig int, takes bool) {
 	}
 }
 
-func sysTgkillImpl(f *Frame, tgid, tid int32, sig int) uint64 {
+func sysTgkillImpl(f *machine.Frame, tgid, tid int32, sig int) uint64 {
 	// Linux's order: ids that are not positive EINVAL, then the thread (ESRCH), then the
 	// signal (EINVAL).
 	if tid <= 0 || tgid <= 0 {
@@ -148,7 +149,7 @@ func sysTgkillImpl(f *Frame, tgid, tid int32, sig int) uint64 {
 	return 0
 }
 
-func sysKillImpl(f *Frame, pid int32, sig int) uint64 {
+func sysKillImpl(f *machine.Frame, pid int32, sig int) uint64 {
 	// The process first (ESRCH), then the signal, as Linux.
 	if pid != processID && pid != 0 && pid != -1 && pid != -processID {
 		return neg(abi.ESRCH)
@@ -172,7 +173,7 @@ func liveThreadMask(slot int) (signal.Set, bool) {
 
 // deliverSignals runs just before the kernel returns to the thread in f: it delivers the signal
 // the thread takes next, if any.
-func deliverSignals(f *Frame) {
+func deliverSignals(f *machine.Frame) {
 	if onIdle() {
 		return
 	}
@@ -190,7 +191,7 @@ func deliverSignals(f *Frame) {
 
 // deliverOne takes sig off the running thread's pending set and acts on it: nothing, the end of
 // the program, or its handler entered on a signal frame.
-func deliverOne(f *Frame, sig int) {
+func deliverOne(f *machine.Frame, sig int) {
 	t := cur()
 	info, timed := t.sig.Take(sig)
 	if timed {
@@ -212,11 +213,11 @@ func deliverOne(f *Frame, sig int) {
 		// SA_RESTART makes it fail with EINTR instead, as on Linux.
 		t.restarting = false
 		if a.Flags&signal.SA_RESTART == 0 {
-			unrewindSyscall(f)
-			setSysRet(f, neg(abi.EINTR))
+			machine.UnrewindSyscall(f)
+			machine.SetSysRet(f, neg(abi.EINTR))
 		}
 	}
-	tpSignalDeliver.Emit3(uint64(sig), uint64(framePC(f)), uint64(t.tid))
+	tpSignalDeliver.Emit3(uint64(sig), uint64(machine.FramePC(f)), uint64(t.tid))
 	if !pushSignalFrame(f, t, sig, info, a) {
 		// The thread's stack cannot take the frame: Linux kills the process with SIGSEGV.
 		killedBy(f, signal.SIGSEGV, signal.Info{Signo: signal.SIGSEGV, Code: signal.SI_KERNEL})
@@ -229,7 +230,7 @@ func deliverOne(f *Frame, sig int) {
 
 // forceFault delivers the synchronous signal sig for a fault of the running thread now, with
 // si_code code and si_addr addr; if the program blocks or ignores it, it dies of it, as on Linux.
-func forceFault(f *Frame, sig int, code int32, addr uint64) {
+func forceFault(f *machine.Frame, sig int, code int32, addr uint64) {
 	sigactions.Force(sig, &cur().sig.Mask)
 	sendSignal(curSlot(), sig, signal.Info{Signo: int32(sig), Code: code, Addr: addr})
 	deliverOne(f, sig)
@@ -247,13 +248,13 @@ func frameSaved(t *thread, sp uintptr, info signal.Info, a signal.Action) signal
 
 // sigreturnFault ends the program when rt_sigreturn finds no frame to read: the SIGSEGV Linux
 // would force.
-func sigreturnFault(f *Frame) {
+func sigreturnFault(f *machine.Frame) {
 	killedBy(f, signal.SIGSEGV, signal.Info{Signo: signal.SIGSEGV, Code: signal.SI_KERNEL})
 }
 
 // killedBy ends the program the way Linux's default action would, with the shell's status
 // convention 128+signal.
-func killedBy(f *Frame, sig int, info signal.Info) {
-	klog().s("program killed by signal ").d(int64(sig)).s(" at pc ").x(uint64(framePC(f))).s(", addr ").x(info.Addr).nl()
+func killedBy(f *machine.Frame, sig int, info signal.Info) {
+	klog().s("program killed by signal ").d(int64(sig)).s(" at pc ").x(uint64(machine.FramePC(f))).s(", addr ").x(info.Addr).nl()
 	exitGroup(128 + sig)
 }

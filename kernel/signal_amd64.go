@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/signal"
 	"github.com/unitrace/unitrace/unwind"
 )
@@ -11,8 +12,8 @@ import (
 
 // pushSignalFrame builds the frame for sig on the thread's stack (or its alternate signal stack)
 // and points f at the handler. It fails when the stack cannot take the frame.
-func pushSignalFrame(f *Frame, t *thread, sig int, info signal.Info, a signal.Action) bool {
-	sp := frameSP(f)
+func pushSignalFrame(f *machine.Frame, t *thread, sig int, info signal.Info, a signal.Action) bool {
+	sp := machine.FrameSP(f)
 	top := t.sig.Alt.FrameTop(sp, signal.AMD64RedZone, a.Flags)
 	l := signal.PlaceAMD64(top)
 	if amd64.AVXOn() {
@@ -29,7 +30,7 @@ func pushSignalFrame(f *Frame, t *thread, sig int, info signal.Info, a signal.Ac
 		CS: uint16(f.CS), SS: uint16(f.SS),
 		Err: f.ErrorCode, Trapno: f.Vector, CR2: f.CR2,
 	}
-	archSaveFPU(f) // the x87 half of the image is the CPU's until now
+	machine.SaveFPU(f) // the x87 half of the image is the CPU's until now
 	signal.PutAMD64(b, l, &c, &f.FX, frameSaved(t, sp, info, a), a.Restorer)
 	if amd64.AVXOn() {
 		signal.PutAMD64XState(b, l, &f.YMMHi)
@@ -45,8 +46,8 @@ func pushSignalFrame(f *Frame, t *thread, sig int, info signal.Info, a signal.Ac
 }
 
 // sysSigreturn restores the context saved by pushSignalFrame, as the handler left it.
-func sysSigreturn(f *Frame) (uint64, bool) {
-	b, ok := userBytes(signal.AMD64FrameAt(frameSP(f)), signal.AMD64FrameSize, false)
+func sysSigreturn(f *machine.Frame) (uint64, bool) {
+	b, ok := userBytes(signal.AMD64FrameAt(machine.FrameSP(f)), signal.AMD64FrameSize, false)
 	if !ok {
 		sigreturnFault(f)
 		return 0, false
@@ -55,7 +56,7 @@ func sysSigreturn(f *Frame) (uint64, bool) {
 	mask, fp := signal.ReadAMD64(b, &c)
 	// rt_sigreturn is a system call, whose entry left the SSE registers out of f: fill them in
 	// (as zero, for a frame without FP state) so that the trap's return loads all of them.
-	archSaveFPU(f)
+	machine.SaveFPU(f)
 	if fp != 0 {
 		fx, ok := userBytes(fp, signal.AMD64FPSize, false)
 		if !ok {
@@ -63,14 +64,14 @@ func sysSigreturn(f *Frame) (uint64, bool) {
 			return 0, false
 		}
 		signal.RestoreFX(&f.FX, fx)
-		archLoadFPU(f) // its x87 half: the trap's return loads only the SSE registers and MXCSR
+		machine.LoadFPU(f) // its x87 half: the trap's return loads only the SSE registers and MXCSR
 		if amd64.AVXOn() {
 			x, ok := userBytes(fp, signal.AMD64XStateSize(fx), false)
 			if !ok {
 				sigreturnFault(f)
 				return 0, false
 			}
-			signal.RestoreYMMHi(&f.YMMHi, x) // archSaveFPU zeroed them; a frame without them leaves them so
+			signal.RestoreYMMHi(&f.YMMHi, x) // machine.SaveFPU zeroed them; a frame without them leaves them so
 		}
 	}
 	f.R8, f.R9, f.R10, f.R11, f.R12, f.R13, f.R14, f.R15 = c.R8, c.R9, c.R10, c.R11, c.R12, c.R13, c.R14, c.R15

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/signal"
 	"github.com/unitrace/unitrace/unwind"
 )
@@ -11,8 +12,8 @@ import (
 
 // pushSignalFrame builds the frame for sig on the thread's stack (or its alternate signal stack)
 // and points f at the handler. It fails when the stack cannot take the frame.
-func pushSignalFrame(f *Frame, t *thread, sig int, info signal.Info, a signal.Action) bool {
-	sp := frameSP(f)
+func pushSignalFrame(f *machine.Frame, t *thread, sig int, info signal.Info, a signal.Action) bool {
+	sp := machine.FrameSP(f)
 	l := signal.PlaceARM64(t.sig.Alt.FrameTop(sp, signal.ARM64BelowSP, a.Flags))
 	b, ok := userBytes(l.Base, l.Size(), true)
 	if !ok {
@@ -35,8 +36,8 @@ func pushSignalFrame(f *Frame, t *thread, sig int, info signal.Info, a signal.Ac
 }
 
 // sysSigreturn restores the context saved by pushSignalFrame, as the handler left it.
-func sysSigreturn(f *Frame) (uint64, bool) {
-	b, ok := userBytes(signal.ARM64FrameAt(frameSP(f)), signal.ARM64FrameSize, false)
+func sysSigreturn(f *machine.Frame) (uint64, bool) {
+	b, ok := userBytes(signal.ARM64FrameAt(machine.FrameSP(f)), signal.ARM64FrameSize, false)
 	if !ok {
 		sigreturnFault(f)
 		return 0, false

@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/boot/acpi"
+	"github.com/unitrace/unitrace/kernel/machine"
 )
 
 // CPUs on amd64: the ACPI MADT lists the local APICs; the boot CPU is CPU 0, the others are
@@ -70,21 +71,13 @@ func lockSleep(woken *uint32) { amd64.HaltUnless(woken) }
 // with interrupts masked (trap only steps it over the HLT: amd64.SkipHaltAfterNMI).
 func interruptLockSleeper(c int) { amd64.SendNMI(apicIDs[c&(maxCPUs-1)]) }
 
-// cpuRelax is the body of a spin-wait loop.
-//
-//go:nosplit
-func cpuRelax() { amd64.Pause() }
-
-// flushLocalTLB drops this CPU's cached translations.
-func flushLocalTLB() { amd64.FlushTLB() }
-
 // currentTrapFrame is the Frame of the trap being handled on this CPU, nil outside one.
-func currentTrapFrame() *Frame {
+func currentTrapFrame() *machine.Frame {
 	fa := amd64.InterruptedFrame()
 	if fa == 0 {
 		return nil
 	}
-	return (*Frame)(ptr(fa))
+	return (*machine.Frame)(machine.Ptr(fa))
 }
 
 // kernelStacksEnd is the end of the CPUs' kernel stacks after the image (reserveCPUs sizes it).

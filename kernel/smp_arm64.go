@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/unitrace/unitrace/arch/arm64"
+	"github.com/unitrace/unitrace/kernel/machine"
 )
 
 // CPUs on arm64: the device tree's /cpus lists them by MPIDR; the boot CPU is CPU 0, the others
@@ -18,20 +19,20 @@ var cpuMPIDR [maxCPUs]uint64
 func discoverCPUs() int {
 	boot := arm64.MPIDR()
 	cpuMPIDR[0] = boot
-	if machine.NumCPUs > 1 && machine.PSCI.Method != arm64.PSCIMethodHVC && machine.PSCI.Method != arm64.PSCIMethodSMC {
+	if machine.Board.NumCPUs > 1 && machine.Board.PSCI.Method != arm64.PSCIMethodHVC && machine.Board.PSCI.Method != arm64.PSCIMethodSMC {
 		klog().s("smp: no PSCI conduit in the device tree: one CPU").nl()
 		return 1
 	}
 	n := 1
-	for i := 0; i < machine.NumCPUs; i++ {
-		if machine.CPUs[i] == boot {
+	for i := 0; i < machine.Board.NumCPUs; i++ {
+		if machine.Board.CPUs[i] == boot {
 			continue
 		}
 		if n == min(maxCPUs, arm64.MaxCPUs) {
 			klog().s("smp: more CPUs than the kernel runs: the rest stay off").nl()
 			break
 		}
-		cpuMPIDR[n] = machine.CPUs[i]
+		cpuMPIDR[n] = machine.Board.CPUs[i]
 		n++
 	}
 	return n
@@ -43,7 +44,7 @@ func reserveCPUs(n int) int { return n }
 // startCPU starts CPU index; it returns once PSCI accepted the request (the CPU then reaches
 // secondaryMain on its own, and startSecondaries waits for it).
 func startCPU(index int) bool {
-	rc := arm64.StartCPU(index, cpuMPIDR[index], machine.PSCI.Method, machine.PSCI.CPUOn)
+	rc := arm64.StartCPU(index, cpuMPIDR[index], machine.Board.PSCI.Method, machine.Board.PSCI.CPUOn)
 	if rc != arm64.PSCISuccess {
 		klog().s("smp: PSCI CPU_ON for cpu ").d(int64(index)).s(" returned ").d(int64(rc)).nl()
 		return false
@@ -55,10 +56,10 @@ func startCPU(index int) bool {
 // interface (or redistributor), the SGI the kernel sends, the timers' interrupts.
 func initSecondaryCPU() {
 	if !arm64.InitGICCPU() {
-		klog().s("smp: cpu ").d(int64(cpuIndex())).s(": no GIC CPU interface").nl()
+		klog().s("smp: cpu ").d(int64(machine.CPUIndex())).s(": no GIC CPU interface").nl()
 	}
 	enableIPIHere()
-	initLocalTimer() // the timers' PPIs are per CPU
+	machine.InitLocalTimer() // the timers' PPIs are per CPU
 }
 
 // enableIPIHere lets the kernel's SGI in on the calling CPU, at a higher priority than the
@@ -84,13 +85,13 @@ func lockSleep(woken *uint32) {
 	flags := arm64.IRQSave()
 	held := here().held
 	if held {
-		lowerPriority()
+		machine.LowerPriority()
 	}
 	if atomic.LoadUint32(woken) == 0 {
 		arm64.WaitForInterrupt()
 	}
 	if held {
-		raisePriority()
+		machine.RaisePriority()
 	}
 	arm64.IRQRestore(flags)
 }
@@ -98,22 +99,13 @@ func lockSleep(woken *uint32) {
 // interruptLockSleeper wakes CPU c from lockSleep.
 func interruptLockSleeper(c int) { sendIPI(c) }
 
-// cpuRelax is the body of a spin-wait loop.
-//
-//go:nosplit
-func cpuRelax() {}
-
-// flushLocalTLB: arm64's TLB maintenance is broadcast to every CPU (TLBI ...IS), so there is
-// nothing a CPU has to do on another's behalf.
-func flushLocalTLB() {}
-
 // currentTrapFrame is the Frame of the trap being handled on this CPU, nil outside one.
-func currentTrapFrame() *Frame {
+func currentTrapFrame() *machine.Frame {
 	fa := arm64.InterruptedFrame()
 	if fa == 0 {
 		return nil
 	}
-	return (*Frame)(ptr(fa))
+	return (*machine.Frame)(machine.Ptr(fa))
 }
 
 // kernelStacksEnd is the end of the CPUs' kernel stacks after the image.

@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/machine"
 )
 
 // dup, dup2, dup3 and fcntl: more descriptors of one open file (package fd's File), and the
@@ -55,7 +56,7 @@ func sysDup2Impl(old, new int) uint64 {
 	return sysDup3Impl(old, new, 0)
 }
 
-func sysFcntlImpl(f *Frame, n, cmd int, arg uintptr) (uint64, bool) {
+func sysFcntlImpl(f *machine.Frame, n, cmd int, arg uintptr) (uint64, bool) {
 	switch cmd {
 	case fGetlk, fSetlk, fSetlkw, fOFDGetlk, fOFDSetlk, fOFDSetlkw:
 		return sysFcntlLockImpl(f, n, cmd, arg)

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
 )
@@ -29,7 +30,7 @@ func sysWriteFD(n int, buf, count uintptr) uint64 {
 		if !ok {
 			return neg(abi.EFAULT)
 		}
-		consoleWrite(b)
+		machine.ConsoleWrite(b)
 		return uint64(count)
 	case fd.KindEventfd:
 		if count != 8 { // Linux 6.18 takes exactly 8 bytes (a read, 8 or more)
@@ -53,7 +54,7 @@ func sysWriteFD(n int, buf, count uintptr) uint64 {
 }
 
 // sysWriteDevice writes to a trace port, blocking until the device has the bytes.
-func sysWriteDevice(f *Frame, n int, buf, count uintptr) (uint64, bool) {
+func sysWriteDevice(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
 	ret, done := portIO(curSlot(), opWrite, n, 0, buf, count)
 	if !done {
 		blockOnPort(f, portOpDevice(opWrite, n))
@@ -93,7 +94,7 @@ func wakeFDWaiters(n int) {
 	}
 }
 
-func sysReadFD(f *Frame, n int, buf, count uintptr) (uint64, bool) {
+func sysReadFD(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
 	switch fds.Kind(n) {
 	case fd.KindConsole:
 		return consoleCall(f, n, false, buf, count)
@@ -130,11 +131,11 @@ func sysReadFD(f *Frame, n int, buf, count uintptr) (uint64, bool) {
 func sysEpollCtlImpl(epfd, op, target int, evAddr uintptr) uint64 {
 	var ev fd.Event
 	if op != epollCtlDel {
-		b, ok := userBytes(evAddr, epollEventSize, false)
+		b, ok := userBytes(evAddr, machine.EpollEventSize, false)
 		if !ok {
 			return neg(abi.EFAULT)
 		}
-		ev, _ = fd.GetEvent(b, epollPacked)
+		ev, _ = fd.GetEvent(b, machine.EpollPacked)
 	}
 	if errno := fds.EpollCtl(epfd, op, target, ev); errno != 0 {
 		return neg(errno)
@@ -148,7 +149,7 @@ const epollCtlDel = 2
 // sysEpollPwaitImpl returns ready events at once, or blocks until an eventfd it watches is
 // written or the timeout (in ms; -1 forever) passes. The signal mask, if given, stands for the
 // thread's until the call returns, as ppoll's (sys_poll.go).
-func sysEpollPwaitImpl(f *Frame, nr uint64, epfd int, events uintptr, maxEvents int, timeout uint64, sigmask, sigsize uintptr) (uint64, bool) {
+func sysEpollPwaitImpl(f *machine.Frame, nr uint64, epfd int, events uintptr, maxEvents int, timeout uint64, sigmask, sigsize uintptr) (uint64, bool) {
 	// Linux's order: epoll_pwait2's timeout, the signal mask, maxevents, the events array's
 	// range (access_ok: its pages are only touched when there are events to copy), the epoll
 	// descriptor.
@@ -166,10 +167,10 @@ func sysEpollPwaitImpl(f *Frame, nr uint64, epfd int, events uintptr, maxEvents 
 	if errno := setWaitMask(sigmask, sigsize); errno != 0 {
 		return neg(errno), true
 	}
-	if maxEvents <= 0 || maxEvents > (1<<31-1)/epollEventSize {
+	if maxEvents <= 0 || maxEvents > (1<<31-1)/machine.EpollEventSize {
 		return neg(abi.EINVAL), true
 	}
-	if end := events + uintptr(maxEvents)*epollEventSize; end < events || end > userHi {
+	if end := events + uintptr(maxEvents)*machine.EpollEventSize; end < events || end > userHi {
 		return neg(abi.EFAULT), true
 	}
 	n, errno := epollCollect(epfd, events, maxEvents)
@@ -214,12 +215,12 @@ func epollCollect(epfd int, events uintptr, max int) (int, int) {
 	if errno != 0 || n == 0 {
 		return 0, errno
 	}
-	size := uintptr(n) * epollEventSize
+	size := uintptr(n) * machine.EpollEventSize
 	b, ok := userBytes(events, size, true)
 	if !ok {
 		return 0, abi.EFAULT
 	}
-	fd.PutEvents(b, epollBuf[:n], epollPacked)
+	fd.PutEvents(b, epollBuf[:n], machine.EpollPacked)
 	return n, 0
 }
 
@@ -247,7 +248,7 @@ func sysGetrandomImpl(buf, count uintptr, flags uint32) uint64 {
 	if n == 0 {
 		return neg(abi.EFAULT)
 	}
-	fillRandom(bytesAt(buf, n))
+	fillRandom(machine.BytesAt(buf, n))
 	return uint64(n)
 }
 
@@ -265,11 +266,11 @@ var rngState uint64
 
 // random64 returns RDRAND output or, without it, splitmix64 over a state seeded from the TSC.
 func random64() uint64 {
-	if v, ok := hwRandom(); ok {
+	if v, ok := machine.HWRandom(); ok {
 		return v
 	}
 	if rngState == 0 {
-		rngState = ticks() | 1
+		rngState = machine.Ticks() | 1
 	}
 	rngState += 0x9e3779b97f4a7c15
 	z := rngState
@@ -287,7 +288,7 @@ func sysUnameImpl(addr uintptr) uint64 {
 	for i := range b {
 		b[i] = 0
 	}
-	fields := [6]string{"Linux", "unitrace", "6.1.0-unitrace", "#1", archPlatform, "(none)"} // the machine is AT_PLATFORM: x86_64, aarch64
+	fields := [6]string{"Linux", "unitrace", "6.1.0-unitrace", "#1", machine.Platform, "(none)"} // the machine is AT_PLATFORM: x86_64, aarch64
 	for i, s := range fields {
 		copy(b[i*65:i*65+64], s)
 	}

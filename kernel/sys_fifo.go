@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
+	"github.com/unitrace/unitrace/kernel/machine"
 )
 
 // Named FIFOs: an open of a FIFO's inode is an end of the pipe package fd keeps for it
@@ -20,7 +21,7 @@ const errTTY = -2
 
 // openFIFO opens FIFO n with open's flags; done is false while the thread waits for the other
 // end.
-func openFIFO(f *Frame, n vfs.Node, flags int) (uint64, bool) {
+func openFIFO(f *machine.Frame, n vfs.Node, flags int) (uint64, bool) {
 	fd, p, partner, wait, errno := fds.OpenFIFO(fileKey(n), flags)
 	if errno != 0 {
 		return neg(errno), true
@@ -38,15 +39,15 @@ func openFIFO(f *Frame, n vfs.Node, flags int) (uint64, bool) {
 
 // completeFIFOWait ends the open of the thread in slot once the other end has been opened
 // since it started waiting, or waits again.
-func completeFIFOWait(f *Frame, slot int32) {
+func completeFIFOWait(f *machine.Frame, slot int32) {
 	t := &threads[slot]
 	opens, ok := fds.FIFOPartnerOpens(int(t.waitFD))
 	if !ok {
-		setSysRet(f, neg(abi.EBADF)) // another thread closed the descriptor under the open
+		machine.SetSysRet(f, neg(abi.EBADF)) // another thread closed the descriptor under the open
 		return
 	}
 	if opens != uint32(t.waitArg) {
-		setSysRet(f, uint64(t.waitFD))
+		machine.SetSysRet(f, uint64(t.waitFD))
 		return
 	}
 	t.wait = waitFIFO

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
@@ -296,7 +297,7 @@ func vectorIO(n int, iov uintptr, cnt int, pos int64, write bool) uint64 {
 			if !ok {
 				return neg(abi.EFAULT)
 			}
-			consoleWrite(b)
+			machine.ConsoleWrite(b)
 		}
 		return total
 	}
@@ -437,7 +438,7 @@ func sysGetdents64Impl(n int, dirp, count uintptr) uint64 {
 	p := userPrefix(dirp, want, true)
 	var dst []byte
 	if p > 0 {
-		dst = bytesAt(dirp, p)
+		dst = machine.BytesAt(dirp, p)
 	}
 	got, next, errno := rootNS.ReadDir(f.Node, uint64(f.Pos), dst, fsNow())
 	if errno == abi.EINVAL && p < want {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/waitq"
 )
@@ -43,7 +44,7 @@ func fdKey(fd int) uintptr { return 1<<63 | uintptr(fd) }
 // sysFutexImpl serves FUTEX_WAIT and FUTEX_WAKE (private or not: one process), with a relative
 // CLOCK_MONOTONIC timeout for WAIT, and their BITSET forms with a full mask (absolute timeout).
 // The compare is on the 32-bit word, as Linux does: the runtime waits with val = 0xffffffff.
-func sysFutexImpl(f *Frame, uaddr uintptr, op int, val uint32, timeout uintptr, val3 uint32) (uint64, bool) {
+func sysFutexImpl(f *machine.Frame, uaddr uintptr, op int, val uint32, timeout uintptr, val3 uint32) (uint64, bool) {
 	cmd := op &^ (futexPrivateFlag | futexClockRT)
 	// Linux's order: the timeout first (for the operations that take one), then
 	// FUTEX_CLOCK_REALTIME (only WAIT_BITSET, WAIT_REQUEUE_PI and LOCK_PI2 take it), then the
@@ -138,7 +139,7 @@ func futexWake(uaddr uintptr, n int) int {
 
 // completeWait finishes the system call of a thread that blocked, now that it runs again: it
 // stores the result in f, or blocks the thread again if the wake-up was spurious.
-func completeWait(f *Frame, slot int32) {
+func completeWait(f *machine.Frame, slot int32) {
 	t := &threads[slot]
 	kind := t.wait
 	t.wait = waitNone
@@ -150,19 +151,19 @@ func completeWait(f *Frame, slot int32) {
 	switch kind {
 	case waitFutex:
 		if t.timedOut {
-			setSysRet(f, neg(abi.ETIMEDOUT))
+			machine.SetSysRet(f, neg(abi.ETIMEDOUT))
 		} else {
-			setSysRet(f, 0)
+			machine.SetSysRet(f, 0)
 		}
 	case waitSleep:
-		setSysRet(f, 0)
+		machine.SetSysRet(f, 0)
 	case waitEpoll:
 		n, errno := epollCollect(int(t.waitFD), t.waitAddr, int(t.waitCount))
 		switch {
 		case errno != 0:
-			setSysRet(f, neg(errno))
+			machine.SetSysRet(f, neg(errno))
 		case n > 0 || t.timedOut:
-			setSysRet(f, uint64(n))
+			machine.SetSysRet(f, uint64(n))
 		default:
 			t.wait = kind
 			rearm(slot, fdKey(int(t.waitFD)))
@@ -189,14 +190,14 @@ func completeWait(f *Frame, slot int32) {
 		completeSpliceWait(f, slot)
 	case waitEventfd:
 		if ret, done := counterRead(int(t.waitFD), t.waitAddr); done {
-			setSysRet(f, ret)
+			machine.SetSysRet(f, ret)
 		} else {
 			t.wait = kind
 			rearm(slot, fdKey(int(t.waitFD)))
 		}
 	}
 	if t.wait == waitNone && kind != waitNone {
-		tpSyscallExit.Emit2(t.sysNr, sysRet(f)) // the pair of the syscall_enter before the wait
+		tpSyscallExit.Emit2(t.sysNr, machine.SysRet(f)) // the pair of the syscall_enter before the wait
 	}
 }
 
@@ -257,7 +258,7 @@ func sysClockGetresImpl(id int32, ts uintptr) uint64 {
 	return 0
 }
 
-func sysNanosleepImpl(f *Frame, req, rem uintptr) (uint64, bool) {
+func sysNanosleepImpl(f *machine.Frame, req, rem uintptr) (uint64, bool) {
 	ns, ok := readTimespec(req)
 	if !ok {
 		return neg(abi.EFAULT), true
@@ -276,7 +277,7 @@ func sysNanosleepImpl(f *Frame, req, rem uintptr) (uint64, bool) {
 // (EFAULT, EINVAL), and only then a CPU-time clock's own checks: sleeping on one is not served
 // here (EINVAL, Linux's answer for a thread's; a process's it would sleep on), nor on a
 // negative id that names no process or thread.
-func sysClockNanosleepImpl(f *Frame, id int32, flags int, req, rem uintptr) (uint64, bool) {
+func sysClockNanosleepImpl(f *machine.Frame, id int32, flags int, req, rem uintptr) (uint64, bool) {
 	const clockFDMask, clockFD = 7, 3
 	kind, _, canSleep := resolveClock(id)
 	switch {
@@ -311,7 +312,7 @@ func sysClockNanosleepImpl(f *Frame, id int32, flags int, req, rem uintptr) (uin
 
 // sleepFor blocks the running thread until deadline; a signal that interrupts the sleep writes
 // the time left to rem, if not 0.
-func sleepFor(f *Frame, deadline int64, rem uintptr) (uint64, bool) {
+func sleepFor(f *machine.Frame, deadline int64, rem uintptr) (uint64, bool) {
 	if deadline <= nanotime() {
 		return 0, true
 	}

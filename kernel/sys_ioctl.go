@@ -4,6 +4,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/signal"
 	"github.com/unitrace/unitrace/kernel/sockwire"
 	"github.com/unitrace/unitrace/kernel/termios"
@@ -31,7 +32,7 @@ import (
 // conWinsize is the console's window size (TIOCSWINSZ's).
 var conWinsize termios.Winsize
 
-func sysIoctlImpl(f *Frame, n int, req uint32, arg uintptr) (uint64, bool) {
+func sysIoctlImpl(f *machine.Frame, n int, req uint32, arg uintptr) (uint64, bool) {
 	kind := fds.Kind(n)
 	if kind == fd.KindNone {
 		return neg(abi.EBADF), true
@@ -136,7 +137,7 @@ func setNonblock(n int, on bool) uint64 {
 	return errnoOr(errno, 0)
 }
 
-func ioctlFIONREAD(f *Frame, n int, kind fd.Kind, arg uintptr) (uint64, bool) {
+func ioctlFIONREAD(f *machine.Frame, n int, kind fd.Kind, arg uintptr) (uint64, bool) {
 	var count int64
 	switch kind {
 	case fd.KindFile:

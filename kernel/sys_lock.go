@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/filelock"
 	"github.com/unitrace/unitrace/kernel/fs"
@@ -47,7 +48,7 @@ func ownerOf(d int) uint32 { return uint32(d) + 1 }
 
 // sysFcntlLockImpl serves fcntl's six lock commands on descriptor n with the struct flock at
 // arg. done is false while the thread waits.
-func sysFcntlLockImpl(f *Frame, n, cmd int, arg uintptr) (uint64, bool) {
+func sysFcntlLockImpl(f *machine.Frame, n, cmd int, arg uintptr) (uint64, bool) {
 	file, errno := fileOf(n, abi.EINVAL)
 	if errno != 0 {
 		return neg(errno), true
@@ -132,7 +133,7 @@ func sysFcntlLockImpl(f *Frame, n, cmd int, arg uintptr) (uint64, bool) {
 }
 
 // sysFlockImpl is flock(n, op).
-func sysFlockImpl(f *Frame, n int, op int) (uint64, bool) {
+func sysFlockImpl(f *machine.Frame, n int, op int) (uint64, bool) {
 	// As Linux: LOCK_MAND (32) is ignored with success, and the operation is checked before
 	// the descriptor.
 	if op&lockMand != 0 {
@@ -164,7 +165,7 @@ func sysFlockImpl(f *Frame, n int, op int) (uint64, bool) {
 }
 
 // setLock takes lock l, waiting for it if wait.
-func setLock(f *Frame, l filelock.Lock, wait bool) (uint64, bool) {
+func setLock(f *machine.Frame, l filelock.Lock, wait bool) (uint64, bool) {
 	errno := fileLocks.Set(l)
 	if errno == abi.EAGAIN && wait {
 		t := cur()
@@ -180,7 +181,7 @@ func setLock(f *Frame, l filelock.Lock, wait bool) (uint64, bool) {
 }
 
 // completeLockWait tries the lock of the thread in slot again after a release.
-func completeLockWait(f *Frame, slot int32) {
+func completeLockWait(f *machine.Frame, slot int32) {
 	t := &threads[slot]
 	errno := fileLocks.Set(t.lockWait)
 	if errno == abi.EAGAIN {
@@ -188,7 +189,7 @@ func completeLockWait(f *Frame, slot int32) {
 		rearm(slot, lockKey)
 		return
 	}
-	setSysRet(f, errnoOr(errno, 0))
+	machine.SetSysRet(f, errnoOr(errno, 0))
 }
 
 // fileKey names a file among all file systems for the lock table.

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/mm"
 	"github.com/unitrace/unitrace/kernel/rlimit"
 )
@@ -97,7 +98,7 @@ func withinAddressSpaceLimit(grow uintptr) bool {
 	if lim.Cur == rlimit.Infinity || grow == 0 {
 		return true
 	}
-	start, end := imageRange()
+	start, end := machine.ImageRange()
 	return uint64(space.Mapped(0, ^uintptr(0)))+uint64(end-start)+uint64(grow) <= lim.Cur
 }
 
@@ -305,7 +306,7 @@ func sysMincoreImpl(addr, length, vec uintptr) uint64 {
 	if length > 0 && pages == 0 { // length rounds past the top
 		return neg(abi.ENOMEM)
 	}
-	imgStart, imgEnd := imageRange()
+	imgStart, imgEnd := machine.ImageRange()
 	imgStart &^= pageSize - 1
 	for p := addr; p < addr+pages*pageSize; p += pageSize {
 		if p >= imgStart && p < imgEnd {

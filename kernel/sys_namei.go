@@ -4,6 +4,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
+	"github.com/unitrace/unitrace/kernel/machine"
 )
 
 // The system calls that take paths: each copies its paths (sys_path.go), finds where they start,
@@ -14,7 +15,7 @@ import (
 // copied and before it is looked at, as Linux takes the descriptor. Of the special files, the
 // character devices the kernel serves open, and FIFOs (openFIFO); other devices and sockets have
 // nothing behind them here (ENXIO). done is false while the thread waits for a FIFO's other end.
-func sysOpenatImpl(f *Frame, dirfd int32, pathAddr uintptr, flags int, mode uint32) (uint64, bool) {
+func sysOpenatImpl(f *machine.Frame, dirfd int32, pathAddr uintptr, flags int, mode uint32) (uint64, bool) {
 	ret, fifo := openPath(dirfd, pathAddr, flags, mode)
 	if fifo == (vfs.Node{}) {
 		return ret, true

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/netlink"
@@ -224,7 +225,7 @@ func netlinkGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 // goes to the kernel (netlinkSend); a receive is a datagram pair's, from the kernel's address,
 // and ENOBUFS once after replies were dropped. MSG_OOB is EOPNOTSUPP, as is MSG_PEEK, which
 // datagram pairs do not serve yet; control data sent is ignored and none comes back.
-func netlinkMove(f *Frame, n int, write bool, flags int64, c sockCall, msg uintptr) (uint64, bool) {
+func netlinkMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, msg uintptr) (uint64, bool) {
 	if flags&(msgOOB|msgPeek) != 0 {
 		return neg(abi.EOPNOTSUPP), true
 	}

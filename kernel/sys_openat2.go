@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
@@ -21,7 +22,7 @@ const (
 	validResolve   = vfs.ResolveNoXdev | vfs.ResolveNoMagiclinks | vfs.ResolveNoSymlinks | vfs.ResolveBeneath | vfs.ResolveInRoot | resolveCached
 )
 
-func sysOpenat2Impl(f *Frame, dirfd int32, pathAddr, howAddr, size uintptr) (uint64, bool) {
+func sysOpenat2Impl(f *machine.Frame, dirfd int32, pathAddr, howAddr, size uintptr) (uint64, bool) {
 	switch {
 	case size < openHowSize0:
 		return neg(abi.EINVAL), true

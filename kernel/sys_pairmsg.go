@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/signal"
@@ -53,7 +54,7 @@ func pairQueued(n int) bool {
 
 // blockRerun blocks the running thread on descriptor n until it changes; the call then runs
 // again from the start.
-func blockRerun(f *Frame, n int) {
+func blockRerun(f *machine.Frame, n int) {
 	t := cur()
 	t.waitFD, t.deadline = int32(n), 0
 	futexes.Enqueue(fdKey(n), curSlot())
@@ -61,7 +62,7 @@ func blockRerun(f *Frame, n int) {
 }
 
 // completeRerun puts the thread's pc back on its system-call instruction: the call runs again.
-func completeRerun(f *Frame, slot int32) { rewindSyscall(f) }
+func completeRerun(f *machine.Frame, slot int32) { machine.RewindSyscall(f) }
 
 // parseCtl checks sendmsg's control data at addr (ctlLen bytes) as Linux's __scm_send does and
 // returns what it sends; the descriptors are not yet in flight (takeRights).
@@ -134,7 +135,7 @@ func takeRights(c *fd.Ctl) int {
 
 // pairSend sends the bytes at buf (an iovec array if vec) on pair end n as one message with the
 // control data at ctl (ctlLen bytes).
-func pairSend(f *Frame, n int, vec bool, buf, count uintptr, flags int64, ctl, ctlLen uintptr) (uint64, bool) {
+func pairSend(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64, ctl, ctlLen uintptr) (uint64, bool) {
 	total, errno := userIOLen(buf, count, vec)
 	if errno != 0 {
 		return neg(errno), true
@@ -202,7 +203,7 @@ func pairSend(f *Frame, n int, vec bool, buf, count uintptr, flags int64, ctl, c
 // pairRecv receives on pair end n into buf (an iovec array if vec): the bytes of one message or
 // of the plain bytes before the next, and with ctl (recvmsg's control buffer, ctlLen bytes;
 // msg the msghdr) the message's control data. flags are recv's.
-func pairRecv(f *Frame, n int, vec bool, buf, count uintptr, flags int64, ctl, ctlLen, msg uintptr) (uint64, bool) {
+func pairRecv(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64, ctl, ctlLen, msg uintptr) (uint64, bool) {
 	total, errno := userIOLen(buf, count, vec)
 	if errno != 0 {
 		return neg(errno), true

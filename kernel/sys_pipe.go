@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/signal"
@@ -51,7 +52,7 @@ func wakePipe(p int) {
 
 // pipeCall is read, write, readv or writev of pipe end n from the system call: it moves what it
 // can and, if the thread must wait, blocks it to finish the call when the pipe changes.
-func pipeCall(f *Frame, n int, write, vec bool, buf, count uintptr) (uint64, bool) {
+func pipeCall(f *machine.Frame, n int, write, vec bool, buf, count uintptr) (uint64, bool) {
 	if fds.IsNetlink(n) {
 		return netlinkMove(f, n, write, 0, sockCall{src: buf, srcLen: count, srcVec: vec, out: netCall{buf: buf, count: count, vec: vec}}, 0)
 	}
@@ -76,7 +77,7 @@ func pipeCall(f *Frame, n int, write, vec bool, buf, count uintptr) (uint64, boo
 	return ret, done
 }
 
-func blockOnPipe(f *Frame, n int, write, vec bool, buf, count uintptr, moved uint64) {
+func blockOnPipe(f *machine.Frame, n int, write, vec bool, buf, count uintptr, moved uint64) {
 	t := cur()
 	t.waitFD, t.waitAddr, t.waitCount, t.waitArg, t.deadline = int32(n), buf, count, moved, 0
 	t.waitWrite, t.waitVec = write, vec
@@ -85,12 +86,12 @@ func blockOnPipe(f *Frame, n int, write, vec bool, buf, count uintptr, moved uin
 }
 
 // completePipeWait retries the pipe call of the thread in slot after a wake-up.
-func completePipeWait(f *Frame, slot int32) {
+func completePipeWait(f *machine.Frame, slot int32) {
 	t := &threads[slot]
 	ret, done, moved := pipeIO(slot, int(t.waitFD), t.waitWrite, t.waitVec, t.waitAddr, t.waitCount, t.waitArg)
 	if done {
 		t.noSigpipe = false
-		setSysRet(f, ret)
+		machine.SetSysRet(f, ret)
 		return
 	}
 	t.waitArg = moved

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/pollset"
@@ -42,7 +43,7 @@ const pollForever = -1
 
 // sysPollImpl serves poll (timeoutMs, sigmask 0) and ppoll (tsp, sigmask and its size).
 // As Linux's do_sys_ppoll, ppoll reads its timeout and its mask before do_sys_poll checks nfds.
-func sysPollImpl(f *Frame, fdsAddr uintptr, nfds uint64, timeoutMs int32, tsp, sigmask, sigsize uintptr, isPpoll bool) (uint64, bool) {
+func sysPollImpl(f *machine.Frame, fdsAddr uintptr, nfds uint64, timeoutMs int32, tsp, sigmask, sigsize uintptr, isPpoll bool) (uint64, bool) {
 	timeout := int64(pollForever)
 	switch {
 	case isPpoll && tsp != 0:
@@ -92,7 +93,7 @@ func selectTimeval(b []byte) (int64, bool) {
 	return min(sec, int64(1<<62)/1e9)*1e9 + nsec, true
 }
 
-func sysSelectImpl(f *Frame, nfds int, in, out, ex, tmo, sig6 uintptr, isPselect bool) (uint64, bool) {
+func sysSelectImpl(f *machine.Frame, nfds int, in, out, ex, tmo, sig6 uintptr, isPselect bool) (uint64, bool) {
 	if nfds < 0 {
 		return neg(abi.EINVAL), true
 	}
@@ -164,7 +165,7 @@ func applyWaitMask(m uint64) {
 }
 
 // pollWait scans once, and returns or blocks as the timeout (ns, or pollForever) says.
-func pollWait(f *Frame, c pollCall, timeout int64) (uint64, bool) {
+func pollWait(f *machine.Frame, c pollCall, timeout int64) (uint64, bool) {
 	var deadline int64
 	if timeout > 0 {
 		deadline = nanotime() + timeout
@@ -194,16 +195,16 @@ func pollWait(f *Frame, c pollCall, timeout int64) (uint64, bool) {
 }
 
 // completePollWait runs when a polling thread wakes: it scans again and returns, or waits again.
-func completePollWait(f *Frame, slot int32) {
+func completePollWait(f *machine.Frame, slot int32) {
 	t := &threads[slot]
 	pollWaiters--
 	n, errno := pollScan(&t.poll, t.timedOut)
 	switch {
 	case errno != 0:
-		setSysRet(f, neg(errno))
+		machine.SetSysRet(f, neg(errno))
 	case n > 0 || t.timedOut:
 		pollFinish(&t.poll, t.deadline)
-		setSysRet(f, uint64(n))
+		machine.SetSysRet(f, uint64(n))
 	default:
 		t.wait = waitPoll
 		pollWaiters++
@@ -212,10 +213,10 @@ func completePollWait(f *Frame, slot int32) {
 }
 
 // pollInterrupted ends the wait of a polling thread that a signal woke: EINTR, and the time left.
-func pollInterrupted(f *Frame, t *thread) {
+func pollInterrupted(f *machine.Frame, t *thread) {
 	pollWaiters--
 	pollFinish(&t.poll, t.deadline)
-	setSysRet(f, neg(abi.EINTR))
+	machine.SetSysRet(f, neg(abi.EINTR))
 }
 
 // pollFinish writes the time left to deadline (0 when there was no wait) back to the call's

@@ -1,6 +1,9 @@
 package kernel
 
-import "github.com/unitrace/unitrace/kernel/abi"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
+)
 
 // One process: the program is the only one there is, and it cannot start another. fork, vfork
 // and clone without CLONE_THREAD (sysCloneImpl), execve and execveat fail with ENOSYS, and the
@@ -18,9 +21,11 @@ func noNewProcess() uint64 {
 	return neg(abi.ENOSYS)
 }
 
-func sysNoProcess(f *Frame, a syscallArgs) (uint64, bool) { return noNewProcess(), true }
+func sysNoProcess(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return noNewProcess(), true
+}
 
-func sysNoChild(f *Frame, a syscallArgs) (uint64, bool) { return neg(abi.ECHILD), true }
+func sysNoChild(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) { return neg(abi.ECHILD), true }
 
 // wait options (include/uapi/linux/wait.h).
 const (
@@ -35,7 +40,7 @@ const (
 )
 
 // sysWait4 checks wait4's options as Linux does before it finds no child (ECHILD).
-func sysWait4(f *Frame, a syscallArgs) (uint64, bool) {
+func sysWait4(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if uint32(a[2])&^(wNohang|wUntraced|wContinued|wNothread|wClone|wAll) != 0 {
 		return neg(abi.EINVAL), true
 	}
@@ -46,7 +51,7 @@ func sysWait4(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 // sysWaitid checks waitid's options and idtype as Linux does before it finds no child.
-func sysWaitid(f *Frame, a syscallArgs) (uint64, bool) {
+func sysWaitid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	which, id, options := uint32(a[0]), int32(a[1]), uint32(a[3])
 	if options&^(wNohang|wNowait|wExited|wUntraced|wContinued|wNothread|wClone|wAll) != 0 ||
 		options&(wExited|wUntraced|wContinued) == 0 {

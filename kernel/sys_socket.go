@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/signal"
@@ -117,7 +118,7 @@ type sockCall struct {
 }
 
 // sockStart starts a socket call for the running thread from c and runs it as far as it goes.
-func sockStart(f *Frame, c sockCall) (uint64, bool) {
+func sockStart(f *machine.Frame, c sockCall) (uint64, bool) {
 	t := cur()
 	t.sock = c
 	ret, done := sockStep(curSlot())
@@ -130,7 +131,7 @@ func sockStart(f *Frame, c sockCall) (uint64, bool) {
 }
 
 // sockBlock parks the thread on the key of its call's phase.
-func sockBlock(f *Frame, slot int32) {
+func sockBlock(f *machine.Frame, slot int32) {
 	futexes.Enqueue(sockKey(slot), slot)
 	block(f, waitNet)
 }
@@ -147,10 +148,10 @@ func sockKey(slot int32) uintptr {
 }
 
 // completeNetWait runs the call of the thread in slot on after a wake-up.
-func completeNetWait(f *Frame, slot int32) {
+func completeNetWait(f *machine.Frame, slot int32) {
 	ret, done := sockStep(slot)
 	if done {
-		setSysRet(f, sockSpliceEnd(slot, ret))
+		machine.SetSysRet(f, sockSpliceEnd(slot, ret))
 		return
 	}
 	threads[slot].wait = waitNet

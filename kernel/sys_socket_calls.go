@@ -4,6 +4,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/netlink"
 	"github.com/unitrace/unitrace/kernel/sockwire"
 )
@@ -25,7 +26,7 @@ func sockFD(n int) (i int, handle uint32, errno int) {
 
 var warnedNoNet bool
 
-func sysSocket(f *Frame, a syscallArgs) (uint64, bool) {
+func sysSocket(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	domain, typ, proto := int(a[0]), int(a[1]), int(a[2])
 	base := typ & sockTypeMask
 	switch {
@@ -50,7 +51,7 @@ func sysSocket(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 // sockSimple makes a call with one request and its result.
-func sockSimple(f *Frame, n int, op sockwire.Op, args [3]int64, c sockCall) (uint64, bool) {
+func sockSimple(f *machine.Frame, n int, op sockwire.Op, args [3]int64, c sockCall) (uint64, bool) {
 	if fds.IsNetlink(n) {
 		return netlinkSimple(n, op, args, c), true
 	}
@@ -92,7 +93,7 @@ func sockAddrIn(addr uintptr, addrLen int32) ([]byte, int) {
 	return b, 0
 }
 
-func sysBind(f *Frame, a syscallArgs) (uint64, bool) {
+func sysBind(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n, addrLen := int(int32(a[0])), int32(a[2])
 	if e := sockKindErrno(n); e != 0 { // the descriptor, then the address, as Linux's __sys_bind
 		return neg(e), true
@@ -106,7 +107,7 @@ func sysBind(f *Frame, a syscallArgs) (uint64, bool) {
 	return sockSimple(f, n, sockwire.OpBind, [3]int64{}, sockCall{addr: uintptr(a[1]), addrLen: uintptr(addrLen)})
 }
 
-func sysConnect(f *Frame, a syscallArgs) (uint64, bool) {
+func sysConnect(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	// Linux's __sys_connect copies the address in before it asks whether the open descriptor
 	// is a socket.
 	n, addr, addrLen := int(int32(a[0])), uintptr(a[1]), int32(a[2])
@@ -165,19 +166,19 @@ func pairConnect(sa []byte) int {
 	return abi.ECONNREFUSED
 }
 
-func sysListen(f *Frame, a syscallArgs) (uint64, bool) {
+func sysListen(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return sockSimple(f, int(a[0]), sockwire.OpListen, [3]int64{int64(int32(a[1]))}, sockCall{})
 }
 
-func sysAccept(f *Frame, a syscallArgs) (uint64, bool) {
+func sysAccept(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return sockAccept(f, int(a[0]), uintptr(a[1]), uintptr(a[2]), 0)
 }
 
-func sysAccept4(f *Frame, a syscallArgs) (uint64, bool) {
+func sysAccept4(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return sockAccept(f, int(a[0]), uintptr(a[1]), uintptr(a[2]), int(a[3]))
 }
 
-func sockAccept(f *Frame, n int, addr, addrLen uintptr, flags int) (uint64, bool) {
+func sockAccept(f *machine.Frame, n int, addr, addrLen uintptr, flags int) (uint64, bool) {
 	if fds.IsNetlink(n) {
 		return neg(abi.EOPNOTSUPP), true // sock_no_accept
 	}
@@ -205,18 +206,18 @@ func sockAccept(f *Frame, n int, addr, addrLen uintptr, flags int) (uint64, bool
 	return sockStart(f, c)
 }
 
-func sysGetsockname(f *Frame, a syscallArgs) (uint64, bool) {
+func sysGetsockname(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return sockSimple(f, int(a[0]), sockwire.OpSockName, [3]int64{}, sockCall{out: netCall{addr: uintptr(a[1]), addrLen: uintptr(a[2])}})
 }
 
-func sysGetpeername(f *Frame, a syscallArgs) (uint64, bool) {
+func sysGetpeername(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return sockSimple(f, int(a[0]), sockwire.OpPeerName, [3]int64{}, sockCall{out: netCall{addr: uintptr(a[1]), addrLen: uintptr(a[2])}})
 }
 
 // maxOptLen bounds a socket option's value (the launcher's allow-list has none larger).
 const maxOptLen = 64
 
-func sysSetsockopt(f *Frame, a syscallArgs) (uint64, bool) {
+func sysSetsockopt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if e := sockKindErrno(int(int32(a[0]))); e != 0 { // the descriptor before the length
 		return neg(e), true
 	}
@@ -227,7 +228,7 @@ func sysSetsockopt(f *Frame, a syscallArgs) (uint64, bool) {
 		sockCall{addr: uintptr(a[3]), addrLen: uintptr(a[4])})
 }
 
-func sysGetsockopt(f *Frame, a syscallArgs) (uint64, bool) {
+func sysGetsockopt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	// The descriptor first, and a socket pair (AF_UNIX) has only SOL_SOCKET options: other
 	// levels are EOPNOTSUPP before the length is read, as Linux.
 	n := int(int32(a[0]))
@@ -252,7 +253,7 @@ func sysGetsockopt(f *Frame, a syscallArgs) (uint64, bool) {
 		sockCall{out: netCall{buf: val, optLen: lenp}})
 }
 
-func sysShutdown(f *Frame, a syscallArgs) (uint64, bool) {
+func sysShutdown(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if e := sockKindErrno(int(int32(a[0]))); e != 0 { // the descriptor before how, as Linux
 		return neg(e), true
 	}
@@ -265,7 +266,7 @@ func sysShutdown(f *Frame, a syscallArgs) (uint64, bool) {
 // sysSendto and sysRecvfrom check in Linux's order: the buffer's range (import_ubuf: EFAULT
 // unless the most a call moves, maxRW, lies in the user half), the descriptor, then sendto's
 // address.
-func sysSendto(f *Frame, a syscallArgs) (uint64, bool) {
+func sysSendto(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n, buf, count := int(int32(a[0])), uintptr(a[1]), uintptr(a[2])
 	if !accessOK(buf, min(count, maxRW)) {
 		return neg(abi.EFAULT), true
@@ -283,7 +284,7 @@ func sysSendto(f *Frame, a syscallArgs) (uint64, bool) {
 	return sockSend(f, n, int64(int32(a[3])), c)
 }
 
-func sysRecvfrom(f *Frame, a syscallArgs) (uint64, bool) {
+func sysRecvfrom(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n, buf, count := int(int32(a[0])), uintptr(a[1]), uintptr(a[2])
 	if !accessOK(buf, min(count, maxRW)) {
 		return neg(abi.EFAULT), true
@@ -357,7 +358,7 @@ const optmemMax = 131072
 
 // sysSendmsg checks as Linux's ___sys_sendmsg: the descriptor, the header (importMsghdr), the
 // control data's length (ENOBUFS) and bytes (EFAULT); then the socket's own checks.
-func sysSendmsg(f *Frame, a syscallArgs) (uint64, bool) {
+func sysSendmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n := int(int32(a[0]))
 	if e := sockKindErrno(n); e != 0 {
 		return neg(e), true
@@ -385,7 +386,7 @@ func sysSendmsg(f *Frame, a syscallArgs) (uint64, bool) {
 }
 
 // sysRecvmsg checks the descriptor, then the header (importMsghdr), as Linux's __sys_recvmsg.
-func sysRecvmsg(f *Frame, a syscallArgs) (uint64, bool) {
+func sysRecvmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n, msg := int(int32(a[0])), uintptr(a[1])
 	if e := sockKindErrno(n); e != 0 {
 		return neg(e), true
@@ -413,7 +414,7 @@ func sysRecvmsg(f *Frame, a syscallArgs) (uint64, bool) {
 
 // sockSend is write, writev, sendto and sendmsg: c holds the bytes (src, srcLen, srcVec) and
 // the address, if any.
-func sockSend(f *Frame, n int, flags int64, c sockCall) (uint64, bool) {
+func sockSend(f *machine.Frame, n int, flags int64, c sockCall) (uint64, bool) {
 	if isPair(n) {
 		return pairMove(f, n, true, flags, c, 0, 0, 0)
 	}
@@ -434,7 +435,7 @@ func sockSend(f *Frame, n int, flags int64, c sockCall) (uint64, bool) {
 }
 
 // sockRecv is read, readv, recvfrom and recvmsg: c.out says where the bytes go.
-func sockRecv(f *Frame, n int, flags int64, c sockCall) (uint64, bool) {
+func sockRecv(f *machine.Frame, n int, flags int64, c sockCall) (uint64, bool) {
 	if isPair(n) {
 		return pairMove(f, n, false, flags, c, 0, 0, 0)
 	}
@@ -457,11 +458,11 @@ func sockRecv(f *Frame, n int, flags int64, c sockCall) (uint64, bool) {
 }
 
 // sockRead and sockWrite serve read, write, readv and writev on a socket.
-func sockRead(f *Frame, n int, buf, count uintptr, vec bool) (uint64, bool) {
+func sockRead(f *machine.Frame, n int, buf, count uintptr, vec bool) (uint64, bool) {
 	return sockRecv(f, n, 0, sockCall{out: netCall{buf: buf, count: count, vec: vec}})
 }
 
-func sockWrite(f *Frame, n int, buf, count uintptr, vec bool) (uint64, bool) {
+func sockWrite(f *machine.Frame, n int, buf, count uintptr, vec bool) (uint64, bool) {
 	return sockSend(f, n, 0, sockCall{src: buf, srcLen: count, srcVec: vec})
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/sockwire"
@@ -22,7 +23,7 @@ const (
 	shutRDWR     = 2
 )
 
-func sysSocketpair(f *Frame, a syscallArgs) (uint64, bool) {
+func sysSocketpair(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	domain, typ, proto, sv := int(a[0]), int(a[1]), int(a[2]), uintptr(a[3])
 	// Linux's order: the flags; the family's and the type's range (__sock_create); the
 	// family's own checks of type and protocol, as creating each socket makes them; then the
@@ -168,7 +169,7 @@ func pairGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 // recvmsg's control buffer; msg: recvmsg's msghdr) or on a datagram pair. An address to send to
 // is EISCONN (the pair is connected); of the flags MSG_NOSIGNAL, MSG_DONTWAIT, and for a receive
 // MSG_CMSG_CLOEXEC and MSG_TRUNC; others EOPNOTSUPP.
-func pairMove(f *Frame, n int, write bool, flags int64, c sockCall, ctl, ctlLen, msg uintptr) (uint64, bool) {
+func pairMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, ctl, ctlLen, msg uintptr) (uint64, bool) {
 	if fds.IsNetlink(n) {
 		return netlinkMove(f, n, write, flags, c, msg)
 	}

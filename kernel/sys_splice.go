@@ -4,6 +4,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/signal"
 	"github.com/unitrace/unitrace/kernel/splice"
 )
@@ -158,7 +159,7 @@ func spliceEPIPE() spliceOutcome {
 }
 
 // spliceRun runs splice, sendfile or copy_file_range (nr) with arguments a.
-func spliceRun(nr uint64, a syscallArgs) spliceOutcome {
+func spliceRun(nr uint64, a machine.SyscallArgs) spliceOutcome {
 	switch nr {
 	case nrSplice:
 		return sysSpliceImpl(int(int32(a[0])), uintptr(a[1]), int(int32(a[2])), uintptr(a[3]), uintptr(a[4]), uint32(a[5]))
@@ -171,7 +172,7 @@ func spliceRun(nr uint64, a syscallArgs) spliceOutcome {
 }
 
 // spliceCall is the system call: its result, or the thread blocks on the pipe it waits for.
-func spliceCall(f *Frame, nr uint64, a syscallArgs) (uint64, bool) {
+func spliceCall(f *machine.Frame, nr uint64, a machine.SyscallArgs) (uint64, bool) {
 	o := spliceRun(nr, a)
 	if o.sock != spliceNone {
 		return spliceSocket(f, o)
@@ -187,16 +188,16 @@ func spliceCall(f *Frame, nr uint64, a syscallArgs) (uint64, bool) {
 }
 
 // completeSpliceWait runs the call of the thread in slot again after its pipe changed.
-func completeSpliceWait(f *Frame, slot int32) {
+func completeSpliceWait(f *machine.Frame, slot int32) {
 	t := &threads[slot]
-	var a syscallArgs
-	sysArgs(f, &a)
+	var a machine.SyscallArgs
+	machine.SysArgs(f, &a)
 	beginFiles(slot)
 	o := spliceRun(t.sysNr, a)
 	if o.sock != spliceNone {
 		// A socket call starts from the system call itself: the thread makes it again, with
 		// its arguments untouched.
-		rewindSyscall(f)
+		machine.RewindSyscall(f)
 		return
 	}
 	if o.wait >= 0 {
@@ -206,7 +207,7 @@ func completeSpliceWait(f *Frame, slot int32) {
 		return
 	}
 	if endFiles(f, slot, o.ret, true, true) {
-		setSysRet(f, o.ret)
+		machine.SetSysRet(f, o.ret)
 	}
 }
 
@@ -348,13 +349,13 @@ func pipeToFile(in, out int, offAddr uintptr, pos int64, length int, nonblock bo
 		got := k
 		if isFile {
 			var end int64
-			got, end, seekable, errno = fileWrite(f, pos, addrOf(data), uintptr(k))
+			got, end, seekable, errno = fileWrite(f, pos, machine.AddrOf(data), uintptr(k))
 			if errno != 0 {
 				break
 			}
 			pos = end
 		} else {
-			consoleWrite(data[:k])
+			machine.ConsoleWrite(data[:k])
 		}
 		fds.PipeConsume(in, got)
 		moved += got
@@ -393,7 +394,7 @@ func fileToPipe(in int, offAddr uintptr, pos int64, out int, length int, nonbloc
 	for moved < length {
 		k := min(len(room), length-moved)
 		var got int
-		got, seekable, errno = fileRead(f, pos, addrOf(room), uintptr(k))
+		got, seekable, errno = fileRead(f, pos, machine.AddrOf(room), uintptr(k))
 		if errno != 0 {
 			break
 		}
@@ -507,18 +508,18 @@ func sysSendfileImpl(out, in int, offAddr uintptr, count uintptr) spliceOutcome 
 // spliceSocket makes the socket call of a splice or sendfile that o describes: a receive into
 // the pipe's free room or a send of its bytes, the pipe held until the call ends, or a send of
 // the file's bytes. sockSpliceEnd ends it.
-func spliceSocket(f *Frame, o spliceOutcome) (uint64, bool) {
+func spliceSocket(f *machine.Frame, o spliceOutcome) (uint64, bool) {
 	t := cur()
 	c := sockCall{splice: o.sock, splicePipe: -1}
 	pipe := int(o.otherFD)
 	switch o.sock {
 	case spliceRecv:
 		room, _ := fds.PipeRoom(pipe) // spliceRun found room
-		c.out = netCall{buf: addrOf(room), count: uintptr(min(len(room), o.length))}
+		c.out = netCall{buf: machine.AddrOf(room), count: uintptr(min(len(room), o.length))}
 		c.splicePipe = int32(fds.PipeHold(pipe, true))
 	case spliceSend:
 		data, _ := fds.PipeData(pipe) // spliceRun found bytes
-		c.src, c.srcLen = addrOf(data), uintptr(min(len(data), o.length))
+		c.src, c.srcLen = machine.AddrOf(data), uintptr(min(len(data), o.length))
 		c.splicePipe = int32(fds.PipeHold(pipe, false))
 	case spliceSendfile:
 		c.srcLen, c.spliceFD, c.splicePos, c.spliceOff = uintptr(o.length), o.otherFD, o.pos, o.offAddr
@@ -571,7 +572,7 @@ func sendfileGather(c *sockCall, dst []byte) bool {
 	if !ok {
 		return false
 	}
-	got, _, errno := fileRead(f, c.splicePos+int64(c.moved), addrOf(dst), uintptr(len(dst)))
+	got, _, errno := fileRead(f, c.splicePos+int64(c.moved), machine.AddrOf(dst), uintptr(len(dst)))
 	return errno == 0 && got == len(dst)
 }
 
@@ -598,20 +599,20 @@ func copyFile(in int, inAddr uintptr, posIn int64, out int, outAddr uintptr, cou
 	for copied < count {
 		k := min(count-copied, spliceChunk)
 		var got, put int
-		got, inSeek, errno = fileRead(fi, posIn, addrOf(spliceScratch[:]), k)
+		got, inSeek, errno = fileRead(fi, posIn, machine.AddrOf(spliceScratch[:]), k)
 		if errno != 0 || got == 0 {
 			break
 		}
 		put = got
 		if isFile {
 			var end int64
-			put, end, outSeek, errno = fileWrite(fo, posOut, addrOf(spliceScratch[:]), uintptr(got))
+			put, end, outSeek, errno = fileWrite(fo, posOut, machine.AddrOf(spliceScratch[:]), uintptr(got))
 			if errno != 0 {
 				break
 			}
 			posOut = end
 		} else {
-			consoleWrite(spliceScratch[:got])
+			machine.ConsoleWrite(spliceScratch[:got])
 		}
 		if inSeek {
 			posIn += int64(put)

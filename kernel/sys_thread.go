@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/trace/wire"
@@ -35,7 +36,7 @@ const (
 // without CLONE_SIGHAND and CLONE_VM is EINVAL, as on Linux. So are CLONE_PIDFD (no pidfd to
 // give; Linux refuses it with CLONE_THREAD too) and CLONE_VFORK, whose parent Linux suspends
 // until the child exits, which this thread would not do.
-func sysCloneImpl(f *Frame, flags uint64, stack, ptid, ctid, tls uintptr) uint64 {
+func sysCloneImpl(f *machine.Frame, flags uint64, stack, ptid, ctid, tls uintptr) uint64 {
 	if flags&cloneThread == 0 {
 		return noNewProcess()
 	}
@@ -47,7 +48,7 @@ func sysCloneImpl(f *Frame, flags uint64, stack, ptid, ctid, tls uintptr) uint64
 		return neg(abi.EAGAIN)
 	}
 	t := &threads[slot]
-	archSaveFPU(f) // the child starts with the parent's FP state
+	machine.SaveFPU(f) // the child starts with the parent's FP state
 	t.frame = *f
 	cloneChildContext(&t.frame, stack, tls, flags&cloneSettls != 0)
 	t.sig.Mask = cur().sig.Mask
@@ -73,7 +74,7 @@ func sysCloneImpl(f *Frame, flags uint64, stack, ptid, ctid, tls uintptr) uint64
 // sysExitThread ends the running thread. CLONE_CHILD_CLEARTID's word is cleared and woken; the
 // thread's stack belongs to the program (the Go runtime frees it) and is left alone. When the
 // last thread exits, the program exits with its status.
-func sysExitThread(f *Frame, code int) {
+func sysExitThread(f *machine.Frame, code int) {
 	t := cur()
 	tpThreadExit.Emit2(uint64(t.tid), uint64(code))
 	if t.clearChild != 0 && writeUser32(t.clearChild, 0) {
@@ -108,7 +109,7 @@ func exitGroup(code int) {
 	}
 	traceFinish(wire.EndExit, int32(code&0xff))
 	klog().s("exit status ").d(int64(code & 0xff)).nl()
-	exitMachine(uint32(code & 0xff))
+	machine.Exit(uint32(code & 0xff))
 }
 
 // schedTarget finds the thread a sched_* call names: pid 0 or the caller's tid is the caller.
@@ -163,7 +164,7 @@ func sysSchedSetaffinityImpl(pid int32, size, mask uintptr) uint64 {
 	if !ok {
 		return neg(abi.EINVAL)
 	}
-	if mustLeave >= 0 && mustLeave != cpuIndex() {
+	if mustLeave >= 0 && mustLeave != machine.CPUIndex() {
 		kickCPU(mustLeave)
 	}
 	return 0

@@ -1,17 +1,20 @@
 package kernel
 
-import "github.com/unitrace/unitrace/kernel/abi"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
+)
 
 // amd64's thread-pointer calls: arch_prctl, and the clone child's registers.
 
 // cloneArgs reads clone's arguments: on amd64 (flags, stack, parent_tid, child_tid, tls).
-func cloneArgs(a *syscallArgs) (flags uint64, stack, ptid, ctid, tls uintptr) {
+func cloneArgs(a *machine.SyscallArgs) (flags uint64, stack, ptid, ctid, tls uintptr) {
 	return a[0], uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), uintptr(a[4])
 }
 
 // cloneChildContext makes f, a copy of the parent's frame, the clone child's: RAX = 0 (the
 // child's result), RSP = stack if given, and FS base = tls with CLONE_SETTLS.
-func cloneChildContext(f *Frame, stack, tls uintptr, settls bool) {
+func cloneChildContext(f *machine.Frame, stack, tls uintptr, settls bool) {
 	f.RAX = 0
 	if stack != 0 {
 		f.RSP = uint64(stack)
@@ -28,7 +31,7 @@ const (
 	archGetGS = 0x1004
 )
 
-func sysArchPrctlImpl(f *Frame, code int, addr uintptr) uint64 {
+func sysArchPrctlImpl(f *machine.Frame, code int, addr uintptr) uint64 {
 	switch code {
 	case archSetFS:
 		if addr >= userHi && addr < 1<<63 {

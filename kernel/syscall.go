@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/ptimer"
 	"github.com/unitrace/unitrace/trace"
 )
@@ -11,15 +12,12 @@ import (
 // the handler that serves the call, or the errno that it answers with. The handlers are in
 // syscall_handlers.go.
 
-// syscallArgs are a system call's six argument registers, in the arch's order (sysArgs).
-type syscallArgs [6]uint64
-
 // A syscallHandler serves one system call. f is the caller's trap Frame, which a call that
 // blocks or switches threads rewrites; a holds its arguments (by value: a handler is called
 // through the table, and a pointer to the caller's copy would escape). It returns the raw result
 // (a value, or -errno) with done=true; done=false means the call blocked: the Frame now holds
 // another thread, and the result will be stored when the blocked one completes.
-type syscallHandler func(f *Frame, a syscallArgs) (ret uint64, done bool)
+type syscallHandler func(f *machine.Frame, a machine.SyscallArgs) (ret uint64, done bool)
 
 // sysCall is a row of a system-call table: the call's handler, or else the errno (non-zero) it
 // answers with. The zero row is an unknown call.
@@ -33,13 +31,13 @@ type sysCall struct {
 // to run, under the lock (syscallLocked). The lock-free calls are served here, in one function:
 // under TCG each call and return costs as much as 25 plain instructions, on the path every
 // system call takes.
-func syscall(f *Frame) (needsLock bool) {
+func syscall(f *machine.Frame) (needsLock bool) {
 	if opts.debugFault {
 		crashForTest()
 	}
-	nr := sysNum(f)
-	var a syscallArgs
-	sysArgs(f, &a)
+	nr := machine.SysNum(f)
+	var a machine.SyscallArgs
+	machine.SysArgs(f, &a)
 	tpSyscallEnter.Emit4(nr, a[0], a[1], a[2])
 	if opts.strace {
 		return true // the ordinary path prints every call
@@ -74,16 +72,16 @@ func syscall(f *Frame) (needsLock bool) {
 	default:
 		return true
 	}
-	setSysRet(f, ret)
+	machine.SetSysRet(f, ret)
 	tpSyscallExit.Emit2(nr, ret)
 	return false
 }
 
 // syscallLocked runs the system call in f under the kernel lock.
-func syscallLocked(f *Frame) {
-	nr := sysNum(f)
-	var a syscallArgs
-	sysArgs(f, &a)
+func syscallLocked(f *machine.Frame) {
+	nr := machine.SysNum(f)
+	var a machine.SyscallArgs
+	machine.SysArgs(f, &a)
 	tid := cur().tid // before dispatch: a blocking call switches threads
 	slot := curSlot()
 	cur().sysNr = nr
@@ -91,13 +89,13 @@ func syscallLocked(f *Frame) {
 	ret, done := dispatch(f, nr, a)
 	done = endFiles(f, slot, ret, done, false)
 	if done {
-		setSysRet(f, ret)
+		machine.SetSysRet(f, ret)
 		tpSyscallExit.Emit2(nr, ret)
 	} else if nr == nrRtSigreturn && cur().tid == tid {
-		tpSyscallExit.Emit2(nr, sysRet(f)) // the restored context's rax, as Linux reports it
+		tpSyscallExit.Emit2(nr, machine.SysRet(f)) // the restored context's rax, as Linux reports it
 	} // else syscall_exit fires when the wait completes (completeWait)
 	if opts.strace {
-		l := klog().s("[").d(int64(tid)).s("] ").s(syscallName(nr)).s("(").u(nr).s(")")
+		l := klog().s("[").d(int64(tid)).s("] ").s(machine.SyscallName(nr)).s("(").u(nr).s(")")
 		for i := 0; i < 3; i++ {
 			l.s(" ").x(a[i])
 		}
@@ -112,7 +110,7 @@ func syscallLocked(f *Frame) {
 
 // dispatch runs system call nr. done=false means the call blocked: the Frame now holds another
 // thread, and the result will be stored when the blocked one completes.
-func dispatch(f *Frame, nr uint64, a syscallArgs) (ret uint64, done bool) {
+func dispatch(f *machine.Frame, nr uint64, a machine.SyscallArgs) (ret uint64, done bool) {
 	c := lookupCall(nr)
 	switch {
 	case c.handler != nil:
@@ -158,9 +156,9 @@ func reportUnknownSyscall(nr uint64) {
 		}
 		reportedSyscalls[nr] = true
 	}
-	klog().s("unknown system call ").u(nr).s(" (").s(syscallName(nr)).s(") returns ENOSYS").nl()
+	klog().s("unknown system call ").u(nr).s(" (").s(machine.SyscallName(nr)).s(") returns ENOSYS").nl()
 }
 
 var reportedSyscalls [512]bool
 
-func nanotime() int64 { return archNanotime() }
+func nanotime() int64 { return machine.Nanotime() }

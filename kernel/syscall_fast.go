@@ -1,5 +1,7 @@
 package kernel
 
+import "github.com/unitrace/unitrace/kernel/machine"
+
 // System calls served without the kernel lock. The Go runtime reads the clock through a system
 // call many thousand times a second when the vDSO is off (unitrace.vdso=0), and its idle Ms call
 // sched_yield and gettid in their spin loops; under one kernel lock these would serialise every
@@ -20,5 +22,5 @@ func presentUserBytes(addr, n uintptr) ([]byte, bool) {
 			return nil, false
 		}
 	}
-	return bytesAt(addr, n), true
+	return machine.BytesAt(addr, n), true
 }

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/filelock"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/kernel/signal"
 	"github.com/unitrace/unitrace/trace"
@@ -40,7 +41,7 @@ const kernelPathMax = 16
 // thread is what the kernel keeps of a thread besides its scheduling state (which the scheduler
 // keeps: runnable, running or blocked, where, on which CPUs, for how long).
 type thread struct {
-	frame Frame // saved context while not running
+	frame machine.Frame // saved context while not running
 	tid   int32
 	gen   uint32 // bumped each time the slot is reused
 

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/trace"
 )
@@ -38,8 +39,8 @@ var captures [maxCPUs]captured
 // captureHere records the frame f interrupted on this CPU (a cross-CPU request). On the
 // requesting CPU f is nil: its own thread is in the system call that asked, and its context is
 // this kernel entry's frame.
-func captureHere(f *Frame) {
-	cpu := cpuIndex() & (maxCPUs - 1)
+func captureHere(f *machine.Frame) {
+	cpu := machine.CPUIndex() & (maxCPUs - 1)
 	c := &captures[cpu]
 	c.seq = xcall.seq.Load()
 	c.nframes = 0
@@ -51,7 +52,7 @@ func captureHere(f *Frame) {
 		return
 	}
 	var e trace.StackEntry
-	c.nframes = trace.CaptureFrame(addrOfFrame(f), &e, &c.frames)
+	c.nframes = trace.CaptureFrame(machine.AddrOfFrame(f), &e, &c.frames)
 	c.entry = capturedEntry{pc: e.PC, sp: e.SP, fp: e.FP, lr: e.LR, ticks: e.Ticks, kind: e.StackKind, flags: e.Flags}
 }
 
@@ -61,7 +62,7 @@ func captureHere(f *Frame) {
 func snapshotStacks(sink *stackSink) int {
 	unanswered := crossCall(xcallCapture, 0)
 	seq := xcall.seq.Load()
-	me := cpuIndex()
+	me := machine.CPUIndex()
 	count := 0
 	var scratch [trace.MaxDepth]uint64
 	for cpu := 0; cpu < numCPUs; cpu++ {
@@ -115,10 +116,10 @@ func snapshotStacks(sink *stackSink) int {
 		case tcpu < 0:
 			e.State = trace.StateNeverRun
 			e.Flags = trace.StackNoWalk
-			e.PC, e.SP = uint64(framePC(&t.frame)), uint64(frameSP(&t.frame))
+			e.PC, e.SP = uint64(machine.FramePC(&t.frame)), uint64(machine.FrameSP(&t.frame))
 		default:
 			e.State = trace.StateRunnable
-			n = trace.CaptureFrame(addrOfFrame(&t.frame), &e, &scratch)
+			n = trace.CaptureFrame(machine.AddrOfFrame(&t.frame), &e, &scratch)
 			e.Flags |= trace.StackSaved
 			if state == sched.Blocked {
 				e.State = trace.StateBlocked

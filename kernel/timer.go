@@ -3,6 +3,7 @@ package kernel
 import (
 	"math/bits"
 
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/sampler"
 )
 
@@ -11,7 +12,7 @@ import (
 // each deadline moves on by whole periods from the last one, however late the interrupt came.
 // The sampler's interrupt is the one that kernel code can take (amd64: the one vector above
 // the kernel's task priority; arm64: the one interrupt above the kernel's priority mask), the
-// tick's waits for the kernel to return. armTimers (per arch) programs the hardware: on amd64
+// tick's waits for the kernel to return. machine.ArmTimers (per arch) programs the hardware: on amd64
 // the one LAPIC timer, on the sampler's vector for the earlier deadline while the sampler runs
 // (its handler hands the tick on with a self-IPI on the tick's vector), on the tick's vector
 // otherwise; on arm64 the virtual timer for the tick and the physical timer for the sampler.
@@ -39,15 +40,15 @@ var samplers [maxCPUs]sampler.CPU
 
 // initTimers sets up the boot CPU's timer hardware and starts its scheduler tick.
 func initTimers() {
-	initLocalTimer()
-	tickPeriod = max(ticksHz()/tickHz, 1)
+	machine.InitLocalTimer()
+	tickPeriod = max(machine.TicksHz()/tickHz, 1)
 	startTick()
 }
 
 // startTick starts the scheduler tick on the calling CPU (a secondary's timer needs no
 // calibration: the boot CPU's holds for all).
 func startTick() {
-	here().tickNext = ticks() + tickPeriod
+	here().tickNext = machine.Ticks() + tickPeriod
 	armNext()
 }
 
@@ -57,11 +58,11 @@ func startTick() {
 //
 //go:nosplit
 func armNext() {
-	flags := maskInterrupts()
+	flags := machine.MaskInterrupts()
 	l := here()
-	s := &samplers[cpuIndex()&(maxCPUs-1)]
-	armTimers(l.timerDeadline(), s.Next(), s.On(), l.tickHandedOn)
-	restoreInterrupts(flags)
+	s := &samplers[machine.CPUIndex()&(maxCPUs-1)]
+	machine.ArmTimers(l.timerDeadline(), s.Next(), s.On(), l.tickHandedOn)
+	machine.RestoreInterrupts(flags)
 }
 
 // timerDeadline is when this CPU's tick interrupt is next due: the tick, or an earlier wake-up.
@@ -104,7 +105,7 @@ func armWake(deadline int64) {
 // the inverse of ns = (ticks - base) * mult >> 32, rounded up, so that a wake-up never comes
 // before its deadline by the clock that checks it.
 func nsToTicks(ns int64) uint64 {
-	base, mult := archClockParams()
+	base, mult := machine.ClockParams()
 	if ns <= 0 {
 		return base
 	}
@@ -123,17 +124,17 @@ func nsToTicks(ns int64) uint64 {
 // kernel code (a system call, a fault, the kernel lock's wait, the tick, a context switch). It
 // takes no lock and touches only this CPU's sampler and timer. It takes the sample while the
 // current interrupt frame still holds what it interrupted, hands the scheduler tick on if it
-// is due (on amd64 one timer serves both: handOnTick raises the tick's own interrupt, which
+// is due (on amd64 one timer serves both: machine.HandOnTick raises the tick's own interrupt, which
 // waits for the kernel code to return), and re-arms the timer.
 func samplerInterrupt() {
-	now := ticks()
-	cpu := cpuIndex() & (maxCPUs - 1)
+	now := machine.Ticks()
+	cpu := machine.CPUIndex() & (maxCPUs - 1)
 	if s := &samplers[cpu]; s.Due(now) {
 		takeSample(s, now)
 	}
-	if l := &cpuLocals[cpu]; sharedTimer && now >= l.timerDeadline() && !l.tickHandedOn {
+	if l := &cpuLocals[cpu]; machine.SharedTimer && now >= l.timerDeadline() && !l.tickHandedOn {
 		l.tickHandedOn = true
-		handOnTick()
+		machine.HandOnTick()
 	}
 	armNext()
 }
@@ -142,8 +143,8 @@ func samplerInterrupt() {
 // whether the tick is due; the caller then runs tick. An interrupt that comes a little early
 // (the one-shot count is rounded) finds nothing due and just arms the timer again.
 func timerInterrupt() (tickDue bool) {
-	ackTimer()
-	now := ticks()
+	machine.AckTimer()
+	now := machine.Ticks()
 	l := here()
 	l.tickHandedOn = false
 	l.periodic = now >= l.tickNext && l.heldTick != l.tickNext

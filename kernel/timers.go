@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/ptimer"
 	"github.com/unitrace/unitrace/kernel/sched"
@@ -125,7 +126,7 @@ func fireTimer(id int, now int64, slot int32) {
 // instruction.
 func checkHeldOffTick(slot int32) {
 	l := here()
-	if ticks() < l.tickNext || l.heldTick == l.tickNext {
+	if machine.Ticks() < l.tickNext || l.heldTick == l.tickNext {
 		return
 	}
 	l.heldTick = l.tickNext

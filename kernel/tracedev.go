@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/virtio"
 	"github.com/unitrace/unitrace/trace/record"
 )
@@ -60,8 +61,8 @@ func (ps *portState) free() bool {
 // traceDeviceMemory probes for the device and returns how much contiguous memory it needs (0
 // without a device). It runs at boot, before the frame allocator exists.
 func traceDeviceMemory() uintptr {
-	window, slots := virtioWindow()
-	addr, _, err := virtio.FindConsole(&bus, window, slots)
+	window, slots := machine.VirtioWindow()
+	addr, _, err := virtio.FindConsole(&machine.Bus, window, slots)
 	if err != virtio.OK {
 		return 0
 	}
@@ -77,11 +78,11 @@ func initTraceDevice(mem uintptr) {
 	}
 	vdevMem = mem
 	cfg := virtio.Config{Base: vdevBase, MemPA: mem, MemSize: virtio.MemSize}
-	if err := vdev.Init(&bus, cfg); err != virtio.OK {
+	if err := vdev.Init(&machine.Bus, cfg); err != virtio.OK {
 		klog().s("trace device at ").x(uint64(vdevBase)).s(": ").s(err.String()).nl()
 		return
 	}
-	vdev.Poll(&bus) // take the port announcements already queued
+	vdev.Poll(&machine.Bus) // take the port announcements already queued
 	vdevReady = true
 	bounce := mem + pageUp(virtio.MemSize)
 	for i, name := range [2]string{dataPortName, ctlPortName} {
@@ -89,7 +90,7 @@ func initTraceDevice(mem uintptr) {
 		p := vdev.FindPort(name)
 		ports[dev] = portState{port: p, bounce: bounce + uintptr(i)*bounceSize}
 		if p >= 0 {
-			vdev.Open(&bus, p)
+			vdev.Open(&machine.Bus, p)
 		}
 	}
 	initNetPort(bounce + 2*bounceSize)
@@ -176,10 +177,10 @@ func traceDeviceInterrupt() bool {
 	if !vdevReady {
 		return false
 	}
-	ev := vdev.Interrupt(&bus)
+	ev := vdev.Interrupt(&machine.Bus)
 	raised := ev.Raised // ours, even if there is nothing new: see below
 	for ev.More {
-		more := vdev.Poll(&bus)
+		more := vdev.Poll(&machine.Bus)
 		ev.Ports |= more.Ports
 		ev.TxDone |= more.TxDone
 		ev.RxData |= more.RxData
@@ -231,8 +232,8 @@ func deviceWrite(slot int32, dev uint32, buf, count uintptr) (ret uint64, done b
 	if !ok {
 		return neg(abi.EFAULT), true
 	}
-	copy(bytesAt(ps.bounce, n), src)
-	tok, err := vdev.Send(&bus, ps.port, ps.bounce, uint32(n))
+	copy(machine.BytesAt(ps.bounce, n), src)
+	tok, err := vdev.Send(&machine.Bus, ps.port, ps.bounce, uint32(n))
 	switch err {
 	case virtio.OK:
 		tpVirtioNotify.Emit2(uint64(ps.port), uint64(n))
@@ -257,7 +258,7 @@ func deviceRead(dev uint32, buf, count uintptr) (ret uint64, done bool) {
 	if !ok {
 		return neg(abi.EFAULT), true
 	}
-	n, err := vdev.Receive(&bus, ps.port, dst)
+	n, err := vdev.Receive(&machine.Bus, ps.port, dst)
 	if err != virtio.OK && err != virtio.ErrHostClosed {
 		return neg(abi.EIO), true
 	}
@@ -312,17 +313,17 @@ func portIO(slot int32, op portOp, n int, arg uint64, buf, count uintptr) (uint6
 }
 
 // blockOnPort parks the running thread until the trace device interrupts.
-func blockOnPort(f *Frame, dev uint32) {
+func blockOnPort(f *machine.Frame, dev uint32) {
 	futexes.Enqueue(portKey(dev), curSlot())
 	block(f, waitDevice)
 }
 
 // completeDeviceWait retries a port operation after a wake-up.
-func completeDeviceWait(f *Frame, slot int32) {
+func completeDeviceWait(f *machine.Frame, slot int32) {
 	t := &threads[slot]
 	ret, done := portIO(slot, t.waitOp, int(t.waitFD), t.waitArg, t.waitAddr, t.waitCount)
 	if done {
-		setSysRet(f, ret)
+		machine.SetSysRet(f, ret)
 		return
 	}
 	t.wait = waitDevice

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/virtio"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/wire"
@@ -30,7 +31,7 @@ func traceFinish(reason wire.EndReason, status int32) {
 		if !finishRing(cpu) {
 			return
 		}
-		if r := trace.Ring(cpu); r != nil && r.FlushLost(ticks()) && !finishRing(cpu) {
+		if r := trace.Ring(cpu); r != nil && r.FlushLost(machine.Ticks()) && !finishRing(cpu) {
 			return
 		}
 	}
@@ -39,7 +40,7 @@ func traceFinish(reason wire.EndReason, status int32) {
 		return
 	}
 	p := buf[wire.HeaderSize:]
-	n := wire.PutStatsHeader(p, ticks(), ncpu)
+	n := wire.PutStatsHeader(p, machine.Ticks(), ncpu)
 	for cpu := 0; cpu < ncpu; cpu++ {
 		st := trace.CPUStats(cpu)
 		n += wire.PutCPUStats(p[n:], &st)
@@ -51,7 +52,7 @@ func traceFinish(reason wire.EndReason, status int32) {
 	if buf, ok = awaitFrameBuffer(); !ok {
 		return
 	}
-	n = wire.PutEnd(buf[wire.HeaderSize:], reason, status, ticks())
+	n = wire.PutEnd(buf[wire.HeaderSize:], reason, status, machine.Ticks())
 	if err := sendFrame(buf, wire.TypeEnd, 0, n); err != virtio.OK {
 		finishRefused(err)
 		return
@@ -94,7 +95,7 @@ func awaitFrameBuffer() ([]byte, bool) {
 			finishFailed("the host stopped reading the data port")
 			return nil, false
 		}
-		vdev.Poll(&bus)
+		vdev.Poll(&machine.Bus)
 	}
 }
 

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/virtio"
 	"github.com/unitrace/unitrace/sampler"
 	"github.com/unitrace/unitrace/trace"
@@ -33,7 +34,7 @@ func frameBuffer() (buf []byte, ok bool) {
 	if !ps.free() || !hostListening() {
 		return nil, false
 	}
-	return bytesAt(ps.bounce, bounceSize), true
+	return machine.BytesAt(ps.bounce, bounceSize), true
 }
 
 // hostListening reports whether a host has the data port open.
@@ -48,7 +49,7 @@ func sendFrame(buf []byte, typ wire.Type, flags uint16, n int) virtio.Err {
 	ps := &ports[devData]
 	wire.PutHeader(buf, typ, flags, stream.seq, buf[wire.HeaderSize:wire.HeaderSize+n])
 	total := uint32(wire.HeaderSize + n)
-	tok, err := vdev.Send(&bus, ps.port, ps.bounce, total)
+	tok, err := vdev.Send(&machine.Bus, ps.port, ps.bounce, total)
 	if err != virtio.OK {
 		return err
 	}
@@ -196,7 +197,7 @@ func traceCtl(op, a, b uint64) uint64 {
 		return startSampler(a)
 	case trace.CtlSamplerStop:
 		stopSampler()
-		return ticks() // no sample is younger
+		return machine.Ticks() // no sample is younger
 	case trace.CtlStacks:
 		return captureStacks(uintptr(a), uintptr(b))
 	case trace.CtlGoroutines:
@@ -212,14 +213,14 @@ func traceCtl(op, a, b uint64) uint64 {
 // flushLocalLost publishes this CPU's pending drops as a LOST record (a cross-CPU request: only
 // the ring's own CPU may produce into it).
 func flushLocalLost() {
-	if r := trace.Ring(cpuIndex()); r != nil {
-		r.FlushLost(ticks())
+	if r := trace.Ring(machine.CPUIndex()); r != nil {
+		r.FlushLost(machine.Ticks())
 	}
 }
 
 // setLocalRingMode re-initialises this CPU's ring (a cross-CPU request): arg is mode<<56|size.
 func setLocalRingMode(arg uint64) {
-	cpu := cpuIndex()
+	cpu := machine.CPUIndex()
 	mode, size := ring.Mode(arg>>56), arg&(1<<56-1)
 	if trace.SetupRing(cpu, traceRingBase(cpu), size, mode) {
 		stream.flightAt[cpu] = 0
@@ -227,7 +228,7 @@ func setLocalRingMode(arg uint64) {
 }
 
 // tracePortCall runs the agent's drain or send, blocking the thread while the port is busy.
-func tracePortCall(f *Frame, op portOp, arg uint64, buf, count uintptr) (uint64, bool) {
+func tracePortCall(f *machine.Frame, op portOp, arg uint64, buf, count uintptr) (uint64, bool) {
 	ret, done := portIO(curSlot(), op, -1, arg, buf, count)
 	if !done {
 		blockOnPort(f, devData)

@@ -3,6 +3,7 @@ package kernel
 import (
 	"strings"
 
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/agent"
 	"github.com/unitrace/unitrace/trace/record"
@@ -190,9 +191,9 @@ func initTracing(mem uintptr) {
 		}
 	}
 	tracingReady = true
-	text, _ := textRange()
+	text, _ := machine.TextRange()
 	trace.SetBootInfo(trace.BootInfo{
-		NCPU: numCPUs, Arch: traceArch, TickSource: traceTickSource, Accel: topts.accel, TickHz: ticksHz(), RefTicks: ticks(), RefNs: uint64(nanotime()),
+		NCPU: numCPUs, Arch: machine.TraceArch, TickSource: machine.TraceTickSource, Accel: topts.accel, TickHz: machine.TicksHz(), RefTicks: machine.Ticks(), RefNs: uint64(nanotime()),
 		RefUnixNs: bootWallNanos + nanotime(), TextStart: uint64(text),
 	})
 }

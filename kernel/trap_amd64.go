@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/signal"
 )
 
@@ -17,7 +18,7 @@ import (
 // the sampler runs it is served interruptible, as every other call is (lockedSystemCall), so
 // that a sample lands where the CPU is and not at the call's return point; a sampler deadline
 // that passes in the masked exit is taken on the way out as the kernel's (sampleAtExit).
-func trap(f *Frame) {
+func trap(f *machine.Frame) {
 	if f.Vector != amd64.VectorSyscall || f.Prev != 0 {
 		interruptOrException(f)
 		return
@@ -47,7 +48,7 @@ func trap(f *Frame) {
 
 // lockedSystemCall runs the system call in f that needs the kernel lock: interruptible, under
 // the lock, ending in finishEntry.
-func lockedSystemCall(f *Frame) {
+func lockedSystemCall(f *machine.Frame) {
 	noteTrap(amd64.VectorSyscall, uintptr(f.RIP))
 	amd64.EnableInterrupts()
 	if otherCPUStopping() {
@@ -67,7 +68,7 @@ func lockedSystemCall(f *Frame) {
 // interrupts enabled: the sampler's vector interrupts it where it runs (its own IST stack, so
 // it nests without clobbering this handler's), and any other interrupt that arrives is held
 // back until the trap returns (holdback.go).
-func interruptOrException(f *Frame) {
+func interruptOrException(f *machine.Frame) {
 	noteTrap(f.Vector, uintptr(f.RIP))
 	switch {
 	case f.Vector == amd64.VectorNMI:
@@ -125,7 +126,7 @@ func holdBack(v uint64) {
 // threadTrap handles a trap a thread took. The IPI and the tick's lock-free part are per-CPU
 // work and run without the kernel lock; everything else runs under it (lock.go) and ends in
 // finishEntry.
-func threadTrap(f *Frame) {
+func threadTrap(f *machine.Frame) {
 	if otherCPUStopping() {
 		parkForGood() // another CPU is stopping the machine
 	}
@@ -184,7 +185,7 @@ const (
 
 // threadException handles an exception raised by a thread (the Go program, or the idle thread):
 // demand paging for page faults in mapped memory, otherwise the Linux signal for the fault.
-func threadException(f *Frame) {
+func threadException(f *machine.Frame) {
 	if onIdle() {
 		kernelFault(f, "exception in the idle thread")
 	}

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/arch/arm64"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/signal"
 )
 
@@ -13,7 +14,7 @@ import (
 // The sampler's interrupt runs with interrupts masked and touches only this CPU's state.
 // Every other entry runs with IRQs unmasked: the sampler's timer interrupts it where it runs,
 // and any other interrupt that arrives is held back until the trap returns (holdback.go).
-func trap(f *Frame) {
+func trap(f *machine.Frame) {
 	noteTrap(uint64(f.Kind)<<32|f.ESR>>26, f.PC())
 	if f.Prev != 0 || !f.FromThread() {
 		if f.Kind == arm64.KindIRQEL1h && f.Prev != 0 {
@@ -40,7 +41,7 @@ func trap(f *Frame) {
 
 // interruptible runs the handler of a thread's trap with IRQs unmasked: the sampler's timer may
 // interrupt it, and nestedIRQ holds back the rest.
-func interruptible(f *Frame, ack, id uint32) {
+func interruptible(f *machine.Frame, ack, id uint32) {
 	entered := trapEntered()
 	if f.IsIRQ() {
 		// An interrupt's trap holds the others back from the start, as on amd64: left at the
@@ -58,7 +59,7 @@ func interruptible(f *Frame, ack, id uint32) {
 // trapEntered is when the thread's trap being handled was taken, for sampleAtExit: the counter
 // at which the entry stub started the CPU's kernel clock.
 func trapEntered() uint64 {
-	since, _ := archKernelClock(cpuIndex())
+	since, _ := machine.KernelClock(machine.CPUIndex())
 	return since
 }
 
@@ -67,7 +68,7 @@ func trapEntered() uint64 {
 // raises the priority mask, which stops it being signalled, and stays pending until the trap
 // returns. A CPU that handles an acknowledged interrupt runs at its priority, so what arrives
 // then is above it: the sampler's, or the IPI in the tick's or a device's handler.
-func nestedIRQ(f *Frame) {
+func nestedIRQ(f *machine.Frame) {
 	switch arm64.PendingIRQ() {
 	case arm64.IntidSpurious:
 	case arm64.IntidPhysicalTimer:
@@ -96,7 +97,7 @@ func samplerIRQ(ack uint32) {
 // threadTrap handles a trap a thread took; ack and id are the acknowledged interrupt's, for an
 // IRQ. The IPI and the tick's lock-free part are per-CPU work and run without the kernel lock;
 // everything else runs under it (lock.go) and ends in finishEntry.
-func threadTrap(f *Frame, ack, id uint32) {
+func threadTrap(f *machine.Frame, ack, id uint32) {
 	if otherCPUStopping() {
 		parkForGood() // another CPU is stopping the machine
 	}
@@ -148,7 +149,7 @@ func threadTrap(f *Frame, ack, id uint32) {
 // level-triggered line by draining the UART's FIFO or reading the device's status.
 func deviceIRQ(ack, id uint32) {
 	tpIRQEntry.Emit1(uint64(id))
-	if id == consoleINTID && id != 0 {
+	if id == machine.ConsoleINTID && id != 0 {
 		consoleInterrupt() // the UART's own line, never shared
 	} else if strayLine(id, deviceInterrupt()) {
 		arm64.DisableIRQ(id) // nobody's line: a level-triggered line would fire forever
@@ -162,7 +163,7 @@ var warnedStrayIRQ bool
 
 // threadException handles a synchronous exception raised by a thread: demand paging for
 // translation faults in mapped memory, otherwise the Linux signal for the fault.
-func threadException(f *Frame) {
+func threadException(f *machine.Frame) {
 	if onIdle() {
 		kernelFault(f, "exception in the idle thread")
 	}

@@ -3,6 +3,7 @@ package kernel
 import (
 	"encoding/binary"
 
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/mm"
 )
 
@@ -118,7 +119,7 @@ func userRange(addr, n uintptr, write bool) bool {
 	if end < addr {
 		return false
 	}
-	if start, stop := imageRange(); addr >= start && end <= stop {
+	if start, stop := machine.ImageRange(); addr >= start && end <= stop {
 		return true // the program's own globals, in the image: always present
 	}
 	if addr < identEnd || end > userHi {
@@ -140,7 +141,7 @@ func userPrefix(addr, n uintptr, write bool) uintptr {
 	if n == 0 || end < addr {
 		return 0
 	}
-	if start, stop := imageRange(); addr >= start && end <= stop {
+	if start, stop := machine.ImageRange(); addr >= start && end <= stop {
 		return n
 	}
 	if addr < identEnd || end > userHi {
@@ -171,7 +172,7 @@ func userPrefixBytes(addr, n uintptr, write bool) []byte {
 	if k == 0 {
 		return nil
 	}
-	return bytesAt(addr, k)
+	return machine.BytesAt(addr, k)
 }
 
 // userBytes returns the user memory [addr, addr+n) as a byte slice, or ok=false if it is not
@@ -183,7 +184,7 @@ func userBytes(addr, n uintptr, write bool) ([]byte, bool) {
 	if n == 0 {
 		return nil, true
 	}
-	return bytesAt(addr, n), true
+	return machine.BytesAt(addr, n), true
 }
 
 // readUser32 reads the 32-bit word at addr: aligned, in one load (a futex word must not tear);
@@ -199,7 +200,7 @@ func readUser32(addr uintptr) (uint32, bool) {
 	if !userRange(addr, 4, false) {
 		return 0, false
 	}
-	return *(*uint32)(ptr(addr)), true
+	return *(*uint32)(machine.Ptr(addr)), true
 }
 
 func readUser64(addr uintptr) (uint64, bool) {

@@ -3,6 +3,7 @@ package kernel
 import (
 	"encoding/binary"
 
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/mm"
 	"github.com/unitrace/unitrace/kernel/vdso"
 )
@@ -38,7 +39,7 @@ func setupVDSO() uintptr {
 	if !vdsoImage.Filled() {
 		return vdsoFailed("the image builder left its page empty")
 	}
-	if !archVDSOCodeLinked() {
+	if !machine.VDSOCodeLinked() {
 		return vdsoFailed("its functions are not in the image")
 	}
 	got := sysMmapImpl(vdso.Base, vdso.PageSize, mm.ProtRead|mm.ProtWrite, mapPrivate|mapAnonymous|mapPopulate|mapFixedNoreplace, -1, 0)
@@ -52,13 +53,13 @@ func setupVDSO() uintptr {
 	}
 	copy(page, vdsoImage.Marker[:])
 	copy(page[len(vdsoImage.Marker):], vdsoImage.Rest[:])
-	base, mult := archClockParams()
+	base, mult := machine.ClockParams()
 	p := page[vdso.ParamsOffset:]
 	binary.LittleEndian.PutUint32(p[vdso.ParamSeq:], 0) // even: valid (the parameters never change)
 	binary.LittleEndian.PutUint64(p[vdso.ParamBase:], base)
 	binary.LittleEndian.PutUint64(p[vdso.ParamMult:], mult)
 	binary.LittleEndian.PutUint64(p[vdso.ParamWall:], uint64(bootWallNanos))
-	archSyncInstructions(addr, vdso.PageSize)
+	machine.SyncInstructions(addr, vdso.PageSize)
 	if errno := int64(sysMprotectImpl(addr, vdso.PageSize, mm.ProtRead|mm.ProtExec)); errno != 0 {
 		return vdsoFailed("its page cannot be made executable")
 	}

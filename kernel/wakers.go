@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/record"
 	"github.com/unitrace/unitrace/unwind"
@@ -58,7 +59,7 @@ func noteWake(slot int32, timedOut bool) {
 	var st goroutineStack
 	threadStack(t, &st, true)
 	var args [record.WakeArgs]uint64
-	c := unwind.ContextAt(addrOfFrame(&t.frame))
+	c := unwind.ContextAt(machine.AddrOfFrame(&t.frame))
 	args[record.WakeArgWoken] = c.Goid()
 	args[record.WakeArgBlockedNs] = uint64(max(nanotime()-t.blockedAt, 0))
 	args[record.WakeArgWait] = uint64(trace.StackWait(t.wait)) | (t.sysNr+1)<<8

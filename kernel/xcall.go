@@ -1,6 +1,9 @@
 package kernel
 
-import "sync/atomic"
+import (
+	"github.com/unitrace/unitrace/kernel/machine"
+	"sync/atomic"
+)
 
 // Cross-CPU requests. A CPU holding the kernel lock can ask every other CPU to do something on
 // itself: flush its TLB, start or stop its sampler, capture the frame of the thread it runs.
@@ -39,7 +42,7 @@ var xcall struct {
 // did not answer in time (xcallTimeout). A TLB flush has no such time: it is waited for until
 // every CPU has answered. The caller holds the kernel lock.
 func crossCall(op xcallOp, arg uint64) uint64 {
-	me := cpuIndex()
+	me := machine.CPUIndex()
 	xcall.op.Store(uint32(op))
 	xcall.arg.Store(arg)
 	seq := xcall.seq.Add(1)
@@ -78,7 +81,7 @@ func crossCall(op xcallOp, arg uint64) uint64 {
 			reportWhereCPUsAre(waiting)
 			deadline = now + xcallTimeout
 		}
-		cpuRelax()
+		machine.CPURelax()
 	}
 	xcall.unanswered.Store(waiting)
 	return waiting
@@ -105,7 +108,7 @@ func (op xcallOp) String() string {
 
 // serveCrossCall carries out the posted request on this CPU if it has not yet: f is the frame
 // the IPI (or the wait for the kernel lock) interrupted, nil on the requesting CPU itself.
-func serveCrossCall(f *Frame) {
+func serveCrossCall(f *machine.Frame) {
 	l := here()
 	seq := xcall.seq.Load()
 	if l.xcallAck.Load() >= seq {
@@ -114,10 +117,10 @@ func serveCrossCall(f *Frame) {
 	op, arg := xcallOp(xcall.op.Load()), xcall.arg.Load()
 	// Interrupts masked: the sampler's interrupt can land in kernel code, and what these change
 	// (this CPU's sampler, ring and timer) is what its handler uses.
-	flags := maskInterrupts()
+	flags := machine.MaskInterrupts()
 	switch op {
 	case xcallFlushTLB:
-		flushLocalTLB()
+		machine.FlushLocalTLB()
 	case xcallSamplerStart:
 		startLocalSampler(arg)
 	case xcallSamplerStop:
@@ -129,7 +132,7 @@ func serveCrossCall(f *Frame) {
 	case xcallRingMode:
 		setLocalRingMode(arg)
 	}
-	restoreInterrupts(flags)
+	machine.RestoreInterrupts(flags)
 	l.xcallAck.Store(seq)
 }
 
@@ -145,14 +148,14 @@ var (
 //
 //go:nosplit
 func otherCPUStopping() bool {
-	return stopping.Load() != 0 && stopper.Load() != int32(cpuIndex())
+	return stopping.Load() != 0 && stopper.Load() != int32(machine.CPUIndex())
 }
 
 // stopOtherCPUs stops every other CPU and waits (bounded) until they have parked, so that no
 // other CPU emits trace records or touches kernel state while this one finishes. It reports
 // false if another CPU got there first: the caller must park itself then.
 func stopOtherCPUs() bool {
-	me := cpuIndex()
+	me := machine.CPUIndex()
 	if !stopping.CompareAndSwap(0, 1) {
 		return stopper.Load() == int32(me) // stopping twice (a fault while exiting) is fine
 	}
@@ -167,7 +170,7 @@ func stopOtherCPUs() bool {
 	wakeLockSleepers()
 	deadline := nanotime() + xcallTimeout
 	for parked.Load() < want && nanotime() < deadline {
-		cpuRelax()
+		machine.CPURelax()
 	}
 	return true
 }
@@ -179,14 +182,14 @@ func parkForGood() {
 		parked.Add(1)
 	}
 	for {
-		parkCPU()
+		machine.ParkCPU()
 	}
 }
 
 // ipiInterrupt handles the kernel's IPI: a stop, a cross-CPU request, or a kick to leave idle
 // (which the kernel entry's end does: leaveIdle). It reports whether the entry must go on under
 // the kernel lock: for a kick, or a thread of this CPU with a signal to deliver.
-func ipiInterrupt(f *Frame) bool {
+func ipiInterrupt(f *machine.Frame) bool {
 	if otherCPUStopping() {
 		parkForGood()
 	}
