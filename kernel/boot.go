@@ -3,6 +3,7 @@ package kernel
 import (
 	"unsafe"
 
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/unwind"
@@ -54,12 +55,12 @@ func startProgram(shareBlock uintptr) {
 	trace.SetThread(0, uint32(t.tid))
 	bootNanos = nanotime()
 	if opts.verbose {
-		klog().s("boot: ticks at ").u(machine.TicksHz()).s(" Hz, kernel ready in ").d(bootNanos / 1000).s(" us").nl()
+		klog.Log().S("boot: ticks at ").U(machine.TicksHz()).S(" Hz, kernel ready in ").D(bootNanos / 1000).S(" us").NL()
 	}
 	initTimers()
 	initGoLayout()
 	if !opts.fpOnly && !unwind.LoadFuncTable() {
-		klog().s("unwind: the image's function table did not load: walks follow frame pointers alone").nl()
+		klog.Log().S("unwind: the image's function table did not load: walks follow frame pointers alone").NL()
 	}
 	startBootSampler()
 	startBootOffCPU()

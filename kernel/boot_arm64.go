@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/arch/arm64"
 	"github.com/unitrace/unitrace/boot/fdt"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 )
 
@@ -44,12 +45,12 @@ func bootMain(dtb uintptr) {
 func readDeviceTree(dtb uintptr) {
 	size, err := fdt.TotalSize(machine.BytesAt(dtb, 40))
 	if err != fdt.OK {
-		klog().s("device tree at ").x(uint64(dtb)).s(": ").s(err.String()).nl()
+		klog.Log().S("device tree at ").X(uint64(dtb)).S(": ").S(err.String()).NL()
 		panicBoot("no device tree")
 	}
 	blob := fdt.Blob(machine.BytesAt(dtb, uintptr(min(size, dtbMax))))
 	if err := blob.ReadMachine(&machine.Board); err != fdt.OK {
-		klog().s("device tree: ").s(err.String()).nl()
+		klog.Log().S("device tree: ").S(err.String()).NL()
 		panicBoot("unreadable device tree")
 	}
 	var addrs, sizes [fdt.MaxMemory]uint64
@@ -90,10 +91,10 @@ func enableDeviceIRQ(base uintptr) {
 			arm64.ConfigureIRQ(d.INTID, false)
 			arm64.EnableIRQ(d.INTID, arm64.PriorityNormal)
 			if opts.verbose {
-				klog().s("virtio-mmio at ").x(uint64(base)).s(": interrupt ").d(int64(d.INTID)).nl()
+				klog.Log().S("virtio-mmio at ").X(uint64(base)).S(": interrupt ").D(int64(d.INTID)).NL()
 			}
 			return
 		}
 	}
-	klog().s("virtio-mmio at ").x(uint64(base)).s(": no interrupt in the device tree").nl()
+	klog.Log().S("virtio-mmio at ").X(uint64(base)).S(": no interrupt in the device tree").NL()
 }

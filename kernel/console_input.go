@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fd"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/rxring"
 	"github.com/unitrace/unitrace/trace/record"
@@ -55,7 +56,7 @@ func initConsoleInput() {
 	}
 	conInput = machine.ConsoleInputInit()
 	if !conInput {
-		klog().s("console: no interrupt for the UART's input: reads of the console wait for good").nl()
+		klog.Log().S("console: no interrupt for the UART's input: reads of the console wait for good").NL()
 	}
 }
 

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/symtab"
 	"github.com/unitrace/unitrace/trace/record"
@@ -19,25 +20,25 @@ func kernelFault(f *machine.Frame, why string) {
 	if inFaultReport {
 		// The report itself faulted: say where, and stop without trying again.
 		pc, _, _ := framePCSPFP(f)
-		klog().s("kernel fault while reporting a kernel fault: pc ").x(uint64(pc)).nl()
-		klog().s("kernel fault, halting").nl()
+		klog.Log().S("kernel fault while reporting a kernel fault: pc ").X(uint64(pc)).NL()
+		klog.Log().S("kernel fault, halting").NL()
 		machine.Exit(machine.FaultExitValue)
 	}
 	inFaultReport = true
 	if !stopOtherCPUs() {
 		parkForGood() // another CPU is reporting its own fault, or exiting
 	}
-	klog().s("kernel fault: ").s(why).nl()
+	klog.Log().S("kernel fault: ").S(why).NL()
 	if numCPUs > 1 {
-		klog().s("on cpu ").d(int64(machine.CPUIndex())).s(" of ").d(int64(numCPUs)).s("; the others are stopped").nl()
+		klog.Log().S("on cpu ").D(int64(machine.CPUIndex())).S(" of ").D(int64(numCPUs)).S("; the others are stopped").NL()
 	}
 	printTrap(f)
 	dumpRegs(f)
-	klog().s("backtrace (exception pc, then the frame-pointer chain):").nl()
+	klog.Log().S("backtrace (exception pc, then the frame-pointer chain):").NL()
 	pc, sp, fp := framePCSPFP(f)
 	printKernelBacktrace(pc, sp, fp)
 	traceFinish(wire.EndPanic, 0) // the trace up to the fault is the best evidence there is
-	klog().s("kernel fault, halting").nl()
+	klog.Log().S("kernel fault, halting").NL()
 	machine.Exit(machine.FaultExitValue)
 }
 
@@ -53,16 +54,16 @@ func printKernelBacktrace(pc, sp, fp uintptr) {
 		w := unwind.Walk{StackLo: lo, StackHi: hi, TextLo: tlo, TextHi: thi}
 		n, how = w.PCs(fp, pcs[:])
 	} else {
-		klog().s("  (the stack pointer is on no kernel stack: no frame-pointer walk)").nl()
+		klog.Log().S("  (the stack pointer is on no kernel stack: no frame-pointer walk)").NL()
 	}
 	for i := 0; i < n; i++ {
 		printFrame(&syms, haveSyms, uintptr(pcs[i]), true)
 	}
 	switch {
 	case how&record.WalkStop != 0:
-		klog().s("  (walk stopped at a frame that failed a check)").nl()
+		klog.Log().S("  (walk stopped at a frame that failed a check)").NL()
 	case how&record.StackTrunc != 0:
-		klog().s("  (deeper frames not shown)").nl()
+		klog.Log().S("  (deeper frames not shown)").NL()
 	}
 }
 
@@ -88,24 +89,24 @@ func printFrame(syms *symtab.Table, ok bool, pc uintptr, isReturn bool) {
 		look = syms.CallPC(pc)
 	}
 	if !ok {
-		klog().s("  ").x(uint64(pc)).nl()
+		klog.Log().S("  ").X(uint64(pc)).NL()
 		return
 	}
 	for depth := 0; depth < 16; depth++ {
 		fr, found := syms.InlinedAt(look, depth)
 		if !found {
 			if depth == 0 {
-				klog().s("  ").x(uint64(pc)).s(" ?").nl()
+				klog.Log().S("  ").X(uint64(pc)).S(" ?").NL()
 			}
 			return
 		}
-		l := klog().s("  ").x(uint64(pc)).s(" ").bs(fr.Name)
+		l := klog.Log().S("  ").X(uint64(pc)).S(" ").BS(fr.Name)
 		if !fr.Inlined {
-			l.s("+").x(uint64(pc - fr.Entry))
+			l.S("+").X(uint64(pc - fr.Entry))
 		} else {
-			l.s(" (inlined)")
+			l.S(" (inlined)")
 		}
-		l.s(" ").bs(fr.File).s(":").d(int64(fr.Line)).nl()
+		l.S(" ").BS(fr.File).S(":").D(int64(fr.Line)).NL()
 		if !fr.Inlined {
 			return
 		}
@@ -114,15 +115,15 @@ func printFrame(syms *symtab.Table, ok bool, pc uintptr, isReturn bool) {
 
 // panicBoot stops a boot that cannot continue.
 func panicBoot(why string) {
-	klog().s("kernel fault: boot: ").s(why).nl()
-	klog().s("kernel fault, halting").nl()
+	klog.Log().S("kernel fault: boot: ").S(why).NL()
+	klog.Log().S("kernel fault, halting").NL()
 	machine.Exit(machine.FaultExitValue)
 }
 
 // crashForTest makes the kernel fault on purpose (boot option unitrace.debug=kfault), so the
 // fault report can be tested: it reads through a nil pointer in kernel mode.
 func crashForTest() {
-	klog().s("debug: faulting in the kernel on purpose").nl()
+	klog.Log().S("debug: faulting in the kernel on purpose").NL()
 	bad := uintptr(8)
 	_ = *(*uint64)(machine.Ptr(bad))
 }

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 )
 
@@ -9,7 +10,7 @@ import (
 
 // printTrap prints the vector, the error code and the fault address of f.
 func printTrap(f *machine.Frame) {
-	klog().s("vector ").u(f.Vector).s(" (").s(vectorName(f.Vector)).s(") error ").x(f.ErrorCode).s(" cr2 ").x(f.CR2).nl()
+	klog.Log().S("vector ").U(f.Vector).S(" (").S(vectorName(f.Vector)).S(") error ").X(f.ErrorCode).S(" cr2 ").X(f.CR2).NL()
 }
 
 // framePCSPFP returns the trapped context's pc, stack pointer and frame pointer.
@@ -28,15 +29,15 @@ func dumpRegs(f *machine.Frame) {
 		{"r10", f.R10}, {"r11", f.R11}, {"r12", f.R12}, {"r13", f.R13},
 		{"r14", f.R14}, {"r15", f.R15}, {"cs", f.CS}, {"ss", f.SS}, {"fs.base", f.FSBase},
 	}
-	l := klog()
+	l := klog.Log()
 	for i, p := range pairs {
 		if i > 0 && i%4 == 0 {
-			l.nl()
-			l = klog()
+			l.NL()
+			l = klog.Log()
 		}
-		l.s(p.name).s("=").x16(p.v).s(" ")
+		l.S(p.name).S("=").X16(p.v).S(" ")
 	}
-	l.nl()
+	l.NL()
 }
 
 func vectorName(v uint64) string {

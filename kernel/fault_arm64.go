@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/arch/arm64"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 )
 
@@ -17,8 +18,8 @@ func printTrap(f *machine.Frame) {
 	if f.Kind < uint64(len(kindNames)) {
 		kind = kindNames[f.Kind]
 	}
-	klog().s("exception ").s(kind).s(": esr ").x(f.ESR).s(" (class ").x(uint64(arm64.ESRClass(f.ESR))).
-		s(") far ").x(f.FAR).nl()
+	klog.Log().S("exception ").S(kind).S(": esr ").X(f.ESR).S(" (class ").X(uint64(arm64.ESRClass(f.ESR))).
+		S(") far ").X(f.FAR).NL()
 }
 
 // framePCSPFP returns the trapped context's pc, stack pointer and frame pointer.
@@ -26,16 +27,16 @@ func framePCSPFP(f *machine.Frame) (pc, sp, fp uintptr) { return f.PC(), f.SP(),
 
 // dumpRegs prints the general registers, four to a line.
 func dumpRegs(f *machine.Frame) {
-	l := klog()
+	l := klog.Log()
 	for i := 0; i < 31; i++ {
 		if i%4 == 0 && i > 0 {
-			l.nl()
-			l = klog()
+			l.NL()
+			l = klog.Log()
 		}
-		l.s(" x").d(int64(i)).s(" ").x(f.X[i])
+		l.S(" x").D(int64(i)).S(" ").X(f.X[i])
 	}
-	l.nl()
-	klog().s(" sp ").x(f.SavedSP).s(" pc ").x(f.ELR).s(" spsr ").x(f.SPSR).nl()
+	l.NL()
+	klog.Log().S(" sp ").X(f.SavedSP).S(" pc ").X(f.ELR).S(" spsr ").X(f.SPSR).NL()
 }
 
 // frameInterruptsMasked reports whether the trapped context ran with interrupts masked (PSTATE.I).

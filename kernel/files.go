@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/klog"
 
 	"github.com/unitrace/unitrace/boot"
 	"github.com/unitrace/unitrace/kernel/fs"
@@ -64,7 +65,7 @@ func fsmemOption(o string) bool {
 	}
 	n, ok := boot.ParseByteSize(v)
 	if !ok || n < memfs.PageSize {
-		klog().s("unitrace.fsmem: want a size of at least 4K (K, M, G suffixes), got ").s(v).nl()
+		klog.Log().S("unitrace.fsmem: want a size of at least 4K (K, M, G suffixes), got ").S(v).NL()
 		return true
 	}
 	fsmemBytes = n
@@ -79,7 +80,7 @@ func cwdOption(i int, o string) bool {
 		return false
 	}
 	if len(v) == 0 || v[0] != '/' || len(v) >= len(pathBufs[0]) {
-		klog().s("unitrace.cwd: want an absolute directory shorter than PATH_MAX, got ").s(v).nl()
+		klog.Log().S("unitrace.cwd: want an absolute directory shorter than PATH_MAX, got ").S(v).NL()
 		panicBoot("bad working directory")
 	}
 	cwdWord = i
@@ -96,7 +97,7 @@ func applyCwd() {
 	dir := cmdline.Option(cwdWord)[len("unitrace.cwd="):]
 	path := pathBufs[0][:copy(pathBufs[0][:], dir)]
 	if errno := setCwd(chdirAtBoot(path)); errno != 0 {
-		klog().s("unitrace.cwd: cannot enter ").s(dir).s(": errno ").d(int64(errno)).nl()
+		klog.Log().S("unitrace.cwd: cannot enter ").S(dir).S(": errno ").D(int64(errno)).NL()
 		panicBoot("the working directory is missing")
 	}
 }
@@ -158,7 +159,7 @@ func initFiles() {
 	rootNS.Acquire(root)
 	cwd = root
 	if opts.verbose {
-		klog().s("files: / is a memfs of ").u(c.Bytes >> 10).s(" KiB, ").u(uint64(c.Inodes)).s(" inodes").nl()
+		klog.Log().S("files: / is a memfs of ").U(c.Bytes >> 10).S(" KiB, ").U(uint64(c.Inodes)).S(" inodes").NL()
 	}
 }
 

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"sync/atomic"
 )
@@ -136,10 +137,10 @@ func reportLock() {
 		waitTicks += l.lockWaitTicks.Load()
 	}
 	hz := max(machine.TicksHz(), 1)
-	l := klog().s("kernel lock: taken ").u(taken).s(" times, ").u(waits).s(" after a wait; waited ").
-		u(waitTicks/hz*1000 + waitTicks%hz*1000/hz).s(" ms in all")
+	l := klog.Log().S("kernel lock: taken ").U(taken).S(" times, ").U(waits).S(" after a wait; waited ").
+		U(waitTicks/hz*1000 + waitTicks%hz*1000/hz).S(" ms in all")
 	if waits > 0 {
-		l.s(", ").u(waitTicks / waits * 1_000_000 / hz).s(" us per wait")
+		l.S(", ").U(waitTicks / waits * 1_000_000 / hz).S(" us per wait")
 	}
-	l.s("; ").u(shootdowns).s(" TLB shootdowns").nl()
+	l.S("; ").U(shootdowns).S(" TLB shootdowns").NL()
 }

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/boot"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/mm"
 )
 
@@ -86,7 +87,7 @@ func initMemory(kernelEnd, carveSize uintptr) (carved uintptr) {
 		return carved
 	}
 	st := frames.Stats()
-	klog().s("memory: ").u(uint64(ramEnd >> 20)).s(" MiB RAM, ").u(st.Free * pageSize >> 20).s(" MiB free, identity map to ").x(uint64(identEnd)).nl()
+	klog.Log().S("memory: ").U(uint64(ramEnd >> 20)).S(" MiB RAM, ").U(st.Free * pageSize >> 20).S(" MiB free, identity map to ").X(uint64(identEnd)).NL()
 	return carved
 }
 

@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fd"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/sockwire"
 	"github.com/unitrace/unitrace/kernel/virtio"
@@ -174,7 +175,7 @@ func netReceive() {
 // netBreak refuses the host's stream: every waiting caller fails with EIO.
 func netBreak(why sockwire.Err) {
 	netPort.broken = true
-	klog().s("net: a frame from the launcher refused (").s(why.String()).s("): sockets fail with EIO from now on").nl()
+	klog.Log().S("net: a frame from the launcher refused (").S(why.String()).S("): sockets fail with EIO from now on").NL()
 	for slot := range threads {
 		if threads[slot].net.waiting {
 			netFinish(int32(slot), -abi.EIO)

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/unitrace/unitrace/goroutines"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/trace"
@@ -72,7 +73,7 @@ func optionNumber(i int, prefix string, lo, hi int) (int, bool) {
 	v := cmdline.Option(i)[len(prefix):]
 	n, ok := parseSmallUint(v)
 	if !ok || n < lo || n > hi {
-		klog().s(prefix).s(v).s(": not a number in ").d(int64(lo)).s("..").d(int64(hi)).nl()
+		klog.Log().S(prefix).S(v).S(": not a number in ").D(int64(lo)).S("..").D(int64(hi)).NL()
 		return 0, false
 	}
 	return n, true
@@ -140,20 +141,20 @@ func startBootOffCPU() {
 		n = offcpuDefaultMax
 	}
 	if !tracingReady {
-		klog().s("unitrace.offcpu: no trace device, so no off-CPU sweep").nl()
+		klog.Log().S("unitrace.offcpu: no trace device, so no off-CPU sweep").NL()
 		return
 	}
 	l, ok := goLayout.Read()
 	switch {
 	case goLayout.State() == goroutines.SlotRefused:
-		klog().s("unitrace.offcpu: the image builder could not read the runtime's layout (").
-			bs(goLayout.RefusalReason()).s("); the off-CPU sweep stays off").nl()
+		klog.Log().S("unitrace.offcpu: the image builder could not read the runtime's layout (").
+			BS(goLayout.RefusalReason()).S("); the off-CPU sweep stays off").NL()
 		return
 	case !ok:
-		klog().s("unitrace.offcpu: the image has no runtime layout from the image builder (build it with unitrace); the off-CPU sweep stays off").nl()
+		klog.Log().S("unitrace.offcpu: the image has no runtime layout from the image builder (build it with unitrace); the off-CPU sweep stays off").NL()
 		return
 	case !l.Valid():
-		klog().s("unitrace.offcpu: the runtime layout in the image fails its checks; the off-CPU sweep stays off").nl()
+		klog.Log().S("unitrace.offcpu: the runtime layout in the image fails its checks; the off-CPU sweep stays off").NL()
 		return
 	}
 	s := &sweep
@@ -492,17 +493,17 @@ func reportOffCPU() {
 	if s.sweeps == 0 {
 		return
 	}
-	klog().s("offcpu: ").u(s.sweeps).s(" sweeps, ").u(s.recorded).s(" goroutine records and ").u(s.repeated).
-		s(" unchanged sweeps of goroutines (in ").u(s.sameRecords).s(" records), ").u(s.onCPU).s(" on a CPU; skipped: ").
-		u(s.busy).s(" held by the GC, ").u(s.raced).s(" changed while read, ").u(s.bad).s(" failed a check, ").
-		u(s.capped).s(" left to later sweeps (over the cap), ").u(s.dropped).s(" not recorded (ring full); ").u(s.gone).s(" exited entries, ").
-		u(s.unwalked).s(" recorded without a stack").nl()
+	klog.Log().S("offcpu: ").U(s.sweeps).S(" sweeps, ").U(s.recorded).S(" goroutine records and ").U(s.repeated).
+		S(" unchanged sweeps of goroutines (in ").U(s.sameRecords).S(" records), ").U(s.onCPU).S(" on a CPU; skipped: ").
+		U(s.busy).S(" held by the GC, ").U(s.raced).S(" changed while read, ").U(s.bad).S(" failed a check, ").
+		U(s.capped).S(" left to later sweeps (over the cap), ").U(s.dropped).S(" not recorded (ring full); ").U(s.gone).S(" exited entries, ").
+		U(s.unwalked).S(" recorded without a stack").NL()
 	perG := uint64(0)
 	if s.looked > 0 {
 		perG = ticksToNs(s.costTicks / s.looked)
 	}
-	klog().s("offcpu: sweep cost mean ").u(ticksToNs(s.costTicks / s.sweeps)).s(" ns, max ").u(ticksToNs(s.costMax)).
-		s(" ns, ").u(perG).s(" ns per goroutine over ").u(s.looked).s(" looked at").nl()
+	klog.Log().S("offcpu: sweep cost mean ").U(ticksToNs(s.costTicks / s.sweeps)).S(" ns, max ").U(ticksToNs(s.costMax)).
+		S(" ns, ").U(perG).S(" ns per goroutine over ").U(s.looked).S(" looked at").NL()
 }
 
 // ticksToNs converts a duration in ticks to nanoseconds.

@@ -1,6 +1,9 @@
 package kernel
 
-import "github.com/unitrace/unitrace/boot"
+import (
+	"github.com/unitrace/unitrace/boot"
+	"github.com/unitrace/unitrace/kernel/klog"
+)
 
 // Kernel options: unitrace.NAME[=VALUE] words on the command line, before "--".
 //
@@ -46,7 +49,7 @@ func parseCommandLine() {
 	sampleOpts.hzWord = -1
 	offcpuOpts.hzWord, offcpuOpts.nWord = -1, -1
 	if err := cmdline.Parse(startInfo.Cmdline()); err != boot.OK {
-		klog().s("command line: ").s(err.String()).s(": ").s(cmdline.BadWord()).nl()
+		klog.Log().S("command line: ").S(err.String()).S(": ").S(cmdline.BadWord()).NL()
 		panicBoot("malformed command line")
 	}
 	for i := 0; i < cmdline.NumOptions(); i++ {
@@ -76,7 +79,7 @@ func parseCommandLine() {
 				continue
 			}
 			if !traceOption(i, o) {
-				klog().s("unknown kernel option ignored: ").s(o).nl()
+				klog.Log().S("unknown kernel option ignored: ").S(o).NL()
 			}
 		}
 	}

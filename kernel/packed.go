@@ -5,6 +5,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/fs/cpio"
 	"github.com/unitrace/unitrace/kernel/fs/packed"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
+	"github.com/unitrace/unitrace/kernel/klog"
 )
 
 // The files packed into the image (`unitrace run -files HOSTDIR:GUESTDIR`, kernel/fs/packed).
@@ -27,24 +28,24 @@ func mountPacked(ns *vfs.Namespace, p vfs.Pages, now fs.Timespec) {
 	}
 	r := packed.Mount(ns, p, archive, now)
 	if !r.OK() {
-		l := klog().s("packed files: ")
+		l := klog.Log().S("packed files: ")
 		if r.Format != cpio.OK {
-			l.s(r.Format.String())
+			l.S(r.Format.String())
 		} else {
-			l.s("errno ").d(int64(r.Errno))
+			l.S("errno ").D(int64(r.Errno))
 		}
 		if rec, err := cpio.At(archive, r.Record); err == cpio.OK {
-			l.s(" at /").bs(rec.Name(archive))
+			l.S(" at /").BS(rec.Name(archive))
 		} else if r.Record >= 0 {
-			l.s(" at offset ").d(int64(r.Record))
+			l.S(" at offset ").D(int64(r.Record))
 		}
-		l.nl()
+		l.NL()
 		panicBoot("the files packed into the image cannot be unpacked")
 	}
 	size := len(archive)
 	start, end := packed.Release()
 	frames.AddFree(start, end)
 	if opts.verbose {
-		klog().s("packed files: ").d(int64(r.Dirs)).s(" directories from a ").u(uint64(size) >> 10).s(" KiB archive").nl()
+		klog.Log().S("packed files: ").D(int64(r.Dirs)).S(" directories from a ").U(uint64(size) >> 10).S(" KiB archive").NL()
 	}
 }

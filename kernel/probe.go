@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"sync/atomic"
 )
@@ -57,7 +58,7 @@ func reportWhereCPUIs(c int) {
 	p.want.Store(1)
 	if !sendProbe(c) {
 		p.want.Store(0)
-		klog().s("cpu ").d(int64(c)).s(": no NMI on this architecture to ask where it is").nl()
+		klog.Log().S("cpu ").D(int64(c)).S(": no NMI on this architecture to ask where it is").NL()
 		return
 	}
 	deadline := nanotime() + probeWait
@@ -66,19 +67,19 @@ func reportWhereCPUIs(c int) {
 	}
 	if p.done.Load() == 0 {
 		p.want.Store(0)
-		klog().s("cpu ").d(int64(c)).s(" did not answer an NMI within ").d(probeWait / 1e6).s(" ms").nl()
+		klog.Log().S("cpu ").D(int64(c)).S(" did not answer an NMI within ").D(probeWait / 1e6).S(" ms").NL()
 		return
 	}
-	l := klog().s("cpu ").d(int64(c)).s(" was ")
+	l := klog.Log().S("cpu ").D(int64(c)).S(" was ")
 	if p.kernel {
-		l.s("in the kernel")
+		l.S("in the kernel")
 	} else {
-		l.s("in the program")
+		l.S("in the program")
 	}
 	if p.masked {
-		l.s(", interrupts masked")
+		l.S(", interrupts masked")
 	}
-	l.s(":").nl()
+	l.S(":").NL()
 	if p.kernel {
 		printKernelBacktrace(uintptr(p.pc), uintptr(p.sp), uintptr(p.fp))
 		return

@@ -6,6 +6,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/procfs"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 )
 
@@ -47,7 +48,7 @@ func mountProc(now fs.Timespec) {
 		_, errno = rootNS.MountProc(at, &procSources)
 	}
 	if errno != 0 {
-		klog().s("files: cannot mount /proc: errno ").d(int64(errno)).nl()
+		klog.Log().S("files: cannot mount /proc: errno ").D(int64(errno)).NL()
 	}
 }
 

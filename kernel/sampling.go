@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/sampler"
 	"github.com/unitrace/unitrace/trace"
@@ -57,11 +58,11 @@ func startBootSampler() {
 	v := cmdline.Option(sampleOpts.hzWord)[len("unitrace.sample="):]
 	hz, err := sampler.ParseHz(v, sampleOpts.force)
 	if err != sampler.OK {
-		klog().s("unitrace.sample=").s(v).s(": ").s(err.String()).s("; the sampler stays off").nl()
+		klog.Log().S("unitrace.sample=").S(v).S(": ").S(err.String()).S("; the sampler stays off").NL()
 		return
 	}
 	if !tracingReady {
-		klog().s("unitrace.sample: no trace device, so no sampler").nl()
+		klog.Log().S("unitrace.sample: no trace device, so no sampler").NL()
 		return
 	}
 	startSampler(uint64(hz))
@@ -185,11 +186,11 @@ func reportCPUSampler(cpu int) {
 		return
 	}
 	p50, p99, n := s.CostPercentiles()
-	l := klog().s("sampler: ")
+	l := klog.Log().S("sampler: ")
 	if numCPUs > 1 {
-		l.s("cpu ").d(int64(cpu)).s(": ")
+		l.S("cpu ").D(int64(cpu)).S(": ")
 	}
-	l.u(s.Samples).s(" samples, ").u(s.Late).s(" late, ").u(s.Missed).s(" missed (carried as weight), ").
-		u(s.Throttles).s(" throttled; handler cost over the last ").d(int64(n)).s(": median ").u(p50).
-		s(" cycles (").u(s.NsFromTicks(p50)).s(" ns), p99 ").u(p99).s(" cycles (").u(s.NsFromTicks(p99)).s(" ns)").nl()
+	l.U(s.Samples).S(" samples, ").U(s.Late).S(" late, ").U(s.Missed).S(" missed (carried as weight), ").
+		U(s.Throttles).S(" throttled; handler cost over the last ").D(int64(n)).S(": median ").U(p50).
+		S(" cycles (").U(s.NsFromTicks(p50)).S(" ns), p99 ").U(p99).S(" cycles (").U(s.NsFromTicks(p99)).S(" ns)").NL()
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/trace"
 )
@@ -26,7 +27,7 @@ func smpOption(o string) bool {
 	}
 	n, ok := parseSmallUint(v)
 	if !ok || n < 1 {
-		klog().s("unitrace.smp: want a CPU count of at least 1, got ").s(v).nl()
+		klog.Log().S("unitrace.smp: want a CPU count of at least 1, got ").S(v).NL()
 		return true
 	}
 	smpLimit = n
@@ -53,7 +54,7 @@ func startSecondaries() {
 	enableIPIHere()
 	for c := 1; c < numCPUs; c++ {
 		if !startCPU(c) {
-			klog().s("smp: cpu ").d(int64(c)).s(" did not start").nl()
+			klog.Log().S("smp: cpu ").D(int64(c)).S(" did not start").NL()
 		}
 	}
 	deadline := nanotime() + secondaryWait
@@ -61,7 +62,7 @@ func startSecondaries() {
 		machine.CPURelax()
 	}
 	if numCPUs > 1 || opts.verbose {
-		klog().s("smp: ").d(int64(onlineCPUs())).s(" CPUs online").nl()
+		klog.Log().S("smp: ").D(int64(onlineCPUs())).S(" CPUs online").NL()
 	}
 }
 

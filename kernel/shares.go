@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/boot"
@@ -59,11 +60,11 @@ func shareOption(i int, o string) bool {
 		return false
 	}
 	if _, ok := boot.ParseShare(o); !ok {
-		klog().s("unitrace.share: want TAG:GUESTDIR or TAG:GUESTDIR:ro with GUESTDIR absolute, got ").s(o).nl()
+		klog.Log().S("unitrace.share: want TAG:GUESTDIR or TAG:GUESTDIR:ro with GUESTDIR absolute, got ").S(o).NL()
 		return true
 	}
 	if nShareWords == len(shareWords) {
-		klog().s("unitrace.share: more than ").d(int64(len(shareWords))).s(" shares; ignored: ").s(o).nl()
+		klog.Log().S("unitrace.share: more than ").D(int64(len(shareWords))).S(" shares; ignored: ").S(o).NL()
 		return true
 	}
 	shareWords[nShareWords] = i
@@ -96,7 +97,7 @@ func initShares(block uintptr) {
 		d.mem = block + uintptr(i)*pageUp(shareMemSize)
 		cfg := virtio.NinePConfig{Base: d.base, MemPA: d.mem, MemSize: virtio.NinePMemSize}
 		if err := d.dev.Init(&machine.Bus, &machine.Bus, cfg); err != virtio.OK {
-			klog().s("shared directory: virtio-9p at ").x(uint64(d.base)).s(": ").s(err.String()).nl()
+			klog.Log().S("shared directory: virtio-9p at ").X(uint64(d.base)).S(": ").S(err.String()).NL()
 			panicBoot("a shared directory's device does not start")
 		}
 	}
@@ -104,11 +105,11 @@ func initShares(block uintptr) {
 		s, _ := boot.ParseShare(cmdline.Option(shareWords[k]))
 		d := shareByTag(s.Tag)
 		if d == nil {
-			klog().s("shared directory: no virtio-9p device has the mount tag ").s(s.Tag).nl()
+			klog.Log().S("shared directory: no virtio-9p device has the mount tag ").S(s.Tag).NL()
 			panicBoot("a shared directory is missing")
 		}
 		if errno := mountShare(d, s); errno != 0 {
-			klog().s("shared directory ").s(s.Dir).s(": errno ").d(int64(errno)).nl()
+			klog.Log().S("shared directory ").S(s.Dir).S(": errno ").D(int64(errno)).NL()
 			panicBoot("a shared directory cannot be mounted")
 		}
 	}
@@ -156,7 +157,7 @@ func mountShare(d *shareDev, s boot.Share) int {
 			break
 		}
 		if nanotime() > deadline {
-			klog().s("shared directory: no 9P reply in ").d(shareMountTimeout / 1e9).s(" s").nl()
+			klog.Log().S("shared directory: no 9P reply in ").D(shareMountTimeout / 1e9).S(" s").NL()
 			return abi.EIO
 		}
 	}
@@ -173,7 +174,7 @@ func mountShare(d *shareDev, s boot.Share) int {
 		rootNS.SetReadOnly(root)
 	}
 	if opts.verbose {
-		klog().s("shared directory: ").s(s.Dir).s(" (virtio-9p at ").x(uint64(d.base)).s(", msize ").u(uint64(f.Msize())).s(")").nl()
+		klog.Log().S("shared directory: ").S(s.Dir).S(" (virtio-9p at ").X(uint64(d.base)).S(", msize ").U(uint64(f.Msize())).S(")").NL()
 	}
 	return 0
 }
@@ -217,7 +218,7 @@ func shareSend(d *shareDev) {
 		tok, err := d.dev.Send(&machine.Bus, buf.Req+off, n, buf.Resp+off, shareMsize)
 		if err != virtio.OK {
 			// The queue holds 64 requests and a session MaxOps: only a broken device refuses.
-			klog().s("shared directory: virtio-9p at ").x(uint64(d.base)).s(": ").s(err.String()).nl()
+			klog.Log().S("shared directory: virtio-9p at ").X(uint64(d.base)).S(": ").S(err.String()).NL()
 			d.ready = false
 			f.Fail(abi.EIO)
 			shareWake(f)
@@ -252,7 +253,7 @@ func shareHarvest(d *shareDev, interrupt bool) bool {
 		n, more = d.dev.Poll(&machine.Bus, done[:])
 	}
 	if d.dev.Broken() {
-		klog().s("shared directory: virtio-9p at ").x(uint64(d.base)).s(" broke its queue").nl()
+		klog.Log().S("shared directory: virtio-9p at ").X(uint64(d.base)).S(" broke its queue").NL()
 		d.ready = false
 		f.Fail(abi.EIO)
 	}
@@ -269,7 +270,7 @@ func shareComplete(d *shareDev, f *p9fs.FS, c virtio.NineCompletion) {
 			trip := f.Complete(uint16(tag), c.Len, nanotime())
 			tpShareRPC.Emit4(uint64(d.fs), uint64(trip.Type), uint64(trip.Latency), uint64(trip.Bytes))
 			if trip.Err != p9.OK {
-				klog().s("shared directory: malformed 9P reply to type ").u(uint64(trip.Type)).s(": ").s(trip.Err.String()).nl()
+				klog.Log().S("shared directory: malformed 9P reply to type ").U(uint64(trip.Type)).S(": ").S(trip.Err.String()).NL()
 			}
 			return
 		}

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/kernel/signal"
@@ -255,6 +256,6 @@ func sigreturnFault(f *machine.Frame) {
 // killedBy ends the program the way Linux's default action would, with the shell's status
 // convention 128+signal.
 func killedBy(f *machine.Frame, sig int, info signal.Info) {
-	klog().s("program killed by signal ").d(int64(sig)).s(" at pc ").x(uint64(machine.FramePC(f))).s(", addr ").x(info.Addr).nl()
+	klog.Log().S("program killed by signal ").D(int64(sig)).S(" at pc ").X(uint64(machine.FramePC(f))).S(", addr ").X(info.Addr).NL()
 	exitGroup(128 + sig)
 }

@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/boot/acpi"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 )
 
@@ -27,7 +28,7 @@ func discoverCPUs() int {
 		return 1
 	}
 	if err := acpiTables.FindMADT(uintptr(startInfo.RSDP), readPhys, &madt); err != acpi.OK {
-		klog().s("smp: no usable ACPI MADT (").s(err.String()).s("): one CPU").nl()
+		klog.Log().S("smp: no usable ACPI MADT (").S(err.String()).S("): one CPU").NL()
 		return 1
 	}
 	n := 1
@@ -37,7 +38,7 @@ func discoverCPUs() int {
 			continue
 		}
 		if n == min(maxCPUs, amd64.MaxCPUs) {
-			klog().s("smp: more CPUs than the kernel runs (").d(int64(maxCPUs)).s("): the rest stay off").nl()
+			klog.Log().S("smp: more CPUs than the kernel runs (").D(int64(maxCPUs)).S("): the rest stay off").NL()
 			break
 		}
 		apicIDs[n] = c.APICID

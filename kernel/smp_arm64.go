@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/unitrace/unitrace/arch/arm64"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 )
 
@@ -20,7 +21,7 @@ func discoverCPUs() int {
 	boot := arm64.MPIDR()
 	cpuMPIDR[0] = boot
 	if machine.Board.NumCPUs > 1 && machine.Board.PSCI.Method != arm64.PSCIMethodHVC && machine.Board.PSCI.Method != arm64.PSCIMethodSMC {
-		klog().s("smp: no PSCI conduit in the device tree: one CPU").nl()
+		klog.Log().S("smp: no PSCI conduit in the device tree: one CPU").NL()
 		return 1
 	}
 	n := 1
@@ -29,7 +30,7 @@ func discoverCPUs() int {
 			continue
 		}
 		if n == min(maxCPUs, arm64.MaxCPUs) {
-			klog().s("smp: more CPUs than the kernel runs: the rest stay off").nl()
+			klog.Log().S("smp: more CPUs than the kernel runs: the rest stay off").NL()
 			break
 		}
 		cpuMPIDR[n] = machine.Board.CPUs[i]
@@ -46,7 +47,7 @@ func reserveCPUs(n int) int { return n }
 func startCPU(index int) bool {
 	rc := arm64.StartCPU(index, cpuMPIDR[index], machine.Board.PSCI.Method, machine.Board.PSCI.CPUOn)
 	if rc != arm64.PSCISuccess {
-		klog().s("smp: PSCI CPU_ON for cpu ").d(int64(index)).s(" returned ").d(int64(rc)).nl()
+		klog.Log().S("smp: PSCI CPU_ON for cpu ").D(int64(index)).S(" returned ").D(int64(rc)).NL()
 		return false
 	}
 	return true
@@ -56,7 +57,7 @@ func startCPU(index int) bool {
 // interface (or redistributor), the SGI the kernel sends, the timers' interrupts.
 func initSecondaryCPU() {
 	if !arm64.InitGICCPU() {
-		klog().s("smp: cpu ").d(int64(machine.CPUIndex())).s(": no GIC CPU interface").nl()
+		klog.Log().S("smp: cpu ").D(int64(machine.CPUIndex())).S(": no GIC CPU interface").NL()
 	}
 	enableIPIHere()
 	machine.InitLocalTimer() // the timers' PPIs are per CPU

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/sched"
@@ -108,7 +109,7 @@ func exitGroup(code int) {
 		reportLock()
 	}
 	traceFinish(wire.EndExit, int32(code&0xff))
-	klog().s("exit status ").d(int64(code & 0xff)).nl()
+	klog.Log().S("exit status ").D(int64(code & 0xff)).NL()
 	machine.Exit(uint32(code & 0xff))
 }
 
@@ -252,5 +253,5 @@ func reportOnce(done *bool, msg string) {
 		return
 	}
 	*done = true
-	klog().s(msg).nl()
+	klog.Log().S(msg).NL()
 }

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/ptimer"
 	"github.com/unitrace/unitrace/trace"
@@ -95,16 +96,16 @@ func syscallLocked(f *machine.Frame) {
 		tpSyscallExit.Emit2(nr, machine.SysRet(f)) // the restored context's rax, as Linux reports it
 	} // else syscall_exit fires when the wait completes (completeWait)
 	if opts.strace {
-		l := klog().s("[").d(int64(tid)).s("] ").s(machine.SyscallName(nr)).s("(").u(nr).s(")")
+		l := klog.Log().S("[").D(int64(tid)).S("] ").S(machine.SyscallName(nr)).S("(").U(nr).S(")")
 		for i := 0; i < 3; i++ {
-			l.s(" ").x(a[i])
+			l.S(" ").X(a[i])
 		}
 		if done {
-			l.s(" = ").d(int64(ret))
+			l.S(" = ").D(int64(ret))
 		} else {
-			l.s(" blocked")
+			l.S(" blocked")
 		}
-		l.nl()
+		l.NL()
 	}
 }
 
@@ -156,7 +157,7 @@ func reportUnknownSyscall(nr uint64) {
 		}
 		reportedSyscalls[nr] = true
 	}
-	klog().s("unknown system call ").u(nr).s(" (").s(machine.SyscallName(nr)).s(") returns ENOSYS").nl()
+	klog.Log().S("unknown system call ").U(nr).S(" (").S(machine.SyscallName(nr)).S(") returns ENOSYS").NL()
 }
 
 var reportedSyscalls [512]bool

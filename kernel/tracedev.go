@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/virtio"
 	"github.com/unitrace/unitrace/trace/record"
@@ -79,7 +80,7 @@ func initTraceDevice(mem uintptr) {
 	vdevMem = mem
 	cfg := virtio.Config{Base: vdevBase, MemPA: mem, MemSize: virtio.MemSize}
 	if err := vdev.Init(&machine.Bus, cfg); err != virtio.OK {
-		klog().s("trace device at ").x(uint64(vdevBase)).s(": ").s(err.String()).nl()
+		klog.Log().S("trace device at ").X(uint64(vdevBase)).S(": ").S(err.String()).NL()
 		return
 	}
 	vdev.Poll(&machine.Bus) // take the port announcements already queued
@@ -95,10 +96,10 @@ func initTraceDevice(mem uintptr) {
 	}
 	initNetPort(bounce + 2*bounceSize)
 	if fdn, _ := fds.OpenDevice(devData); fdn != TraceDataFD {
-		klog().s("trace device: data port got fd ").d(int64(fdn)).nl()
+		klog.Log().S("trace device: data port got fd ").D(int64(fdn)).NL()
 	}
 	if fdn, _ := fds.OpenDevice(devCtl); fdn != TraceCtlFD {
-		klog().s("trace device: ctl port got fd ").d(int64(fdn)).nl()
+		klog.Log().S("trace device: ctl port got fd ").D(int64(fdn)).NL()
 	}
 }
 
@@ -111,22 +112,22 @@ func printTraceDevice() {
 	if !vdevReady {
 		return
 	}
-	l := klog().s("trace device:")
+	l := klog.Log().S("trace device:")
 	for dev, name := range [...]string{devData: "data", devCtl: "ctl"} {
 		if dev == 0 {
 			continue
 		}
-		l.s(" ").s(name)
+		l.S(" ").S(name)
 		p := ports[dev].port
 		if p < 0 {
-			l.s(" port none;")
+			l.S(" port none;")
 			continue
 		}
 		vp := vdev.Port(p)
-		l.s(" port ").d(int64(p)).s(": host ").s(openWord(vp.HostConnected)).s(", guest ").s(openWord(vp.GuestOpen)).s(";")
+		l.S(" port ").D(int64(p)).S(": host ").S(openWord(vp.HostConnected)).S(", guest ").S(openWord(vp.GuestOpen)).S(";")
 	}
 	st := &vdev.Stats
-	l.s(" control messages: ").u(st.BadControl).s(" bad, ").u(st.UnknownControl).s(" unknown, ").u(st.ControlDropped).s(" not sent").nl()
+	l.S(" control messages: ").U(st.BadControl).S(" bad, ").U(st.UnknownControl).S(" unknown, ").U(st.ControlDropped).S(" not sent").NL()
 }
 
 func openWord(open bool) string {

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/virtio"
 	"github.com/unitrace/unitrace/trace"
@@ -109,5 +110,5 @@ func finishRefused(err virtio.Err) {
 
 func finishFailed(why string) {
 	stream.finished = true
-	klog().s("tracer: final flush given up: ").s(why).s("; the rest of the trace is lost").nl()
+	klog.Log().S("tracer: final flush given up: ").S(why).S("; the rest of the trace is lost").NL()
 }

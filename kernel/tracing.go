@@ -3,6 +3,7 @@ package kernel
 import (
 	"strings"
 
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/agent"
@@ -136,7 +137,7 @@ func traceOption(i int, o string) bool {
 	case strings.HasPrefix(o, "unitrace.ring="):
 		size, ok := ring.ParseSize(o[len("unitrace.ring="):])
 		if !ok {
-			klog().s("unitrace.ring: want a power of two from 16K to 1G, got ").s(o[len("unitrace.ring="):]).nl()
+			klog.Log().S("unitrace.ring: want a power of two from 16K to 1G, got ").S(o[len("unitrace.ring="):]).NL()
 			break
 		}
 		topts.ringSize = size
@@ -169,7 +170,7 @@ func initTracing(mem uintptr) {
 	traceRingMem = mem
 	for cpu := 0; cpu < numCPUs; cpu++ {
 		if !trace.SetupRing(cpu, traceRingBase(cpu), topts.ringSize, topts.mode) {
-			klog().s("tracer: cannot set up the rings").nl()
+			klog.Log().S("tracer: cannot set up the rings").NL()
 			return
 		}
 	}
@@ -182,7 +183,7 @@ func initTracing(mem uintptr) {
 				j++
 			}
 			if j > 0 && trace.EnableString(v[:j], trace.Enabled) == 0 {
-				klog().s("unitrace.trace: no tracepoint matches ").s(v[:j]).nl()
+				klog.Log().S("unitrace.trace: no tracepoint matches ").S(v[:j]).NL()
 			}
 			if j == len(v) {
 				break

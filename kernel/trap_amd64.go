@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/signal"
 )
@@ -221,6 +222,6 @@ func threadException(f *machine.Frame) {
 
 // outOfMemory reports that no frame is left for a page of the program.
 func outOfMemory(va uintptr) {
-	klog().s("out of memory: no frame for the page at ").x(uint64(va)).nl()
+	klog.Log().S("out of memory: no frame for the page at ").X(uint64(va)).NL()
 	exitGroup(137) // as if killed by SIGKILL (the OOM killer's signal)
 }

@@ -3,6 +3,7 @@ package kernel
 import (
 	"encoding/binary"
 
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/mm"
 	"github.com/unitrace/unitrace/kernel/vdso"
@@ -67,6 +68,6 @@ func setupVDSO() uintptr {
 }
 
 func vdsoFailed(why string) uintptr {
-	klog().s("vdso: none (").s(why).s("): clock reads are system calls").nl()
+	klog.Log().S("vdso: none (").S(why).S("): clock reads are system calls").NL()
 	return 0
 }

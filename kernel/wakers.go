@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/record"
@@ -30,7 +31,7 @@ func wakersOption(o string) bool {
 // startBootWakers turns the wake-up records on if the command line asked; the tracer must be up.
 func startBootWakers() {
 	if wakersOn && !tracingReady {
-		klog().s("unitrace.wakers: no trace device, so no wake-up records").nl()
+		klog.Log().S("unitrace.wakers: no trace device, so no wake-up records").NL()
 		wakersOn = false
 	}
 }
@@ -82,5 +83,5 @@ func reportWakers() {
 	if !wakersOn {
 		return
 	}
-	klog().s("wakers: ").u(wakeCounts.recorded).s(" wake-ups recorded, ").u(wakeCounts.dropped).s(" not (ring full or nested)").nl()
+	klog.Log().S("wakers: ").U(wakeCounts.recorded).S(" wake-ups recorded, ").U(wakeCounts.dropped).S(" not (ring full or nested)").NL()
 }

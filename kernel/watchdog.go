@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/record"
 )
@@ -42,7 +43,7 @@ func watchdogOption(o string) bool {
 	}
 	n, ok := parseSmallUint(v)
 	if !ok || n > 3600 {
-		klog().s("unitrace.watchdog: want seconds from 0 (off) to 3600, got ").s(v).nl()
+		klog.Log().S("unitrace.watchdog: want seconds from 0 (off) to 3600, got ").S(v).NL()
 		return true
 	}
 	watchdogPeriod = int64(n) * 1e9
@@ -70,8 +71,8 @@ func watchdogScan() {
 		return
 	}
 	watchdog.reported.slot, watchdog.reported.queuedAt = oldest, queuedAt
-	klog().s("watchdog: no scheduling progress: thread ").d(int64(t.tid)).s(" gen ").u(uint64(t.gen)).
-		s(" runnable for ").d(waited / 1e6).s(" ms; no CPU it may run on (mask ").x(scheduler.Affinity(oldest)).s(") switched to it").nl()
+	klog.Log().S("watchdog: no scheduling progress: thread ").D(int64(t.tid)).S(" gen ").U(uint64(t.gen)).
+		S(" runnable for ").D(waited / 1e6).S(" ms; no CPU it may run on (mask ").X(scheduler.Affinity(oldest)).S(") switched to it").NL()
 	dumpStacks()
 }
 
@@ -90,10 +91,10 @@ func watchTicks(now int64) {
 		if now-watchdog.tickSeen[c] >= watchdogPeriod && !watchdog.tickLate[c] {
 			watchdog.tickLate[c] = true
 			entries := atomic.LoadUint64(&l.traps) - watchdog.trapsSeen[c]
-			klog().s("watchdog: cpu ").d(int64(c)).s(" took no timer tick for ").d((now - watchdog.tickSeen[c]) / 1e6).
-				s(" ms (interrupts masked, or its vCPU not running); ").u(entries).s(" kernel entries meanwhile").nl()
+			klog.Log().S("watchdog: cpu ").D(int64(c)).S(" took no timer tick for ").D((now - watchdog.tickSeen[c]) / 1e6).
+				S(" ms (interrupts masked, or its vCPU not running); ").U(entries).S(" kernel entries meanwhile").NL()
 			if entries != 0 {
-				klog().s("watchdog: the last of kind ").x(atomic.LoadUint64(&l.lastTrap)).s(" from:").nl()
+				klog.Log().S("watchdog: the last of kind ").X(atomic.LoadUint64(&l.lastTrap)).S(" from:").NL()
 				syms, ok := kernelSymtab()
 				printFrame(&syms, ok, uintptr(atomic.LoadUint64(&l.lastTrapPC)), false)
 			}
@@ -106,37 +107,37 @@ func watchTicks(now int64) {
 func dumpStacks() {
 	sink := stackSink{console: true}
 	n := snapshotStacks(&sink)
-	klog().s("watchdog: end of stacks (").d(int64(n)).s(" entries)").nl()
+	klog.Log().S("watchdog: end of stacks (").D(int64(n)).S(" entries)").NL()
 	printTraceDevice()
 }
 
 // printStackEntry prints one snapshot entry: a CPU's line, or a thread's line and its frames.
 func printStackEntry(e *trace.StackEntry, frames *[trace.MaxDepth]uint64, n int) {
 	if e.Kind == trace.EntryCPU {
-		l := klog().s("cpu ").d(int64(e.CPU)).s(": ").s(e.State.String())
+		l := klog.Log().S("cpu ").D(int64(e.CPU)).S(": ").S(e.State.String())
 		if e.TID != 0 {
-			l.s(" tid ").d(int64(e.TID)).s(" gen ").u(uint64(e.Gen))
+			l.S(" tid ").D(int64(e.TID)).S(" gen ").U(uint64(e.Gen))
 		}
-		l.nl()
+		l.NL()
 		return
 	}
-	l := klog().s("thread ").d(int64(e.TID)).s(" gen ").u(uint64(e.Gen)).s(": ").s(e.State.String())
+	l := klog.Log().S("thread ").D(int64(e.TID)).S(" gen ").U(uint64(e.Gen)).S(": ").S(e.State.String())
 	if w := e.Wait.String(); w != "" {
-		l.s(" (").s(w).s(")")
+		l.S(" (").S(w).S(")")
 	}
 	switch {
 	case e.State == trace.StateRunning:
-		l.s(" on cpu ").d(int64(e.CPU))
+		l.S(" on cpu ").D(int64(e.CPU))
 	case e.CPU >= 0:
-		l.s(", last on cpu ").d(int64(e.CPU))
+		l.S(", last on cpu ").D(int64(e.CPU))
 	}
 	if e.Flags&trace.StackByIPI != 0 {
-		l.s(" (captured by IPI)")
+		l.S(" (captured by IPI)")
 	}
 	if e.State == trace.StateNeverRun {
-		l.s(" (created, not yet scheduled: no stack)")
+		l.S(" (created, not yet scheduled: no stack)")
 	}
-	l.nl()
+	l.NL()
 	if e.PC == 0 || e.State == trace.StateNeverRun {
 		return
 	}
@@ -157,7 +158,7 @@ func printStackEntry(e *trace.StackEntry, frames *[trace.MaxDepth]uint64, n int)
 		}
 		if frames[i] == record.StackMarkSignal {
 			// A signal handler's chain goes on in the code it interrupted: its exact pc next.
-			klog().s("  (interrupted by a signal:)").nl()
+			klog.Log().S("  (interrupted by a signal:)").NL()
 			if i+1 < n {
 				i++
 				printFrame(&syms, ok, uintptr(frames[i]), false)
@@ -167,7 +168,7 @@ func printStackEntry(e *trace.StackEntry, frames *[trace.MaxDepth]uint64, n int)
 		printFrame(&syms, ok, uintptr(frames[i]), true)
 	}
 	if e.Flags&trace.StackFlags(record.WalkStop) != 0 {
-		klog().s("  (walk stopped at a frame that failed a check)").nl()
+		klog.Log().S("  (walk stopped at a frame that failed a check)").NL()
 	}
 }
 

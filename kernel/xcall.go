@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"sync/atomic"
 )
@@ -70,14 +71,14 @@ func crossCall(op xcallOp, arg uint64) uint64 {
 		}
 		if now := nanotime(); waiting != 0 && now >= deadline {
 			if op != xcallFlushTLB {
-				klog().s("cross-CPU request ").s(op.String()).s(": CPUs ").x(waiting).s(" did not answer").nl()
+				klog.Log().S("cross-CPU request ").S(op.String()).S(": CPUs ").X(waiting).S(" did not answer").NL()
 				reportWhereCPUsAre(waiting)
 				break
 			}
 			// A CPU that has not flushed may still reach memory that is about to be reused:
 			// going on would corrupt it. Wait, and say so (and where it is) every period.
-			klog().s("TLB shootdown: CPUs ").x(waiting).s(" have not flushed after ").d((now - start) / 1e6).
-				s(" ms; waiting").nl()
+			klog.Log().S("TLB shootdown: CPUs ").X(waiting).S(" have not flushed after ").D((now - start) / 1e6).
+				S(" ms; waiting").NL()
 			reportWhereCPUsAre(waiting)
 			deadline = now + xcallTimeout
 		}
