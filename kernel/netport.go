@@ -6,6 +6,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/sockwire"
+	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/kernel/virtio"
 )
 
@@ -120,7 +121,7 @@ func netFlush() {
 	if err != virtio.OK {
 		return // the queue is full or the host not there yet: the next interrupt tries again
 	}
-	tpVirtioNotify.Emit2(uint64(netPort.port), uint64(netPort.fillN))
+	tp.VirtioNotify.Emit2(uint64(netPort.port), uint64(netPort.fillN))
 	netPort.fill, netPort.flight = netPort.flight, netPort.fill
 	netPort.fillN, netPort.busy, netPort.token = 0, true, tok
 }
@@ -200,7 +201,7 @@ func netFrame(h sockwire.Header, data []byte) {
 	}
 	t := &threads[slot]
 	r := netReplyData(t, h, data)
-	tpNetRPC.Emit4(uint64(h.Op), uint64(h.Handle), uint64(nanotime()-t.net.sent), uint64(r))
+	tp.NetRPC.Emit4(uint64(h.Op), uint64(h.Handle), uint64(nanotime()-t.net.sent), uint64(r))
 	netFinish(slot, r)
 }
 
@@ -217,7 +218,7 @@ func netEvent(handle uint32, ready uint32) {
 	if !ok {
 		return // closed since
 	}
-	tpNetEvent.Emit2(uint64(handle), uint64(ready))
+	tp.NetEvent.Emit2(uint64(handle), uint64(ready))
 	if fds.SocketSetReady(i, ready) {
 		wakeSocket(i)
 	}

@@ -6,9 +6,9 @@ import (
 
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/sampler"
 	"github.com/unitrace/unitrace/trace"
-	"github.com/unitrace/unitrace/trace/record"
 )
 
 // The sampling profiler's kernel side. Each sample is one SAMPLE record from the sampler_tick
@@ -22,11 +22,6 @@ import (
 //	                            of the interrupted thread (to show what that gets wrong)
 //
 // The control port's sampler.start {hz, force} and sampler.stop do the same at run time.
-
-var tpSamplerTick = trace.Point{Name: "sampler_tick",
-	Format: "sp=%x fp=%x lr=%x w0=%x w1=%x tid=%d late_ns=%d state=%x",
-	Args: trace.ArgKinds{N: 8, Kinds: [trace.MaxArgs]record.Kind{record.KHex, record.KHex, record.KHex,
-		record.KHex, record.KHex, record.KU64, record.KU64, record.KHex}}}
 
 // sampleOpts are the sampler's boot options.
 var sampleOpts struct {
@@ -79,7 +74,7 @@ func startSampler(hz uint64) uint64 {
 	if sampleOpts.ordinary {
 		flags = trace.Enabled | trace.Backtrace
 	}
-	tpSamplerTick.SetFlags(flags)
+	tp.SamplerTick.SetFlags(flags)
 	atomic.StoreUint64(&samplerHz, hz)
 	crossCall(xcallSamplerStart, hz)
 	return uint64(samplers[machine.CPUIndex()].Hz())
@@ -91,7 +86,7 @@ func startSampler(hz uint64) uint64 {
 func stopSampler() {
 	atomic.StoreUint64(&samplerHz, 0)
 	crossCall(xcallSamplerStop, 0)
-	tpSamplerTick.SetFlags(0)
+	tp.SamplerTick.SetFlags(0)
 }
 
 // startLocalSampler starts this CPU's sampler at hz with its own random phase. Interrupts are
@@ -114,7 +109,7 @@ func stopLocalSampler() {
 // takeSample emits the due sample and applies the throttle rule to what it cost.
 func takeSample(s *sampler.CPU, now uint64) {
 	late, weight := fireSample(s, now)
-	finishSample(s, now, weight, tpSamplerTick.EmitSample(s.NsFromTicks(late), weight, onIdle()))
+	finishSample(s, now, weight, tp.SamplerTick.EmitSample(s.NsFromTicks(late), weight, onIdle()))
 }
 
 // sampleAtExit runs on the way out of a trap that a thread took at entered (ticks), interrupts
@@ -136,7 +131,7 @@ func sampleAtExit(entered uint64) {
 	}
 	if now := machine.Ticks(); s.Due(now) && s.Next() >= entered {
 		late, weight := fireSample(s, now)
-		finishSample(s, now, weight, tpSamplerTick.EmitSampleHere(s.NsFromTicks(late), weight, false))
+		finishSample(s, now, weight, tp.SamplerTick.EmitSampleHere(s.NsFromTicks(late), weight, false))
 	}
 }
 

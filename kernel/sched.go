@@ -4,6 +4,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/kernel/timerq"
+	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/record"
 	"github.com/unitrace/unitrace/unwind"
@@ -36,7 +37,7 @@ func enqueue(slot int32) {
 func switchTo(f *machine.Frame, prev, next int32) {
 	threads[prev].frame = *f
 	machine.SaveFPU(&threads[prev].frame)
-	tpSchedSwitch.Emit2(uint64(threads[prev].tid), uint64(threads[next].tid))
+	tp.SchedSwitch.Emit2(uint64(threads[prev].tid), uint64(threads[next].tid))
 	t := &threads[next]
 	*f = t.frame
 	machine.LoadFPU(f)
@@ -121,7 +122,7 @@ func yield(f *machine.Frame) {
 // tick has work under the lock (tickLocked). Most ticks have none, and take no lock: the lock
 // is the one thing CPUs contend for.
 func tick(f *machine.Frame) (needsLock bool) {
-	tpTimerTick.Emit1(uint64(schedHints.runnable.Load()))
+	tp.TimerTick.Emit1(uint64(schedHints.runnable.Load()))
 	return tickNeedsLock()
 }
 

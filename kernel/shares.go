@@ -6,6 +6,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/tp"
 
 	"github.com/unitrace/unitrace/boot"
 	"github.com/unitrace/unitrace/kernel/fs"
@@ -268,7 +269,7 @@ func shareComplete(d *shareDev, f *p9fs.FS, c virtio.NineCompletion) {
 		if d.tokens[tag] == c.Token && c.Token != 0 {
 			d.tokens[tag] = 0
 			trip := f.Complete(uint16(tag), c.Len, nanotime())
-			tpShareRPC.Emit4(uint64(d.fs), uint64(trip.Type), uint64(trip.Latency), uint64(trip.Bytes))
+			tp.ShareRPC.Emit4(uint64(d.fs), uint64(trip.Type), uint64(trip.Latency), uint64(trip.Bytes))
 			if trip.Err != p9.OK {
 				klog.Log().S("shared directory: malformed 9P reply to type ").U(uint64(trip.Type)).S(": ").S(trip.Err.String()).NL()
 			}

@@ -6,6 +6,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/kernel/signal"
+	"github.com/unitrace/unitrace/kernel/tp"
 )
 
 // Signals: the system calls and the delivery that package signal's rules decide, glued to the
@@ -218,7 +219,7 @@ func deliverOne(f *machine.Frame, sig int) {
 			machine.SetSysRet(f, neg(abi.EINTR))
 		}
 	}
-	tpSignalDeliver.Emit3(uint64(sig), uint64(machine.FramePC(f)), uint64(t.tid))
+	tp.SignalDeliver.Emit3(uint64(sig), uint64(machine.FramePC(f)), uint64(t.tid))
 	if !pushSignalFrame(f, t, sig, info, a) {
 		// The thread's stack cannot take the frame: Linux kills the process with SIGSEGV.
 		killedBy(f, signal.SIGSEGV, signal.Info{Signo: signal.SIGSEGV, Code: signal.SI_KERNEL})

@@ -5,6 +5,7 @@ import (
 
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/tp"
 
 	"github.com/unitrace/unitrace/kernel/waitq"
 )
@@ -107,7 +108,7 @@ func sysFutexImpl(f *machine.Frame, uaddr uintptr, op int, val uint32, timeout u
 			return neg(abi.ETIMEDOUT), true
 		}
 	}
-	tpFutexWait.Emit2(uint64(uaddr), uint64(val))
+	tp.FutexWait.Emit2(uint64(uaddr), uint64(val))
 	if !futexes.Enqueue(uaddr, curSlot()) {
 		return neg(abi.ENOMEM), true
 	}
@@ -132,7 +133,7 @@ func futexWake(uaddr uintptr, n int) int {
 		wake(woken[i], false)
 	}
 	if uaddr < 1<<47 {
-		tpFutexWake.Emit2(uint64(uaddr), uint64(k)) // real futex words, not the kernel's own keys
+		tp.FutexWake.Emit2(uint64(uaddr), uint64(k)) // real futex words, not the kernel's own keys
 	}
 	return k
 }
@@ -145,7 +146,7 @@ func completeWait(f *machine.Frame, slot int32) {
 	t.wait = waitNone
 	if t.interrupted {
 		t.interrupted = false
-		tpSyscallExit.Emit2(t.sysNr, completeInterrupted(f, slot, kind))
+		tp.SyscallExit.Emit2(t.sysNr, completeInterrupted(f, slot, kind))
 		return
 	}
 	switch kind {
@@ -197,7 +198,7 @@ func completeWait(f *machine.Frame, slot int32) {
 		}
 	}
 	if t.wait == waitNone && kind != waitNone {
-		tpSyscallExit.Emit2(t.sysNr, machine.SysRet(f)) // the pair of the syscall_enter before the wait
+		tp.SyscallExit.Emit2(t.sysNr, machine.SysRet(f)) // the pair of the syscall_enter before the wait
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
+	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/trace/record"
 )
 
@@ -44,7 +45,7 @@ func userPath(slot int, addr uintptr) ([]byte, int) {
 // tracePath fires syscall_path with the system call's number and the path: whole if it fits the
 // record's string (record.StrBytes), else "..." and its end, where the file's own name is.
 func tracePath(path []byte) {
-	if !tpSyscallPath.On() {
+	if !tp.SyscallPath.On() {
 		return
 	}
 	var s [record.StrBytes]byte
@@ -55,7 +56,7 @@ func tracePath(path []byte) {
 		copy(s[3:], path[len(path)-(len(s)-3):])
 	}
 	w := strWords(s[:])
-	tpSyscallPath.Emit4(cur().sysNr, w[0], w[1], w[2])
+	tp.SyscallPath.Emit4(cur().sysNr, w[0], w[1], w[2])
 }
 
 // strWords packs a record's string argument (at most record.StrBytes bytes, the rest zero)

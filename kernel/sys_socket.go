@@ -5,6 +5,7 @@ import (
 
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/tp"
 
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/signal"
@@ -268,9 +269,9 @@ func sockReplied(slot int32) (uint64, bool) {
 	t := &threads[slot]
 	c := &t.sock
 	r := t.net.result
-	if t.net.learnedLen > 0 && tpSyscallAddr.On() {
+	if t.net.learnedLen > 0 && tp.SyscallAddr.On() {
 		w := strWords(t.net.learned[:t.net.learnedLen])
-		tpSyscallAddr.Emit4(t.sysNr, w[0], w[1], w[2])
+		tp.SyscallAddr.Emit4(t.sysNr, w[0], w[1], w[2])
 	}
 	blocking := !fds.Nonblocking(int(c.fd)) && c.flags&msgDontwait == 0
 	switch {
@@ -328,12 +329,12 @@ func sockReplied(slot int32) (uint64, bool) {
 
 // traceSockAddr fires syscall_addr with the system call's number and the address sa as text.
 func traceSockAddr(nr uint64, sa []byte) {
-	if !tpSyscallAddr.On() {
+	if !tp.SyscallAddr.On() {
 		return
 	}
 	var s [record.StrBytes]byte
 	w := strWords(s[:sockwire.FormatAddr(s[:], sa)])
-	tpSyscallAddr.Emit4(nr, w[0], w[1], w[2])
+	tp.SyscallAddr.Emit4(nr, w[0], w[1], w[2])
 }
 
 // sockAbandon gives back what a socket call interrupted in its wait had reserved: accept's

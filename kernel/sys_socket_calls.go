@@ -7,6 +7,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/netlink"
 	"github.com/unitrace/unitrace/kernel/sockwire"
+	"github.com/unitrace/unitrace/kernel/tp"
 )
 
 // The socket system calls' handlers: each checks its arguments as Linux does, then makes its
@@ -190,7 +191,7 @@ func sockAccept(f *machine.Frame, n int, addr, addrLen uintptr, flags int) (uint
 		return neg(errno), true
 	}
 	if fds.SocketNothingToRead(i) && fds.Nonblocking(n) {
-		tpNetLocal.Emit2(uint64(handle), neg(abi.EAGAIN))
+		tp.NetLocal.Emit2(uint64(handle), neg(abi.EAGAIN))
 		return neg(abi.EAGAIN), true // no connection waits (fd.SocketNothingToRead)
 	}
 	domain, typ := fds.SocketType(i)
@@ -448,7 +449,7 @@ func sockRecv(f *machine.Frame, n int, flags int64, c sockCall) (uint64, bool) {
 		return neg(errno), true
 	}
 	if fds.SocketNothingToRead(i) && (fds.Nonblocking(n) || flags&msgDontwait != 0) && flags&msgPeek == 0 {
-		tpNetLocal.Emit2(uint64(handle), neg(abi.EAGAIN))
+		tp.NetLocal.Emit2(uint64(handle), neg(abi.EAGAIN))
 		return neg(abi.EAGAIN), true // known without a round trip (fd.SocketNothingToRead)
 	}
 	c.call, c.fd, c.sock, c.flags, c.total = callRecv, int32(n), int32(i), flags, total

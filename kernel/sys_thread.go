@@ -6,6 +6,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/tp"
 
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/trace/wire"
@@ -68,7 +69,7 @@ func sysCloneImpl(f *machine.Frame, flags uint64, stack, ptid, ctid, tls uintptr
 		t.clearChild = ctid
 	}
 	enqueue(slot)
-	tpThreadCreate.Emit1(uint64(t.tid))
+	tp.ThreadCreate.Emit1(uint64(t.tid))
 	return uint64(t.tid)
 }
 
@@ -77,7 +78,7 @@ func sysCloneImpl(f *machine.Frame, flags uint64, stack, ptid, ctid, tls uintptr
 // last thread exits, the program exits with its status.
 func sysExitThread(f *machine.Frame, code int) {
 	t := cur()
-	tpThreadExit.Emit2(uint64(t.tid), uint64(code))
+	tp.ThreadExit.Emit2(uint64(t.tid), uint64(code))
 	if t.clearChild != 0 && writeUser32(t.clearChild, 0) {
 		futexWake(t.clearChild, 1)
 	}

@@ -5,6 +5,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/ptimer"
+	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/trace"
 )
 
@@ -39,7 +40,7 @@ func syscall(f *machine.Frame) (needsLock bool) {
 	nr := machine.SysNum(f)
 	var a machine.SyscallArgs
 	machine.SysArgs(f, &a)
-	tpSyscallEnter.Emit4(nr, a[0], a[1], a[2])
+	tp.SyscallEnter.Emit4(nr, a[0], a[1], a[2])
 	if opts.strace {
 		return true // the ordinary path prints every call
 	}
@@ -74,7 +75,7 @@ func syscall(f *machine.Frame) (needsLock bool) {
 		return true
 	}
 	machine.SetSysRet(f, ret)
-	tpSyscallExit.Emit2(nr, ret)
+	tp.SyscallExit.Emit2(nr, ret)
 	return false
 }
 
@@ -91,9 +92,9 @@ func syscallLocked(f *machine.Frame) {
 	done = endFiles(f, slot, ret, done, false)
 	if done {
 		machine.SetSysRet(f, ret)
-		tpSyscallExit.Emit2(nr, ret)
+		tp.SyscallExit.Emit2(nr, ret)
 	} else if nr == nrRtSigreturn && cur().tid == tid {
-		tpSyscallExit.Emit2(nr, machine.SysRet(f)) // the restored context's rax, as Linux reports it
+		tp.SyscallExit.Emit2(nr, machine.SysRet(f)) // the restored context's rax, as Linux reports it
 	} // else syscall_exit fires when the wait completes (completeWait)
 	if opts.strace {
 		l := klog.Log().S("[").D(int64(tid)).S("] ").S(machine.SyscallName(nr)).S("(").U(nr).S(")")

@@ -4,6 +4,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/tp"
 )
 
 // The system-call handlers that sysTable names (kernel/systab/calls.go lists which call each
@@ -372,7 +373,7 @@ func sysFutex(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 // a wait to complete.
 func sysSchedYield(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	machine.SetSysRet(f, 0)
-	tpSyscallExit.Emit2(nrSchedYield, 0)
+	tp.SyscallExit.Emit2(nrSchedYield, 0)
 	yield(f)
 	return 0, false
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/tp"
 
 	"github.com/unitrace/unitrace/kernel/ptimer"
 	"github.com/unitrace/unitrace/kernel/sched"
@@ -102,7 +103,7 @@ func fireTimer(id int, now int64, slot int32) {
 	if target < 0 {
 		return
 	}
-	tpTimerFire.Emit3(uint64(id), uint64(sig), uint64(threads[target].tid))
+	tp.TimerFire.Emit3(uint64(id), uint64(sig), uint64(threads[target].tid))
 	if e.Legacy {
 		sendSignal(target, sig, signal.Info{Signo: int32(sig), Code: signal.SI_KERNEL})
 		return

@@ -4,6 +4,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/kernel/virtio"
 	"github.com/unitrace/unitrace/trace/record"
 )
@@ -237,7 +238,7 @@ func deviceWrite(slot int32, dev uint32, buf, count uintptr) (ret uint64, done b
 	tok, err := vdev.Send(&machine.Bus, ps.port, ps.bounce, uint32(n))
 	switch err {
 	case virtio.OK:
-		tpVirtioNotify.Emit2(uint64(ps.port), uint64(n))
+		tp.VirtioNotify.Emit2(uint64(ps.port), uint64(n))
 		ps.busy, ps.owner, ps.token, ps.n = true, slot, tok, uint32(n)
 		return 0, false
 	case virtio.ErrQueueFull, virtio.ErrHostClosed:

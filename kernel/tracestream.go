@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/kernel/virtio"
 	"github.com/unitrace/unitrace/sampler"
 	"github.com/unitrace/unitrace/trace"
@@ -55,7 +56,7 @@ func sendFrame(buf []byte, typ wire.Type, flags uint16, n int) virtio.Err {
 	}
 	stream.seq++
 	ps.busy, ps.owner, ps.token, ps.n = true, -1, tok, total
-	tpVirtioNotify.Emit2(uint64(ps.port), uint64(total))
+	tp.VirtioNotify.Emit2(uint64(ps.port), uint64(total))
 	return virtio.OK
 }
 

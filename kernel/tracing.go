@@ -5,6 +5,7 @@ import (
 
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/agent"
 	"github.com/unitrace/unitrace/trace/record"
@@ -26,75 +27,6 @@ import (
 // The tracer (rings and the agent that drains them to the data port) runs only when one of these
 // options but the last two is given and the machine has the trace device; otherwise the ports are
 // left to the program, but for the control port under unitrace.ctl=1.
-
-var (
-	tpSyscallEnter = trace.Point{Name: "syscall_enter", Format: "nr=%d a0=%x a1=%x a2=%x",
-		Args: trace.ArgKinds{N: 4, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KHex, record.KHex, record.KHex}}}
-	tpSyscallExit = trace.Point{Name: "syscall_exit", Format: "nr=%d ret=%d",
-		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KI64}}}
-	// syscall_path: a path a system call was given, between its syscall_enter and syscall_exit
-	// (two for the calls that take two); a long one is cut to "..." and its end (sys_path.go).
-	tpSyscallPath = trace.Point{Name: "syscall_path", Format: "nr=%d path=%s",
-		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KStr}}}
-	// syscall_addr: a socket call's address, as text: the one it sends to or binds (bind,
-	// connect, sendto, sendmsg) or the one it learns (accept, recvfrom, recvmsg, getsockname,
-	// getpeername).
-	tpSyscallAddr = trace.Point{Name: "syscall_addr", Format: "nr=%d addr=%s",
-		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KStr}}}
-	tpSchedSwitch = trace.Point{Name: "sched_switch", Format: "prev=%d next=%d",
-		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KU64}}}
-	tpThreadCreate = trace.Point{Name: "thread_create", Format: "tid=%d",
-		Args: trace.ArgKinds{N: 1, Kinds: [trace.MaxArgs]record.Kind{record.KU64}}}
-	tpThreadExit = trace.Point{Name: "thread_exit", Format: "tid=%d code=%d",
-		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KI64}}}
-	tpFutexWait = trace.Point{Name: "futex_wait", Format: "addr=%x val=%d",
-		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KHex, record.KU64}}}
-	tpFutexWake = trace.Point{Name: "futex_wake", Format: "addr=%x woken=%d",
-		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KHex, record.KU64}}}
-	tpPageFault = trace.Point{Name: "page_fault", Format: "addr=%x error=%x",
-		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KHex, record.KHex}}}
-	tpIRQEntry = trace.Point{Name: "irq_entry", Format: "vector=%d",
-		Args: trace.ArgKinds{N: 1, Kinds: [trace.MaxArgs]record.Kind{record.KU64}}}
-	tpIRQExit = trace.Point{Name: "irq_exit", Format: "vector=%d",
-		Args: trace.ArgKinds{N: 1, Kinds: [trace.MaxArgs]record.Kind{record.KU64}}}
-	tpTimerTick = trace.Point{Name: "timer_tick", Format: "runnable=%d",
-		Args: trace.ArgKinds{N: 1, Kinds: [trace.MaxArgs]record.Kind{record.KU64}}}
-	tpVirtioNotify = trace.Point{Name: "virtio_notify", Format: "port=%d bytes=%d",
-		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KU64}}}
-	// p9_rpc: one 9P round trip of a shared directory, when its reply is in: the share, the
-	// request's message type (Tread is 116, Twrite 118, Twalk 110, Tgetattr 24), the time from
-	// handing it to the device to the reply, and the reply's bytes.
-	tpShareRPC = trace.Point{Name: "p9_rpc", Format: "share=%d type=%d latency_ns=%d bytes=%d",
-		Args: trace.ArgKinds{N: 4, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KU64, record.KU64, record.KU64}}}
-
-	// net_rpc: one socket call's round trip to the launcher, when its reply is in: the call
-	// (kernel/sockwire's Op: socket 1, bind 2, listen 3, accept 4, connect 5, send 10, recv 11),
-	// the socket's handle, the time from queueing the request to the reply, and the result.
-	tpNetRPC = trace.Point{Name: "net_rpc", Format: "op=%d handle=%x latency_ns=%d result=%d",
-		Args: trace.ArgKinds{N: 4, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KHex, record.KU64, record.KI64}}}
-	// net_local: a socket call answered without asking the launcher (EAGAIN for a read of a
-	// socket its events say has nothing), with the socket's handle and the result.
-	tpNetLocal = trace.Point{Name: "net_local", Format: "handle=%x result=%d",
-		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KHex, record.KI64}}}
-	// net_event: the launcher's word that a socket's readiness changed (EPOLL* bits).
-	tpNetEvent = trace.Point{Name: "net_event", Format: "handle=%x ready=%x",
-		Args: trace.ArgKinds{N: 2, Kinds: [trace.MaxArgs]record.Kind{record.KHex, record.KHex}}}
-
-	// timer_fire: a timer's expiry sent its signal: the timer (a POSIX timer's id; an interval
-	// timer's is ptimer.MaxTimers plus ITIMER_REAL, VIRTUAL or PROF), the signal and the thread
-	// it went to.
-	tpTimerFire = trace.Point{Name: "timer_fire", Format: "timer=%d sig=%d tid=%d",
-		Args: trace.ArgKinds{N: 3, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KU64, record.KU64}}}
-
-	// signal_deliver: a signal's handler is entered: the signal, the pc the thread was at (the
-	// one its frame saves, which a SIGPROF handler charges the sample to) and the thread.
-	tpSignalDeliver = trace.Point{Name: "signal_deliver", Format: "sig=%d pc=%x tid=%d",
-		Args: trace.ArgKinds{N: 3, Kinds: [trace.MaxArgs]record.Kind{record.KU64, record.KHex, record.KU64}}}
-
-	kernelPoints = [...]*trace.Point{&tpSyscallEnter, &tpSyscallExit, &tpSyscallPath, &tpSyscallAddr, &tpSchedSwitch, &tpThreadCreate,
-		&tpThreadExit, &tpFutexWait, &tpFutexWake, &tpPageFault, &tpIRQEntry, &tpIRQExit, &tpTimerTick,
-		&tpVirtioNotify, &tpShareRPC, &tpNetRPC, &tpNetLocal, &tpNetEvent, &tpTimerFire, &tpSignalDeliver}
-)
 
 // traceOpts are the tracer's boot options.
 type traceOpts struct {
@@ -160,10 +92,10 @@ func traceRingMemory() uintptr {
 // options. Points registered here fire from now on; the agent drains the rings once the Go
 // runtime runs.
 func initTracing(mem uintptr) {
-	for _, p := range kernelPoints {
+	for _, p := range tp.Kernel {
 		trace.Register(p)
 	}
-	trace.RegisterFixed(&tpSamplerTick, record.TPSample)
+	trace.RegisterFixed(&tp.SamplerTick, record.TPSample)
 	if mem == 0 {
 		return
 	}

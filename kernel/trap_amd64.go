@@ -7,6 +7,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/signal"
+	"github.com/unitrace/unitrace/kernel/tp"
 )
 
 // trap is the kernel's entry from every interrupt, exception and system call: the entry stubs
@@ -139,9 +140,9 @@ func threadTrap(f *machine.Frame) {
 			return
 		}
 	case v == amd64.VectorTimer:
-		tpIRQEntry.Emit1(v)
+		tp.IRQEntry.Emit1(v)
 		tickDue := timerInterrupt() && tick(f)
-		tpIRQExit.Emit1(v)
+		tp.IRQExit.Emit1(v)
 		if !tickDue {
 			return
 		}
@@ -158,7 +159,7 @@ func threadTrap(f *machine.Frame) {
 		threadException(f)
 	default:
 		if gsi, ok := amd64.DeviceGSI(v); ok {
-			tpIRQEntry.Emit1(v)
+			tp.IRQEntry.Emit1(v)
 			if gsi == amd64.ConsoleGSI {
 				consoleInterrupt() // the UART's own line, never shared
 			} else if strayLine(gsi, deviceInterrupt()) {
@@ -166,7 +167,7 @@ func threadTrap(f *machine.Frame) {
 				reportOnce(&warnedStrayIRQ, "stray interrupt line masked")
 			}
 			amd64.EOI()
-			tpIRQExit.Emit1(v)
+			tp.IRQExit.Emit1(v)
 			break
 		}
 		amd64.EOI()
@@ -193,7 +194,7 @@ func threadException(f *machine.Frame) {
 	switch f.Vector {
 	case amd64.VectorPageFault:
 		addr := uintptr(f.CR2)
-		tpPageFault.Emit2(uint64(addr), f.ErrorCode)
+		tp.PageFault.Emit2(uint64(addr), f.ErrorCode)
 		if faultIn(addr, f.ErrorCode&pfWrite != 0, f.ErrorCode&pfFetch != 0) {
 			return
 		}

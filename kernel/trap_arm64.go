@@ -5,6 +5,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/signal"
+	"github.com/unitrace/unitrace/kernel/tp"
 )
 
 // trap is the kernel's entry from every exception: the vector stubs call it on SP_EL1 with the
@@ -114,10 +115,10 @@ func threadTrap(f *machine.Frame, ack, id uint32) {
 		case arm64.IntidVirtualTimer:
 			// End the interrupt after the handler, which drops the level-triggered line by
 			// re-arming the timer.
-			tpIRQEntry.Emit1(uint64(id))
+			tp.IRQEntry.Emit1(uint64(id))
 			tickDue = timerInterrupt() && tick(f)
 			arm64.EndOfIRQ(ack)
-			tpIRQExit.Emit1(uint64(id))
+			tp.IRQExit.Emit1(uint64(id))
 			if !tickDue {
 				return
 			}
@@ -149,7 +150,7 @@ func threadTrap(f *machine.Frame, ack, id uint32) {
 // directory's), then signals the end of the interrupt: after the handler, which drops the
 // level-triggered line by draining the UART's FIFO or reading the device's status.
 func deviceIRQ(ack, id uint32) {
-	tpIRQEntry.Emit1(uint64(id))
+	tp.IRQEntry.Emit1(uint64(id))
 	if id == machine.ConsoleINTID && id != 0 {
 		consoleInterrupt() // the UART's own line, never shared
 	} else if strayLine(id, deviceInterrupt()) {
@@ -157,7 +158,7 @@ func deviceIRQ(ack, id uint32) {
 		reportOnce(&warnedStrayIRQ, "stray interrupt disabled")
 	}
 	arm64.EndOfIRQ(ack)
-	tpIRQExit.Emit1(uint64(id))
+	tp.IRQExit.Emit1(uint64(id))
 }
 
 var warnedStrayIRQ bool
@@ -173,7 +174,7 @@ func threadException(f *machine.Frame) {
 	case arm64.ECDataAbort, arm64.ECInstrAbort:
 		addr := uintptr(f.FAR)
 		kind, _ := arm64.AbortFault(f.ESR)
-		tpPageFault.Emit2(uint64(addr), f.ESR)
+		tp.PageFault.Emit2(uint64(addr), f.ESR)
 		switch kind {
 		case arm64.FaultTranslation, arm64.FaultPermission, arm64.FaultAccessFlag:
 			if kind != arm64.FaultPermission && faultIn(addr, arm64.AbortIsWrite(f.ESR), arm64.AbortIsFetch(f.ESR)) {
