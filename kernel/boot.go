@@ -5,6 +5,7 @@ import (
 
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/options"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/unwind"
 )
@@ -53,13 +54,13 @@ func startProgram(shareBlock uintptr) {
 	scheduler.Ready(main, now)
 	scheduler.Next(0, now, kernelClock) // CPU 0 runs it from now on: machine.Enter enters it
 	trace.SetThread(0, uint32(t.tid))
-	bootNanos = nanotime()
-	if opts.verbose {
-		klog.Log().S("boot: ticks at ").U(machine.TicksHz()).S(" Hz, kernel ready in ").D(bootNanos / 1000).S(" us").NL()
+	options.BootNanos = nanotime()
+	if options.Kernel.Verbose {
+		klog.Log().S("boot: ticks at ").U(machine.TicksHz()).S(" Hz, kernel ready in ").D(options.BootNanos / 1000).S(" us").NL()
 	}
 	initTimers()
 	initGoLayout()
-	if !opts.fpOnly && !unwind.LoadFuncTable() {
+	if !options.Kernel.FPOnly && !unwind.LoadFuncTable() {
 		klog.Log().S("unwind: the image's function table did not load: walks follow frame pointers alone").NL()
 	}
 	startBootSampler()

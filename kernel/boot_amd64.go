@@ -5,7 +5,9 @@ import (
 
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/boot"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/options"
 )
 
 // bootMain is the kernel's first Go code, called by arch/amd64's start64 on the boot kernel
@@ -14,11 +16,11 @@ import (
 // the first thread. It never returns.
 func bootMain(startInfoAddr uintptr) {
 	amd64.InitConsole()
-	if err := boot.ParsePVH(startInfoAddr, readPhys, &startInfo); err != boot.OK {
-		panicBoot(err.String())
+	if err := boot.ParsePVH(startInfoAddr, readPhys, &options.Boot); err != boot.OK {
+		klog.BootFault(err.String())
 	}
 	parseCommandLine()
-	amd64.SetAVX(!opts.noAVX)
+	amd64.SetAVX(!options.Kernel.NoAVX)
 	amd64.InitCPU()
 	amd64.SetTrapEntry(funcCodeAddr(trap))
 	amd64.InitIOAPIC()

@@ -5,6 +5,7 @@ import (
 	"github.com/unitrace/unitrace/boot/fdt"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/options"
 )
 
 // dtbMax caps how much of the device tree the kernel reads (QEMU writes at most 1 MiB, and the
@@ -46,22 +47,22 @@ func readDeviceTree(dtb uintptr) {
 	size, err := fdt.TotalSize(machine.BytesAt(dtb, 40))
 	if err != fdt.OK {
 		klog.Log().S("device tree at ").X(uint64(dtb)).S(": ").S(err.String()).NL()
-		panicBoot("no device tree")
+		klog.BootFault("no device tree")
 	}
 	blob := fdt.Blob(machine.BytesAt(dtb, uintptr(min(size, dtbMax))))
 	if err := blob.ReadMachine(&machine.Board); err != fdt.OK {
 		klog.Log().S("device tree: ").S(err.String()).NL()
-		panicBoot("unreadable device tree")
+		klog.BootFault("unreadable device tree")
 	}
 	var addrs, sizes [fdt.MaxMemory]uint64
 	for i := 0; i < machine.Board.NumMemory; i++ {
 		addrs[i], sizes[i] = machine.Board.Memory[i].Addr, machine.Board.Memory[i].Size
 	}
-	if e := startInfo.SetRAM(addrs[:machine.Board.NumMemory], sizes[:machine.Board.NumMemory]); e != 0 {
-		panicBoot("device tree: unusable memory map")
+	if e := options.Boot.SetRAM(addrs[:machine.Board.NumMemory], sizes[:machine.Board.NumMemory]); e != 0 {
+		klog.BootFault("device tree: unusable memory map")
 	}
-	if e := startInfo.SetCmdline(machine.Board.Bootargs.Bytes(blob)); e != 0 {
-		panicBoot("device tree: command line too long")
+	if e := options.Boot.SetCmdline(machine.Board.Bootargs.Bytes(blob)); e != 0 {
+		klog.BootFault("device tree: command line too long")
 	}
 }
 
@@ -71,7 +72,7 @@ func initGIC() {
 	switch {
 	case g.Version == 3 && g.NumRedist > 0:
 		if !arm64.InitGICv3(uintptr(g.Dist.Addr), uintptr(g.Redist[0].Addr)) {
-			panicBoot("GICv3 without system-register access")
+			klog.BootFault("GICv3 without system-register access")
 		}
 	case g.Version == 2:
 		arm64.InitGIC(uintptr(g.Dist.Addr), uintptr(g.CPU.Addr))
@@ -90,7 +91,7 @@ func enableDeviceIRQ(base uintptr) {
 			// already high when it was enabled would never interrupt.
 			arm64.ConfigureIRQ(d.INTID, false)
 			arm64.EnableIRQ(d.INTID, arm64.PriorityNormal)
-			if opts.verbose {
+			if options.Kernel.Verbose {
 				klog.Log().S("virtio-mmio at ").X(uint64(base)).S(": interrupt ").D(int64(d.INTID)).NL()
 			}
 			return

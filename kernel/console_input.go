@@ -5,6 +5,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/options"
 	"github.com/unitrace/unitrace/kernel/rxring"
 	"github.com/unitrace/unitrace/trace/record"
 )
@@ -50,7 +51,7 @@ var (
 // the interrupt controller and the descriptor table. With unitrace.stdin=null there is no
 // input to take: the console reads as /dev/null, always readable, at end of file.
 func initConsoleInput() {
-	if opts.stdinNull {
+	if options.Kernel.StdinNull {
 		fds.SetConsoleInput(true, false)
 		return
 	}
@@ -64,8 +65,8 @@ func initConsoleInput() {
 // the launcher before the launcher feeds the serial line; the UART was set up at boot, so the
 // bytes it sends from then on all reach the ring.
 func consoleOpen() uint64 {
-	if opts.stdinNull || !conInput {
-		return neg(abi.ENODEV)
+	if options.Kernel.StdinNull || !conInput {
+		return abi.Neg(abi.ENODEV)
 	}
 	return 0
 }
@@ -74,11 +75,11 @@ func consoleOpen() uint64 {
 // program has read them all already, its readers and pollers learn now that the console is at
 // end of file; otherwise the read that takes the last byte finds it.
 func consoleSetEnd(total uint64) uint64 {
-	if opts.stdinNull || !conInput {
-		return neg(abi.ENODEV)
+	if options.Kernel.StdinNull || !conInput {
+		return abi.Neg(abi.ENODEV)
 	}
 	if !conIn.SetEnd(total) {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	if conIn.AtEnd() {
 		consoleArrived()
@@ -165,25 +166,25 @@ func completeConsoleWait(f *machine.Frame, slot int32) {
 // buffer (EFAULT) loses none.
 func consoleRead(n int, vec bool, buf, count uintptr) (ret uint64, done bool) {
 	if fds.Kind(n) != fd.KindConsole {
-		return neg(abi.EBADF), true // closed while the thread waited
+		return abi.Neg(abi.EBADF), true // closed while the thread waited
 	}
-	if opts.stdinNull {
+	if options.Kernel.StdinNull {
 		return 0, true
 	}
 	total, errno := userIOLen(buf, count, vec)
 	switch {
 	case errno != 0:
-		return neg(errno), true
+		return abi.Neg(errno), true
 	case total == 0, conIn.AtEnd():
 		return 0, true
 	case conIn.Len() == 0 && fds.Nonblocking(n):
-		return neg(abi.EAGAIN), true
+		return abi.Neg(abi.EAGAIN), true
 	case conIn.Len() == 0:
 		return 0, false
 	}
 	k := conIn.Peek(conRead[:min(total, uint64(len(conRead)))])
 	if !scatterUser(conRead[:k], buf, count, vec) {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	if conIn.Discard(k) {
 		consoleResume()

@@ -154,11 +154,11 @@ func sysGetrusageImpl(who int32, addr uintptr) uint64 {
 		total, sys = threadTimes(curSlot())
 	case rusageChildren: // no children: all zero
 	default:
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	b, ok := userBytes(addr, rusageSize, true)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	clear(b)
 	putTimeval(b[0:], total-sys)
@@ -176,7 +176,7 @@ func sysTimesImpl(addr uintptr) uint64 {
 	if addr != 0 {
 		b, ok := userBytes(addr, 32, true) // struct tms: four clock_t
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		total, sys := scheduler.ProcessTimes(nanotime(), kernelClock)
 		clear(b)

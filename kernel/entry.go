@@ -1,8 +1,9 @@
 package kernel
 
 import (
-	"github.com/unitrace/unitrace/kernel/machine"
 	"sync/atomic"
+
+	"github.com/unitrace/unitrace/kernel/machine"
 )
 
 // The end of every kernel entry that took the kernel lock, on both arches: the CPU must not keep

@@ -113,13 +113,6 @@ func printFrame(syms *symtab.Table, ok bool, pc uintptr, isReturn bool) {
 	}
 }
 
-// panicBoot stops a boot that cannot continue.
-func panicBoot(why string) {
-	klog.Log().S("kernel fault: boot: ").S(why).NL()
-	klog.Log().S("kernel fault, halting").NL()
-	machine.Exit(machine.FaultExitValue)
-}
-
 // crashForTest makes the kernel fault on purpose (boot option unitrace.debug=kfault), so the
 // fault report can be tested: it reads through a nil pointer in kernel mode.
 func crashForTest() {

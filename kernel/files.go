@@ -5,6 +5,7 @@ import (
 
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/klog"
+	"github.com/unitrace/unitrace/kernel/options"
 
 	"github.com/unitrace/unitrace/boot"
 	"github.com/unitrace/unitrace/kernel/fs"
@@ -81,7 +82,7 @@ func cwdOption(i int, o string) bool {
 	}
 	if len(v) == 0 || v[0] != '/' || len(v) >= len(pathBufs[0]) {
 		klog.Log().S("unitrace.cwd: want an absolute directory shorter than PATH_MAX, got ").S(v).NL()
-		panicBoot("bad working directory")
+		klog.BootFault("bad working directory")
 	}
 	cwdWord = i
 	return true
@@ -94,11 +95,11 @@ func applyCwd() {
 	if cwdWord < 0 {
 		return
 	}
-	dir := cmdline.Option(cwdWord)[len("unitrace.cwd="):]
+	dir := options.Cmdline.Option(cwdWord)[len("unitrace.cwd="):]
 	path := pathBufs[0][:copy(pathBufs[0][:], dir)]
 	if errno := setCwd(chdirAtBoot(path)); errno != 0 {
 		klog.Log().S("unitrace.cwd: cannot enter ").S(dir).S(": errno ").D(int64(errno)).NL()
-		panicBoot("the working directory is missing")
+		klog.BootFault("the working directory is missing")
 	}
 }
 
@@ -147,18 +148,18 @@ func initFiles() {
 	now := fsNow()
 	c := fsCapacity()
 	if errno := rootNS.Init(&fsPages, c, now); errno != 0 {
-		panicBoot("file system: no room for /")
+		klog.BootFault("file system: no room for /")
 	}
 	root := rootNS.Root()
 	tmp := [...]byte{'/', 't', 'm', 'p'}
 	if rootNS.Mkdir(&fsPages, vfs.At{Root: root, Dir: root}, tmp[:], 0o1777, now) != 0 || rootNS.MakeDev(&fsPages, now) != 0 {
-		panicBoot("file system: no room for /tmp and /dev")
+		klog.BootFault("file system: no room for /tmp and /dev")
 	}
 	mountPacked(&rootNS, &fsPages, now)
 	mountProc(now)
 	rootNS.Acquire(root)
 	cwd = root
-	if opts.verbose {
+	if options.Kernel.Verbose {
 		klog.Log().S("files: / is a memfs of ").U(c.Bytes >> 10).S(" KiB, ").U(uint64(c.Inodes)).S(" inodes").NL()
 	}
 }

@@ -18,17 +18,17 @@ import (
 // buf; it returns how many goroutines the list held.
 func captureGoroutines(buf, size uintptr) uint64 {
 	if !userRange(buf, size, true) {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	l, ok := goLayout.Read()
 	if !ok || !l.Valid() {
-		return neg(abi.ENODEV)
+		return abi.Neg(abi.ENODEV)
 	}
 	r := goroutines.Reader{L: *l, Readable: unwind.Readable}
 	r.TextLo, r.TextHi = unwind.TextRange()
 	n := r.Start()
 	if n < 0 {
-		return neg(abi.EIO)
+		return abi.Neg(abi.EIO)
 	}
 	nowNs := nanotime()
 	count, used := uint64(0), uintptr(0)
@@ -58,7 +58,7 @@ func captureGoroutines(buf, size uintptr) uint64 {
 		}
 		b, ok := userBytes(buf+used, trace.GoroutineEntrySize, true)
 		if !ok || !trace.PutGoroutineEntry(b, &e, words) {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		used += trace.GoroutineEntrySize
 	}

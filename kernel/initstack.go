@@ -5,8 +5,10 @@ import (
 
 	"github.com/unitrace/unitrace/boot"
 	"github.com/unitrace/unitrace/kernel/initstack"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/mm"
+	"github.com/unitrace/unitrace/kernel/options"
 )
 
 // initialStackWindow is how much of the main thread's stack the initial process stack may use.
@@ -20,21 +22,21 @@ const argv0 = "/app"
 // the runtime's entry point starts with.
 func buildInitialStack() uintptr {
 	if _, errno := space.Map(stackLo, stackSize, mm.ProtRead|mm.ProtWrite, true); errno != 0 {
-		panicBoot("cannot map the main thread's stack")
+		klog.BootFault("cannot map the main thread's stack")
 	}
 	mem, ok := userBytes(userHi-initialStackWindow, initialStackWindow, true)
 	if !ok {
-		panicBoot("cannot populate the main thread's stack")
+		klog.BootFault("cannot populate the main thread's stack")
 	}
 	var argv, envv [boot.MaxWords + 1]string
 	argv[0] = argv0
-	nargs := cmdline.NumArgs()
+	nargs := options.Cmdline.NumArgs()
 	for i := 0; i < nargs; i++ {
-		argv[1+i] = cmdline.Arg(i)
+		argv[1+i] = options.Cmdline.Arg(i)
 	}
-	nenv := cmdline.NumEnv()
+	nenv := options.Cmdline.NumEnv()
 	for i := 0; i < nenv; i++ {
-		envv[i] = cmdline.Env(i)
+		envv[i] = options.Cmdline.Env(i)
 	}
 	aux := initstack.Auxv{PageSize: pageSize, HWCap: machine.HWCap(), Platform: machine.Platform, SysinfoEHDR: uint64(setupVDSO())}
 	for i := 0; i < len(aux.Random); i += 8 {
@@ -42,7 +44,7 @@ func buildInitialStack() uintptr {
 	}
 	sp, errno := initstack.Build(mem, userHi, argv[:1+nargs], envv[:nenv], aux)
 	if errno != 0 {
-		panicBoot("the command line does not fit the initial stack")
+		klog.BootFault("the command line does not fit the initial stack")
 	}
 	return sp
 }

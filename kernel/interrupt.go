@@ -57,9 +57,9 @@ func completeInterrupted(f *machine.Frame, slot int32, kind waitKind) uint64 {
 		if t.waitAddr != 0 {
 			writeTimespec(t.waitAddr, max(t.deadline-nanotime(), 0))
 		}
-		machine.SetSysRet(f, neg(abi.EINTR))
+		machine.SetSysRet(f, abi.Neg(abi.EINTR))
 	case kind == waitEpoll, kind == waitFutex && t.deadline != 0:
-		machine.SetSysRet(f, neg(abi.EINTR))
+		machine.SetSysRet(f, abi.Neg(abi.EINTR))
 	case kind == waitPoll:
 		pollInterrupted(f, t)
 	case kind == waitPipe && t.waitArg > 0:
@@ -70,16 +70,16 @@ func completeInterrupted(f *machine.Frame, slot int32, kind waitKind) uint64 {
 		abandonFIFOOpen(slot)
 		machine.RewindSyscall(f)
 		t.restarting = true
-		return neg(abi.ERESTARTSYS)
+		return abi.Neg(abi.ERESTARTSYS)
 	case kind == waitNet:
 		sockAbandon(slot)
 		machine.RewindSyscall(f)
 		t.restarting = true
-		return neg(abi.ERESTARTSYS)
+		return abi.Neg(abi.ERESTARTSYS)
 	default:
 		machine.RewindSyscall(f)
 		t.restarting = true
-		return neg(abi.ERESTARTSYS)
+		return abi.Neg(abi.ERESTARTSYS)
 	}
 	return machine.SysRet(f)
 }

@@ -1,9 +1,10 @@
 package kernel
 
 import (
+	"sync/atomic"
+
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
-	"sync/atomic"
 )
 
 // The kernel lock. Every kernel entry that touches shared state (system calls, page faults,

@@ -4,6 +4,7 @@ import (
 	"github.com/unitrace/unitrace/boot"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/mm"
+	"github.com/unitrace/unitrace/kernel/options"
 )
 
 // shootdowns counts TLB flushes that had to reach every CPU (flushTLB, under the kernel lock).
@@ -50,8 +51,8 @@ func freeFrame(pa uintptr) { frames.Free(pa) }
 // bitmap (devices and trace rings need contiguous blocks; the frame allocator hands out single
 // frames) and returns its address.
 func initMemory(kernelEnd, carveSize uintptr) (carved uintptr) {
-	for i := 0; i < startInfo.Memory.Len(); i++ {
-		e := startInfo.Memory.At(i)
+	for i := 0; i < options.Boot.Memory.Len(); i++ {
+		e := options.Boot.Memory.At(i)
 		if e.Type == boot.MemoryRAM && uintptr(e.Addr+e.Size) > ramEnd {
 			ramEnd = uintptr(e.Addr + e.Size)
 		}
@@ -61,8 +62,8 @@ func initMemory(kernelEnd, carveSize uintptr) (carved uintptr) {
 	frames.Init(meta, metaLen)
 	carved = (meta + metaLen + pageSize - 1) &^ (pageSize - 1)
 	firstFree := carved + pageUp(carveSize)
-	for i := 0; i < startInfo.Memory.Len(); i++ {
-		e := startInfo.Memory.At(i)
+	for i := 0; i < options.Boot.Memory.Len(); i++ {
+		e := options.Boot.Memory.At(i)
 		if e.Type != boot.MemoryRAM {
 			continue
 		}
@@ -80,10 +81,10 @@ func initMemory(kernelEnd, carveSize uintptr) (carved uintptr) {
 		identEnd = minIdent
 	}
 	if !buildKernelPageTables() {
-		panicBoot("cannot build the kernel page tables: out of frames")
+		klog.BootFault("cannot build the kernel page tables: out of frames")
 	}
 	space.Init(identEnd, userHi, mmapBase)
-	if !opts.verbose {
+	if !options.Kernel.Verbose {
 		return carved
 	}
 	st := frames.Stats()

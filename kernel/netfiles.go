@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/options"
 
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
@@ -65,7 +66,7 @@ func initNetFiles() {
 		return
 	}
 	n := 0
-	list := cmdline.Option(dnsWord)[len("unitrace.dns="):]
+	list := options.Cmdline.Option(dnsWord)[len("unitrace.dns="):]
 	for list != "" {
 		var addr string
 		addr, list, _ = strings.Cut(list, ",")

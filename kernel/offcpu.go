@@ -6,6 +6,7 @@ import (
 	"github.com/unitrace/unitrace/goroutines"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/options"
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/record"
@@ -70,7 +71,7 @@ func optionNumber(i int, prefix string, lo, hi int) (int, bool) {
 	if i < 0 {
 		return 0, false
 	}
-	v := cmdline.Option(i)[len(prefix):]
+	v := options.Cmdline.Option(i)[len(prefix):]
 	n, ok := parseSmallUint(v)
 	if !ok || n < lo || n > hi {
 		klog.Log().S(prefix).S(v).S(": not a number in ").D(int64(lo)).S("..").D(int64(hi)).NL()

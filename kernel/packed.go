@@ -6,6 +6,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/fs/packed"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
 	"github.com/unitrace/unitrace/kernel/klog"
+	"github.com/unitrace/unitrace/kernel/options"
 )
 
 // The files packed into the image (`unitrace run -files HOSTDIR:GUESTDIR`, kernel/fs/packed).
@@ -40,12 +41,12 @@ func mountPacked(ns *vfs.Namespace, p vfs.Pages, now fs.Timespec) {
 			l.S(" at offset ").D(int64(r.Record))
 		}
 		l.NL()
-		panicBoot("the files packed into the image cannot be unpacked")
+		klog.BootFault("the files packed into the image cannot be unpacked")
 	}
 	size := len(archive)
 	start, end := packed.Release()
 	frames.AddFree(start, end)
-	if opts.verbose {
+	if options.Kernel.Verbose {
 		klog.Log().S("packed files: ").D(int64(r.Dirs)).S(" directories from a ").U(uint64(size) >> 10).S(" KiB archive").NL()
 	}
 }

@@ -1,9 +1,10 @@
 package kernel
 
 import (
+	"sync/atomic"
+
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
-	"sync/atomic"
 )
 
 // Probing a CPU that takes no interrupts. A CPU that stopped taking timer ticks runs with

@@ -8,6 +8,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/options"
 )
 
 // /proc: the process file system (package procfs), mounted at boot. It reads the kernel's own
@@ -21,7 +22,7 @@ var procSources = procfs.Sources{
 	FDs:       &fds,
 	Frames:    &frames,
 	Sched:     &scheduler,
-	Cmdline:   &cmdline,
+	Cmdline:   &options.Cmdline,
 	Cwd:       &cwd,
 	Umask:     &umask,
 	UserPages: &userPages,
@@ -41,7 +42,7 @@ func mountProc(now fs.Timespec) {
 	root := rootNS.Root()
 	path := [...]byte{'/', 'p', 'r', 'o', 'c'}
 	if errno := rootNS.Mkdir(&fsPages, vfs.At{Root: root, Dir: root}, path[:], 0o555, now); errno != 0 && errno != abi.EEXIST {
-		panicBoot("file system: no room for /proc")
+		klog.BootFault("file system: no room for /proc")
 	}
 	at, errno := rootNS.Resolve(root, root, path[:], true, false)
 	if errno == 0 {
@@ -59,13 +60,13 @@ func mountProc(now fs.Timespec) {
 // (ENXIO, Linux's answer for them), nor can O_PATH name any of them here.
 func reopenDescriptor(d int, flags int) uint64 {
 	if flags&fs.O_PATH != 0 {
-		return neg(abi.ENXIO)
+		return abi.Neg(abi.ENXIO)
 	}
 	switch fds.Kind(d) {
 	case fd.KindConsole:
 		n, errno := fds.Dup(d, 0, flags&fs.O_CLOEXEC != 0)
 		if errno != 0 {
-			return neg(errno)
+			return abi.Neg(errno)
 		}
 		fds.Fcntl(n, fd.F_SETFL, uintptr(flags&fs.O_NONBLOCK))
 		return uint64(n)
@@ -79,9 +80,9 @@ func reopenDescriptor(d int, flags int) uint64 {
 		}
 		n, errno := fds.ReopenPipe(d, write, flags)
 		if errno != 0 {
-			return neg(errno)
+			return abi.Neg(errno)
 		}
 		return uint64(n)
 	}
-	return neg(abi.ENXIO)
+	return abi.Neg(abi.ENXIO)
 }

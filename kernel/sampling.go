@@ -6,6 +6,7 @@ import (
 
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/options"
 	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/sampler"
 	"github.com/unitrace/unitrace/trace"
@@ -50,7 +51,7 @@ func startBootSampler() {
 	if sampleOpts.hzWord < 0 {
 		return
 	}
-	v := cmdline.Option(sampleOpts.hzWord)[len("unitrace.sample="):]
+	v := options.Cmdline.Option(sampleOpts.hzWord)[len("unitrace.sample="):]
 	hz, err := sampler.ParseHz(v, sampleOpts.force)
 	if err != sampler.OK {
 		klog.Log().S("unitrace.sample=").S(v).S(": ").S(err.String()).S("; the sampler stays off").NL()

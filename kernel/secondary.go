@@ -6,6 +6,7 @@ import (
 
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/options"
 	"github.com/unitrace/unitrace/trace"
 )
 
@@ -61,7 +62,7 @@ func startSecondaries() {
 	for onlineCPUs() < numCPUs && nanotime() < deadline {
 		machine.CPURelax()
 	}
-	if numCPUs > 1 || opts.verbose {
+	if numCPUs > 1 || options.Kernel.Verbose {
 		klog.Log().S("smp: ").D(int64(onlineCPUs())).S(" CPUs online").NL()
 	}
 }
@@ -86,7 +87,7 @@ func secondaryMain(cpu uint64) {
 	}
 	l.xcallAck.Store(xcall.seq.Load()) // requests posted before it came online are not its
 	l.online.Store(true)
-	if opts.maskSpin && c == numCPUs-1 {
+	if options.Kernel.MaskSpin && c == numCPUs-1 {
 		spinMaskedForTest()
 	}
 	machine.Enter(&idle.frame)

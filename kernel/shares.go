@@ -6,6 +6,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/options"
 	"github.com/unitrace/unitrace/kernel/tp"
 
 	"github.com/unitrace/unitrace/boot"
@@ -99,19 +100,19 @@ func initShares(block uintptr) {
 		cfg := virtio.NinePConfig{Base: d.base, MemPA: d.mem, MemSize: virtio.NinePMemSize}
 		if err := d.dev.Init(&machine.Bus, &machine.Bus, cfg); err != virtio.OK {
 			klog.Log().S("shared directory: virtio-9p at ").X(uint64(d.base)).S(": ").S(err.String()).NL()
-			panicBoot("a shared directory's device does not start")
+			klog.BootFault("a shared directory's device does not start")
 		}
 	}
 	for k := 0; k < nShareWords; k++ {
-		s, _ := boot.ParseShare(cmdline.Option(shareWords[k]))
+		s, _ := boot.ParseShare(options.Cmdline.Option(shareWords[k]))
 		d := shareByTag(s.Tag)
 		if d == nil {
 			klog.Log().S("shared directory: no virtio-9p device has the mount tag ").S(s.Tag).NL()
-			panicBoot("a shared directory is missing")
+			klog.BootFault("a shared directory is missing")
 		}
 		if errno := mountShare(d, s); errno != 0 {
 			klog.Log().S("shared directory ").S(s.Dir).S(": errno ").D(int64(errno)).NL()
-			panicBoot("a shared directory cannot be mounted")
+			klog.BootFault("a shared directory cannot be mounted")
 		}
 	}
 	for i := 0; i < nShareDevs; i++ {
@@ -174,7 +175,7 @@ func mountShare(d *shareDev, s boot.Share) int {
 	if s.ReadOnly {
 		rootNS.SetReadOnly(root)
 	}
-	if opts.verbose {
+	if options.Kernel.Verbose {
 		klog.Log().S("shared directory: ").S(s.Dir).S(" (virtio-9p at ").X(uint64(d.base)).S(", msize ").U(uint64(f.Msize())).S(")").NL()
 	}
 	return 0
@@ -330,7 +331,7 @@ func endFiles(f *machine.Frame, slot int32, ret uint64, done bool, retry bool) b
 	if rootNS.Shares() == 0 || !done {
 		return done
 	}
-	if ret != neg(fs.EQUEUED) {
+	if ret != abi.Neg(fs.EQUEUED) {
 		rootNS.End(slot)
 		kickShares()
 		return true
@@ -359,11 +360,11 @@ var (
 // all in the table).
 func rerunSyscall(f *machine.Frame, nr uint64, a machine.SyscallArgs) (uint64, bool) {
 	if sysTableAt == 0 || nr >= uint64(sysTableLen) {
-		return neg(abi.ENOSYS), true
+		return abi.Neg(abi.ENOSYS), true
 	}
 	c := unsafe.Slice((*sysCall)(machine.Ptr(sysTableAt)), sysTableLen)[nr]
 	if c.handler == nil {
-		return neg(abi.ENOSYS), true
+		return abi.Neg(abi.ENOSYS), true
 	}
 	return c.handler(f, a)
 }

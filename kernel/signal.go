@@ -20,18 +20,18 @@ func sysSigaction(sig int, act, old uintptr, size uintptr) uint64 {
 	// Linux's order: the size, reading the new action (EFAULT), the signal (EINVAL), and the
 	// old action written last.
 	if size != signal.SigsetSize {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	var actBytes []byte
 	if act != 0 {
 		b, ok := userBytes(act, signal.ActionSize, false)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		actBytes = b
 	}
 	if !signal.Valid(sig) || act != 0 && !signal.CanCatch(sig) {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	prev := sigactions[sig]
 	if act != 0 {
@@ -40,7 +40,7 @@ func sysSigaction(sig int, act, old uintptr, size uintptr) uint64 {
 	if old != 0 {
 		b, ok := userBytes(old, signal.ActionSize, true)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		signal.PutAction(b, prev)
 	}
@@ -49,7 +49,7 @@ func sysSigaction(sig int, act, old uintptr, size uintptr) uint64 {
 
 func sysSigprocmask(how int, set, old uintptr, size uintptr) uint64 {
 	if size != signal.SigsetSize {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	// Linux's order: the new set (EFAULT, then how: EINVAL), the old one written last.
 	t := cur()
@@ -57,16 +57,16 @@ func sysSigprocmask(how int, set, old uintptr, size uintptr) uint64 {
 	if set != 0 {
 		m, ok := readUser64(set)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		mask, ok := signal.ChangeMask(t.sig.Mask, how, signal.Set(m))
 		if !ok {
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 		t.sig.Mask = mask
 	}
 	if old != 0 && !writeUser64(old, uint64(prev)) {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	return 0
 }
@@ -80,16 +80,16 @@ func sysSigaltstackImpl(f *machine.Frame, ss, old uintptr) uint64 {
 	if ss != 0 {
 		b, ok := userBytes(ss, signal.StackSize, false)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		if errno := t.sig.Alt.Change(signal.ReadStack(b), sp); errno != 0 {
-			return neg(errno)
+			return abi.Neg(errno)
 		}
 	}
 	if old != 0 {
 		b, ok := userBytes(old, signal.StackSize, true)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		signal.PutStack(b, prev)
 	}
@@ -135,14 +135,14 @@ func sysTgkillImpl(f *machine.Frame, tgid, tid int32, sig int) uint64 {
 	// Linux's order: ids that are not positive EINVAL, then the thread (ESRCH), then the
 	// signal (EINVAL).
 	if tid <= 0 || tgid <= 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	slot := slotOfTID(tid)
 	if slot < 0 || tgid != processID {
-		return neg(abi.ESRCH)
+		return abi.Neg(abi.ESRCH)
 	}
 	if sig < 0 || sig > signal.NSIG {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	if sig == 0 {
 		return 0
@@ -154,10 +154,10 @@ func sysTgkillImpl(f *machine.Frame, tgid, tid int32, sig int) uint64 {
 func sysKillImpl(f *machine.Frame, pid int32, sig int) uint64 {
 	// The process first (ESRCH), then the signal, as Linux.
 	if pid != processID && pid != 0 && pid != -1 && pid != -processID {
-		return neg(abi.ESRCH)
+		return abi.Neg(abi.ESRCH)
 	}
 	if sig < 0 || sig > signal.NSIG {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	if sig == 0 {
 		return 0
@@ -216,7 +216,7 @@ func deliverOne(f *machine.Frame, sig int) {
 		t.restarting = false
 		if a.Flags&signal.SA_RESTART == 0 {
 			machine.UnrewindSyscall(f)
-			machine.SetSysRet(f, neg(abi.EINTR))
+			machine.SetSysRet(f, abi.Neg(abi.EINTR))
 		}
 	}
 	tp.SignalDeliver.Emit3(uint64(sig), uint64(machine.FramePC(f)), uint64(t.tid))

@@ -5,6 +5,7 @@ import (
 	"github.com/unitrace/unitrace/boot/acpi"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/options"
 )
 
 // CPUs on amd64: the ACPI MADT lists the local APICs; the boot CPU is CPU 0, the others are
@@ -24,10 +25,10 @@ var (
 // discoverCPUs finds the machine's CPUs and returns how many there are (at least the boot CPU).
 func discoverCPUs() int {
 	apicIDs[0] = amd64.LocalAPICID()
-	if startInfo.RSDP == 0 {
+	if options.Boot.RSDP == 0 {
 		return 1
 	}
-	if err := acpiTables.FindMADT(uintptr(startInfo.RSDP), readPhys, &madt); err != acpi.OK {
+	if err := acpiTables.FindMADT(uintptr(options.Boot.RSDP), readPhys, &madt); err != acpi.OK {
 		klog.Log().S("smp: no usable ACPI MADT (").S(err.String()).S("): one CPU").NL()
 		return 1
 	}

@@ -49,7 +49,7 @@ func sysDup3Impl(old, new, flags int) uint64 {
 func sysDup2Impl(old, new int) uint64 {
 	if old == new {
 		if fds.Kind(old) == 0 {
-			return neg(abi.EBADF)
+			return abi.Neg(abi.EBADF)
 		}
 		return uint64(new)
 	}

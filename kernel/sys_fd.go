@@ -28,29 +28,29 @@ func sysWriteFD(n int, buf, count uintptr) uint64 {
 	case fd.KindConsole:
 		b, ok := userBytes(buf, count, false)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		machine.ConsoleWrite(b)
 		return uint64(count)
 	case fd.KindEventfd:
 		if count != 8 { // Linux 6.18 takes exactly 8 bytes (a read, 8 or more)
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 		v, ok := readUser64(buf)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		if errno := fds.EventfdWrite(n, v); errno != 0 {
-			return neg(errno)
+			return abi.Neg(errno)
 		}
 		wakeFDWaiters(n)
 		return 8
 	case fd.KindFile:
 		return sysWriteFile(n, buf, count)
 	case fd.KindNone:
-		return neg(abi.EBADF)
+		return abi.Neg(abi.EBADF)
 	}
-	return neg(abi.EINVAL)
+	return abi.Neg(abi.EINVAL)
 }
 
 // sysWriteDevice writes to a trace port, blocking until the device has the bytes.
@@ -67,14 +67,14 @@ func sysWriteDevice(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) 
 func eventfdRead(n int, buf uintptr) (ret uint64, done bool) {
 	b, ok := userBytes(buf, 8, true) // checked before the counter is consumed
 	if !ok {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	v, errno := fds.EventfdRead(n)
 	switch {
 	case errno == abi.EAGAIN && !fds.Nonblocking(n):
 		return 0, false
 	case errno != 0:
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	binary.LittleEndian.PutUint64(b, v)
 	wakeFDWaiters(n) // writability (EPOLLOUT) may have changed
@@ -100,7 +100,7 @@ func sysReadFD(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
 		return consoleCall(f, n, false, buf, count)
 	case fd.KindEventfd, fd.KindTimerfd:
 		if count < 8 {
-			return neg(abi.EINVAL), true
+			return abi.Neg(abi.EINVAL), true
 		}
 		ret, done := counterRead(n, buf)
 		if !done {
@@ -123,9 +123,9 @@ func sysReadFD(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
 	case fd.KindSocket:
 		return sockRead(f, n, buf, count, false)
 	case fd.KindNone:
-		return neg(abi.EBADF), true
+		return abi.Neg(abi.EBADF), true
 	}
-	return neg(abi.EINVAL), true
+	return abi.Neg(abi.EINVAL), true
 }
 
 func sysEpollCtlImpl(epfd, op, target int, evAddr uintptr) uint64 {
@@ -133,12 +133,12 @@ func sysEpollCtlImpl(epfd, op, target int, evAddr uintptr) uint64 {
 	if op != epollCtlDel {
 		b, ok := userBytes(evAddr, machine.EpollEventSize, false)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		ev, _ = fd.GetEvent(b, machine.EpollPacked)
 	}
 	if errno := fds.EpollCtl(epfd, op, target, ev); errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	wakeFDWaiters(epfd) // the new watch may be ready already
 	return 0
@@ -157,25 +157,25 @@ func sysEpollPwaitImpl(f *machine.Frame, nr uint64, epfd int, events uintptr, ma
 	if nr == nrEpollPwait2 && timeout != 0 {
 		ns, ok := readTimespec(uintptr(timeout))
 		if !ok {
-			return neg(abi.EFAULT), true
+			return abi.Neg(abi.EFAULT), true
 		}
 		if ns < 0 {
-			return neg(abi.EINVAL), true
+			return abi.Neg(abi.EINVAL), true
 		}
 		timeoutNs = ns
 	}
 	if errno := setWaitMask(sigmask, sigsize); errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	if maxEvents <= 0 || maxEvents > (1<<31-1)/machine.EpollEventSize {
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	if end := events + uintptr(maxEvents)*machine.EpollEventSize; end < events || end > userHi {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	n, errno := epollCollect(epfd, events, maxEvents)
 	if errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	var deadline int64
 	switch {
@@ -195,7 +195,7 @@ func sysEpollPwaitImpl(f *machine.Frame, nr uint64, epfd int, events uintptr, ma
 	}
 	t := cur()
 	if t.sig.Next() != 0 {
-		return neg(abi.EINTR), true // a signal the call's mask lets through is pending already
+		return abi.Neg(abi.EINTR), true // a signal the call's mask lets through is pending already
 	}
 	t.waitFD, t.waitAddr, t.waitCount, t.deadline = int32(epfd), events, uintptr(maxEvents), deadline
 	futexes.Enqueue(fdKey(epfd), curSlot())
@@ -236,7 +236,7 @@ const (
 // buffer that runs into unmapped memory gets what fits, and EFAULT only when nothing does.
 func sysGetrandomImpl(buf, count uintptr, flags uint32) uint64 {
 	if flags&^(grndNonblock|grndRandom|grndInsecure) != 0 || flags&(grndRandom|grndInsecure) == grndRandom|grndInsecure {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	if count > 1<<20 {
 		count = 1 << 20
@@ -246,7 +246,7 @@ func sysGetrandomImpl(buf, count uintptr, flags uint32) uint64 {
 	}
 	n := userPrefix(buf, count, true)
 	if n == 0 {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	fillRandom(machine.BytesAt(buf, n))
 	return uint64(n)
@@ -283,7 +283,7 @@ func random64() uint64 {
 func sysUnameImpl(addr uintptr) uint64 {
 	b, ok := userBytes(addr, 6*65, true)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	for i := range b {
 		b[i] = 0

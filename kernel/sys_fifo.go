@@ -24,7 +24,7 @@ const errTTY = -2
 func openFIFO(f *machine.Frame, n vfs.Node, flags int) (uint64, bool) {
 	fd, p, partner, wait, errno := fds.OpenFIFO(fileKey(n), flags)
 	if errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	wakePipe(p) // an opener of the other end waiting for this one
 	if !wait {
@@ -43,7 +43,7 @@ func completeFIFOWait(f *machine.Frame, slot int32) {
 	t := &threads[slot]
 	opens, ok := fds.FIFOPartnerOpens(int(t.waitFD))
 	if !ok {
-		machine.SetSysRet(f, neg(abi.EBADF)) // another thread closed the descriptor under the open
+		machine.SetSysRet(f, abi.Neg(abi.EBADF)) // another thread closed the descriptor under the open
 		return
 	}
 	if opens != uint32(t.waitArg) {

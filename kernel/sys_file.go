@@ -168,11 +168,11 @@ func fileWrite(f *fd.File, off int64, buf, count uintptr) (n int, end int64, see
 func sysReadFile(n int, buf, count uintptr) uint64 {
 	f, errno := fileOf(n, abi.EINVAL)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	got, seekable, errno := fileRead(f, f.Pos, buf, count)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if seekable {
 		f.Pos += int64(got)
@@ -184,11 +184,11 @@ func sysReadFile(n int, buf, count uintptr) uint64 {
 func sysWriteFile(n int, buf, count uintptr) uint64 {
 	f, errno := fileOf(n, abi.EINVAL)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	got, end, seekable, errno := fileWrite(f, f.Pos, buf, count)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if seekable {
 		f.Pos = end
@@ -200,11 +200,11 @@ func sysWriteFile(n int, buf, count uintptr) uint64 {
 // descriptor that is not a file cannot seek (ESPIPE), as Linux's console and eventfds.
 func sysPreadImpl(n int, buf, count uintptr, off int64) uint64 {
 	if off < 0 { // before the descriptor, as Linux
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	f, errno := fileOf(n, abi.ESPIPE)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	got, _, errno := fileRead(f, off, buf, count)
 	return errnoOr(errno, uint64(got))
@@ -212,11 +212,11 @@ func sysPreadImpl(n int, buf, count uintptr, off int64) uint64 {
 
 func sysPwriteImpl(n int, buf, count uintptr, off int64) uint64 {
 	if off < 0 { // before the descriptor, as Linux
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	f, errno := fileOf(n, abi.ESPIPE)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	got, _, _, errno := fileWrite(f, off, buf, count)
 	return errnoOr(errno, uint64(got))
@@ -278,24 +278,24 @@ func vectorIO(n int, iov uintptr, cnt int, pos int64, write bool) uint64 {
 		}
 		var errno int
 		if f, errno = fileOf(n, notFile); errno != 0 {
-			return neg(errno)
+			return abi.Neg(errno)
 		}
 		if write && !canWrite(f) || !write && !canRead(f) {
-			return neg(abi.EBADF)
+			return abi.Neg(abi.EBADF)
 		}
 	}
 	if cnt < 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	vec, total, errno := importIovec(iov, uintptr(cnt))
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if console {
 		for i := 0; i < cnt; i++ {
 			b, ok := userBytes(uintptr(le64(vec[i*iovecSize:])), uintptr(le64(vec[i*iovecSize+8:])), false)
 			if !ok {
-				return neg(abi.EFAULT)
+				return abi.Neg(abi.EFAULT)
 			}
 			machine.ConsoleWrite(b)
 		}
@@ -323,7 +323,7 @@ func vectorIO(n int, iov uintptr, cnt int, pos int64, write bool) uint64 {
 			if done > 0 {
 				break
 			}
-			return neg(errno)
+			return abi.Neg(errno)
 		}
 		done += uint64(got)
 		if pos < 0 && seekable {
@@ -359,7 +359,7 @@ func sysLseekImpl(n int, off int64, whence int) uint64 {
 	// As Linux: whence is checked before the descriptor's kind; eventfds, epoll instances and
 	// timerfds "seek" without moving (noop_llseek: their position, always 0).
 	if fds.Kind(n) != fd.KindNone && uint32(whence) > seekHole {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	switch fds.Kind(n) {
 	case fd.KindEventfd, fd.KindEpoll, fd.KindTimerfd:
@@ -367,11 +367,11 @@ func sysLseekImpl(n int, off int64, whence int) uint64 {
 	}
 	f, errno := fileOf(n, abi.ESPIPE)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	st, errno := rootNS.Stat(f.Node)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	pos := int64(-1)
 	switch st.Mode & fs.S_IFMT {
@@ -396,7 +396,7 @@ func sysLseekImpl(n int, off int64, whence int) uint64 {
 			pos = addPos(st.Size, off)
 		case whence == seekData || whence == seekHole:
 			if off < 0 || off >= st.Size {
-				return neg(abi.ENXIO)
+				return abi.Neg(abi.ENXIO)
 			}
 			pos = off
 			if whence == seekHole {
@@ -405,7 +405,7 @@ func sysLseekImpl(n int, off int64, whence int) uint64 {
 		}
 	}
 	if pos < 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	f.Pos = pos
 	return uint64(pos)
@@ -427,10 +427,10 @@ var direntProbe [280]byte
 func sysGetdents64Impl(n int, dirp, count uintptr) uint64 {
 	f, errno := fileOf(n, abi.ENOTDIR)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if st, errno := rootNS.Stat(f.Node); errno != 0 || st.Mode&fs.S_IFMT != fs.S_IFDIR {
-		return neg(max(errno, abi.ENOTDIR))
+		return abi.Neg(max(errno, abi.ENOTDIR))
 	}
 	// Linux copies the records one by one: a buffer that runs into unmapped memory gets the
 	// records that fit before it, and EFAULT only if the first one that fits in count does not.
@@ -448,7 +448,7 @@ func sysGetdents64Impl(n int, dirp, count uintptr) uint64 {
 		}
 	}
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	f.Pos = int64(next)
 	return uint64(got)
@@ -505,18 +505,18 @@ func sysFstatImpl(n int, buf uintptr) uint64 {
 // EINVAL, as for the other kinds of descriptor).
 func sysFtruncateImpl(n int, size int64) uint64 {
 	if size < 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	f, errno := fileOf(n, abi.EINVAL)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	st, errno := rootNS.Stat(f.Node)
 	switch {
 	case errno != 0:
-		return neg(errno)
+		return abi.Neg(errno)
 	case !canWrite(f) || st.Mode&fs.S_IFMT != fs.S_IFREG:
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	return errnoOr(rootNS.Ftruncate(&fsPages, f.Node, size, fsNow()), 0)
 }
@@ -534,13 +534,13 @@ func sysFsyncImpl(n int) uint64 {
 func sysSyncFileRangeImpl(n int, off, nbytes int64, flags uint32) uint64 {
 	const valid = 1 | 2 | 4         // SYNC_FILE_RANGE_WAIT_BEFORE, _WRITE, _WAIT_AFTER
 	if fds.Kind(n) == fd.KindNone { // the descriptor first, as Linux
-		return neg(abi.EBADF)
+		return abi.Neg(abi.EBADF)
 	}
 	if flags&^valid != 0 || off < 0 || nbytes < 0 || off+nbytes < off {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	if _, errno := fileOf(n, abi.ESPIPE); errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	return 0
 }
@@ -549,7 +549,7 @@ func sysSyncFileRangeImpl(n int, off, nbytes int64, flags uint32) uint64 {
 func sysFchmodImpl(n int, mode uint32) uint64 {
 	f, errno := fileOf(n, abi.EPERM)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	at := vfs.At{Root: rootNS.Root(), Dir: f.Node}
 	return errnoOr(rootNS.Chmod(at, nil, mode, fs.AT_EMPTY_PATH, fsNow()), 0)
@@ -559,10 +559,10 @@ func sysFchmodImpl(n int, mode uint32) uint64 {
 // accepted and changes nothing.
 func sysFchownImpl(n int) uint64 {
 	if fds.Kind(n) == fd.KindNone {
-		return neg(abi.EBADF)
+		return abi.Neg(abi.EBADF)
 	}
 	if f, ok := fds.File(n); ok && f.Flags&fs.O_PATH != 0 {
-		return neg(abi.EBADF)
+		return abi.Neg(abi.EBADF)
 	}
 	return 0
 }
@@ -588,9 +588,9 @@ func sysFstatfsImpl(n int, buf uintptr) uint64 {
 	f, ok := fds.File(n)
 	if !ok {
 		if fds.Kind(n) == fd.KindNone {
-			return neg(abi.EBADF)
+			return abi.Neg(abi.EBADF)
 		}
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	return errnoOr(putStatfs(buf, f.Node), 0)
 }
@@ -600,16 +600,16 @@ func sysFchdirImpl(n int) uint64 {
 	f, ok := fds.File(n)
 	if !ok {
 		if fds.Kind(n) == fd.KindNone {
-			return neg(abi.EBADF)
+			return abi.Neg(abi.EBADF)
 		}
-		return neg(abi.ENOTDIR)
+		return abi.Neg(abi.ENOTDIR)
 	}
 	st, errno := rootNS.Stat(f.Node)
 	switch {
 	case errno != 0:
-		return neg(errno)
+		return abi.Neg(errno)
 	case st.Mode&fs.S_IFMT != fs.S_IFDIR:
-		return neg(abi.ENOTDIR)
+		return abi.Neg(abi.ENOTDIR)
 	}
 	return errnoOr(setCwd(f.Node, rootNS.Acquire(f.Node)), 0)
 }

@@ -54,45 +54,45 @@ func sysFutexImpl(f *machine.Frame, uaddr uintptr, op int, val uint32, timeout u
 	if timeout != 0 && futexHasTimeout(cmd) {
 		v, ok := readTimespec(timeout)
 		if !ok {
-			return neg(abi.EFAULT), true
+			return abi.Neg(abi.EFAULT), true
 		}
 		if v < 0 {
-			return neg(abi.EINVAL), true
+			return abi.Neg(abi.EINVAL), true
 		}
 		ns = v
 	}
 	if op&futexClockRT != 0 && cmd != futexWaitBitset && cmd != futexWaitRequeuePI && cmd != futexLockPI2 {
-		return neg(abi.ENOSYS), true
+		return abi.Neg(abi.ENOSYS), true
 	}
 	switch cmd {
 	case futexOpWake, futexWakeBitset, futexOpWait, futexWaitBitset:
 	default:
-		return neg(abi.ENOSYS), true
+		return abi.Neg(abi.ENOSYS), true
 	}
 	if (cmd == futexWakeBitset || cmd == futexWaitBitset) && val3 == 0 {
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	if uaddr&3 != 0 {
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	if uaddr+4 > userHi {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	if cmd == futexOpWake || cmd == futexWakeBitset {
 		// A shared futex's key is its page: Linux faults on an unmapped word.
 		if op&futexPrivateFlag == 0 {
 			if _, ok := readUser32(uaddr); !ok {
-				return neg(abi.EFAULT), true
+				return abi.Neg(abi.EFAULT), true
 			}
 		}
 		return uint64(futexWake(uaddr, int(int32(val)))), true
 	}
 	word, ok := readUser32(uaddr)
 	if !ok {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	if word != val {
-		return neg(abi.EAGAIN), true
+		return abi.Neg(abi.EAGAIN), true
 	}
 	var deadline int64
 	if timeout != 0 {
@@ -105,12 +105,12 @@ func sysFutexImpl(f *machine.Frame, uaddr uintptr, op int, val uint32, timeout u
 			deadline = nanotime() + ns
 		}
 		if deadline <= nanotime() {
-			return neg(abi.ETIMEDOUT), true
+			return abi.Neg(abi.ETIMEDOUT), true
 		}
 	}
 	tp.FutexWait.Emit2(uint64(uaddr), uint64(val))
 	if !futexes.Enqueue(uaddr, curSlot()) {
-		return neg(abi.ENOMEM), true
+		return abi.Neg(abi.ENOMEM), true
 	}
 	cur().deadline = deadline
 	if deadline != 0 {
@@ -152,7 +152,7 @@ func completeWait(f *machine.Frame, slot int32) {
 	switch kind {
 	case waitFutex:
 		if t.timedOut {
-			machine.SetSysRet(f, neg(abi.ETIMEDOUT))
+			machine.SetSysRet(f, abi.Neg(abi.ETIMEDOUT))
 		} else {
 			machine.SetSysRet(f, 0)
 		}
@@ -162,7 +162,7 @@ func completeWait(f *machine.Frame, slot int32) {
 		n, errno := epollCollect(int(t.waitFD), t.waitAddr, int(t.waitCount))
 		switch {
 		case errno != 0:
-			machine.SetSysRet(f, neg(errno))
+			machine.SetSysRet(f, abi.Neg(errno))
 		case n > 0 || t.timedOut:
 			machine.SetSysRet(f, uint64(n))
 		default:
@@ -241,20 +241,20 @@ func wallOffset() int64 { return bootWallNanos }
 func sysClockGettimeImpl(id int32, ts uintptr) uint64 {
 	now, ok := clockNow(id)
 	if !ok {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	if !writeTimespec(ts, now) {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	return 0
 }
 
 func sysClockGetresImpl(id int32, ts uintptr) uint64 {
 	if _, ok := clockNow(id); !ok {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	if ts != 0 && !writeTimespec(ts, 1) {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	return 0
 }
@@ -262,10 +262,10 @@ func sysClockGetresImpl(id int32, ts uintptr) uint64 {
 func sysNanosleepImpl(f *machine.Frame, req, rem uintptr) (uint64, bool) {
 	ns, ok := readTimespec(req)
 	if !ok {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	if ns < 0 {
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	return sleepFor(f, nanotime()+ns, rem)
 }
@@ -283,25 +283,25 @@ func sysClockNanosleepImpl(f *machine.Frame, id int32, flags int, req, rem uintp
 	kind, _, canSleep := resolveClock(id)
 	switch {
 	case id < 0 && id&clockFDMask == clockFD:
-		return neg(abi.EOPNOTSUPP), true
+		return abi.Neg(abi.EOPNOTSUPP), true
 	case kind == clockBad && id >= 0:
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	case kind != clockBad && kind != clockCPU && !canSleep:
-		return neg(abi.EOPNOTSUPP), true
+		return abi.Neg(abi.EOPNOTSUPP), true
 	}
 	ns, ok := readTimespec(req)
 	if !ok {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	if ns < 0 {
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	if kind == clockCPU || kind == clockBad {
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	now, ok := clockNow(id)
 	if !ok {
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	deadline := nanotime() + ns
 	if flags&timerAbstime != 0 {

@@ -50,7 +50,7 @@ func sampleLoad(now int64) {
 func sysSysinfoImpl(addr uintptr) uint64 {
 	b, ok := userBytes(addr, sysinfoSize, true)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	now := nanotime()
 	sampleLoad(now)
@@ -78,14 +78,14 @@ func sysGettimeofdayImpl(tv, tz uintptr) uint64 {
 	if tv != 0 {
 		b, ok := userBytes(tv, 16, true)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		putTimeval(b, bootWallNanos+nanotime())
 	}
 	if tz != 0 {
 		b, ok := userBytes(tz, 8, true)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		clear(b)
 	}
@@ -96,7 +96,7 @@ func sysGettimeofdayImpl(tv, tz uintptr) uint64 {
 func sysTimeImpl(tloc uintptr) uint64 {
 	sec := uint64((bootWallNanos + nanotime()) / 1e9)
 	if tloc != 0 && !writeUser64(tloc, sec) {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	return sec
 }
@@ -106,13 +106,13 @@ func sysTimeImpl(tloc uintptr) uint64 {
 // the kernel's sigset_t is EINVAL.
 func sysRtSigpendingImpl(set, size uintptr) uint64 {
 	if size > 8 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	t := cur()
 	pending := uint64((t.sig.Pending | t.sig.Timed) & t.sig.Mask)
 	b, ok := userBytes(set, size, true)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	for i := range b {
 		b[i] = byte(pending >> (8 * i))
@@ -166,24 +166,24 @@ func sysPrlimit64Impl(pid int32, resource int, newAddr, oldAddr uintptr) uint64 
 	if newAddr != 0 {
 		var ok bool
 		if newLim, ok = readRlimit(newAddr); !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 	}
 	if pid != 0 && pid != processID && slotOfTID(pid) < 0 {
-		return neg(abi.ESRCH)
+		return abi.Neg(abi.ESRCH)
 	}
 	t := limits()
 	old, errno := t.Get(resource)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if newAddr != 0 {
 		if _, errno := t.Set(resource, newLim); errno != 0 {
-			return neg(errno)
+			return abi.Neg(errno)
 		}
 	}
 	if oldAddr != 0 && !writeRlimit(oldAddr, old) {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	return 0
 }
@@ -191,10 +191,10 @@ func sysPrlimit64Impl(pid int32, resource int, newAddr, oldAddr uintptr) uint64 
 func sysGetrlimitImpl(resource int, addr uintptr) uint64 {
 	l, errno := limits().Get(resource)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if !writeRlimit(addr, l) {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	return 0
 }
@@ -202,7 +202,7 @@ func sysGetrlimitImpl(resource int, addr uintptr) uint64 {
 func sysSetrlimitImpl(resource int, addr uintptr) uint64 {
 	l, ok := readRlimit(addr)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	_, errno := limits().Set(resource, l)
 	return errnoOr(errno, 0)

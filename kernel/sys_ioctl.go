@@ -35,10 +35,10 @@ var conWinsize termios.Winsize
 func sysIoctlImpl(f *machine.Frame, n int, req uint32, arg uintptr) (uint64, bool) {
 	kind := fds.Kind(n)
 	if kind == fd.KindNone {
-		return neg(abi.EBADF), true
+		return abi.Neg(abi.EBADF), true
 	}
 	if file, ok := fds.File(n); ok && file.Flags&fs.O_PATH != 0 {
-		return neg(abi.EBADF), true
+		return abi.Neg(abi.EBADF), true
 	}
 	switch req {
 	case termios.FIOCLEX, termios.FIONCLEX:
@@ -51,7 +51,7 @@ func sysIoctlImpl(f *machine.Frame, n int, req uint32, arg uintptr) (uint64, boo
 	case termios.FIONBIO:
 		on, ok := readUser32(arg)
 		if !ok {
-			return neg(abi.EFAULT), true
+			return abi.Neg(abi.EFAULT), true
 		}
 		return setNonblock(n, on != 0), true
 	case termios.FIONREAD:
@@ -61,7 +61,7 @@ func sysIoctlImpl(f *machine.Frame, n int, req uint32, arg uintptr) (uint64, boo
 		return consoleIoctl(req, arg), true
 	}
 	if kind == fd.KindEpoll {
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	if kind == fd.KindSocket || kind == fd.KindPair {
 		if r, ok := socketIoctl(n, kind, req, arg); ok {
@@ -76,7 +76,7 @@ func sysIoctlImpl(f *machine.Frame, n int, req uint32, arg uintptr) (uint64, boo
 			return nsIoctl(file, clone, req, arg), true
 		}
 	}
-	return neg(abi.ENOTTY), true
+	return abi.Neg(abi.ENOTTY), true
 }
 
 // randomIoctl answers /dev/random's and /dev/urandom's ioctls as Linux's random_ioctl does for
@@ -86,47 +86,47 @@ func randomIoctl(req uint32, arg uintptr) uint64 {
 	switch req {
 	case fs.RNDGETENTCNT:
 		if !writeUser32(arg, fs.PoolReadyBits) {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		return 0
 	case fs.RNDADDTOENTCNT:
 		bits, ok := readUser32(arg)
 		switch {
 		case !ok:
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		case int32(bits) < 0:
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 		return 0
 	case fs.RNDADDENTROPY:
 		bits, ok := readUser32(arg)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		if int32(bits) < 0 {
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 		size, ok := readUser32(arg + 4)
 		switch {
 		case !ok:
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		case int32(size) < 0:
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		case !userRange(arg+8, uintptr(size), false):
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		return 0
 	case fs.RNDZAPENTCNT, fs.RNDCLEARPOOL, fs.RNDRESEEDCRNG:
 		return 0
 	}
-	return neg(abi.EINVAL)
+	return abi.Neg(abi.EINVAL)
 }
 
 // setNonblock sets or clears descriptor n's O_NONBLOCK, as fcntl's F_SETFL would.
 func setNonblock(n int, on bool) uint64 {
 	fl, errno := fds.Fcntl(n, fd.F_GETFL, 0)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if on {
 		fl |= fd.O_NONBLOCK
@@ -144,10 +144,10 @@ func ioctlFIONREAD(f *machine.Frame, n int, kind fd.Kind, arg uintptr) (uint64, 
 		file, _ := fds.File(n)
 		st, errno := rootNS.Stat(file.Node)
 		if errno != 0 {
-			return neg(errno), true
+			return abi.Neg(errno), true
 		}
 		if st.Mode&fs.S_IFMT != fs.S_IFREG {
-			return neg(abi.ENOTTY), true // directories and devices have no FIONREAD
+			return abi.Neg(abi.ENOTTY), true // directories and devices have no FIONREAD
 		}
 		count = st.Size - file.Pos // negative past the end, as Linux's
 	case fd.KindPipe, fd.KindPair:
@@ -157,16 +157,16 @@ func ioctlFIONREAD(f *machine.Frame, n int, kind fd.Kind, arg uintptr) (uint64, 
 		count = int64(conIn.Len())
 	case fd.KindSocket:
 		if !userRange(arg, 4, true) {
-			return neg(abi.EFAULT), true
+			return abi.Neg(abi.EFAULT), true
 		}
 		return sockSimple(f, n, sockwire.OpIoctl, [3]int64{termios.FIONREAD}, sockCall{out: netCall{buf: arg}})
 	case fd.KindEpoll:
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	default:
-		return neg(abi.ENOTTY), true
+		return abi.Neg(abi.ENOTTY), true
 	}
 	if !writeUser32(arg, uint32(int32(count))) {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	return 0, true
 }
@@ -177,13 +177,13 @@ func consoleIoctl(req uint32, arg uintptr) uint64 {
 	case termios.TCGETS:
 		b, ok := userBytes(arg, termios.Size, true)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		termios.Console().Put(b)
 		return 0
 	case termios.TCSETS, termios.TCSETSW, termios.TCSETSF:
 		if _, ok := userBytes(arg, termios.Size, false); !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		if req == termios.TCSETSF { // "flush": the input not yet read goes, as a read would take it
 			if conIn.Discard(conIn.Len()) {
@@ -195,14 +195,14 @@ func consoleIoctl(req uint32, arg uintptr) uint64 {
 	case termios.TIOCGWINSZ:
 		b, ok := userBytes(arg, termios.WinsizeSize, true)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		conWinsize.Put(b)
 		return 0
 	case termios.TIOCSWINSZ:
 		b, ok := userBytes(arg, termios.WinsizeSize, false)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		w := termios.GetWinsize(b)
 		if w != conWinsize {
@@ -215,20 +215,20 @@ func consoleIoctl(req uint32, arg uintptr) uint64 {
 		return 0
 	case termios.TIOCGPGRP:
 		if !writeUser32(arg, processID) {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		return 0
 	case termios.TIOCSPGRP:
 		pgrp, ok := readUser32(arg)
 		switch {
 		case !ok:
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		case int32(pgrp) < 0:
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		case pgrp != processID:
-			return neg(abi.ESRCH) // the one process is the one process group
+			return abi.Neg(abi.ESRCH) // the one process is the one process group
 		}
 		return 0
 	}
-	return neg(abi.ENOTTY)
+	return abi.Neg(abi.ENOTTY)
 }

@@ -51,21 +51,21 @@ func ownerOf(d int) uint32 { return uint32(d) + 1 }
 func sysFcntlLockImpl(f *machine.Frame, n, cmd int, arg uintptr) (uint64, bool) {
 	file, errno := fileOf(n, abi.EINVAL)
 	if errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	b, ok := userBytes(arg, flockSize, cmd == fGetlk || cmd == fOFDGetlk)
 	if !ok {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	ltype, whence := binary.LittleEndian.Uint16(b[0:]), int16(binary.LittleEndian.Uint16(b[2:]))
 	start, length := int64(le64(b[8:])), int64(le64(b[16:]))
 	pid := int32(binary.LittleEndian.Uint32(b[24:]))
 	ofd := cmd >= fOFDGetlk
 	if ofd && pid != 0 {
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	if ltype > uint16(filelock.Unlock) {
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	switch whence {
 	case seekSet:
@@ -74,26 +74,26 @@ func sysFcntlLockImpl(f *machine.Frame, n, cmd int, arg uintptr) (uint64, bool) 
 	case seekEnd:
 		st, errno := rootNS.Stat(file.Node)
 		if errno != 0 {
-			return neg(errno), true
+			return abi.Neg(errno), true
 		}
 		start = addPos(st.Size, start)
 	default:
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	// flock_to_posix_lock: the range [start, end], a negative length counting back.
 	end := int64(filelock.OffsetMax)
 	switch {
 	case start < 0:
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	case length > 0:
 		if length-1 > filelock.OffsetMax-start {
-			return neg(abi.EOVERFLOW), true
+			return abi.Neg(abi.EOVERFLOW), true
 		}
 		end = start + length - 1
 	case length < 0:
 		end = start - 1
 		if start += length; start < 0 {
-			return neg(abi.EINVAL), true
+			return abi.Neg(abi.EINVAL), true
 		}
 	}
 	d, _ := fds.Description(n)
@@ -103,7 +103,7 @@ func sysFcntlLockImpl(f *machine.Frame, n, cmd int, arg uintptr) (uint64, bool) 
 	}
 	if cmd == fGetlk || cmd == fOFDGetlk {
 		if l.Type == filelock.Unlock {
-			return neg(abi.EINVAL), true
+			return abi.Neg(abi.EINVAL), true
 		}
 		h, busy := fileLocks.Conflict(l)
 		if !busy {
@@ -127,7 +127,7 @@ func sysFcntlLockImpl(f *machine.Frame, n, cmd int, arg uintptr) (uint64, bool) 
 	}
 	acc := file.Flags & fs.O_ACCMODE
 	if l.Type == filelock.Read && acc == fs.O_WRONLY || l.Type == filelock.Write && acc == fs.O_RDONLY {
-		return neg(abi.EBADF), true
+		return abi.Neg(abi.EBADF), true
 	}
 	return setLock(f, l, cmd == fSetlkw || cmd == fOFDSetlkw)
 }
@@ -142,11 +142,11 @@ func sysFlockImpl(f *machine.Frame, n int, op int) (uint64, bool) {
 	switch op &^ lockNB {
 	case lockSH, lockEX, lockUN:
 	default:
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	file, errno := fileOf(n, abi.EINVAL)
 	if errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	l := filelock.Lock{File: fileKey(file.Node), Class: filelock.Flock}
 	switch op &^ lockNB {
@@ -157,7 +157,7 @@ func sysFlockImpl(f *machine.Frame, n int, op int) (uint64, bool) {
 	case lockUN:
 		l.Type = filelock.Unlock
 	default:
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	d, _ := fds.Description(n)
 	l.Owner = ownerOf(d)

@@ -38,36 +38,36 @@ func pageUp(n uintptr) uintptr { return (n + pageSize - 1) &^ (pageSize - 1) }
 // cost no frames; pages are populated on first touch.
 func sysMmapImpl(addr, length uintptr, prot, flags uint32, fd int32, off uint64) uint64 {
 	if off&(pageSize-1) != 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	if flags&mapAnonymous == 0 && fds.Kind(int(fd)) == 0 {
-		return neg(abi.EBADF)
+		return abi.Neg(abi.EBADF)
 	}
 	// Linux's order (mm/mmap.c): the length, then the address, then the mapping's type; the
 	// protection's unknown bits are ignored.
 	prot &= mm.ProtRead | mm.ProtWrite | mm.ProtExec
 	if length == 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	if pageUp(length) < length {
-		return neg(abi.ENOMEM)
+		return abi.Neg(abi.ENOMEM)
 	}
 	length = pageUp(length)
 	fixed := flags&(mapFixed|mapFixedNoreplace) != 0
 	if length > userHi || fixed && addr&(pageSize-1) != 0 {
-		return neg(errnoIf(length > userHi, abi.ENOMEM, abi.EINVAL))
+		return abi.Neg(errnoIf(length > userHi, abi.ENOMEM, abi.EINVAL))
 	}
 	if flags&mapAnonymous == 0 {
-		return neg(abi.ENODEV) // no file system: nothing else can be mapped
+		return abi.Neg(abi.ENODEV) // no file system: nothing else can be mapped
 	}
 	// An anonymous mapping is MAP_SHARED or MAP_PRIVATE; MAP_SHARED_VALIDATE (both bits) is
 	// only for files.
 	if t := flags & (mapShared | mapPrivate); t == 0 || t == mapShared|mapPrivate {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	if fixed {
 		if flags&mapFixedNoreplace != 0 && !rangeFree(addr, length) {
-			return neg(abi.EEXIST)
+			return abi.Neg(abi.EEXIST)
 		}
 	}
 	replaced := uintptr(0)
@@ -75,11 +75,11 @@ func sysMmapImpl(addr, length uintptr, prot, flags uint32, fd int32, off uint64)
 		replaced = space.Mapped(addr, addr+length)
 	}
 	if !withinAddressSpaceLimit(length - replaced) {
-		return neg(abi.ENOMEM)
+		return abi.Neg(abi.ENOMEM)
 	}
 	got, errno := space.Map(addr, length, prot, fixed)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if fixed {
 		archUnmapRange(got, got+length) // replaced pages come back as fresh zero pages
@@ -115,7 +115,7 @@ func rangeFree(addr, length uintptr) bool {
 
 func sysMunmapImpl(addr, length uintptr) uint64 {
 	if errno := space.Unmap(addr, length); errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	archUnmapRange(addr, addr+pageUp(length))
 	return 0
@@ -129,26 +129,26 @@ func sysMprotectImpl(addr, length uintptr, prot uint32) uint64 {
 	grows := prot & (growsDown | growsUp)
 	prot &^= growsDown | growsUp
 	if grows == growsDown|growsUp || addr&(pageSize-1) != 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	if length == 0 {
 		return 0
 	}
 	if end := addr + pageUp(length); pageUp(length) < length || end <= addr {
-		return neg(abi.ENOMEM)
+		return abi.Neg(abi.ENOMEM)
 	}
 	if prot&^(mm.ProtRead|mm.ProtWrite|mm.ProtExec|protSem) != 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	prot &^= protSem
 	if grows != 0 {
 		if !rangeMapped(addr, addr+pageUp(length)) {
-			return neg(abi.ENOMEM)
+			return abi.Neg(abi.ENOMEM)
 		}
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	if errno := space.Protect(addr, length, prot); errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if prot == mm.ProtNone {
 		archUnmapRange(addr, addr+pageUp(length)) // contents are lost, as the runtime allows
@@ -168,10 +168,10 @@ func sysMadviseImpl(addr, length uintptr, advice int) uint64 {
 		// Linux's advice values, up to COLLAPSE (REMOVE, the fork ones, COLD, PAGEOUT,
 		// POPULATE_READ and _WRITE, DONTNEED_LOCKED included).
 	default:
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	if addr&(pageSize-1) != 0 || pageUp(length) < length || addr+pageUp(length) < addr {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	end := addr + pageUp(length)
 	if end == addr {
@@ -187,14 +187,14 @@ func sysMadviseImpl(addr, length uintptr, advice int) uint64 {
 		}
 	}
 	if !rangeMapped(addr, end) {
-		return neg(abi.ENOMEM)
+		return abi.Neg(abi.ENOMEM)
 	}
 	if advice == 9 {
-		return neg(abi.EINVAL) // MADV_REMOVE needs shared file memory: no mapping here is
+		return abi.Neg(abi.EINVAL) // MADV_REMOVE needs shared file memory: no mapping here is
 	}
 	if advice == 22 || advice == 23 { // POPULATE_READ, POPULATE_WRITE
 		if !userRange(addr, end-addr, advice == 23) {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 	}
 	return 0 // RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, DONTDUMP, DODUMP, huge pages
@@ -224,16 +224,16 @@ const (
 func sysMsyncImpl(addr, length uintptr, flags int) uint64 {
 	if flags&^(msAsync|msInvalidate|msSync) != 0 || addr&(pageSize-1) != 0 ||
 		flags&msAsync != 0 && flags&msSync != 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	end := addr + pageUp(length)
 	if end < addr || pageUp(length) < length {
-		return neg(abi.ENOMEM)
+		return abi.Neg(abi.ENOMEM)
 	}
 	for va := addr; va < end; {
 		r, ok := space.Find(va)
 		if !ok {
-			return neg(abi.ENOMEM)
+			return abi.Neg(abi.ENOMEM)
 		}
 		va = r.End
 	}
@@ -248,11 +248,11 @@ func sysMremapImpl(addr, oldLen, newLen uintptr, flags uint32, newAddr uintptr) 
 		grow = pageUp(newLen) // the old range stays mapped beside the new one
 	}
 	if !withinAddressSpaceLimit(grow) {
-		return neg(abi.ENOMEM)
+		return abi.Neg(abi.ENOMEM)
 	}
 	r, errno := space.Remap(addr, oldLen, newLen, flags, newAddr)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if r.DropLen != 0 {
 		archUnmapRange(r.Drop, r.Drop+r.DropLen)
@@ -296,15 +296,15 @@ func movePage(from, to uintptr, prot uint32) bool {
 // for an address beyond user space); vec must be writable (EFAULT).
 func sysMincoreImpl(addr, length, vec uintptr) uint64 {
 	if addr&(pageSize-1) != 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	end := addr + length
 	if end < addr || end > userHi {
-		return neg(abi.ENOMEM)
+		return abi.Neg(abi.ENOMEM)
 	}
 	pages := pageUp(length) / pageSize
 	if length > 0 && pages == 0 { // length rounds past the top
-		return neg(abi.ENOMEM)
+		return abi.Neg(abi.ENOMEM)
 	}
 	imgStart, imgEnd := machine.ImageRange()
 	imgStart &^= pageSize - 1
@@ -313,12 +313,12 @@ func sysMincoreImpl(addr, length, vec uintptr) uint64 {
 			continue
 		}
 		if _, ok := space.Find(p); !ok {
-			return neg(abi.ENOMEM)
+			return abi.Neg(abi.ENOMEM)
 		}
 	}
 	out, ok := userBytes(vec, pages, true)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	for i := range out {
 		p := addr + uintptr(i)*pageSize

@@ -27,28 +27,28 @@ func sysOpenatImpl(f *machine.Frame, dirfd int32, pathAddr uintptr, flags int, m
 // caller to open.
 func openPath(dirfd int32, pathAddr uintptr, flags int, mode uint32) (ret uint64, fifo vfs.Node) {
 	if errno := vfs.OpenFlagsErrno(flags); errno != 0 { // the flags before the path, as Linux
-		return neg(errno), fifo
+		return abi.Neg(errno), fifo
 	}
 	path, errno := userPath(0, pathAddr)
 	if errno != 0 {
-		return neg(errno), fifo
+		return abi.Neg(errno), fifo
 	}
 	if fds.Full() {
-		return neg(abi.EMFILE), fifo
+		return abi.Neg(abi.EMFILE), fifo
 	}
 	at, errno := pathAt(dirfd, path, false)
 	if scoped {
 		at = vfs.At{Root: openStart, Dir: openStart} // openat2's RESOLVE_BENEATH and RESOLVE_IN_ROOT
 	}
 	if errno != 0 {
-		return neg(errno), fifo
+		return abi.Neg(errno), fifo
 	}
 	n, _, errno := rootNS.Open(&fsPages, at, path, flags, mode&^umask, fsNow())
 	if errno == fs.EFDLINK {
 		return reopenDescriptor(rootNS.FDLink(), flags), fifo
 	}
 	if errno != 0 {
-		return neg(errno), fifo
+		return abi.Neg(errno), fifo
 	}
 	if errno := openable(n, flags); errno != 0 {
 		releaseNode(n)
@@ -59,7 +59,7 @@ func openPath(dirfd int32, pathAddr uintptr, flags int, mode uint32) (ret uint64
 			r, errno := fds.OpenConsole(flags)
 			return errnoOr(errno, uint64(r)), fifo
 		}
-		return neg(errno), fifo
+		return abi.Neg(errno), fifo
 	}
 	fdFlags := flags
 	if flags&fs.O_PATH != 0 {
@@ -68,7 +68,7 @@ func openPath(dirfd int32, pathAddr uintptr, flags int, mode uint32) (ret uint64
 	r, errno := fds.OpenFile(n, fdFlags)
 	if errno != 0 {
 		releaseNode(n)
-		return neg(errno), fifo
+		return abi.Neg(errno), fifo
 	}
 	return uint64(r), fifo
 }
@@ -102,7 +102,7 @@ func openable(n vfs.Node, flags int) int {
 func sysMkdiratImpl(dirfd int32, pathAddr uintptr, mode uint32) uint64 {
 	at, path, errno := pathArg(0, dirfd, pathAddr, false)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	return errnoOr(rootNS.Mkdir(&fsPages, at, path, mode&^umask, fsNow()), 0)
 }
@@ -114,13 +114,13 @@ func sysMknodatImpl(dirfd int32, pathAddr uintptr, mode uint32, dev uint32) uint
 	switch mode & fs.S_IFMT {
 	case 0, fs.S_IFREG, fs.S_IFCHR, fs.S_IFBLK, fs.S_IFIFO, fs.S_IFSOCK:
 	case fs.S_IFDIR:
-		return neg(abi.EPERM)
+		return abi.Neg(abi.EPERM)
 	default:
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, false)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	mode = mode&fs.S_IFMT | mode&fs.PermMask&^umask
 	return errnoOr(rootNS.Mknod(&fsPages, at, path, mode, uint64(dev), fsNow()), 0)
@@ -128,11 +128,11 @@ func sysMknodatImpl(dirfd int32, pathAddr uintptr, mode uint32, dev uint32) uint
 
 func sysUnlinkatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
 	if flags&^fs.AT_REMOVEDIR != 0 { // before the path, as Linux
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, false)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	return errnoOr(rootNS.Unlink(&fsPages, at, path, flags, fsNow()), 0)
 }
@@ -141,26 +141,26 @@ func sysRenameat2Impl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr u
 	// The flags before the paths, as Linux.
 	if flags&^(fs.RENAME_NOREPLACE|fs.RENAME_EXCHANGE|fs.RENAME_WHITEOUT) != 0 ||
 		flags&fs.RENAME_EXCHANGE != 0 && flags&(fs.RENAME_NOREPLACE|fs.RENAME_WHITEOUT) != 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	oldAt, oldpath, errno := pathArg(0, olddirfd, oldAddr, false)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	newAt, newpath, errno := pathArg(1, newdirfd, newAddr, false)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	return errnoOr(rootNS.Rename(&fsPages, oldAt, oldpath, newAt, newpath, flags, fsNow()), 0)
 }
 
 func sysLinkatImpl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uintptr, flags int) uint64 {
 	if flags&^(fs.AT_SYMLINK_FOLLOW|fs.AT_EMPTY_PATH) != 0 { // before the paths, as Linux
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	oldAt, oldpath, errno := pathArg(0, olddirfd, oldAddr, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	newAt, newpath, errno := pathArg(1, newdirfd, newAddr, false)
 	if errno != 0 {
@@ -171,9 +171,9 @@ func sysLinkatImpl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uint
 			how &^= fs.AT_SYMLINK_NOFOLLOW
 		}
 		if _, oldErr := rootNS.StatAt(oldAt, oldpath, how); oldErr != 0 && oldErr != fs.EFDLINK {
-			return neg(oldErr)
+			return abi.Neg(oldErr)
 		}
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	return errnoOr(rootNS.Link(&fsPages, oldAt, oldpath, newAt, newpath, flags, fsNow()), 0)
 }
@@ -185,11 +185,11 @@ func sysSymlinkatImpl(targetAddr uintptr, dirfd int32, pathAddr uintptr) uint64 
 		errno = abi.ENOENT // an empty target, before the link's directory and path, as Linux
 	}
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, false)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	return errnoOr(rootNS.Symlink(&fsPages, target, at, path, fsNow()), 0)
 }
@@ -198,20 +198,20 @@ func sysSymlinkatImpl(targetAddr uintptr, dirfd int32, pathAddr uintptr) uint64 
 // dirfd itself (a link opened with O_PATH|O_NOFOLLOW), as Linux allows.
 func sysReadlinkatImpl(dirfd int32, pathAddr, buf uintptr, bufsiz int) uint64 {
 	if bufsiz <= 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, true)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	target := pathBufs[1][:min(bufsiz, fs.PathMax)]
 	n, errno := rootNS.Readlink(at, path, target)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	dst, ok := userBytes(buf, uintptr(n), true)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	copy(dst, target[:n])
 	return uint64(n)
@@ -259,7 +259,7 @@ const (
 // sysStatxImpl fills struct statx with everything memfs knows, whatever mask asks.
 func sysStatxImpl(dirfd int32, pathAddr uintptr, flags int, mask uint32, buf uintptr) uint64 {
 	if mask&statxReserved != 0 || flags&atStatxSyncTypes == atStatxSyncTypes {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	st, errno := statAt(dirfd, pathAddr, flags)
 	if errno == 0 {
@@ -271,22 +271,22 @@ func sysStatxImpl(dirfd int32, pathAddr uintptr, flags int, mask uint32, buf uin
 func sysFaccessatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
 	// The mode and the flags before the path, as Linux.
 	if mode&^(fs.R_OK|fs.W_OK|fs.X_OK) != 0 || flags&^(fs.AT_EACCESS|fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	return errnoOr(rootNS.Access(at, path, mode, flags), 0)
 }
 
 func sysFchmodatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
 	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 { // before the path, as Linux
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	return errnoOr(rootNS.Chmod(at, path, mode, flags, fsNow()), 0)
 }
@@ -295,7 +295,7 @@ func sysFchmodatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint
 // is found.
 func sysFchownatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
 	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	_, errno := statAt(dirfd, pathAddr, flags)
 	return errnoOr(errno, 0)
@@ -303,11 +303,11 @@ func sysFchownatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
 
 func sysTruncateImpl(pathAddr uintptr, size int64) uint64 {
 	if size < 0 { // before the path, as Linux's do_sys_truncate
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	at, path, errno := pathArg(0, atFDCWD, pathAddr, false)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	return errnoOr(rootNS.Truncate(&fsPages, at, path, size, fsNow()), 0)
 }
@@ -320,7 +320,7 @@ func sysUtimensatImpl(dirfd int32, pathAddr, times uintptr, flags int) uint64 {
 	if times != 0 {
 		b, ok := userBytes(times, 32, false)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		atime = fs.Timespec{Sec: int64(le64(b[0:])), Nsec: int64(le64(b[8:]))}
 		mtime = fs.Timespec{Sec: int64(le64(b[16:])), Nsec: int64(le64(b[24:]))}
@@ -329,7 +329,7 @@ func sysUtimensatImpl(dirfd int32, pathAddr, times uintptr, flags int) uint64 {
 		}
 	}
 	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 { // before the path, as Linux
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	return setTimes(dirfd, pathAddr, atime, mtime, flags)
 }
@@ -342,11 +342,11 @@ func sysFutimesatImpl(dirfd int32, pathAddr, times uintptr) uint64 {
 	if times != 0 {
 		b, ok := userBytes(times, 32, false)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		au, mu := int64(le64(b[8:])), int64(le64(b[24:]))
 		if au < 0 || au >= 1e6 || mu < 0 || mu >= 1e6 {
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 		atime = fs.Timespec{Sec: int64(le64(b[0:])), Nsec: au * 1000}
 		mtime = fs.Timespec{Sec: int64(le64(b[16:])), Nsec: mu * 1000}
@@ -362,7 +362,7 @@ func sysUtimeImpl(pathAddr, times uintptr) uint64 {
 	if times != 0 {
 		b, ok := userBytes(times, 16, false)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		atime = fs.Timespec{Sec: int64(le64(b[0:]))}
 		mtime = fs.Timespec{Sec: int64(le64(b[8:]))}
@@ -374,18 +374,18 @@ func sysUtimeImpl(pathAddr, times uintptr) uint64 {
 func setTimes(dirfd int32, pathAddr uintptr, atime, mtime fs.Timespec, flags int) uint64 {
 	if pathAddr == 0 && dirfd != atFDCWD {
 		if flags != 0 {
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 		f, errno := fileOf(int(dirfd), abi.EPERM)
 		if errno != 0 {
-			return neg(errno)
+			return abi.Neg(errno)
 		}
 		at := vfs.At{Root: rootNS.Root(), Dir: f.Node}
 		return errnoOr(rootNS.Utimens(at, nil, atime, mtime, fs.AT_EMPTY_PATH, fsNow()), 0)
 	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	return errnoOr(rootNS.Utimens(at, path, atime, mtime, flags, fsNow()), 0)
 }
@@ -393,11 +393,11 @@ func setTimes(dirfd int32, pathAddr uintptr, atime, mtime fs.Timespec, flags int
 func sysStatfsImpl(pathAddr, buf uintptr) uint64 {
 	at, path, errno := pathArg(0, atFDCWD, pathAddr, false)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	n, errno := rootNS.Resolve(at.Root, at.Dir, path, true, false)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	return errnoOr(putStatfs(buf, n), 0)
 }
@@ -405,7 +405,7 @@ func sysStatfsImpl(pathAddr, buf uintptr) uint64 {
 func sysChdirImpl(pathAddr uintptr) uint64 {
 	at, path, errno := pathArg(0, atFDCWD, pathAddr, false)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	return errnoOr(setCwd(rootNS.Chdir(at, path)), 0)
 }
@@ -416,15 +416,15 @@ func sysGetcwdImpl(buf, size uintptr) uint64 {
 	path := pathBufs[0][:]
 	n, errno := rootNS.Path(rootNS.Root(), cwd, path[:len(path)-1])
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if uintptr(n)+1 > size {
-		return neg(abi.ERANGE)
+		return abi.Neg(abi.ERANGE)
 	}
 	path[n] = 0
 	dst, ok := userBytes(buf, uintptr(n)+1, true)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	copy(dst, path[:n+1])
 	return uint64(n) + 1

@@ -55,9 +55,9 @@ var (
 func netlinkSocket(typ, proto int) uint64 {
 	switch base := typ & sockTypeMask; {
 	case base != sockRaw && base != sockDgram:
-		return neg(abi.ESOCKTNOSUPPORT)
+		return abi.Neg(abi.ESOCKTNOSUPPORT)
 	case proto != netlink.NETLINK_ROUTE:
-		return neg(abi.EPROTONOSUPPORT)
+		return abi.Neg(abi.EPROTONOSUPPORT)
 	}
 	n, errno := fds.NetlinkSocket(typ&(sockNonblock|sockCloexec), typ&sockTypeMask == sockRaw, uint8(proto))
 	return errnoOr(errno, uint64(n))
@@ -96,7 +96,7 @@ func netlinkSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 	case sockwire.OpBind:
 		port, groups, errno := readSockaddrNL(c.addr, c.addrLen)
 		if errno != 0 {
-			return neg(errno)
+			return abi.Neg(errno)
 		}
 		return errnoOr(fds.NetlinkBind(n, port, groups, processID), 0)
 	case sockwire.OpConnect:
@@ -106,9 +106,9 @@ func netlinkSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 		port, _, errno := readSockaddrNL(c.addr, c.addrLen)
 		switch {
 		case errno != 0:
-			return neg(errno)
+			return abi.Neg(errno)
 		case port != 0:
-			return neg(abi.ECONNREFUSED) // no socket of the guest's talks to another
+			return abi.Neg(abi.ECONNREFUSED) // no socket of the guest's talks to another
 		}
 		fds.NetlinkAutobind(n, processID)
 		return 0
@@ -121,7 +121,7 @@ func netlinkSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 			sa = sockaddrNL(0, 0) // the peer is the kernel
 		}
 		if !putSockaddr(c.out.addr, c.out.addrLen, sa[:]) {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		return 0
 	case sockwire.OpGetSockOpt:
@@ -129,7 +129,7 @@ func netlinkSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 	case sockwire.OpSetSockOpt:
 		return netlinkSetsockopt(n, args[0], args[1], c.addr, c.addrLen)
 	}
-	return neg(abi.EOPNOTSUPP)
+	return abi.Neg(abi.EOPNOTSUPP)
 }
 
 // netlinkSetsockopt: SOL_SOCKET options are taken (nothing here depends on them); of
@@ -140,25 +140,25 @@ func netlinkSetsockopt(n int, level, name int64, val, valLen uintptr) uint64 {
 	case level == solSocket:
 		return 0
 	case level != netlink.SOL_NETLINK:
-		return neg(abi.ENOPROTOOPT)
+		return abi.Neg(abi.ENOPROTOOPT)
 	}
 	switch name {
 	case netlinkAddMembership, netlinkDropMembership, netlinkPktinfo, netlinkBroadcastError,
 		netlinkNoENOBUFS, netlinkListenAllNSID, netlinkCapAck, netlinkExtAck, netlinkGetStrictChk:
 	default:
-		return neg(abi.ENOPROTOOPT)
+		return abi.Neg(abi.ENOPROTOOPT)
 	}
 	if valLen < 4 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	v, ok := readUser32(val)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	switch name {
 	case netlinkAddMembership, netlinkDropMembership:
 		if v == 0 || v > 32 { // rtnetlink's groups (RTNLGRP_MAX is below 32)
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 		_, _, port, groups, _ := fds.NetlinkInfo(n)
 		if name == netlinkAddMembership {
@@ -196,27 +196,27 @@ func netlinkGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 		case soRcvbuf, soSndbuf:
 			v = sockBufDefault
 		default:
-			return neg(abi.ENOPROTOOPT)
+			return abi.Neg(abi.ENOPROTOOPT)
 		}
 	case netlink.SOL_NETLINK:
 		switch name {
 		case netlinkPktinfo, netlinkBroadcastError, netlinkNoENOBUFS, netlinkListenAllNSID,
 			netlinkCapAck, netlinkExtAck, netlinkGetStrictChk:
 		default:
-			return neg(abi.ENOPROTOOPT)
+			return abi.Neg(abi.ENOPROTOOPT)
 		}
 		room, ok := readUser32(lenp)
 		switch {
 		case !ok:
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		case room < 4:
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 		if fds.NetlinkOpt(n, int(name)) {
 			v = 1
 		}
 	default:
-		return neg(abi.ENOPROTOOPT)
+		return abi.Neg(abi.ENOPROTOOPT)
 	}
 	return putOptInt(v, val, lenp)
 }
@@ -227,16 +227,16 @@ func netlinkGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 // datagram pairs do not serve yet; control data sent is ignored and none comes back.
 func netlinkMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, msg uintptr) (uint64, bool) {
 	if flags&(msgOOB|msgPeek) != 0 {
-		return neg(abi.EOPNOTSUPP), true
+		return abi.Neg(abi.EOPNOTSUPP), true
 	}
 	if write {
 		if c.addrLen > 0 {
 			port, groups, errno := readSockaddrNL(c.addr, c.addrLen)
 			switch {
 			case errno != 0:
-				return neg(errno), true
+				return abi.Neg(errno), true
 			case port != 0:
-				return neg(abi.ECONNREFUSED), true // no socket of the guest's talks to another
+				return abi.Neg(abi.ECONNREFUSED), true // no socket of the guest's talks to another
 			case groups != 0:
 				// To a multicast group: no socket of the guest's hears one.
 				total, errno := userIOLen(c.src, c.srcLen, c.srcVec)
@@ -246,12 +246,12 @@ func netlinkMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, m
 		return netlinkSend(n, c.srcVec, c.src, c.srcLen)
 	}
 	if fds.NetlinkTakeOverrun(n) {
-		return neg(eNOBUFS), true
+		return abi.Neg(eNOBUFS), true
 	}
 	if c.out.addr != 0 {
 		sa := sockaddrNL(0, 0)
 		if !putSockaddr(c.out.addr, c.out.addrLen, sa[:]) {
-			return neg(abi.EFAULT), true
+			return abi.Neg(abi.EFAULT), true
 		}
 	}
 	return pairRecv(f, n, c.out.vec, c.out.buf, c.out.count, flags&^msgCmsgCloexec, 0, 0, msg)
@@ -263,15 +263,15 @@ func netlinkSend(n int, vec bool, buf, count uintptr) (uint64, bool) {
 	total, errno := userIOLen(buf, count, vec)
 	switch {
 	case errno != 0:
-		return neg(errno), true
+		return abi.Neg(errno), true
 	case total > netlinkMaxRequest:
-		return neg(abi.EMSGSIZE), true
+		return abi.Neg(abi.EMSGSIZE), true
 	}
 	got := 0
 	if !vec {
 		b, ok := userBytes(buf, uintptr(total), false)
 		if !ok {
-			return neg(abi.EFAULT), true
+			return abi.Neg(abi.EFAULT), true
 		}
 		got = copy(netlinkReq[:], b)
 	} else {
@@ -280,7 +280,7 @@ func netlinkSend(n int, vec bool, buf, count uintptr) (uint64, bool) {
 			base, size := uintptr(le64(segs[i*iovecSize:])), uintptr(le64(segs[i*iovecSize+8:]))
 			b, ok := userBytes(base, size, false)
 			if !ok {
-				return neg(abi.EFAULT), true
+				return abi.Neg(abi.EFAULT), true
 			}
 			got += copy(netlinkReq[got:], b)
 		}
@@ -322,23 +322,23 @@ func socketIoctl(n int, kind fd.Kind, req uint32, arg uintptr) (uint64, bool) {
 			i, _, ok = fds.Socket(n)
 		}
 		if domain, _ := fds.SocketType(i); !ok || domain != afINET {
-			return neg(abi.ENOTTY), true
+			return abi.Neg(abi.ENOTTY), true
 		}
 	}
 	b, ok := userBytes(arg, netlink.IfreqSize, false)
 	if !ok {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	copy(ifreqScratch[:], b)
 	if req == netlink.SIOCETHTOOL {
 		return ethtool(arg), true
 	}
 	if errno := netlink.Ifreq(req, ifreqScratch[:]); errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	out, ok := userBytes(arg, netlink.IfreqSize, true)
 	if !ok {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	copy(out, ifreqScratch[:])
 	return 0, true
@@ -350,15 +350,15 @@ func ethtool(arg uintptr) uint64 {
 	data := uintptr(binary.LittleEndian.Uint64(ifreqScratch[netlink.IFNAMSIZ:]))
 	cmd, ok := readUser32(data)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	k, errno := netlink.Ethtool(ifreqScratch[:], cmd, ethtoolScratch[:])
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	out, ok := userBytes(data, uintptr(k), true)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	copy(out, ethtoolScratch[:k])
 	return 0
@@ -369,7 +369,7 @@ func ethtool(arg uintptr) uint64 {
 func ifconf(arg uintptr) uint64 {
 	b, ok := userBytes(arg, 16, true)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	room := int32(binary.LittleEndian.Uint32(b))
 	buf := uintptr(binary.LittleEndian.Uint64(b[8:]))
@@ -382,7 +382,7 @@ func ifconf(arg uintptr) uint64 {
 		netlink.IfconfEntry(i, ifreqScratch[:])
 		out, ok := userBytes(buf+uintptr(written), netlink.IfreqSize, true)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		copy(out, ifreqScratch[:])
 		written += netlink.IfreqSize

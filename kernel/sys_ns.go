@@ -25,24 +25,24 @@ func nsIoctl(file *fd.File, clone uint32, req uint32, arg uintptr) uint64 {
 		return uint64(clone)
 	case procfs.NS_GET_USERNS:
 		if clone == cloneNewUser {
-			return neg(abi.EPERM)
+			return abi.Neg(abi.EPERM)
 		}
 		return openUserNamespace(file.Node.FS)
 	case procfs.NS_GET_PARENT:
 		if clone == cloneNewUser || clone == cloneNewPID {
-			return neg(abi.EPERM)
+			return abi.Neg(abi.EPERM)
 		}
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	case procfs.NS_GET_OWNER_UID:
 		if clone != cloneNewUser {
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 		if !writeUser32(arg, 0) {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		return 0
 	}
-	return neg(abi.ENOTTY)
+	return abi.Neg(abi.ENOTTY)
 }
 
 // openUserNamespace opens the user namespace's file of the /proc mounted as file system procFS
@@ -50,12 +50,12 @@ func nsIoctl(file *fd.File, clone uint32, req uint32, arg uintptr) uint64 {
 func openUserNamespace(procFS uint16) uint64 {
 	n := fs.Node{FS: procFS, Ino: procfs.UserNamespaceIno()}
 	if errno := rootNS.Acquire(n); errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	r, errno := fds.OpenFile(n, fs.O_RDONLY|fs.O_CLOEXEC)
 	if errno != 0 {
 		releaseNode(n)
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	return uint64(r)
 }
@@ -71,14 +71,14 @@ func sysSetnsImpl(n int, nstype uint32) uint64 {
 	file, ok := fds.File(n)
 	switch {
 	case fds.Kind(n) == fd.KindNone, ok && file.Flags&fs.O_PATH != 0:
-		return neg(abi.EBADF)
+		return abi.Neg(abi.EBADF)
 	case !ok:
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	clone, ok := rootNS.NamespaceType(file.Node)
 	switch {
 	case !ok, nstype != 0 && nstype != clone, clone == cloneNewUser, clone == cloneNewNS:
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	return 0
 }

@@ -25,17 +25,17 @@ const (
 func sysOpenat2Impl(f *machine.Frame, dirfd int32, pathAddr, howAddr, size uintptr) (uint64, bool) {
 	switch {
 	case size < openHowSize0:
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	case size > pageSize:
-		return neg(abi.E2BIG), true
+		return abi.Neg(abi.E2BIG), true
 	}
 	b, ok := userBytes(howAddr, size, false)
 	if !ok {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	for _, c := range b[openHowSize0:] {
 		if c != 0 {
-			return neg(abi.E2BIG), true // a newer struct's fields this kernel does not know
+			return abi.Neg(abi.E2BIG), true // a newer struct's fields this kernel does not know
 		}
 	}
 	flags, mode, resolve := binary.LittleEndian.Uint64(b[0:]), binary.LittleEndian.Uint64(b[8:]), binary.LittleEndian.Uint64(b[16:])
@@ -45,9 +45,9 @@ func sysOpenat2Impl(f *machine.Frame, dirfd int32, pathAddr, howAddr, size uintp
 		mode&^0o7777 != 0,
 		flags&(fs.O_CREAT|fs.O_TMPFILE) == 0 && mode != 0,
 		flags&fs.O_PATH != 0 && flags&^(fs.O_PATH|fs.O_DIRECTORY|fs.O_NOFOLLOW|fs.O_CLOEXEC) != 0:
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	case resolve&resolveCached != 0:
-		return neg(abi.EAGAIN), true
+		return abi.Neg(abi.EAGAIN), true
 	}
 	if resolve&(vfs.ResolveBeneath|vfs.ResolveInRoot) != 0 {
 		// The start is the root too: find it from dirfd even for an absolute path.
@@ -55,7 +55,7 @@ func sysOpenat2Impl(f *machine.Frame, dirfd int32, pathAddr, howAddr, size uintp
 		if dirfd != atFDCWD {
 			file, errno := fileOf(int(dirfd), abi.ENOTDIR)
 			if errno != 0 {
-				return neg(errno), true
+				return abi.Neg(errno), true
 			}
 			start = file.Node
 		}

@@ -138,11 +138,11 @@ func takeRights(c *fd.Ctl) int {
 func pairSend(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64, ctl, ctlLen uintptr) (uint64, bool) {
 	total, errno := userIOLen(buf, count, vec)
 	if errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	var c fd.Ctl
 	if errno := parseCtl(ctl, ctlLen, &c); errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	dgram := fds.PairDgram(n)
 	if !dgram && total == 0 {
@@ -153,28 +153,28 @@ func pairSend(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 		return pipeCall(f, n, true, vec, buf, count)
 	}
 	if dgram && total > fd.PipeSize {
-		return neg(abi.EMSGSIZE), true
+		return abi.Neg(abi.EMSGSIZE), true
 	}
 	if fds.PairPeerGone(n) {
 		if dgram {
-			return neg(abi.ECONNREFUSED), true
+			return abi.Neg(abi.ECONNREFUSED), true
 		}
 		if flags&msgNosignal == 0 {
 			sendSignal(curSlot(), sigPIPE, signal.Info{Signo: sigPIPE, Code: signal.SI_USER, Pid: processID})
 		}
-		return neg(abi.EPIPE), true
+		return abi.Neg(abi.EPIPE), true
 	}
 	need := min(total, fd.PipeSize)
 	wtotal, room, msgRoom, _ := fds.PairWriteState(n)
 	if uint64(room) < need || !msgRoom {
 		if fds.Nonblocking(n) || flags&msgDontwait != 0 {
-			return neg(abi.EAGAIN), true
+			return abi.Neg(abi.EAGAIN), true
 		}
 		blockRerun(f, n)
 		return 0, false
 	}
 	if errno := takeRights(&c); errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	var segs []byte
 	cnt := 1
@@ -195,7 +195,7 @@ func pairSend(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 		wakePipe(wp)
 	}
 	if errno != 0 && moved == 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	return moved, true
 }
@@ -206,7 +206,7 @@ func pairSend(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 func pairRecv(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64, ctl, ctlLen, msg uintptr) (uint64, bool) {
 	total, errno := userIOLen(buf, count, vec)
 	if errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	limit, m, inMsg, pending := fds.PairReadUnit(n)
 	if !pending {
@@ -214,7 +214,7 @@ func pairRecv(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 			return pairRecvDone(msg, 0, 0, 0)
 		}
 		if fds.Nonblocking(n) || flags&msgDontwait != 0 {
-			return neg(abi.EAGAIN), true
+			return abi.Neg(abi.EAGAIN), true
 		}
 		blockRerun(f, n)
 		return 0, false
@@ -234,7 +234,7 @@ func pairRecv(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 	var moved uint64
 	if want := min(total, limit); want > 0 {
 		if errno := pipeSegments(n, false, cnt, seg, &moved, want); errno != 0 && moved == 0 {
-			return neg(errno), true
+			return abi.Neg(errno), true
 		}
 	}
 	var msgFlags uint32
@@ -273,7 +273,7 @@ func pairRecvDone(msg, ctlUsed uintptr, msgFlags uint32, ret uint64) (uint64, bo
 	if msg != 0 {
 		m, ok := userBytes(msg, msghdrSize, true)
 		if !ok {
-			return neg(abi.EFAULT), true
+			return abi.Neg(abi.EFAULT), true
 		}
 		binary.LittleEndian.PutUint64(m[msgControlLen:], uint64(ctlUsed))
 		binary.LittleEndian.PutUint32(m[msgFlagsOff:], msgFlags)

@@ -26,15 +26,15 @@ var (
 // sysPipe2Impl makes a pipe and stores its read and write descriptors as two ints at fds.
 func sysPipe2Impl(addr uintptr, flags int) uint64 {
 	if flags&^(fd.O_CLOEXEC|fd.O_NONBLOCK) != 0 { // before the pointer, as Linux
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	b, ok := userBytes(addr, 8, true) // checked first, so a bad pointer leaves no pipe behind
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	r, w, errno := fds.Pipe2(flags)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	binary.LittleEndian.PutUint32(b[0:4], uint32(r))
 	binary.LittleEndian.PutUint32(b[4:8], uint32(w))
@@ -110,7 +110,7 @@ func completePipeWait(f *machine.Frame, slot int32) {
 func pipeIO(slot int32, n int, write, vec bool, buf, count uintptr, skip uint64) (ret uint64, done bool, moved uint64) {
 	total, errno := userIOLen(buf, count, vec)
 	if errno != 0 {
-		return neg(errno), true, 0
+		return abi.Neg(errno), true, 0
 	}
 	var segs []byte
 	cnt := 1
@@ -126,7 +126,7 @@ func pipeIO(slot int32, n int, write, vec bool, buf, count uintptr, skip uint64)
 	}
 	p, isPipe := fds.PipeFor(n, write)
 	if !isPipe {
-		return neg(abi.EBADF), true, 0 // closed while the thread waited
+		return abi.Neg(abi.EBADF), true, 0 // closed while the thread waited
 	}
 	if total == 0 {
 		_, errno = pipeMove(n, write, nil)
@@ -155,7 +155,7 @@ func pipeIO(slot int32, n int, write, vec bool, buf, count uintptr, skip uint64)
 	if moved > 0 || errno == 0 {
 		return moved, true, moved
 	}
-	return neg(errno), true, moved
+	return abi.Neg(errno), true, moved
 }
 
 // pipeSegments moves the segments' bytes after the first *moved, adding what it moves to

@@ -49,10 +49,10 @@ func sysPollImpl(f *machine.Frame, fdsAddr uintptr, nfds uint64, timeoutMs int32
 	case isPpoll && tsp != 0:
 		ns, ok := readTimespec(tsp)
 		if !ok {
-			return neg(abi.EFAULT), true
+			return abi.Neg(abi.EFAULT), true
 		}
 		if ns < 0 {
-			return neg(abi.EINVAL), true
+			return abi.Neg(abi.EINVAL), true
 		}
 		timeout = ns
 	case !isPpoll && timeoutMs >= 0:
@@ -63,11 +63,11 @@ func sysPollImpl(f *machine.Frame, fdsAddr uintptr, nfds uint64, timeoutMs int32
 	if isPpoll {
 		var errno int
 		if mask, setMask, errno = readWaitMask(sigmask, sigsize); errno != 0 {
-			return neg(errno), true
+			return abi.Neg(errno), true
 		}
 	}
 	if lim, _ := limits().Get(rlimit.NOFILE); nfds > lim.Cur {
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	if setMask {
 		applyWaitMask(mask)
@@ -95,14 +95,14 @@ func selectTimeval(b []byte) (int64, bool) {
 
 func sysSelectImpl(f *machine.Frame, nfds int, in, out, ex, tmo, sig6 uintptr, isPselect bool) (uint64, bool) {
 	if nfds < 0 {
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	nfds = min(nfds, fd.MaxFDs) // Linux caps it at the descriptor table's size
 	timeout := int64(pollForever)
 	if tmo != 0 {
 		b, ok := userBytes(tmo, 16, false)
 		if !ok {
-			return neg(abi.EFAULT), true
+			return abi.Neg(abi.EFAULT), true
 		}
 		var ns int64
 		if isPselect {
@@ -111,17 +111,17 @@ func sysSelectImpl(f *machine.Frame, nfds int, in, out, ex, tmo, sig6 uintptr, i
 			ns, ok = selectTimeval(b)
 		}
 		if !ok {
-			return neg(abi.EINVAL), true
+			return abi.Neg(abi.EINVAL), true
 		}
 		timeout = ns
 	}
 	if isPselect && sig6 != 0 {
 		b, ok := userBytes(sig6, 16, false)
 		if !ok {
-			return neg(abi.EFAULT), true
+			return abi.Neg(abi.EFAULT), true
 		}
 		if errno := setWaitMask(uintptr(binary.LittleEndian.Uint64(b[0:])), uintptr(binary.LittleEndian.Uint64(b[8:]))); errno != 0 {
-			return neg(errno), true
+			return abi.Neg(errno), true
 		}
 	}
 	c := pollCall{sel: true, nfds: nfds, fds: in, out: out, ex: ex}
@@ -173,14 +173,14 @@ func pollWait(f *machine.Frame, c pollCall, timeout int64) (uint64, bool) {
 	n, errno := pollScan(&c, timeout == 0)
 	switch {
 	case errno != 0:
-		return neg(errno), true
+		return abi.Neg(errno), true
 	case n > 0 || timeout == 0:
 		pollFinish(&c, deadline)
 		return uint64(n), true
 	case cur().sig.Next() != 0:
 		// A signal the call's mask lets through is pending already: it ends the call at once.
 		pollFinish(&c, deadline)
-		return neg(abi.EINTR), true
+		return abi.Neg(abi.EINTR), true
 	}
 	t := cur()
 	t.poll = c
@@ -201,7 +201,7 @@ func completePollWait(f *machine.Frame, slot int32) {
 	n, errno := pollScan(&t.poll, t.timedOut)
 	switch {
 	case errno != 0:
-		machine.SetSysRet(f, neg(errno))
+		machine.SetSysRet(f, abi.Neg(errno))
 	case n > 0 || t.timedOut:
 		pollFinish(&t.poll, t.deadline)
 		machine.SetSysRet(f, uint64(n))
@@ -216,7 +216,7 @@ func completePollWait(f *machine.Frame, slot int32) {
 func pollInterrupted(f *machine.Frame, t *thread) {
 	pollWaiters--
 	pollFinish(&t.poll, t.deadline)
-	machine.SetSysRet(f, neg(abi.EINTR))
+	machine.SetSysRet(f, abi.Neg(abi.EINTR))
 }
 
 // pollFinish writes the time left to deadline (0 when there was no wait) back to the call's

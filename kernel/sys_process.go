@@ -18,14 +18,16 @@ var warnedProcess bool
 // noNewProcess is the answer to a call that would start or replace a process.
 func noNewProcess() uint64 {
 	reportOnce(&warnedProcess, "unitrace runs one process and cannot start another")
-	return neg(abi.ENOSYS)
+	return abi.Neg(abi.ENOSYS)
 }
 
 func sysNoProcess(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return noNewProcess(), true
 }
 
-func sysNoChild(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) { return neg(abi.ECHILD), true }
+func sysNoChild(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return abi.Neg(abi.ECHILD), true
+}
 
 // wait options (include/uapi/linux/wait.h).
 const (
@@ -42,12 +44,12 @@ const (
 // sysWait4 checks wait4's options as Linux does before it finds no child (ECHILD).
 func sysWait4(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if uint32(a[2])&^(wNohang|wUntraced|wContinued|wNothread|wClone|wAll) != 0 {
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	if int32(a[0]) == -1<<31 {
-		return neg(abi.ESRCH), true
+		return abi.Neg(abi.ESRCH), true
 	}
-	return neg(abi.ECHILD), true
+	return abi.Neg(abi.ECHILD), true
 }
 
 // sysWaitid checks waitid's options and idtype as Linux does before it finds no child.
@@ -83,15 +85,15 @@ func sysWaitid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 // is EFAULT in errno's place.
 func waitidResult(infop uintptr, errno int) (uint64, bool) {
 	if infop == 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	if infop+128 < infop || infop+128 > userHi {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	b, ok := userBytes(infop, 28, true)
 	if !ok {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	clear(b)
-	return neg(errno), true
+	return abi.Neg(errno), true
 }

@@ -79,7 +79,7 @@ func shmCount() {
 func sysShmgetImpl(key int32, size uintptr, flags int32) uint64 {
 	id, errno := shms.Get(key, size, int(flags), shmCred(), wallSeconds(), allocFrame, freeFrame)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	return uint64(id)
 }
@@ -90,19 +90,19 @@ func sysShmgetImpl(key int32, size uintptr, flags int32) uint64 {
 // free (EINVAL). The segment maps whole pages.
 func sysShmatImpl(id int32, addr uintptr, flags int32) uint64 {
 	if id < 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	fixed := addr != 0
 	if addr&(pageSize-1) != 0 {
 		if flags&shmRnd == 0 {
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 		addr &^= pageSize - 1
 		if addr == 0 && flags&shmRemap != 0 {
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 	} else if addr == 0 && flags&shmRemap != 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	prot, acc := uint32(mm.ProtRead), uint32(shmAccRead)
 	if flags&shmRdonly == 0 {
@@ -113,28 +113,28 @@ func sysShmatImpl(id int32, addr uintptr, flags int32) uint64 {
 	}
 	slot, errno := shms.Lookup(id)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if !shms.Access(slot, shmCred(), acc) {
-		return neg(abi.EACCES)
+		return abi.Neg(abi.EACCES)
 	}
 	size := pageUp(shms.Stat(slot).Size)
 	replaced := uintptr(0)
 	if fixed {
 		if addr+size < addr {
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 		if flags&shmRemap == 0 && !rangeFree(addr, size) {
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 		replaced = space.Mapped(addr, addr+size)
 	}
 	if !withinAddressSpaceLimit(size - replaced) {
-		return neg(abi.ENOMEM)
+		return abi.Neg(abi.ENOMEM)
 	}
 	got, errno := space.MapShared(addr, size, prot, fixed, uint32(slot+1))
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if fixed {
 		archUnmapRange(got, got+size) // what SHM_REMAP replaced
@@ -150,7 +150,7 @@ func sysShmatImpl(id int32, addr uintptr, flags int32) uint64 {
 // mapped in place in the segment's size from addr goes.
 func sysShmdtImpl(addr uintptr) uint64 {
 	if addr&(pageSize-1) != 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	obj := uint32(0)
 	for i := 0; i < space.Len(); i++ {
@@ -160,7 +160,7 @@ func sysShmdtImpl(addr uintptr) uint64 {
 		}
 	}
 	if obj == 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	slot := int(obj - 1)
 	end := addr + pageUp(shms.Stat(slot).Size)
@@ -194,7 +194,7 @@ func sysShmdtImpl(addr uintptr) uint64 {
 func sysShmctlImpl(id, cmd int32, buf uintptr) uint64 {
 	cmd &^= ipc64
 	if cmd < 0 || id < 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	switch cmd {
 	case ipcInfo, shmInfo:
@@ -204,7 +204,7 @@ func sysShmctlImpl(id, cmd int32, buf uintptr) uint64 {
 		}
 		b, ok := userBytes(buf, size, true)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		if cmd == ipcInfo {
 			sysvshm.PutInfo(b)
@@ -218,17 +218,17 @@ func sysShmctlImpl(id, cmd int32, buf uintptr) uint64 {
 		if cmd == ipcStat {
 			var errno int
 			if slot, errno = shms.Lookup(id); errno != 0 {
-				return neg(errno)
+				return abi.Neg(errno)
 			}
 		} else if !shms.Used(slot) {
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 		if cmd != shmStatAny && !shms.Access(slot, shmCred(), shmAccRead) {
-			return neg(abi.EACCES)
+			return abi.Neg(abi.EACCES)
 		}
 		b, ok := userBytes(buf, sysvshm.DescSize, true)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		shmCount()
 		seg := shms.Stat(slot)
@@ -240,24 +240,24 @@ func sysShmctlImpl(id, cmd int32, buf uintptr) uint64 {
 	case ipcSet:
 		b, ok := userBytes(buf, sysvshm.DescSize, false)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		uid, gid, mode := sysvshm.DescPerm(b)
 		slot, errno := shms.Lookup(id)
 		if errno != 0 {
-			return neg(errno)
+			return abi.Neg(errno)
 		}
-		return neg(shms.Set(slot, shmCred(), uid, gid, mode, wallSeconds()))
+		return abi.Neg(shms.Set(slot, shmCred(), uid, gid, mode, wallSeconds()))
 	case ipcRmid, shmLock, shmUnlock:
 		slot, errno := shms.Lookup(id)
 		if errno != 0 {
-			return neg(errno)
+			return abi.Neg(errno)
 		}
 		if cmd != ipcRmid {
-			return neg(shms.Lock(slot, shmCred(), cmd == shmLock))
+			return abi.Neg(shms.Lock(slot, shmCred(), cmd == shmLock))
 		}
 		shmCount() // the count Remove goes by is this moment's
-		return neg(shms.Remove(slot, shmCred(), freeFrame))
+		return abi.Neg(shms.Remove(slot, shmCred(), freeFrame))
 	}
-	return neg(abi.EINVAL)
+	return abi.Neg(abi.EINVAL)
 }

@@ -167,7 +167,7 @@ func sockStep(slot int32) (uint64, bool) {
 		switch c.phase {
 		case phaseQueue:
 			if !netAvailable() {
-				return neg(abi.EIO), true
+				return abi.Neg(abi.EIO), true
 			}
 			ok, ret, done := sockQueue(slot)
 			if done {
@@ -187,7 +187,7 @@ func sockStep(slot int32) (uint64, bool) {
 			}
 		case phaseReady:
 			if n, _, ok := fds.Socket(int(c.fd)); !ok || n != int(c.sock) {
-				return neg(abi.EBADF), true // closed while the thread waited
+				return abi.Neg(abi.EBADF), true // closed while the thread waited
 			}
 			if fds.SocketReady(int(c.sock))&c.want == 0 {
 				return 0, false
@@ -207,7 +207,7 @@ func sockQueue(slot int32) (ok bool, ret uint64, done bool) {
 	if c.addrLen > 0 {
 		var okAddr bool
 		if addr, okAddr = userBytes(c.addr, c.addrLen, false); !okAddr {
-			return false, neg(abi.EFAULT), true
+			return false, abi.Neg(abi.EFAULT), true
 		}
 	}
 	dataLen := len(addr)
@@ -241,10 +241,10 @@ func sockQueue(slot int32) (ok bool, ret uint64, done bool) {
 				if c.moved > 0 {
 					return false, c.moved, true
 				}
-				return false, neg(abi.EIO), true
+				return false, abi.Neg(abi.EIO), true
 			}
 		} else if !gatherUser(netScratch[:dataLen-len(addr)], c.src, c.srcLen, c.srcVec, c.moved) {
-			return false, neg(abi.EFAULT), true
+			return false, abi.Neg(abi.EFAULT), true
 		}
 	}
 	if len(addr) > 0 && !c.traced && h.Op != sockwire.OpSetSockOpt { // setsockopt's value is no address
@@ -290,7 +290,7 @@ func sockReplied(slot int32) (uint64, bool) {
 		if errno != 0 {
 			sockCloseHost(int(c.newSock))
 			fds.SocketRelease(int(c.newSock))
-			return neg(errno), true
+			return abi.Neg(errno), true
 		}
 		return uint64(n), true
 	case r == -abi.EAGAIN && blocking && (c.call == callAccept || c.call == callRecv || c.call == callSend):
@@ -451,16 +451,16 @@ func putOptInt(v uint32, val, lenp uintptr) uint64 {
 	binary.LittleEndian.PutUint32(b[:], v)
 	room, ok := readUser32(lenp)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	k := min(uintptr(room), 4)
 	dst, ok := userBytes(val, k, true)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	copy(dst, b[:])
 	if !writeUser32(lenp, uint32(k)) {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	return 0
 }

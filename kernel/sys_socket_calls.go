@@ -32,20 +32,20 @@ func sysSocket(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	base := typ & sockTypeMask
 	switch {
 	case typ&^(sockTypeMask|sockNonblock|sockCloexec) != 0:
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	case domain == netlink.AF_NETLINK:
 		return netlinkSocket(typ, proto), true
 	case domain != afINET && domain != afINET6:
-		return neg(abi.EAFNOSUPPORT), true // AF_UNIX too: not yet
+		return abi.Neg(abi.EAFNOSUPPORT), true // AF_UNIX too: not yet
 	case base != sockStream && base != sockDgram:
-		return neg(abi.ESOCKTNOSUPPORT), true
+		return abi.Neg(abi.ESOCKTNOSUPPORT), true
 	case !netAvailable():
 		reportOnce(&warnedNoNet, "net: no net port (unitrace run -net=none, or a machine without virtio-mmio): sockets are EAFNOSUPPORT")
-		return neg(abi.EAFNOSUPPORT), true
+		return abi.Neg(abi.EAFNOSUPPORT), true
 	}
 	i, handle, errno := fds.SocketReserve(domain, base)
 	if errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	return sockStart(f, sockCall{call: callSocket, fd: -1, sock: int32(i), newSock: int32(i), newFlags: int32(typ & (sockNonblock | sockCloexec)),
 		h: sockwire.Header{Op: sockwire.OpSocket, Handle: handle, A: [3]int64{int64(domain), int64(base), int64(proto)}}})
@@ -61,7 +61,7 @@ func sockSimple(f *machine.Frame, n int, op sockwire.Op, args [3]int64, c sockCa
 	}
 	i, handle, errno := sockFD(n)
 	if errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	c.fd, c.sock = int32(n), int32(i)
 	c.h = sockwire.Header{Op: op, Handle: handle, A: args}
@@ -97,13 +97,13 @@ func sockAddrIn(addr uintptr, addrLen int32) ([]byte, int) {
 func sysBind(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n, addrLen := int(int32(a[0])), int32(a[2])
 	if e := sockKindErrno(n); e != 0 { // the descriptor, then the address, as Linux's __sys_bind
-		return neg(e), true
+		return abi.Neg(e), true
 	}
 	if _, e := sockAddrIn(uintptr(a[1]), addrLen); e != 0 {
-		return neg(e), true
+		return abi.Neg(e), true
 	}
 	if addrLen < 2 {
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	return sockSimple(f, n, sockwire.OpBind, [3]int64{}, sockCall{addr: uintptr(a[1]), addrLen: uintptr(addrLen)})
 }
@@ -113,20 +113,20 @@ func sysConnect(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	// is a socket.
 	n, addr, addrLen := int(int32(a[0])), uintptr(a[1]), int32(a[2])
 	if fds.Kind(n) == fd.KindNone {
-		return neg(abi.EBADF), true
+		return abi.Neg(abi.EBADF), true
 	}
 	sa, e := sockAddrIn(addr, addrLen)
 	if e != 0 {
-		return neg(e), true
+		return abi.Neg(e), true
 	}
 	if e := sockKindErrno(n); e != 0 {
-		return neg(e), true
+		return abi.Neg(e), true
 	}
 	if addrLen < 2 {
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	if isPair(n) && !fds.IsNetlink(n) {
-		return neg(pairConnect(sa)), true
+		return abi.Neg(pairConnect(sa)), true
 	}
 	return sockSimple(f, n, sockwire.OpConnect, [3]int64{},
 		sockCall{call: callConnect, addr: addr, addrLen: uintptr(addrLen)})
@@ -181,23 +181,23 @@ func sysAccept4(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 
 func sockAccept(f *machine.Frame, n int, addr, addrLen uintptr, flags int) (uint64, bool) {
 	if fds.IsNetlink(n) {
-		return neg(abi.EOPNOTSUPP), true // sock_no_accept
+		return abi.Neg(abi.EOPNOTSUPP), true // sock_no_accept
 	}
 	if flags&^(sockNonblock|sockCloexec) != 0 || isPair(n) {
-		return neg(abi.EINVAL), true // a pair's end does not listen
+		return abi.Neg(abi.EINVAL), true // a pair's end does not listen
 	}
 	i, handle, errno := sockFD(n)
 	if errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	if fds.SocketNothingToRead(i) && fds.Nonblocking(n) {
-		tp.NetLocal.Emit2(uint64(handle), neg(abi.EAGAIN))
-		return neg(abi.EAGAIN), true // no connection waits (fd.SocketNothingToRead)
+		tp.NetLocal.Emit2(uint64(handle), abi.Neg(abi.EAGAIN))
+		return abi.Neg(abi.EAGAIN), true // no connection waits (fd.SocketNothingToRead)
 	}
 	domain, typ := fds.SocketType(i)
 	ni, nh, errno := fds.SocketReserve(domain, typ)
 	if errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	c := sockCall{call: callAccept, fd: int32(n), sock: int32(i), newSock: int32(ni), newFlags: int32(flags),
 		h: sockwire.Header{Op: sockwire.OpAccept, Handle: handle, A: [3]int64{int64(nh)}}}
@@ -220,10 +220,10 @@ const maxOptLen = 64
 
 func sysSetsockopt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if e := sockKindErrno(int(int32(a[0]))); e != 0 { // the descriptor before the length
-		return neg(e), true
+		return abi.Neg(e), true
 	}
 	if int32(a[4]) < 0 || a[4] > maxOptLen {
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	return sockSimple(f, int(a[0]), sockwire.OpSetSockOpt, [3]int64{int64(int32(a[1])), int64(int32(a[2]))},
 		sockCall{addr: uintptr(a[3]), addrLen: uintptr(a[4])})
@@ -234,21 +234,21 @@ func sysGetsockopt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	// levels are EOPNOTSUPP before the length is read, as Linux.
 	n := int(int32(a[0]))
 	if e := sockKindErrno(n); e != 0 {
-		return neg(e), true
+		return abi.Neg(e), true
 	}
 	if isPair(n) && !fds.IsNetlink(n) && int32(a[1]) != solSocket {
-		return neg(abi.EOPNOTSUPP), true
+		return abi.Neg(abi.EOPNOTSUPP), true
 	}
 	val, lenp := uintptr(a[3]), uintptr(a[4])
 	room, ok := readUser32(lenp)
 	if !ok {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	if int32(room) < 0 {
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	if val == 0 {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	return sockSimple(f, n, sockwire.OpGetSockOpt, [3]int64{int64(int32(a[1])), int64(int32(a[2])), int64(room)},
 		sockCall{out: netCall{buf: val, optLen: lenp}})
@@ -256,10 +256,10 @@ func sysGetsockopt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 
 func sysShutdown(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if e := sockKindErrno(int(int32(a[0]))); e != 0 { // the descriptor before how, as Linux
-		return neg(e), true
+		return abi.Neg(e), true
 	}
 	if uint32(a[1]) > 2 {
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	return sockSimple(f, int(a[0]), sockwire.OpShutdown, [3]int64{int64(a[1])}, sockCall{})
 }
@@ -270,15 +270,15 @@ func sysShutdown(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 func sysSendto(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n, buf, count := int(int32(a[0])), uintptr(a[1]), uintptr(a[2])
 	if !accessOK(buf, min(count, maxRW)) {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	if e := sockKindErrno(n); e != 0 {
-		return neg(e), true
+		return abi.Neg(e), true
 	}
 	c := sockCall{src: buf, srcLen: count}
 	if a[4] != 0 {
 		if _, e := sockAddrIn(uintptr(a[4]), int32(a[5])); e != 0 {
-			return neg(e), true
+			return abi.Neg(e), true
 		}
 		c.addr, c.addrLen = uintptr(a[4]), uintptr(uint32(a[5]))
 	}
@@ -288,10 +288,10 @@ func sysSendto(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 func sysRecvfrom(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n, buf, count := int(int32(a[0])), uintptr(a[1]), uintptr(a[2])
 	if !accessOK(buf, min(count, maxRW)) {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	if e := sockKindErrno(n); e != 0 {
-		return neg(e), true
+		return abi.Neg(e), true
 	}
 	c := sockCall{out: netCall{buf: buf, count: count}}
 	if a[4] != 0 {
@@ -362,21 +362,21 @@ const optmemMax = 131072
 func sysSendmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n := int(int32(a[0]))
 	if e := sockKindErrno(n); e != 0 {
-		return neg(e), true
+		return abi.Neg(e), true
 	}
 	h, errno := importMsghdr(uintptr(a[1]), true)
 	if errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	if h.ctlLen > 0 {
 		if h.ctlLen >= optmemMax {
-			return neg(abi.ENOBUFS), true
+			return abi.Neg(abi.ENOBUFS), true
 		}
 		if _, ok := userBytes(h.ctl, h.ctlLen, false); !ok {
-			return neg(abi.EFAULT), true
+			return abi.Neg(abi.EFAULT), true
 		}
 		if !isPair(n) {
-			return neg(abi.EOPNOTSUPP), true // ancillary data is not passed on to the launcher's sockets
+			return abi.Neg(abi.EOPNOTSUPP), true // ancillary data is not passed on to the launcher's sockets
 		}
 	}
 	c := sockCall{src: h.iov, srcLen: h.iovLen, srcVec: true, addr: h.name, addrLen: h.nameLen}
@@ -390,15 +390,15 @@ func sysSendmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 func sysRecvmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n, msg := int(int32(a[0])), uintptr(a[1])
 	if e := sockKindErrno(n); e != 0 {
-		return neg(e), true
+		return abi.Neg(e), true
 	}
 	h, errno := importMsghdr(msg, false)
 	if errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	m, ok := userBytes(msg, msghdrSize, true)
 	if !ok {
-		return neg(abi.EFAULT), true // the header is written back
+		return abi.Neg(abi.EFAULT), true // the header is written back
 	}
 	c := sockCall{srcVec: true, out: netCall{buf: h.iov, count: h.iovLen, vec: true, msgFlags: msg + msgFlagsOff}}
 	if h.name != 0 {
@@ -421,14 +421,14 @@ func sockSend(f *machine.Frame, n int, flags int64, c sockCall) (uint64, bool) {
 	}
 	i, handle, errno := sockFD(n)
 	if errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	total, errno := userIOLen(c.src, c.srcLen, c.srcVec)
 	if errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	if _, typ := fds.SocketType(i); typ == sockDgram && total+uint64(c.addrLen) > sockwire.MaxData {
-		return neg(abi.EMSGSIZE), true // a datagram goes whole or not at all: it must fit one frame
+		return abi.Neg(abi.EMSGSIZE), true // a datagram goes whole or not at all: it must fit one frame
 	}
 	c.call, c.fd, c.sock, c.flags, c.total = callSend, int32(n), int32(i), flags, total
 	c.h = sockwire.Header{Op: sockwire.OpSend, Handle: handle, A: [3]int64{flags &^ msgNosignal}}
@@ -442,15 +442,15 @@ func sockRecv(f *machine.Frame, n int, flags int64, c sockCall) (uint64, bool) {
 	}
 	i, handle, errno := sockFD(n)
 	if errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	total, errno := userIOLen(c.out.buf, c.out.count, c.out.vec)
 	if errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	if fds.SocketNothingToRead(i) && (fds.Nonblocking(n) || flags&msgDontwait != 0) && flags&msgPeek == 0 {
-		tp.NetLocal.Emit2(uint64(handle), neg(abi.EAGAIN))
-		return neg(abi.EAGAIN), true // known without a round trip (fd.SocketNothingToRead)
+		tp.NetLocal.Emit2(uint64(handle), abi.Neg(abi.EAGAIN))
+		return abi.Neg(abi.EAGAIN), true // known without a round trip (fd.SocketNothingToRead)
 	}
 	c.call, c.fd, c.sock, c.flags, c.total = callRecv, int32(n), int32(i), flags, total
 	want := min(total, uint64(sockwire.MaxData-sockwire.MaxAddr))

@@ -32,35 +32,35 @@ func sysSocketpair(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	base := typ & sockTypeMask
 	switch {
 	case typ&^(sockTypeMask|sockNonblock|sockCloexec) != 0:
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	case domain < 0 || domain >= nProto:
-		return neg(abi.EAFNOSUPPORT), true
+		return abi.Neg(abi.EAFNOSUPPORT), true
 	case base >= sockMax:
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	case domain == afINET || domain == afINET6:
 		if errno := inetCreateCheck(domain, base, proto); errno != 0 {
-			return neg(errno), true
+			return abi.Neg(errno), true
 		}
-		return neg(abi.EOPNOTSUPP), true // no pairs of Internet sockets
+		return abi.Neg(abi.EOPNOTSUPP), true // no pairs of Internet sockets
 	case domain != afUNIX:
-		return neg(abi.EAFNOSUPPORT), true
+		return abi.Neg(abi.EAFNOSUPPORT), true
 	case proto != 0 && proto != afUNIX: // unix_create: 0 or PF_UNIX
-		return neg(abi.EPROTONOSUPPORT), true
+		return abi.Neg(abi.EPROTONOSUPPORT), true
 	case base == sockRaw:
 		base = sockDgram // unix_create makes SOCK_RAW a datagram socket
 	case base == sockSeqpacket:
-		return neg(abi.EOPNOTSUPP), true // seqpacket pairs: not yet
+		return abi.Neg(abi.EOPNOTSUPP), true // seqpacket pairs: not yet
 	case base != sockStream && base != sockDgram:
-		return neg(abi.ESOCKTNOSUPPORT), true
+		return abi.Neg(abi.ESOCKTNOSUPPORT), true
 	}
 	b, ok := userBytes(sv, 8, true) // checked first, so a bad pointer leaves no pair behind
 	if !ok {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	// SOCK_NONBLOCK and SOCK_CLOEXEC are O_NONBLOCK's and O_CLOEXEC's values.
 	s0, s1, errno := fds.SocketpairOf(typ&(sockNonblock|sockCloexec), base == sockDgram)
 	if errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	binary.LittleEndian.PutUint32(b[0:4], uint32(s0))
 	binary.LittleEndian.PutUint32(b[4:8], uint32(s1))
@@ -101,7 +101,7 @@ func pairSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 	switch op {
 	case sockwire.OpShutdown:
 		if errno := fds.PairShutdown(n, int(args[0])); errno != 0 {
-			return neg(errno)
+			return abi.Neg(errno)
 		}
 		if rp, ok := fds.PipeFor(n, false); ok {
 			wakePipe(rp)
@@ -113,35 +113,35 @@ func pairSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 	case sockwire.OpSockName, sockwire.OpPeerName:
 		unnamed := [2]byte{afUNIX, 0} // sa_family_t AF_UNIX, no path
 		if !putSockaddr(c.out.addr, c.out.addrLen, unnamed[:]) {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		return 0
 	case sockwire.OpGetSockOpt:
 		return pairGetsockopt(n, args[0], args[1], c.out.buf, c.out.optLen)
 	case sockwire.OpSetSockOpt:
 		if args[0] != solSocket {
-			return neg(abi.EOPNOTSUPP)
+			return abi.Neg(abi.EOPNOTSUPP)
 		}
 		if args[1] == soPasscred {
 			v, ok := readUser32(c.addr)
 			if c.addrLen < 4 {
-				return neg(abi.EINVAL)
+				return abi.Neg(abi.EINVAL)
 			}
 			if !ok {
-				return neg(abi.EFAULT)
+				return abi.Neg(abi.EFAULT)
 			}
 			fds.SetPairPasscred(n, v != 0)
 		}
 		return 0 // other SOL_SOCKET options: taken, and nothing here depends on them
 	case sockwire.OpConnect:
-		return neg(abi.EISCONN)
+		return abi.Neg(abi.EISCONN)
 	}
-	return neg(abi.EINVAL) // bind, listen: a pair is connected already
+	return abi.Neg(abi.EINVAL) // bind, listen: a pair is connected already
 }
 
 func pairGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 	if level != solSocket {
-		return neg(abi.EOPNOTSUPP)
+		return abi.Neg(abi.EOPNOTSUPP)
 	}
 	var v uint32
 	switch name {
@@ -159,7 +159,7 @@ func pairGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 	case soProtocol, soError, soAcceptConn:
 		v = 0
 	default:
-		return neg(abi.ENOPROTOOPT)
+		return abi.Neg(abi.ENOPROTOOPT)
 	}
 	return putOptInt(v, val, lenp)
 }
@@ -179,16 +179,16 @@ func pairMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, ctl,
 	}
 	switch {
 	case write && c.addrLen > 0:
-		return neg(abi.EISCONN), true
+		return abi.Neg(abi.EISCONN), true
 	case flags&^allowed != 0:
-		return neg(abi.EOPNOTSUPP), true
+		return abi.Neg(abi.EOPNOTSUPP), true
 	}
 	if write && (ctlLen > 0 || fds.PairDgram(n)) {
 		return pairSend(f, n, c.srcVec, c.src, c.srcLen, flags, ctl, ctlLen)
 	}
 	if !write && (msg != 0 || flags&(msgDontwait|msgTrunc) != 0 || pairMessages(n, false)) {
 		if c.out.addr != 0 && !writeUser32(c.out.addrLen, 0) { // no sender address
-			return neg(abi.EFAULT), true
+			return abi.Neg(abi.EFAULT), true
 		}
 		return pairRecv(f, n, c.out.vec, c.out.buf, c.out.count, flags, ctl, ctlLen, msg)
 	}
@@ -196,10 +196,10 @@ func pairMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, ctl,
 	if !write {
 		buf, count, vec = c.out.buf, c.out.count, c.out.vec
 		if c.out.addr != 0 && !writeUser32(c.out.addrLen, 0) { // no sender address
-			return neg(abi.EFAULT), true
+			return abi.Neg(abi.EFAULT), true
 		}
 		if c.out.msgFlags != 0 && !writeUser32(c.out.msgFlags, 0) {
-			return neg(abi.EFAULT), true
+			return abi.Neg(abi.EFAULT), true
 		}
 	}
 	cur().noSigpipe = write && flags&msgNosignal != 0

@@ -109,7 +109,7 @@ func spliceMoved(n int, addr uintptr, pos int64, seekable bool, moved int) uint6
 	switch {
 	case addr != 0:
 		if !writeUser64(addr, uint64(pos)) {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 	case seekable:
 		if f, ok := fds.File(n); ok {
@@ -142,7 +142,7 @@ const (
 )
 
 func spliceDone(ret uint64) spliceOutcome { return spliceOutcome{ret: ret, wait: -1} }
-func spliceErr(errno int) spliceOutcome   { return spliceDone(neg(errno)) }
+func spliceErr(errno int) spliceOutcome   { return spliceDone(abi.Neg(errno)) }
 
 // spliceBlocked is a pipe's EAGAIN: the call's EAGAIN if it must not wait, else a wait on n.
 func spliceBlocked(n int, nonblock bool) spliceOutcome {
@@ -623,7 +623,7 @@ func copyFile(in int, inAddr uintptr, posIn int64, out int, outAddr uintptr, cou
 		}
 	}
 	if copied == 0 && errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if ret := spliceMoved(in, inAddr, posIn, inSeek, int(copied)); ret != uint64(copied) {
 		return ret
@@ -641,12 +641,12 @@ func sysCopyFileRangeImpl(in int, offIn uintptr, out int, offOut uintptr, length
 	var pos [2]int64
 	for i, n := range [2]int{in, out} {
 		if fds.Kind(n) == fd.KindNone {
-			return neg(abi.EBADF)
+			return abi.Neg(abi.EBADF)
 		}
 		f, errno := fileOf(n, 0)
 		switch {
 		case errno != 0:
-			return neg(errno)
+			return abi.Neg(errno)
 		case f == nil: // a pipe, a socket, the console: not a regular file
 			continue
 		}
@@ -658,7 +658,7 @@ func sysCopyFileRangeImpl(in int, offIn uintptr, out int, offOut uintptr, length
 		if addr != 0 { // a negative offset is CopyRange's EINVAL, after the checks of the files
 			v, ok := readUser64(addr)
 			if !ok {
-				return neg(abi.EFAULT)
+				return abi.Neg(abi.EFAULT)
 			}
 			pos[i] = int64(v)
 		}
@@ -667,13 +667,13 @@ func sysCopyFileRangeImpl(in int, offIn uintptr, out int, offOut uintptr, length
 		fi, _ := fds.File(in)
 		st, errno := rootNS.Stat(fi.Node)
 		if errno != 0 {
-			return neg(errno)
+			return abi.Neg(errno)
 		}
 		rf[0].Size = st.Size
 	}
 	count, errno := splice.CopyRange(rf[0], rf[1], pos[0], pos[1], uint64(min(length, maxRW)), flags)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if count == 0 {
 		return 0

@@ -43,11 +43,11 @@ func sysCloneImpl(f *machine.Frame, flags uint64, stack, ptid, ctid, tls uintptr
 		return noNewProcess()
 	}
 	if flags&(cloneVM|cloneSighand) != cloneVM|cloneSighand || flags&(clonePidfd|cloneVfork) != 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	slot := newThread()
 	if slot < 0 {
-		return neg(abi.EAGAIN)
+		return abi.Neg(abi.EAGAIN)
 	}
 	t := &threads[slot]
 	machine.SaveFPU(f) // the child starts with the parent's FP state
@@ -60,7 +60,7 @@ func sysCloneImpl(f *machine.Frame, flags uint64, stack, ptid, ctid, tls uintptr
 	if flags&cloneParentSettid != 0 && !writeUser32(ptid, uint32(t.tid)) {
 		scheduler.Exit(slot)
 		live--
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	if flags&cloneChildSettid != 0 {
 		writeUser32(ctid, uint32(t.tid))
@@ -131,15 +131,15 @@ func schedTarget(pid int32) (int32, bool) {
 func sysSchedGetaffinityImpl(pid int32, size, mask uintptr) uint64 {
 	const maskBytes = 8
 	if size < maskBytes || size%8 != 0 { // the size before the thread, as Linux
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	slot, ok := schedTarget(pid)
 	if !ok {
-		return neg(abi.ESRCH)
+		return abi.Neg(abi.ESRCH)
 	}
 	b, ok := userBytes(mask, maskBytes, true)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	binary.LittleEndian.PutUint64(b, scheduler.Affinity(slot))
 	return maskBytes
@@ -151,20 +151,20 @@ func sysSchedGetaffinityImpl(pid int32, size, mask uintptr) uint64 {
 func sysSchedSetaffinityImpl(pid int32, size, mask uintptr) uint64 {
 	slot, ok := schedTarget(pid)
 	if !ok {
-		return neg(abi.ESRCH)
+		return abi.Neg(abi.ESRCH)
 	}
 	n := min(size, 8)
 	var raw [8]byte
 	if n > 0 {
 		b, ok := userBytes(mask, n, false)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		copy(raw[:], b)
 	}
 	mustLeave, ok := scheduler.SetAffinity(slot, binary.LittleEndian.Uint64(raw[:]))
 	if !ok {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	if mustLeave >= 0 && mustLeave != machine.CPUIndex() {
 		kickCPU(mustLeave)
@@ -188,28 +188,28 @@ func sysSchedSetschedulerImpl(pid int32, policy int, param uintptr) uint64 {
 	// Linux's order: a negative policy or pid, or no param, EINVAL; then the param (EFAULT),
 	// the thread (ESRCH), and the policy and priority.
 	if int32(policy) < 0 || pid < 0 || param == 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	prio, ok := readUser32(param)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	slot, ok := schedTarget(pid)
 	if !ok {
-		return neg(abi.ESRCH)
+		return abi.Neg(abi.ESRCH)
 	}
 	p := int32(prio)
 	switch policy &^ 0x40000000 { // SCHED_RESET_ON_FORK
 	case schedFIFO, schedRR:
 		if p < 1 || p > 99 {
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 	case schedOther, schedBatch, schedIdle:
 		if p != 0 {
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 	default:
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	t := &threads[slot]
 	class := sched.TimeSliced
@@ -225,11 +225,11 @@ func sysSchedSetschedulerImpl(pid int32, policy int, param uintptr) uint64 {
 // sysSchedGetschedulerImpl returns thread pid's policy.
 func sysSchedGetschedulerImpl(pid int32) uint64 {
 	if pid < 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	slot, ok := schedTarget(pid)
 	if !ok {
-		return neg(abi.ESRCH)
+		return abi.Neg(abi.ESRCH)
 	}
 	return uint64(threads[slot].policy)
 }
@@ -237,14 +237,14 @@ func sysSchedGetschedulerImpl(pid int32) uint64 {
 // sysSchedGetparamImpl stores thread pid's priority.
 func sysSchedGetparamImpl(pid int32, param uintptr) uint64 {
 	if pid < 0 || param == 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	slot, ok := schedTarget(pid)
 	if !ok {
-		return neg(abi.ESRCH)
+		return abi.Neg(abi.ESRCH)
 	}
 	if !writeUser32(param, uint32(threads[slot].fifoPrio)) {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	return 0
 }

@@ -35,17 +35,17 @@ func sysArchPrctlImpl(f *machine.Frame, code int, addr uintptr) uint64 {
 	switch code {
 	case archSetFS:
 		if addr >= userHi && addr < 1<<63 {
-			return neg(abi.EPERM) // non-canonical: Linux refuses it too
+			return abi.Neg(abi.EPERM) // non-canonical: Linux refuses it too
 		}
 		f.FSBase = uint64(addr)
 		return 0
 	case archGetFS:
 		if !writeUser64(addr, f.FSBase) {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		return 0
 	case archSetGS, archGetGS:
-		return neg(abi.EPERM) // GS belongs to the kernel (the per-CPU area)
+		return abi.Neg(abi.EPERM) // GS belongs to the kernel (the per-CPU area)
 	}
-	return neg(abi.EINVAL)
+	return abi.Neg(abi.EINVAL)
 }

@@ -24,16 +24,16 @@ var (
 func sysTimerfdCreateImpl(clockid int32, flags int) uint64 {
 	ok, realtime := timerfd.ValidClock(clockid)
 	if !ok || !timerfd.ValidCreateFlags(flags) {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	id, errno := timerfds.Create(-1, realtime)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	n, errno := fds.OpenTimerfd(id, flags)
 	if errno != 0 {
 		timerfds.Delete(id)
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	timerfds.SetOwner(id, int32(n))
 	return uint64(n)
@@ -61,16 +61,16 @@ func timerfdChanged(n, id int) {
 func sysTimerfdSettimeImpl(n int, flags int, newAddr, oldAddr uintptr) uint64 {
 	b, ok := userBytes(newAddr, itimerspecSize, false)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	interval, iok := timespecNanos(b[0:16])
 	value, vok := timespecNanos(b[16:32])
 	if !timerfd.ValidSetFlags(flags) || !iok || !vok {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	id, errno := timerfdOf(n)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	abs := flags&timerfd.TFD_TIMER_ABSTIME != 0
 	if abs && value != 0 && timerfds.Realtime(id) {
@@ -80,7 +80,7 @@ func sysTimerfdSettimeImpl(n int, flags int, newAddr, oldAddr uintptr) uint64 {
 	timerfdChanged(n, id)
 	if oldAddr != 0 {
 		if !writeTimespec(oldAddr, oldInterval) || !writeTimespec(oldAddr+16, oldValue) {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 	}
 	return 0
@@ -89,12 +89,12 @@ func sysTimerfdSettimeImpl(n int, flags int, newAddr, oldAddr uintptr) uint64 {
 func sysTimerfdGettimeImpl(n int, addr uintptr) uint64 {
 	id, errno := timerfdOf(n)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	value, interval := timerfds.Get(id, nanotime())
 	timerfdChanged(n, id)
 	if !writeTimespec(addr, interval) || !writeTimespec(addr+16, value) {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	return 0
 }
@@ -104,11 +104,11 @@ func sysTimerfdGettimeImpl(n int, addr uintptr) uint64 {
 func timerfdRead(n int, buf uintptr) (ret uint64, done bool) {
 	id, errno := timerfdOf(n)
 	if errno != 0 {
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	b, ok := userBytes(buf, 8, true)
 	if !ok {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	ticks, errno := timerfds.Read(id, nanotime())
 	fds.SetTimerfdTicks(n, 0)
@@ -116,7 +116,7 @@ func timerfdRead(n int, buf uintptr) (ret uint64, done bool) {
 	case errno == abi.EAGAIN && !fds.Nonblocking(n):
 		return 0, false
 	case errno != 0:
-		return neg(errno), true
+		return abi.Neg(errno), true
 	}
 	binary.LittleEndian.PutUint64(b, ticks)
 	return 8, true

@@ -59,26 +59,26 @@ func xattrNode(pathAddr uintptr, n int, nofollow bool) (vfs.Node, int) {
 // sysSetxattrImpl is setxattr, lsetxattr (nofollow) and fsetxattr (pathAddr 0, descriptor n).
 func sysSetxattrImpl(pathAddr uintptr, n int, nofollow bool, nameAddr, value, size uintptr, flags int) uint64 {
 	if flags&^(fs.XATTR_CREATE|fs.XATTR_REPLACE) != 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	name, errno := userXattrName(nameAddr)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if size > fs.XATTR_SIZE_MAX {
-		return neg(abi.E2BIG)
+		return abi.Neg(abi.E2BIG)
 	}
 	var val []byte
 	if size > 0 {
 		b, ok := userBytes(value, size, false)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		val = b
 	}
 	node, errno := xattrNode(pathAddr, n, nofollow)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	return errnoOr(rootNS.SetXattr(&fsPages, node, name, val, flags, fsNow()), 0)
 }
@@ -88,25 +88,25 @@ func sysSetxattrImpl(pathAddr uintptr, n int, nofollow bool, nameAddr, value, si
 func sysGetxattrImpl(pathAddr uintptr, n int, nofollow bool, nameAddr, value, size uintptr) uint64 {
 	name, errno := userXattrName(nameAddr)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	node, errno := xattrNode(pathAddr, n, nofollow)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	v, errno := rootNS.GetXattr(node, name)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if size == 0 {
 		return uint64(len(v))
 	}
 	if uintptr(len(v)) > min(size, fs.XATTR_SIZE_MAX) {
-		return neg(abi.ERANGE)
+		return abi.Neg(abi.ERANGE)
 	}
 	dst, ok := userBytes(value, uintptr(len(v)), true)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	return uint64(copy(dst, v))
 }
@@ -116,21 +116,21 @@ func sysGetxattrImpl(pathAddr uintptr, n int, nofollow bool, nameAddr, value, si
 func sysListxattrImpl(pathAddr uintptr, n int, nofollow bool, list, size uintptr) uint64 {
 	node, errno := xattrNode(pathAddr, n, nofollow)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	total, errno := rootNS.ListXattr(node, nil)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if size == 0 || total == 0 {
 		return uint64(total)
 	}
 	if uintptr(total) > min(size, fs.XATTR_LIST_MAX) {
-		return neg(abi.ERANGE)
+		return abi.Neg(abi.ERANGE)
 	}
 	dst, ok := userBytes(list, uintptr(total), true)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	got, errno := rootNS.ListXattr(node, dst)
 	return errnoOr(errno, uint64(got))
@@ -140,11 +140,11 @@ func sysListxattrImpl(pathAddr uintptr, n int, nofollow bool, list, size uintptr
 func sysRemovexattrImpl(pathAddr uintptr, n int, nofollow bool, nameAddr uintptr) uint64 {
 	name, errno := userXattrName(nameAddr)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	node, errno := xattrNode(pathAddr, n, nofollow)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	return errnoOr(rootNS.RemoveXattr(&fsPages, node, name, fsNow()), 0)
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/options"
 	"github.com/unitrace/unitrace/kernel/ptimer"
 	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/trace"
@@ -34,14 +35,14 @@ type sysCall struct {
 // under TCG each call and return costs as much as 25 plain instructions, on the path every
 // system call takes.
 func syscall(f *machine.Frame) (needsLock bool) {
-	if opts.debugFault {
+	if options.Kernel.DebugFault {
 		crashForTest()
 	}
 	nr := machine.SysNum(f)
 	var a machine.SyscallArgs
 	machine.SysArgs(f, &a)
 	tp.SyscallEnter.Emit4(nr, a[0], a[1], a[2])
-	if opts.strace {
+	if options.Kernel.Strace {
 		return true // the ordinary path prints every call
 	}
 	var ret uint64
@@ -96,7 +97,7 @@ func syscallLocked(f *machine.Frame) {
 	} else if nr == nrRtSigreturn && cur().tid == tid {
 		tp.SyscallExit.Emit2(nr, machine.SysRet(f)) // the restored context's rax, as Linux reports it
 	} // else syscall_exit fires when the wait completes (completeWait)
-	if opts.strace {
+	if options.Kernel.Strace {
 		l := klog.Log().S("[").D(int64(tid)).S("] ").S(machine.SyscallName(nr)).S("(").U(nr).S(")")
 		for i := 0; i < 3; i++ {
 			l.S(" ").X(a[i])
@@ -118,10 +119,10 @@ func dispatch(f *machine.Frame, nr uint64, a machine.SyscallArgs) (ret uint64, d
 	case c.handler != nil:
 		return c.handler(f, a)
 	case c.errno != 0:
-		return neg(c.errno), true
+		return abi.Neg(c.errno), true
 	}
 	reportUnknownSyscall(nr)
-	return neg(abi.ENOSYS), true
+	return abi.Neg(abi.ENOSYS), true
 }
 
 // lookupCall returns the row of system call nr: sysTable's, traceCalls', or the zero row.
@@ -145,7 +146,7 @@ var traceCalls = [...]sysCall{
 
 func errnoOr(errno int, v uint64) uint64 {
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	return v
 }

@@ -136,14 +136,14 @@ func sysPwritev(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 // whether it can seek (ESPIPE), before the iovecs.
 func vectorPos(a machine.SyscallArgs, write bool) uint64 {
 	if int64(a[3]) < 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	switch fds.Kind(int(a[0])) {
 	case fd.KindNone:
-		return neg(abi.EBADF)
+		return abi.Neg(abi.EBADF)
 	case fd.KindFile:
 	default:
-		return neg(abi.ESPIPE)
+		return abi.Neg(abi.ESPIPE)
 	}
 	return vectorIO(int(a[0]), uintptr(a[1]), int(int32(a[2])), int64(a[3]), write)
 }
@@ -470,7 +470,7 @@ func sysGetegid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) { return
 // rejects a negative one before looking at the list, so the list is never written.
 func sysGetgroups(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if int32(a[0]) < 0 {
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	return 0, true
 }
@@ -560,20 +560,20 @@ func sysPrctl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	switch uint32(a[0]) {
 	case prSetNoNewPrivs:
 		if a[1] != 1 || a[2]|a[3]|a[4] != 0 {
-			return neg(abi.EINVAL), true
+			return abi.Neg(abi.EINVAL), true
 		}
 		cur().noNewPrivs = true
 		return 0, true
 	case prGetNoNewPrivs:
 		if a[1]|a[2]|a[3]|a[4] != 0 {
-			return neg(abi.EINVAL), true
+			return abi.Neg(abi.EINVAL), true
 		}
 		if cur().noNewPrivs {
 			return 1, true
 		}
 		return 0, true
 	}
-	return neg(abi.EINVAL), true
+	return abi.Neg(abi.EINVAL), true
 }
 
 func sysOpenat2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {

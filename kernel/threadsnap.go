@@ -165,12 +165,12 @@ func (s *stackSink) put(e *trace.StackEntry, frames *[trace.MaxDepth]uint64, n i
 // captureStacks serves trace.CtlStacks: the snapshot into the buffer at buf of size bytes.
 func captureStacks(buf, size uintptr) uint64 {
 	if !userRange(buf, size, true) {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	sink := stackSink{buf: buf, size: size}
 	n := snapshotStacks(&sink)
 	if n < 0 {
-		return neg(abi.ENOSPC)
+		return abi.Neg(abi.ENOSPC)
 	}
 	return uint64(n)
 }

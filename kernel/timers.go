@@ -246,7 +246,7 @@ const (
 
 func sysTimerCreateImpl(clockid int32, sevp, idAddr uintptr) uint64 {
 	if sevp != 0 && !userRange(sevp, sigevSize, false) { // read before the clock, as Linux
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	kind, c, canTime := resolveClock(clockid)
 	// A negative id is a CPU clock to Linux whatever it names (or, with CLOCKFD in its low
@@ -256,18 +256,18 @@ func sysTimerCreateImpl(clockid int32, sevp, idAddr uintptr) uint64 {
 	lateBad := kind == clockBad && clockid < 0 && clockid&clockFDMask != clockFD
 	switch {
 	case kind == clockBad && clockid < 0 && !lateBad:
-		return neg(abi.EOPNOTSUPP)
+		return abi.Neg(abi.EOPNOTSUPP)
 	case kind == clockBad && !lateBad:
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	case !canTime && !lateBad:
-		return neg(abi.EOPNOTSUPP)
+		return abi.Neg(abi.EOPNOTSUPP)
 	}
 	ev := ptimer.Event{Notify: ptimer.SigevSignal, Signo: signal.SIGALRM}
 	valueIsID := true
 	if sevp != 0 {
 		b, ok := userBytes(sevp, sigevSize, false)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		ev.Value = binary.LittleEndian.Uint64(b[sigevValue:])
 		ev.Signo = int32(binary.LittleEndian.Uint32(b[sigevSigno:]))
@@ -277,34 +277,34 @@ func sysTimerCreateImpl(clockid int32, sevp, idAddr uintptr) uint64 {
 		case ptimer.SigevThreadID:
 			tid := int32(binary.LittleEndian.Uint32(b[sigevThreadID:]))
 			if ev.Target = slotOfTID(tid); tid <= 0 || ev.Target < 0 {
-				return neg(abi.EINVAL)
+				return abi.Neg(abi.EINVAL)
 			}
 			fallthrough
 		case ptimer.SigevSignal, ptimer.SigevThread:
 			if !signal.Valid(int(ev.Signo)) {
-				return neg(abi.EINVAL)
+				return abi.Neg(abi.EINVAL)
 			}
 		case ptimer.SigevNone:
 		default:
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 	}
 	if lateBad {
 		if !userRange(idAddr, 4, true) {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	id, errno := timers.Create(c, ev)
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if valueIsID {
 		timers.SetValue(id, uint64(id)) // sigev_value is the timer's id when sevp is NULL
 	}
 	if !writeUser32(idAddr, uint32(id)) {
 		timers.Delete(id)
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	return 0
 }
@@ -324,26 +324,26 @@ const itimerspecSize = 32
 func sysTimerSettimeImpl(id int32, flags int, newAddr, oldAddr uintptr) uint64 {
 	// Linux's order: the new value is read and checked before the timer is looked up.
 	if newAddr == 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	interval, ok := readTimespec(newAddr)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	value, ok := readTimespec(newAddr + 16)
 	if !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	if interval < 0 || value < 0 {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	clock, now, ok := timerClock(int(id))
 	if !ok {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	if oldAddr != 0 {
 		if _, ok := userBytes(oldAddr, itimerspecSize, true); !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 	}
 	abs := flags&timerAbstime != 0
@@ -354,7 +354,7 @@ func sysTimerSettimeImpl(id int32, flags int, newAddr, oldAddr uintptr) uint64 {
 	oldLeft, oldInterval, errno := timers.Arm(int(id), value, interval, abs, now)
 	timersChanged()
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if oldAddr != 0 {
 		writeTimespec(oldAddr, oldInterval)
@@ -366,11 +366,11 @@ func sysTimerSettimeImpl(id int32, flags int, newAddr, oldAddr uintptr) uint64 {
 func sysTimerGettimeImpl(id int32, addr uintptr) uint64 {
 	_, now, ok := timerClock(int(id))
 	if !ok {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	left, interval, _ := timers.Left(int(id), now)
 	if !writeTimespec(addr, interval) || !writeTimespec(addr+16, left) {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	return 0
 }
@@ -384,7 +384,7 @@ func sysTimerDeleteImpl(id int32) uint64 {
 	t, _ := timers.Get(int(id))
 	pendingOn, errno := timers.Delete(int(id))
 	if errno != 0 {
-		return neg(errno)
+		return abi.Neg(errno)
 	}
 	if pendingOn >= 0 && !timers.Pending(pendingOn, t.Event.Signo) {
 		threads[pendingOn].sig.Timed &^= signal.Bit(int(t.Event.Signo))
@@ -424,22 +424,22 @@ func sysSetitimerImpl(which int, newAddr, oldAddr uintptr) uint64 {
 	if newAddr != 0 {
 		b, ok := userBytes(newAddr, itimervalSize, false)
 		if !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 		if interval, ok = timevalNanos(b[0:16]); !ok {
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 		if value, ok = timevalNanos(b[16:32]); !ok {
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 	}
 	slot, ok := itimerSlot(which)
 	if !ok {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	if oldAddr != 0 {
 		if _, ok := userBytes(oldAddr, itimervalSize, true); !ok {
-			return neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT)
 		}
 	}
 	t, _ := timers.Get(slot)
@@ -454,12 +454,12 @@ func sysSetitimerImpl(which int, newAddr, oldAddr uintptr) uint64 {
 func sysGetitimerImpl(which int, addr uintptr) uint64 {
 	slot, ok := itimerSlot(which)
 	if !ok {
-		return neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL)
 	}
 	t, _ := timers.Get(slot)
 	left, interval, _ := timers.Left(slot, clockRead(t.Clock))
 	if _, ok := userBytes(addr, itimervalSize, true); !ok {
-		return neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT)
 	}
 	putItimerval(addr, left, interval)
 	return 0

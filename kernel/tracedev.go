@@ -207,10 +207,10 @@ func traceDeviceInterrupt() bool {
 func deviceWrite(slot int32, dev uint32, buf, count uintptr) (ret uint64, done bool) {
 	ps := &ports[dev]
 	if !vdevReady || ps.port < 0 {
-		return neg(abi.EIO), true
+		return abi.Neg(abi.EIO), true
 	}
 	if dev == devData && tracingReady {
-		return neg(abi.EBUSY), true // the tracer owns the data port: a program's bytes would corrupt its frames
+		return abi.Neg(abi.EBUSY), true // the tracer owns the data port: a program's bytes would corrupt its frames
 	}
 	if ps.busy && ps.owner == slot {
 		if !vdev.Done(ps.port, ps.token) {
@@ -232,7 +232,7 @@ func deviceWrite(slot int32, dev uint32, buf, count uintptr) (ret uint64, done b
 	}
 	src, ok := userBytes(buf, n, false)
 	if !ok {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	copy(machine.BytesAt(ps.bounce, n), src)
 	tok, err := vdev.Send(&machine.Bus, ps.port, ps.bounce, uint32(n))
@@ -244,25 +244,25 @@ func deviceWrite(slot int32, dev uint32, buf, count uintptr) (ret uint64, done b
 	case virtio.ErrQueueFull, virtio.ErrHostClosed:
 		return 0, false // wait for the host
 	}
-	return neg(abi.EIO), true
+	return abi.Neg(abi.EIO), true
 }
 
 // deviceRead serves read(2) on a port: whatever the host has sent, or block until it sends.
 func deviceRead(dev uint32, buf, count uintptr) (ret uint64, done bool) {
 	ps := &ports[dev]
 	if !vdevReady || ps.port < 0 {
-		return neg(abi.EIO), true
+		return abi.Neg(abi.EIO), true
 	}
 	if count == 0 {
 		return 0, true
 	}
 	dst, ok := userBytes(buf, count, true)
 	if !ok {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	n, err := vdev.Receive(&machine.Bus, ps.port, dst)
 	if err != virtio.OK && err != virtio.ErrHostClosed {
-		return neg(abi.EIO), true
+		return abi.Neg(abi.EIO), true
 	}
 	if n == 0 {
 		return 0, false

@@ -95,10 +95,10 @@ func fillData(buf []byte, cpu int) int {
 // traceDrain serves trace.SysDrain: done false means the port is busy and the caller waits.
 func traceDrain(cpu int) (ret uint64, done bool) {
 	if !tracingReady || ports[devData].port < 0 || stream.finished {
-		return neg(abi.ENODEV), true
+		return abi.Neg(abi.ENODEV), true
 	}
 	if cpu < 0 || cpu >= trace.MaxCPUs {
-		return neg(abi.EINVAL), true
+		return abi.Neg(abi.EINVAL), true
 	}
 	buf, ok := frameBuffer()
 	if !ok {
@@ -111,9 +111,9 @@ func traceDrain(cpu int) (ret uint64, done bool) {
 	switch sendFrame(buf, wire.TypeData, 0, n) {
 	case virtio.OK:
 	case virtio.ErrHostClosed:
-		return neg(abi.EPIPE), true // no host: the records are gone, and the host sees the seq gap if one attaches
+		return abi.Neg(abi.EPIPE), true // no host: the records are gone, and the host sees the seq gap if one attaches
 	default:
-		return neg(abi.EIO), true
+		return abi.Neg(abi.EIO), true
 	}
 	return uint64(n - wire.DataHeaderSize), true
 }
@@ -121,18 +121,18 @@ func traceDrain(cpu int) (ret uint64, done bool) {
 // traceSend serves trace.SysSend.
 func traceSend(typeFlags uint64, src, count uintptr) (ret uint64, done bool) {
 	if !tracingReady || ports[devData].port < 0 || stream.finished {
-		return neg(abi.ENODEV), true
+		return abi.Neg(abi.ENODEV), true
 	}
 	if count > trace.MaxSendPayload {
-		return neg(abi.EMSGSIZE), true
+		return abi.Neg(abi.EMSGSIZE), true
 	}
 	typ, flags := wire.Type(typeFlags), uint16(typeFlags>>8)
 	if typ == wire.TypeData {
-		return neg(abi.EINVAL), true // DATA frames come from SysDrain only
+		return abi.Neg(abi.EINVAL), true // DATA frames come from SysDrain only
 	}
 	payload, ok := userBytes(src, count, false)
 	if !ok && count > 0 {
-		return neg(abi.EFAULT), true
+		return abi.Neg(abi.EFAULT), true
 	}
 	buf, free := frameBuffer()
 	if !free {
@@ -142,9 +142,9 @@ func traceSend(typeFlags uint64, src, count uintptr) (ret uint64, done bool) {
 	switch sendFrame(buf, typ, flags, int(count)) {
 	case virtio.OK:
 	case virtio.ErrHostClosed:
-		return neg(abi.EPIPE), true
+		return abi.Neg(abi.EPIPE), true
 	default:
-		return neg(abi.EIO), true
+		return abi.Neg(abi.EIO), true
 	}
 	if typ == wire.TypeEnd {
 		stream.finished = true
@@ -161,26 +161,26 @@ func traceCtl(op, a, b uint64) uint64 {
 		return consoleSetEnd(a)
 	}
 	if !tracingReady {
-		return neg(abi.ENODEV)
+		return abi.Neg(abi.ENODEV)
 	}
 	ncpu := trace.Boot().NCPU
 	switch op {
 	case trace.CtlMode:
 		mode, size := ring.Mode(a), b
 		if mode != ring.Stream && mode != ring.Flight {
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 		if size == 0 {
 			size = topts.ringSize
 		}
 		if size > topts.ringSize {
-			return neg(abi.ENOMEM) // the boot option sized the memory there is
+			return abi.Neg(abi.ENOMEM) // the boot option sized the memory there is
 		}
 		// Each CPU re-initialises its own ring: the producer must not be mid-record.
 		crossCall(xcallRingMode, uint64(mode)<<56|size)
 		for cpu := 0; cpu < ncpu; cpu++ {
 			if r := trace.Ring(cpu); r == nil || r.Size() != size || r.Mode() != mode {
-				return neg(abi.EINVAL)
+				return abi.Neg(abi.EINVAL)
 			}
 		}
 		return 0
@@ -193,7 +193,7 @@ func traceCtl(op, a, b uint64) uint64 {
 		return 0
 	case trace.CtlSamplerStart:
 		if e := sampler.CheckHz(a, b != 0); e != sampler.OK {
-			return neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL)
 		}
 		return startSampler(a)
 	case trace.CtlSamplerStop:
@@ -208,7 +208,7 @@ func traceCtl(op, a, b uint64) uint64 {
 	case trace.CtlCPUs:
 		return uint64(onlineCPUs())
 	}
-	return neg(abi.EINVAL)
+	return abi.Neg(abi.EINVAL)
 }
 
 // flushLocalLost publishes this CPU's pending drops as a LOST record (a cross-CPU request: only

@@ -5,6 +5,7 @@ import (
 
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/options"
 	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/agent"
@@ -108,7 +109,7 @@ func initTracing(mem uintptr) {
 	}
 	trace.SetGlobalBacktrace(topts.backtrace)
 	for i := 0; i < topts.nenable; i++ {
-		v := cmdline.Option(topts.enable[i])[len("unitrace.trace="):]
+		v := options.Cmdline.Option(topts.enable[i])[len("unitrace.trace="):]
 		for len(v) > 0 {
 			j := 0
 			for j < len(v) && v[j] != ',' {

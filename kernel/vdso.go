@@ -6,6 +6,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/mm"
+	"github.com/unitrace/unitrace/kernel/options"
 	"github.com/unitrace/unitrace/kernel/vdso"
 )
 
@@ -34,7 +35,7 @@ var vdsoImage = vdso.Slot{Marker: [16]byte{'u', 'n', 'i', 't', 'r', 'a', 'c', 'e
 // setupVDSO maps the vDSO and returns its address, or 0 (said on the console) when it cannot:
 // the program then makes system calls for its clock reads.
 func setupVDSO() uintptr {
-	if opts.noVDSO {
+	if options.Kernel.NoVDSO {
 		return 0
 	}
 	if !vdsoImage.Filled() {

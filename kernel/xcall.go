@@ -1,9 +1,10 @@
 package kernel
 
 import (
+	"sync/atomic"
+
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
-	"sync/atomic"
 )
 
 // Cross-CPU requests. A CPU holding the kernel lock can ask every other CPU to do something on

@@ -67,3 +67,6 @@ const (
 	// (include/linux/errno.h); a program never sees it.
 	ERESTARTSYS = 512
 )
+
+// Neg is errno as a system call returns it: -errno in the result register.
+func Neg(errno int) uint64 { return uint64(-int64(errno)) }

@@ -74,3 +74,12 @@ func TestErrnoIsLinux(t *testing.T) {
 		}
 	}
 }
+
+func TestNeg(t *testing.T) {
+	if got := Neg(EINVAL); int64(got) != -22 {
+		t.Fatalf("Neg(EINVAL) = %d, want -22", int64(got))
+	}
+	if Neg(0) != 0 {
+		t.Fatal("Neg(0) is not 0")
+	}
+}

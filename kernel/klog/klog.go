@@ -118,3 +118,10 @@ func lockConsole() {
 }
 
 func unlockConsole() { consoleHeld.Store(0) }
+
+// BootFault reports why the boot cannot go on and stops the machine as a kernel fault does.
+func BootFault(why string) {
+	Log().S("kernel fault: boot: ").S(why).NL()
+	Log().S("kernel fault, halting").NL()
+	machine.Exit(machine.FaultExitValue)
+}

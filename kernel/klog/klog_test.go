@@ -40,3 +40,19 @@ func TestNoAllocation(t *testing.T) {
 		t.Fatalf("%v allocations a line", n)
 	}
 }
+
+func TestBootFault(t *testing.T) {
+	machine.Host = machine.HostMachine{}
+	t.Cleanup(func() { machine.Host = machine.HostMachine{} })
+	defer func() {
+		e, ok := recover().(machine.HostExit)
+		if !ok || e.Code != machine.FaultExitValue {
+			t.Fatalf("BootFault stopped with %v, want the fault exit code", e)
+		}
+		want := "unitrace: kernel fault: boot: no memory\nunitrace: kernel fault, halting\n"
+		if got := string(machine.Host.Console); got != want {
+			t.Fatalf("console %q, want %q", got, want)
+		}
+	}()
+	BootFault("no memory")
+}

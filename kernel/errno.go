@@ -1,3 +1,0 @@
-package kernel
-
-func neg(errno int) uint64 { return uint64(-int64(errno)) }
