@@ -48,6 +48,7 @@ func startProgram(shareBlock uintptr) {
 	machine.IdleFrame(&threads[0].frame)
 	main := newThread()
 	t := &threads[main]
+	procSources.Threads[main] = t.tid
 	sp := buildInitialStack()
 	machine.ThreadFrame(&t.frame, machine.RuntimeEntry(), sp)
 	now := nanotime()

@@ -34,10 +34,10 @@ func interruptWait(slot int32) {
 	t := &threads[slot]
 	switch t.wait {
 	case waitFutex, waitSleep, waitEpoll, waitEventfd, waitPipe, waitConsole, waitDevice, waitNet, waitSplice, waitFIFO, waitLock, waitRerun, waitPoll:
-		if t.wait == waitDevice && t.waitOp != opRead {
+		if t.wait == waitDevice && portOp(t.waitOp) != opRead {
 			return
 		}
-		if t.wait == waitNet && t.sock.phase != phaseReady {
+		if t.wait == waitNet && sockThreads[slot].sock.phase != phaseReady {
 			return // the request is with the host, or about to be: its reply must be taken
 		}
 		if scheduler.State(slot) == sched.Blocked {
@@ -61,11 +61,11 @@ func completeInterrupted(f *machine.Frame, slot int32, kind waitKind) uint64 {
 	case kind == waitEpoll, kind == waitFutex && t.deadline != 0:
 		machine.SetSysRet(f, abi.Neg(abi.EINTR))
 	case kind == waitPoll:
-		pollInterrupted(f, t)
+		pollInterrupted(f, slot)
 	case kind == waitPipe && t.waitArg > 0:
 		machine.SetSysRet(f, t.waitArg)
-	case kind == waitNet && t.sock.moved > 0:
-		machine.SetSysRet(f, sockSpliceEnd(slot, t.sock.moved))
+	case kind == waitNet && sockThreads[slot].sock.moved > 0:
+		machine.SetSysRet(f, sockSpliceEnd(slot, sockThreads[slot].sock.moved))
 	case kind == waitFIFO:
 		abandonFIFOOpen(slot)
 		machine.RewindSyscall(f)

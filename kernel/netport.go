@@ -178,7 +178,7 @@ func netBreak(why sockwire.Err) {
 	netPort.broken = true
 	klog.Log().S("net: a frame from the launcher refused (").S(why.String()).S("): sockets fail with EIO from now on").NL()
 	for slot := range threads {
-		if threads[slot].net.waiting {
+		if sockThreads[slot].net.waiting {
 			netFinish(int32(slot), -abi.EIO)
 		}
 	}
@@ -192,23 +192,22 @@ func netFrame(h sockwire.Header, data []byte) {
 		return
 	}
 	slot := int32(h.ID&0xffff) - 1
-	if slot < 0 || int(slot) >= len(threads) || !threads[slot].net.waiting || threads[slot].net.id != h.ID ||
-		threads[slot].net.op != h.Op {
+	if slot < 0 || int(slot) >= len(threads) || !sockThreads[slot].net.waiting || sockThreads[slot].net.id != h.ID ||
+		sockThreads[slot].net.op != h.Op {
 		// No call waits for it: a reply is never interrupted, so the launcher answered twice or
 		// named a request it never had. Dropped, and said once.
 		reportOnce(&warnedStrayReply, "net: a reply that no socket call waited for was dropped")
 		return
 	}
-	t := &threads[slot]
-	r := netReplyData(t, h, data)
-	tp.NetRPC.Emit4(uint64(h.Op), uint64(h.Handle), uint64(nanotime()-t.net.sent), uint64(r))
+	r := netReplyData(slot, h, data)
+	tp.NetRPC.Emit4(uint64(h.Op), uint64(h.Handle), uint64(nanotime()-sockThreads[slot].net.sent), uint64(r))
 	netFinish(slot, r)
 }
 
 // netFinish records a call's result and wakes its thread.
 func netFinish(slot int32, result int64) {
-	t := &threads[slot]
-	t.net.waiting, t.net.replied, t.net.result = false, true, result
+	n := &sockThreads[slot].net
+	n.waiting, n.replied, n.result = false, true, result
 	futexWake(netReplyKey(slot), 1)
 }
 

@@ -38,6 +38,9 @@ type pollCall struct {
 	timeval bool    // the timeout is a struct timeval (select), else a timespec
 }
 
+// pollCalls are the polls in progress, by thread slot.
+var pollCalls [maxThreads]pollCall
+
 // pollForever is the timeout that waits for good.
 const pollForever = -1
 
@@ -182,9 +185,8 @@ func pollWait(f *machine.Frame, c pollCall, timeout int64) (uint64, bool) {
 		pollFinish(&c, deadline)
 		return abi.Neg(abi.EINTR), true
 	}
-	t := cur()
-	t.poll = c
-	t.deadline = deadline
+	pollCalls[curSlot()] = c
+	cur().deadline = deadline
 	if deadline != 0 {
 		sleepUntil(deadline, 0)
 	}
@@ -198,12 +200,12 @@ func pollWait(f *machine.Frame, c pollCall, timeout int64) (uint64, bool) {
 func completePollWait(f *machine.Frame, slot int32) {
 	t := &threads[slot]
 	pollWaiters--
-	n, errno := pollScan(&t.poll, t.timedOut)
+	n, errno := pollScan(&pollCalls[slot], t.timedOut)
 	switch {
 	case errno != 0:
 		machine.SetSysRet(f, abi.Neg(errno))
 	case n > 0 || t.timedOut:
-		pollFinish(&t.poll, t.deadline)
+		pollFinish(&pollCalls[slot], t.deadline)
 		machine.SetSysRet(f, uint64(n))
 	default:
 		t.wait = waitPoll
@@ -213,9 +215,9 @@ func completePollWait(f *machine.Frame, slot int32) {
 }
 
 // pollInterrupted ends the wait of a polling thread that a signal woke: EINTR, and the time left.
-func pollInterrupted(f *machine.Frame, t *thread) {
+func pollInterrupted(f *machine.Frame, slot int32) {
 	pollWaiters--
-	pollFinish(&t.poll, t.deadline)
+	pollFinish(&pollCalls[slot], threads[slot].deadline)
 	machine.SetSysRet(f, abi.Neg(abi.EINTR))
 }
 

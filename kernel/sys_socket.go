@@ -118,10 +118,20 @@ type sockCall struct {
 	spliceOff  uintptr // spliceSendfile: the offset pointer, or 0 (the file's position)
 }
 
+// sockThread is what a thread's socket call keeps across its waits: the call, its request
+// with the host, and the count that makes each request's id new. Each call sets it up afresh.
+type sockThread struct {
+	sock   sockCall
+	net    netCall
+	netSeq uint16
+}
+
+// sockThreads are the threads' socket calls, by thread slot.
+var sockThreads [maxThreads]sockThread
+
 // sockStart starts a socket call for the running thread from c and runs it as far as it goes.
 func sockStart(f *machine.Frame, c sockCall) (uint64, bool) {
-	t := cur()
-	t.sock = c
+	sockThreads[curSlot()].sock = c
 	ret, done := sockStep(curSlot())
 	if !done {
 		sockBlock(f, curSlot())
@@ -138,7 +148,7 @@ func sockBlock(f *machine.Frame, slot int32) {
 }
 
 func sockKey(slot int32) uintptr {
-	c := &threads[slot].sock
+	c := &sockThreads[slot].sock
 	switch c.phase {
 	case phaseQueue:
 		return netTxKey
@@ -161,8 +171,8 @@ func completeNetWait(f *machine.Frame, slot int32) {
 
 // sockStep moves the call of the thread in slot through its phases as far as it can.
 func sockStep(slot int32) (uint64, bool) {
-	t := &threads[slot]
-	c := &t.sock
+	st := &sockThreads[slot]
+	c := &st.sock
 	for {
 		switch c.phase {
 		case phaseQueue:
@@ -178,10 +188,10 @@ func sockStep(slot int32) (uint64, bool) {
 			}
 			c.phase = phaseReply
 		case phaseReply:
-			if !t.net.replied {
+			if !st.net.replied {
 				return 0, false
 			}
-			t.net.replied = false
+			st.net.replied = false
 			if ret, done := sockReplied(slot); done {
 				return ret, true
 			}
@@ -201,7 +211,8 @@ func sockStep(slot int32) (uint64, bool) {
 // done when the request cannot be made (bad user memory), with its error.
 func sockQueue(slot int32) (ok bool, ret uint64, done bool) {
 	t := &threads[slot]
-	c := &t.sock
+	st := &sockThreads[slot]
+	c := &st.sock
 	h := c.h
 	var addr []byte
 	if c.addrLen > 0 {
@@ -220,9 +231,9 @@ func sockQueue(slot int32) (ok bool, ret uint64, done bool) {
 	if !netRoom(dataLen) {
 		return false, 0, false
 	}
-	t.netSeq++
-	h.ID = uint32(t.netSeq)<<16 | uint32(slot+1)
-	n := &t.net
+	st.netSeq++
+	h.ID = uint32(st.netSeq)<<16 | uint32(slot+1)
+	n := &st.net
 	*n = c.out
 	n.id, n.op, n.sock = h.ID, h.Op, c.sock
 	switch {
@@ -267,10 +278,11 @@ var netScratch [sockwire.MaxData]byte
 // sockReplied takes the call's reply: the call's result (done), or the next phase.
 func sockReplied(slot int32) (uint64, bool) {
 	t := &threads[slot]
-	c := &t.sock
-	r := t.net.result
-	if t.net.learnedLen > 0 && tp.SyscallAddr.On() {
-		w := strWords(t.net.learned[:t.net.learnedLen])
+	st := &sockThreads[slot]
+	c := &st.sock
+	r := st.net.result
+	if st.net.learnedLen > 0 && tp.SyscallAddr.On() {
+		w := strWords(st.net.learned[:st.net.learnedLen])
 		tp.SyscallAddr.Emit4(t.sysNr, w[0], w[1], w[2])
 	}
 	blocking := !fds.Nonblocking(int(c.fd)) && c.flags&msgDontwait == 0
@@ -280,7 +292,7 @@ func sockReplied(slot int32) (uint64, bool) {
 		if r < 0 {
 			return uint64(r), true
 		}
-		return uint64(-t.net.optVal), true
+		return uint64(-st.net.optVal), true
 	case c.call == callSocket, c.call == callAccept && !(r == -abi.EAGAIN && blocking):
 		if r < 0 {
 			fds.SocketRelease(int(c.newSock)) // the host made none: the reservation goes
@@ -340,7 +352,7 @@ func traceSockAddr(nr uint64, sa []byte) {
 // sockAbandon gives back what a socket call interrupted in its wait had reserved: accept's
 // socket, which the call made again will reserve afresh.
 func sockAbandon(slot int32) {
-	if c := &threads[slot].sock; c.call == callAccept {
+	if c := &sockThreads[slot].sock; c.call == callAccept {
 		fds.SocketRelease(int(c.newSock))
 	}
 	sockSpliceEnd(slot, 0) // a splice's pipe is free again, nothing moved
@@ -356,8 +368,8 @@ func sockCloseHost(i int) {
 
 // netReplyData puts a reply's bytes where its call wants them, as it comes in, and returns the
 // call's result: the host's, or EFAULT when the user memory is not there.
-func netReplyData(t *thread, h sockwire.Header, data []byte) int64 {
-	n := &t.net
+func netReplyData(slot int32, h sockwire.Header, data []byte) int64 {
+	n := &sockThreads[slot].net
 	r := h.A[0]
 	if r == -abi.EAGAIN {
 		fds.SocketClearReady(int(n.sock), n.againClears)

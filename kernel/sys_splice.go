@@ -509,7 +509,6 @@ func sysSendfileImpl(out, in int, offAddr uintptr, count uintptr) spliceOutcome 
 // the pipe's free room or a send of its bytes, the pipe held until the call ends, or a send of
 // the file's bytes. sockSpliceEnd ends it.
 func spliceSocket(f *machine.Frame, o spliceOutcome) (uint64, bool) {
-	t := cur()
 	c := sockCall{splice: o.sock, splicePipe: -1}
 	pipe := int(o.otherFD)
 	switch o.sock {
@@ -525,7 +524,8 @@ func spliceSocket(f *machine.Frame, o spliceOutcome) (uint64, bool) {
 		c.srcLen, c.spliceFD, c.splicePos, c.spliceOff = uintptr(o.length), o.otherFD, o.pos, o.offAddr
 	}
 	// Set before the call too: one that ends before it reaches sockStart must release the pipe.
-	t.sock.splice, t.sock.splicePipe = c.splice, c.splicePipe
+	s := &sockThreads[curSlot()].sock
+	s.splice, s.splicePipe = c.splice, c.splicePipe
 	var ret uint64
 	var done bool
 	if o.sock == spliceRecv {
@@ -544,7 +544,7 @@ func spliceSocket(f *machine.Frame, o spliceOutcome) (uint64, bool) {
 // or file position moves past the bytes sent. It returns the call's result. A second call, or one
 // for a socket call that is no splice, changes nothing.
 func sockSpliceEnd(slot int32, ret uint64) uint64 {
-	c := &threads[slot].sock
+	c := &sockThreads[slot].sock
 	kind := c.splice
 	c.splice = spliceNone
 	n := 0

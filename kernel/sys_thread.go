@@ -50,6 +50,7 @@ func sysCloneImpl(f *machine.Frame, flags uint64, stack, ptid, ctid, tls uintptr
 		return abi.Neg(abi.EAGAIN)
 	}
 	t := &threads[slot]
+	procSources.Threads[slot] = t.tid
 	machine.SaveFPU(f) // the child starts with the parent's FP state
 	t.frame = *f
 	cloneChildContext(&t.frame, stack, tls, flags&cloneSettls != 0)

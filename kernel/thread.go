@@ -59,11 +59,6 @@ type thread struct {
 	// signal (interrupt.go).
 	interrupted, restarting bool
 	deadline                int64 // absolute deadline of the wait (ns), 0 for none
-	// sock is the socket call the thread makes, net its request with the host, netSeq the
-	// count that makes each request's id new.
-	sock   sockCall
-	net    netCall
-	netSeq uint16
 	// noSigpipe: the pipe call in progress is a socket pair's send with MSG_NOSIGNAL.
 	noSigpipe bool
 	wakeAt    int64 // when the sleeper queue wakes it: deadline plus the call's slack
@@ -71,7 +66,7 @@ type thread struct {
 	waitFD     int32
 	waitAddr   uintptr
 	waitCount  uintptr       // read/write byte count, epoll_pwait maxevents
-	waitOp     portOp        // waitDevice: which port operation to retry
+	waitOp     uint8         // waitDevice: which port operation to retry (a portOp)
 	waitArg    uint64        // waitDevice: the operation's first argument (trace drain and send); waitPipe: bytes moved so far
 	waitWrite  bool          // waitPipe: a write (else a read)
 	waitVec    bool          // waitPipe, waitConsole: waitAddr and waitCount are an iovec array and its length
@@ -84,7 +79,6 @@ type thread struct {
 	// the call's return runs (deliverSignals).
 	savedMask   signal.Set
 	restoreMask bool
-	poll        pollCall // the poll or select in progress (sys_poll.go)
 
 	noNewPrivs bool // prctl PR_SET_NO_NEW_PRIVS: set once, inherited by clone
 
@@ -114,7 +108,6 @@ func newThread() int32 {
 		t.gen = gen
 		t.tid = nextTID
 		nextTID++
-		procSources.Threads[i] = t.tid
 		live++
 		return i
 	}

@@ -310,7 +310,7 @@ func portIO(slot int32, op portOp, n int, arg uint64, buf, count uintptr) (uint6
 	}
 	t := &threads[slot]
 	t.waitFD, t.waitAddr, t.waitCount, t.deadline = int32(n), buf, count, 0
-	t.waitOp, t.waitArg = op, arg
+	t.waitOp, t.waitArg = uint8(op), arg
 	return 0, false
 }
 
@@ -323,11 +323,11 @@ func blockOnPort(f *machine.Frame, dev uint32) {
 // completeDeviceWait retries a port operation after a wake-up.
 func completeDeviceWait(f *machine.Frame, slot int32) {
 	t := &threads[slot]
-	ret, done := portIO(slot, t.waitOp, int(t.waitFD), t.waitArg, t.waitAddr, t.waitCount)
+	ret, done := portIO(slot, portOp(t.waitOp), int(t.waitFD), t.waitArg, t.waitAddr, t.waitCount)
 	if done {
 		machine.SetSysRet(f, ret)
 		return
 	}
 	t.wait = waitDevice
-	rearm(slot, portKey(portOpDevice(t.waitOp, int(t.waitFD))))
+	rearm(slot, portKey(portOpDevice(portOp(t.waitOp), int(t.waitFD))))
 }
