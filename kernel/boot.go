@@ -51,11 +51,11 @@ func startProgram(shareBlock uintptr) {
 	procSources.Threads[main] = t.tid
 	sp := buildInitialStack()
 	machine.ThreadFrame(&t.frame, machine.RuntimeEntry(), sp)
-	now := nanotime()
+	now := machine.Nanotime()
 	scheduler.Ready(main, now)
 	scheduler.Next(0, now, kernelClock) // CPU 0 runs it from now on: machine.Enter enters it
 	trace.SetThread(0, uint32(t.tid))
-	options.BootNanos = nanotime()
+	options.BootNanos = machine.Nanotime()
 	if options.Kernel.Verbose {
 		klog.Log().S("boot: ticks at ").U(machine.TicksHz()).S(" Hz, kernel ready in ").D(options.BootNanos / 1000).S(" us").NL()
 	}

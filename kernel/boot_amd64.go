@@ -15,6 +15,7 @@ import (
 // machine, builds the program's initial stack and enters the Go runtime's own entry point as
 // the first thread. It never returns.
 func bootMain(startInfoAddr uintptr) {
+	wireKernel() // before anything that may reach a hook
 	amd64.InitConsole()
 	if err := boot.ParsePVH(startInfoAddr, readPhys, &options.Boot); err != boot.OK {
 		klog.BootFault(err.String())
@@ -40,18 +41,6 @@ func bootMain(startInfoAddr uintptr) {
 // enableDeviceIRQ routes the interrupt of the virtio-mmio transport at base: microvm gives
 // each its own line among the shared GSIs, which all go to the device handler.
 func enableDeviceIRQ(base uintptr) { amd64.UnmaskSharedGSIs() }
-
-// readPhys reads physical memory for the start_info parser: the boot page tables identity-map
-// the low 4 GiB.
-func readPhys(pa uintptr, dst []byte) bool {
-	if pa+uintptr(len(dst)) < pa || pa+uintptr(len(dst)) > 4<<30 {
-		return false
-	}
-	for i := range dst {
-		dst[i] = *(*byte)(machine.Ptr(pa + uintptr(i)))
-	}
-	return true
-}
 
 // funcCodeAddr is the code address of the function f names: a func value of a top-level function
 // points to a word holding the function's own entry (its register-ABI body, not a wrapper).

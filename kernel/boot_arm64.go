@@ -17,6 +17,7 @@ const dtbMax = 2 << 20
 // tree's address. It brings up the machine, builds the program's initial stack and enters the
 // Go runtime's own entry point as the first thread. It never returns.
 func bootMain(dtb uintptr) {
+	wireKernel()         // before anything that may reach a hook
 	arm64.InitConsole(0) // the default PL011 until the device tree says where it is
 	readDeviceTree(dtb)
 	if machine.Board.UART.Present() {

@@ -34,20 +34,20 @@ func kernelClock(c int, now int64) int64 {
 
 // threadTimes is the CPU time of the thread in slot and its system part.
 func threadTimes(slot int32) (total, system int64) {
-	return scheduler.Times(slot, nanotime(), kernelClock)
+	return scheduler.Times(slot, machine.Nanotime(), kernelClock)
 }
 
 // threadCPUNanos is the CPU time the running thread has used.
-func threadCPUNanos() int64 { return scheduler.CPUTime(curSlot(), nanotime()) }
+func threadCPUNanos() int64 { return scheduler.CPUTime(curSlot(), machine.Nanotime()) }
 
 // processCPUNanos is the CPU time all of the program's threads have used, including the time
 // of those running on other CPUs now.
-func processCPUNanos() int64 { return scheduler.ProcessCPUTime(nanotime()) }
+func processCPUNanos() int64 { return scheduler.ProcessCPUTime(machine.Nanotime()) }
 
 // clockRead reads clock c as a timer sees it: the monotonic clock for a wall-clock timer, or a
 // CPU-time clock.
 func clockRead(c ptimer.Clock) int64 {
-	now := nanotime()
+	now := machine.Nanotime()
 	switch c.Kind {
 	case ptimer.ThreadCPU, ptimer.ThreadUser:
 		total, sys := scheduler.Times(c.Thread, now, kernelClock)
@@ -126,9 +126,9 @@ func clockNow(id int32) (int64, bool) {
 	kind, c, _ := resolveClock(id)
 	switch kind {
 	case clockWallTime:
-		return bootWallNanos + nanotime(), true
+		return bootWallNanos + machine.Nanotime(), true
 	case clockMono:
-		return nanotime(), true
+		return machine.Nanotime(), true
 	case clockCPU:
 		return clockRead(c), true
 	}
@@ -149,7 +149,7 @@ func sysGetrusageImpl(who int32, addr uintptr) uint64 {
 	var total, sys int64
 	switch who {
 	case rusageSelf:
-		total, sys = scheduler.ProcessTimes(nanotime(), kernelClock)
+		total, sys = scheduler.ProcessTimes(machine.Nanotime(), kernelClock)
 	case rusageThread:
 		total, sys = threadTimes(curSlot())
 	case rusageChildren: // no children: all zero
@@ -178,12 +178,12 @@ func sysTimesImpl(addr uintptr) uint64 {
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
-		total, sys := scheduler.ProcessTimes(nanotime(), kernelClock)
+		total, sys := scheduler.ProcessTimes(machine.Nanotime(), kernelClock)
 		clear(b)
 		binary.LittleEndian.PutUint64(b[0:], uint64((total-sys)/(1e9/userHz)))
 		binary.LittleEndian.PutUint64(b[8:], uint64(sys/(1e9/userHz)))
 	}
-	return uint64(nanotime() / (1e9 / userHz))
+	return uint64(machine.Nanotime() / (1e9 / userHz))
 }
 
 // putTimeval stores ns as a struct timeval (16 bytes), rounded down to the microsecond.

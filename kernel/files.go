@@ -5,6 +5,7 @@ import (
 
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/klog"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
 
 	"github.com/unitrace/unitrace/boot"
@@ -113,11 +114,11 @@ const bootWaiter = 0
 // does, until the call is done or shareMountTimeout passes.
 func chdirAtBoot(path []byte) (vfs.Node, int) {
 	root := rootNS.Root()
-	deadline := nanotime() + shareMountTimeout
+	deadline := machine.Nanotime() + shareMountTimeout
 	for {
 		beginFiles(bootWaiter)
 		n, errno := rootNS.Chdir(vfs.At{Root: root, Dir: root}, path)
-		if errno == fs.EQUEUED && nanotime() > deadline {
+		if errno == fs.EQUEUED && machine.Nanotime() > deadline {
 			errno = abi.EIO
 		}
 		if errno != fs.EQUEUED {
@@ -166,7 +167,7 @@ func initFiles() {
 
 // fsNow is the time files are stamped with: the wall clock.
 func fsNow() fs.Timespec {
-	ns := bootWallNanos + nanotime()
+	ns := bootWallNanos + machine.Nanotime()
 	return fs.Timespec{Sec: ns / 1e9, Nsec: ns % 1e9}
 }
 

@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/goroutines"
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/unwind"
 )
@@ -30,7 +31,7 @@ func captureGoroutines(buf, size uintptr) uint64 {
 	if n < 0 {
 		return abi.Neg(abi.EIO)
 	}
-	nowNs := nanotime()
+	nowNs := machine.Nanotime()
 	count, used := uint64(0), uintptr(0)
 	var g goroutines.G
 	for i := 0; i < n; i++ {

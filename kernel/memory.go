@@ -5,6 +5,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/mm"
 	"github.com/unitrace/unitrace/kernel/options"
+	"github.com/unitrace/unitrace/kernel/sysvshm"
 )
 
 // shootdowns counts TLB flushes that had to reach every CPU (flushTLB, under the kernel lock).
@@ -147,3 +148,22 @@ func archLookup(va uintptr) (pa uintptr, flags uint64, ok bool) { return kpt.Loo
 func ptUnmapRange(start, end uintptr) int                       { return kpt.UnmapRange(start, end, freeUnmapped) }
 func ptProtect(va uintptr, prot uint32)                         { kpt.Protect(va, pteFor(prot)) }
 func ptUnmap(va uintptr) (pa uintptr, ok bool)                  { return kpt.Unmap(va) }
+
+// shms are the SysV shared memory segments, whose frames outlive their mappings.
+var shms sysvshm.Table
+
+// freeUnmapped frees a frame whose page was unmapped, unless a segment owns it.
+func freeUnmapped(pa uintptr) {
+	if shms.Owns(pa) {
+		return
+	}
+	frames.Free(pa)
+}
+
+// shmFrame is the frame behind page of region r, a shared one.
+func shmFrame(r mm.Region, page uintptr) (uintptr, bool) {
+	return shms.Frame(int(r.Shared-1), r.Off+(page-r.Start))
+}
+
+// pageUp rounds n up to a whole page.
+func pageUp(n uintptr) uintptr { return (n + pageSize - 1) &^ (pageSize - 1) }

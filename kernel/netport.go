@@ -24,12 +24,6 @@ import (
 // netBufSize is the size of each transmit buffer: one frame of the largest size fits.
 const netBufSize = sockwire.MaxFrame
 
-// netTxKey is the wait key of threads whose request did not fit the fill buffer.
-const netTxKey = 1<<62 | 1
-
-// netReplyKey is the wait key of the thread in slot while its request is with the host.
-func netReplyKey(slot int32) uintptr { return 1<<62 | 2 | uintptr(slot)<<8 }
-
 var netPort struct {
 	port         int // -1 when the launcher gave no net port (no networking)
 	fill, flight uintptr
@@ -200,7 +194,7 @@ func netFrame(h sockwire.Header, data []byte) {
 		return
 	}
 	r := netReplyData(slot, h, data)
-	tp.NetRPC.Emit4(uint64(h.Op), uint64(h.Handle), uint64(nanotime()-sockThreads[slot].net.sent), uint64(r))
+	tp.NetRPC.Emit4(uint64(h.Op), uint64(h.Handle), uint64(machine.Nanotime()-sockThreads[slot].net.sent), uint64(r))
 	netFinish(slot, r)
 }
 

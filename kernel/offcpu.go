@@ -169,10 +169,10 @@ func startBootOffCPU() {
 	armNext()
 }
 
-// sweepDeadline is the tick count of the next sweep on this CPU, 0 for none.
+// sweepNext is the tick count of the next sweep on this CPU, 0 for none.
 //
 //go:nosplit
-func sweepDeadline() uint64 {
+func sweepNext() uint64 {
 	if !sweep.on || machine.CPUIndex() != 0 {
 		return 0
 	}
@@ -194,7 +194,7 @@ func sweepIfDue(now uint64) {
 func (s *sweeper) run(now, weightNs uint64) {
 	s.sweeps++
 	s.seq++
-	nowNs := nanotime()
+	nowNs := machine.Nanotime()
 	n := s.reader.Start()
 	if n < 0 {
 		s.bad++
@@ -391,7 +391,7 @@ func flushOffCPU() {
 	if sweep.sweeps == 0 {
 		return
 	}
-	nowNs := nanotime()
+	nowNs := machine.Nanotime()
 	for i := range sweepTracked {
 		if sweepTracked[i].id != 0 {
 			sweep.flush(&sweepTracked[i], nowNs)

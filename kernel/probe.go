@@ -62,8 +62,8 @@ func reportWhereCPUIs(c int) {
 		klog.Log().S("cpu ").D(int64(c)).S(": no NMI on this architecture to ask where it is").NL()
 		return
 	}
-	deadline := nanotime() + probeWait
-	for p.done.Load() == 0 && nanotime() < deadline {
+	deadline := machine.Nanotime() + probeWait
+	for p.done.Load() == 0 && machine.Nanotime() < deadline {
 		machine.CPURelax()
 	}
 	if p.done.Load() == 0 {

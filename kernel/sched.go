@@ -6,7 +6,6 @@ import (
 	"github.com/unitrace/unitrace/kernel/timerq"
 	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/trace"
-	"github.com/unitrace/unitrace/trace/record"
 	"github.com/unitrace/unitrace/unwind"
 )
 
@@ -25,7 +24,7 @@ var (
 // enqueue makes slot runnable at the back of the queue (a blocked or new thread, or the running
 // one giving its CPU up), and wakes an idle CPU that may run it.
 func enqueue(slot int32) {
-	scheduler.Ready(slot, nanotime())
+	scheduler.Ready(slot, machine.Nanotime())
 	kickIdleCPU(slot)
 }
 
@@ -54,7 +53,7 @@ func switchTo(f *machine.Frame, prev, next int32) {
 func schedule(f *machine.Frame) {
 	cpu := machine.CPUIndex()
 	for {
-		prev, next := scheduler.Next(cpu, nanotime(), kernelClock)
+		prev, next := scheduler.Next(cpu, machine.Nanotime(), kernelClock)
 		if next == prev {
 			return // it takes back the thread that gave it up, or stays idle
 		}
@@ -99,7 +98,7 @@ func wake(slot int32, timedOut bool) {
 		return
 	}
 	if wakersOn {
-		noteWake(slot, timedOut)
+		wakeHook.get()(slot, timedOut)
 	}
 	threads[slot].timedOut = timedOut
 	sleepers.Remove(slot)
@@ -116,33 +115,6 @@ func yield(f *machine.Frame) {
 		enqueue(curSlot()) // switchTo saves its context from f
 	}
 	schedule(f)
-}
-
-// tick runs on every timer tick of every CPU, before the kernel lock: it reports whether the
-// tick has work under the lock (tickLocked). Most ticks have none, and take no lock: the lock
-// is the one thing CPUs contend for.
-func tick(f *machine.Frame) (needsLock bool) {
-	tp.TimerTick.Emit1(uint64(schedHints.runnable.Load()))
-	return tickNeedsLock()
-}
-
-// tickLocked wakes expired sleepers, then switches this CPU to a runnable thread if the policy
-// says a switch is due (the quantum is used up, or the CPU is idle).
-func tickLocked(f *machine.Frame) {
-	watchdogScan()
-	now := nanotime()
-	setWaker(record.WakerTimer)
-	n := sleepers.Expired(now, woken[:])
-	for i := 0; i < n; i++ {
-		wake(woken[i], true)
-	}
-	expireTimers(now, here().periodic)
-	expireTimerfds(now)
-	setWaker(record.WakerThread)
-	sampleLoad(now)
-	if scheduler.TickDue(machine.CPUIndex(), now) {
-		yield(f)
-	}
 }
 
 // sleepUntil arms a deadline for the running thread: the thread is woken with timedOut set

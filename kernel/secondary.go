@@ -58,8 +58,8 @@ func startSecondaries() {
 			klog.Log().S("smp: cpu ").D(int64(c)).S(" did not start").NL()
 		}
 	}
-	deadline := nanotime() + secondaryWait
-	for onlineCPUs() < numCPUs && nanotime() < deadline {
+	deadline := machine.Nanotime() + secondaryWait
+	for onlineCPUs() < numCPUs && machine.Nanotime() < deadline {
 		machine.CPURelax()
 	}
 	if numCPUs > 1 || options.Kernel.Verbose {
@@ -96,7 +96,7 @@ func secondaryMain(cpu uint64) {
 // spinMaskedForTest keeps this CPU busy in the kernel with interrupts masked for 3 s
 // (unitrace.debug=maskspin): a CPU the watchdog sees take no tick, and has to probe.
 func spinMaskedForTest() {
-	for end := nanotime() + 3e9; nanotime() < end; {
+	for end := machine.Nanotime() + 3e9; machine.Nanotime() < end; {
 		machine.CPURelax()
 	}
 }

@@ -149,7 +149,7 @@ func mountShare(d *shareDev, s boot.Share) int {
 		return errno
 	}
 	d.ready = true
-	deadline := nanotime() + shareMountTimeout
+	deadline := machine.Nanotime() + shareMountTimeout
 	for {
 		pollShares()
 		if done, errno := f.Mounted(); done {
@@ -158,7 +158,7 @@ func mountShare(d *shareDev, s boot.Share) int {
 			}
 			break
 		}
-		if nanotime() > deadline {
+		if machine.Nanotime() > deadline {
 			klog.Log().S("shared directory: no 9P reply in ").D(shareMountTimeout / 1e9).S(" s").NL()
 			return abi.EIO
 		}
@@ -212,7 +212,7 @@ func shareSend(d *shareDev) {
 	f := rootNS.Share(d.fs)
 	buf := d.buffers()
 	for {
-		tag, n, ok := f.NextSend(nanotime())
+		tag, n, ok := f.NextSend(machine.Nanotime())
 		if !ok {
 			return
 		}
@@ -269,7 +269,7 @@ func shareComplete(d *shareDev, f *p9fs.FS, c virtio.NineCompletion) {
 	for tag := range d.tokens {
 		if d.tokens[tag] == c.Token && c.Token != 0 {
 			d.tokens[tag] = 0
-			trip := f.Complete(uint16(tag), c.Len, nanotime())
+			trip := f.Complete(uint16(tag), c.Len, machine.Nanotime())
 			tp.ShareRPC.Emit4(uint64(d.fs), uint64(trip.Type), uint64(trip.Latency), uint64(trip.Bytes))
 			if trip.Err != p9.OK {
 				klog.Log().S("shared directory: malformed 9P reply to type ").U(uint64(trip.Type)).S(": ").S(trip.Err.String()).NL()

@@ -90,3 +90,15 @@ func sendProbe(c int) bool {
 	amd64.SendNMI(apicIDs[c&(maxCPUs-1)])
 	return true
 }
+
+// readPhys reads physical memory for the start_info parser: the boot page tables identity-map
+// the low 4 GiB.
+func readPhys(pa uintptr, dst []byte) bool {
+	if pa+uintptr(len(dst)) < pa || pa+uintptr(len(dst)) > 4<<30 {
+		return false
+	}
+	for i := range dst {
+		dst[i] = *(*byte)(machine.Ptr(pa + uintptr(i)))
+	}
+	return true
+}

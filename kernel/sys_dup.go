@@ -17,7 +17,7 @@ const (
 
 func sysDupImpl(old int) uint64 {
 	r, errno := fds.Dup(old, 0, false)
-	return errnoOr(errno, uint64(r))
+	return abi.ErrnoOr(errno, uint64(r))
 }
 
 // sysDup3Impl replaces new with a descriptor of old's file, releasing the file new was the last
@@ -42,7 +42,7 @@ func sysDup3Impl(old, new, flags int) uint64 {
 		afterSocketClose(new, sock)
 	}
 	closeOrphans()
-	return errnoOr(errno, uint64(r))
+	return abi.ErrnoOr(errno, uint64(r))
 }
 
 // sysDup2Impl is dup3 but for old == new, which dup2 allows: it returns new if old is open.
@@ -62,8 +62,8 @@ func sysFcntlImpl(f *machine.Frame, n, cmd int, arg uintptr) (uint64, bool) {
 		return sysFcntlLockImpl(f, n, cmd, arg)
 	case fDupfd, fDupfdCloexec:
 		r, errno := fds.Dup(n, int(int32(arg)), cmd == fDupfdCloexec)
-		return errnoOr(errno, uint64(r)), true
+		return abi.ErrnoOr(errno, uint64(r)), true
 	}
 	r, errno := fds.Fcntl(n, cmd, arg)
-	return errnoOr(errno, uint64(r)), true
+	return abi.ErrnoOr(errno, uint64(r)), true
 }

@@ -186,12 +186,12 @@ func sysEpollPwaitImpl(f *machine.Frame, nr uint64, epfd int, events uintptr, ma
 			if timeoutNs == 0 {
 				return 0, true
 			}
-			deadline = nanotime() + timeoutNs
+			deadline = machine.Nanotime() + timeoutNs
 		}
 	case int32(timeout) == 0:
 		return 0, true
 	case int32(timeout) > 0:
-		deadline = nanotime() + int64(int32(timeout))*1_000_000
+		deadline = machine.Nanotime() + int64(int32(timeout))*1_000_000
 	}
 	t := cur()
 	if t.sig.Next() != 0 {
@@ -293,4 +293,20 @@ func sysUnameImpl(addr uintptr) uint64 {
 		copy(b[i*65:i*65+64], s)
 	}
 	return 0
+}
+
+// completeEpollWait collects the events of the epoll_pwait the thread in slot waits in, woken:
+// its result, or a new wait when none is ready and it has not timed out.
+func completeEpollWait(f *machine.Frame, slot int32) {
+	t := &threads[slot]
+	n, errno := epollCollect(int(t.waitFD), t.waitAddr, int(t.waitCount))
+	switch {
+	case errno != 0:
+		machine.SetSysRet(f, abi.Neg(errno))
+	case n > 0 || t.timedOut:
+		machine.SetSysRet(f, uint64(n))
+	default:
+		t.wait = waitEpoll
+		rearm(slot, fdKey(int(t.waitFD)))
+	}
 }

@@ -60,3 +60,9 @@ func abandonFIFOOpen(slot int32) {
 		closeFD(int(threads[slot].waitFD))
 	}
 }
+
+// fifoInterrupted restarts a FIFO's open a signal woke, its descriptor closed.
+func fifoInterrupted(f *machine.Frame, slot int32) (uint64, bool) {
+	abandonFIFOOpen(slot)
+	return 0, true
+}

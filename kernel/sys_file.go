@@ -207,7 +207,7 @@ func sysPreadImpl(n int, buf, count uintptr, off int64) uint64 {
 		return abi.Neg(errno)
 	}
 	got, _, errno := fileRead(f, off, buf, count)
-	return errnoOr(errno, uint64(got))
+	return abi.ErrnoOr(errno, uint64(got))
 }
 
 func sysPwriteImpl(n int, buf, count uintptr, off int64) uint64 {
@@ -219,7 +219,7 @@ func sysPwriteImpl(n int, buf, count uintptr, off int64) uint64 {
 		return abi.Neg(errno)
 	}
 	got, _, _, errno := fileWrite(f, off, buf, count)
-	return errnoOr(errno, uint64(got))
+	return abi.ErrnoOr(errno, uint64(got))
 }
 
 // iovecs: struct iovec is two 8-byte words, base and length; a call takes at most UIO_MAXIOV.
@@ -498,7 +498,7 @@ func sysFstatImpl(n int, buf uintptr) uint64 {
 	if errno == 0 {
 		errno = putStat(buf, &st)
 	}
-	return errnoOr(errno, 0)
+	return abi.ErrnoOr(errno, 0)
 }
 
 // sysFtruncateImpl sets an open file's size: it must be a regular file open for writing (else
@@ -518,14 +518,14 @@ func sysFtruncateImpl(n int, size int64) uint64 {
 	case !canWrite(f) || st.Mode&fs.S_IFMT != fs.S_IFREG:
 		return abi.Neg(abi.EINVAL)
 	}
-	return errnoOr(rootNS.Ftruncate(&fsPages, f.Node, size, fsNow()), 0)
+	return abi.ErrnoOr(rootNS.Ftruncate(&fsPages, f.Node, size, fsNow()), 0)
 }
 
 // sysFsyncImpl is fsync and fdatasync: files live in memory, so there is nothing to write back;
 // descriptors that are not files cannot sync (EINVAL), as on Linux.
 func sysFsyncImpl(n int) uint64 {
 	_, errno := fileOf(n, abi.EINVAL)
-	return errnoOr(errno, 0)
+	return abi.ErrnoOr(errno, 0)
 }
 
 // sysSyncFileRangeImpl is sync_file_range: nothing to write back once the arguments pass
@@ -552,7 +552,7 @@ func sysFchmodImpl(n int, mode uint32) uint64 {
 		return abi.Neg(errno)
 	}
 	at := vfs.At{Root: rootNS.Root(), Dir: f.Node}
-	return errnoOr(rootNS.Chmod(at, nil, mode, fs.AT_EMPTY_PATH, fsNow()), 0)
+	return abi.ErrnoOr(rootNS.Chmod(at, nil, mode, fs.AT_EMPTY_PATH, fsNow()), 0)
 }
 
 // sysFchownImpl: the program is root and files have no owner but root, so a change of owner is
@@ -592,7 +592,7 @@ func sysFstatfsImpl(n int, buf uintptr) uint64 {
 		}
 		return abi.Neg(abi.EINVAL)
 	}
-	return errnoOr(putStatfs(buf, f.Node), 0)
+	return abi.ErrnoOr(putStatfs(buf, f.Node), 0)
 }
 
 // sysFchdirImpl makes an open directory (O_PATH too) the working directory.
@@ -611,7 +611,7 @@ func sysFchdirImpl(n int) uint64 {
 	case st.Mode&fs.S_IFMT != fs.S_IFDIR:
 		return abi.Neg(abi.ENOTDIR)
 	}
-	return errnoOr(setCwd(f.Node, rootNS.Acquire(f.Node)), 0)
+	return abi.ErrnoOr(setCwd(f.Node, rootNS.Acquire(f.Node)), 0)
 }
 
 // setCwd makes n, whose reference the caller took (errno 0), the working directory.
@@ -646,5 +646,5 @@ func closeFD(n int) uint64 {
 		afterSocketClose(n, sock)
 	}
 	closeOrphans()
-	return errnoOr(errno, 0)
+	return abi.ErrnoOr(errno, 0)
 }

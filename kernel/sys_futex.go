@@ -1,13 +1,9 @@
 package kernel
 
 import (
-	"encoding/binary"
-
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/tp"
-
-	"github.com/unitrace/unitrace/kernel/waitq"
 )
 
 // futex, sleeping and clocks.
@@ -33,14 +29,6 @@ func futexHasTimeout(cmd int) bool {
 	}
 	return false
 }
-
-// futexes holds every blocked thread, keyed by what it waits for: a futex word's address, or a
-// synthetic key above the user address range (fdKey, portKey).
-var futexes waitq.Table
-
-// fdKey is what a thread blocked on descriptor fd waits for: epoll_pwait on an epoll instance,
-// a blocking read of an eventfd. Whatever may change fd's readiness wakes it (wakeFDWaiters).
-func fdKey(fd int) uintptr { return 1<<63 | uintptr(fd) }
 
 // sysFutexImpl serves FUTEX_WAIT and FUTEX_WAKE (private or not: one process), with a relative
 // CLOCK_MONOTONIC timeout for WAIT, and their BITSET forms with a full mask (absolute timeout).
@@ -102,9 +90,9 @@ func sysFutexImpl(f *machine.Frame, uaddr uintptr, op int, val uint32, timeout u
 			}
 			deadline = ns
 		} else {
-			deadline = nanotime() + ns
+			deadline = machine.Nanotime() + ns
 		}
-		if deadline <= nanotime() {
+		if deadline <= machine.Nanotime() {
 			return abi.Neg(abi.ETIMEDOUT), true
 		}
 	}
@@ -119,122 +107,6 @@ func sysFutexImpl(f *machine.Frame, uaddr uintptr, op int, val uint32, timeout u
 	block(f, waitFutex)
 	return 0, false
 }
-
-// futexWake wakes up to n threads waiting on uaddr and returns how many it woke.
-func futexWake(uaddr uintptr, n int) int {
-	if n <= 0 {
-		return 0
-	}
-	if n > len(woken) {
-		n = len(woken)
-	}
-	k := futexes.Wake(uaddr, n, woken[:])
-	for i := 0; i < k; i++ {
-		wake(woken[i], false)
-	}
-	if uaddr < 1<<47 {
-		tp.FutexWake.Emit2(uint64(uaddr), uint64(k)) // real futex words, not the kernel's own keys
-	}
-	return k
-}
-
-// completeWait finishes the system call of a thread that blocked, now that it runs again: it
-// stores the result in f, or blocks the thread again if the wake-up was spurious.
-func completeWait(f *machine.Frame, slot int32) {
-	t := &threads[slot]
-	kind := t.wait
-	t.wait = waitNone
-	if t.interrupted {
-		t.interrupted = false
-		tp.SyscallExit.Emit2(t.sysNr, completeInterrupted(f, slot, kind))
-		return
-	}
-	switch kind {
-	case waitFutex:
-		if t.timedOut {
-			machine.SetSysRet(f, abi.Neg(abi.ETIMEDOUT))
-		} else {
-			machine.SetSysRet(f, 0)
-		}
-	case waitSleep:
-		machine.SetSysRet(f, 0)
-	case waitEpoll:
-		n, errno := epollCollect(int(t.waitFD), t.waitAddr, int(t.waitCount))
-		switch {
-		case errno != 0:
-			machine.SetSysRet(f, abi.Neg(errno))
-		case n > 0 || t.timedOut:
-			machine.SetSysRet(f, uint64(n))
-		default:
-			t.wait = kind
-			rearm(slot, fdKey(int(t.waitFD)))
-		}
-	case waitDevice:
-		completeDeviceWait(f, slot)
-	case waitPipe:
-		completePipeWait(f, slot)
-	case waitFIFO:
-		completeFIFOWait(f, slot)
-	case waitLock:
-		completeLockWait(f, slot)
-	case waitRerun:
-		completeRerun(f, slot)
-	case waitConsole:
-		completeConsoleWait(f, slot)
-	case waitPoll:
-		completePollWait(f, slot)
-	case waitNet:
-		completeNetWait(f, slot)
-	case waitShare:
-		completeShareWait(f, slot)
-	case waitSplice:
-		completeSpliceWait(f, slot)
-	case waitEventfd:
-		if ret, done := counterRead(int(t.waitFD), t.waitAddr); done {
-			machine.SetSysRet(f, ret)
-		} else {
-			t.wait = kind
-			rearm(slot, fdKey(int(t.waitFD)))
-		}
-	}
-	if t.wait == waitNone && kind != waitNone {
-		tp.SyscallExit.Emit2(t.sysNr, machine.SysRet(f)) // the pair of the syscall_enter before the wait
-	}
-}
-
-// readTimespec reads a struct timespec and returns it in nanoseconds, or -1 if it is invalid.
-func readTimespec(addr uintptr) (int64, bool) {
-	b, ok := userBytes(addr, 16, false)
-	if !ok {
-		return 0, false
-	}
-	sec, nsec := int64(binary.LittleEndian.Uint64(b[0:8])), int64(binary.LittleEndian.Uint64(b[8:16]))
-	if sec < 0 || nsec < 0 || nsec >= 1e9 {
-		return -1, true
-	}
-	if sec > (1<<62)/1_000_000_000 {
-		sec = (1 << 62) / 1_000_000_000 // far enough in the future
-	}
-	return sec*1e9 + nsec, true
-}
-
-func writeTimespec(addr uintptr, ns int64) bool {
-	b, ok := userBytes(addr, 16, true)
-	if !ok {
-		return false
-	}
-	putTimespec(b, ns)
-	return true
-}
-
-// putTimespec stores ns as a struct timespec in b (16 bytes).
-func putTimespec(b []byte, ns int64) {
-	binary.LittleEndian.PutUint64(b[0:8], uint64(ns/1e9))
-	binary.LittleEndian.PutUint64(b[8:16], uint64(ns%1e9))
-}
-
-// bootWallNanos is the wall-clock time at monotonic zero, from the CMOS clock at boot.
-var bootWallNanos int64
 
 func wallOffset() int64 { return bootWallNanos }
 
@@ -267,7 +139,7 @@ func sysNanosleepImpl(f *machine.Frame, req, rem uintptr) (uint64, bool) {
 	if ns < 0 {
 		return abi.Neg(abi.EINVAL), true
 	}
-	return sleepFor(f, nanotime()+ns, rem)
+	return sleepFor(f, machine.Nanotime()+ns, rem)
 }
 
 // sysClockNanosleepImpl is clock_nanosleep(id, flags, req, rem): a sleep on clock id, relative
@@ -303,9 +175,9 @@ func sysClockNanosleepImpl(f *machine.Frame, id int32, flags int, req, rem uintp
 	if !ok {
 		return abi.Neg(abi.EINVAL), true
 	}
-	deadline := nanotime() + ns
+	deadline := machine.Nanotime() + ns
 	if flags&timerAbstime != 0 {
-		deadline = nanotime() + (ns - now)
+		deadline = machine.Nanotime() + (ns - now)
 		rem = 0 // an absolute sleep has no time left to report
 	}
 	return sleepFor(f, deadline, rem)
@@ -314,7 +186,7 @@ func sysClockNanosleepImpl(f *machine.Frame, id int32, flags int, req, rem uintp
 // sleepFor blocks the running thread until deadline; a signal that interrupts the sleep writes
 // the time left to rem, if not 0.
 func sleepFor(f *machine.Frame, deadline int64, rem uintptr) (uint64, bool) {
-	if deadline <= nanotime() {
+	if deadline <= machine.Nanotime() {
 		return 0, true
 	}
 	cur().deadline = deadline

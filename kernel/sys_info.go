@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/loadavg"
@@ -52,7 +53,7 @@ func sysSysinfoImpl(addr uintptr) uint64 {
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
-	now := nanotime()
+	now := machine.Nanotime()
 	sampleLoad(now)
 	clear(b)
 	up := now / 1e9
@@ -80,7 +81,7 @@ func sysGettimeofdayImpl(tv, tz uintptr) uint64 {
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
-		putTimeval(b, bootWallNanos+nanotime())
+		putTimeval(b, bootWallNanos+machine.Nanotime())
 	}
 	if tz != 0 {
 		b, ok := userBytes(tz, 8, true)
@@ -94,7 +95,7 @@ func sysGettimeofdayImpl(tv, tz uintptr) uint64 {
 
 // sysTimeImpl is time(2): the wall clock's seconds, also stored at tloc unless it is NULL.
 func sysTimeImpl(tloc uintptr) uint64 {
-	sec := uint64((bootWallNanos + nanotime()) / 1e9)
+	sec := uint64((bootWallNanos + machine.Nanotime()) / 1e9)
 	if tloc != 0 && !writeUser64(tloc, sec) {
 		return abi.Neg(abi.EFAULT)
 	}
@@ -205,5 +206,5 @@ func sysSetrlimitImpl(resource int, addr uintptr) uint64 {
 		return abi.Neg(abi.EFAULT)
 	}
 	_, errno := limits().Set(resource, l)
-	return errnoOr(errno, 0)
+	return abi.ErrnoOr(errno, 0)
 }

@@ -47,7 +47,7 @@ func sysIoctlImpl(f *machine.Frame, n int, req uint32, arg uintptr) (uint64, boo
 			cloexec = fd.FD_CLOEXEC
 		}
 		_, errno := fds.Fcntl(n, fd.F_SETFD, cloexec)
-		return errnoOr(errno, 0), true
+		return abi.ErrnoOr(errno, 0), true
 	case termios.FIONBIO:
 		on, ok := readUser32(arg)
 		if !ok {
@@ -134,7 +134,7 @@ func setNonblock(n int, on bool) uint64 {
 		fl &^= fd.O_NONBLOCK
 	}
 	_, errno = fds.Fcntl(n, fd.F_SETFL, uintptr(fl))
-	return errnoOr(errno, 0)
+	return abi.ErrnoOr(errno, 0)
 }
 
 func ioctlFIONREAD(f *machine.Frame, n int, kind fd.Kind, arg uintptr) (uint64, bool) {

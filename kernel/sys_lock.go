@@ -40,9 +40,6 @@ const (
 
 var fileLocks filelock.Table
 
-// lockKey is the wait key of the threads waiting for a lock.
-const lockKey = 1<<62 | 1
-
 // ownerOf is the filelock owner of open file description d.
 func ownerOf(d int) uint32 { return uint32(d) + 1 }
 
@@ -177,7 +174,7 @@ func setLock(f *machine.Frame, l filelock.Lock, wait bool) (uint64, bool) {
 	if l.Type == filelock.Unlock || l.Class == filelock.Flock {
 		futexWake(lockKey, maxThreads) // an unlock, or a flock conversion that dropped a lock
 	}
-	return errnoOr(errno, 0), true
+	return abi.ErrnoOr(errno, 0), true
 }
 
 // completeLockWait tries the lock of the thread in slot again after a release.
@@ -189,7 +186,7 @@ func completeLockWait(f *machine.Frame, slot int32) {
 		rearm(slot, lockKey)
 		return
 	}
-	machine.SetSysRet(f, errnoOr(errno, 0))
+	machine.SetSysRet(f, abi.ErrnoOr(errno, 0))
 }
 
 // fileKey names a file among all file systems for the lock table.

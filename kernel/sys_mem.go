@@ -31,8 +31,6 @@ func errnoIf(c bool, a, b int) int {
 	return b
 }
 
-func pageUp(n uintptr) uintptr { return (n + pageSize - 1) &^ (pageSize - 1) }
-
 // sysMmapImpl serves anonymous mappings with Linux semantics: hints honoured when free,
 // MAP_FIXED exact (replacing what was there with fresh zero pages), PROT_NONE reservations that
 // cost no frames; pages are populated on first touch.

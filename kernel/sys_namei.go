@@ -57,7 +57,7 @@ func openPath(dirfd int32, pathAddr uintptr, flags int, mode uint32) (ret uint64
 		}
 		if errno == errTTY {
 			r, errno := fds.OpenConsole(flags)
-			return errnoOr(errno, uint64(r)), fifo
+			return abi.ErrnoOr(errno, uint64(r)), fifo
 		}
 		return abi.Neg(errno), fifo
 	}
@@ -104,7 +104,7 @@ func sysMkdiratImpl(dirfd int32, pathAddr uintptr, mode uint32) uint64 {
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return errnoOr(rootNS.Mkdir(&fsPages, at, path, mode&^umask, fsNow()), 0)
+	return abi.ErrnoOr(rootNS.Mkdir(&fsPages, at, path, mode&^umask, fsNow()), 0)
 }
 
 // sysMknodatImpl makes a file, device node, FIFO or socket; dev is the 32-bit device number the
@@ -123,7 +123,7 @@ func sysMknodatImpl(dirfd int32, pathAddr uintptr, mode uint32, dev uint32) uint
 		return abi.Neg(errno)
 	}
 	mode = mode&fs.S_IFMT | mode&fs.PermMask&^umask
-	return errnoOr(rootNS.Mknod(&fsPages, at, path, mode, uint64(dev), fsNow()), 0)
+	return abi.ErrnoOr(rootNS.Mknod(&fsPages, at, path, mode, uint64(dev), fsNow()), 0)
 }
 
 func sysUnlinkatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
@@ -134,7 +134,7 @@ func sysUnlinkatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return errnoOr(rootNS.Unlink(&fsPages, at, path, flags, fsNow()), 0)
+	return abi.ErrnoOr(rootNS.Unlink(&fsPages, at, path, flags, fsNow()), 0)
 }
 
 func sysRenameat2Impl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uintptr, flags uint32) uint64 {
@@ -151,7 +151,7 @@ func sysRenameat2Impl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr u
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return errnoOr(rootNS.Rename(&fsPages, oldAt, oldpath, newAt, newpath, flags, fsNow()), 0)
+	return abi.ErrnoOr(rootNS.Rename(&fsPages, oldAt, oldpath, newAt, newpath, flags, fsNow()), 0)
 }
 
 func sysLinkatImpl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uintptr, flags int) uint64 {
@@ -175,7 +175,7 @@ func sysLinkatImpl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uint
 		}
 		return abi.Neg(errno)
 	}
-	return errnoOr(rootNS.Link(&fsPages, oldAt, oldpath, newAt, newpath, flags, fsNow()), 0)
+	return abi.ErrnoOr(rootNS.Link(&fsPages, oldAt, oldpath, newAt, newpath, flags, fsNow()), 0)
 }
 
 // sysSymlinkatImpl makes a symbolic link at path to target, which is copied as a path is.
@@ -191,7 +191,7 @@ func sysSymlinkatImpl(targetAddr uintptr, dirfd int32, pathAddr uintptr) uint64 
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return errnoOr(rootNS.Symlink(&fsPages, target, at, path, fsNow()), 0)
+	return abi.ErrnoOr(rootNS.Symlink(&fsPages, target, at, path, fsNow()), 0)
 }
 
 // sysReadlinkatImpl copies a symbolic link's target, cut to bufsiz, to buf. An empty path names
@@ -246,7 +246,7 @@ func sysNewfstatatImpl(dirfd int32, pathAddr, buf uintptr, flags int) uint64 {
 	if errno == 0 {
 		errno = putStat(buf, &st)
 	}
-	return errnoOr(errno, 0)
+	return abi.ErrnoOr(errno, 0)
 }
 
 // statx's mask bit that is reserved for a future struct statx, and its sync flags' value that
@@ -265,7 +265,7 @@ func sysStatxImpl(dirfd int32, pathAddr uintptr, flags int, mask uint32, buf uin
 	if errno == 0 {
 		errno = putStatx(buf, &st)
 	}
-	return errnoOr(errno, 0)
+	return abi.ErrnoOr(errno, 0)
 }
 
 func sysFaccessatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
@@ -277,7 +277,7 @@ func sysFaccessatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uin
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return errnoOr(rootNS.Access(at, path, mode, flags), 0)
+	return abi.ErrnoOr(rootNS.Access(at, path, mode, flags), 0)
 }
 
 func sysFchmodatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
@@ -288,7 +288,7 @@ func sysFchmodatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return errnoOr(rootNS.Chmod(at, path, mode, flags, fsNow()), 0)
+	return abi.ErrnoOr(rootNS.Chmod(at, path, mode, flags, fsNow()), 0)
 }
 
 // sysFchownatImpl: as fchown, a change of owner is accepted and changes nothing, once the file
@@ -298,7 +298,7 @@ func sysFchownatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
 		return abi.Neg(abi.EINVAL)
 	}
 	_, errno := statAt(dirfd, pathAddr, flags)
-	return errnoOr(errno, 0)
+	return abi.ErrnoOr(errno, 0)
 }
 
 func sysTruncateImpl(pathAddr uintptr, size int64) uint64 {
@@ -309,7 +309,7 @@ func sysTruncateImpl(pathAddr uintptr, size int64) uint64 {
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return errnoOr(rootNS.Truncate(&fsPages, at, path, size, fsNow()), 0)
+	return abi.ErrnoOr(rootNS.Truncate(&fsPages, at, path, size, fsNow()), 0)
 }
 
 // sysUtimensatImpl sets a file's access and modification times from the two timespecs at times
@@ -381,13 +381,13 @@ func setTimes(dirfd int32, pathAddr uintptr, atime, mtime fs.Timespec, flags int
 			return abi.Neg(errno)
 		}
 		at := vfs.At{Root: rootNS.Root(), Dir: f.Node}
-		return errnoOr(rootNS.Utimens(at, nil, atime, mtime, fs.AT_EMPTY_PATH, fsNow()), 0)
+		return abi.ErrnoOr(rootNS.Utimens(at, nil, atime, mtime, fs.AT_EMPTY_PATH, fsNow()), 0)
 	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return errnoOr(rootNS.Utimens(at, path, atime, mtime, flags, fsNow()), 0)
+	return abi.ErrnoOr(rootNS.Utimens(at, path, atime, mtime, flags, fsNow()), 0)
 }
 
 func sysStatfsImpl(pathAddr, buf uintptr) uint64 {
@@ -399,7 +399,7 @@ func sysStatfsImpl(pathAddr, buf uintptr) uint64 {
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return errnoOr(putStatfs(buf, n), 0)
+	return abi.ErrnoOr(putStatfs(buf, n), 0)
 }
 
 func sysChdirImpl(pathAddr uintptr) uint64 {
@@ -407,7 +407,7 @@ func sysChdirImpl(pathAddr uintptr) uint64 {
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return errnoOr(setCwd(rootNS.Chdir(at, path)), 0)
+	return abi.ErrnoOr(setCwd(rootNS.Chdir(at, path)), 0)
 }
 
 // sysGetcwdImpl copies the working directory's path and its NUL to buf: ERANGE if size has no

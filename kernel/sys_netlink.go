@@ -60,7 +60,7 @@ func netlinkSocket(typ, proto int) uint64 {
 		return abi.Neg(abi.EPROTONOSUPPORT)
 	}
 	n, errno := fds.NetlinkSocket(typ&(sockNonblock|sockCloexec), typ&sockTypeMask == sockRaw, uint8(proto))
-	return errnoOr(errno, uint64(n))
+	return abi.ErrnoOr(errno, uint64(n))
 }
 
 // sockaddrNL is struct sockaddr_nl of port and groups.
@@ -98,7 +98,7 @@ func netlinkSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 		if errno != 0 {
 			return abi.Neg(errno)
 		}
-		return errnoOr(fds.NetlinkBind(n, port, groups, processID), 0)
+		return abi.ErrnoOr(fds.NetlinkBind(n, port, groups, processID), 0)
 	case sockwire.OpConnect:
 		if b, ok := userBytes(c.addr, 2, false); ok && binary.LittleEndian.Uint16(b) == 0 {
 			return 0 // AF_UNSPEC: back to sending to the kernel, which it never left
@@ -168,7 +168,7 @@ func netlinkSetsockopt(n int, level, name int64, val, valLen uintptr) uint64 {
 		}
 		fds.NetlinkAutobind(n, processID)
 		_, _, port, _, _ = fds.NetlinkInfo(n)
-		return errnoOr(fds.NetlinkBind(n, port, groups, processID), 0)
+		return abi.ErrnoOr(fds.NetlinkBind(n, port, groups, processID), 0)
 	}
 	fds.NetlinkSetOpt(n, int(name), v != 0)
 	return 0
@@ -240,7 +240,7 @@ func netlinkMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, m
 			case groups != 0:
 				// To a multicast group: no socket of the guest's hears one.
 				total, errno := userIOLen(c.src, c.srcLen, c.srcVec)
-				return errnoOr(errno, total), true
+				return abi.ErrnoOr(errno, total), true
 			}
 		}
 		return netlinkSend(n, c.srcVec, c.src, c.srcLen)

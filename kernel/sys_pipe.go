@@ -133,7 +133,7 @@ func pipeIO(slot int32, n int, write, vec bool, buf, count uintptr, skip uint64)
 		if errno == abi.EAGAIN {
 			errno = 0 // a read of nothing: 0, even from an empty pipe
 		}
-		return errnoOr(errno, 0), true, 0
+		return abi.ErrnoOr(errno, 0), true, 0
 	}
 	moved = skip
 	if write && total <= fd.PipeBuf && skip == 0 && vec {
@@ -223,4 +223,13 @@ func pipeMove(n int, write bool, b []byte) (int, int) {
 func afterPipeClose(n, p int) {
 	futexWake(fdKey(n), maxThreads)
 	wakePipe(p)
+}
+
+// pipeInterrupted ends a pipe read or write a signal woke: with the bytes it moved, or restarted
+// if it moved none.
+func pipeInterrupted(f *machine.Frame, slot int32) (uint64, bool) {
+	if moved := threads[slot].waitArg; moved > 0 {
+		return moved, false
+	}
+	return 0, true
 }

@@ -22,9 +22,6 @@ import (
 // returns (its frame keeps the thread's own mask), as Linux's saved_sigmask; the remaining time
 // goes back to a timeout that was given and not zero.
 
-// pollKey is what polling threads wait on: no descriptor's key (fdKey), no user address.
-const pollKey = 1<<63 | 1<<62
-
 // pollWaiters counts the threads waiting on pollKey, so that wakeFDWaiters wakes it only then.
 var pollWaiters int
 
@@ -171,7 +168,7 @@ func applyWaitMask(m uint64) {
 func pollWait(f *machine.Frame, c pollCall, timeout int64) (uint64, bool) {
 	var deadline int64
 	if timeout > 0 {
-		deadline = nanotime() + timeout
+		deadline = machine.Nanotime() + timeout
 	}
 	n, errno := pollScan(&c, timeout == 0)
 	switch {
@@ -215,10 +212,10 @@ func completePollWait(f *machine.Frame, slot int32) {
 }
 
 // pollInterrupted ends the wait of a polling thread that a signal woke: EINTR, and the time left.
-func pollInterrupted(f *machine.Frame, slot int32) {
+func pollInterrupted(f *machine.Frame, slot int32) (uint64, bool) {
 	pollWaiters--
 	pollFinish(&pollCalls[slot], threads[slot].deadline)
-	machine.SetSysRet(f, abi.Neg(abi.EINTR))
+	return abi.Neg(abi.EINTR), false
 }
 
 // pollFinish writes the time left to deadline (0 when there was no wait) back to the call's
@@ -230,7 +227,7 @@ func pollFinish(c *pollCall, deadline int64) {
 	}
 	left := int64(0)
 	if deadline != 0 {
-		left = max(deadline-nanotime(), 0)
+		left = max(deadline-machine.Nanotime(), 0)
 	}
 	b, ok := userBytes(c.timeout, 16, true)
 	if !ok {

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/mm"
 	"github.com/unitrace/unitrace/kernel/sysvshm"
 )
@@ -12,8 +13,6 @@ import (
 // unmapping never frees (freeUnmapped): the segment owns them until it is removed and its last
 // mapping has gone. How many mappings a segment has (shm_nattch) is counted from the regions
 // after every edit that can add or remove one (shmCount), as Linux counts a segment's vmas.
-
-var shms sysvshm.Table
 
 // shmat(2) flags (include/uapi/linux/shm.h) and shmctl(2) commands (include/uapi/linux/ipc.h,
 // shm.h).
@@ -41,20 +40,7 @@ const (
 // shmCred is the caller: the one process, run by root.
 func shmCred() sysvshm.Cred { return sysvshm.Cred{PID: int32(processID)} }
 
-func wallSeconds() int64 { return (bootWallNanos + nanotime()) / 1e9 }
-
-// freeUnmapped frees a frame whose page was unmapped, unless a segment owns it.
-func freeUnmapped(pa uintptr) {
-	if shms.Owns(pa) {
-		return
-	}
-	frames.Free(pa)
-}
-
-// shmFrame is the frame behind page of region r, a shared one.
-func shmFrame(r mm.Region, page uintptr) (uintptr, bool) {
-	return shms.Frame(int(r.Shared-1), r.Off+(page-r.Start))
-}
+func wallSeconds() int64 { return (bootWallNanos + machine.Nanotime()) / 1e9 }
 
 // shmCount recounts every segment's mappings after an edit of the address space; a removed
 // segment left with none goes, its frames freed (their pages are unmapped by then).

@@ -267,7 +267,7 @@ func sockQueue(slot int32) (ok bool, ret uint64, done bool) {
 	if sending {
 		copy(data[k:], netScratch[:dataLen-len(addr)])
 	}
-	n.waiting, n.sent = true, nanotime()
+	n.waiting, n.sent = true, machine.Nanotime()
 	netFlush()
 	return true, 0, false
 }
@@ -531,4 +531,18 @@ func moveUser(b []byte, buf, count uintptr, vec bool, skip uint64, toUser bool) 
 		b = b[k:]
 	}
 	return true
+}
+
+// sockWaitInterruptible: a signal ends a socket call's wait for readiness, never one whose
+// request is with the host, or about to be: its reply must be taken.
+func sockWaitInterruptible(slot int32) bool { return sockThreads[slot].sock.phase == phaseReady }
+
+// sockInterrupted ends a socket call a signal woke: with the bytes a blocking send moved, or,
+// having given back what it reserved, restarted.
+func sockInterrupted(f *machine.Frame, slot int32) (uint64, bool) {
+	if moved := sockThreads[slot].sock.moved; moved > 0 {
+		return sockSpliceEnd(slot, moved), false
+	}
+	sockAbandon(slot)
+	return 0, true
 }

@@ -95,9 +95,9 @@ func sysExitThread(f *machine.Frame, code int) {
 	schedule(f)
 }
 
-// exitGroup ends the program: the other CPUs stop first (so no record is produced behind the
+// exitProgram ends the program: the other CPUs stop first (so no record is produced behind the
 // final flush), then the console's last line says the status, and the machine stops.
-func exitGroup(code int) {
+func exitProgram(code int) {
 	if !stopOtherCPUs() {
 		parkForGood() // another CPU is stopping the machine already
 	}

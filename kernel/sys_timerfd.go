@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/timerfd"
@@ -76,7 +77,7 @@ func sysTimerfdSettimeImpl(n int, flags int, newAddr, oldAddr uintptr) uint64 {
 	if abs && value != 0 && timerfds.Realtime(id) {
 		value = max(value-bootWallNanos, 1)
 	}
-	oldValue, oldInterval, _ := timerfds.Set(id, value, interval, abs, nanotime())
+	oldValue, oldInterval, _ := timerfds.Set(id, value, interval, abs, machine.Nanotime())
 	timerfdChanged(n, id)
 	if oldAddr != 0 {
 		if !writeTimespec(oldAddr, oldInterval) || !writeTimespec(oldAddr+16, oldValue) {
@@ -91,7 +92,7 @@ func sysTimerfdGettimeImpl(n int, addr uintptr) uint64 {
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	value, interval := timerfds.Get(id, nanotime())
+	value, interval := timerfds.Get(id, machine.Nanotime())
 	timerfdChanged(n, id)
 	if !writeTimespec(addr, interval) || !writeTimespec(addr+16, value) {
 		return abi.Neg(abi.EFAULT)
@@ -110,7 +111,7 @@ func timerfdRead(n int, buf uintptr) (ret uint64, done bool) {
 	if !ok {
 		return abi.Neg(abi.EFAULT), true
 	}
-	ticks, errno := timerfds.Read(id, nanotime())
+	ticks, errno := timerfds.Read(id, machine.Nanotime())
 	fds.SetTimerfdTicks(n, 0)
 	switch {
 	case errno == abi.EAGAIN && !fds.Nonblocking(n):
@@ -166,4 +167,15 @@ func timespecNanos(b []byte) (int64, bool) {
 	}
 	sec = min(sec, int64(1<<62)/1e9)
 	return sec*1e9 + nsec, true
+}
+
+// completeEventfdWait reads the eventfd the thread in slot waits on, woken, or waits again.
+func completeEventfdWait(f *machine.Frame, slot int32) {
+	t := &threads[slot]
+	if ret, done := counterRead(int(t.waitFD), t.waitAddr); done {
+		machine.SetSysRet(f, ret)
+		return
+	}
+	t.wait = waitEventfd
+	rearm(slot, fdKey(int(t.waitFD)))
 }

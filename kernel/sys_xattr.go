@@ -80,7 +80,7 @@ func sysSetxattrImpl(pathAddr uintptr, n int, nofollow bool, nameAddr, value, si
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return errnoOr(rootNS.SetXattr(&fsPages, node, name, val, flags, fsNow()), 0)
+	return abi.ErrnoOr(rootNS.SetXattr(&fsPages, node, name, val, flags, fsNow()), 0)
 }
 
 // sysGetxattrImpl is getxattr and its forms: the value's length, and the value copied to value
@@ -133,7 +133,7 @@ func sysListxattrImpl(pathAddr uintptr, n int, nofollow bool, list, size uintptr
 		return abi.Neg(abi.EFAULT)
 	}
 	got, errno := rootNS.ListXattr(node, dst)
-	return errnoOr(errno, uint64(got))
+	return abi.ErrnoOr(errno, uint64(got))
 }
 
 // sysRemovexattrImpl is removexattr and its forms.
@@ -146,5 +146,5 @@ func sysRemovexattrImpl(pathAddr uintptr, n int, nofollow bool, nameAddr uintptr
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return errnoOr(rootNS.RemoveXattr(&fsPages, node, name, fsNow()), 0)
+	return abi.ErrnoOr(rootNS.RemoveXattr(&fsPages, node, name, fsNow()), 0)
 }

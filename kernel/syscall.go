@@ -144,13 +144,6 @@ var traceCalls = [...]sysCall{
 	trace.SysCtl - trace.SysDrain:   {handler: sysTraceCtl},
 }
 
-func errnoOr(errno int, v uint64) uint64 {
-	if errno != 0 {
-		return abi.Neg(errno)
-	}
-	return v
-}
-
 // reportUnknownSyscall prints each unknown system call once.
 func reportUnknownSyscall(nr uint64) {
 	if nr < uint64(len(reportedSyscalls)) {
@@ -163,5 +156,3 @@ func reportUnknownSyscall(nr uint64) {
 }
 
 var reportedSyscalls [512]bool
-
-func nanotime() int64 { return machine.Nanotime() }

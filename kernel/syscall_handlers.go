@@ -52,7 +52,7 @@ func sysDup3(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 
 func sysEpollCreate1(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	r, e := fds.EpollCreate(int(a[0]))
-	return errnoOr(e, uint64(r)), true
+	return abi.ErrnoOr(e, uint64(r)), true
 }
 
 func sysEpollCtl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
@@ -73,7 +73,7 @@ func sysPipe2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 
 func sysEventfd2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	r, e := fds.Eventfd(uint32(a[0]), int(a[1]))
-	return errnoOr(e, uint64(r)), true
+	return abi.ErrnoOr(e, uint64(r)), true
 }
 
 func sysSplice(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {

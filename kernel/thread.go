@@ -5,7 +5,6 @@ import (
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/kernel/signal"
-	"github.com/unitrace/unitrace/trace"
 )
 
 // Threads: every clone() makes one. A thread's context lives in its slot's Frame while it is not
@@ -13,27 +12,6 @@ import (
 
 // maxThreads is the number of thread slots, the idle threads' included: the scheduler's.
 const maxThreads = sched.MaxThreads
-
-// waitKind says what a blocked thread waits for and how its system call completes.
-type waitKind uint8
-
-const (
-	waitNone    = waitKind(trace.WaitNone)
-	waitFutex   = waitKind(trace.WaitFutex)   // futex WAIT: result 0 on wake, -ETIMEDOUT on timeout
-	waitSleep   = waitKind(trace.WaitSleep)   // nanosleep: result 0 at the deadline
-	waitEpoll   = waitKind(trace.WaitEpoll)   // epoll_pwait: re-poll on wake, 0 events on timeout
-	waitEventfd = waitKind(trace.WaitEventfd) // blocking eventfd read: retry on wake
-	waitDevice  = waitKind(trace.WaitDevice)  // a trace-port read or write: retry on wake
-	waitPipe    = waitKind(trace.WaitPipe)    // a pipe read or write that could not finish: retry on wake
-	waitShare   = waitKind(trace.WaitShare)   // a shared directory's reply (shares.go): run the system call again on wake
-	waitNet     = waitKind(trace.WaitNet)     // a socket call (sys_socket.go): its next phase on wake
-	waitConsole = waitKind(trace.WaitConsole) // a console read that found no input (console_input.go): retry on wake
-	waitSplice  = waitKind(trace.WaitSplice)  // splice, tee or sendfile on an empty or full pipe (sys_splice.go): run the call again on wake
-	waitFIFO    = waitKind(trace.WaitFIFO)    // a FIFO's open waiting for the other end (sys_fifo.go): check on wake
-	waitLock    = waitKind(trace.WaitLock)    // a file lock held by another owner (sys_lock.go): try again on wake
-	waitRerun   = waitKind(trace.WaitRerun)   // a socket pair's receive or message send (sys_pairmsg.go): run the call again on wake
-	waitPoll    = waitKind(trace.WaitPoll)    // poll, ppoll, select, pselect6 (sys_poll.go): scan again on wake, 0 on timeout
-)
 
 // kernelPathMax bounds a blocked thread's recorded kernel path.
 const kernelPathMax = 16

@@ -377,7 +377,7 @@ func sysTimerGettimeImpl(id int32, addr uintptr) uint64 {
 
 func sysTimerGetoverrunImpl(id int32) uint64 {
 	n, errno := timers.Overrun(int(id))
-	return errnoOr(errno, uint64(n))
+	return abi.ErrnoOr(errno, uint64(n))
 }
 
 func sysTimerDeleteImpl(id int32) uint64 {
@@ -469,7 +469,7 @@ func sysGetitimerImpl(which int, addr uintptr) uint64 {
 // the previous alarm had left, rounded to the nearest, and at least 1 if it was armed.
 func sysAlarmImpl(seconds uint32) uint64 {
 	slot, _ := itimerSlot(ptimer.ITimerReal)
-	oldLeft, _, _ := timers.Arm(slot, int64(seconds)*1e9, 0, false, nanotime())
+	oldLeft, _, _ := timers.Arm(slot, int64(seconds)*1e9, 0, false, machine.Nanotime())
 	timersChanged()
 	if oldLeft == 0 {
 		return 0

@@ -104,8 +104,6 @@ func initTraceDevice(mem uintptr) {
 	}
 }
 
-func portKey(dev uint32) uintptr { return 1<<61 | uintptr(dev) }
-
 // printTraceDevice prints the trace ports' state as the device last described it, for the
 // watchdog's block: a thread blocked on a port waits for the host, whose connection the guest
 // knows only from the device's PORT_OPEN messages.
@@ -331,3 +329,7 @@ func completeDeviceWait(f *machine.Frame, slot int32) {
 	t.wait = waitDevice
 	rearm(slot, portKey(portOpDevice(portOp(t.waitOp), int(t.waitFD))))
 }
+
+// portWaitInterruptible: a signal ends only a port read's wait; a write's bytes may be with
+// the device already.
+func portWaitInterruptible(slot int32) bool { return portOp(threads[slot].waitOp) == opRead }

@@ -87,12 +87,12 @@ func awaitFrameBuffer() ([]byte, bool) {
 		finishFailed("no host has the data port open")
 		return nil, false
 	}
-	deadline := nanotime() + finishPatience
+	deadline := machine.Nanotime() + finishPatience
 	for {
 		if buf, ok := frameBuffer(); ok {
 			return buf, true
 		}
-		if nanotime() > deadline {
+		if machine.Nanotime() > deadline {
 			finishFailed("the host stopped reading the data port")
 			return nil, false
 		}

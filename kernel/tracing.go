@@ -127,8 +127,8 @@ func initTracing(mem uintptr) {
 	tracingReady = true
 	text, _ := machine.TextRange()
 	trace.SetBootInfo(trace.BootInfo{
-		NCPU: numCPUs, Arch: machine.TraceArch, TickSource: machine.TraceTickSource, Accel: topts.accel, TickHz: machine.TicksHz(), RefTicks: machine.Ticks(), RefNs: uint64(nanotime()),
-		RefUnixNs: bootWallNanos + nanotime(), TextStart: uint64(text),
+		NCPU: numCPUs, Arch: machine.TraceArch, TickSource: machine.TraceTickSource, Accel: topts.accel, TickHz: machine.TicksHz(), RefTicks: machine.Ticks(), RefNs: uint64(machine.Nanotime()),
+		RefUnixNs: bootWallNanos + machine.Nanotime(), TextStart: uint64(text),
 	})
 }
 

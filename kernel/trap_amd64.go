@@ -4,7 +4,6 @@ import (
 	"sync/atomic"
 
 	"github.com/unitrace/unitrace/arch/amd64"
-	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/signal"
 	"github.com/unitrace/unitrace/kernel/tp"
@@ -219,10 +218,4 @@ func threadException(f *machine.Frame) {
 	default:
 		kernelFault(f, "unexpected exception")
 	}
-}
-
-// outOfMemory reports that no frame is left for a page of the program.
-func outOfMemory(va uintptr) {
-	klog.Log().S("out of memory: no frame for the page at ").X(uint64(va)).NL()
-	exitGroup(137) // as if killed by SIGKILL (the OOM killer's signal)
 }

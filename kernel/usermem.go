@@ -3,6 +3,7 @@ package kernel
 import (
 	"encoding/binary"
 
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/mm"
 )
@@ -227,4 +228,10 @@ func writeUser32(addr uintptr, v uint32) bool {
 	}
 	binary.LittleEndian.PutUint32(b, v)
 	return true
+}
+
+// outOfMemory reports that no frame is left for a page of the program.
+func outOfMemory(va uintptr) {
+	klog.Log().S("out of memory: no frame for the page at ").X(uint64(va)).NL()
+	exitGroup(137) // as if killed by SIGKILL (the OOM killer's signal)
 }

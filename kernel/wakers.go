@@ -17,8 +17,6 @@ import (
 // The cause is per CPU: the interrupt paths that wake threads say what they are (setWaker)
 // while they run, and a wake-up outside them is the running thread's system call.
 
-var wakersOn bool
-
 // wakersOption reads a kernel option word; it reports whether it was the wakers option.
 func wakersOption(o string) bool {
 	if o != "unitrace.wakers=1" {
@@ -40,20 +38,6 @@ func startBootWakers() {
 // or the wake-up came inside another record's emit).
 var wakeCounts struct{ recorded, dropped uint64 }
 
-// setWaker says what wakes threads on this CPU from now on, until it is set back to
-// WakerThread: the interrupt path being handled.
-//
-//go:nosplit
-func setWaker(k record.WakerKind) { here().waker = k }
-
-// noteBlocked notes when thread t begins a wait (block, or a wait re-armed after a wake-up that
-// did not satisfy it), for the wake-up record that ends it.
-func noteBlocked(t *thread) {
-	if wakersOn {
-		t.blockedAt = nanotime()
-	}
-}
-
 // noteWake records the wake-up of the blocked thread in slot, before it is made runnable.
 func noteWake(slot int32, timedOut bool) {
 	t := &threads[slot]
@@ -62,7 +46,7 @@ func noteWake(slot int32, timedOut bool) {
 	var args [record.WakeArgs]uint64
 	c := unwind.ContextAt(machine.AddrOfFrame(&t.frame))
 	args[record.WakeArgWoken] = c.Goid()
-	args[record.WakeArgBlockedNs] = uint64(max(nanotime()-t.blockedAt, 0))
+	args[record.WakeArgBlockedNs] = uint64(max(machine.Nanotime()-t.blockedAt, 0))
 	args[record.WakeArgWait] = uint64(trace.StackWait(t.wait)) | (t.sysNr+1)<<8
 	k := here().waker
 	if timedOut {

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/unitrace/unitrace/kernel/klog"
+	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/trace/record"
 )
@@ -55,7 +56,7 @@ func watchdogScan() {
 	if watchdogPeriod == 0 {
 		return
 	}
-	now := nanotime()
+	now := machine.Nanotime()
 	if now < watchdog.nextScan {
 		return
 	}

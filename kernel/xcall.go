@@ -27,7 +27,13 @@ const (
 	xcallCapture   // record the interrupted frame of the running thread (threadsnap.go)
 	xcallFlushLost // publish the ring's pending drops (a producer's job: this CPU's own)
 	xcallRingMode  // re-initialise the CPU's own ring: arg mode<<56 | size
+	numXcallOps
 )
+
+// xcallWork is each request's work but the TLB flush, the kernel's own: handed down at boot by
+// the code that posts it (the kernel's wiring.go). f is the frame the request interrupted on the
+// CPU that serves it (nil on the requesting CPU), arg the request's argument.
+var xcallWork [numXcallOps]hook[func(f *machine.Frame, arg uint64)]
 
 // xcallTimeout bounds the wait for each CPU's answer. Under TCG a vCPU thread can be off the
 // host CPU for a while; a CPU that has not answered by then is reported, not waited for.
@@ -59,7 +65,7 @@ func crossCall(op xcallOp, arg uint64) uint64 {
 	}
 	wakeLockSleepers()  // a CPU asleep waiting for the lock takes no IPI: wake it to serve
 	serveCrossCall(nil) // this CPU's part; nil: no interrupted frame (the caller is the kernel)
-	start := nanotime()
+	start := machine.Nanotime()
 	deadline := start + xcallTimeout
 	for waiting != 0 {
 		if otherCPUStopping() {
@@ -70,17 +76,17 @@ func crossCall(op xcallOp, arg uint64) uint64 {
 				waiting &^= 1 << uint(c)
 			}
 		}
-		if now := nanotime(); waiting != 0 && now >= deadline {
+		if now := machine.Nanotime(); waiting != 0 && now >= deadline {
 			if op != xcallFlushTLB {
 				klog.Log().S("cross-CPU request ").S(op.String()).S(": CPUs ").X(waiting).S(" did not answer").NL()
-				reportWhereCPUsAre(waiting)
+				whereCPUsAre(waiting)
 				break
 			}
 			// A CPU that has not flushed may still reach memory that is about to be reused:
 			// going on would corrupt it. Wait, and say so (and where it is) every period.
 			klog.Log().S("TLB shootdown: CPUs ").X(waiting).S(" have not flushed after ").D((now - start) / 1e6).
 				S(" ms; waiting").NL()
-			reportWhereCPUsAre(waiting)
+			whereCPUsAre(waiting)
 			deadline = now + xcallTimeout
 		}
 		machine.CPURelax()
@@ -120,19 +126,10 @@ func serveCrossCall(f *machine.Frame) {
 	// Interrupts masked: the sampler's interrupt can land in kernel code, and what these change
 	// (this CPU's sampler, ring and timer) is what its handler uses.
 	flags := machine.MaskInterrupts()
-	switch op {
-	case xcallFlushTLB:
+	if op == xcallFlushTLB {
 		machine.FlushLocalTLB()
-	case xcallSamplerStart:
-		startLocalSampler(arg)
-	case xcallSamplerStop:
-		stopLocalSampler()
-	case xcallCapture:
-		captureHere(f)
-	case xcallFlushLost:
-		flushLocalLost()
-	case xcallRingMode:
-		setLocalRingMode(arg)
+	} else if op < numXcallOps && xcallWork[op].isSet() {
+		xcallWork[op].get()(f, arg)
 	}
 	machine.RestoreInterrupts(flags)
 	l.xcallAck.Store(seq)
@@ -170,8 +167,8 @@ func stopOtherCPUs() bool {
 		}
 	}
 	wakeLockSleepers()
-	deadline := nanotime() + xcallTimeout
-	for parked.Load() < want && nanotime() < deadline {
+	deadline := machine.Nanotime() + xcallTimeout
+	for parked.Load() < want && machine.Nanotime() < deadline {
 		machine.CPURelax()
 	}
 	return true

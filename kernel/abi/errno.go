@@ -70,3 +70,11 @@ const (
 
 // Neg is errno as a system call returns it: -errno in the result register.
 func Neg(errno int) uint64 { return uint64(-int64(errno)) }
+
+// ErrnoOr is a system call's result: -errno if errno is not 0, else v.
+func ErrnoOr(errno int, v uint64) uint64 {
+	if errno != 0 {
+		return Neg(errno)
+	}
+	return v
+}

@@ -83,3 +83,9 @@ func TestNeg(t *testing.T) {
 		t.Fatal("Neg(0) is not 0")
 	}
 }
+
+func TestErrnoOr(t *testing.T) {
+	if ErrnoOr(0, 7) != 7 || ErrnoOr(ENOENT, 7) != Neg(ENOENT) {
+		t.Fatalf("ErrnoOr: %d %d", ErrnoOr(0, 7), int64(ErrnoOr(ENOENT, 7)))
+	}
+}
