@@ -3,6 +3,7 @@ package kernel
 import (
 	"unsafe"
 
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
@@ -14,7 +15,7 @@ import (
 // protocol, console, CPU tables, interrupt controller, clock) and the program.
 
 // carveMemory counts the CPUs and builds memory management over the RAM above the kernel's
-// stacks (kernelStacksEnd, which depends on the count), with physically contiguous
+// stacks (core.KernelStacksEnd, which depends on the count), with physically contiguous
 // blocks carved first for the trace device, the trace rings when tracing is on and the shared
 // directories' devices; it returns each block's address, 0 for one not needed.
 func carveMemory() (devBlock, ringBlock, shareBlock uintptr) {
@@ -22,7 +23,7 @@ func carveMemory() (devBlock, ringBlock, shareBlock uintptr) {
 	devMem := traceDeviceMemory()
 	ringMem := traceRingMemory()
 	shareMem := shareMemory()
-	carved := initMemory(kernelStacksEnd(), devMem+ringMem+shareMem)
+	carved := core.InitMemory(core.KernelStacksEnd(), devMem+ringMem+shareMem)
 	if devMem != 0 {
 		devBlock = carved
 	}
@@ -45,21 +46,21 @@ func startProgram(shareBlock uintptr) {
 	initShares(shareBlock)
 	initNetFiles()
 	applyCwd() // may name a directory in a share
-	machine.IdleFrame(&threads[0].frame)
-	main := newThread()
-	t := &threads[main]
-	procSources.Threads[main] = t.tid
+	machine.IdleFrame(&core.Threads[0].Frame)
+	main := core.NewThread()
+	t := &core.Threads[main]
+	procSources.Threads[main] = t.Tid
 	sp := buildInitialStack()
-	machine.ThreadFrame(&t.frame, machine.RuntimeEntry(), sp)
+	machine.ThreadFrame(&t.Frame, machine.RuntimeEntry(), sp)
 	now := machine.Nanotime()
-	scheduler.Ready(main, now)
-	scheduler.Next(0, now, kernelClock) // CPU 0 runs it from now on: machine.Enter enters it
-	trace.SetThread(0, uint32(t.tid))
+	core.Scheduler.Ready(main, now)
+	core.Scheduler.Next(0, now, core.KernelClock) // CPU 0 runs it from now on: machine.Enter enters it
+	trace.SetThread(0, uint32(t.Tid))
 	options.BootNanos = machine.Nanotime()
 	if options.Kernel.Verbose {
 		klog.Log().S("boot: ticks at ").U(machine.TicksHz()).S(" Hz, kernel ready in ").D(options.BootNanos / 1000).S(" us").NL()
 	}
-	initTimers()
+	core.InitTimers()
 	initGoLayout()
 	if !options.Kernel.FPOnly && !unwind.LoadFuncTable() {
 		klog.Log().S("unwind: the image's function table did not load: walks follow frame pointers alone").NL()
@@ -68,5 +69,5 @@ func startProgram(shareBlock uintptr) {
 	startBootOffCPU()
 	startBootWakers()
 	startSecondaries()
-	machine.Enter(&t.frame)
+	machine.Enter(&t.Frame)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/boot"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
@@ -17,7 +18,7 @@ import (
 func bootMain(startInfoAddr uintptr) {
 	wireKernel() // before anything that may reach a hook
 	amd64.InitConsole()
-	if err := boot.ParsePVH(startInfoAddr, readPhys, &options.Boot); err != boot.OK {
+	if err := boot.ParsePVH(startInfoAddr, core.ReadPhys, &options.Boot); err != boot.OK {
 		klog.BootFault(err.String())
 	}
 	parseCommandLine()
@@ -27,7 +28,7 @@ func bootMain(startInfoAddr uintptr) {
 	amd64.InitIOAPIC()
 	devBlock, ringBlock, shareBlock := carveMemory()
 	amd64.InitClock()
-	bootWallNanos = amd64.ReadRTC().Unix() * 1e9
+	core.BootWallNanos = amd64.ReadRTC().Unix() * 1e9
 	fds.Init()
 	initConsoleInput()
 	if devBlock != 0 {

@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/arch/arm64"
 	"github.com/unitrace/unitrace/boot/fdt"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
@@ -30,7 +31,7 @@ func bootMain(dtb uintptr) {
 	arm64.InitClock()
 	if machine.Board.RTC.Present() {
 		arm64.InitRTC(uintptr(machine.Board.RTC.Reg.Addr))
-		bootWallNanos = arm64.ReadRTC().Unix() * 1e9
+		core.BootWallNanos = arm64.ReadRTC().Unix() * 1e9
 	}
 	fds.Init()
 	initConsoleInput()

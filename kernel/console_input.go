@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
@@ -90,11 +91,11 @@ func consoleSetEnd(total uint64) uint64 {
 // consoleInterrupt handles the UART's interrupt: it takes what the UART holds and wakes the
 // console's readers and pollers.
 func consoleInterrupt() {
-	setWaker(record.WakerConsole)
+	core.SetWaker(record.WakerConsole)
 	if consoleTake() {
 		consoleArrived()
 	}
-	setWaker(record.WakerThread)
+	core.SetWaker(record.WakerThread)
 }
 
 // consoleTake moves the bytes the UART holds into the ring, as far as it has room, and turns the
@@ -139,25 +140,25 @@ func consoleArrived() {
 func consoleCall(f *machine.Frame, n int, vec bool, buf, count uintptr) (uint64, bool) {
 	ret, done := consoleRead(n, vec, buf, count)
 	if !done {
-		t := cur()
-		t.waitFD, t.waitAddr, t.waitCount, t.deadline = int32(n), buf, count, 0
-		t.waitVec = vec
-		futexes.Enqueue(fdKey(n), curSlot())
-		block(f, waitConsole)
+		t := core.Cur()
+		t.WaitFD, t.WaitAddr, t.WaitCount, t.Deadline = int32(n), buf, count, 0
+		t.WaitVec = vec
+		core.Waiters.Enqueue(core.FDKey(n), core.CurSlot())
+		core.Block(f, core.WaitConsole)
 	}
 	return ret, done
 }
 
 // completeConsoleWait retries the console read of the thread in slot after a wake-up.
 func completeConsoleWait(f *machine.Frame, slot int32) {
-	t := &threads[slot]
-	ret, done := consoleRead(int(t.waitFD), t.waitVec, t.waitAddr, t.waitCount)
+	t := &core.Threads[slot]
+	ret, done := consoleRead(int(t.WaitFD), t.WaitVec, t.WaitAddr, t.WaitCount)
 	if done {
 		machine.SetSysRet(f, ret)
 		return
 	}
-	t.wait = waitConsole
-	rearm(slot, fdKey(int(t.waitFD)))
+	t.Wait = core.WaitConsole
+	core.Rearm(slot, core.FDKey(int(t.WaitFD)))
 }
 
 // consoleRead moves waiting bytes into the caller's buffer or iovec array: whatever is there up

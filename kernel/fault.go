@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/symtab"
@@ -14,8 +15,8 @@ import (
 // code, fault address, all registers, and a backtrace from the exception frame's pc followed by
 // its frame-pointer chain, every step validated. It never returns.
 func kernelFault(f *machine.Frame, why string) {
-	if otherCPUStopping() {
-		parkForGood() // one report at a time: the machine is stopping already
+	if core.OtherCPUStopping() {
+		core.ParkForGood() // one report at a time: the machine is stopping already
 	}
 	if inFaultReport {
 		// The report itself faulted: say where, and stop without trying again.
@@ -25,12 +26,12 @@ func kernelFault(f *machine.Frame, why string) {
 		machine.Exit(machine.FaultExitValue)
 	}
 	inFaultReport = true
-	if !stopOtherCPUs() {
-		parkForGood() // another CPU is reporting its own fault, or exiting
+	if !core.StopOtherCPUs() {
+		core.ParkForGood() // another CPU is reporting its own fault, or exiting
 	}
 	klog.Log().S("kernel fault: ").S(why).NL()
-	if numCPUs > 1 {
-		klog.Log().S("on cpu ").D(int64(machine.CPUIndex())).S(" of ").D(int64(numCPUs)).S("; the others are stopped").NL()
+	if core.NumCPUs > 1 {
+		klog.Log().S("on cpu ").D(int64(machine.CPUIndex())).S(" of ").D(int64(core.NumCPUs)).S("; the others are stopped").NL()
 	}
 	printTrap(f)
 	dumpRegs(f)

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
@@ -53,11 +54,11 @@ var (
 type framePages struct{}
 
 func (*framePages) Alloc() (uintptr, bool) {
-	pa, ok := frames.Alloc() // zero-filled, as memfs.Pages requires
+	pa, ok := core.Frames.Alloc() // zero-filled, as memfs.Pages requires
 	return pa + mm.DirectMap, ok
 }
 
-func (*framePages) Free(addr uintptr) { frames.Free(addr - mm.DirectMap) }
+func (*framePages) Free(addr uintptr) { core.Frames.Free(addr - mm.DirectMap) }
 
 // fsmemOption reads unitrace.fsmem=SIZE; it reports whether o was that option.
 func fsmemOption(o string) bool {
@@ -136,7 +137,7 @@ func chdirAtBoot(path []byte) (vfs.Node, int) {
 // frame allocator has, and an inode per page of it (tmpfs allows half as many), at most memfs's
 // limit.
 func fsCapacity() memfs.Capacity {
-	total := frames.Stats().Total * pageSize
+	total := core.Frames.Stats().Total * core.PageSize
 	bytes := total / 4
 	if fsmemBytes != 0 {
 		bytes = min(fsmemBytes, total)
@@ -167,7 +168,7 @@ func initFiles() {
 
 // fsNow is the time files are stamped with: the wall clock.
 func fsNow() fs.Timespec {
-	ns := bootWallNanos + machine.Nanotime()
+	ns := core.BootWallNanos + machine.Nanotime()
 	return fs.Timespec{Sec: ns / 1e9, Nsec: ns % 1e9}
 }
 

@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/goroutines"
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/unwind"
@@ -18,7 +19,7 @@ import (
 // captureGoroutines serves trace.CtlGoroutines: as many entries as fit in the size bytes at
 // buf; it returns how many goroutines the list held.
 func captureGoroutines(buf, size uintptr) uint64 {
-	if !userRange(buf, size, true) {
+	if !core.UserRange(buf, size, true) {
 		return abi.Neg(abi.EFAULT)
 	}
 	l, ok := goLayout.Read()
@@ -57,7 +58,7 @@ func captureGoroutines(buf, size uintptr) uint64 {
 			e.SP, e.FP, e.LR, e.W0, e.W1 = v.st.sp, v.st.fp, v.st.lr, v.st.w0, v.st.w1
 			e.WaitNs = sweep.waitedSoFar(i, &g, nowNs)
 		}
-		b, ok := userBytes(buf+used, trace.GoroutineEntrySize, true)
+		b, ok := core.UserBytes(buf+used, trace.GoroutineEntrySize, true)
 		if !ok || !trace.PutGoroutineEntry(b, &e, words) {
 			return abi.Neg(abi.EFAULT)
 		}

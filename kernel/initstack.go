@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/boot"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/initstack"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
@@ -21,10 +22,10 @@ const argv0 = "/app"
 // writes the Linux initial process stack at its top from the command line. It returns the SP
 // the runtime's entry point starts with.
 func buildInitialStack() uintptr {
-	if _, errno := space.Map(stackLo, stackSize, mm.ProtRead|mm.ProtWrite, true); errno != 0 {
+	if _, errno := core.Space.Map(core.StackLo, core.StackSize, mm.ProtRead|mm.ProtWrite, true); errno != 0 {
 		klog.BootFault("cannot map the main thread's stack")
 	}
-	mem, ok := userBytes(userHi-initialStackWindow, initialStackWindow, true)
+	mem, ok := core.UserBytes(core.UserHi-initialStackWindow, initialStackWindow, true)
 	if !ok {
 		klog.BootFault("cannot populate the main thread's stack")
 	}
@@ -38,11 +39,11 @@ func buildInitialStack() uintptr {
 	for i := 0; i < nenv; i++ {
 		envv[i] = options.Cmdline.Env(i)
 	}
-	aux := initstack.Auxv{PageSize: pageSize, HWCap: machine.HWCap(), Platform: machine.Platform, SysinfoEHDR: uint64(setupVDSO())}
+	aux := initstack.Auxv{PageSize: core.PageSize, HWCap: machine.HWCap(), Platform: machine.Platform, SysinfoEHDR: uint64(setupVDSO())}
 	for i := 0; i < len(aux.Random); i += 8 {
 		binary.LittleEndian.PutUint64(aux.Random[i:], random64())
 	}
-	sp, errno := initstack.Build(mem, userHi, argv[:1+nargs], envv[:nenv], aux)
+	sp, errno := initstack.Build(mem, core.UserHi, argv[:1+nargs], envv[:nenv], aux)
 	if errno != 0 {
 		klog.BootFault("the command line does not fit the initial stack")
 	}

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
@@ -51,7 +52,7 @@ func netClose(handle uint32) {
 var warnedStrayReply bool
 
 // netMemory is the contiguous memory the port's transmit buffers need.
-func netMemory() uintptr { return 2 * pageUp(netBufSize) }
+func netMemory() uintptr { return 2 * core.PageUp(netBufSize) }
 
 // initNetPort finds the net port on the trace device and opens it; mem holds its buffers.
 func initNetPort(mem uintptr) {
@@ -64,7 +65,7 @@ func initNetPort(mem uintptr) {
 		return
 	}
 	netPort.port = p
-	netPort.fill, netPort.flight = mem, mem+pageUp(netBufSize)
+	netPort.fill, netPort.flight = mem, mem+core.PageUp(netBufSize)
 	vdev.Open(&machine.Bus, p)
 }
 
@@ -102,7 +103,7 @@ func netFlush() {
 	}
 	if netPort.busy && vdev.Done(netPort.port, netPort.token) {
 		netPort.busy = false
-		futexWake(netTxKey, maxThreads)
+		core.FutexWake(core.NetTxKey, core.MaxThreads)
 	}
 	for netPort.nCloses > 0 && netRoom(0) {
 		netPort.nCloses--
@@ -171,12 +172,12 @@ func netReceive() {
 func netBreak(why sockwire.Err) {
 	netPort.broken = true
 	klog.Log().S("net: a frame from the launcher refused (").S(why.String()).S("): sockets fail with EIO from now on").NL()
-	for slot := range threads {
+	for slot := range core.Threads {
 		if sockThreads[slot].net.waiting {
 			netFinish(int32(slot), -abi.EIO)
 		}
 	}
-	futexWake(netTxKey, maxThreads)
+	core.FutexWake(core.NetTxKey, core.MaxThreads)
 }
 
 // netFrame takes one reply or event.
@@ -186,7 +187,7 @@ func netFrame(h sockwire.Header, data []byte) {
 		return
 	}
 	slot := int32(h.ID&0xffff) - 1
-	if slot < 0 || int(slot) >= len(threads) || !sockThreads[slot].net.waiting || sockThreads[slot].net.id != h.ID ||
+	if slot < 0 || int(slot) >= len(core.Threads) || !sockThreads[slot].net.waiting || sockThreads[slot].net.id != h.ID ||
 		sockThreads[slot].net.op != h.Op {
 		// No call waits for it: a reply is never interrupted, so the launcher answered twice or
 		// named a request it never had. Dropped, and said once.
@@ -202,7 +203,7 @@ func netFrame(h sockwire.Header, data []byte) {
 func netFinish(slot int32, result int64) {
 	n := &sockThreads[slot].net
 	n.waiting, n.replied, n.result = false, true, result
-	futexWake(netReplyKey(slot), 1)
+	core.FutexWake(core.NetReplyKey(slot), 1)
 }
 
 // netEvent takes a socket's readiness from the host and wakes who it concerns.

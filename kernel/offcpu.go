@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/unitrace/unitrace/goroutines"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
@@ -166,7 +167,7 @@ func startBootOffCPU() {
 	s.periodNs = 1_000_000_000 / uint64(hz)
 	s.next = machine.Ticks() + s.period
 	s.on = true
-	armNext()
+	core.ArmNext()
 }
 
 // sweepNext is the tick count of the next sweep on this CPU, 0 for none.
@@ -246,7 +247,7 @@ func (s *sweeper) run(now, weightNs uint64) {
 // goroutineStack holds one record's stack: the kernel's path, a mark, the thread's exact pc
 // and its chain.
 type goroutineStack struct {
-	words [kernelPathMax + 2 + trace.MaxDepth]uint64
+	words [core.KernelPathMax + 2 + trace.MaxDepth]uint64
 	n     int
 	// The thread context's registers, when the stack is a thread's.
 	sp, fp, lr, w0, w1 uint64
@@ -269,22 +270,22 @@ func look(r *goroutines.Reader, g *goroutines.G, v *goroutineView) (onCPU, ok bo
 	slot := int32(-1)
 	gen := uint32(0)
 	if g.Thread != 0 && g.Thread < 1<<31 {
-		slot = slotOfTID(int32(g.Thread))
+		slot = core.SlotOfTID(int32(g.Thread))
 	}
 	if slot >= 0 {
-		t := &threads[slot]
-		v.tid, gen = uint32(t.tid), t.gen
-		switch scheduler.State(slot) {
+		t := &core.Threads[slot]
+		v.tid, gen = uint32(t.Tid), t.Gen
+		switch core.Scheduler.State(slot) {
 		case sched.Running:
 			v.threadState = trace.StateRunning
 			return true, true
 		case sched.Blocked:
-			v.threadState, v.wait, v.sysNr = trace.StateBlocked, trace.StackWait(t.wait), t.sysNr+1
+			v.threadState, v.wait, v.sysNr = trace.StateBlocked, trace.StackWait(t.Wait), t.SysNr+1
 			v.flags = threadStack(t, &v.st, true)
 		case sched.Runnable:
 			v.threadState = trace.StateRunnable
 			if g.State == goroutines.StateSyscall {
-				v.sysNr = t.sysNr + 1 // woken, not yet back on a CPU to finish the call
+				v.sysNr = t.SysNr + 1 // woken, not yet back on a CPU to finish the call
 			}
 			if g.State == goroutines.StateRunning {
 				v.flags = threadStack(t, &v.st, false) // preempted by the kernel: its thread's context
@@ -300,10 +301,10 @@ func look(r *goroutines.Reader, g *goroutines.G, v *goroutineView) (onCPU, ok bo
 		v.st.n = 1 + n
 		v.flags = end
 	}
-	if !r.Recheck(g) || (slot >= 0 && (threads[slot].gen != gen || threads[slot].tid != int32(v.tid))) {
+	if !r.Recheck(g) || (slot >= 0 && (core.Threads[slot].Gen != gen || core.Threads[slot].Tid != int32(v.tid))) {
 		return false, false
 	}
-	if slot >= 0 && v.threadState == trace.StateBlocked && scheduler.State(slot) != sched.Blocked {
+	if slot >= 0 && v.threadState == trace.StateBlocked && core.Scheduler.State(slot) != sched.Blocked {
 		return false, false // woken while the sweep read it: its kernel path may be another wait's
 	}
 	return false, true
@@ -417,14 +418,14 @@ func sweepKey(g *goroutines.G) (key uint64, onCPU bool) {
 		}
 	}
 	if g.Thread != 0 && g.Thread < 1<<31 {
-		if slot := slotOfTID(int32(g.Thread)); slot >= 0 {
-			st := scheduler.State(slot)
+		if slot := core.SlotOfTID(int32(g.Thread)); slot >= 0 {
+			st := core.Scheduler.State(slot)
 			if st == sched.Running {
 				return 0, true
 			}
-			t := &threads[slot]
-			h = mix(h, uint64(st)|uint64(t.wait)<<8|t.sysNr<<16)
-			h = mix(mix(mix(h, uint64(machine.FramePC(&t.frame))), uint64(machine.FrameSP(&t.frame))), uint64(t.gen))
+			t := &core.Threads[slot]
+			h = mix(h, uint64(st)|uint64(t.Wait)<<8|t.SysNr<<16)
+			h = mix(mix(mix(h, uint64(machine.FramePC(&t.Frame))), uint64(machine.FrameSP(&t.Frame))), uint64(t.Gen))
 		}
 	} else if g.State == goroutines.StateRunning {
 		return 0, true
@@ -444,15 +445,15 @@ func mix(h, v uint64) uint64 {
 // threadStack fills st with the stack of blocked or preempted thread t, as the stacks snapshot
 // shows it: the kernel's path that blocked it (blocked), then the thread's exact pc and chain. It returns
 // the walk's flags (PC0Exact when the stack starts at the thread's pc).
-func threadStack(t *thread, st *goroutineStack, blocked bool) record.Flags {
+func threadStack(t *core.Thread, st *goroutineStack, blocked bool) record.Flags {
 	var e trace.StackEntry
 	var chain [trace.MaxDepth]uint64
-	n := trace.CaptureFrame(machine.AddrOfFrame(&t.frame), &e, &chain)
+	n := trace.CaptureFrame(machine.AddrOfFrame(&t.Frame), &e, &chain)
 	st.sp, st.fp, st.lr, st.w0, st.w1 = e.SP, e.FP, e.LR, e.W0, e.W1
 	k := 0
 	flags := record.Flags(e.Flags) & (record.StackTrunc | record.WalkStop)
-	if blocked && t.nkpath > 0 {
-		k = copy(st.words[:kernelPathMax], t.kpath[:min(int(t.nkpath), kernelPathMax)])
+	if blocked && t.NKPath > 0 {
+		k = copy(st.words[:core.KernelPathMax], t.KPath[:min(int(t.NKPath), core.KernelPathMax)])
 		st.words[k] = record.StackMarkThread
 		k++
 	} else {

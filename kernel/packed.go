@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/cpio"
 	"github.com/unitrace/unitrace/kernel/fs/packed"
@@ -18,7 +19,7 @@ import (
 
 // mountPacked unpacks the image's archive into ns: each packed directory becomes a read-only
 // memfs mounted at its path. The archive is part of the image's read-only data, below
-// runtime.end, so the frame allocator has never handed out its memory (initMemory starts above
+// runtime.end, so the frame allocator has never handed out its memory (core.InitMemory starts above
 // the image); once the files are copied out, its whole pages go to the allocator (the image runs
 // at its load addresses, which are physical). An archive that does not unpack stops the boot,
 // naming the record at fault: the program would otherwise run without its files.
@@ -45,7 +46,7 @@ func mountPacked(ns *vfs.Namespace, p vfs.Pages, now fs.Timespec) {
 	}
 	size := len(archive)
 	start, end := packed.Release()
-	frames.AddFree(start, end)
+	core.Frames.AddFree(start, end)
 	if options.Kernel.Verbose {
 		klog.Log().S("packed files: ").D(int64(r.Dirs)).S(" directories from a ").U(uint64(size) >> 10).S(" KiB archive").NL()
 	}

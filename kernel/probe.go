@@ -3,6 +3,7 @@ package kernel
 import (
 	"sync/atomic"
 
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 )
@@ -21,7 +22,7 @@ type probe struct {
 	kernel, masked bool // the CPU was in the kernel; with interrupts masked
 }
 
-var probes [maxCPUs]probe
+var probes [core.MaxCPUs]probe
 
 // probeWait is how long the prober waits for the answer, in ns.
 const probeWait = 100e6
@@ -30,7 +31,7 @@ const probeWait = 100e6
 //
 //go:nosplit
 func answerProbe(f *machine.Frame) {
-	p := &probes[machine.CPUIndex()&(maxCPUs-1)]
+	p := &probes[machine.CPUIndex()&(core.MaxCPUs-1)]
 	if p.want.Load() == 0 {
 		return
 	}
@@ -44,7 +45,7 @@ func answerProbe(f *machine.Frame) {
 
 // reportWhereCPUsAre probes every CPU in mask (reportWhereCPUIs).
 func reportWhereCPUsAre(mask uint64) {
-	for c := 0; c < numCPUs; c++ {
+	for c := 0; c < core.NumCPUs; c++ {
 		if mask&(1<<uint(c)) != 0 {
 			reportWhereCPUIs(c)
 		}
@@ -54,10 +55,10 @@ func reportWhereCPUsAre(mask uint64) {
 // reportWhereCPUIs probes CPU c and prints where it is: its pc and, in the kernel, the
 // frame-pointer chain on its kernel stack.
 func reportWhereCPUIs(c int) {
-	p := &probes[c&(maxCPUs-1)]
+	p := &probes[c&(core.MaxCPUs-1)]
 	p.done.Store(0)
 	p.want.Store(1)
-	if !sendProbe(c) {
+	if !core.SendProbe(c) {
 		p.want.Store(0)
 		klog.Log().S("cpu ").D(int64(c)).S(": no NMI on this architecture to ask where it is").NL()
 		return

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/procfs"
@@ -20,22 +21,22 @@ import (
 // kernel-mode code must not use); Info is filled at boot, Threads as threads start.
 var procSources = procfs.Sources{
 	FDs:       &fds,
-	Frames:    &frames,
-	Sched:     &scheduler,
+	Frames:    &core.Frames,
+	Sched:     &core.Scheduler,
 	Cmdline:   &options.Cmdline,
 	Cwd:       &cwd,
 	Umask:     &umask,
-	UserPages: &userPages,
-	Clock:     kernelClock,
+	UserPages: &core.UserPages,
+	Clock:     core.KernelClock,
 }
 
 // mountProc makes /proc (mode 0555, as a Linux root file system's mount point has it) and
 // mounts the process file system there.
 func mountProc(now fs.Timespec) {
 	info := &procSources.Info
-	info.Pid = processID
+	info.Pid = core.ProcessID
 	info.SetExe(argv0)
-	info.BootWall = bootWallNanos
+	info.BootWall = core.BootWallNanos
 	start, end := machine.ImageRange()
 	info.ImageBytes = uint64(end - start)
 	archCPUInfo(&info.CPU)

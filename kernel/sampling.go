@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
@@ -77,8 +78,8 @@ func startSampler(hz uint64) uint64 {
 	}
 	tp.SamplerTick.SetFlags(flags)
 	atomic.StoreUint64(&samplerHz, hz)
-	crossCall(xcallSamplerStart, hz)
-	return uint64(samplers[machine.CPUIndex()].Hz())
+	core.CrossCall(core.XcallSamplerStart, hz)
+	return uint64(core.Samplers[machine.CPUIndex()].Hz())
 }
 
 // stopSampler turns every CPU's sampler off. When it returns no further sample is taken: each
@@ -86,31 +87,31 @@ func startSampler(hz uint64) uint64 {
 // sampler_tick is disabled, so one that did not answer records nothing either.
 func stopSampler() {
 	atomic.StoreUint64(&samplerHz, 0)
-	crossCall(xcallSamplerStop, 0)
+	core.CrossCall(core.XcallSamplerStop, 0)
 	tp.SamplerTick.SetFlags(0)
 }
 
 // startLocalSampler starts this CPU's sampler at hz with its own random phase. Interrupts are
 // masked (serveCrossCall): the sampler's own interrupt must not see it half set up.
 func startLocalSampler(hz uint64) {
-	s := &samplers[machine.CPUIndex()&(maxCPUs-1)]
+	s := &core.Samplers[machine.CPUIndex()&(core.MaxCPUs-1)]
 	r, _ := machine.HWRandom()
 	now := machine.Ticks()
 	s.Start(uint32(hz), machine.TicksHz(), now, r^now^uint64(machine.CPUIndex())<<32)
-	here().sampleCarry = 0
-	armNext()
+	core.Here().SampleCarry = 0
+	core.ArmNext()
 }
 
 // stopLocalSampler stops this CPU's sampler (interrupts masked, as for startLocalSampler).
 func stopLocalSampler() {
-	samplers[machine.CPUIndex()&(maxCPUs-1)].Stop()
-	armNext()
+	core.Samplers[machine.CPUIndex()&(core.MaxCPUs-1)].Stop()
+	core.ArmNext()
 }
 
 // takeSample emits the due sample and applies the throttle rule to what it cost.
 func takeSample(s *sampler.CPU, now uint64) {
 	late, weight := fireSample(s, now)
-	finishSample(s, now, weight, tp.SamplerTick.EmitSample(s.NsFromTicks(late), weight, onIdle()))
+	finishSample(s, now, weight, tp.SamplerTick.EmitSample(s.NsFromTicks(late), weight, core.OnIdle()))
 }
 
 // sampleAtExit runs on the way out of a trap that a thread took at entered (ticks), interrupts
@@ -126,7 +127,7 @@ func takeSample(s *sampler.CPU, now uint64) {
 //
 //go:noinline
 func sampleAtExit(entered uint64) {
-	s := &samplers[machine.CPUIndex()&(maxCPUs-1)]
+	s := &core.Samplers[machine.CPUIndex()&(core.MaxCPUs-1)]
 	if !s.On() {
 		return
 	}
@@ -150,9 +151,9 @@ func takeExitSample(entered uint64) {
 // for, with the weight of a sample that could not be recorded before it.
 func fireSample(s *sampler.CPU, now uint64) (late, weight uint64) {
 	late, weight = s.Fire(now)
-	l := here()
-	weight += l.sampleCarry
-	l.sampleCarry = 0
+	l := core.Here()
+	weight += l.SampleCarry
+	l.SampleCarry = 0
 	return late, weight
 }
 
@@ -160,7 +161,7 @@ func fireSample(s *sampler.CPU, now uint64) (late, weight uint64) {
 // the next one, and applies the throttle rule to what the sample cost.
 func finishSample(s *sampler.CPU, now, weight uint64, res trace.SampleResult) {
 	if res == trace.SampleNested {
-		here().sampleCarry = weight
+		core.Here().SampleCarry = weight
 	}
 	if throttled, oldHz, newHz := s.Cost(machine.Ticks() - now); throttled {
 		trace.EmitThrottle(uint64(oldHz), uint64(newHz))
@@ -171,19 +172,19 @@ func finishSample(s *sampler.CPU, now, weight uint64, res trace.SampleResult) {
 // reportSampler prints the sampler's counters and handler cost at exit, when it ran: the
 // in-guest numbers behind docs/measurements.md.
 func reportSampler() {
-	for cpu := 0; cpu < numCPUs; cpu++ {
+	for cpu := 0; cpu < core.NumCPUs; cpu++ {
 		reportCPUSampler(cpu)
 	}
 }
 
 func reportCPUSampler(cpu int) {
-	s := &samplers[cpu]
+	s := &core.Samplers[cpu]
 	if s.Samples == 0 {
 		return
 	}
 	p50, p99, n := s.CostPercentiles()
 	l := klog.Log().S("sampler: ")
-	if numCPUs > 1 {
+	if core.NumCPUs > 1 {
 		l.S("cpu ").D(int64(cpu)).S(": ")
 	}
 	l.U(s.Samples).S(" samples, ").U(s.Late).S(" late, ").U(s.Missed).S(" missed (carried as weight), ").

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
@@ -37,13 +38,13 @@ func smpOption(o string) bool {
 
 // setupCPUs counts the CPUs the kernel will run and reserves what they need.
 func setupCPUs() {
-	n := discoverCPUs()
+	n := core.DiscoverCPUs()
 	if smpLimit > 0 && n > smpLimit {
 		n = smpLimit
 	}
-	numCPUs = reserveCPUs(n)
-	scheduler.SetCPUs(numCPUs)
-	cpuLocals[0].online.Store(true)
+	core.NumCPUs = core.ReserveCPUs(n)
+	core.Scheduler.SetCPUs(core.NumCPUs)
+	core.CPULocals[0].Online.Store(true)
 }
 
 // secondaryWait bounds how long the boot CPU waits for the secondaries to report in.
@@ -52,18 +53,18 @@ const secondaryWait = 10_000_000_000 // ns
 // startSecondaries starts every other CPU and waits until each runs its idle thread (or the
 // wait runs out), then says how many are online.
 func startSecondaries() {
-	enableIPIHere()
-	for c := 1; c < numCPUs; c++ {
-		if !startCPU(c) {
+	core.EnableIPIHere()
+	for c := 1; c < core.NumCPUs; c++ {
+		if !core.StartCPU(c) {
 			klog.Log().S("smp: cpu ").D(int64(c)).S(" did not start").NL()
 		}
 	}
 	deadline := machine.Nanotime() + secondaryWait
-	for onlineCPUs() < numCPUs && machine.Nanotime() < deadline {
+	for core.OnlineCPUs() < core.NumCPUs && machine.Nanotime() < deadline {
 		machine.CPURelax()
 	}
-	if numCPUs > 1 || options.Kernel.Verbose {
-		klog.Log().S("smp: ").D(int64(onlineCPUs())).S(" CPUs online").NL()
+	if core.NumCPUs > 1 || options.Kernel.Verbose {
+		klog.Log().S("smp: ").D(int64(core.OnlineCPUs())).S(" CPUs online").NL()
 	}
 }
 
@@ -71,26 +72,26 @@ func startSecondaries() {
 // enters the kernel, on its own kernel stack with interrupts masked.
 func secondaryMain(cpu uint64) {
 	c := int(cpu)
-	if c <= 0 || c >= numCPUs || c != machine.CPUIndex() {
+	if c <= 0 || c >= core.NumCPUs || c != machine.CPUIndex() {
 		for {
 			machine.ParkCPU() // not a CPU the kernel asked for: keep out of everything
 		}
 	}
-	initSecondaryCPU()
-	l := &cpuLocals[c]
-	idle := &threads[c]
-	machine.IdleFrame(&idle.frame) // the scheduler has every CPU on its idle thread until it picks another
+	core.InitSecondaryCPU()
+	l := &core.CPULocals[c]
+	idle := &core.Threads[c]
+	machine.IdleFrame(&idle.Frame) // the scheduler has every CPU on its idle thread until it picks another
 	trace.SetThread(c, 0)
-	startTick()
+	core.StartTick()
 	if hz := atomic.LoadUint64(&samplerHz); hz != 0 {
 		startLocalSampler(hz)
 	}
-	l.xcallAck.Store(xcall.seq.Load()) // requests posted before it came online are not its
-	l.online.Store(true)
-	if options.Kernel.MaskSpin && c == numCPUs-1 {
+	l.XcallAck.Store(core.Xcall.Seq.Load()) // requests posted before it came online are not its
+	l.Online.Store(true)
+	if options.Kernel.MaskSpin && c == core.NumCPUs-1 {
 		spinMaskedForTest()
 	}
-	machine.Enter(&idle.frame)
+	machine.Enter(&idle.Frame)
 }
 
 // spinMaskedForTest keeps this CPU busy in the kernel with interrupts masked for 3 s

@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
@@ -87,7 +88,7 @@ func shareMemory() uintptr {
 		shareDevs[i] = shareDev{base: found[i], fs: -1}
 	}
 	nShareDevs = n
-	return uintptr(n) * pageUp(shareMemSize)
+	return uintptr(n) * core.PageUp(shareMemSize)
 }
 
 // initShares brings the devices up in block and mounts each on the directory its option names.
@@ -96,7 +97,7 @@ func shareMemory() uintptr {
 func initShares(block uintptr) {
 	for i := 0; i < nShareDevs; i++ {
 		d := &shareDevs[i]
-		d.mem = block + uintptr(i)*pageUp(shareMemSize)
+		d.mem = block + uintptr(i)*core.PageUp(shareMemSize)
 		cfg := virtio.NinePConfig{Base: d.base, MemPA: d.mem, MemSize: virtio.NinePMemSize}
 		if err := d.dev.Init(&machine.Bus, &machine.Bus, cfg); err != virtio.OK {
 			klog.Log().S("shared directory: virtio-9p at ").X(uint64(d.base)).S(": ").S(err.String()).NL()
@@ -200,7 +201,7 @@ func makeDirs(path string) (vfs.Node, int) {
 
 // buffers says where d's request and reply buffers are (the identity map: virtual is physical).
 func (d *shareDev) buffers() p9fs.Buffers {
-	req := d.mem + pageUp(virtio.NinePMemSize)
+	req := d.mem + core.PageUp(virtio.NinePMemSize)
 	return p9fs.Buffers{Req: req, Resp: req + shareBufs, Size: shareMsize}
 }
 
@@ -282,8 +283,8 @@ func shareComplete(d *shareDev, f *p9fs.FS, c virtio.NineCompletion) {
 // shareWake makes runnable the threads whose calls on f have their answers.
 func shareWake(f *p9fs.FS) {
 	for w, ok := f.NextWake(); ok; w, ok = f.NextWake() {
-		if w >= 0 && w < maxThreads && threads[w].wait == waitShare {
-			wake(w, false)
+		if w >= 0 && w < core.MaxThreads && core.Threads[w].Wait == core.WaitShare {
+			core.Wake(w, false)
 		}
 	}
 }
@@ -338,11 +339,11 @@ func endFiles(f *machine.Frame, slot int32, ret uint64, done bool, retry bool) b
 	}
 	kickShares()
 	if retry {
-		threads[slot].wait = waitShare
-		noteBlocked(&threads[slot])
-		scheduler.Block(slot)
+		core.Threads[slot].Wait = core.WaitShare
+		core.NoteBlocked(&core.Threads[slot])
+		core.Scheduler.Block(slot)
 	} else {
-		block(f, waitShare)
+		core.Block(f, core.WaitShare)
 	}
 	return false
 }
@@ -371,11 +372,11 @@ func rerunSyscall(f *machine.Frame, nr uint64, a machine.SyscallArgs) (uint64, b
 
 // completeShareWait runs the system call of the thread in slot again after its share's reply.
 func completeShareWait(f *machine.Frame, slot int32) {
-	t := &threads[slot]
+	t := &core.Threads[slot]
 	var a machine.SyscallArgs
 	machine.SysArgs(f, &a)
 	beginFiles(slot)
-	ret, done := rerunSyscall(f, t.sysNr, a)
+	ret, done := rerunSyscall(f, t.SysNr, a)
 	if endFiles(f, slot, ret, done, true) {
 		machine.SetSysRet(f, ret)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
@@ -26,7 +27,7 @@ var (
 func sysWriteFD(n int, buf, count uintptr) uint64 {
 	switch fds.Kind(n) {
 	case fd.KindConsole:
-		b, ok := userBytes(buf, count, false)
+		b, ok := core.UserBytes(buf, count, false)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
@@ -36,7 +37,7 @@ func sysWriteFD(n int, buf, count uintptr) uint64 {
 		if count != 8 { // Linux 6.18 takes exactly 8 bytes (a read, 8 or more)
 			return abi.Neg(abi.EINVAL)
 		}
-		v, ok := readUser64(buf)
+		v, ok := core.ReadUser64(buf)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
@@ -55,7 +56,7 @@ func sysWriteFD(n int, buf, count uintptr) uint64 {
 
 // sysWriteDevice writes to a trace port, blocking until the device has the bytes.
 func sysWriteDevice(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
-	ret, done := portIO(curSlot(), opWrite, n, 0, buf, count)
+	ret, done := portIO(core.CurSlot(), opWrite, n, 0, buf, count)
 	if !done {
 		blockOnPort(f, portOpDevice(opWrite, n))
 	}
@@ -65,7 +66,7 @@ func sysWriteDevice(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) 
 // eventfdRead reads eventfd n's counter into the 8 bytes at buf, or reports that a blocking
 // reader must wait (done=false). The system call and the wait completion both use it.
 func eventfdRead(n int, buf uintptr) (ret uint64, done bool) {
-	b, ok := userBytes(buf, 8, true) // checked before the counter is consumed
+	b, ok := core.UserBytes(buf, 8, true) // checked before the counter is consumed
 	if !ok {
 		return abi.Neg(abi.EFAULT), true
 	}
@@ -84,13 +85,13 @@ func eventfdRead(n int, buf uintptr) (ret uint64, done bool) {
 // wakeFDWaiters wakes the threads waiting on fd n itself (blocking eventfd reads) and in every
 // epoll instance that watches it, after its readiness may have changed.
 func wakeFDWaiters(n int) {
-	futexWake(fdKey(n), maxThreads)
+	core.FutexWake(core.FDKey(n), core.MaxThreads)
 	if pollWaiters > 0 {
-		futexWake(pollKey, maxThreads) // pollers scan again
+		core.FutexWake(core.PollKey, core.MaxThreads) // pollers scan again
 	}
 	k := fds.Watchers(n, watchBuf[:])
 	for i := 0; i < k; i++ {
-		futexWake(fdKey(int(watchBuf[i])), maxThreads)
+		core.FutexWake(core.FDKey(int(watchBuf[i])), core.MaxThreads)
 	}
 }
 
@@ -104,14 +105,14 @@ func sysReadFD(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
 		}
 		ret, done := counterRead(n, buf)
 		if !done {
-			t := cur()
-			t.waitFD, t.waitAddr, t.deadline = int32(n), buf, 0
-			futexes.Enqueue(fdKey(n), curSlot())
-			block(f, waitEventfd)
+			t := core.Cur()
+			t.WaitFD, t.WaitAddr, t.Deadline = int32(n), buf, 0
+			core.Waiters.Enqueue(core.FDKey(n), core.CurSlot())
+			core.Block(f, core.WaitEventfd)
 		}
 		return ret, done
 	case fd.KindDevice:
-		ret, done := portIO(curSlot(), opRead, n, 0, buf, count)
+		ret, done := portIO(core.CurSlot(), opRead, n, 0, buf, count)
 		if !done {
 			blockOnPort(f, portOpDevice(opRead, n))
 		}
@@ -131,7 +132,7 @@ func sysReadFD(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
 func sysEpollCtlImpl(epfd, op, target int, evAddr uintptr) uint64 {
 	var ev fd.Event
 	if op != epollCtlDel {
-		b, ok := userBytes(evAddr, machine.EpollEventSize, false)
+		b, ok := core.UserBytes(evAddr, machine.EpollEventSize, false)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
@@ -155,7 +156,7 @@ func sysEpollPwaitImpl(f *machine.Frame, nr uint64, epfd int, events uintptr, ma
 	// descriptor.
 	var timeoutNs int64
 	if nr == nrEpollPwait2 && timeout != 0 {
-		ns, ok := readTimespec(uintptr(timeout))
+		ns, ok := core.ReadTimespec(uintptr(timeout))
 		if !ok {
 			return abi.Neg(abi.EFAULT), true
 		}
@@ -170,7 +171,7 @@ func sysEpollPwaitImpl(f *machine.Frame, nr uint64, epfd int, events uintptr, ma
 	if maxEvents <= 0 || maxEvents > (1<<31-1)/machine.EpollEventSize {
 		return abi.Neg(abi.EINVAL), true
 	}
-	if end := events + uintptr(maxEvents)*machine.EpollEventSize; end < events || end > userHi {
+	if end := events + uintptr(maxEvents)*machine.EpollEventSize; end < events || end > core.UserHi {
 		return abi.Neg(abi.EFAULT), true
 	}
 	n, errno := epollCollect(epfd, events, maxEvents)
@@ -193,16 +194,16 @@ func sysEpollPwaitImpl(f *machine.Frame, nr uint64, epfd int, events uintptr, ma
 	case int32(timeout) > 0:
 		deadline = machine.Nanotime() + int64(int32(timeout))*1_000_000
 	}
-	t := cur()
-	if t.sig.Next() != 0 {
+	t := core.Cur()
+	if t.Sig.Next() != 0 {
 		return abi.Neg(abi.EINTR), true // a signal the call's mask lets through is pending already
 	}
-	t.waitFD, t.waitAddr, t.waitCount, t.deadline = int32(epfd), events, uintptr(maxEvents), deadline
-	futexes.Enqueue(fdKey(epfd), curSlot())
+	t.WaitFD, t.WaitAddr, t.WaitCount, t.Deadline = int32(epfd), events, uintptr(maxEvents), deadline
+	core.Waiters.Enqueue(core.FDKey(epfd), core.CurSlot())
 	if deadline != 0 {
-		sleepUntil(deadline, 0)
+		core.SleepUntil(deadline, 0)
 	}
-	block(f, waitEpoll)
+	core.Block(f, core.WaitEpoll)
 	return 0, false
 }
 
@@ -216,7 +217,7 @@ func epollCollect(epfd int, events uintptr, max int) (int, int) {
 		return 0, errno
 	}
 	size := uintptr(n) * machine.EpollEventSize
-	b, ok := userBytes(events, size, true)
+	b, ok := core.UserBytes(events, size, true)
 	if !ok {
 		return 0, abi.EFAULT
 	}
@@ -244,7 +245,7 @@ func sysGetrandomImpl(buf, count uintptr, flags uint32) uint64 {
 	if count == 0 {
 		return 0
 	}
-	n := userPrefix(buf, count, true)
+	n := core.UserPrefix(buf, count, true)
 	if n == 0 {
 		return abi.Neg(abi.EFAULT)
 	}
@@ -281,7 +282,7 @@ func random64() uint64 {
 
 // sysUnameImpl fills struct utsname (6 fields of 65 bytes).
 func sysUnameImpl(addr uintptr) uint64 {
-	b, ok := userBytes(addr, 6*65, true)
+	b, ok := core.UserBytes(addr, 6*65, true)
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
@@ -298,15 +299,15 @@ func sysUnameImpl(addr uintptr) uint64 {
 // completeEpollWait collects the events of the epoll_pwait the thread in slot waits in, woken:
 // its result, or a new wait when none is ready and it has not timed out.
 func completeEpollWait(f *machine.Frame, slot int32) {
-	t := &threads[slot]
-	n, errno := epollCollect(int(t.waitFD), t.waitAddr, int(t.waitCount))
+	t := &core.Threads[slot]
+	n, errno := epollCollect(int(t.WaitFD), t.WaitAddr, int(t.WaitCount))
 	switch {
 	case errno != 0:
 		machine.SetSysRet(f, abi.Neg(errno))
-	case n > 0 || t.timedOut:
+	case n > 0 || t.TimedOut:
 		machine.SetSysRet(f, uint64(n))
 	default:
-		t.wait = waitEpoll
-		rearm(slot, fdKey(int(t.waitFD)))
+		t.Wait = core.WaitEpoll
+		core.Rearm(slot, core.FDKey(int(t.WaitFD)))
 	}
 }

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
 	"github.com/unitrace/unitrace/kernel/machine"
 )
@@ -30,34 +31,34 @@ func openFIFO(f *machine.Frame, n vfs.Node, flags int) (uint64, bool) {
 	if !wait {
 		return uint64(fd), true
 	}
-	t := cur()
-	t.waitFD, t.waitArg, t.deadline = int32(fd), uint64(partner), 0
-	futexes.Enqueue(fdKey(fd), curSlot())
-	block(f, waitFIFO)
+	t := core.Cur()
+	t.WaitFD, t.WaitArg, t.Deadline = int32(fd), uint64(partner), 0
+	core.Waiters.Enqueue(core.FDKey(fd), core.CurSlot())
+	core.Block(f, core.WaitFIFO)
 	return 0, false
 }
 
 // completeFIFOWait ends the open of the thread in slot once the other end has been opened
 // since it started waiting, or waits again.
 func completeFIFOWait(f *machine.Frame, slot int32) {
-	t := &threads[slot]
-	opens, ok := fds.FIFOPartnerOpens(int(t.waitFD))
+	t := &core.Threads[slot]
+	opens, ok := fds.FIFOPartnerOpens(int(t.WaitFD))
 	if !ok {
 		machine.SetSysRet(f, abi.Neg(abi.EBADF)) // another thread closed the descriptor under the open
 		return
 	}
-	if opens != uint32(t.waitArg) {
-		machine.SetSysRet(f, uint64(t.waitFD))
+	if opens != uint32(t.WaitArg) {
+		machine.SetSysRet(f, uint64(t.WaitFD))
 		return
 	}
-	t.wait = waitFIFO
-	rearm(slot, fdKey(int(t.waitFD)))
+	t.Wait = core.WaitFIFO
+	core.Rearm(slot, core.FDKey(int(t.WaitFD)))
 }
 
 // abandonFIFOOpen closes the descriptor of an open a signal interrupted.
 func abandonFIFOOpen(slot int32) {
-	if _, ok := fds.FIFOPartnerOpens(int(threads[slot].waitFD)); ok {
-		closeFD(int(threads[slot].waitFD))
+	if _, ok := fds.FIFOPartnerOpens(int(core.Threads[slot].WaitFD)); ok {
+		closeFD(int(core.Threads[slot].WaitFD))
 	}
 }
 

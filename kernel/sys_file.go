@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
@@ -56,7 +57,7 @@ func fileRead(f *fd.File, off int64, buf, count uintptr) (n int, seekable bool, 
 	switch {
 	case !canRead(f):
 		return 0, false, abi.EBADF
-	case !accessOK(buf, count): // as Linux's vfs_read, before anything is looked at
+	case !core.AccessOK(buf, count): // as Linux's vfs_read, before anything is looked at
 		return 0, false, abi.EFAULT
 	}
 	count = min(count, maxRW)
@@ -84,7 +85,7 @@ func fileRead(f *fd.File, off int64, buf, count uintptr) (n int, seekable bool, 
 	}
 	// A buffer that runs into an unmapped page takes the bytes that fit before it, as Linux's
 	// copy to user memory stops at the fault: EFAULT only when not even one does.
-	dst := userPrefixBytes(buf, count, true)
+	dst := core.UserPrefixBytes(buf, count, true)
 	if count > 0 && len(dst) == 0 {
 		return 0, true, abi.EFAULT
 	}
@@ -112,7 +113,7 @@ func charDeviceRead(rdev uint64, buf, count uintptr) (int, int) {
 	if rdev == fs.DevNull || count == 0 {
 		return 0, 0
 	}
-	dst, ok := userBytes(buf, count, true)
+	dst, ok := core.UserBytes(buf, count, true)
 	if !ok {
 		return 0, abi.EFAULT
 	}
@@ -130,7 +131,7 @@ func fileWrite(f *fd.File, off int64, buf, count uintptr) (n int, end int64, see
 	switch {
 	case !canWrite(f):
 		return 0, 0, false, abi.EBADF
-	case !accessOK(buf, count): // as Linux's vfs_write
+	case !core.AccessOK(buf, count): // as Linux's vfs_write
 		return 0, 0, false, abi.EFAULT
 	}
 	count = min(count, maxRW)
@@ -156,7 +157,7 @@ func fileWrite(f *fd.File, off int64, buf, count uintptr) (n int, end int64, see
 	if off < 0 {
 		return 0, 0, true, abi.EINVAL
 	}
-	src := userPrefixBytes(buf, count, false) // the bytes before a fault, as for a read
+	src := core.UserPrefixBytes(buf, count, false) // the bytes before a fault, as for a read
 	if count > 0 && len(src) == 0 {
 		return 0, 0, true, abi.EFAULT
 	}
@@ -238,7 +239,7 @@ func importIovec(iov, cnt uintptr) (vec []byte, total uint64, errno int) {
 	if cnt > uioMaxIOV {
 		return nil, 0, abi.EINVAL
 	}
-	vec, ok := userBytes(iov, cnt*iovecSize, false)
+	vec, ok := core.UserBytes(iov, cnt*iovecSize, false)
 	if !ok {
 		return nil, 0, abi.EFAULT
 	}
@@ -253,7 +254,7 @@ func importIovec(iov, cnt uintptr) (vec []byte, total uint64, errno int) {
 		if cnt == 1 {
 			size = min(size, maxRW)
 		}
-		if !accessOK(base, size) {
+		if !core.AccessOK(base, size) {
 			return nil, 0, abi.EFAULT
 		}
 	}
@@ -293,7 +294,7 @@ func vectorIO(n int, iov uintptr, cnt int, pos int64, write bool) uint64 {
 	}
 	if console {
 		for i := 0; i < cnt; i++ {
-			b, ok := userBytes(uintptr(le64(vec[i*iovecSize:])), uintptr(le64(vec[i*iovecSize+8:])), false)
+			b, ok := core.UserBytes(uintptr(le64(vec[i*iovecSize:])), uintptr(le64(vec[i*iovecSize+8:])), false)
 			if !ok {
 				return abi.Neg(abi.EFAULT)
 			}
@@ -435,7 +436,7 @@ func sysGetdents64Impl(n int, dirp, count uintptr) uint64 {
 	// Linux copies the records one by one: a buffer that runs into unmapped memory gets the
 	// records that fit before it, and EFAULT only if the first one that fits in count does not.
 	want := min(count, maxDirents)
-	p := userPrefix(dirp, want, true)
+	p := core.UserPrefix(dirp, want, true)
 	var dst []byte
 	if p > 0 {
 		dst = machine.BytesAt(dirp, p)
@@ -476,7 +477,7 @@ func descStat(n int) (fs.Stat, int) {
 
 // putStat and putStatx copy a stat to user memory.
 func putStat(buf uintptr, st *fs.Stat) int {
-	b, ok := userBytes(buf, fs.StatSize, true)
+	b, ok := core.UserBytes(buf, fs.StatSize, true)
 	if !ok {
 		return abi.EFAULT
 	}
@@ -485,7 +486,7 @@ func putStat(buf uintptr, st *fs.Stat) int {
 }
 
 func putStatx(buf uintptr, st *fs.Stat) int {
-	b, ok := userBytes(buf, fs.StatxSize, true)
+	b, ok := core.UserBytes(buf, fs.StatxSize, true)
 	if !ok {
 		return abi.EFAULT
 	}
@@ -573,7 +574,7 @@ func putStatfs(buf uintptr, n vfs.Node) int {
 	if errno != 0 {
 		return errno
 	}
-	b, ok := userBytes(buf, fs.StatfsSize, true)
+	b, ok := core.UserBytes(buf, fs.StatfsSize, true)
 	if !ok {
 		return abi.EFAULT
 	}

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/tp"
 )
@@ -40,7 +41,7 @@ func sysFutexImpl(f *machine.Frame, uaddr uintptr, op int, val uint32, timeout u
 	// operation, its bitset, and the word's alignment and address.
 	var ns int64
 	if timeout != 0 && futexHasTimeout(cmd) {
-		v, ok := readTimespec(timeout)
+		v, ok := core.ReadTimespec(timeout)
 		if !ok {
 			return abi.Neg(abi.EFAULT), true
 		}
@@ -63,19 +64,19 @@ func sysFutexImpl(f *machine.Frame, uaddr uintptr, op int, val uint32, timeout u
 	if uaddr&3 != 0 {
 		return abi.Neg(abi.EINVAL), true
 	}
-	if uaddr+4 > userHi {
+	if uaddr+4 > core.UserHi {
 		return abi.Neg(abi.EFAULT), true
 	}
 	if cmd == futexOpWake || cmd == futexWakeBitset {
 		// A shared futex's key is its page: Linux faults on an unmapped word.
 		if op&futexPrivateFlag == 0 {
-			if _, ok := readUser32(uaddr); !ok {
+			if _, ok := core.ReadUser32(uaddr); !ok {
 				return abi.Neg(abi.EFAULT), true
 			}
 		}
-		return uint64(futexWake(uaddr, int(int32(val)))), true
+		return uint64(core.FutexWake(uaddr, int(int32(val)))), true
 	}
-	word, ok := readUser32(uaddr)
+	word, ok := core.ReadUser32(uaddr)
 	if !ok {
 		return abi.Neg(abi.EFAULT), true
 	}
@@ -97,42 +98,42 @@ func sysFutexImpl(f *machine.Frame, uaddr uintptr, op int, val uint32, timeout u
 		}
 	}
 	tp.FutexWait.Emit2(uint64(uaddr), uint64(val))
-	if !futexes.Enqueue(uaddr, curSlot()) {
+	if !core.Waiters.Enqueue(uaddr, core.CurSlot()) {
 		return abi.Neg(abi.ENOMEM), true
 	}
-	cur().deadline = deadline
+	core.Cur().Deadline = deadline
 	if deadline != 0 {
-		sleepUntil(deadline, 0)
+		core.SleepUntil(deadline, 0)
 	}
-	block(f, waitFutex)
+	core.Block(f, core.WaitFutex)
 	return 0, false
 }
 
-func wallOffset() int64 { return bootWallNanos }
+func wallOffset() int64 { return core.BootWallNanos }
 
 func sysClockGettimeImpl(id int32, ts uintptr) uint64 {
-	now, ok := clockNow(id)
+	now, ok := core.ClockNow(id)
 	if !ok {
 		return abi.Neg(abi.EINVAL)
 	}
-	if !writeTimespec(ts, now) {
+	if !core.WriteTimespec(ts, now) {
 		return abi.Neg(abi.EFAULT)
 	}
 	return 0
 }
 
 func sysClockGetresImpl(id int32, ts uintptr) uint64 {
-	if _, ok := clockNow(id); !ok {
+	if _, ok := core.ClockNow(id); !ok {
 		return abi.Neg(abi.EINVAL)
 	}
-	if ts != 0 && !writeTimespec(ts, 1) {
+	if ts != 0 && !core.WriteTimespec(ts, 1) {
 		return abi.Neg(abi.EFAULT)
 	}
 	return 0
 }
 
 func sysNanosleepImpl(f *machine.Frame, req, rem uintptr) (uint64, bool) {
-	ns, ok := readTimespec(req)
+	ns, ok := core.ReadTimespec(req)
 	if !ok {
 		return abi.Neg(abi.EFAULT), true
 	}
@@ -152,31 +153,31 @@ func sysNanosleepImpl(f *machine.Frame, req, rem uintptr) (uint64, bool) {
 // negative id that names no process or thread.
 func sysClockNanosleepImpl(f *machine.Frame, id int32, flags int, req, rem uintptr) (uint64, bool) {
 	const clockFDMask, clockFD = 7, 3
-	kind, _, canSleep := resolveClock(id)
+	kind, _, canSleep := core.ResolveClock(id)
 	switch {
 	case id < 0 && id&clockFDMask == clockFD:
 		return abi.Neg(abi.EOPNOTSUPP), true
-	case kind == clockBad && id >= 0:
+	case kind == core.ClockBad && id >= 0:
 		return abi.Neg(abi.EINVAL), true
-	case kind != clockBad && kind != clockCPU && !canSleep:
+	case kind != core.ClockBad && kind != core.ClockCPU && !canSleep:
 		return abi.Neg(abi.EOPNOTSUPP), true
 	}
-	ns, ok := readTimespec(req)
+	ns, ok := core.ReadTimespec(req)
 	if !ok {
 		return abi.Neg(abi.EFAULT), true
 	}
 	if ns < 0 {
 		return abi.Neg(abi.EINVAL), true
 	}
-	if kind == clockCPU || kind == clockBad {
+	if kind == core.ClockCPU || kind == core.ClockBad {
 		return abi.Neg(abi.EINVAL), true
 	}
-	now, ok := clockNow(id)
+	now, ok := core.ClockNow(id)
 	if !ok {
 		return abi.Neg(abi.EINVAL), true
 	}
 	deadline := machine.Nanotime() + ns
-	if flags&timerAbstime != 0 {
+	if flags&core.TimerAbstime != 0 {
 		deadline = machine.Nanotime() + (ns - now)
 		rem = 0 // an absolute sleep has no time left to report
 	}
@@ -189,9 +190,9 @@ func sleepFor(f *machine.Frame, deadline int64, rem uintptr) (uint64, bool) {
 	if deadline <= machine.Nanotime() {
 		return 0, true
 	}
-	cur().deadline = deadline
-	cur().waitAddr = rem
-	sleepUntil(deadline, sleepSlack)
-	block(f, waitSleep)
+	core.Cur().Deadline = deadline
+	core.Cur().WaitAddr = rem
+	core.SleepUntil(deadline, core.SleepSlack)
+	core.Block(f, core.WaitSleep)
 	return 0, false
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
@@ -40,8 +41,8 @@ func sampleLoad(now int64) {
 		return
 	}
 	active := 0
-	for s := int32(firstThreadSlot); s < maxThreads; s++ {
-		if st := scheduler.State(s); st == sched.Running || st == sched.Runnable {
+	for s := int32(core.FirstThreadSlot); s < core.MaxThreads; s++ {
+		if st := core.Scheduler.State(s); st == sched.Running || st == sched.Runnable {
 			active++
 		}
 	}
@@ -49,7 +50,7 @@ func sampleLoad(now int64) {
 }
 
 func sysSysinfoImpl(addr uintptr) uint64 {
-	b, ok := userBytes(addr, sysinfoSize, true)
+	b, ok := core.UserBytes(addr, sysinfoSize, true)
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
@@ -64,11 +65,11 @@ func sysSysinfoImpl(addr uintptr) uint64 {
 	for i, l := range loads.Scaled(siLoadShift) {
 		binary.LittleEndian.PutUint64(b[sysinfoLoads+8*i:], l)
 	}
-	st := frames.Stats()
-	binary.LittleEndian.PutUint64(b[sysinfoTotalRAM:], uint64(st.Total)*pageSize)
-	binary.LittleEndian.PutUint64(b[sysinfoFreeRAM:], uint64(st.Free)*pageSize)
-	binary.LittleEndian.PutUint64(b[sysinfoShared:], rootNS.MemPages()*pageSize) // tmpfs counts as shared, as Linux's shmem
-	binary.LittleEndian.PutUint16(b[sysinfoProcs:], uint16(live))
+	st := core.Frames.Stats()
+	binary.LittleEndian.PutUint64(b[sysinfoTotalRAM:], uint64(st.Total)*core.PageSize)
+	binary.LittleEndian.PutUint64(b[sysinfoFreeRAM:], uint64(st.Free)*core.PageSize)
+	binary.LittleEndian.PutUint64(b[sysinfoShared:], rootNS.MemPages()*core.PageSize) // tmpfs counts as shared, as Linux's shmem
+	binary.LittleEndian.PutUint16(b[sysinfoProcs:], uint16(core.Live))
 	binary.LittleEndian.PutUint32(b[sysinfoMemUnit:], 1)
 	return 0
 }
@@ -77,14 +78,14 @@ func sysSysinfoImpl(addr uintptr) uint64 {
 // wall clock in tv, and a zero timezone (Linux's sys_tz, never set here) in tz.
 func sysGettimeofdayImpl(tv, tz uintptr) uint64 {
 	if tv != 0 {
-		b, ok := userBytes(tv, 16, true)
+		b, ok := core.UserBytes(tv, 16, true)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
-		putTimeval(b, bootWallNanos+machine.Nanotime())
+		core.PutTimeval(b, core.BootWallNanos+machine.Nanotime())
 	}
 	if tz != 0 {
-		b, ok := userBytes(tz, 8, true)
+		b, ok := core.UserBytes(tz, 8, true)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
@@ -95,8 +96,8 @@ func sysGettimeofdayImpl(tv, tz uintptr) uint64 {
 
 // sysTimeImpl is time(2): the wall clock's seconds, also stored at tloc unless it is NULL.
 func sysTimeImpl(tloc uintptr) uint64 {
-	sec := uint64((bootWallNanos + machine.Nanotime()) / 1e9)
-	if tloc != 0 && !writeUser64(tloc, sec) {
+	sec := uint64((core.BootWallNanos + machine.Nanotime()) / 1e9)
+	if tloc != 0 && !core.WriteUser64(tloc, sec) {
 		return abi.Neg(abi.EFAULT)
 	}
 	return sec
@@ -109,9 +110,9 @@ func sysRtSigpendingImpl(set, size uintptr) uint64 {
 	if size > 8 {
 		return abi.Neg(abi.EINVAL)
 	}
-	t := cur()
-	pending := uint64((t.sig.Pending | t.sig.Timed) & t.sig.Mask)
-	b, ok := userBytes(set, size, true)
+	t := core.Cur()
+	pending := uint64((t.Sig.Pending | t.Sig.Timed) & t.Sig.Mask)
+	b, ok := core.UserBytes(set, size, true)
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
@@ -132,7 +133,7 @@ var (
 
 func limits() *rlimit.Table {
 	if !rlimitsReady {
-		rlimits.Init(rlimit.Config{MaxFDs: fd.MaxFDs, MaxThreads: maxThreads - firstThreadSlot})
+		rlimits.Init(rlimit.Config{MaxFDs: fd.MaxFDs, MaxThreads: core.MaxThreads - core.FirstThreadSlot})
 		rlimitsReady = true
 	}
 	return &rlimits
@@ -142,7 +143,7 @@ func limits() *rlimit.Table {
 const rlimitSize = 16
 
 func readRlimit(addr uintptr) (rlimit.Limit, bool) {
-	b, ok := userBytes(addr, rlimitSize, false)
+	b, ok := core.UserBytes(addr, rlimitSize, false)
 	if !ok {
 		return rlimit.Limit{}, false
 	}
@@ -150,7 +151,7 @@ func readRlimit(addr uintptr) (rlimit.Limit, bool) {
 }
 
 func writeRlimit(addr uintptr, l rlimit.Limit) bool {
-	b, ok := userBytes(addr, rlimitSize, true)
+	b, ok := core.UserBytes(addr, rlimitSize, true)
 	if !ok {
 		return false
 	}
@@ -170,7 +171,7 @@ func sysPrlimit64Impl(pid int32, resource int, newAddr, oldAddr uintptr) uint64 
 			return abi.Neg(abi.EFAULT)
 		}
 	}
-	if pid != 0 && pid != processID && slotOfTID(pid) < 0 {
+	if pid != 0 && pid != core.ProcessID && core.SlotOfTID(pid) < 0 {
 		return abi.Neg(abi.ESRCH)
 	}
 	t := limits()

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/machine"
@@ -49,7 +50,7 @@ func sysIoctlImpl(f *machine.Frame, n int, req uint32, arg uintptr) (uint64, boo
 		_, errno := fds.Fcntl(n, fd.F_SETFD, cloexec)
 		return abi.ErrnoOr(errno, 0), true
 	case termios.FIONBIO:
-		on, ok := readUser32(arg)
+		on, ok := core.ReadUser32(arg)
 		if !ok {
 			return abi.Neg(abi.EFAULT), true
 		}
@@ -85,12 +86,12 @@ func sysIoctlImpl(f *machine.Frame, n int, req uint32, arg uintptr) (uint64, boo
 func randomIoctl(req uint32, arg uintptr) uint64 {
 	switch req {
 	case fs.RNDGETENTCNT:
-		if !writeUser32(arg, fs.PoolReadyBits) {
+		if !core.WriteUser32(arg, fs.PoolReadyBits) {
 			return abi.Neg(abi.EFAULT)
 		}
 		return 0
 	case fs.RNDADDTOENTCNT:
-		bits, ok := readUser32(arg)
+		bits, ok := core.ReadUser32(arg)
 		switch {
 		case !ok:
 			return abi.Neg(abi.EFAULT)
@@ -99,20 +100,20 @@ func randomIoctl(req uint32, arg uintptr) uint64 {
 		}
 		return 0
 	case fs.RNDADDENTROPY:
-		bits, ok := readUser32(arg)
+		bits, ok := core.ReadUser32(arg)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
 		if int32(bits) < 0 {
 			return abi.Neg(abi.EINVAL)
 		}
-		size, ok := readUser32(arg + 4)
+		size, ok := core.ReadUser32(arg + 4)
 		switch {
 		case !ok:
 			return abi.Neg(abi.EFAULT)
 		case int32(size) < 0:
 			return abi.Neg(abi.EINVAL)
-		case !userRange(arg+8, uintptr(size), false):
+		case !core.UserRange(arg+8, uintptr(size), false):
 			return abi.Neg(abi.EFAULT)
 		}
 		return 0
@@ -156,7 +157,7 @@ func ioctlFIONREAD(f *machine.Frame, n int, kind fd.Kind, arg uintptr) (uint64, 
 	case fd.KindConsole:
 		count = int64(conIn.Len())
 	case fd.KindSocket:
-		if !userRange(arg, 4, true) {
+		if !core.UserRange(arg, 4, true) {
 			return abi.Neg(abi.EFAULT), true
 		}
 		return sockSimple(f, n, sockwire.OpIoctl, [3]int64{termios.FIONREAD}, sockCall{out: netCall{buf: arg}})
@@ -165,7 +166,7 @@ func ioctlFIONREAD(f *machine.Frame, n int, kind fd.Kind, arg uintptr) (uint64, 
 	default:
 		return abi.Neg(abi.ENOTTY), true
 	}
-	if !writeUser32(arg, uint32(int32(count))) {
+	if !core.WriteUser32(arg, uint32(int32(count))) {
 		return abi.Neg(abi.EFAULT), true
 	}
 	return 0, true
@@ -175,14 +176,14 @@ func ioctlFIONREAD(f *machine.Frame, n int, kind fd.Kind, arg uintptr) (uint64, 
 func consoleIoctl(req uint32, arg uintptr) uint64 {
 	switch req {
 	case termios.TCGETS:
-		b, ok := userBytes(arg, termios.Size, true)
+		b, ok := core.UserBytes(arg, termios.Size, true)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
 		termios.Console().Put(b)
 		return 0
 	case termios.TCSETS, termios.TCSETSW, termios.TCSETSF:
-		if _, ok := userBytes(arg, termios.Size, false); !ok {
+		if _, ok := core.UserBytes(arg, termios.Size, false); !ok {
 			return abi.Neg(abi.EFAULT)
 		}
 		if req == termios.TCSETSF { // "flush": the input not yet read goes, as a read would take it
@@ -193,39 +194,39 @@ func consoleIoctl(req uint32, arg uintptr) uint64 {
 		}
 		return 0
 	case termios.TIOCGWINSZ:
-		b, ok := userBytes(arg, termios.WinsizeSize, true)
+		b, ok := core.UserBytes(arg, termios.WinsizeSize, true)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
 		conWinsize.Put(b)
 		return 0
 	case termios.TIOCSWINSZ:
-		b, ok := userBytes(arg, termios.WinsizeSize, false)
+		b, ok := core.UserBytes(arg, termios.WinsizeSize, false)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
 		w := termios.GetWinsize(b)
 		if w != conWinsize {
 			conWinsize = w
-			target := processTarget(signal.SIGWINCH, -1)
+			target := core.ProcessTarget(signal.SIGWINCH, -1)
 			if target >= 0 {
-				sendSignal(target, signal.SIGWINCH, signal.Info{Signo: signal.SIGWINCH, Code: signal.SI_KERNEL})
+				core.SendSignal(target, signal.SIGWINCH, signal.Info{Signo: signal.SIGWINCH, Code: signal.SI_KERNEL})
 			}
 		}
 		return 0
 	case termios.TIOCGPGRP:
-		if !writeUser32(arg, processID) {
+		if !core.WriteUser32(arg, core.ProcessID) {
 			return abi.Neg(abi.EFAULT)
 		}
 		return 0
 	case termios.TIOCSPGRP:
-		pgrp, ok := readUser32(arg)
+		pgrp, ok := core.ReadUser32(arg)
 		switch {
 		case !ok:
 			return abi.Neg(abi.EFAULT)
 		case int32(pgrp) < 0:
 			return abi.Neg(abi.EINVAL)
-		case pgrp != processID:
+		case pgrp != core.ProcessID:
 			return abi.Neg(abi.ESRCH) // the one process is the one process group
 		}
 		return 0

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/filelock"
@@ -14,7 +15,7 @@ import (
 // so its POSIX locks (F_SETLK) never conflict with each other; OFD locks (F_OFD_SETLK) and flock
 // locks belong to open file descriptions and conflict between descriptions, and with the
 // process's POSIX locks for OFD. A lock that must wait (F_SETLKW, F_OFD_SETLKW, flock without
-// LOCK_NB) sleeps on lockKey; every release wakes all such sleepers, which try again. A signal
+// LOCK_NB) sleeps on core.LockKey; every release wakes all such sleepers, which try again. A signal
 // restarts the wait (ERESTARTSYS), as Linux's. Closing any descriptor of a file drops the
 // process's POSIX locks on it; the last close of a description drops its OFD and flock locks.
 // Locks are on files only: other descriptors are EINVAL.
@@ -50,7 +51,7 @@ func sysFcntlLockImpl(f *machine.Frame, n, cmd int, arg uintptr) (uint64, bool) 
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
-	b, ok := userBytes(arg, flockSize, cmd == fGetlk || cmd == fOFDGetlk)
+	b, ok := core.UserBytes(arg, flockSize, cmd == fGetlk || cmd == fOFDGetlk)
 	if !ok {
 		return abi.Neg(abi.EFAULT), true
 	}
@@ -109,7 +110,7 @@ func sysFcntlLockImpl(f *machine.Frame, n, cmd int, arg uintptr) (uint64, bool) 
 		}
 		hpid := int32(-1)
 		if h.Owner == filelock.ProcessOwner {
-			hpid = processID
+			hpid = core.ProcessID
 		}
 		hlen := int64(0)
 		if h.End != filelock.OffsetMax {
@@ -165,25 +166,25 @@ func sysFlockImpl(f *machine.Frame, n int, op int) (uint64, bool) {
 func setLock(f *machine.Frame, l filelock.Lock, wait bool) (uint64, bool) {
 	errno := fileLocks.Set(l)
 	if errno == abi.EAGAIN && wait {
-		t := cur()
-		t.lockWait, t.deadline = l, 0
-		futexes.Enqueue(lockKey, curSlot())
-		block(f, waitLock)
+		t := core.Cur()
+		t.LockWait, t.Deadline = l, 0
+		core.Waiters.Enqueue(core.LockKey, core.CurSlot())
+		core.Block(f, core.WaitLock)
 		return 0, false
 	}
 	if l.Type == filelock.Unlock || l.Class == filelock.Flock {
-		futexWake(lockKey, maxThreads) // an unlock, or a flock conversion that dropped a lock
+		core.FutexWake(core.LockKey, core.MaxThreads) // an unlock, or a flock conversion that dropped a lock
 	}
 	return abi.ErrnoOr(errno, 0), true
 }
 
 // completeLockWait tries the lock of the thread in slot again after a release.
 func completeLockWait(f *machine.Frame, slot int32) {
-	t := &threads[slot]
-	errno := fileLocks.Set(t.lockWait)
+	t := &core.Threads[slot]
+	errno := fileLocks.Set(t.LockWait)
 	if errno == abi.EAGAIN {
-		t.wait = waitLock
-		rearm(slot, lockKey)
+		t.Wait = core.WaitLock
+		core.Rearm(slot, core.LockKey)
 		return
 	}
 	machine.SetSysRet(f, abi.ErrnoOr(errno, 0))
@@ -212,6 +213,6 @@ func locksAfterClose(key uint64, d int, lastClose bool) {
 		dropped = fileLocks.Release(0, true, ownerOf(d), filelock.Flock) || dropped
 	}
 	if dropped {
-		futexWake(lockKey, maxThreads)
+		core.FutexWake(core.LockKey, core.MaxThreads)
 	}
 }

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/mm"
 	"github.com/unitrace/unitrace/kernel/rlimit"
@@ -35,7 +36,7 @@ func errnoIf(c bool, a, b int) int {
 // MAP_FIXED exact (replacing what was there with fresh zero pages), PROT_NONE reservations that
 // cost no frames; pages are populated on first touch.
 func sysMmapImpl(addr, length uintptr, prot, flags uint32, fd int32, off uint64) uint64 {
-	if off&(pageSize-1) != 0 {
+	if off&(core.PageSize-1) != 0 {
 		return abi.Neg(abi.EINVAL)
 	}
 	if flags&mapAnonymous == 0 && fds.Kind(int(fd)) == 0 {
@@ -47,13 +48,13 @@ func sysMmapImpl(addr, length uintptr, prot, flags uint32, fd int32, off uint64)
 	if length == 0 {
 		return abi.Neg(abi.EINVAL)
 	}
-	if pageUp(length) < length {
+	if core.PageUp(length) < length {
 		return abi.Neg(abi.ENOMEM)
 	}
-	length = pageUp(length)
+	length = core.PageUp(length)
 	fixed := flags&(mapFixed|mapFixedNoreplace) != 0
-	if length > userHi || fixed && addr&(pageSize-1) != 0 {
-		return abi.Neg(errnoIf(length > userHi, abi.ENOMEM, abi.EINVAL))
+	if length > core.UserHi || fixed && addr&(core.PageSize-1) != 0 {
+		return abi.Neg(errnoIf(length > core.UserHi, abi.ENOMEM, abi.EINVAL))
 	}
 	if flags&mapAnonymous == 0 {
 		return abi.Neg(abi.ENODEV) // no file system: nothing else can be mapped
@@ -70,20 +71,20 @@ func sysMmapImpl(addr, length uintptr, prot, flags uint32, fd int32, off uint64)
 	}
 	replaced := uintptr(0)
 	if fixed {
-		replaced = space.Mapped(addr, addr+length)
+		replaced = core.Space.Mapped(addr, addr+length)
 	}
 	if !withinAddressSpaceLimit(length - replaced) {
 		return abi.Neg(abi.ENOMEM)
 	}
-	got, errno := space.Map(addr, length, prot, fixed)
+	got, errno := core.Space.Map(addr, length, prot, fixed)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
 	if fixed {
-		archUnmapRange(got, got+length) // replaced pages come back as fresh zero pages
+		core.ArchUnmapRange(got, got+length) // replaced pages come back as fresh zero pages
 	}
 	if flags&mapPopulate != 0 && prot != mm.ProtNone {
-		userRange(got, length, prot&mm.ProtWrite != 0)
+		core.UserRange(got, length, prot&mm.ProtWrite != 0)
 	}
 	return uint64(got)
 }
@@ -97,13 +98,13 @@ func withinAddressSpaceLimit(grow uintptr) bool {
 		return true
 	}
 	start, end := machine.ImageRange()
-	return uint64(space.Mapped(0, ^uintptr(0)))+uint64(end-start)+uint64(grow) <= lim.Cur
+	return uint64(core.Space.Mapped(0, ^uintptr(0)))+uint64(end-start)+uint64(grow) <= lim.Cur
 }
 
 // rangeFree reports whether no page of [addr, addr+length) is mapped.
 func rangeFree(addr, length uintptr) bool {
-	for i := 0; i < space.Len(); i++ {
-		r := space.At(i)
+	for i := 0; i < core.Space.Len(); i++ {
+		r := core.Space.At(i)
 		if r.Start < addr+length && addr < r.End {
 			return false
 		}
@@ -112,10 +113,10 @@ func rangeFree(addr, length uintptr) bool {
 }
 
 func sysMunmapImpl(addr, length uintptr) uint64 {
-	if errno := space.Unmap(addr, length); errno != 0 {
+	if errno := core.Space.Unmap(addr, length); errno != 0 {
 		return abi.Neg(errno)
 	}
-	archUnmapRange(addr, addr+pageUp(length))
+	core.ArchUnmapRange(addr, addr+core.PageUp(length))
 	return 0
 }
 
@@ -126,13 +127,13 @@ func sysMprotectImpl(addr, length uintptr, prot uint32) uint64 {
 	const growsDown, growsUp, protSem = 0x01000000, 0x02000000, 0x8
 	grows := prot & (growsDown | growsUp)
 	prot &^= growsDown | growsUp
-	if grows == growsDown|growsUp || addr&(pageSize-1) != 0 {
+	if grows == growsDown|growsUp || addr&(core.PageSize-1) != 0 {
 		return abi.Neg(abi.EINVAL)
 	}
 	if length == 0 {
 		return 0
 	}
-	if end := addr + pageUp(length); pageUp(length) < length || end <= addr {
+	if end := addr + core.PageUp(length); core.PageUp(length) < length || end <= addr {
 		return abi.Neg(abi.ENOMEM)
 	}
 	if prot&^(mm.ProtRead|mm.ProtWrite|mm.ProtExec|protSem) != 0 {
@@ -140,19 +141,19 @@ func sysMprotectImpl(addr, length uintptr, prot uint32) uint64 {
 	}
 	prot &^= protSem
 	if grows != 0 {
-		if !rangeMapped(addr, addr+pageUp(length)) {
+		if !rangeMapped(addr, addr+core.PageUp(length)) {
 			return abi.Neg(abi.ENOMEM)
 		}
 		return abi.Neg(abi.EINVAL)
 	}
-	if errno := space.Protect(addr, length, prot); errno != 0 {
+	if errno := core.Space.Protect(addr, length, prot); errno != 0 {
 		return abi.Neg(errno)
 	}
 	if prot == mm.ProtNone {
-		archUnmapRange(addr, addr+pageUp(length)) // contents are lost, as the runtime allows
+		core.ArchUnmapRange(addr, addr+core.PageUp(length)) // contents are lost, as the runtime allows
 		return 0
 	}
-	archProtectRange(addr, addr+pageUp(length), prot)
+	core.ArchProtectRange(addr, addr+core.PageUp(length), prot)
 	return 0
 }
 
@@ -168,19 +169,19 @@ func sysMadviseImpl(addr, length uintptr, advice int) uint64 {
 	default:
 		return abi.Neg(abi.EINVAL)
 	}
-	if addr&(pageSize-1) != 0 || pageUp(length) < length || addr+pageUp(length) < addr {
+	if addr&(core.PageSize-1) != 0 || core.PageUp(length) < length || addr+core.PageUp(length) < addr {
 		return abi.Neg(abi.EINVAL)
 	}
-	end := addr + pageUp(length)
+	end := addr + core.PageUp(length)
 	if end == addr {
 		return 0
 	}
 	// Linux acts on the mapped parts and then says ENOMEM if any of the range was not mapped
 	// (the kernel half included).
 	if advice == madvDontneed || advice == madvFree || advice == 24 {
-		for i := 0; i < space.Len(); i++ {
-			if r := space.At(i); r.Start < end && addr < r.End {
-				archUnmapRange(max(addr, r.Start), min(end, r.End))
+		for i := 0; i < core.Space.Len(); i++ {
+			if r := core.Space.At(i); r.Start < end && addr < r.End {
+				core.ArchUnmapRange(max(addr, r.Start), min(end, r.End))
 			}
 		}
 	}
@@ -191,7 +192,7 @@ func sysMadviseImpl(addr, length uintptr, advice int) uint64 {
 		return abi.Neg(abi.EINVAL) // MADV_REMOVE needs shared file memory: no mapping here is
 	}
 	if advice == 22 || advice == 23 { // POPULATE_READ, POPULATE_WRITE
-		if !userRange(addr, end-addr, advice == 23) {
+		if !core.UserRange(addr, end-addr, advice == 23) {
 			return abi.Neg(abi.EFAULT)
 		}
 	}
@@ -201,7 +202,7 @@ func sysMadviseImpl(addr, length uintptr, advice int) uint64 {
 // rangeMapped reports whether every page of [addr, end) is mapped (PROT_NONE included).
 func rangeMapped(addr, end uintptr) bool {
 	for va := addr; va < end; {
-		r, ok := space.Find(va)
+		r, ok := core.Space.Find(va)
 		if !ok {
 			return false
 		}
@@ -220,16 +221,16 @@ const (
 // sysMsyncImpl checks msync's arguments as Linux does (mm/msync.c) and has nothing to write
 // back: every mapping is anonymous memory.
 func sysMsyncImpl(addr, length uintptr, flags int) uint64 {
-	if flags&^(msAsync|msInvalidate|msSync) != 0 || addr&(pageSize-1) != 0 ||
+	if flags&^(msAsync|msInvalidate|msSync) != 0 || addr&(core.PageSize-1) != 0 ||
 		flags&msAsync != 0 && flags&msSync != 0 {
 		return abi.Neg(abi.EINVAL)
 	}
-	end := addr + pageUp(length)
-	if end < addr || pageUp(length) < length {
+	end := addr + core.PageUp(length)
+	if end < addr || core.PageUp(length) < length {
 		return abi.Neg(abi.ENOMEM)
 	}
 	for va := addr; va < end; {
-		r, ok := space.Find(va)
+		r, ok := core.Space.Find(va)
 		if !ok {
 			return abi.Neg(abi.ENOMEM)
 		}
@@ -241,34 +242,34 @@ func sysMsyncImpl(addr, length uintptr, flags int) uint64 {
 // sysMremapImpl: mm.Space.Remap decides; the frames of a moved range move with it (their
 // contents kept), those of the ranges it gave up are freed.
 func sysMremapImpl(addr, oldLen, newLen uintptr, flags uint32, newAddr uintptr) uint64 {
-	grow := pageUp(newLen) - min(pageUp(oldLen), pageUp(newLen))
+	grow := core.PageUp(newLen) - min(core.PageUp(oldLen), core.PageUp(newLen))
 	if flags&mm.RemapDontUnmap != 0 {
-		grow = pageUp(newLen) // the old range stays mapped beside the new one
+		grow = core.PageUp(newLen) // the old range stays mapped beside the new one
 	}
 	if !withinAddressSpaceLimit(grow) {
 		return abi.Neg(abi.ENOMEM)
 	}
-	r, errno := space.Remap(addr, oldLen, newLen, flags, newAddr)
+	r, errno := core.Space.Remap(addr, oldLen, newLen, flags, newAddr)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
 	if r.DropLen != 0 {
-		archUnmapRange(r.Drop, r.Drop+r.DropLen)
+		core.ArchUnmapRange(r.Drop, r.Drop+r.DropLen)
 	}
 	if r.Keep != 0 && r.To != r.From {
-		reg, _ := space.Find(r.To)
+		reg, _ := core.Space.Find(r.To)
 		moved := false
-		for off := uintptr(0); off < r.Keep; off += pageSize {
+		for off := uintptr(0); off < r.Keep; off += core.PageSize {
 			if movePage(r.From+off, r.To+off, reg.Prot) {
 				moved = true
 			}
 		}
 		if moved {
-			flushTLB()
+			core.FlushTLB()
 		}
 	}
 	if r.ClearLen != 0 {
-		archUnmapRange(r.Clear, r.Clear+r.ClearLen)
+		core.ArchUnmapRange(r.Clear, r.Clear+r.ClearLen)
 	}
 	return uint64(r.Addr)
 }
@@ -277,13 +278,13 @@ func sysMremapImpl(addr, oldLen, newLen uintptr, flags uint32, newAddr uintptr) 
 // was one. A frame that cannot be mapped again (no frame for a page table) is freed: the page
 // reads as zero, the least harm when memory has run out.
 func movePage(from, to uintptr, prot uint32) bool {
-	pa, ok := ptUnmap(from)
+	pa, ok := core.PtUnmap(from)
 	if !ok {
 		return false
 	}
-	if prot == mm.ProtNone || !archMapUser(to, pa, prot) {
-		freeFrame(pa)
-		userPages -= min(1, userPages)
+	if prot == mm.ProtNone || !core.ArchMapUser(to, pa, prot) {
+		core.FreeFrame(pa)
+		core.UserPages -= min(1, core.UserPages)
 	}
 	return true
 }
@@ -293,37 +294,37 @@ func movePage(from, to uintptr, prot uint32) bool {
 // page-aligned (EINVAL); every page of the range must be mapped, PROT_NONE included (ENOMEM, as
 // for an address beyond user space); vec must be writable (EFAULT).
 func sysMincoreImpl(addr, length, vec uintptr) uint64 {
-	if addr&(pageSize-1) != 0 {
+	if addr&(core.PageSize-1) != 0 {
 		return abi.Neg(abi.EINVAL)
 	}
 	end := addr + length
-	if end < addr || end > userHi {
+	if end < addr || end > core.UserHi {
 		return abi.Neg(abi.ENOMEM)
 	}
-	pages := pageUp(length) / pageSize
+	pages := core.PageUp(length) / core.PageSize
 	if length > 0 && pages == 0 { // length rounds past the top
 		return abi.Neg(abi.ENOMEM)
 	}
 	imgStart, imgEnd := machine.ImageRange()
-	imgStart &^= pageSize - 1
-	for p := addr; p < addr+pages*pageSize; p += pageSize {
+	imgStart &^= core.PageSize - 1
+	for p := addr; p < addr+pages*core.PageSize; p += core.PageSize {
 		if p >= imgStart && p < imgEnd {
 			continue
 		}
-		if _, ok := space.Find(p); !ok {
+		if _, ok := core.Space.Find(p); !ok {
 			return abi.Neg(abi.ENOMEM)
 		}
 	}
-	out, ok := userBytes(vec, pages, true)
+	out, ok := core.UserBytes(vec, pages, true)
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
 	for i := range out {
-		p := addr + uintptr(i)*pageSize
+		p := addr + uintptr(i)*core.PageSize
 		out[i] = 0
 		if p >= imgStart && p < imgEnd {
 			out[i] = 1
-		} else if _, _, present := archLookup(p); present {
+		} else if _, _, present := core.ArchLookup(p); present {
 			out[i] = 1
 		}
 	}

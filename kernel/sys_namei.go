@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
 	"github.com/unitrace/unitrace/kernel/machine"
@@ -209,7 +210,7 @@ func sysReadlinkatImpl(dirfd int32, pathAddr, buf uintptr, bufsiz int) uint64 {
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	dst, ok := userBytes(buf, uintptr(n), true)
+	dst, ok := core.UserBytes(buf, uintptr(n), true)
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
@@ -318,7 +319,7 @@ func sysUtimensatImpl(dirfd int32, pathAddr, times uintptr, flags int) uint64 {
 	atime := fs.Timespec{Nsec: fs.UTIME_NOW}
 	mtime := atime
 	if times != 0 {
-		b, ok := userBytes(times, 32, false)
+		b, ok := core.UserBytes(times, 32, false)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
@@ -340,7 +341,7 @@ func sysFutimesatImpl(dirfd int32, pathAddr, times uintptr) uint64 {
 	atime := fs.Timespec{Nsec: fs.UTIME_NOW}
 	mtime := atime
 	if times != 0 {
-		b, ok := userBytes(times, 32, false)
+		b, ok := core.UserBytes(times, 32, false)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
@@ -360,7 +361,7 @@ func sysUtimeImpl(pathAddr, times uintptr) uint64 {
 	atime := fs.Timespec{Nsec: fs.UTIME_NOW}
 	mtime := atime
 	if times != 0 {
-		b, ok := userBytes(times, 16, false)
+		b, ok := core.UserBytes(times, 16, false)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
@@ -422,7 +423,7 @@ func sysGetcwdImpl(buf, size uintptr) uint64 {
 		return abi.Neg(abi.ERANGE)
 	}
 	path[n] = 0
-	dst, ok := userBytes(buf, uintptr(n)+1, true)
+	dst, ok := core.UserBytes(buf, uintptr(n)+1, true)
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}

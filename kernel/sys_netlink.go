@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
@@ -78,7 +79,7 @@ func readSockaddrNL(addr, addrLen uintptr) (port, groups uint32, errno int) {
 	if addrLen < netlink.SockaddrNLSize {
 		return 0, 0, abi.EINVAL
 	}
-	b, ok := userBytes(addr, netlink.SockaddrNLSize, false)
+	b, ok := core.UserBytes(addr, netlink.SockaddrNLSize, false)
 	switch {
 	case !ok:
 		return 0, 0, abi.EFAULT
@@ -98,9 +99,9 @@ func netlinkSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 		if errno != 0 {
 			return abi.Neg(errno)
 		}
-		return abi.ErrnoOr(fds.NetlinkBind(n, port, groups, processID), 0)
+		return abi.ErrnoOr(fds.NetlinkBind(n, port, groups, core.ProcessID), 0)
 	case sockwire.OpConnect:
-		if b, ok := userBytes(c.addr, 2, false); ok && binary.LittleEndian.Uint16(b) == 0 {
+		if b, ok := core.UserBytes(c.addr, 2, false); ok && binary.LittleEndian.Uint16(b) == 0 {
 			return 0 // AF_UNSPEC: back to sending to the kernel, which it never left
 		}
 		port, _, errno := readSockaddrNL(c.addr, c.addrLen)
@@ -110,7 +111,7 @@ func netlinkSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 		case port != 0:
 			return abi.Neg(abi.ECONNREFUSED) // no socket of the guest's talks to another
 		}
-		fds.NetlinkAutobind(n, processID)
+		fds.NetlinkAutobind(n, core.ProcessID)
 		return 0
 	case sockwire.OpSockName, sockwire.OpPeerName:
 		var sa [netlink.SockaddrNLSize]byte
@@ -151,7 +152,7 @@ func netlinkSetsockopt(n int, level, name int64, val, valLen uintptr) uint64 {
 	if valLen < 4 {
 		return abi.Neg(abi.EINVAL)
 	}
-	v, ok := readUser32(val)
+	v, ok := core.ReadUser32(val)
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
@@ -166,9 +167,9 @@ func netlinkSetsockopt(n int, level, name int64, val, valLen uintptr) uint64 {
 		} else {
 			groups &^= 1 << (v - 1)
 		}
-		fds.NetlinkAutobind(n, processID)
+		fds.NetlinkAutobind(n, core.ProcessID)
 		_, _, port, _, _ = fds.NetlinkInfo(n)
-		return abi.ErrnoOr(fds.NetlinkBind(n, port, groups, processID), 0)
+		return abi.ErrnoOr(fds.NetlinkBind(n, port, groups, core.ProcessID), 0)
 	}
 	fds.NetlinkSetOpt(n, int(name), v != 0)
 	return 0
@@ -205,7 +206,7 @@ func netlinkGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 		default:
 			return abi.Neg(abi.ENOPROTOOPT)
 		}
-		room, ok := readUser32(lenp)
+		room, ok := core.ReadUser32(lenp)
 		switch {
 		case !ok:
 			return abi.Neg(abi.EFAULT)
@@ -269,23 +270,23 @@ func netlinkSend(n int, vec bool, buf, count uintptr) (uint64, bool) {
 	}
 	got := 0
 	if !vec {
-		b, ok := userBytes(buf, uintptr(total), false)
+		b, ok := core.UserBytes(buf, uintptr(total), false)
 		if !ok {
 			return abi.Neg(abi.EFAULT), true
 		}
 		got = copy(netlinkReq[:], b)
 	} else {
-		segs, _ := userBytes(buf, count*iovecSize, false) // userIOLen read them
+		segs, _ := core.UserBytes(buf, count*iovecSize, false) // userIOLen read them
 		for i := 0; i < int(count); i++ {
 			base, size := uintptr(le64(segs[i*iovecSize:])), uintptr(le64(segs[i*iovecSize+8:]))
-			b, ok := userBytes(base, size, false)
+			b, ok := core.UserBytes(base, size, false)
 			if !ok {
 				return abi.Neg(abi.EFAULT), true
 			}
 			got += copy(netlinkReq[got:], b)
 		}
 	}
-	fds.NetlinkAutobind(n, processID)
+	fds.NetlinkAutobind(n, core.ProcessID)
 	_, _, port, _, _ := fds.NetlinkInfo(n)
 	netlink.Serve(netlinkReq[:got], port, &netlinkReplies)
 	for i := 0; i < netlinkReplies.Len(); i++ {
@@ -325,7 +326,7 @@ func socketIoctl(n int, kind fd.Kind, req uint32, arg uintptr) (uint64, bool) {
 			return abi.Neg(abi.ENOTTY), true
 		}
 	}
-	b, ok := userBytes(arg, netlink.IfreqSize, false)
+	b, ok := core.UserBytes(arg, netlink.IfreqSize, false)
 	if !ok {
 		return abi.Neg(abi.EFAULT), true
 	}
@@ -336,7 +337,7 @@ func socketIoctl(n int, kind fd.Kind, req uint32, arg uintptr) (uint64, bool) {
 	if errno := netlink.Ifreq(req, ifreqScratch[:]); errno != 0 {
 		return abi.Neg(errno), true
 	}
-	out, ok := userBytes(arg, netlink.IfreqSize, true)
+	out, ok := core.UserBytes(arg, netlink.IfreqSize, true)
 	if !ok {
 		return abi.Neg(abi.EFAULT), true
 	}
@@ -348,7 +349,7 @@ func socketIoctl(n int, kind fd.Kind, req uint32, arg uintptr) (uint64, bool) {
 // the first u32 at ifr_data, and its answer goes back there.
 func ethtool(arg uintptr) uint64 {
 	data := uintptr(binary.LittleEndian.Uint64(ifreqScratch[netlink.IFNAMSIZ:]))
-	cmd, ok := readUser32(data)
+	cmd, ok := core.ReadUser32(data)
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
@@ -356,7 +357,7 @@ func ethtool(arg uintptr) uint64 {
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	out, ok := userBytes(data, uintptr(k), true)
+	out, ok := core.UserBytes(data, uintptr(k), true)
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
@@ -367,7 +368,7 @@ func ethtool(arg uintptr) uint64 {
 // ifconf is SIOCGIFCONF on struct ifconf at arg (ifc_len, an int, then the buffer's address):
 // with no buffer, the length all entries need; else as many entries as fit, and their length.
 func ifconf(arg uintptr) uint64 {
-	b, ok := userBytes(arg, 16, true)
+	b, ok := core.UserBytes(arg, 16, true)
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
@@ -380,7 +381,7 @@ func ifconf(arg uintptr) uint64 {
 	written := 0
 	for i := 0; i < netlink.IfconfEntries && int32(written+netlink.IfreqSize) <= room; i++ {
 		netlink.IfconfEntry(i, ifreqScratch[:])
-		out, ok := userBytes(buf+uintptr(written), netlink.IfreqSize, true)
+		out, ok := core.UserBytes(buf+uintptr(written), netlink.IfreqSize, true)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/procfs"
@@ -37,7 +38,7 @@ func nsIoctl(file *fd.File, clone uint32, req uint32, arg uintptr) uint64 {
 		if clone != cloneNewUser {
 			return abi.Neg(abi.EINVAL)
 		}
-		if !writeUser32(arg, 0) {
+		if !core.WriteUser32(arg, 0) {
 			return abi.Neg(abi.EFAULT)
 		}
 		return 0

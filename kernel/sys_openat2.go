@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fs"
@@ -26,10 +27,10 @@ func sysOpenat2Impl(f *machine.Frame, dirfd int32, pathAddr, howAddr, size uintp
 	switch {
 	case size < openHowSize0:
 		return abi.Neg(abi.EINVAL), true
-	case size > pageSize:
+	case size > core.PageSize:
 		return abi.Neg(abi.E2BIG), true
 	}
-	b, ok := userBytes(howAddr, size, false)
+	b, ok := core.UserBytes(howAddr, size, false)
 	if !ok {
 		return abi.Neg(abi.EFAULT), true
 	}

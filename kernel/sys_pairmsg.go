@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
@@ -55,10 +56,10 @@ func pairQueued(n int) bool {
 // blockRerun blocks the running thread on descriptor n until it changes; the call then runs
 // again from the start.
 func blockRerun(f *machine.Frame, n int) {
-	t := cur()
-	t.waitFD, t.deadline = int32(n), 0
-	futexes.Enqueue(fdKey(n), curSlot())
-	block(f, waitRerun)
+	t := core.Cur()
+	t.WaitFD, t.Deadline = int32(n), 0
+	core.Waiters.Enqueue(core.FDKey(n), core.CurSlot())
+	core.Block(f, core.WaitRerun)
 }
 
 // completeRerun puts the thread's pc back on its system-call instruction: the call runs again.
@@ -70,7 +71,7 @@ func parseCtl(addr, ctlLen uintptr, c *fd.Ctl) int {
 	if ctlLen < cmsgHdr {
 		return 0
 	}
-	b, ok := userBytes(addr, ctlLen, false)
+	b, ok := core.UserBytes(addr, ctlLen, false)
 	if !ok {
 		return abi.EFAULT
 	}
@@ -101,7 +102,7 @@ func parseCtl(addr, ctlLen uintptr, c *fd.Ctl) int {
 					return abi.EINVAL
 				}
 				pid := int32(binary.LittleEndian.Uint32(data[0:]))
-				if pid != processID && slotOfTID(pid) < 0 {
+				if pid != core.ProcessID && core.SlotOfTID(pid) < 0 {
 					return abi.ESRCH // root may name any process, but it must exist
 				}
 				c.Creds, c.Pid = true, pid
@@ -149,7 +150,7 @@ func pairSend(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 		return 0, true // a stream sends no message of no bytes: the control data goes nowhere
 	}
 	if !dgram && !c.Creds && c.NRights == 0 {
-		cur().noSigpipe = flags&msgNosignal != 0
+		core.Cur().NoSigpipe = flags&msgNosignal != 0
 		return pipeCall(f, n, true, vec, buf, count)
 	}
 	if dgram && total > fd.PipeSize {
@@ -160,7 +161,7 @@ func pairSend(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 			return abi.Neg(abi.ECONNREFUSED), true
 		}
 		if flags&msgNosignal == 0 {
-			sendSignal(curSlot(), sigPIPE, signal.Info{Signo: sigPIPE, Code: signal.SI_USER, Pid: processID})
+			core.SendSignal(core.CurSlot(), sigPIPE, signal.Info{Signo: sigPIPE, Code: signal.SI_USER, Pid: core.ProcessID})
 		}
 		return abi.Neg(abi.EPIPE), true
 	}
@@ -179,7 +180,7 @@ func pairSend(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 	var segs []byte
 	cnt := 1
 	if vec {
-		segs, _ = userBytes(buf, count*iovecSize, false) // userIOLen read them
+		segs, _ = core.UserBytes(buf, count*iovecSize, false) // userIOLen read them
 		cnt = int(count)
 	}
 	seg := func(i int) (uintptr, uint64) {
@@ -222,7 +223,7 @@ func pairRecv(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 	var segs []byte
 	cnt := 1
 	if vec {
-		segs, _ = userBytes(buf, count*iovecSize, false)
+		segs, _ = core.UserBytes(buf, count*iovecSize, false)
 		cnt = int(count)
 	}
 	seg := func(i int) (uintptr, uint64) {
@@ -271,7 +272,7 @@ func pairRecv(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 // ret.
 func pairRecvDone(msg, ctlUsed uintptr, msgFlags uint32, ret uint64) (uint64, bool) {
 	if msg != 0 {
-		m, ok := userBytes(msg, msghdrSize, true)
+		m, ok := core.UserBytes(msg, msghdrSize, true)
 		if !ok {
 			return abi.Neg(abi.EFAULT), true
 		}
@@ -289,7 +290,7 @@ func putCtl(n int, ctl, ctlLen uintptr, m fd.PairMsg, cloexec bool) (used uintpt
 	var b []byte
 	if ctl != 0 && ctlLen > 0 {
 		var ok bool
-		if b, ok = userBytes(ctl, ctlLen, true); !ok {
+		if b, ok = core.UserBytes(ctl, ctlLen, true); !ok {
 			b = nil
 		}
 	}
@@ -308,7 +309,7 @@ func putCtl(n int, ctl, ctlLen uintptr, m fd.PairMsg, cloexec bool) (used uintpt
 		return data
 	}
 	if fds.PairPasscred(n) {
-		pid, uid, gid := int32(processID), uint32(0), uint32(0)
+		pid, uid, gid := int32(core.ProcessID), uint32(0), uint32(0)
 		if m.Ctl.Creds {
 			pid, uid, gid = m.Ctl.Pid, m.Ctl.Uid, m.Ctl.Gid
 		}

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
@@ -24,8 +25,8 @@ var pathBufs [2][fs.PathMax]byte
 func userPath(slot int, addr uintptr) ([]byte, int) {
 	buf := &pathBufs[slot%len(pathBufs)]
 	for n := 0; n < len(buf); {
-		chunk := min(pageSize-(addr+uintptr(n))%pageSize, uintptr(len(buf)-n))
-		src, ok := userBytes(addr+uintptr(n), chunk, false)
+		chunk := min(core.PageSize-(addr+uintptr(n))%core.PageSize, uintptr(len(buf)-n))
+		src, ok := core.UserBytes(addr+uintptr(n), chunk, false)
 		if !ok {
 			return nil, abi.EFAULT
 		}
@@ -56,7 +57,7 @@ func tracePath(path []byte) {
 		copy(s[3:], path[len(path)-(len(s)-3):])
 	}
 	w := strWords(s[:])
-	tp.SyscallPath.Emit4(cur().sysNr, w[0], w[1], w[2])
+	tp.SyscallPath.Emit4(core.Cur().SysNr, w[0], w[1], w[2])
 }
 
 // strWords packs a record's string argument (at most record.StrBytes bytes, the rest zero)

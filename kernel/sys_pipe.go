@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
@@ -28,7 +29,7 @@ func sysPipe2Impl(addr uintptr, flags int) uint64 {
 	if flags&^(fd.O_CLOEXEC|fd.O_NONBLOCK) != 0 { // before the pointer, as Linux
 		return abi.Neg(abi.EINVAL)
 	}
-	b, ok := userBytes(addr, 8, true) // checked first, so a bad pointer leaves no pipe behind
+	b, ok := core.UserBytes(addr, 8, true) // checked first, so a bad pointer leaves no pipe behind
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
@@ -62,14 +63,14 @@ func pipeCall(f *machine.Frame, n int, write, vec bool, buf, count uintptr) (uin
 		}
 		return pairRecv(f, n, vec, buf, count, 0, 0, 0, 0)
 	}
-	ret, done, moved := pipeIO(curSlot(), n, write, vec, buf, count, 0)
+	ret, done, moved := pipeIO(core.CurSlot(), n, write, vec, buf, count, 0)
 	if !done && !write && isPair(n) {
 		// A receive waits to run again whole: what comes may be a message (sys_pairmsg.go).
 		blockRerun(f, n)
 		return ret, false
 	}
 	if done {
-		cur().noSigpipe = false // a send's MSG_NOSIGNAL lasts for its own call (pairMove)
+		core.Cur().NoSigpipe = false // a send's MSG_NOSIGNAL lasts for its own call (pairMove)
 	}
 	if !done {
 		blockOnPipe(f, n, write, vec, buf, count, moved)
@@ -78,25 +79,25 @@ func pipeCall(f *machine.Frame, n int, write, vec bool, buf, count uintptr) (uin
 }
 
 func blockOnPipe(f *machine.Frame, n int, write, vec bool, buf, count uintptr, moved uint64) {
-	t := cur()
-	t.waitFD, t.waitAddr, t.waitCount, t.waitArg, t.deadline = int32(n), buf, count, moved, 0
-	t.waitWrite, t.waitVec = write, vec
-	futexes.Enqueue(fdKey(n), curSlot())
-	block(f, waitPipe)
+	t := core.Cur()
+	t.WaitFD, t.WaitAddr, t.WaitCount, t.WaitArg, t.Deadline = int32(n), buf, count, moved, 0
+	t.WaitWrite, t.WaitVec = write, vec
+	core.Waiters.Enqueue(core.FDKey(n), core.CurSlot())
+	core.Block(f, core.WaitPipe)
 }
 
 // completePipeWait retries the pipe call of the thread in slot after a wake-up.
 func completePipeWait(f *machine.Frame, slot int32) {
-	t := &threads[slot]
-	ret, done, moved := pipeIO(slot, int(t.waitFD), t.waitWrite, t.waitVec, t.waitAddr, t.waitCount, t.waitArg)
+	t := &core.Threads[slot]
+	ret, done, moved := pipeIO(slot, int(t.WaitFD), t.WaitWrite, t.WaitVec, t.WaitAddr, t.WaitCount, t.WaitArg)
 	if done {
-		t.noSigpipe = false
+		t.NoSigpipe = false
 		machine.SetSysRet(f, ret)
 		return
 	}
-	t.waitArg = moved
-	t.wait = waitPipe
-	rearm(slot, fdKey(int(t.waitFD)))
+	t.WaitArg = moved
+	t.Wait = core.WaitPipe
+	core.Rearm(slot, core.FDKey(int(t.WaitFD)))
 }
 
 // pipeIO moves bytes between pipe end n and user memory for the thread in slot: buf and count
@@ -115,7 +116,7 @@ func pipeIO(slot int32, n int, write, vec bool, buf, count uintptr, skip uint64)
 	var segs []byte
 	cnt := 1
 	if vec {
-		segs, _ = userBytes(buf, count*iovecSize, false) // userIOLen read them
+		segs, _ = core.UserBytes(buf, count*iovecSize, false) // userIOLen read them
 		cnt = int(count)
 	}
 	seg := func(i int) (uintptr, uint64) {
@@ -145,8 +146,8 @@ func pipeIO(slot int32, n int, write, vec bool, buf, count uintptr, skip uint64)
 		wakePipe(p)
 	}
 	switch {
-	case write && errno == abi.EPIPE && !threads[slot].noSigpipe:
-		sendSignal(slot, sigPIPE, signal.Info{Signo: sigPIPE, Code: signal.SI_USER, Pid: processID})
+	case write && errno == abi.EPIPE && !core.Threads[slot].NoSigpipe:
+		core.SendSignal(slot, sigPIPE, signal.Info{Signo: sigPIPE, Code: signal.SI_USER, Pid: core.ProcessID})
 	case errno == abi.EAGAIN && !fds.Nonblocking(n) && (write || moved == 0):
 		return 0, false, moved
 	case errno == 0 && write && moved < total && !fds.Nonblocking(n):
@@ -176,7 +177,7 @@ func pipeSegments(n int, write bool, cnt int, seg func(int) (uintptr, uint64), m
 		size = min(size, limit-*moved)
 		for size > 0 {
 			chunk := min(size, fd.PipeSize)
-			b, ok := userBytes(base, uintptr(chunk), !write)
+			b, ok := core.UserBytes(base, uintptr(chunk), !write)
 			if !ok {
 				return abi.EFAULT
 			}
@@ -199,7 +200,7 @@ func gatherWrite(n, cnt int, seg func(int) (uintptr, uint64), moved *uint64) int
 	k := 0
 	for i := 0; i < cnt; i++ {
 		base, size := seg(i)
-		b, ok := userBytes(base, uintptr(size), false)
+		b, ok := core.UserBytes(base, uintptr(size), false)
 		if !ok {
 			return abi.EFAULT
 		}
@@ -221,14 +222,14 @@ func pipeMove(n int, write bool, b []byte) (int, int) {
 // n itself (their retry sees EBADF) and those of the pipe's remaining descriptors (end of file,
 // a broken pipe).
 func afterPipeClose(n, p int) {
-	futexWake(fdKey(n), maxThreads)
+	core.FutexWake(core.FDKey(n), core.MaxThreads)
 	wakePipe(p)
 }
 
 // pipeInterrupted ends a pipe read or write a signal woke: with the bytes it moved, or restarted
 // if it moved none.
 func pipeInterrupted(f *machine.Frame, slot int32) (uint64, bool) {
-	if moved := threads[slot].waitArg; moved > 0 {
+	if moved := core.Threads[slot].WaitArg; moved > 0 {
 		return moved, false
 	}
 	return 0, true

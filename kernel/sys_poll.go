@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
@@ -14,7 +15,7 @@ import (
 
 // poll, ppoll, select and pselect6: each scans its descriptors' readiness (fd.Table.Poll, which
 // reports files and the trace ports always ready, as Linux's DEFAULT_POLLMASK) and returns at
-// once if one is ready, or the timeout is zero. Otherwise the thread waits on pollKey, which
+// once if one is ready, or the timeout is zero. Otherwise the thread waits on core.PollKey, which
 // every change of any descriptor's readiness wakes (wakeFDWaiters), scans again on each wake-up,
 // and returns 0 at its deadline or EINTR when a signal comes (Linux's ERESTARTNOHAND: EINTR
 // once a handler ran). ppoll and pselect6 wait with their signal mask in place of the thread's,
@@ -22,7 +23,7 @@ import (
 // returns (its frame keeps the thread's own mask), as Linux's saved_sigmask; the remaining time
 // goes back to a timeout that was given and not zero.
 
-// pollWaiters counts the threads waiting on pollKey, so that wakeFDWaiters wakes it only then.
+// pollWaiters counts the threads waiting on core.PollKey, so that wakeFDWaiters wakes it only then.
 var pollWaiters int
 
 // pollCall is a poll or select in progress: what to scan again when the thread wakes.
@@ -36,7 +37,7 @@ type pollCall struct {
 }
 
 // pollCalls are the polls in progress, by thread slot.
-var pollCalls [maxThreads]pollCall
+var pollCalls [core.MaxThreads]pollCall
 
 // pollForever is the timeout that waits for good.
 const pollForever = -1
@@ -47,7 +48,7 @@ func sysPollImpl(f *machine.Frame, fdsAddr uintptr, nfds uint64, timeoutMs int32
 	timeout := int64(pollForever)
 	switch {
 	case isPpoll && tsp != 0:
-		ns, ok := readTimespec(tsp)
+		ns, ok := core.ReadTimespec(tsp)
 		if !ok {
 			return abi.Neg(abi.EFAULT), true
 		}
@@ -100,7 +101,7 @@ func sysSelectImpl(f *machine.Frame, nfds int, in, out, ex, tmo, sig6 uintptr, i
 	nfds = min(nfds, fd.MaxFDs) // Linux caps it at the descriptor table's size
 	timeout := int64(pollForever)
 	if tmo != 0 {
-		b, ok := userBytes(tmo, 16, false)
+		b, ok := core.UserBytes(tmo, 16, false)
 		if !ok {
 			return abi.Neg(abi.EFAULT), true
 		}
@@ -116,7 +117,7 @@ func sysSelectImpl(f *machine.Frame, nfds int, in, out, ex, tmo, sig6 uintptr, i
 		timeout = ns
 	}
 	if isPselect && sig6 != 0 {
-		b, ok := userBytes(sig6, 16, false)
+		b, ok := core.UserBytes(sig6, 16, false)
 		if !ok {
 			return abi.Neg(abi.EFAULT), true
 		}
@@ -150,7 +151,7 @@ func readWaitMask(addr, size uintptr) (m uint64, set bool, errno int) {
 	if size != 8 {
 		return 0, false, abi.EINVAL
 	}
-	m, ok := readUser64(addr)
+	m, ok := core.ReadUser64(addr)
 	if !ok {
 		return 0, false, abi.EFAULT
 	}
@@ -159,9 +160,9 @@ func readWaitMask(addr, size uintptr) (m uint64, set bool, errno int) {
 
 // applyWaitMask makes m the thread's mask until the call returns.
 func applyWaitMask(m uint64) {
-	t := cur()
-	t.savedMask, t.restoreMask = t.sig.Mask, true
-	t.sig.SetMask(signal.Set(m))
+	t := core.Cur()
+	t.SavedMask, t.RestoreMask = t.Sig.Mask, true
+	t.Sig.SetMask(signal.Set(m))
 }
 
 // pollWait scans once, and returns or blocks as the timeout (ns, or pollForever) says.
@@ -177,44 +178,44 @@ func pollWait(f *machine.Frame, c pollCall, timeout int64) (uint64, bool) {
 	case n > 0 || timeout == 0:
 		pollFinish(&c, deadline)
 		return uint64(n), true
-	case cur().sig.Next() != 0:
+	case core.Cur().Sig.Next() != 0:
 		// A signal the call's mask lets through is pending already: it ends the call at once.
 		pollFinish(&c, deadline)
 		return abi.Neg(abi.EINTR), true
 	}
-	pollCalls[curSlot()] = c
-	cur().deadline = deadline
+	pollCalls[core.CurSlot()] = c
+	core.Cur().Deadline = deadline
 	if deadline != 0 {
-		sleepUntil(deadline, 0)
+		core.SleepUntil(deadline, 0)
 	}
-	futexes.Enqueue(pollKey, curSlot())
+	core.Waiters.Enqueue(core.PollKey, core.CurSlot())
 	pollWaiters++
-	block(f, waitPoll)
+	core.Block(f, core.WaitPoll)
 	return 0, false
 }
 
 // completePollWait runs when a polling thread wakes: it scans again and returns, or waits again.
 func completePollWait(f *machine.Frame, slot int32) {
-	t := &threads[slot]
+	t := &core.Threads[slot]
 	pollWaiters--
-	n, errno := pollScan(&pollCalls[slot], t.timedOut)
+	n, errno := pollScan(&pollCalls[slot], t.TimedOut)
 	switch {
 	case errno != 0:
 		machine.SetSysRet(f, abi.Neg(errno))
-	case n > 0 || t.timedOut:
-		pollFinish(&pollCalls[slot], t.deadline)
+	case n > 0 || t.TimedOut:
+		pollFinish(&pollCalls[slot], t.Deadline)
 		machine.SetSysRet(f, uint64(n))
 	default:
-		t.wait = waitPoll
+		t.Wait = core.WaitPoll
 		pollWaiters++
-		rearm(slot, pollKey)
+		core.Rearm(slot, core.PollKey)
 	}
 }
 
 // pollInterrupted ends the wait of a polling thread that a signal woke: EINTR, and the time left.
 func pollInterrupted(f *machine.Frame, slot int32) (uint64, bool) {
 	pollWaiters--
-	pollFinish(&pollCalls[slot], threads[slot].deadline)
+	pollFinish(&pollCalls[slot], core.Threads[slot].Deadline)
 	return abi.Neg(abi.EINTR), false
 }
 
@@ -229,14 +230,14 @@ func pollFinish(c *pollCall, deadline int64) {
 	if deadline != 0 {
 		left = max(deadline-machine.Nanotime(), 0)
 	}
-	b, ok := userBytes(c.timeout, 16, true)
+	b, ok := core.UserBytes(c.timeout, 16, true)
 	if !ok {
 		return
 	}
 	if c.timeval {
-		putTimeval(b, left)
+		core.PutTimeval(b, left)
 	} else {
-		putTimespec(b, left)
+		core.PutTimespec(b, left)
 	}
 }
 
@@ -248,7 +249,7 @@ func pollScan(c *pollCall, final bool) (int, int) {
 	if c.sel {
 		return selectScan(c, final)
 	}
-	b, ok := userBytes(c.fds, uintptr(c.nfds)*pollset.PollfdSize, true)
+	b, ok := core.UserBytes(c.fds, uintptr(c.nfds)*pollset.PollfdSize, true)
 	if !ok {
 		return 0, abi.EFAULT
 	}
@@ -282,7 +283,7 @@ func selectScan(c *pollCall, final bool) (int, int) {
 		if addr == 0 {
 			continue
 		}
-		b, ok := userBytes(addr, size, true)
+		b, ok := core.UserBytes(addr, size, true)
 		if !ok {
 			return 0, abi.EFAULT
 		}

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 )
 
@@ -87,10 +88,10 @@ func waitidResult(infop uintptr, errno int) (uint64, bool) {
 	if infop == 0 {
 		return abi.Neg(errno), true
 	}
-	if infop+128 < infop || infop+128 > userHi {
+	if infop+128 < infop || infop+128 > core.UserHi {
 		return abi.Neg(abi.EFAULT), true
 	}
-	b, ok := userBytes(infop, 28, true)
+	b, ok := core.UserBytes(infop, 28, true)
 	if !ok {
 		return abi.Neg(abi.EFAULT), true
 	}

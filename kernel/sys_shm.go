@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/mm"
 	"github.com/unitrace/unitrace/kernel/sysvshm"
@@ -38,32 +39,32 @@ const (
 )
 
 // shmCred is the caller: the one process, run by root.
-func shmCred() sysvshm.Cred { return sysvshm.Cred{PID: int32(processID)} }
+func shmCred() sysvshm.Cred { return sysvshm.Cred{PID: int32(core.ProcessID)} }
 
-func wallSeconds() int64 { return (bootWallNanos + machine.Nanotime()) / 1e9 }
+func wallSeconds() int64 { return (core.BootWallNanos + machine.Nanotime()) / 1e9 }
 
 // shmCount recounts every segment's mappings after an edit of the address space; a removed
 // segment left with none goes, its frames freed (their pages are unmapped by then).
 func shmCount() {
-	if shms.Live() == 0 {
+	if core.Shms.Live() == 0 {
 		return
 	}
 	var n [sysvshm.MaxSegments]uint64
-	for i := 0; i < space.Len(); i++ {
-		if r := space.At(i); r.Shared != 0 && int(r.Shared) <= len(n) {
+	for i := 0; i < core.Space.Len(); i++ {
+		if r := core.Space.At(i); r.Shared != 0 && int(r.Shared) <= len(n) {
 			n[r.Shared-1]++
 		}
 	}
 	for slot := 0; slot < sysvshm.MaxSegments; slot++ {
-		if shms.Used(slot) {
-			shms.SetAttached(slot, n[slot], freeFrame)
+		if core.Shms.Used(slot) {
+			core.Shms.SetAttached(slot, n[slot], core.FreeFrame)
 		}
 	}
 }
 
 // sysShmgetImpl is shmget(2); package sysvshm has its rules.
 func sysShmgetImpl(key int32, size uintptr, flags int32) uint64 {
-	id, errno := shms.Get(key, size, int(flags), shmCred(), wallSeconds(), allocFrame, freeFrame)
+	id, errno := core.Shms.Get(key, size, int(flags), shmCred(), wallSeconds(), core.AllocFrame, core.FreeFrame)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
@@ -79,11 +80,11 @@ func sysShmatImpl(id int32, addr uintptr, flags int32) uint64 {
 		return abi.Neg(abi.EINVAL)
 	}
 	fixed := addr != 0
-	if addr&(pageSize-1) != 0 {
+	if addr&(core.PageSize-1) != 0 {
 		if flags&shmRnd == 0 {
 			return abi.Neg(abi.EINVAL)
 		}
-		addr &^= pageSize - 1
+		addr &^= core.PageSize - 1
 		if addr == 0 && flags&shmRemap != 0 {
 			return abi.Neg(abi.EINVAL)
 		}
@@ -97,14 +98,14 @@ func sysShmatImpl(id int32, addr uintptr, flags int32) uint64 {
 	if flags&shmExec != 0 {
 		prot, acc = prot|mm.ProtExec, acc|shmAccExecute
 	}
-	slot, errno := shms.Lookup(id)
+	slot, errno := core.Shms.Lookup(id)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	if !shms.Access(slot, shmCred(), acc) {
+	if !core.Shms.Access(slot, shmCred(), acc) {
 		return abi.Neg(abi.EACCES)
 	}
-	size := pageUp(shms.Stat(slot).Size)
+	size := core.PageUp(core.Shms.Stat(slot).Size)
 	replaced := uintptr(0)
 	if fixed {
 		if addr+size < addr {
@@ -113,19 +114,19 @@ func sysShmatImpl(id int32, addr uintptr, flags int32) uint64 {
 		if flags&shmRemap == 0 && !rangeFree(addr, size) {
 			return abi.Neg(abi.EINVAL)
 		}
-		replaced = space.Mapped(addr, addr+size)
+		replaced = core.Space.Mapped(addr, addr+size)
 	}
 	if !withinAddressSpaceLimit(size - replaced) {
 		return abi.Neg(abi.ENOMEM)
 	}
-	got, errno := space.MapShared(addr, size, prot, fixed, uint32(slot+1))
+	got, errno := core.Space.MapShared(addr, size, prot, fixed, uint32(slot+1))
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
 	if fixed {
-		archUnmapRange(got, got+size) // what SHM_REMAP replaced
+		core.ArchUnmapRange(got, got+size) // what SHM_REMAP replaced
 	}
-	shms.Attach(slot, shmCred(), wallSeconds())
+	core.Shms.Attach(slot, shmCred(), wallSeconds())
 	shmCount()
 	return uint64(got)
 }
@@ -135,12 +136,12 @@ func sysShmatImpl(id int32, addr uintptr, flags int32) uint64 {
 // above addr that maps its own distance from addr), else EINVAL; every piece of that segment
 // mapped in place in the segment's size from addr goes.
 func sysShmdtImpl(addr uintptr) uint64 {
-	if addr&(pageSize-1) != 0 {
+	if addr&(core.PageSize-1) != 0 {
 		return abi.Neg(abi.EINVAL)
 	}
 	obj := uint32(0)
-	for i := 0; i < space.Len(); i++ {
-		if r := space.At(i); r.Start >= addr && r.Shared != 0 && r.Off == r.Start-addr {
+	for i := 0; i < core.Space.Len(); i++ {
+		if r := core.Space.At(i); r.Start >= addr && r.Shared != 0 && r.Off == r.Start-addr {
 			obj = r.Shared
 			break
 		}
@@ -149,14 +150,14 @@ func sysShmdtImpl(addr uintptr) uint64 {
 		return abi.Neg(abi.EINVAL)
 	}
 	slot := int(obj - 1)
-	end := addr + pageUp(shms.Stat(slot).Size)
+	end := addr + core.PageUp(core.Shms.Stat(slot).Size)
 	if end < addr {
-		end = ^uintptr(0) &^ (pageSize - 1)
+		end = ^uintptr(0) &^ (core.PageSize - 1)
 	}
 	for a := addr; a < end; {
 		i, found := 0, false
-		for ; i < space.Len(); i++ {
-			if r := space.At(i); r.Start >= a && r.Start < end && r.Shared == obj && r.Off == r.Start-addr && r.End <= end {
+		for ; i < core.Space.Len(); i++ {
+			if r := core.Space.At(i); r.Start >= a && r.Start < end && r.Shared == obj && r.Off == r.Start-addr && r.End <= end {
 				found = true
 				break
 			}
@@ -164,13 +165,13 @@ func sysShmdtImpl(addr uintptr) uint64 {
 		if !found {
 			break
 		}
-		r := space.At(i)
-		if space.Unmap(r.Start, r.End-r.Start) == 0 { // a whole region: never needs a new one
-			archUnmapRange(r.Start, r.End)
+		r := core.Space.At(i)
+		if core.Space.Unmap(r.Start, r.End-r.Start) == 0 { // a whole region: never needs a new one
+			core.ArchUnmapRange(r.Start, r.End)
 		}
 		a = r.End
 	}
-	shms.Detach(slot, shmCred(), wallSeconds())
+	core.Shms.Detach(slot, shmCred(), wallSeconds())
 	shmCount()
 	return 0
 }
@@ -188,62 +189,62 @@ func sysShmctlImpl(id, cmd int32, buf uintptr) uint64 {
 		if cmd == shmInfo {
 			size = sysvshm.UsageSize
 		}
-		b, ok := userBytes(buf, size, true)
+		b, ok := core.UserBytes(buf, size, true)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
 		if cmd == ipcInfo {
 			sysvshm.PutInfo(b)
 		} else {
-			shms.PutUsage(b)
+			core.Shms.PutUsage(b)
 		}
-		_, _, maxSlot := shms.Usage()
+		_, _, maxSlot := core.Shms.Usage()
 		return uint64(max(maxSlot, 0))
 	case shmStat, shmStatAny, ipcStat:
 		slot := int(id)
 		if cmd == ipcStat {
 			var errno int
-			if slot, errno = shms.Lookup(id); errno != 0 {
+			if slot, errno = core.Shms.Lookup(id); errno != 0 {
 				return abi.Neg(errno)
 			}
-		} else if !shms.Used(slot) {
+		} else if !core.Shms.Used(slot) {
 			return abi.Neg(abi.EINVAL)
 		}
-		if cmd != shmStatAny && !shms.Access(slot, shmCred(), shmAccRead) {
+		if cmd != shmStatAny && !core.Shms.Access(slot, shmCred(), shmAccRead) {
 			return abi.Neg(abi.EACCES)
 		}
-		b, ok := userBytes(buf, sysvshm.DescSize, true)
+		b, ok := core.UserBytes(buf, sysvshm.DescSize, true)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
 		shmCount()
-		seg := shms.Stat(slot)
+		seg := core.Shms.Stat(slot)
 		seg.PutDesc(b)
 		if cmd == ipcStat {
 			return 0
 		}
-		return uint64(shms.ID(slot))
+		return uint64(core.Shms.ID(slot))
 	case ipcSet:
-		b, ok := userBytes(buf, sysvshm.DescSize, false)
+		b, ok := core.UserBytes(buf, sysvshm.DescSize, false)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
 		uid, gid, mode := sysvshm.DescPerm(b)
-		slot, errno := shms.Lookup(id)
+		slot, errno := core.Shms.Lookup(id)
 		if errno != 0 {
 			return abi.Neg(errno)
 		}
-		return abi.Neg(shms.Set(slot, shmCred(), uid, gid, mode, wallSeconds()))
+		return abi.Neg(core.Shms.Set(slot, shmCred(), uid, gid, mode, wallSeconds()))
 	case ipcRmid, shmLock, shmUnlock:
-		slot, errno := shms.Lookup(id)
+		slot, errno := core.Shms.Lookup(id)
 		if errno != 0 {
 			return abi.Neg(errno)
 		}
 		if cmd != ipcRmid {
-			return abi.Neg(shms.Lock(slot, shmCred(), cmd == shmLock))
+			return abi.Neg(core.Shms.Lock(slot, shmCred(), cmd == shmLock))
 		}
 		shmCount() // the count Remove goes by is this moment's
-		return abi.Neg(shms.Remove(slot, shmCred(), freeFrame))
+		return abi.Neg(core.Shms.Remove(slot, shmCred(), core.FreeFrame))
 	}
 	return abi.Neg(abi.EINVAL)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/tp"
 
@@ -20,8 +21,8 @@ import (
 // write that found no room for EPOLLOUT, a blocking connect for its end, after which
 // SO_ERROR says how it went. Go's own sockets are non-blocking, and wait in epoll.
 //
-// A thread waits in three phases: for room in the port's fill buffer (netTxKey), for its
-// reply (netReplyKey; not interruptible: the call is with the host), and for readiness (its
+// A thread waits in three phases: for room in the port's fill buffer (core.NetTxKey), for its
+// reply (core.NetReplyKey; not interruptible: the call is with the host), and for readiness (its
 // descriptor's key; a signal interrupts that wait as it does a pipe's).
 
 // Linux's socket constants (include/linux/socket.h, net.h, asm-generic/socket.h); the same on
@@ -127,35 +128,35 @@ type sockThread struct {
 }
 
 // sockThreads are the threads' socket calls, by thread slot.
-var sockThreads [maxThreads]sockThread
+var sockThreads [core.MaxThreads]sockThread
 
 // sockStart starts a socket call for the running thread from c and runs it as far as it goes.
 func sockStart(f *machine.Frame, c sockCall) (uint64, bool) {
-	sockThreads[curSlot()].sock = c
-	ret, done := sockStep(curSlot())
+	sockThreads[core.CurSlot()].sock = c
+	ret, done := sockStep(core.CurSlot())
 	if !done {
-		sockBlock(f, curSlot())
+		sockBlock(f, core.CurSlot())
 	} else {
-		ret = sockSpliceEnd(curSlot(), ret)
+		ret = sockSpliceEnd(core.CurSlot(), ret)
 	}
 	return ret, done
 }
 
 // sockBlock parks the thread on the key of its call's phase.
 func sockBlock(f *machine.Frame, slot int32) {
-	futexes.Enqueue(sockKey(slot), slot)
-	block(f, waitNet)
+	core.Waiters.Enqueue(sockKey(slot), slot)
+	core.Block(f, core.WaitNet)
 }
 
 func sockKey(slot int32) uintptr {
 	c := &sockThreads[slot].sock
 	switch c.phase {
 	case phaseQueue:
-		return netTxKey
+		return core.NetTxKey
 	case phaseReply:
-		return netReplyKey(slot)
+		return core.NetReplyKey(slot)
 	}
-	return fdKey(int(c.fd))
+	return core.FDKey(int(c.fd))
 }
 
 // completeNetWait runs the call of the thread in slot on after a wake-up.
@@ -165,8 +166,8 @@ func completeNetWait(f *machine.Frame, slot int32) {
 		machine.SetSysRet(f, sockSpliceEnd(slot, ret))
 		return
 	}
-	threads[slot].wait = waitNet
-	rearm(slot, sockKey(slot))
+	core.Threads[slot].Wait = core.WaitNet
+	core.Rearm(slot, sockKey(slot))
 }
 
 // sockStep moves the call of the thread in slot through its phases as far as it can.
@@ -210,14 +211,14 @@ func sockStep(slot int32) (uint64, bool) {
 // sockQueue puts the call's request in the fill buffer: ok=false when it does not fit yet;
 // done when the request cannot be made (bad user memory), with its error.
 func sockQueue(slot int32) (ok bool, ret uint64, done bool) {
-	t := &threads[slot]
+	t := &core.Threads[slot]
 	st := &sockThreads[slot]
 	c := &st.sock
 	h := c.h
 	var addr []byte
 	if c.addrLen > 0 {
 		var okAddr bool
-		if addr, okAddr = userBytes(c.addr, c.addrLen, false); !okAddr {
+		if addr, okAddr = core.UserBytes(c.addr, c.addrLen, false); !okAddr {
 			return false, abi.Neg(abi.EFAULT), true
 		}
 	}
@@ -260,7 +261,7 @@ func sockQueue(slot int32) (ok bool, ret uint64, done bool) {
 	}
 	if len(addr) > 0 && !c.traced && h.Op != sockwire.OpSetSockOpt { // setsockopt's value is no address
 		c.traced = true
-		traceSockAddr(t.sysNr, addr)
+		traceSockAddr(t.SysNr, addr)
 	}
 	data, _ := netQueue(h, dataLen)
 	k := copy(data, addr)
@@ -277,13 +278,13 @@ var netScratch [sockwire.MaxData]byte
 
 // sockReplied takes the call's reply: the call's result (done), or the next phase.
 func sockReplied(slot int32) (uint64, bool) {
-	t := &threads[slot]
+	t := &core.Threads[slot]
 	st := &sockThreads[slot]
 	c := &st.sock
 	r := st.net.result
 	if st.net.learnedLen > 0 && tp.SyscallAddr.On() {
 		w := strWords(st.net.learned[:st.net.learnedLen])
-		tp.SyscallAddr.Emit4(t.sysNr, w[0], w[1], w[2])
+		tp.SyscallAddr.Emit4(t.SysNr, w[0], w[1], w[2])
 	}
 	blocking := !fds.Nonblocking(int(c.fd)) && c.flags&msgDontwait == 0
 	switch {
@@ -321,7 +322,7 @@ func sockReplied(slot int32) (uint64, bool) {
 		return 0, false
 	case c.call == callSend:
 		if r == -abi.EPIPE && c.flags&msgNosignal == 0 {
-			sendSignal(slot, sigPIPE, signal.Info{Signo: sigPIPE, Code: signal.SI_USER, Pid: processID})
+			core.SendSignal(slot, sigPIPE, signal.Info{Signo: sigPIPE, Code: signal.SI_USER, Pid: core.ProcessID})
 		}
 		if r < 0 {
 			if c.moved > 0 {
@@ -401,7 +402,7 @@ func netReplyData(slot int32, h sockwire.Header, data []byte) int64 {
 			if r > int64(len(payload)) {
 				fl = msgTrunc
 			}
-			if !writeUser32(n.msgFlags, fl) {
+			if !core.WriteUser32(n.msgFlags, fl) {
 				return -abi.EFAULT
 			}
 		}
@@ -414,7 +415,7 @@ func netReplyData(slot int32, h sockwire.Header, data []byte) int64 {
 		if len(data) < 4 {
 			return -abi.EIO
 		}
-		if !writeUser32(n.buf, binary.LittleEndian.Uint32(data)) {
+		if !core.WriteUser32(n.buf, binary.LittleEndian.Uint32(data)) {
 			return -abi.EFAULT
 		}
 	case sockwire.OpGetSockOpt:
@@ -424,17 +425,17 @@ func netReplyData(slot int32, h sockwire.Header, data []byte) int64 {
 			}
 			return r
 		}
-		room, ok := readUser32(n.optLen)
+		room, ok := core.ReadUser32(n.optLen)
 		if !ok {
 			return -abi.EFAULT
 		}
 		k := min(uintptr(room), uintptr(len(data)))
-		dst, ok := userBytes(n.buf, k, true)
+		dst, ok := core.UserBytes(n.buf, k, true)
 		if !ok {
 			return -abi.EFAULT
 		}
 		copy(dst, data)
-		if !writeUser32(n.optLen, uint32(k)) {
+		if !core.WriteUser32(n.optLen, uint32(k)) {
 			return -abi.EFAULT
 		}
 	}
@@ -444,34 +445,34 @@ func netReplyData(slot int32, h sockwire.Header, data []byte) int64 {
 // putSockaddr writes a received address as Linux does: as much as the caller's length allows,
 // and the whole length back.
 func putSockaddr(addr, lenp uintptr, sa []byte) bool {
-	room, ok := readUser32(lenp)
+	room, ok := core.ReadUser32(lenp)
 	if !ok || int32(room) < 0 {
 		return false
 	}
 	k := min(uintptr(room), uintptr(len(sa)))
-	dst, ok := userBytes(addr, k, true)
+	dst, ok := core.UserBytes(addr, k, true)
 	if !ok {
 		return false
 	}
 	copy(dst, sa)
-	return writeUser32(lenp, uint32(len(sa)))
+	return core.WriteUser32(lenp, uint32(len(sa)))
 }
 
 // putOptInt writes a getsockopt answer, an int, cut to the room *lenp says, and its length.
 func putOptInt(v uint32, val, lenp uintptr) uint64 {
 	var b [4]byte
 	binary.LittleEndian.PutUint32(b[:], v)
-	room, ok := readUser32(lenp)
+	room, ok := core.ReadUser32(lenp)
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
 	k := min(uintptr(room), 4)
-	dst, ok := userBytes(val, k, true)
+	dst, ok := core.UserBytes(val, k, true)
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
 	copy(dst, b[:])
-	if !writeUser32(lenp, uint32(k)) {
+	if !core.WriteUser32(lenp, uint32(k)) {
 		return abi.Neg(abi.EFAULT)
 	}
 	return 0
@@ -502,7 +503,7 @@ func moveUser(b []byte, buf, count uintptr, vec bool, skip uint64, toUser bool) 
 	var segs []byte
 	if vec {
 		var ok bool
-		if segs, ok = userBytes(buf, count*iovecSize, false); !ok {
+		if segs, ok = core.UserBytes(buf, count*iovecSize, false); !ok {
 			return false
 		}
 		nseg = int(count)
@@ -519,7 +520,7 @@ func moveUser(b []byte, buf, count uintptr, vec bool, skip uint64, toUser bool) 
 		base, size = base+uintptr(skip), size-skip
 		skip = 0
 		k := min(uint64(len(b)), size)
-		u, ok := userBytes(base, uintptr(k), toUser)
+		u, ok := core.UserBytes(base, uintptr(k), toUser)
 		if !ok {
 			return false
 		}

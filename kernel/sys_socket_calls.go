@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/machine"
@@ -87,7 +88,7 @@ func sockAddrIn(addr uintptr, addrLen int32) ([]byte, int) {
 	if addrLen < 0 || addrLen > sockwire.MaxAddr {
 		return nil, abi.EINVAL
 	}
-	b, ok := userBytes(addr, uintptr(addrLen), false)
+	b, ok := core.UserBytes(addr, uintptr(addrLen), false)
 	if !ok {
 		return nil, abi.EFAULT
 	}
@@ -240,7 +241,7 @@ func sysGetsockopt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 		return abi.Neg(abi.EOPNOTSUPP), true
 	}
 	val, lenp := uintptr(a[3]), uintptr(a[4])
-	room, ok := readUser32(lenp)
+	room, ok := core.ReadUser32(lenp)
 	if !ok {
 		return abi.Neg(abi.EFAULT), true
 	}
@@ -269,7 +270,7 @@ func sysShutdown(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 // address.
 func sysSendto(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n, buf, count := int(int32(a[0])), uintptr(a[1]), uintptr(a[2])
-	if !accessOK(buf, min(count, maxRW)) {
+	if !core.AccessOK(buf, min(count, maxRW)) {
 		return abi.Neg(abi.EFAULT), true
 	}
 	if e := sockKindErrno(n); e != 0 {
@@ -287,7 +288,7 @@ func sysSendto(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 
 func sysRecvfrom(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n, buf, count := int(int32(a[0])), uintptr(a[1]), uintptr(a[2])
-	if !accessOK(buf, min(count, maxRW)) {
+	if !core.AccessOK(buf, min(count, maxRW)) {
 		return abi.Neg(abi.EFAULT), true
 	}
 	if e := sockKindErrno(n); e != 0 {
@@ -323,7 +324,7 @@ type msgHeader struct {
 // size), for a send the name itself (EFAULT), the iovec count (EMSGSIZE above UIO_MAXIOV), then
 // the iovec array (importIovec). A send's control data is checked after, by its caller.
 func importMsghdr(msg uintptr, send bool) (h msgHeader, errno int) {
-	m, ok := userBytes(msg, msghdrSize, false)
+	m, ok := core.UserBytes(msg, msghdrSize, false)
 	if !ok {
 		return h, abi.EFAULT
 	}
@@ -335,7 +336,7 @@ func importMsghdr(msg uintptr, send bool) (h msgHeader, errno int) {
 		h.nameLen = min(uintptr(nl), sockwire.MaxAddr)
 	}
 	if send && h.nameLen != 0 {
-		if _, ok := userBytes(h.name, h.nameLen, false); !ok {
+		if _, ok := core.UserBytes(h.name, h.nameLen, false); !ok {
 			return h, abi.EFAULT
 		}
 	}
@@ -372,7 +373,7 @@ func sysSendmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 		if h.ctlLen >= optmemMax {
 			return abi.Neg(abi.ENOBUFS), true
 		}
-		if _, ok := userBytes(h.ctl, h.ctlLen, false); !ok {
+		if _, ok := core.UserBytes(h.ctl, h.ctlLen, false); !ok {
 			return abi.Neg(abi.EFAULT), true
 		}
 		if !isPair(n) {
@@ -396,7 +397,7 @@ func sysRecvmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
-	m, ok := userBytes(msg, msghdrSize, true)
+	m, ok := core.UserBytes(msg, msghdrSize, true)
 	if !ok {
 		return abi.Neg(abi.EFAULT), true // the header is written back
 	}
@@ -473,5 +474,5 @@ func afterSocketClose(n, i int) {
 	if !fds.SocketLive(i) {
 		sockCloseHost(i)
 	}
-	futexWake(fdKey(n), maxThreads)
+	core.FutexWake(core.FDKey(n), core.MaxThreads)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
@@ -53,7 +54,7 @@ func sysSocketpair(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	case base != sockStream && base != sockDgram:
 		return abi.Neg(abi.ESOCKTNOSUPPORT), true
 	}
-	b, ok := userBytes(sv, 8, true) // checked first, so a bad pointer leaves no pair behind
+	b, ok := core.UserBytes(sv, 8, true) // checked first, so a bad pointer leaves no pair behind
 	if !ok {
 		return abi.Neg(abi.EFAULT), true
 	}
@@ -123,7 +124,7 @@ func pairSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 			return abi.Neg(abi.EOPNOTSUPP)
 		}
 		if args[1] == soPasscred {
-			v, ok := readUser32(c.addr)
+			v, ok := core.ReadUser32(c.addr)
 			if c.addrLen < 4 {
 				return abi.Neg(abi.EINVAL)
 			}
@@ -187,7 +188,7 @@ func pairMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, ctl,
 		return pairSend(f, n, c.srcVec, c.src, c.srcLen, flags, ctl, ctlLen)
 	}
 	if !write && (msg != 0 || flags&(msgDontwait|msgTrunc) != 0 || pairMessages(n, false)) {
-		if c.out.addr != 0 && !writeUser32(c.out.addrLen, 0) { // no sender address
+		if c.out.addr != 0 && !core.WriteUser32(c.out.addrLen, 0) { // no sender address
 			return abi.Neg(abi.EFAULT), true
 		}
 		return pairRecv(f, n, c.out.vec, c.out.buf, c.out.count, flags, ctl, ctlLen, msg)
@@ -195,13 +196,13 @@ func pairMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, ctl,
 	buf, count, vec := c.src, c.srcLen, c.srcVec
 	if !write {
 		buf, count, vec = c.out.buf, c.out.count, c.out.vec
-		if c.out.addr != 0 && !writeUser32(c.out.addrLen, 0) { // no sender address
+		if c.out.addr != 0 && !core.WriteUser32(c.out.addrLen, 0) { // no sender address
 			return abi.Neg(abi.EFAULT), true
 		}
-		if c.out.msgFlags != 0 && !writeUser32(c.out.msgFlags, 0) {
+		if c.out.msgFlags != 0 && !core.WriteUser32(c.out.msgFlags, 0) {
 			return abi.Neg(abi.EFAULT), true
 		}
 	}
-	cur().noSigpipe = write && flags&msgNosignal != 0
+	core.Cur().NoSigpipe = write && flags&msgNosignal != 0
 	return pipeCall(f, n, write, vec, buf, count)
 }

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/machine"
@@ -82,7 +83,7 @@ func spliceOffset(addr uintptr, pos int64) (int64, int) {
 	if addr == 0 {
 		return pos, 0
 	}
-	v, ok := readUser64(addr)
+	v, ok := core.ReadUser64(addr)
 	switch {
 	case !ok:
 		return 0, abi.EFAULT
@@ -108,7 +109,7 @@ func splicePos(n int, addr uintptr) (int64, int) {
 func spliceMoved(n int, addr uintptr, pos int64, seekable bool, moved int) uint64 {
 	switch {
 	case addr != 0:
-		if !writeUser64(addr, uint64(pos)) {
+		if !core.WriteUser64(addr, uint64(pos)) {
 			return abi.Neg(abi.EFAULT)
 		}
 	case seekable:
@@ -154,7 +155,7 @@ func spliceBlocked(n int, nonblock bool) spliceOutcome {
 
 // spliceEPIPE is a pipe with no reader left: EPIPE and SIGPIPE, as a write's.
 func spliceEPIPE() spliceOutcome {
-	sendSignal(curSlot(), sigPIPE, signal.Info{Signo: sigPIPE, Code: signal.SI_USER, Pid: processID})
+	core.SendSignal(core.CurSlot(), sigPIPE, signal.Info{Signo: sigPIPE, Code: signal.SI_USER, Pid: core.ProcessID})
 	return spliceErr(abi.EPIPE)
 }
 
@@ -180,20 +181,20 @@ func spliceCall(f *machine.Frame, nr uint64, a machine.SyscallArgs) (uint64, boo
 	if o.wait < 0 {
 		return o.ret, true
 	}
-	t := cur()
-	t.waitFD, t.deadline = int32(o.wait), 0
-	futexes.Enqueue(fdKey(o.wait), curSlot())
-	block(f, waitSplice)
+	t := core.Cur()
+	t.WaitFD, t.Deadline = int32(o.wait), 0
+	core.Waiters.Enqueue(core.FDKey(o.wait), core.CurSlot())
+	core.Block(f, core.WaitSplice)
 	return 0, false
 }
 
 // completeSpliceWait runs the call of the thread in slot again after its pipe changed.
 func completeSpliceWait(f *machine.Frame, slot int32) {
-	t := &threads[slot]
+	t := &core.Threads[slot]
 	var a machine.SyscallArgs
 	machine.SysArgs(f, &a)
 	beginFiles(slot)
-	o := spliceRun(t.sysNr, a)
+	o := spliceRun(t.SysNr, a)
 	if o.sock != spliceNone {
 		// A socket call starts from the system call itself: the thread makes it again, with
 		// its arguments untouched.
@@ -201,9 +202,9 @@ func completeSpliceWait(f *machine.Frame, slot int32) {
 		return
 	}
 	if o.wait >= 0 {
-		t.waitFD = int32(o.wait)
-		t.wait = waitSplice
-		rearm(slot, fdKey(o.wait))
+		t.WaitFD = int32(o.wait)
+		t.Wait = core.WaitSplice
+		core.Rearm(slot, core.FDKey(o.wait))
 		return
 	}
 	if endFiles(f, slot, o.ret, true, true) {
@@ -230,7 +231,7 @@ func sysSpliceImpl(fdIn int, offIn uintptr, fdOut int, offOut uintptr, length ui
 	// As Linux's __do_splice: an offset for a pipe is ESPIPE (splice.Splice's first check), then
 	// both offsets are read (EFAULT) before the ends' modes and kinds are looked at.
 	if !(in.Kind == splice.Pipe && in.Offset || out.Kind == splice.Pipe && out.Offset) {
-		if offOut != 0 && !userRange(offOut, 8, false) || offIn != 0 && !userRange(offIn, 8, false) {
+		if offOut != 0 && !core.UserRange(offOut, 8, false) || offIn != 0 && !core.UserRange(offIn, 8, false) {
 			return spliceErr(abi.EFAULT)
 		}
 	}
@@ -524,7 +525,7 @@ func spliceSocket(f *machine.Frame, o spliceOutcome) (uint64, bool) {
 		c.srcLen, c.spliceFD, c.splicePos, c.spliceOff = uintptr(o.length), o.otherFD, o.pos, o.offAddr
 	}
 	// Set before the call too: one that ends before it reaches sockStart must release the pipe.
-	s := &sockThreads[curSlot()].sock
+	s := &sockThreads[core.CurSlot()].sock
 	s.splice, s.splicePipe = c.splice, c.splicePipe
 	var ret uint64
 	var done bool
@@ -534,7 +535,7 @@ func spliceSocket(f *machine.Frame, o spliceOutcome) (uint64, bool) {
 		ret, done = sockSend(f, int(o.sockFD), 0, c)
 	}
 	if done {
-		ret = sockSpliceEnd(curSlot(), ret)
+		ret = sockSpliceEnd(core.CurSlot(), ret)
 	}
 	return ret, done
 }
@@ -587,7 +588,7 @@ func copyFile(in int, inAddr uintptr, posIn int64, out int, outAddr uintptr, cou
 	if isFile {
 		posOut = fo.Pos
 		if outAddr != 0 {
-			v, _ := readUser64(outAddr) // the caller checked it
+			v, _ := core.ReadUser64(outAddr) // the caller checked it
 			posOut = int64(v)
 		}
 	}
@@ -656,7 +657,7 @@ func sysCopyFileRangeImpl(in int, offIn uintptr, out int, offOut uintptr, length
 	}
 	for i, addr := range [2]uintptr{offIn, offOut} {
 		if addr != 0 { // a negative offset is CopyRange's EINVAL, after the checks of the files
-			v, ok := readUser64(addr)
+			v, ok := core.ReadUser64(addr)
 			if !ok {
 				return abi.Neg(abi.EFAULT)
 			}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/tp"
@@ -45,61 +46,61 @@ func sysCloneImpl(f *machine.Frame, flags uint64, stack, ptid, ctid, tls uintptr
 	if flags&(cloneVM|cloneSighand) != cloneVM|cloneSighand || flags&(clonePidfd|cloneVfork) != 0 {
 		return abi.Neg(abi.EINVAL)
 	}
-	slot := newThread()
+	slot := core.NewThread()
 	if slot < 0 {
 		return abi.Neg(abi.EAGAIN)
 	}
-	t := &threads[slot]
-	procSources.Threads[slot] = t.tid
+	t := &core.Threads[slot]
+	procSources.Threads[slot] = t.Tid
 	machine.SaveFPU(f) // the child starts with the parent's FP state
-	t.frame = *f
-	cloneChildContext(&t.frame, stack, tls, flags&cloneSettls != 0)
-	t.sig.Mask = cur().sig.Mask
-	scheduler.Inherit(slot, curSlot())
-	t.policy, t.fifoPrio = cur().policy, cur().fifoPrio
-	t.noNewPrivs = cur().noNewPrivs
-	if flags&cloneParentSettid != 0 && !writeUser32(ptid, uint32(t.tid)) {
-		scheduler.Exit(slot)
-		live--
+	t.Frame = *f
+	cloneChildContext(&t.Frame, stack, tls, flags&cloneSettls != 0)
+	t.Sig.Mask = core.Cur().Sig.Mask
+	core.Scheduler.Inherit(slot, core.CurSlot())
+	t.Policy, t.FIFOPrio = core.Cur().Policy, core.Cur().FIFOPrio
+	t.NoNewPrivs = core.Cur().NoNewPrivs
+	if flags&cloneParentSettid != 0 && !core.WriteUser32(ptid, uint32(t.Tid)) {
+		core.Scheduler.Exit(slot)
+		core.Live--
 		return abi.Neg(abi.EFAULT)
 	}
 	if flags&cloneChildSettid != 0 {
-		writeUser32(ctid, uint32(t.tid))
+		core.WriteUser32(ctid, uint32(t.Tid))
 	}
 	if flags&cloneChildCleartid != 0 {
-		t.clearChild = ctid
+		t.ClearChild = ctid
 	}
-	enqueue(slot)
-	tp.ThreadCreate.Emit1(uint64(t.tid))
-	return uint64(t.tid)
+	core.Enqueue(slot)
+	tp.ThreadCreate.Emit1(uint64(t.Tid))
+	return uint64(t.Tid)
 }
 
 // sysExitThread ends the running thread. CLONE_CHILD_CLEARTID's word is cleared and woken; the
 // thread's stack belongs to the program (the Go runtime frees it) and is left alone. When the
 // last thread exits, the program exits with its status.
 func sysExitThread(f *machine.Frame, code int) {
-	t := cur()
-	tp.ThreadExit.Emit2(uint64(t.tid), uint64(code))
-	if t.clearChild != 0 && writeUser32(t.clearChild, 0) {
-		futexWake(t.clearChild, 1)
+	t := core.Cur()
+	tp.ThreadExit.Emit2(uint64(t.Tid), uint64(code))
+	if t.ClearChild != 0 && core.WriteUser32(t.ClearChild, 0) {
+		core.FutexWake(t.ClearChild, 1)
 	}
-	scheduler.Exit(curSlot())
-	t.wait = waitNone
-	sleepers.Remove(curSlot())
-	timers.ThreadExited(curSlot())
-	timersChanged()
-	live--
-	if live == 0 {
-		exitGroup(code)
+	core.Scheduler.Exit(core.CurSlot())
+	t.Wait = core.WaitNone
+	core.Sleepers.Remove(core.CurSlot())
+	core.Timers.ThreadExited(core.CurSlot())
+	core.TimersChanged()
+	core.Live--
+	if core.Live == 0 {
+		core.ExitGroup(code)
 	}
-	schedule(f)
+	core.Schedule(f)
 }
 
 // exitProgram ends the program: the other CPUs stop first (so no record is produced behind the
 // final flush), then the console's last line says the status, and the machine stops.
 func exitProgram(code int) {
-	if !stopOtherCPUs() {
-		parkForGood() // another CPU is stopping the machine already
+	if !core.StopOtherCPUs() {
+		core.ParkForGood() // another CPU is stopping the machine already
 	}
 	stopSampler()
 	sweep.on = false
@@ -107,8 +108,8 @@ func exitProgram(code int) {
 	flushOffCPU()
 	reportOffCPU()
 	reportWakers()
-	if numCPUs > 1 {
-		reportLock()
+	if core.NumCPUs > 1 {
+		core.ReportLock()
 	}
 	traceFinish(wire.EndExit, int32(code&0xff))
 	klog.Log().S("exit status ").D(int64(code & 0xff)).NL()
@@ -117,13 +118,13 @@ func exitProgram(code int) {
 
 // schedTarget finds the thread a sched_* call names: pid 0 or the caller's tid is the caller.
 func schedTarget(pid int32) (int32, bool) {
-	if pid == 0 || pid == cur().tid {
-		return curSlot(), true
+	if pid == 0 || pid == core.Cur().Tid {
+		return core.CurSlot(), true
 	}
 	if pid < 0 {
 		return 0, false
 	}
-	s := slotOfTID(pid)
+	s := core.SlotOfTID(pid)
 	return s, s >= 0
 }
 
@@ -138,11 +139,11 @@ func sysSchedGetaffinityImpl(pid int32, size, mask uintptr) uint64 {
 	if !ok {
 		return abi.Neg(abi.ESRCH)
 	}
-	b, ok := userBytes(mask, maskBytes, true)
+	b, ok := core.UserBytes(mask, maskBytes, true)
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
-	binary.LittleEndian.PutUint64(b, scheduler.Affinity(slot))
+	binary.LittleEndian.PutUint64(b, core.Scheduler.Affinity(slot))
 	return maskBytes
 }
 
@@ -157,18 +158,18 @@ func sysSchedSetaffinityImpl(pid int32, size, mask uintptr) uint64 {
 	n := min(size, 8)
 	var raw [8]byte
 	if n > 0 {
-		b, ok := userBytes(mask, n, false)
+		b, ok := core.UserBytes(mask, n, false)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
 		copy(raw[:], b)
 	}
-	mustLeave, ok := scheduler.SetAffinity(slot, binary.LittleEndian.Uint64(raw[:]))
+	mustLeave, ok := core.Scheduler.SetAffinity(slot, binary.LittleEndian.Uint64(raw[:]))
 	if !ok {
 		return abi.Neg(abi.EINVAL)
 	}
 	if mustLeave >= 0 && mustLeave != machine.CPUIndex() {
-		kickCPU(mustLeave)
+		core.KickCPU(mustLeave)
 	}
 	return 0
 }
@@ -191,7 +192,7 @@ func sysSchedSetschedulerImpl(pid int32, policy int, param uintptr) uint64 {
 	if int32(policy) < 0 || pid < 0 || param == 0 {
 		return abi.Neg(abi.EINVAL)
 	}
-	prio, ok := readUser32(param)
+	prio, ok := core.ReadUser32(param)
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
@@ -212,14 +213,14 @@ func sysSchedSetschedulerImpl(pid int32, policy int, param uintptr) uint64 {
 	default:
 		return abi.Neg(abi.EINVAL)
 	}
-	t := &threads[slot]
+	t := &core.Threads[slot]
 	class := sched.TimeSliced
 	if policy&^0x40000000 == schedFIFO {
 		class = sched.FIFO
 	}
-	scheduler.SetClass(slot, class)
-	t.policy = int32(policy &^ 0x40000000)
-	t.fifoPrio = p
+	core.Scheduler.SetClass(slot, class)
+	t.Policy = int32(policy &^ 0x40000000)
+	t.FIFOPrio = p
 	return 0
 }
 
@@ -232,7 +233,7 @@ func sysSchedGetschedulerImpl(pid int32) uint64 {
 	if !ok {
 		return abi.Neg(abi.ESRCH)
 	}
-	return uint64(threads[slot].policy)
+	return uint64(core.Threads[slot].Policy)
 }
 
 // sysSchedGetparamImpl stores thread pid's priority.
@@ -244,7 +245,7 @@ func sysSchedGetparamImpl(pid int32, param uintptr) uint64 {
 	if !ok {
 		return abi.Neg(abi.ESRCH)
 	}
-	if !writeUser32(param, uint32(threads[slot].fifoPrio)) {
+	if !core.WriteUser32(param, uint32(core.Threads[slot].FIFOPrio)) {
 		return abi.Neg(abi.EFAULT)
 	}
 	return 0

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 )
 
@@ -34,13 +35,13 @@ const (
 func sysArchPrctlImpl(f *machine.Frame, code int, addr uintptr) uint64 {
 	switch code {
 	case archSetFS:
-		if addr >= userHi && addr < 1<<63 {
+		if addr >= core.UserHi && addr < 1<<63 {
 			return abi.Neg(abi.EPERM) // non-canonical: Linux refuses it too
 		}
 		f.FSBase = uint64(addr)
 		return 0
 	case archGetFS:
-		if !writeUser64(addr, f.FSBase) {
+		if !core.WriteUser64(addr, f.FSBase) {
 			return abi.Neg(abi.EFAULT)
 		}
 		return 0

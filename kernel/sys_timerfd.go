@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
@@ -60,7 +61,7 @@ func timerfdChanged(n, id int) {
 }
 
 func sysTimerfdSettimeImpl(n int, flags int, newAddr, oldAddr uintptr) uint64 {
-	b, ok := userBytes(newAddr, itimerspecSize, false)
+	b, ok := core.UserBytes(newAddr, core.ItimerspecSize, false)
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
@@ -75,12 +76,12 @@ func sysTimerfdSettimeImpl(n int, flags int, newAddr, oldAddr uintptr) uint64 {
 	}
 	abs := flags&timerfd.TFD_TIMER_ABSTIME != 0
 	if abs && value != 0 && timerfds.Realtime(id) {
-		value = max(value-bootWallNanos, 1)
+		value = max(value-core.BootWallNanos, 1)
 	}
 	oldValue, oldInterval, _ := timerfds.Set(id, value, interval, abs, machine.Nanotime())
 	timerfdChanged(n, id)
 	if oldAddr != 0 {
-		if !writeTimespec(oldAddr, oldInterval) || !writeTimespec(oldAddr+16, oldValue) {
+		if !core.WriteTimespec(oldAddr, oldInterval) || !core.WriteTimespec(oldAddr+16, oldValue) {
 			return abi.Neg(abi.EFAULT)
 		}
 	}
@@ -94,7 +95,7 @@ func sysTimerfdGettimeImpl(n int, addr uintptr) uint64 {
 	}
 	value, interval := timerfds.Get(id, machine.Nanotime())
 	timerfdChanged(n, id)
-	if !writeTimespec(addr, interval) || !writeTimespec(addr+16, value) {
+	if !core.WriteTimespec(addr, interval) || !core.WriteTimespec(addr+16, value) {
 		return abi.Neg(abi.EFAULT)
 	}
 	return 0
@@ -107,7 +108,7 @@ func timerfdRead(n int, buf uintptr) (ret uint64, done bool) {
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
-	b, ok := userBytes(buf, 8, true)
+	b, ok := core.UserBytes(buf, 8, true)
 	if !ok {
 		return abi.Neg(abi.EFAULT), true
 	}
@@ -154,7 +155,7 @@ func expireTimerfds(now int64) {
 func closeTimerfd(n int) {
 	if id, ok := fds.Timerfd(n); ok {
 		timerfds.Delete(id)
-		futexWake(fdKey(n), maxThreads)
+		core.FutexWake(core.FDKey(n), core.MaxThreads)
 	}
 }
 
@@ -171,11 +172,11 @@ func timespecNanos(b []byte) (int64, bool) {
 
 // completeEventfdWait reads the eventfd the thread in slot waits on, woken, or waits again.
 func completeEventfdWait(f *machine.Frame, slot int32) {
-	t := &threads[slot]
-	if ret, done := counterRead(int(t.waitFD), t.waitAddr); done {
+	t := &core.Threads[slot]
+	if ret, done := counterRead(int(t.WaitFD), t.WaitAddr); done {
 		machine.SetSysRet(f, ret)
 		return
 	}
-	t.wait = waitEventfd
-	rearm(slot, fdKey(int(t.waitFD)))
+	t.Wait = core.WaitEventfd
+	core.Rearm(slot, core.FDKey(int(t.WaitFD)))
 }

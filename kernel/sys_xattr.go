@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
@@ -19,7 +20,7 @@ var xattrName [fs.XATTR_NAME_MAX + 1]byte
 // userXattrName copies the NUL-terminated attribute name at addr.
 func userXattrName(addr uintptr) ([]byte, int) {
 	for n := 0; n < len(xattrName); n++ {
-		b, ok := userBytes(addr+uintptr(n), 1, false)
+		b, ok := core.UserBytes(addr+uintptr(n), 1, false)
 		if !ok {
 			return nil, abi.EFAULT
 		}
@@ -70,7 +71,7 @@ func sysSetxattrImpl(pathAddr uintptr, n int, nofollow bool, nameAddr, value, si
 	}
 	var val []byte
 	if size > 0 {
-		b, ok := userBytes(value, size, false)
+		b, ok := core.UserBytes(value, size, false)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
@@ -104,7 +105,7 @@ func sysGetxattrImpl(pathAddr uintptr, n int, nofollow bool, nameAddr, value, si
 	if uintptr(len(v)) > min(size, fs.XATTR_SIZE_MAX) {
 		return abi.Neg(abi.ERANGE)
 	}
-	dst, ok := userBytes(value, uintptr(len(v)), true)
+	dst, ok := core.UserBytes(value, uintptr(len(v)), true)
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
@@ -128,7 +129,7 @@ func sysListxattrImpl(pathAddr uintptr, n int, nofollow bool, list, size uintptr
 	if uintptr(total) > min(size, fs.XATTR_LIST_MAX) {
 		return abi.Neg(abi.ERANGE)
 	}
-	dst, ok := userBytes(list, uintptr(total), true)
+	dst, ok := core.UserBytes(list, uintptr(total), true)
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}

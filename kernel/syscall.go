@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
@@ -52,7 +53,7 @@ func syscall(f *machine.Frame) (needsLock bool) {
 		if id < 0 || id == ptimer.ClockProcessCPUTimeID {
 			return true // reads every thread, or looks one up
 		}
-		now, ok := clockNow(id)
+		now, ok := core.ClockNow(id)
 		if !ok {
 			return true
 		}
@@ -60,16 +61,16 @@ func syscall(f *machine.Frame) (needsLock bool) {
 		if !ok {
 			return true
 		}
-		putTimespec(b, now)
+		core.PutTimespec(b, now)
 	case nrGettid:
-		ret = uint64(cur().tid)
+		ret = uint64(core.Cur().Tid)
 	case nrGetpid:
-		ret = processID
+		ret = core.ProcessID
 	case nrGetppid, nrGetuid, nrGeteuid, nrGetgid, nrGetegid:
 		// no parent; root: constants, as their locked handlers answer
 	case nrSchedYield:
 		// With nobody waiting who may run here, yielding is a no-op; otherwise yield for real.
-		if runnableHere() {
+		if core.RunnableHere() {
 			return true
 		}
 	default:
@@ -85,16 +86,16 @@ func syscallLocked(f *machine.Frame) {
 	nr := machine.SysNum(f)
 	var a machine.SyscallArgs
 	machine.SysArgs(f, &a)
-	tid := cur().tid // before dispatch: a blocking call switches threads
-	slot := curSlot()
-	cur().sysNr = nr
+	tid := core.Cur().Tid // before dispatch: a blocking call switches threads
+	slot := core.CurSlot()
+	core.Cur().SysNr = nr
 	beginFiles(slot)
 	ret, done := dispatch(f, nr, a)
 	done = endFiles(f, slot, ret, done, false)
 	if done {
 		machine.SetSysRet(f, ret)
 		tp.SyscallExit.Emit2(nr, ret)
-	} else if nr == nrRtSigreturn && cur().tid == tid {
+	} else if nr == nrRtSigreturn && core.Cur().Tid == tid {
 		tp.SyscallExit.Emit2(nr, machine.SysRet(f)) // the restored context's rax, as Linux reports it
 	} // else syscall_exit fires when the wait completes (completeWait)
 	if options.Kernel.Strace {

@@ -1,6 +1,9 @@
 package kernel
 
-import "github.com/unitrace/unitrace/kernel/machine"
+import (
+	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/machine"
+)
 
 // System calls served without the kernel lock. The Go runtime reads the clock through a system
 // call many thousand times a second when the vDSO is off (unitrace.vdso=0), and its idle Ms call
@@ -14,11 +17,11 @@ import "github.com/unitrace/unitrace/kernel/machine"
 // lock).
 func presentUserBytes(addr, n uintptr) ([]byte, bool) {
 	end := addr + n
-	if end < addr || addr < identEnd || end > userHi {
+	if end < addr || addr < core.IdentEnd || end > core.UserHi {
 		return nil, false
 	}
-	for p := addr &^ (pageSize - 1); p < end; p += pageSize {
-		if _, flags, ok := archLookup(p); !ok || !archWritable(flags) {
+	for p := addr &^ (core.PageSize - 1); p < end; p += core.PageSize {
+		if _, flags, ok := core.ArchLookup(p); !ok || !core.ArchWritable(flags) {
 			return nil, false
 		}
 	}

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/tp"
@@ -318,29 +319,31 @@ func sysBrk(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) { return 0, 
 // Signals.
 
 func sysRtSigaction(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysSigaction(int(a[0]), uintptr(a[1]), uintptr(a[2]), uintptr(a[3])), true
+	return core.SysSigaction(int(a[0]), uintptr(a[1]), uintptr(a[2]), uintptr(a[3])), true
 }
 
 func sysRtSigprocmask(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysSigprocmask(int(a[0]), uintptr(a[1]), uintptr(a[2]), uintptr(a[3])), true
+	return core.SysSigprocmask(int(a[0]), uintptr(a[1]), uintptr(a[2]), uintptr(a[3])), true
 }
 
 func sysSigaltstack(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysSigaltstackImpl(f, uintptr(a[0]), uintptr(a[1])), true
+	return core.SysSigaltstackImpl(f, uintptr(a[0]), uintptr(a[1])), true
 }
 
-func sysRtSigreturn(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) { return sysSigreturn(f) }
+func sysRtSigreturn(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return core.SysSigreturn(f)
+}
 
 func sysTgkill(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysTgkillImpl(f, int32(a[0]), int32(a[1]), int(a[2])), true
+	return core.SysTgkillImpl(f, int32(a[0]), int32(a[1]), int(a[2])), true
 }
 
 func sysTkill(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysTgkillImpl(f, processID, int32(a[0]), int(a[1])), true
+	return core.SysTgkillImpl(f, core.ProcessID, int32(a[0]), int(a[1])), true
 }
 
 func sysKill(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysKillImpl(f, int32(a[0]), int(a[1])), true
+	return core.SysKillImpl(f, int32(a[0]), int(a[1])), true
 }
 
 // Threads and scheduling.
@@ -356,13 +359,13 @@ func sysExit(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 }
 
 func sysExitGroup(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	exitGroup(int(a[0]))
+	core.ExitGroup(int(a[0]))
 	return 0, false
 }
 
 func sysSetTidAddress(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	cur().clearChild = uintptr(a[0])
-	return uint64(cur().tid), true
+	core.Cur().ClearChild = uintptr(a[0])
+	return uint64(core.Cur().Tid), true
 }
 
 func sysFutex(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
@@ -374,7 +377,7 @@ func sysFutex(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 func sysSchedYield(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	machine.SetSysRet(f, 0)
 	tp.SyscallExit.Emit2(nrSchedYield, 0)
-	yield(f)
+	core.Yield(f)
 	return 0, false
 }
 
@@ -417,49 +420,49 @@ func sysClockNanosleep(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 }
 
 func sysGetrusage(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysGetrusageImpl(int32(a[0]), uintptr(a[1])), true
+	return core.SysGetrusageImpl(int32(a[0]), uintptr(a[1])), true
 }
 
 func sysTimes(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysTimesImpl(uintptr(a[0])), true
+	return core.SysTimesImpl(uintptr(a[0])), true
 }
 
 // Timers (timers.go).
 
 func sysSetitimer(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysSetitimerImpl(int(int32(a[0])), uintptr(a[1]), uintptr(a[2])), true
+	return core.SysSetitimerImpl(int(int32(a[0])), uintptr(a[1]), uintptr(a[2])), true
 }
 
 func sysGetitimer(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysGetitimerImpl(int(int32(a[0])), uintptr(a[1])), true
+	return core.SysGetitimerImpl(int(int32(a[0])), uintptr(a[1])), true
 }
 
 func sysTimerCreate(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysTimerCreateImpl(int32(a[0]), uintptr(a[1]), uintptr(a[2])), true
+	return core.SysTimerCreateImpl(int32(a[0]), uintptr(a[1]), uintptr(a[2])), true
 }
 
 func sysTimerSettime(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysTimerSettimeImpl(int32(a[0]), int(a[1]), uintptr(a[2]), uintptr(a[3])), true
+	return core.SysTimerSettimeImpl(int32(a[0]), int(a[1]), uintptr(a[2]), uintptr(a[3])), true
 }
 
 func sysTimerGettime(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysTimerGettimeImpl(int32(a[0]), uintptr(a[1])), true
+	return core.SysTimerGettimeImpl(int32(a[0]), uintptr(a[1])), true
 }
 
 func sysTimerGetoverrun(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysTimerGetoverrunImpl(int32(a[0])), true
+	return core.SysTimerGetoverrunImpl(int32(a[0])), true
 }
 
 func sysTimerDelete(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysTimerDeleteImpl(int32(a[0])), true
+	return core.SysTimerDeleteImpl(int32(a[0])), true
 }
 
 // Identity and the machine: one process, run by root, with no parent.
 
-func sysGetpid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool)  { return processID, true }
+func sysGetpid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool)  { return core.ProcessID, true }
 func sysGetppid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) { return 0, true }
 func sysGettid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return uint64(cur().tid), true
+	return uint64(core.Cur().Tid), true
 }
 func sysGetuid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool)  { return 0, true }
 func sysGetgid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool)  { return 0, true }
@@ -562,13 +565,13 @@ func sysPrctl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 		if a[1] != 1 || a[2]|a[3]|a[4] != 0 {
 			return abi.Neg(abi.EINVAL), true
 		}
-		cur().noNewPrivs = true
+		core.Cur().NoNewPrivs = true
 		return 0, true
 	case prGetNoNewPrivs:
 		if a[1]|a[2]|a[3]|a[4] != 0 {
 			return abi.Neg(abi.EINVAL), true
 		}
-		if cur().noNewPrivs {
+		if core.Cur().NoNewPrivs {
 			return 1, true
 		}
 		return 0, true

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/machine"
 )
@@ -91,7 +92,7 @@ func sysDup2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 }
 
 func sysAlarm(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysAlarmImpl(uint32(a[0])), true
+	return core.SysAlarmImpl(uint32(a[0])), true
 }
 
 func sysFutimesat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {

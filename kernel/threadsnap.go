@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/sched"
 	"github.com/unitrace/unitrace/trace"
@@ -34,21 +35,21 @@ type capturedEntry struct {
 	flags                 trace.StackFlags
 }
 
-var captures [maxCPUs]captured
+var captures [core.MaxCPUs]captured
 
 // captureHere records the frame f interrupted on this CPU (a cross-CPU request). On the
 // requesting CPU f is nil: its own thread is in the system call that asked, and its context is
 // this kernel entry's frame.
 func captureHere(f *machine.Frame) {
-	cpu := machine.CPUIndex() & (maxCPUs - 1)
+	cpu := machine.CPUIndex() & (core.MaxCPUs - 1)
 	c := &captures[cpu]
-	c.seq = xcall.seq.Load()
+	c.seq = core.Xcall.Seq.Load()
 	c.nframes = 0
 	c.entry = capturedEntry{}
 	if f == nil {
-		f = currentTrapFrame()
+		f = core.CurrentTrapFrame()
 	}
-	if f == nil || onIdle() {
+	if f == nil || core.OnIdle() {
 		return
 	}
 	var e trace.StackEntry
@@ -60,49 +61,49 @@ func captureHere(f *machine.Frame) {
 // per online CPU, then one per live thread. It returns the entries written, or -1 if the sink
 // refused one (too small).
 func snapshotStacks(sink *stackSink) int {
-	unanswered := crossCall(xcallCapture, 0)
-	seq := xcall.seq.Load()
+	unanswered := core.CrossCall(core.XcallCapture, 0)
+	seq := core.Xcall.Seq.Load()
 	me := machine.CPUIndex()
 	count := 0
 	var scratch [trace.MaxDepth]uint64
-	for cpu := 0; cpu < numCPUs; cpu++ {
-		l := &cpuLocals[cpu]
-		if !l.online.Load() {
+	for cpu := 0; cpu < core.NumCPUs; cpu++ {
+		l := &core.CPULocals[cpu]
+		if !l.Online.Load() {
 			continue
 		}
-		cur := scheduler.Current(cpu)
+		cur := core.Scheduler.Current(cpu)
 		e := trace.StackEntry{Kind: trace.EntryCPU, CPU: int32(cpu), Slot: uint32(cur)}
 		switch {
-		case l.halted.Load():
+		case l.Halted.Load():
 			e.State = trace.StateHalted
-		case isIdleSlot(cur):
+		case core.IsIdleSlot(cur):
 			e.State = trace.StateIdle
 		case unanswered&(1<<uint(cpu)) != 0:
 			e.State = trace.StateNoAnswer
 		default:
 			e.State = trace.StateRunning
 		}
-		if !isIdleSlot(cur) {
-			t := &threads[cur]
-			e.TID, e.Gen = t.tid, t.gen
+		if !core.IsIdleSlot(cur) {
+			t := &core.Threads[cur]
+			e.TID, e.Gen = t.Tid, t.Gen
 		}
 		if !sink.put(&e, &scratch, 0) {
 			return -1
 		}
 		count++
 	}
-	for slot := int32(firstThreadSlot); slot < maxThreads; slot++ {
-		t := &threads[slot]
-		state, tcpu := scheduler.State(slot), scheduler.CPU(slot)
+	for slot := int32(core.FirstThreadSlot); slot < core.MaxThreads; slot++ {
+		t := &core.Threads[slot]
+		state, tcpu := core.Scheduler.State(slot), core.Scheduler.CPU(slot)
 		if state == sched.Free {
 			continue
 		}
-		e := trace.StackEntry{Kind: trace.EntryThread, TID: t.tid, Gen: t.gen, CPU: tcpu, Slot: uint32(slot)}
+		e := trace.StackEntry{Kind: trace.EntryThread, TID: t.Tid, Gen: t.Gen, CPU: tcpu, Slot: uint32(slot)}
 		frames, n := &scratch, 0
 		switch {
 		case state == sched.Running:
 			e.State = trace.StateRunning
-			c := &captures[tcpu&(maxCPUs-1)]
+			c := &captures[tcpu&(core.MaxCPUs-1)]
 			if unanswered&(1<<uint(tcpu)) != 0 || c.seq != seq {
 				e.Flags = trace.StackNoWalk // its CPU did not answer: no context to show
 				break
@@ -116,17 +117,17 @@ func snapshotStacks(sink *stackSink) int {
 		case tcpu < 0:
 			e.State = trace.StateNeverRun
 			e.Flags = trace.StackNoWalk
-			e.PC, e.SP = uint64(machine.FramePC(&t.frame)), uint64(machine.FrameSP(&t.frame))
+			e.PC, e.SP = uint64(machine.FramePC(&t.Frame)), uint64(machine.FrameSP(&t.Frame))
 		default:
 			e.State = trace.StateRunnable
-			n = trace.CaptureFrame(machine.AddrOfFrame(&t.frame), &e, &scratch)
+			n = trace.CaptureFrame(machine.AddrOfFrame(&t.Frame), &e, &scratch)
 			e.Flags |= trace.StackSaved
 			if state == sched.Blocked {
 				e.State = trace.StateBlocked
-				e.Wait = trace.StackWait(t.wait)
-				if t.nkpath > 0 {
+				e.Wait = trace.StackWait(t.Wait)
+				if t.NKPath > 0 {
 					// The kernel's path above the thread's own frames, as procstat -kk shows.
-					n = trace.PrependKernelPath(&scratch, n, t.kpath[:t.nkpath])
+					n = trace.PrependKernelPath(&scratch, n, t.KPath[:t.NKPath])
 					e.Flags |= trace.StackKernelPath
 				}
 			}
@@ -154,7 +155,7 @@ func (s *stackSink) put(e *trace.StackEntry, frames *[trace.MaxDepth]uint64, n i
 	if s.size-s.used < trace.StackEntrySize {
 		return false
 	}
-	b, ok := userBytes(s.buf+s.used, trace.StackEntrySize, true)
+	b, ok := core.UserBytes(s.buf+s.used, trace.StackEntrySize, true)
 	if !ok || !trace.PutStackEntry(b, e, frames, n) {
 		return false
 	}
@@ -164,7 +165,7 @@ func (s *stackSink) put(e *trace.StackEntry, frames *[trace.MaxDepth]uint64, n i
 
 // captureStacks serves trace.CtlStacks: the snapshot into the buffer at buf of size bytes.
 func captureStacks(buf, size uintptr) uint64 {
-	if !userRange(buf, size, true) {
+	if !core.UserRange(buf, size, true) {
 		return abi.Neg(abi.EFAULT)
 	}
 	sink := stackSink{buf: buf, size: size}

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/trace/record"
@@ -19,15 +20,15 @@ import (
 // waits for the kernel code to return), and re-arms the timer.
 func samplerInterrupt() {
 	now := machine.Ticks()
-	cpu := machine.CPUIndex() & (maxCPUs - 1)
-	if s := &samplers[cpu]; s.Due(now) {
+	cpu := machine.CPUIndex() & (core.MaxCPUs - 1)
+	if s := &core.Samplers[cpu]; s.Due(now) {
 		takeSample(s, now)
 	}
-	if l := &cpuLocals[cpu]; machine.SharedTimer && now >= l.timerDeadline() && !l.tickHandedOn {
-		l.tickHandedOn = true
+	if l := &core.CPULocals[cpu]; machine.SharedTimer && now >= l.TimerDeadline() && !l.TickHandedOn {
+		l.TickHandedOn = true
 		machine.HandOnTick()
 	}
-	armNext()
+	core.ArmNext()
 }
 
 // timerInterrupt handles the scheduler tick's interrupt without the kernel lock. It reports
@@ -36,20 +37,20 @@ func samplerInterrupt() {
 func timerInterrupt() (tickDue bool) {
 	machine.AckTimer()
 	now := machine.Ticks()
-	l := here()
-	l.tickHandedOn = false
-	l.periodic = now >= l.tickNext && l.heldTick != l.tickNext
-	if now >= l.tickNext {
-		l.tickNext += ((now-l.tickNext)/tickPeriod + 1) * tickPeriod
-		l.ticks.Add(1)
+	l := core.Here()
+	l.TickHandedOn = false
+	l.Periodic = now >= l.TickNext && l.HeldTick != l.TickNext
+	if now >= l.TickNext {
+		l.TickNext += ((now-l.TickNext)/core.TickPeriod + 1) * core.TickPeriod
+		l.Ticks.Add(1)
 		tickDue = true
 	}
-	if l.wakeNext != 0 && now >= l.wakeNext {
-		l.wakeNext = 0 // a wake-up: the tick's path wakes the sleepers and fires the timers due
+	if l.WakeNext != 0 && now >= l.WakeNext {
+		l.WakeNext = 0 // a wake-up: the tick's path wakes the sleepers and fires the timers due
 		tickDue = true
 	}
 	sweepIfDue(now)
-	armNext()
+	core.ArmNext()
 	return tickDue
 }
 
@@ -57,7 +58,7 @@ func timerInterrupt() (tickDue bool) {
 // tick has work under the lock (tickLocked). Most ticks have none, and take no lock: the lock
 // is the one thing CPUs contend for.
 func tick(f *machine.Frame) (needsLock bool) {
-	tp.TimerTick.Emit1(uint64(schedHints.runnable.Load()))
+	tp.TimerTick.Emit1(uint64(core.SchedHints.Runnable.Load()))
 	return tickNeedsLock()
 }
 
@@ -66,17 +67,17 @@ func tick(f *machine.Frame) (needsLock bool) {
 func tickLocked(f *machine.Frame) {
 	watchdogScan()
 	now := machine.Nanotime()
-	setWaker(record.WakerTimer)
-	n := sleepers.Expired(now, woken[:])
+	core.SetWaker(record.WakerTimer)
+	n := core.Sleepers.Expired(now, core.Woken[:])
 	for i := 0; i < n; i++ {
-		wake(woken[i], true)
+		core.Wake(core.Woken[i], true)
 	}
-	expireTimers(now, here().periodic)
+	core.ExpireTimers(now, core.Here().Periodic)
 	expireTimerfds(now)
-	setWaker(record.WakerThread)
+	core.SetWaker(record.WakerThread)
 	sampleLoad(now)
-	if scheduler.TickDue(machine.CPUIndex(), now) {
-		yield(f)
+	if core.Scheduler.TickDue(machine.CPUIndex(), now) {
+		core.Yield(f)
 	}
 }
 
@@ -86,8 +87,8 @@ func tickLocked(f *machine.Frame) {
 // pinned elsewhere is not this CPU's business: its own CPUs' ticks see it.
 func tickNeedsLock() bool {
 	now := machine.Nanotime()
-	return runnableHere() || schedHints.nextSleeper.Load() <= now ||
-		cpuTimerDue(now) ||
+	return core.RunnableHere() || core.SchedHints.NextSleeper.Load() <= now ||
+		core.CPUTimerDue(now) ||
 		(watchdogPeriod != 0 && now >= watchdog.nextScan)
 }
 
@@ -96,35 +97,35 @@ func tickNeedsLock() bool {
 // thread about to resume gets its pending signals. Then the lock is released and the trap
 // returns into whatever context f holds.
 func finishEntry(f *machine.Frame) {
-	if scheduler.Excluded(machine.CPUIndex()) {
-		enqueue(curSlot())
-		schedule(f)
+	if core.Scheduler.Excluded(machine.CPUIndex()) {
+		core.Enqueue(core.CurSlot())
+		core.Schedule(f)
 	}
-	leaveIdle(f)
-	checkHeldOffTick(curSlot())
-	deliverSignals(f)
+	core.LeaveIdle(f)
+	core.CheckHeldOffTick(core.CurSlot())
+	core.DeliverSignals(f)
 	publishSchedHints()
-	unlockKernel()
+	core.UnlockKernel()
 }
 
-// publishSchedHints republishes the scheduler's hints (schedHints) for the lock-free readers, and
+// publishSchedHints republishes the scheduler's hints (core.SchedHints) for the lock-free readers, and
 // arms this CPU for the earliest wake-up: a sleeper's deadline, a wall-clock timer's or a
 // timerfd's.
 func publishSchedHints() {
-	schedHints.runnable.Store(int32(scheduler.Queued()))
-	schedHints.runnableOn.Store(scheduler.QueuedOn())
-	next, ok := sleepers.Next()
+	core.SchedHints.Runnable.Store(int32(core.Scheduler.Queued()))
+	core.SchedHints.RunnableOn.Store(core.Scheduler.QueuedOn())
+	next, ok := core.Sleepers.Next()
 	if !ok {
 		next = 1<<63 - 1
 	}
-	if t, ok := timers.NextWall(); ok {
+	if t, ok := core.Timers.NextWall(); ok {
 		next = min(next, t)
 	}
 	if t, ok := timerfds.Next(); ok {
 		next = min(next, t)
 	}
-	schedHints.nextSleeper.Store(next)
+	core.SchedHints.NextSleeper.Store(next)
 	if next != 1<<63-1 {
-		armWake(next) // sleepers' deadlines include their slack (timer.go)
+		core.ArmWake(next) // sleepers' deadlines include their slack (timer.go)
 	}
 }

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/tp"
@@ -69,7 +70,7 @@ func traceDeviceMemory() uintptr {
 		return 0
 	}
 	vdevBase = addr
-	return pageUp(virtio.MemSize) + 2*bounceSize + netMemory()
+	return core.PageUp(virtio.MemSize) + 2*bounceSize + netMemory()
 }
 
 // initTraceDevice brings the device up in the memory reserved for it and opens the ports.
@@ -86,7 +87,7 @@ func initTraceDevice(mem uintptr) {
 	}
 	vdev.Poll(&machine.Bus) // take the port announcements already queued
 	vdevReady = true
-	bounce := mem + pageUp(virtio.MemSize)
+	bounce := mem + core.PageUp(virtio.MemSize)
 	for i, name := range [2]string{dataPortName, ctlPortName} {
 		dev := i + 1
 		p := vdev.FindPort(name)
@@ -139,11 +140,11 @@ func openWord(open bool) string {
 // deviceInterrupt handles a device line: it returns false if neither the trace device nor a
 // shared directory's raised it. Each is asked, since lines can be shared.
 func deviceInterrupt() bool {
-	setWaker(record.WakerSerial)
+	core.SetWaker(record.WakerSerial)
 	traced := traceDeviceInterrupt()
-	setWaker(record.WakerShare)
+	core.SetWaker(record.WakerShare)
 	shared := shareInterrupt()
-	setWaker(record.WakerThread)
+	core.SetWaker(record.WakerThread)
 	return traced || shared
 }
 
@@ -193,7 +194,7 @@ func traceDeviceInterrupt() bool {
 		return raised
 	}
 	for dev := uint32(1); dev < uint32(len(ports)); dev++ {
-		futexWake(portKey(dev), maxThreads)
+		core.FutexWake(core.PortKey(dev), core.MaxThreads)
 	}
 	netInterrupt(ev)
 	return true
@@ -215,7 +216,7 @@ func deviceWrite(slot int32, dev uint32, buf, count uintptr) (ret uint64, done b
 			return 0, false // still in flight: keep waiting
 		}
 		ps.busy = false
-		futexWake(portKey(dev), maxThreads)
+		core.FutexWake(core.PortKey(dev), core.MaxThreads)
 		return uint64(ps.n), true
 	}
 	if ps.busy {
@@ -228,7 +229,7 @@ func deviceWrite(slot int32, dev uint32, buf, count uintptr) (ret uint64, done b
 	if n == 0 {
 		return 0, true
 	}
-	src, ok := userBytes(buf, n, false)
+	src, ok := core.UserBytes(buf, n, false)
 	if !ok {
 		return abi.Neg(abi.EFAULT), true
 	}
@@ -254,7 +255,7 @@ func deviceRead(dev uint32, buf, count uintptr) (ret uint64, done bool) {
 	if count == 0 {
 		return 0, true
 	}
-	dst, ok := userBytes(buf, count, true)
+	dst, ok := core.UserBytes(buf, count, true)
 	if !ok {
 		return abi.Neg(abi.EFAULT), true
 	}
@@ -306,30 +307,30 @@ func portIO(slot int32, op portOp, n int, arg uint64, buf, count uintptr) (uint6
 	if done {
 		return ret, true
 	}
-	t := &threads[slot]
-	t.waitFD, t.waitAddr, t.waitCount, t.deadline = int32(n), buf, count, 0
-	t.waitOp, t.waitArg = uint8(op), arg
+	t := &core.Threads[slot]
+	t.WaitFD, t.WaitAddr, t.WaitCount, t.Deadline = int32(n), buf, count, 0
+	t.WaitOp, t.WaitArg = uint8(op), arg
 	return 0, false
 }
 
 // blockOnPort parks the running thread until the trace device interrupts.
 func blockOnPort(f *machine.Frame, dev uint32) {
-	futexes.Enqueue(portKey(dev), curSlot())
-	block(f, waitDevice)
+	core.Waiters.Enqueue(core.PortKey(dev), core.CurSlot())
+	core.Block(f, core.WaitDevice)
 }
 
 // completeDeviceWait retries a port operation after a wake-up.
 func completeDeviceWait(f *machine.Frame, slot int32) {
-	t := &threads[slot]
-	ret, done := portIO(slot, portOp(t.waitOp), int(t.waitFD), t.waitArg, t.waitAddr, t.waitCount)
+	t := &core.Threads[slot]
+	ret, done := portIO(slot, portOp(t.WaitOp), int(t.WaitFD), t.WaitArg, t.WaitAddr, t.WaitCount)
 	if done {
 		machine.SetSysRet(f, ret)
 		return
 	}
-	t.wait = waitDevice
-	rearm(slot, portKey(portOpDevice(portOp(t.waitOp), int(t.waitFD))))
+	t.Wait = core.WaitDevice
+	core.Rearm(slot, core.PortKey(portOpDevice(portOp(t.WaitOp), int(t.WaitFD))))
 }
 
 // portWaitInterruptible: a signal ends only a port read's wait; a write's bytes may be with
 // the device already.
-func portWaitInterruptible(slot int32) bool { return portOp(threads[slot].waitOp) == opRead }
+func portWaitInterruptible(slot int32) bool { return portOp(core.Threads[slot].WaitOp) == opRead }

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/kernel/virtio"
@@ -130,7 +131,7 @@ func traceSend(typeFlags uint64, src, count uintptr) (ret uint64, done bool) {
 	if typ == wire.TypeData {
 		return abi.Neg(abi.EINVAL), true // DATA frames come from SysDrain only
 	}
-	payload, ok := userBytes(src, count, false)
+	payload, ok := core.UserBytes(src, count, false)
 	if !ok && count > 0 {
 		return abi.Neg(abi.EFAULT), true
 	}
@@ -177,7 +178,7 @@ func traceCtl(op, a, b uint64) uint64 {
 			return abi.Neg(abi.ENOMEM) // the boot option sized the memory there is
 		}
 		// Each CPU re-initialises its own ring: the producer must not be mid-record.
-		crossCall(xcallRingMode, uint64(mode)<<56|size)
+		core.CrossCall(core.XcallRingMode, uint64(mode)<<56|size)
 		for cpu := 0; cpu < ncpu; cpu++ {
 			if r := trace.Ring(cpu); r == nil || r.Size() != size || r.Mode() != mode {
 				return abi.Neg(abi.EINVAL)
@@ -186,10 +187,10 @@ func traceCtl(op, a, b uint64) uint64 {
 		return 0
 	case trace.CtlStop:
 		trace.Stop()
-		crossCall(xcallFlushLost, 0)
+		core.CrossCall(core.XcallFlushLost, 0)
 		return 0
 	case trace.CtlFlushLost:
-		crossCall(xcallFlushLost, 0)
+		core.CrossCall(core.XcallFlushLost, 0)
 		return 0
 	case trace.CtlSamplerStart:
 		if e := sampler.CheckHz(a, b != 0); e != sampler.OK {
@@ -204,9 +205,9 @@ func traceCtl(op, a, b uint64) uint64 {
 	case trace.CtlGoroutines:
 		return captureGoroutines(uintptr(a), uintptr(b))
 	case trace.CtlUnanswered:
-		return xcall.unanswered.Load()
+		return core.Xcall.Unanswered.Load()
 	case trace.CtlCPUs:
-		return uint64(onlineCPUs())
+		return uint64(core.OnlineCPUs())
 	}
 	return abi.Neg(abi.EINVAL)
 }
@@ -230,7 +231,7 @@ func setLocalRingMode(arg uint64) {
 
 // tracePortCall runs the agent's drain or send, blocking the thread while the port is busy.
 func tracePortCall(f *machine.Frame, op portOp, arg uint64, buf, count uintptr) (uint64, bool) {
-	ret, done := portIO(curSlot(), op, -1, arg, buf, count)
+	ret, done := portIO(core.CurSlot(), op, -1, arg, buf, count)
 	if !done {
 		blockOnPort(f, devData)
 	}

@@ -3,6 +3,7 @@ package kernel
 import (
 	"strings"
 
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
@@ -86,7 +87,7 @@ func traceRingMemory() uintptr {
 	if vdevBase == 0 || !topts.wanted {
 		return 0 // no trace device (nothing could read the rings), or no tracing asked for
 	}
-	return uintptr(topts.ringSize) * uintptr(numCPUs)
+	return uintptr(topts.ringSize) * uintptr(core.NumCPUs)
 }
 
 // initTracing registers the kernel's tracepoints, gives every CPU its ring and applies the boot
@@ -101,7 +102,7 @@ func initTracing(mem uintptr) {
 		return
 	}
 	traceRingMem = mem
-	for cpu := 0; cpu < numCPUs; cpu++ {
+	for cpu := 0; cpu < core.NumCPUs; cpu++ {
 		if !trace.SetupRing(cpu, traceRingBase(cpu), topts.ringSize, topts.mode) {
 			klog.Log().S("tracer: cannot set up the rings").NL()
 			return
@@ -127,8 +128,8 @@ func initTracing(mem uintptr) {
 	tracingReady = true
 	text, _ := machine.TextRange()
 	trace.SetBootInfo(trace.BootInfo{
-		NCPU: numCPUs, Arch: machine.TraceArch, TickSource: machine.TraceTickSource, Accel: topts.accel, TickHz: machine.TicksHz(), RefTicks: machine.Ticks(), RefNs: uint64(machine.Nanotime()),
-		RefUnixNs: bootWallNanos + machine.Nanotime(), TextStart: uint64(text),
+		NCPU: core.NumCPUs, Arch: machine.TraceArch, TickSource: machine.TraceTickSource, Accel: topts.accel, TickHz: machine.TicksHz(), RefTicks: machine.Ticks(), RefNs: uint64(machine.Nanotime()),
+		RefUnixNs: core.BootWallNanos + machine.Nanotime(), TextStart: uint64(text),
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/unitrace/unitrace/arch/amd64"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/signal"
 	"github.com/unitrace/unitrace/kernel/tp"
@@ -40,7 +41,7 @@ func trap(f *machine.Frame) {
 		lockedSystemCall(f)
 	} else if sampling {
 		amd64.DisableInterrupts()
-		releaseHeldInterrupts()
+		core.ReleaseHeldInterrupts()
 	}
 	if sampling {
 		sampleAtExit(entered)
@@ -50,16 +51,16 @@ func trap(f *machine.Frame) {
 // lockedSystemCall runs the system call in f that needs the kernel lock: interruptible, under
 // the lock, ending in finishEntry.
 func lockedSystemCall(f *machine.Frame) {
-	noteTrap(amd64.VectorSyscall, uintptr(f.RIP))
+	core.NoteTrap(amd64.VectorSyscall, uintptr(f.RIP))
 	amd64.EnableInterrupts()
-	if otherCPUStopping() {
-		parkForGood() // another CPU is stopping the machine
+	if core.OtherCPUStopping() {
+		core.ParkForGood() // another CPU is stopping the machine
 	}
-	lockKernel(f)
+	core.LockKernel(f)
 	syscallLocked(f)
 	finishEntry(f)
 	amd64.DisableInterrupts()
-	releaseHeldInterrupts()
+	core.ReleaseHeldInterrupts()
 }
 
 // interruptOrException is trap for everything but a thread's system call.
@@ -70,7 +71,7 @@ func lockedSystemCall(f *machine.Frame) {
 // it nests without clobbering this handler's), and any other interrupt that arrives is held
 // back until the trap returns (holdback.go).
 func interruptOrException(f *machine.Frame) {
-	noteTrap(f.Vector, uintptr(f.RIP))
+	core.NoteTrap(f.Vector, uintptr(f.RIP))
 	switch {
 	case f.Vector == amd64.VectorNMI:
 		// The kernel's NMIs wake a CPU asleep for the kernel lock (lockSleep), and ask a CPU
@@ -91,12 +92,12 @@ func interruptOrException(f *machine.Frame) {
 			// interrupt would land too and overwrite it: hold them back from the start. A
 			// system call (its own stack) or an exception (the exception gate's) leaves that
 			// stack free for one.
-			holdBackInterrupts()
+			core.HoldBackInterrupts()
 		}
 		amd64.EnableInterrupts()
 		threadTrap(f)
 		amd64.DisableInterrupts()
-		releaseHeldInterrupts()
+		core.ReleaseHeldInterrupts()
 		takeExitSample(entered)
 	}
 }
@@ -117,7 +118,7 @@ func holdBack(v uint64) {
 	if v == amd64.VectorSpurious {
 		return
 	}
-	holdBackInterrupts()
+	core.HoldBackInterrupts()
 	amd64.EOI()
 	if _, device := amd64.DeviceGSI(v); !device {
 		amd64.SendSelfIPI(uint8(v))
@@ -128,14 +129,14 @@ func holdBack(v uint64) {
 // work and run without the kernel lock; everything else runs under it (lock.go) and ends in
 // finishEntry.
 func threadTrap(f *machine.Frame) {
-	if otherCPUStopping() {
-		parkForGood() // another CPU is stopping the machine
+	if core.OtherCPUStopping() {
+		core.ParkForGood() // another CPU is stopping the machine
 	}
 	v := f.Vector
 	switch {
-	case v == vectorIPI:
+	case v == core.VectorIPI:
 		amd64.EOI()
-		if !ipiInterrupt(f) {
+		if !core.IPIInterrupt(f) {
 			return
 		}
 	case v == amd64.VectorTimer:
@@ -148,11 +149,11 @@ func threadTrap(f *machine.Frame) {
 	case v == amd64.VectorSpurious:
 		return // spurious LAPIC interrupt: no EOI
 	}
-	lockKernel(f)
+	core.LockKernel(f)
 	switch {
 	case v == amd64.VectorTimer:
 		tickLocked(f)
-	case v == vectorIPI:
+	case v == core.VectorIPI:
 		// a kick: finishEntry does what it was for
 	case v < amd64.FirstExternalVector:
 		threadException(f)
@@ -187,34 +188,34 @@ const (
 // threadException handles an exception raised by a thread (the Go program, or the idle thread):
 // demand paging for page faults in mapped memory, otherwise the Linux signal for the fault.
 func threadException(f *machine.Frame) {
-	if onIdle() {
+	if core.OnIdle() {
 		kernelFault(f, "exception in the idle thread")
 	}
 	switch f.Vector {
 	case amd64.VectorPageFault:
 		addr := uintptr(f.CR2)
 		tp.PageFault.Emit2(uint64(addr), f.ErrorCode)
-		if faultIn(addr, f.ErrorCode&pfWrite != 0, f.ErrorCode&pfFetch != 0) {
+		if core.FaultIn(addr, f.ErrorCode&pfWrite != 0, f.ErrorCode&pfFetch != 0) {
 			return
 		}
 		code := int32(signal.SEGV_MAPERR)
-		if _, ok := space.Find(addr); ok {
+		if _, ok := core.Space.Find(addr); ok {
 			code = signal.SEGV_ACCERR
 		}
-		forceFault(f, signal.SIGSEGV, code, uint64(addr))
+		core.ForceFault(f, signal.SIGSEGV, code, uint64(addr))
 	case amd64.VectorDivideError:
-		forceFault(f, signal.SIGFPE, signal.FPE_INTDIV, f.RIP)
+		core.ForceFault(f, signal.SIGFPE, signal.FPE_INTDIV, f.RIP)
 	case amd64.VectorX87Error, amd64.VectorSIMDError:
-		forceFault(f, signal.SIGFPE, 0, f.RIP)
+		core.ForceFault(f, signal.SIGFPE, 0, f.RIP)
 	case amd64.VectorInvalidOpcode:
-		forceFault(f, signal.SIGILL, signal.ILL_ILLOPN, f.RIP)
+		core.ForceFault(f, signal.SIGILL, signal.ILL_ILLOPN, f.RIP)
 	case amd64.VectorBreakpoint, amd64.VectorDebug:
-		forceFault(f, signal.SIGTRAP, signal.TRAP_BRKPT, 0)
+		core.ForceFault(f, signal.SIGTRAP, signal.TRAP_BRKPT, 0)
 	case amd64.VectorAlignmentCheck:
-		forceFault(f, signal.SIGBUS, signal.BUS_ADRALN, 0)
+		core.ForceFault(f, signal.SIGBUS, signal.BUS_ADRALN, 0)
 	case amd64.VectorGeneralProtect, 10, 11, 12:
 		// A non-canonical address or a bad segment: Linux says SIGSEGV, SI_KERNEL, address 0.
-		forceFault(f, signal.SIGSEGV, signal.SI_KERNEL, 0)
+		core.ForceFault(f, signal.SIGSEGV, signal.SI_KERNEL, 0)
 	default:
 		kernelFault(f, "unexpected exception")
 	}

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/arch/arm64"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/signal"
 	"github.com/unitrace/unitrace/kernel/tp"
@@ -16,7 +17,7 @@ import (
 // Every other entry runs with IRQs unmasked: the sampler's timer interrupts it where it runs,
 // and any other interrupt that arrives is held back until the trap returns (holdback.go).
 func trap(f *machine.Frame) {
-	noteTrap(uint64(f.Kind)<<32|f.ESR>>26, f.PC())
+	core.NoteTrap(uint64(f.Kind)<<32|f.ESR>>26, f.PC())
 	if f.Prev != 0 || !f.FromThread() {
 		if f.Kind == arm64.KindIRQEL1h && f.Prev != 0 {
 			nestedIRQ(f)
@@ -48,12 +49,12 @@ func interruptible(f *machine.Frame, ack, id uint32) {
 		// An interrupt's trap holds the others back from the start, as on amd64: left at the
 		// thread's mask, the tick's handler had 6-7% of a compute loop's samples pile up where
 		// it re-arms the timers (kernel.armNext's unmask), against 0.4% this way.
-		holdBackInterrupts()
+		core.HoldBackInterrupts()
 	}
 	arm64.EnableInterrupts()
 	threadTrap(f, ack, id)
 	arm64.DisableInterrupts()
-	releaseHeldInterrupts()
+	core.ReleaseHeldInterrupts()
 	takeExitSample(entered)
 }
 
@@ -83,7 +84,7 @@ func nestedIRQ(f *machine.Frame) {
 			kernelFault(f, "the GIC acknowledged another interrupt than the pending sampler's")
 		}
 	default:
-		holdBackInterrupts()
+		core.HoldBackInterrupts()
 	}
 }
 
@@ -99,16 +100,16 @@ func samplerIRQ(ack uint32) {
 // IRQ. The IPI and the tick's lock-free part are per-CPU work and run without the kernel lock;
 // everything else runs under it (lock.go) and ends in finishEntry.
 func threadTrap(f *machine.Frame, ack, id uint32) {
-	if otherCPUStopping() {
-		parkForGood() // another CPU is stopping the machine
+	if core.OtherCPUStopping() {
+		core.ParkForGood() // another CPU is stopping the machine
 	}
 	tickDue := false
 	switch {
 	case f.IsIRQ():
 		switch id {
-		case sgiKernel:
+		case core.SGIKernel:
 			arm64.EndOfIRQ(ack)
-			if !ipiInterrupt(f) {
+			if !core.IPIInterrupt(f) {
 				return
 			}
 		case arm64.IntidVirtualTimer:
@@ -129,11 +130,11 @@ func threadTrap(f *machine.Frame, ack, id uint32) {
 			return
 		}
 	}
-	lockKernel(f)
+	core.LockKernel(f)
 	switch {
 	case tickDue:
 		tickLocked(f)
-	case f.IsIRQ() && id == sgiKernel:
+	case f.IsIRQ() && id == core.SGIKernel:
 		// a kick: finishEntry does what it was for
 	case f.IsIRQ():
 		deviceIRQ(ack, id)
@@ -165,7 +166,7 @@ var warnedStrayIRQ bool
 // threadException handles a synchronous exception raised by a thread: demand paging for
 // translation faults in mapped memory, otherwise the Linux signal for the fault.
 func threadException(f *machine.Frame) {
-	if onIdle() {
+	if core.OnIdle() {
 		kernelFault(f, "exception in the idle thread")
 	}
 	pc := f.ELR
@@ -176,27 +177,27 @@ func threadException(f *machine.Frame) {
 		tp.PageFault.Emit2(uint64(addr), f.ESR)
 		switch kind {
 		case arm64.FaultTranslation, arm64.FaultPermission, arm64.FaultAccessFlag:
-			if kind != arm64.FaultPermission && faultIn(addr, arm64.AbortIsWrite(f.ESR), arm64.AbortIsFetch(f.ESR)) {
+			if kind != arm64.FaultPermission && core.FaultIn(addr, arm64.AbortIsWrite(f.ESR), arm64.AbortIsFetch(f.ESR)) {
 				return
 			}
 			code := int32(signal.SEGV_MAPERR)
-			if _, ok := space.Find(addr); ok {
+			if _, ok := core.Space.Find(addr); ok {
 				code = signal.SEGV_ACCERR
 			}
-			forceFault(f, signal.SIGSEGV, code, uint64(addr))
+			core.ForceFault(f, signal.SIGSEGV, code, uint64(addr))
 		case arm64.FaultAlignment:
-			forceFault(f, signal.SIGBUS, signal.BUS_ADRALN, uint64(addr))
+			core.ForceFault(f, signal.SIGBUS, signal.BUS_ADRALN, uint64(addr))
 		default:
-			forceFault(f, signal.SIGBUS, 0, uint64(addr))
+			core.ForceFault(f, signal.SIGBUS, 0, uint64(addr))
 		}
 	case arm64.ECPCAlign, arm64.ECSPAlign:
-		forceFault(f, signal.SIGBUS, signal.BUS_ADRALN, pc)
+		core.ForceFault(f, signal.SIGBUS, signal.BUS_ADRALN, pc)
 	case arm64.ECBRK64, arm64.ECBreakpoint, arm64.ECSoftStep, arm64.ECWatchpoint:
-		forceFault(f, signal.SIGTRAP, signal.TRAP_BRKPT, pc)
+		core.ForceFault(f, signal.SIGTRAP, signal.TRAP_BRKPT, pc)
 	case arm64.ECFPException64:
-		forceFault(f, signal.SIGFPE, 0, pc)
+		core.ForceFault(f, signal.SIGFPE, 0, pc)
 	case arm64.ECUnknown, arm64.ECIllegalState, arm64.ECSysReg:
-		forceFault(f, signal.SIGILL, signal.ILL_ILLOPN, pc)
+		core.ForceFault(f, signal.SIGILL, signal.ILL_ILLOPN, pc)
 	default:
 		kernelFault(f, "unexpected exception")
 	}

@@ -3,6 +3,7 @@ package kernel
 import (
 	"encoding/binary"
 
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/mm"
@@ -24,8 +25,8 @@ import (
 // vdso.Base is the first page above the program's default mmap area, which stays free: a
 // compile-time check that the two agree.
 var (
-	_ [vdso.Base - mmapBase]struct{}
-	_ [mmapBase - vdso.Base]struct{}
+	_ [vdso.Base - core.MmapBase]struct{}
+	_ [core.MmapBase - vdso.Base]struct{}
 )
 
 // vdsoImage is the vDSO's page as the image builder made it, or still the marker of an image
@@ -49,7 +50,7 @@ func setupVDSO() uintptr {
 		return vdsoFailed("its page cannot be mapped")
 	}
 	addr := uintptr(got)
-	page, ok := userBytes(addr, vdso.PageSize, true)
+	page, ok := core.UserBytes(addr, vdso.PageSize, true)
 	if !ok {
 		return vdsoFailed("its page cannot be written")
 	}
@@ -60,7 +61,7 @@ func setupVDSO() uintptr {
 	binary.LittleEndian.PutUint32(p[vdso.ParamSeq:], 0) // even: valid (the parameters never change)
 	binary.LittleEndian.PutUint64(p[vdso.ParamBase:], base)
 	binary.LittleEndian.PutUint64(p[vdso.ParamMult:], mult)
-	binary.LittleEndian.PutUint64(p[vdso.ParamWall:], uint64(bootWallNanos))
+	binary.LittleEndian.PutUint64(p[vdso.ParamWall:], uint64(core.BootWallNanos))
 	machine.SyncInstructions(addr, vdso.PageSize)
 	if errno := int64(sysMprotectImpl(addr, vdso.PageSize, mm.ProtRead|mm.ProtExec)); errno != 0 {
 		return vdsoFailed("its page cannot be made executable")

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/trace"
@@ -14,7 +15,7 @@ import (
 // call woke it (its path across the trap frame, its goroutine), or the timer or device whose
 // interrupt did. The host joins the two into the wakers profile (unitrace pprof -wakers).
 //
-// The cause is per CPU: the interrupt paths that wake threads say what they are (setWaker)
+// The cause is per CPU: the interrupt paths that wake threads say what they are (core.SetWaker)
 // while they run, and a wake-up outside them is the running thread's system call.
 
 // wakersOption reads a kernel option word; it reports whether it was the wakers option.
@@ -22,15 +23,15 @@ func wakersOption(o string) bool {
 	if o != "unitrace.wakers=1" {
 		return false
 	}
-	wakersOn = true
+	core.WakersOn = true
 	return true
 }
 
 // startBootWakers turns the wake-up records on if the command line asked; the tracer must be up.
 func startBootWakers() {
-	if wakersOn && !tracingReady {
+	if core.WakersOn && !tracingReady {
 		klog.Log().S("unitrace.wakers: no trace device, so no wake-up records").NL()
-		wakersOn = false
+		core.WakersOn = false
 	}
 }
 
@@ -40,22 +41,22 @@ var wakeCounts struct{ recorded, dropped uint64 }
 
 // noteWake records the wake-up of the blocked thread in slot, before it is made runnable.
 func noteWake(slot int32, timedOut bool) {
-	t := &threads[slot]
+	t := &core.Threads[slot]
 	var st goroutineStack
 	threadStack(t, &st, true)
 	var args [record.WakeArgs]uint64
-	c := unwind.ContextAt(machine.AddrOfFrame(&t.frame))
+	c := unwind.ContextAt(machine.AddrOfFrame(&t.Frame))
 	args[record.WakeArgWoken] = c.Goid()
-	args[record.WakeArgBlockedNs] = uint64(max(machine.Nanotime()-t.blockedAt, 0))
-	args[record.WakeArgWait] = uint64(trace.StackWait(t.wait)) | (t.sysNr+1)<<8
-	k := here().waker
+	args[record.WakeArgBlockedNs] = uint64(max(machine.Nanotime()-t.BlockedAt, 0))
+	args[record.WakeArgWait] = uint64(trace.StackWait(t.Wait)) | (t.SysNr+1)<<8
+	k := core.Here().Waker
 	if timedOut {
 		k = record.WakerTimer
 	}
 	args[record.WakeArgWaker] = uint64(k)
 	args[record.WakeArgWokenSP], args[record.WakeArgWokenFP], args[record.WakeArgWokenLR] = st.sp, st.fp, st.lr
 	args[record.WakeArgWokenW0], args[record.WakeArgWokenW1] = st.w0, st.w1
-	if trace.EmitWake(uint32(t.tid), &args, st.words[:st.n]) {
+	if trace.EmitWake(uint32(t.Tid), &args, st.words[:st.n]) {
 		wakeCounts.recorded++
 	} else {
 		wakeCounts.dropped++
@@ -64,7 +65,7 @@ func noteWake(slot int32, timedOut bool) {
 
 // reportWakers prints the wake-up records' counters at exit, when they were on.
 func reportWakers() {
-	if !wakersOn {
+	if !core.WakersOn {
 		return
 	}
 	klog.Log().S("wakers: ").U(wakeCounts.recorded).S(" wake-ups recorded, ").U(wakeCounts.dropped).S(" not (ring full or nested)").NL()

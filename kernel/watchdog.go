@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/trace"
@@ -30,10 +31,10 @@ var watchdog struct {
 		slot     int32
 		queuedAt int64
 	}
-	lastTicks [maxCPUs]uint64
-	tickSeen  [maxCPUs]int64  // when lastTicks last changed
-	trapsSeen [maxCPUs]uint64 // the CPU's kernel entries then
-	tickLate  [maxCPUs]bool   // reported as not ticking
+	lastTicks [core.MaxCPUs]uint64
+	tickSeen  [core.MaxCPUs]int64  // when lastTicks last changed
+	trapsSeen [core.MaxCPUs]uint64 // the CPU's kernel entries then
+	tickLate  [core.MaxCPUs]bool   // reported as not ticking
 }
 
 // watchdogOption reads unitrace.watchdog=SECONDS; it reports whether o was that option.
@@ -62,42 +63,42 @@ func watchdogScan() {
 	}
 	watchdog.nextScan = now + watchdogPeriod/10
 	watchTicks(now)
-	oldest, queuedAt, ok := scheduler.Waiting()
+	oldest, queuedAt, ok := core.Scheduler.Waiting()
 	if !ok {
 		return
 	}
-	t := &threads[oldest]
+	t := &core.Threads[oldest]
 	waited := now - queuedAt
 	if waited < watchdogPeriod || (watchdog.reported.slot == oldest && watchdog.reported.queuedAt == queuedAt) {
 		return
 	}
 	watchdog.reported.slot, watchdog.reported.queuedAt = oldest, queuedAt
-	klog.Log().S("watchdog: no scheduling progress: thread ").D(int64(t.tid)).S(" gen ").U(uint64(t.gen)).
-		S(" runnable for ").D(waited / 1e6).S(" ms; no CPU it may run on (mask ").X(scheduler.Affinity(oldest)).S(") switched to it").NL()
+	klog.Log().S("watchdog: no scheduling progress: thread ").D(int64(t.Tid)).S(" gen ").U(uint64(t.Gen)).
+		S(" runnable for ").D(waited / 1e6).S(" ms; no CPU it may run on (mask ").X(core.Scheduler.Affinity(oldest)).S(") switched to it").NL()
 	dumpStacks()
 }
 
 // watchTicks reports a CPU whose timer tick count has not moved for a watchdog period.
 func watchTicks(now int64) {
-	for c := 0; c < numCPUs; c++ {
-		l := &cpuLocals[c]
-		if !l.online.Load() || l.halted.Load() {
+	for c := 0; c < core.NumCPUs; c++ {
+		l := &core.CPULocals[c]
+		if !l.Online.Load() || l.Halted.Load() {
 			continue
 		}
-		if n := l.ticks.Load(); n != watchdog.lastTicks[c] || watchdog.tickSeen[c] == 0 {
+		if n := l.Ticks.Load(); n != watchdog.lastTicks[c] || watchdog.tickSeen[c] == 0 {
 			watchdog.lastTicks[c], watchdog.tickSeen[c], watchdog.tickLate[c] = n, now, false
-			watchdog.trapsSeen[c] = atomic.LoadUint64(&l.traps)
+			watchdog.trapsSeen[c] = atomic.LoadUint64(&l.Traps)
 			continue
 		}
 		if now-watchdog.tickSeen[c] >= watchdogPeriod && !watchdog.tickLate[c] {
 			watchdog.tickLate[c] = true
-			entries := atomic.LoadUint64(&l.traps) - watchdog.trapsSeen[c]
+			entries := atomic.LoadUint64(&l.Traps) - watchdog.trapsSeen[c]
 			klog.Log().S("watchdog: cpu ").D(int64(c)).S(" took no timer tick for ").D((now - watchdog.tickSeen[c]) / 1e6).
 				S(" ms (interrupts masked, or its vCPU not running); ").U(entries).S(" kernel entries meanwhile").NL()
 			if entries != 0 {
-				klog.Log().S("watchdog: the last of kind ").X(atomic.LoadUint64(&l.lastTrap)).S(" from:").NL()
+				klog.Log().S("watchdog: the last of kind ").X(atomic.LoadUint64(&l.LastTrap)).S(" from:").NL()
 				syms, ok := kernelSymtab()
-				printFrame(&syms, ok, uintptr(atomic.LoadUint64(&l.lastTrapPC)), false)
+				printFrame(&syms, ok, uintptr(atomic.LoadUint64(&l.LastTrapPC)), false)
 			}
 			reportWhereCPUIs(c)
 		}

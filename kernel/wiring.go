@@ -1,6 +1,9 @@
 package kernel
 
-import "github.com/unitrace/unitrace/kernel/machine"
+import (
+	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/machine"
+)
 
 // The composition root's wiring: what the layers below take from the ones above, handed down
 // once, first thing at boot (wireKernel, from bootMain).
@@ -8,39 +11,39 @@ import "github.com/unitrace/unitrace/kernel/machine"
 // wireKernel installs every hook.
 func wireKernel() {
 	wireWaits()
-	exitHook.set(exitProgram)
-	wakeHook.set(noteWake)
-	probeHook.set(reportWhereCPUsAre)
-	sweepHook.set(sweepNext)
-	xcallWork[xcallSamplerStart].set(func(_ *machine.Frame, hz uint64) { startLocalSampler(hz) })
-	xcallWork[xcallSamplerStop].set(func(*machine.Frame, uint64) { stopLocalSampler() })
-	xcallWork[xcallCapture].set(func(f *machine.Frame, _ uint64) { captureHere(f) })
-	xcallWork[xcallFlushLost].set(func(*machine.Frame, uint64) { flushLocalLost() })
-	xcallWork[xcallRingMode].set(func(_ *machine.Frame, arg uint64) { setLocalRingMode(arg) })
+	core.ExitHook.Set(exitProgram)
+	core.WakeHook.Set(noteWake)
+	core.ProbeHook.Set(reportWhereCPUsAre)
+	core.SweepHook.Set(sweepNext)
+	core.XcallWork[core.XcallSamplerStart].Set(func(_ *machine.Frame, hz uint64) { startLocalSampler(hz) })
+	core.XcallWork[core.XcallSamplerStop].Set(func(*machine.Frame, uint64) { stopLocalSampler() })
+	core.XcallWork[core.XcallCapture].Set(func(f *machine.Frame, _ uint64) { captureHere(f) })
+	core.XcallWork[core.XcallFlushLost].Set(func(*machine.Frame, uint64) { flushLocalLost() })
+	core.XcallWork[core.XcallRingMode].Set(func(_ *machine.Frame, arg uint64) { setLocalRingMode(arg) })
 }
 
 // wireWaits hands each wait kind's rules to the wait table (waits.go): the code that blocks in
 // a kind says how its call completes and how a signal ends it.
 func wireWaits() {
-	w := &waitKinds
-	w[waitEpoll].complete.set(completeEpollWait)
-	w[waitEpoll].eintr = true
-	w[waitEventfd].complete.set(completeEventfdWait)
-	w[waitDevice].complete.set(completeDeviceWait)
-	w[waitDevice].interruptible.set(portWaitInterruptible)
-	w[waitPipe].complete.set(completePipeWait)
-	w[waitPipe].interrupted.set(pipeInterrupted)
-	w[waitShare].complete.set(completeShareWait)
-	w[waitShare].uninterruptible = true
-	w[waitNet].complete.set(completeNetWait)
-	w[waitNet].interruptible.set(sockWaitInterruptible)
-	w[waitNet].interrupted.set(sockInterrupted)
-	w[waitConsole].complete.set(completeConsoleWait)
-	w[waitSplice].complete.set(completeSpliceWait)
-	w[waitFIFO].complete.set(completeFIFOWait)
-	w[waitFIFO].interrupted.set(fifoInterrupted)
-	w[waitLock].complete.set(completeLockWait)
-	w[waitRerun].complete.set(completeRerun)
-	w[waitPoll].complete.set(completePollWait)
-	w[waitPoll].interrupted.set(pollInterrupted)
+	w := &core.WaitKinds
+	w[core.WaitEpoll].Complete.Set(completeEpollWait)
+	w[core.WaitEpoll].EINTR = true
+	w[core.WaitEventfd].Complete.Set(completeEventfdWait)
+	w[core.WaitDevice].Complete.Set(completeDeviceWait)
+	w[core.WaitDevice].Interruptible.Set(portWaitInterruptible)
+	w[core.WaitPipe].Complete.Set(completePipeWait)
+	w[core.WaitPipe].Interrupted.Set(pipeInterrupted)
+	w[core.WaitShare].Complete.Set(completeShareWait)
+	w[core.WaitShare].Uninterruptible = true
+	w[core.WaitNet].Complete.Set(completeNetWait)
+	w[core.WaitNet].Interruptible.Set(sockWaitInterruptible)
+	w[core.WaitNet].Interrupted.Set(sockInterrupted)
+	w[core.WaitConsole].Complete.Set(completeConsoleWait)
+	w[core.WaitSplice].Complete.Set(completeSpliceWait)
+	w[core.WaitFIFO].Complete.Set(completeFIFOWait)
+	w[core.WaitFIFO].Interrupted.Set(fifoInterrupted)
+	w[core.WaitLock].Complete.Set(completeLockWait)
+	w[core.WaitRerun].Complete.Set(completeRerun)
+	w[core.WaitPoll].Complete.Set(completePollWait)
+	w[core.WaitPoll].Interrupted.Set(pollInterrupted)
 }

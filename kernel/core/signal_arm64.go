@@ -1,4 +1,4 @@
-package kernel
+package core
 
 import (
 	"github.com/unitrace/unitrace/kernel/machine"
@@ -12,10 +12,10 @@ import (
 
 // pushSignalFrame builds the frame for sig on the thread's stack (or its alternate signal stack)
 // and points f at the handler. It fails when the stack cannot take the frame.
-func pushSignalFrame(f *machine.Frame, t *thread, sig int, info signal.Info, a signal.Action) bool {
+func pushSignalFrame(f *machine.Frame, t *Thread, sig int, info signal.Info, a signal.Action) bool {
 	sp := machine.FrameSP(f)
-	l := signal.PlaceARM64(t.sig.Alt.FrameTop(sp, signal.ARM64BelowSP, a.Flags))
-	b, ok := userBytes(l.Base, l.Size(), true)
+	l := signal.PlaceARM64(t.Sig.Alt.FrameTop(sp, signal.ARM64BelowSP, a.Flags))
+	b, ok := UserBytes(l.Base, l.Size(), true)
 	if !ok {
 		return false
 	}
@@ -35,9 +35,9 @@ func pushSignalFrame(f *machine.Frame, t *thread, sig int, info signal.Info, a s
 	return true
 }
 
-// sysSigreturn restores the context saved by pushSignalFrame, as the handler left it.
-func sysSigreturn(f *machine.Frame) (uint64, bool) {
-	b, ok := userBytes(signal.ARM64FrameAt(machine.FrameSP(f)), signal.ARM64FrameSize, false)
+// SysSigreturn restores the context saved by pushSignalFrame, as the handler left it.
+func SysSigreturn(f *machine.Frame) (uint64, bool) {
+	b, ok := UserBytes(signal.ARM64FrameAt(machine.FrameSP(f)), signal.ARM64FrameSize, false)
 	if !ok {
 		sigreturnFault(f)
 		return 0, false
@@ -50,6 +50,6 @@ func sysSigreturn(f *machine.Frame) (uint64, bool) {
 	if fp {
 		f.FPSR, f.FPCR = c.FPSR, c.FPCR
 	}
-	cur().sig.SetMask(mask)
+	Cur().Sig.SetMask(mask)
 	return 0, false // x0 is the restored context's, not a result
 }

@@ -1,4 +1,4 @@
-package kernel
+package core
 
 import (
 	"encoding/binary"
@@ -18,10 +18,10 @@ import (
 // Package ptimer decides when each expires and counts overruns; here the kernel reads their
 // clocks, checks them on every CPU's tick and sends their signals. A wall-clock timer is due
 // at the first tick after its expiry; a CPU-time timer at the first tick of a CPU that runs a
-// thread whose clock (its own, or the process's) has passed it. The signal then reaches the
-// thread at that tick's return, so the frame it gets holds the pc where the clock ran out.
+// Thread whose clock (its own, or the process's) has passed it. The signal then reaches the
+// Thread at that tick's return, so the frame it gets holds the pc where the clock ran out.
 
-var timers ptimer.Table
+var Timers ptimer.Table
 
 // cpuTimersArmed mirrors timers.CPUArmed, and cpuHints the earliest expiry of the CPU-time
 // timers, for the lock-free part of the tick: a tick takes the kernel lock only when the thread
@@ -31,23 +31,23 @@ var (
 	cpuTimersArmed atomic.Bool
 	cpuHints       struct {
 		process atomic.Int64             // on the process's clock, 0 for none
-		thread  [maxThreads]atomic.Int64 // on each thread's clock, by slot, 0 for none
+		thread  [MaxThreads]atomic.Int64 // on each thread's clock, by slot, 0 for none
 	}
 )
 
 // dueTimers is scratch for the expired wall-clock timers of one tick.
 var dueTimers [16]int32
 
-// expireTimers runs on a tick under the kernel lock: it counts the expiries due now and sends
+// ExpireTimers runs on a tick under the kernel lock: it counts the expiries due now and sends
 // their signals, those of the CPU-time timers only on the periodic tick (periodic). A wake-up's
 // interrupt comes at a sleeper's deadline, in step with what the program does: every CPU arms
 // its timer for the earliest sleeper, and the Go runtime's sysmon sleeps 20 µs right after it
 // sends SIGURG, so checked there, a CPU-time timer's SIGPROF came in the SIGURG handler of the
-// thread on the other CPU far more often than by chance, waited for its rt_sigreturn and found
+// Thread on the other CPU far more often than by chance, waited for its rt_sigreturn and found
 // the pc the handler left (runtime.asyncPreempt). Linux, too, checks them on its tick only.
-func expireTimers(now int64, periodic bool) {
+func ExpireTimers(now int64, periodic bool) {
 	for {
-		n := timers.ExpiredWall(now, dueTimers[:])
+		n := Timers.ExpiredWall(now, dueTimers[:])
 		for i := 0; i < n; i++ {
 			fireTimer(int(dueTimers[i]), now, -1)
 		}
@@ -55,28 +55,28 @@ func expireTimers(now int64, periodic bool) {
 			break
 		}
 	}
-	if periodic && !onIdle() {
-		checkCPUTimers(curSlot())
+	if periodic && !OnIdle() {
+		checkCPUTimers(CurSlot())
 	}
 }
 
 // checkCPUTimers counts the expiries of the CPU-time timers that the run of the thread in slot
 // may have brought due: those on its own clocks and those on the process's, whose signals go
 // to it (unless it blocks them). It runs where the periodic tick of the CPU that runs the thread
-// falls, as Linux checks them on its tick: on the tick (expireTimers), or, when the tick fell
+// falls, as Linux checks them on its tick: on the tick (ExpireTimers), or, when the tick fell
 // due while the kernel ran for the thread (its interrupt waits for the kernel's return), at the
-// end of that kernel entry, with the thread where the entry found it (checkHeldOffTick): a
-// thread's kernel time before it blocks is seen that way, which a tick after the return would
+// end of that kernel entry, with the thread where the entry found it (CheckHeldOffTick): a
+// Thread's kernel time before it blocks is seen that way, which a tick after the return would
 // miss (it finds another thread). Only there: a check at a point the program's own doings
 // choose (every switch, every wake-up's interrupt) finds the expiries that fell since the last
-// tick there, and charges their samples to that point (see expireTimers), or, for the process's
+// tick there, and charges their samples to that point (see ExpireTimers), or, for the process's
 // timers, to the threads that block often.
 func checkCPUTimers(slot int32) {
-	if !timers.CPUArmed() || scheduler.State(slot) == sched.Free {
+	if !Timers.CPUArmed() || Scheduler.State(slot) == sched.Free {
 		return
 	}
-	for id := timers.NextCPU(-1); id >= 0; id = timers.NextCPU(id) {
-		t, _ := timers.Get(id)
+	for id := Timers.NextCPU(-1); id >= 0; id = Timers.NextCPU(id) {
+		t, _ := Timers.Get(id)
 		if (t.Clock.Kind == ptimer.ThreadCPU || t.Clock.Kind == ptimer.ThreadUser) && t.Clock.Thread != slot {
 			continue // its thread is not this one: its clock is checked where that runs
 		}
@@ -88,9 +88,9 @@ func checkCPUTimers(slot int32) {
 // asks for one: to the thread it names, or to the process, where the thread in slot (whose run
 // brought the expiry due; -1 for none) takes it unless it blocks it.
 func fireTimer(id int, now int64, slot int32) {
-	e := timers.Expire(id, now)
+	e := Timers.Expire(id, now)
 	if e.Counted {
-		timersChanged() // its next expiry moved on
+		TimersChanged() // its next expiry moved on
 	}
 	if !e.Fire {
 		return
@@ -98,21 +98,21 @@ func fireTimer(id int, now int64, slot int32) {
 	sig := int(e.Event.Signo)
 	target := e.Event.Target
 	if e.Event.Notify != ptimer.SigevThreadID {
-		target = processTarget(sig, slot)
+		target = ProcessTarget(sig, slot)
 	}
 	if target < 0 {
 		return
 	}
-	tp.TimerFire.Emit3(uint64(id), uint64(sig), uint64(threads[target].tid))
+	tp.TimerFire.Emit3(uint64(id), uint64(sig), uint64(Threads[target].Tid))
 	if e.Legacy {
-		sendSignal(target, sig, signal.Info{Signo: int32(sig), Code: signal.SI_KERNEL})
+		SendSignal(target, sig, signal.Info{Signo: int32(sig), Code: signal.SI_KERNEL})
 		return
 	}
-	timers.Queued(id, target)
+	Timers.Queued(id, target)
 	sendTimedSignal(target, sig)
 }
 
-// checkHeldOffTick runs at the end of a locked kernel entry, for the thread the entry came from:
+// CheckHeldOffTick runs at the end of a locked kernel entry, for the thread the entry came from:
 // at a switch away from it (schedule), else just before the return to it (finishEntry). If this
 // CPU's periodic tick fell due while the kernel ran (its interrupt waits for the return) and has
 // not been checked for yet, it checks the thread's CPU-time timers, as the tick would have at the
@@ -125,28 +125,28 @@ func fireTimer(id int, now int64, slot int32) {
 // SIGURG, and goes first (signal.Next). A tick that fell due while the CPU was idle belongs to
 // nobody: it is marked checked, so that the thread the CPU then takes is not checked at its first
 // instruction.
-func checkHeldOffTick(slot int32) {
-	l := here()
-	if machine.Ticks() < l.tickNext || l.heldTick == l.tickNext {
+func CheckHeldOffTick(slot int32) {
+	l := Here()
+	if machine.Ticks() < l.TickNext || l.HeldTick == l.TickNext {
 		return
 	}
-	l.heldTick = l.tickNext
+	l.HeldTick = l.TickNext
 	if !sched.IsIdle(slot) {
 		checkCPUTimers(slot)
 	}
 }
 
-// processTarget picks the thread that takes a process-directed signal the kernel sends itself:
+// ProcessTarget picks the thread that takes a process-directed signal the kernel sends itself:
 // the thread in slot (or else the running one) if it does not block sig, else the first thread
 // that does not (as kill's).
-func processTarget(sig int, slot int32) int32 {
+func ProcessTarget(sig int, slot int32) int32 {
 	sender := slot
-	if sender < 0 && !onIdle() {
-		sender = curSlot()
+	if sender < 0 && !OnIdle() {
+		sender = CurSlot()
 	}
 	if sender < 0 {
 		sender = -1
-		for s := int32(firstThreadSlot); s < maxThreads; s++ {
+		for s := int32(FirstThreadSlot); s < MaxThreads; s++ {
 			if _, live := liveThreadMask(int(s)); live {
 				sender = s
 				break
@@ -156,17 +156,17 @@ func processTarget(sig int, slot int32) int32 {
 			return -1
 		}
 	}
-	return int32(signal.ProcessTarget(sig, int(sender), threads[sender].sig.Mask, firstThreadSlot, maxThreads, liveThreadMask))
+	return int32(signal.ProcessTarget(sig, int(sender), Threads[sender].Sig.Mask, FirstThreadSlot, MaxThreads, liveThreadMask))
 }
 
 // timerInfo takes the pending signal sig of a POSIX timer off the running thread t, now that it
 // is delivered, and returns its siginfo, with the overrun counted up to now. ok is false when no
 // timer's sig was pending after all (its timer was deleted meanwhile).
-func timerInfo(t *thread, sig int) (info signal.Info, ok bool) {
-	id, overrun, value, more := timers.Deliver(curSlot(), int32(sig), clockRead)
-	timersChanged() // the overrun's count moved the timer's next expiry on
+func timerInfo(t *Thread, sig int) (info signal.Info, ok bool) {
+	id, overrun, value, more := Timers.Deliver(CurSlot(), int32(sig), clockRead)
+	TimersChanged() // the overrun's count moved the timer's next expiry on
 	if !more {
-		t.sig.Timed &^= signal.Bit(sig)
+		t.Sig.Timed &^= signal.Bit(sig)
 	}
 	if id < 0 {
 		return signal.Info{}, false
@@ -174,19 +174,19 @@ func timerInfo(t *thread, sig int) (info signal.Info, ok bool) {
 	return signal.Info{Signo: int32(sig), Code: signal.SI_TIMER, TimerID: int32(id), Overrun: overrun, Value: value}, true
 }
 
-// timersChanged republishes whether a CPU-time timer is armed, and the hints, after any change
+// TimersChanged republishes whether a CPU-time timer is armed, and the hints, after any change
 // to the table. It runs under the kernel lock, often on a tick's path (every expiry moves a
 // timer on), so it looks only at the armed CPU-time timers and at the threads hinted before.
-func timersChanged() {
-	armed := timers.CPUArmed()
+func TimersChanged() {
+	armed := Timers.CPUArmed()
 	cpuTimersArmed.Store(armed)
 	var process int64
 	var hinted [len(hintedThreads)]uint64
-	for id := timers.NextCPU(-1); id >= 0; id = timers.NextCPU(id) {
-		t, _ := timers.Get(id)
+	for id := Timers.NextCPU(-1); id >= 0; id = Timers.NextCPU(id) {
+		t, _ := Timers.Get(id)
 		switch t.Clock.Kind {
 		case ptimer.ThreadCPU, ptimer.ThreadUser:
-			slot := t.Clock.Thread & (maxThreads - 1)
+			slot := t.Clock.Thread & (MaxThreads - 1)
 			bit := uint64(1) << uint(slot%64)
 			if hinted[slot/64]&bit == 0 || t.Next() < hintNext[slot] {
 				hintNext[slot] = t.Next()
@@ -215,22 +215,22 @@ func timersChanged() {
 // hintedThreads has a bit for each thread slot whose hint is set, and hintNext is scratch for
 // the earliest expiry of each (both under the kernel lock).
 var (
-	hintedThreads [maxThreads / 64]uint64
-	hintNext      [maxThreads]int64
+	hintedThreads [MaxThreads / 64]uint64
+	hintNext      [MaxThreads]int64
 )
 
-// cpuTimerDue reports, without the kernel lock, whether the tick should check the CPU-time
+// CPUTimerDue reports, without the kernel lock, whether the tick should check the CPU-time
 // timers: the thread running here, or the process, has passed the earliest expiry of one.
-func cpuTimerDue(now int64) bool {
-	if !cpuTimersArmed.Load() || onIdle() {
+func CPUTimerDue(now int64) bool {
+	if !cpuTimersArmed.Load() || OnIdle() {
 		return false
 	}
-	slot := curSlot()
-	if d := cpuHints.thread[slot&(maxThreads-1)].Load(); d != 0 && scheduler.CPUTime(slot, now) >= d {
+	slot := CurSlot()
+	if d := cpuHints.thread[slot&(MaxThreads-1)].Load(); d != 0 && Scheduler.CPUTime(slot, now) >= d {
 		return true
 	}
 	d := cpuHints.process.Load()
-	return d != 0 && scheduler.ProcessCPUTime(now) >= d
+	return d != 0 && Scheduler.ProcessCPUTime(now) >= d
 }
 
 // struct sigevent (include/uapi/asm-generic/siginfo.h; the Go runtime's sigeventFields,
@@ -244,20 +244,20 @@ const (
 	sigevSize     = 20 // the bytes read; the union's other members do not matter here
 )
 
-func sysTimerCreateImpl(clockid int32, sevp, idAddr uintptr) uint64 {
-	if sevp != 0 && !userRange(sevp, sigevSize, false) { // read before the clock, as Linux
+func SysTimerCreateImpl(clockid int32, sevp, idAddr uintptr) uint64 {
+	if sevp != 0 && !UserRange(sevp, sigevSize, false) { // read before the clock, as Linux
 		return abi.Neg(abi.EFAULT)
 	}
-	kind, c, canTime := resolveClock(clockid)
+	kind, c, canTime := ResolveClock(clockid)
 	// A negative id is a CPU clock to Linux whatever it names (or, with CLOCKFD in its low
 	// bits, a dynamic clock's descriptor, which has no timers): it checks a CPU clock's process
 	// or thread only after the event and after storing the new timer's id.
 	const clockFDMask, clockFD = 7, 3
-	lateBad := kind == clockBad && clockid < 0 && clockid&clockFDMask != clockFD
+	lateBad := kind == ClockBad && clockid < 0 && clockid&clockFDMask != clockFD
 	switch {
-	case kind == clockBad && clockid < 0 && !lateBad:
+	case kind == ClockBad && clockid < 0 && !lateBad:
 		return abi.Neg(abi.EOPNOTSUPP)
-	case kind == clockBad && !lateBad:
+	case kind == ClockBad && !lateBad:
 		return abi.Neg(abi.EINVAL)
 	case !canTime && !lateBad:
 		return abi.Neg(abi.EOPNOTSUPP)
@@ -265,7 +265,7 @@ func sysTimerCreateImpl(clockid int32, sevp, idAddr uintptr) uint64 {
 	ev := ptimer.Event{Notify: ptimer.SigevSignal, Signo: signal.SIGALRM}
 	valueIsID := true
 	if sevp != 0 {
-		b, ok := userBytes(sevp, sigevSize, false)
+		b, ok := UserBytes(sevp, sigevSize, false)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
@@ -276,7 +276,7 @@ func sysTimerCreateImpl(clockid int32, sevp, idAddr uintptr) uint64 {
 		switch ev.Notify {
 		case ptimer.SigevThreadID:
 			tid := int32(binary.LittleEndian.Uint32(b[sigevThreadID:]))
-			if ev.Target = slotOfTID(tid); tid <= 0 || ev.Target < 0 {
+			if ev.Target = SlotOfTID(tid); tid <= 0 || ev.Target < 0 {
 				return abi.Neg(abi.EINVAL)
 			}
 			fallthrough
@@ -290,20 +290,20 @@ func sysTimerCreateImpl(clockid int32, sevp, idAddr uintptr) uint64 {
 		}
 	}
 	if lateBad {
-		if !userRange(idAddr, 4, true) {
+		if !UserRange(idAddr, 4, true) {
 			return abi.Neg(abi.EFAULT)
 		}
 		return abi.Neg(abi.EINVAL)
 	}
-	id, errno := timers.Create(c, ev)
+	id, errno := Timers.Create(c, ev)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
 	if valueIsID {
-		timers.SetValue(id, uint64(id)) // sigev_value is the timer's id when sevp is NULL
+		Timers.SetValue(id, uint64(id)) // sigev_value is the timer's id when sevp is NULL
 	}
-	if !writeUser32(idAddr, uint32(id)) {
-		timers.Delete(id)
+	if !WriteUser32(idAddr, uint32(id)) {
+		Timers.Delete(id)
 		return abi.Neg(abi.EFAULT)
 	}
 	return 0
@@ -311,26 +311,26 @@ func sysTimerCreateImpl(clockid int32, sevp, idAddr uintptr) uint64 {
 
 // timerClock is POSIX timer id's clock and its reading now.
 func timerClock(id int) (c ptimer.Clock, now int64, ok bool) {
-	if !timers.Exists(id) {
+	if !Timers.Exists(id) {
 		return ptimer.Clock{}, 0, false
 	}
-	t, _ := timers.Get(id)
+	t, _ := Timers.Get(id)
 	return t.Clock, clockRead(t.Clock), true
 }
 
 // struct itimerspec (include/uapi/linux/time_types.h): it_interval, then it_value, timespecs.
-const itimerspecSize = 32
+const ItimerspecSize = 32
 
-func sysTimerSettimeImpl(id int32, flags int, newAddr, oldAddr uintptr) uint64 {
+func SysTimerSettimeImpl(id int32, flags int, newAddr, oldAddr uintptr) uint64 {
 	// Linux's order: the new value is read and checked before the timer is looked up.
 	if newAddr == 0 {
 		return abi.Neg(abi.EINVAL)
 	}
-	interval, ok := readTimespec(newAddr)
+	interval, ok := ReadTimespec(newAddr)
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
-	value, ok := readTimespec(newAddr + 16)
+	value, ok := ReadTimespec(newAddr + 16)
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
@@ -342,54 +342,54 @@ func sysTimerSettimeImpl(id int32, flags int, newAddr, oldAddr uintptr) uint64 {
 		return abi.Neg(abi.EINVAL)
 	}
 	if oldAddr != 0 {
-		if _, ok := userBytes(oldAddr, itimerspecSize, true); !ok {
+		if _, ok := UserBytes(oldAddr, ItimerspecSize, true); !ok {
 			return abi.Neg(abi.EFAULT)
 		}
 	}
-	abs := flags&timerAbstime != 0
+	abs := flags&TimerAbstime != 0
 	if abs && value != 0 && clock.Realtime {
-		value -= bootWallNanos // the wall clock never steps: an absolute realtime is a monotonic one
+		value -= BootWallNanos // the wall clock never steps: an absolute realtime is a monotonic one
 		value = max(value, 1)
 	}
-	oldLeft, oldInterval, errno := timers.Arm(int(id), value, interval, abs, now)
-	timersChanged()
+	oldLeft, oldInterval, errno := Timers.Arm(int(id), value, interval, abs, now)
+	TimersChanged()
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
 	if oldAddr != 0 {
-		writeTimespec(oldAddr, oldInterval)
-		writeTimespec(oldAddr+16, oldLeft)
+		WriteTimespec(oldAddr, oldInterval)
+		WriteTimespec(oldAddr+16, oldLeft)
 	}
 	return 0
 }
 
-func sysTimerGettimeImpl(id int32, addr uintptr) uint64 {
+func SysTimerGettimeImpl(id int32, addr uintptr) uint64 {
 	_, now, ok := timerClock(int(id))
 	if !ok {
 		return abi.Neg(abi.EINVAL)
 	}
-	left, interval, _ := timers.Left(int(id), now)
-	if !writeTimespec(addr, interval) || !writeTimespec(addr+16, left) {
+	left, interval, _ := Timers.Left(int(id), now)
+	if !WriteTimespec(addr, interval) || !WriteTimespec(addr+16, left) {
 		return abi.Neg(abi.EFAULT)
 	}
 	return 0
 }
 
-func sysTimerGetoverrunImpl(id int32) uint64 {
-	n, errno := timers.Overrun(int(id))
+func SysTimerGetoverrunImpl(id int32) uint64 {
+	n, errno := Timers.Overrun(int(id))
 	return abi.ErrnoOr(errno, uint64(n))
 }
 
-func sysTimerDeleteImpl(id int32) uint64 {
-	t, _ := timers.Get(int(id))
-	pendingOn, errno := timers.Delete(int(id))
+func SysTimerDeleteImpl(id int32) uint64 {
+	t, _ := Timers.Get(int(id))
+	pendingOn, errno := Timers.Delete(int(id))
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	if pendingOn >= 0 && !timers.Pending(pendingOn, t.Event.Signo) {
-		threads[pendingOn].sig.Timed &^= signal.Bit(int(t.Event.Signo))
+	if pendingOn >= 0 && !Timers.Pending(pendingOn, t.Event.Signo) {
+		Threads[pendingOn].Sig.Timed &^= signal.Bit(int(t.Event.Signo))
 	}
-	timersChanged()
+	TimersChanged()
 	return 0
 }
 
@@ -411,18 +411,18 @@ func itimerSlot(which int) (int, bool) {
 		return 0, false
 	}
 	s := itimerSetups[which]
-	timers.SetInterval(which, ptimer.Clock{Kind: s.kind}, ptimer.Event{Notify: ptimer.SigevSignal, Signo: s.sig})
+	Timers.SetInterval(which, ptimer.Clock{Kind: s.kind}, ptimer.Event{Notify: ptimer.SigevSignal, Signo: s.sig})
 	return ptimer.ITimerSlot(which), true
 }
 
 // struct itimerval (include/uapi/linux/time.h): it_interval, then it_value, timevals.
 const itimervalSize = 32
 
-func sysSetitimerImpl(which int, newAddr, oldAddr uintptr) uint64 {
+func SysSetitimerImpl(which int, newAddr, oldAddr uintptr) uint64 {
 	// Linux's order: the new value is read (EFAULT) and checked (EINVAL) before which.
 	var value, interval int64
 	if newAddr != 0 {
-		b, ok := userBytes(newAddr, itimervalSize, false)
+		b, ok := UserBytes(newAddr, itimervalSize, false)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
@@ -438,39 +438,39 @@ func sysSetitimerImpl(which int, newAddr, oldAddr uintptr) uint64 {
 		return abi.Neg(abi.EINVAL)
 	}
 	if oldAddr != 0 {
-		if _, ok := userBytes(oldAddr, itimervalSize, true); !ok {
+		if _, ok := UserBytes(oldAddr, itimervalSize, true); !ok {
 			return abi.Neg(abi.EFAULT)
 		}
 	}
-	t, _ := timers.Get(slot)
-	oldLeft, oldInterval, _ := timers.Arm(slot, value, interval, false, clockRead(t.Clock))
-	timersChanged()
+	t, _ := Timers.Get(slot)
+	oldLeft, oldInterval, _ := Timers.Arm(slot, value, interval, false, clockRead(t.Clock))
+	TimersChanged()
 	if oldAddr != 0 {
 		putItimerval(oldAddr, oldLeft, oldInterval)
 	}
 	return 0
 }
 
-func sysGetitimerImpl(which int, addr uintptr) uint64 {
+func SysGetitimerImpl(which int, addr uintptr) uint64 {
 	slot, ok := itimerSlot(which)
 	if !ok {
 		return abi.Neg(abi.EINVAL)
 	}
-	t, _ := timers.Get(slot)
-	left, interval, _ := timers.Left(slot, clockRead(t.Clock))
-	if _, ok := userBytes(addr, itimervalSize, true); !ok {
+	t, _ := Timers.Get(slot)
+	left, interval, _ := Timers.Left(slot, clockRead(t.Clock))
+	if _, ok := UserBytes(addr, itimervalSize, true); !ok {
 		return abi.Neg(abi.EFAULT)
 	}
 	putItimerval(addr, left, interval)
 	return 0
 }
 
-// sysAlarmImpl is alarm(2): ITIMER_REAL once after seconds (0 cancels), returning the seconds
+// SysAlarmImpl is alarm(2): ITIMER_REAL once after seconds (0 cancels), returning the seconds
 // the previous alarm had left, rounded to the nearest, and at least 1 if it was armed.
-func sysAlarmImpl(seconds uint32) uint64 {
+func SysAlarmImpl(seconds uint32) uint64 {
 	slot, _ := itimerSlot(ptimer.ITimerReal)
-	oldLeft, _, _ := timers.Arm(slot, int64(seconds)*1e9, 0, false, machine.Nanotime())
-	timersChanged()
+	oldLeft, _, _ := Timers.Arm(slot, int64(seconds)*1e9, 0, false, machine.Nanotime())
+	TimersChanged()
 	if oldLeft == 0 {
 		return 0
 	}
@@ -491,9 +491,9 @@ func timevalNanos(b []byte) (int64, bool) {
 // putItimerval writes an interval timer's setting, the time left rounded up to the
 // microsecond so that an armed timer never reads as disarmed.
 func putItimerval(addr uintptr, left, interval int64) {
-	b, _ := userBytes(addr, itimervalSize, true)
-	putTimeval(b[0:], roundUpMicro(interval))
-	putTimeval(b[16:], roundUpMicro(left))
+	b, _ := UserBytes(addr, itimervalSize, true)
+	PutTimeval(b[0:], roundUpMicro(interval))
+	PutTimeval(b[16:], roundUpMicro(left))
 }
 
 func roundUpMicro(ns int64) int64 { return (ns + 999) / 1000 * 1000 }

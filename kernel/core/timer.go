@@ -1,4 +1,4 @@
-package kernel
+package core
 
 import (
 	"math/bits"
@@ -19,7 +19,7 @@ import (
 // Every CPU has its own deadlines and its own sampler, and only that CPU touches them.
 //
 // A third deadline makes wake-ups precise: the earliest sleeper's or wall-clock timer's
-// (wakeNext). Each locked entry ends by arming its CPU for it (publishSchedHints, armWake), so
+// (wakeNext). Each locked entry ends by arming its CPU for it (publishSchedHints, ArmWake), so
 // the CPU that put a thread to sleep, or armed a timer, takes an interrupt at the deadline
 // itself, not at the first tick after it; that interrupt runs the tick's path, which wakes the
 // expired sleepers and fires the timers. A sleeper woken early leaves a wake-up that finds
@@ -32,54 +32,54 @@ import (
 // 5% of a compute loop; see docs/measurements.md.
 const tickHz = 250
 
-// tickPeriod is the scheduler tick's period in ticks (the same on every CPU).
-var tickPeriod uint64
+// TickPeriod is the scheduler tick's period in ticks (the same on every CPU).
+var TickPeriod uint64
 
-// samplers holds each CPU's sampler.
-var samplers [maxCPUs]sampler.CPU
+// Samplers holds each CPU's sampler.
+var Samplers [MaxCPUs]sampler.CPU
 
-// initTimers sets up the boot CPU's timer hardware and starts its scheduler tick.
-func initTimers() {
+// InitTimers sets up the boot CPU's timer hardware and starts its scheduler tick.
+func InitTimers() {
 	machine.InitLocalTimer()
-	tickPeriod = max(machine.TicksHz()/tickHz, 1)
-	startTick()
+	TickPeriod = max(machine.TicksHz()/tickHz, 1)
+	StartTick()
 }
 
-// startTick starts the scheduler tick on the calling CPU (a secondary's timer needs no
+// StartTick starts the scheduler tick on the calling CPU (a secondary's timer needs no
 // calibration: the boot CPU's holds for all).
-func startTick() {
-	here().tickNext = machine.Ticks() + tickPeriod
-	armNext()
+func StartTick() {
+	Here().TickNext = machine.Ticks() + TickPeriod
+	ArmNext()
 }
 
-// armNext arms this CPU's timer hardware for the tick's and the sampler's next deadlines. It
+// ArmNext arms this CPU's timer hardware for the tick's and the sampler's next deadlines. It
 // masks interrupts meanwhile: kernel code runs interruptible by the sampler, whose handler arms
 // the timer too.
 //
 //go:nosplit
-func armNext() {
+func ArmNext() {
 	flags := machine.MaskInterrupts()
-	l := here()
-	s := &samplers[machine.CPUIndex()&(maxCPUs-1)]
-	machine.ArmTimers(l.timerDeadline(), s.Next(), s.On(), l.tickHandedOn)
+	l := Here()
+	s := &Samplers[machine.CPUIndex()&(MaxCPUs-1)]
+	machine.ArmTimers(l.TimerDeadline(), s.Next(), s.On(), l.TickHandedOn)
 	machine.RestoreInterrupts(flags)
 }
 
-// timerDeadline is when this CPU's tick interrupt is next due: the tick, or an earlier wake-up.
+// TimerDeadline is when this CPU's tick interrupt is next due: the tick, or an earlier wake-up.
 //
 //go:nosplit
-func (l *cpuLocal) timerDeadline() uint64 {
-	d := l.tickNext
-	if l.wakeNext != 0 && l.wakeNext < d {
-		d = l.wakeNext
+func (l *CPULocal) TimerDeadline() uint64 {
+	d := l.TickNext
+	if l.WakeNext != 0 && l.WakeNext < d {
+		d = l.WakeNext
 	}
-	if s := sweepDeadline(); s != 0 && s < d && l == &cpuLocals[0] {
+	if s := sweepDeadline(); s != 0 && s < d && l == &CPULocals[0] {
 		d = s
 	}
 	return d
 }
 
-// sleepSlack is how late a nanosleep may wake after its deadline (ns): Linux's default timer
+// SleepSlack is how late a nanosleep may wake after its deadline (ns): Linux's default timer
 // slack for a thread (prctl PR_GET_TIMERSLACK, 50 µs). The Go runtime's sysmon sleeps 20 µs at a
 // time in nanosleep while threads sit in system calls, and is tuned against that slack: without
 // it sysmon woke more often than under Linux and took their Ps away for nothing.
@@ -88,24 +88,29 @@ func (l *cpuLocal) timerDeadline() uint64 {
 // timers wait) and wall-clock timers. Linux gives epoll and futex timeouts the same slack so
 // that the wake-ups of many processes coalesce; one program alone in a machine has nothing to
 // coalesce with, and its timers fire when they were asked to.
-const sleepSlack = 50_000
+const SleepSlack = 50_000
 
-// armWake arms this CPU's timer for a wake-up at deadline (ns on the kernel's clock), if that is
+// ArmWake arms this CPU's timer for a wake-up at deadline (ns on the kernel's clock), if that is
 // earlier than the one it has: the earliest sleeper's or wall-clock timer's.
-func armWake(deadline int64) {
-	l := here()
-	if l.wakeNext != 0 && l.wakeFor <= deadline {
+func ArmWake(deadline int64) {
+	l := Here()
+	if l.WakeNext != 0 && l.wakeFor <= deadline {
 		return // armed for this one or an earlier one already: no conversion on every entry
 	}
-	l.wakeNext, l.wakeFor = nsToTicks(deadline), deadline
-	armNext()
+	l.WakeNext, l.wakeFor = nsToTicks(deadline), deadline
+	ArmNext()
 }
 
-// nsToTicks is the first counter value at which the kernel's clock (nanotime) reads at least ns:
-// the inverse of ns = (ticks - base) * mult >> 32, rounded up, so that a wake-up never comes
-// before its deadline by the clock that checks it.
+// nsToTicks is the first counter value at which the kernel's clock (Nanotime) reads at least ns.
 func nsToTicks(ns int64) uint64 {
 	base, mult := machine.ClockParams()
+	return ticksAt(ns, base, mult)
+}
+
+// ticksAt is the first counter value at which ns = (ticks - base) * mult >> 32 reaches ns: the
+// clock's inverse, rounded up, so that a wake-up never comes before its deadline by the clock
+// that checks it.
+func ticksAt(ns int64, base, mult uint64) uint64 {
 	if ns <= 0 {
 		return base
 	}

@@ -1,4 +1,4 @@
-package kernel
+package core
 
 import (
 	"github.com/unitrace/unitrace/arch/amd64"
@@ -40,18 +40,18 @@ func pteFor(prot uint32) uint64 {
 	return f
 }
 
-func archMapUser(va, pa uintptr, prot uint32) bool { return kpt.Map(va, pa, pteFor(prot), allocFrame) }
+func ArchMapUser(va, pa uintptr, prot uint32) bool { return kpt.Map(va, pa, pteFor(prot), AllocFrame) }
 
-func archWritable(flags uint64) bool { return flags&amd64.PTEWrite != 0 }
+func ArchWritable(flags uint64) bool { return flags&amd64.PTEWrite != 0 }
 
-// flushTLB drops stale translations after mappings were removed or narrowed: on this CPU, and
+// FlushTLB drops stale translations after mappings were removed or narrowed: on this CPU, and
 // on every other CPU by a cross-CPU request (an x86 TLB flush is local), which returns once each
 // has flushed. The caller holds the kernel lock; freed frames are handed out again only under
 // it, so none is reused while another CPU may still reach it.
-func flushTLB() {
+func FlushTLB() {
 	amd64.FlushTLB()
-	if onlineCPUs() > 1 {
-		crossCall(xcallFlushTLB, 0)
+	if OnlineCPUs() > 1 {
+		CrossCall(xcallFlushTLB, 0)
 		shootdowns++
 	}
 }

@@ -1,4 +1,4 @@
-package kernel
+package core
 
 import (
 	"github.com/unitrace/unitrace/arch/arm64"
@@ -46,21 +46,21 @@ func pteFor(prot uint32) uint64 {
 	return f
 }
 
-func archMapUser(va, pa uintptr, prot uint32) bool {
-	if !kpt.Map(va, pa, pteFor(prot), allocFrame) {
+func ArchMapUser(va, pa uintptr, prot uint32) bool {
+	if !kpt.Map(va, pa, pteFor(prot), AllocFrame) {
 		return false
 	}
 	arm64.SyncPageTables()
 	return true
 }
 
-func archWritable(flags uint64) bool { return flags&arm64.PTEReadOnly == 0 }
+func ArchWritable(flags uint64) bool { return flags&arm64.PTEReadOnly == 0 }
 
-// flushTLB drops stale translations after mappings were removed or narrowed, on every CPU: the
+// FlushTLB drops stale translations after mappings were removed or narrowed, on every CPU: the
 // TLBI is broadcast to the inner-shareable domain, so no IPI is needed.
-func flushTLB() {
+func FlushTLB() {
 	arm64.FlushTLB()
-	if onlineCPUs() > 1 {
+	if OnlineCPUs() > 1 {
 		shootdowns++
 	}
 }

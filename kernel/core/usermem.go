@@ -1,4 +1,4 @@
-package kernel
+package core
 
 import (
 	"encoding/binary"
@@ -12,40 +12,40 @@ import (
 // addresses, after making sure each page is mapped with the needed access. The kernel never
 // takes a page fault on user memory: a fault in kernel mode is always a kernel bug.
 
-// userPages counts the frames mapped into the program's address space (faultIn maps them,
-// archUnmapRange gives them back): the resident set /proc shows.
-var userPages uint64
+// UserPages counts the frames mapped into the program's address space (FaultIn maps them,
+// ArchUnmapRange gives them back): the resident set /proc shows.
+var UserPages uint64
 
-// faultIn makes the page holding va present, if the user map allows the access. It is the page
+// FaultIn makes the page holding va present, if the user map allows the access. It is the page
 // fault handler's core and the kernel's own way to touch user memory.
-func faultIn(va uintptr, write, exec bool) bool {
-	r, ok := space.Find(va)
+func FaultIn(va uintptr, write, exec bool) bool {
+	r, ok := Space.Find(va)
 	if !ok || r.Prot == mm.ProtNone {
 		return false
 	}
 	if write && r.Prot&mm.ProtWrite == 0 || exec && r.Prot&mm.ProtExec == 0 {
 		return false
 	}
-	page := va &^ (pageSize - 1)
-	if _, flags, present := archLookup(page); present {
+	page := va &^ (PageSize - 1)
+	if _, flags, present := ArchLookup(page); present {
 		// Present but faulting (or checked by the kernel): allowed only if the PTE already grants
 		// the access; otherwise the region's protection forbids it.
-		return !write || archWritable(flags)
+		return !write || ArchWritable(flags)
 	}
 	if r.Shared != 0 {
 		return faultInShared(page, r)
 	}
-	pa, ok := frames.Alloc()
+	pa, ok := Frames.Alloc()
 	if !ok {
 		outOfMemory(va)
 		return false
 	}
-	if !archMapUser(page, pa, r.Prot) {
-		frames.Free(pa)
+	if !ArchMapUser(page, pa, r.Prot) {
+		Frames.Free(pa)
 		outOfMemory(va)
 		return false
 	}
-	userPages++
+	UserPages++
 	faultAround(page, r)
 	return true
 }
@@ -54,22 +54,22 @@ func faultIn(va uintptr, write, exec bool) bool {
 // region r, a shared one.
 func faultInShared(page uintptr, r mm.Region) bool {
 	lo, hi := mm.FaultBlock(page, r, faultAroundPages)
-	for p := lo; p < hi; p += pageSize {
-		if _, _, present := archLookup(p); present {
+	for p := lo; p < hi; p += PageSize {
+		if _, _, present := ArchLookup(p); present {
 			continue
 		}
 		pa, ok := shmFrame(r, p)
 		if !ok {
 			return p != page // past the segment's end: only the faulting page matters
 		}
-		if !archMapUser(p, pa, r.Prot) {
+		if !ArchMapUser(p, pa, r.Prot) {
 			if p == page {
 				outOfMemory(page) // no frame for a page table
 				return false
 			}
 			return true
 		}
-		userPages++
+		UserPages++
 	}
 	return true
 }
@@ -85,34 +85,34 @@ const (
 	faultAroundReserve = 4096 // 16 MiB
 )
 
-// faultAround maps the rest of page's block in region r (faultIn mapped page itself).
+// faultAround maps the rest of page's block in region r (FaultIn mapped page itself).
 func faultAround(page uintptr, r mm.Region) {
-	if frames.Stats().Free <= faultAroundReserve {
+	if Frames.Stats().Free <= faultAroundReserve {
 		return
 	}
 	lo, hi := mm.FaultBlock(page, r, faultAroundPages)
-	for p := lo; p < hi; p += pageSize {
+	for p := lo; p < hi; p += PageSize {
 		if p == page {
 			continue
 		}
-		if _, _, present := archLookup(p); present {
+		if _, _, present := ArchLookup(p); present {
 			continue
 		}
-		pa, ok := frames.Alloc()
+		pa, ok := Frames.Alloc()
 		if !ok {
 			return
 		}
-		if !archMapUser(p, pa, r.Prot) {
-			frames.Free(pa)
+		if !ArchMapUser(p, pa, r.Prot) {
+			Frames.Free(pa)
 			return
 		}
-		userPages++
+		UserPages++
 	}
 }
 
-// userRange checks that [addr, addr+n) is user memory with the needed access and makes every
+// UserRange checks that [addr, addr+n) is user memory with the needed access and makes every
 // page of it present.
-func userRange(addr, n uintptr, write bool) bool {
+func UserRange(addr, n uintptr, write bool) bool {
 	if n == 0 {
 		return true
 	}
@@ -123,21 +123,21 @@ func userRange(addr, n uintptr, write bool) bool {
 	if start, stop := machine.ImageRange(); addr >= start && end <= stop {
 		return true // the program's own globals, in the image: always present
 	}
-	if addr < identEnd || end > userHi {
+	if addr < IdentEnd || end > UserHi {
 		return false
 	}
-	for p := addr &^ (pageSize - 1); p < end; p += pageSize {
-		if !faultIn(p, write, false) {
+	for p := addr &^ (PageSize - 1); p < end; p += PageSize {
+		if !FaultIn(p, write, false) {
 			return false
 		}
 	}
 	return true
 }
 
-// userPrefix returns how many of the n bytes at addr, from the first on, are user memory with
+// UserPrefix returns how many of the n bytes at addr, from the first on, are user memory with
 // the needed access (made present): what Linux's copy to or from user memory gets done before it
 // faults. A range that wraps or ends above the user half gives 0 (Linux's access_ok fails first).
-func userPrefix(addr, n uintptr, write bool) uintptr {
+func UserPrefix(addr, n uintptr, write bool) uintptr {
 	end := addr + n
 	if n == 0 || end < addr {
 		return 0
@@ -145,11 +145,11 @@ func userPrefix(addr, n uintptr, write bool) uintptr {
 	if start, stop := machine.ImageRange(); addr >= start && end <= stop {
 		return n
 	}
-	if addr < identEnd || end > userHi {
+	if addr < IdentEnd || end > UserHi {
 		return 0
 	}
-	for p := addr &^ (pageSize - 1); p < end; p += pageSize {
-		if !faultIn(p, write, false) {
+	for p := addr &^ (PageSize - 1); p < end; p += PageSize {
+		if !FaultIn(p, write, false) {
 			if p < addr {
 				return 0
 			}
@@ -159,27 +159,27 @@ func userPrefix(addr, n uintptr, write bool) uintptr {
 	return n
 }
 
-// accessOK is Linux's access_ok: [addr, addr+n) neither wraps nor reaches above the user half.
+// AccessOK is Linux's access_ok: [addr, addr+n) neither wraps nor reaches above the user half.
 // It says nothing of what is mapped there; calls check it before they start, and a fault later
 // ends them with what they got done.
-func accessOK(addr, n uintptr) bool {
+func AccessOK(addr, n uintptr) bool {
 	end := addr + n
-	return end >= addr && end <= userHi
+	return end >= addr && end <= UserHi
 }
 
-// userPrefixBytes is userPrefix's bytes, as a slice that must not outlive the system call.
-func userPrefixBytes(addr, n uintptr, write bool) []byte {
-	k := userPrefix(addr, n, write)
+// UserPrefixBytes is UserPrefix's bytes, as a slice that must not outlive the system call.
+func UserPrefixBytes(addr, n uintptr, write bool) []byte {
+	k := UserPrefix(addr, n, write)
 	if k == 0 {
 		return nil
 	}
 	return machine.BytesAt(addr, k)
 }
 
-// userBytes returns the user memory [addr, addr+n) as a byte slice, or ok=false if it is not
+// UserBytes returns the user memory [addr, addr+n) as a byte slice, or ok=false if it is not
 // all mapped with the needed access. The slice must not outlive the system call.
-func userBytes(addr, n uintptr, write bool) ([]byte, bool) {
-	if !userRange(addr, n, write) {
+func UserBytes(addr, n uintptr, write bool) ([]byte, bool) {
+	if !UserRange(addr, n, write) {
 		return nil, false
 	}
 	if n == 0 {
@@ -188,32 +188,32 @@ func userBytes(addr, n uintptr, write bool) ([]byte, bool) {
 	return machine.BytesAt(addr, n), true
 }
 
-// readUser32 reads the 32-bit word at addr: aligned, in one load (a futex word must not tear);
+// ReadUser32 reads the 32-bit word at addr: aligned, in one load (a futex word must not tear);
 // unaligned, as Linux's copy_from_user reads an int anywhere, even across two pages.
-func readUser32(addr uintptr) (uint32, bool) {
+func ReadUser32(addr uintptr) (uint32, bool) {
 	if addr&3 != 0 {
-		b, ok := userBytes(addr, 4, false)
+		b, ok := UserBytes(addr, 4, false)
 		if !ok {
 			return 0, false
 		}
 		return binary.LittleEndian.Uint32(b), true
 	}
-	if !userRange(addr, 4, false) {
+	if !UserRange(addr, 4, false) {
 		return 0, false
 	}
 	return *(*uint32)(machine.Ptr(addr)), true
 }
 
-func readUser64(addr uintptr) (uint64, bool) {
-	b, ok := userBytes(addr, 8, false)
+func ReadUser64(addr uintptr) (uint64, bool) {
+	b, ok := UserBytes(addr, 8, false)
 	if !ok {
 		return 0, false
 	}
 	return binary.LittleEndian.Uint64(b), true
 }
 
-func writeUser64(addr uintptr, v uint64) bool {
-	b, ok := userBytes(addr, 8, true)
+func WriteUser64(addr uintptr, v uint64) bool {
+	b, ok := UserBytes(addr, 8, true)
 	if !ok {
 		return false
 	}
@@ -221,8 +221,8 @@ func writeUser64(addr uintptr, v uint64) bool {
 	return true
 }
 
-func writeUser32(addr uintptr, v uint32) bool {
-	b, ok := userBytes(addr, 4, true)
+func WriteUser32(addr uintptr, v uint32) bool {
+	b, ok := UserBytes(addr, 4, true)
 	if !ok {
 		return false
 	}
@@ -233,5 +233,5 @@ func writeUser32(addr uintptr, v uint32) bool {
 // outOfMemory reports that no frame is left for a page of the program.
 func outOfMemory(va uintptr) {
 	klog.Log().S("out of memory: no frame for the page at ").X(uint64(va)).NL()
-	exitGroup(137) // as if killed by SIGKILL (the OOM killer's signal)
+	ExitGroup(137) // as if killed by SIGKILL (the OOM killer's signal)
 }

@@ -1,4 +1,4 @@
-package kernel
+package core
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
@@ -9,32 +9,32 @@ import (
 	"github.com/unitrace/unitrace/trace"
 )
 
-// waitKind says what a blocked thread waits for and how its system call completes.
-type waitKind uint8
+// WaitKind says what a blocked thread waits for and how its system call completes.
+type WaitKind uint8
 
 const (
-	waitNone    = waitKind(trace.WaitNone)
-	waitFutex   = waitKind(trace.WaitFutex)   // futex WAIT: result 0 on wake, -ETIMEDOUT on timeout
-	waitSleep   = waitKind(trace.WaitSleep)   // nanosleep: result 0 at the deadline
-	waitEpoll   = waitKind(trace.WaitEpoll)   // epoll_pwait: re-poll on wake, 0 events on timeout
-	waitEventfd = waitKind(trace.WaitEventfd) // blocking eventfd read: retry on wake
-	waitDevice  = waitKind(trace.WaitDevice)  // a trace-port read or write: retry on wake
-	waitPipe    = waitKind(trace.WaitPipe)    // a pipe read or write that could not finish: retry on wake
-	waitShare   = waitKind(trace.WaitShare)   // a shared directory's reply (shares.go): run the system call again on wake
-	waitNet     = waitKind(trace.WaitNet)     // a socket call (sys_socket.go): its next phase on wake
-	waitConsole = waitKind(trace.WaitConsole) // a console read that found no input (console_input.go): retry on wake
-	waitSplice  = waitKind(trace.WaitSplice)  // splice, tee or sendfile on an empty or full pipe (sys_splice.go): run the call again on wake
-	waitFIFO    = waitKind(trace.WaitFIFO)    // a FIFO's open waiting for the other end (sys_fifo.go): check on wake
-	waitLock    = waitKind(trace.WaitLock)    // a file lock held by another owner (sys_lock.go): try again on wake
-	waitRerun   = waitKind(trace.WaitRerun)   // a socket pair's receive or message send (sys_pairmsg.go): run the call again on wake
-	waitPoll    = waitKind(trace.WaitPoll)    // poll, ppoll, select, pselect6 (sys_poll.go): scan again on wake, 0 on timeout
+	WaitNone    = WaitKind(trace.WaitNone)
+	WaitFutex   = WaitKind(trace.WaitFutex)   // futex WAIT: result 0 on wake, -ETIMEDOUT on timeout
+	WaitSleep   = WaitKind(trace.WaitSleep)   // nanosleep: result 0 at the deadline
+	WaitEpoll   = WaitKind(trace.WaitEpoll)   // epoll_pwait: re-poll on wake, 0 events on timeout
+	WaitEventfd = WaitKind(trace.WaitEventfd) // blocking eventfd read: retry on wake
+	WaitDevice  = WaitKind(trace.WaitDevice)  // a trace-port read or write: retry on wake
+	WaitPipe    = WaitKind(trace.WaitPipe)    // a pipe read or write that could not finish: retry on wake
+	WaitShare   = WaitKind(trace.WaitShare)   // a shared directory's reply: run the system call again on wake
+	WaitNet     = WaitKind(trace.WaitNet)     // a socket call: its next phase on wake
+	WaitConsole = WaitKind(trace.WaitConsole) // a console read that found no input: retry on wake
+	WaitSplice  = WaitKind(trace.WaitSplice)  // splice, tee or sendfile on an empty or full pipe: run the call again on wake
+	WaitFIFO    = WaitKind(trace.WaitFIFO)    // a FIFO's open waiting for the other end: check on wake
+	WaitLock    = WaitKind(trace.WaitLock)    // a file lock held by another owner: try again on wake
+	WaitRerun   = WaitKind(trace.WaitRerun)   // a socket pair's receive or message send: run the call again on wake
+	WaitPoll    = WaitKind(trace.WaitPoll)    // poll, ppoll, select, pselect6: scan again on wake, 0 on timeout
 )
 
-// numWaitKinds bounds the kinds: the rules table's size.
-const numWaitKinds = waitPoll + 1
+// NumWaitKinds bounds the kinds: the rules table's size.
+const NumWaitKinds = WaitPoll + 1
 
-// waitRules are a wait kind's rules, in one place: how its system call completes when the
-// thread runs again, and whether and how a signal ends it. The futex and sleep waits are this
+// WaitRules are a wait kind's rules, in one place: how its system call completes when the
+// Thread runs again, and whether and how a signal ends it. The futex and sleep waits are this
 // file's own; each other kind's rules are handed down at boot by the code that blocks in it
 // (the kernel's wiring.go).
 //
@@ -59,36 +59,36 @@ const numWaitKinds = waitPoll + 1
 //
 // A shared directory's reply is not interruptible: its request is already with the host; nor is
 // a write to a trace port or the trace agent's calls, whose bytes may be with the device already.
-type waitRules struct {
+type WaitRules struct {
 	// complete finishes the call of the thread in slot, woken, in f: its result, or a new wait
 	// (rearm).
-	complete hook[func(f *machine.Frame, slot int32)]
+	Complete Hook[func(f *machine.Frame, slot int32)]
 	// uninterruptible: no signal ends the wait (the request is with the host already).
-	uninterruptible bool
+	Uninterruptible bool
 	// interruptible, if set, says whether a signal may end the wait of the thread in slot now.
-	interruptible hook[func(slot int32) bool]
+	Interruptible Hook[func(slot int32) bool]
 	// eintr: a signal ends the call with EINTR.
-	eintr bool
+	EINTR bool
 	// interrupted, if set, ends the call of the thread in slot that a signal woke: its result,
 	// or restart (the default without it).
-	interrupted hook[func(f *machine.Frame, slot int32) (ret uint64, restart bool)]
+	Interrupted Hook[func(f *machine.Frame, slot int32) (ret uint64, restart bool)]
 }
 
-// futexes holds every blocked thread, keyed by what it waits for: a futex word's address, or a
+// Waiters holds every blocked thread, keyed by what it waits for: a futex word's address, or a
 // kernel's own key (waitkeys.go).
-var futexes waitq.Table
+var Waiters waitq.Table
 
-// futexWake wakes up to n threads waiting on uaddr and returns how many it woke.
-func futexWake(uaddr uintptr, n int) int {
+// FutexWake wakes up to n threads waiting on uaddr and returns how many it woke.
+func FutexWake(uaddr uintptr, n int) int {
 	if n <= 0 {
 		return 0
 	}
-	if n > len(woken) {
-		n = len(woken)
+	if n > len(Woken) {
+		n = len(Woken)
 	}
-	k := futexes.Wake(uaddr, n, woken[:])
+	k := Waiters.Wake(uaddr, n, Woken[:])
 	for i := 0; i < k; i++ {
-		wake(woken[i], false)
+		Wake(Woken[i], false)
 	}
 	if uaddr < 1<<47 {
 		tp.FutexWake.Emit2(uint64(uaddr), uint64(k)) // real futex words, not the kernel's own keys
@@ -96,73 +96,73 @@ func futexWake(uaddr uintptr, n int) int {
 	return k
 }
 
-// waitKinds are the rules of each wait kind.
-var waitKinds [numWaitKinds]waitRules
+// WaitKinds are the rules of each wait kind.
+var WaitKinds [NumWaitKinds]WaitRules
 
 // completeWait finishes the system call of a thread that blocked, now that it runs again: it
 // sets the call's result in f, the thread's context, or blocks it again for a wake-up that did
 // not satisfy its wait.
 func completeWait(f *machine.Frame, slot int32) {
-	t := &threads[slot]
-	kind := t.wait
-	t.wait = waitNone
+	t := &Threads[slot]
+	kind := t.Wait
+	t.Wait = WaitNone
 	if t.interrupted {
 		t.interrupted = false
-		tp.SyscallExit.Emit2(t.sysNr, completeInterrupted(f, slot, kind))
+		tp.SyscallExit.Emit2(t.SysNr, completeInterrupted(f, slot, kind))
 		return
 	}
 	switch kind {
-	case waitNone:
+	case WaitNone:
 		return
-	case waitFutex:
-		if t.timedOut {
+	case WaitFutex:
+		if t.TimedOut {
 			machine.SetSysRet(f, abi.Neg(abi.ETIMEDOUT))
 		} else {
 			machine.SetSysRet(f, 0)
 		}
-	case waitSleep:
+	case WaitSleep:
 		machine.SetSysRet(f, 0)
 	default:
-		waitKinds[kind].complete.get()(f, slot)
+		WaitKinds[kind].Complete.Get()(f, slot)
 	}
-	if t.wait == waitNone {
-		tp.SyscallExit.Emit2(t.sysNr, machine.SysRet(f)) // the pair of the syscall_enter before the wait
+	if t.Wait == WaitNone {
+		tp.SyscallExit.Emit2(t.SysNr, machine.SysRet(f)) // the pair of the syscall_enter before the wait
 	}
 }
 
 // interruptWait wakes the thread in slot if it is blocked in an interruptible wait; its call
 // then ends when it runs (completeInterrupted).
 func interruptWait(slot int32) {
-	t := &threads[slot]
-	if t.wait == waitNone || t.wait >= numWaitKinds {
+	t := &Threads[slot]
+	if t.Wait == WaitNone || t.Wait >= NumWaitKinds {
 		return
 	}
-	r := &waitKinds[t.wait]
-	if r.uninterruptible || r.interruptible.isSet() && !r.interruptible.get()(slot) {
+	r := &WaitKinds[t.Wait]
+	if r.Uninterruptible || r.Interruptible.IsSet() && !r.Interruptible.Get()(slot) {
 		return
 	}
-	if scheduler.State(slot) == sched.Blocked {
+	if Scheduler.State(slot) == sched.Blocked {
 		t.interrupted = true
-		wake(slot, false)
+		Wake(slot, false)
 	}
 }
 
 // completeInterrupted ends the call of the thread in slot, woken by a signal in a wait of kind,
 // in f. It returns the result syscall_exit reports.
-func completeInterrupted(f *machine.Frame, slot int32, kind waitKind) uint64 {
-	t := &threads[slot]
-	t.noSigpipe = false // a pair send's MSG_NOSIGNAL ends with its call
-	r := &waitKinds[kind]
+func completeInterrupted(f *machine.Frame, slot int32, kind WaitKind) uint64 {
+	t := &Threads[slot]
+	t.NoSigpipe = false // a pair send's MSG_NOSIGNAL ends with its call
+	r := &WaitKinds[kind]
 	switch {
-	case kind == waitSleep:
-		if t.waitAddr != 0 {
-			writeTimespec(t.waitAddr, max(t.deadline-machine.Nanotime(), 0))
+	case kind == WaitSleep:
+		if t.WaitAddr != 0 {
+			WriteTimespec(t.WaitAddr, max(t.Deadline-machine.Nanotime(), 0))
 		}
 		machine.SetSysRet(f, abi.Neg(abi.EINTR))
-	case kind == waitFutex && t.deadline != 0, r.eintr:
+	case kind == WaitFutex && t.Deadline != 0, r.EINTR:
 		machine.SetSysRet(f, abi.Neg(abi.EINTR))
-	case r.interrupted.isSet():
-		ret, restart := r.interrupted.get()(f, slot)
+	case r.Interrupted.IsSet():
+		ret, restart := r.Interrupted.Get()(f, slot)
 		if restart {
 			return restartCall(f, t)
 		}
@@ -176,7 +176,7 @@ func completeInterrupted(f *machine.Frame, slot int32, kind waitKind) uint64 {
 // restartCall puts the thread's pc back on its system call, which runs again once a signal's
 // handler returns (unless the handler lacks SA_RESTART: deliverOne), and returns ERESTARTSYS,
 // what syscall_exit reports for it.
-func restartCall(f *machine.Frame, t *thread) uint64 {
+func restartCall(f *machine.Frame, t *Thread) uint64 {
 	machine.RewindSyscall(f)
 	t.restarting = true
 	return abi.Neg(abi.ERESTARTSYS)

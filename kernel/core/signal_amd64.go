@@ -1,4 +1,4 @@
-package kernel
+package core
 
 import (
 	"github.com/unitrace/unitrace/arch/amd64"
@@ -12,14 +12,14 @@ import (
 
 // pushSignalFrame builds the frame for sig on the thread's stack (or its alternate signal stack)
 // and points f at the handler. It fails when the stack cannot take the frame.
-func pushSignalFrame(f *machine.Frame, t *thread, sig int, info signal.Info, a signal.Action) bool {
+func pushSignalFrame(f *machine.Frame, t *Thread, sig int, info signal.Info, a signal.Action) bool {
 	sp := machine.FrameSP(f)
-	top := t.sig.Alt.FrameTop(sp, signal.AMD64RedZone, a.Flags)
+	top := t.Sig.Alt.FrameTop(sp, signal.AMD64RedZone, a.Flags)
 	l := signal.PlaceAMD64(top)
 	if amd64.AVXOn() {
 		l = signal.PlaceAMD64XState(top) // the YMM registers' upper halves too, as Linux's XSAVE area
 	}
-	b, ok := userBytes(l.Base, l.Size(), true)
+	b, ok := UserBytes(l.Base, l.Size(), true)
 	if !ok {
 		return false
 	}
@@ -45,9 +45,9 @@ func pushSignalFrame(f *machine.Frame, t *thread, sig int, info signal.Info, a s
 	return true
 }
 
-// sysSigreturn restores the context saved by pushSignalFrame, as the handler left it.
-func sysSigreturn(f *machine.Frame) (uint64, bool) {
-	b, ok := userBytes(signal.AMD64FrameAt(machine.FrameSP(f)), signal.AMD64FrameSize, false)
+// SysSigreturn restores the context saved by pushSignalFrame, as the handler left it.
+func SysSigreturn(f *machine.Frame) (uint64, bool) {
+	b, ok := UserBytes(signal.AMD64FrameAt(machine.FrameSP(f)), signal.AMD64FrameSize, false)
 	if !ok {
 		sigreturnFault(f)
 		return 0, false
@@ -58,7 +58,7 @@ func sysSigreturn(f *machine.Frame) (uint64, bool) {
 	// (as zero, for a frame without FP state) so that the trap's return loads all of them.
 	machine.SaveFPU(f)
 	if fp != 0 {
-		fx, ok := userBytes(fp, signal.AMD64FPSize, false)
+		fx, ok := UserBytes(fp, signal.AMD64FPSize, false)
 		if !ok {
 			sigreturnFault(f)
 			return 0, false
@@ -66,7 +66,7 @@ func sysSigreturn(f *machine.Frame) (uint64, bool) {
 		signal.RestoreFX(&f.FX, fx)
 		machine.LoadFPU(f) // its x87 half: the trap's return loads only the SSE registers and MXCSR
 		if amd64.AVXOn() {
-			x, ok := userBytes(fp, signal.AMD64XStateSize(fx), false)
+			x, ok := UserBytes(fp, signal.AMD64XStateSize(fx), false)
 			if !ok {
 				sigreturnFault(f)
 				return 0, false
@@ -78,6 +78,6 @@ func sysSigreturn(f *machine.Frame) (uint64, bool) {
 	f.RDI, f.RSI, f.RBP, f.RBX, f.RDX, f.RAX, f.RCX = c.RDI, c.RSI, c.RBP, c.RBX, c.RDX, c.RAX, c.RCX
 	f.RSP, f.RIP = c.RSP, c.RIP
 	f.RFLAGS = signal.AMD64RestoredFlags(f.RFLAGS, c.RFLAGS)
-	cur().sig.SetMask(mask)
+	Cur().Sig.SetMask(mask)
 	return 0, false // RAX is the restored context's, not a result
 }

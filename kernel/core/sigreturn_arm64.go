@@ -1,4 +1,4 @@
-package kernel
+package core
 
 // sigreturnTrampoline returns the address of the kernel's rt_sigreturn trampoline
 // (sigreturn_arm64.s).

@@ -1,4 +1,4 @@
-package kernel
+package core
 
 import (
 	"sync/atomic"
@@ -12,12 +12,12 @@ import (
 // are started by PSCI CPU_ON (arm64.StartCPU) and reached by SGI sgiKernel.
 
 // sgiKernel is the kernel's one IPI (SGIs are INTIDs 0-15).
-const sgiKernel = 1
+const SGIKernel = 1
 
-var cpuMPIDR [maxCPUs]uint64
+var cpuMPIDR [MaxCPUs]uint64
 
-// discoverCPUs finds the machine's CPUs and returns how many there are (at least the boot CPU).
-func discoverCPUs() int {
+// DiscoverCPUs finds the machine's CPUs and returns how many there are (at least the boot CPU).
+func DiscoverCPUs() int {
 	boot := arm64.MPIDR()
 	cpuMPIDR[0] = boot
 	if machine.Board.NumCPUs > 1 && machine.Board.PSCI.Method != arm64.PSCIMethodHVC && machine.Board.PSCI.Method != arm64.PSCIMethodSMC {
@@ -29,7 +29,7 @@ func discoverCPUs() int {
 		if machine.Board.CPUs[i] == boot {
 			continue
 		}
-		if n == min(maxCPUs, arm64.MaxCPUs) {
+		if n == min(MaxCPUs, arm64.MaxCPUs) {
 			klog.Log().S("smp: more CPUs than the kernel runs: the rest stay off").NL()
 			break
 		}
@@ -39,12 +39,12 @@ func discoverCPUs() int {
 	return n
 }
 
-// reserveCPUs: arm64 reserves every CPU's kernel stacks statically.
-func reserveCPUs(n int) int { return n }
+// ReserveCPUs: arm64 reserves every CPU's kernel stacks statically.
+func ReserveCPUs(n int) int { return n }
 
-// startCPU starts CPU index; it returns once PSCI accepted the request (the CPU then reaches
+// StartCPU starts CPU index; it returns once PSCI accepted the request (the CPU then reaches
 // secondaryMain on its own, and startSecondaries waits for it).
-func startCPU(index int) bool {
+func StartCPU(index int) bool {
 	rc := arm64.StartCPU(index, cpuMPIDR[index], machine.Board.PSCI.Method, machine.Board.PSCI.CPUOn)
 	if rc != arm64.PSCISuccess {
 		klog.Log().S("smp: PSCI CPU_ON for cpu ").D(int64(index)).S(" returned ").D(int64(rc)).NL()
@@ -53,26 +53,26 @@ func startCPU(index int) bool {
 	return true
 }
 
-// initSecondaryCPU sets up the calling secondary CPU's interrupt controller side: its GIC CPU
+// InitSecondaryCPU sets up the calling secondary CPU's interrupt controller side: its GIC CPU
 // interface (or redistributor), the SGI the kernel sends, the timers' interrupts.
-func initSecondaryCPU() {
+func InitSecondaryCPU() {
 	if !arm64.InitGICCPU() {
 		klog.Log().S("smp: cpu ").D(int64(machine.CPUIndex())).S(": no GIC CPU interface").NL()
 	}
-	enableIPIHere()
+	EnableIPIHere()
 	machine.InitLocalTimer() // the timers' PPIs are per CPU
 }
 
-// enableIPIHere lets the kernel's SGI in on the calling CPU, at a higher priority than the
+// EnableIPIHere lets the kernel's SGI in on the calling CPU, at a higher priority than the
 // devices' and timers' (0x80): a CPU asleep for the kernel lock (lockSleep) inside a device
 // interrupt's handler, with that interrupt still active, is only woken by an interrupt of higher
 // priority than the active one.
-func enableIPIHere() { arm64.EnableIRQ(sgiKernel, arm64.PriorityIPI) }
+func EnableIPIHere() { arm64.EnableIRQ(SGIKernel, arm64.PriorityIPI) }
 
 // sendIPI interrupts CPU c with the kernel's SGI.
 //
 //go:nosplit
-func sendIPI(c int) { arm64.SendIPI(c, sgiKernel) }
+func sendIPI(c int) { arm64.SendIPI(c, SGIKernel) }
 
 // lockSleep waits for an interrupt with interrupts masked, unless *woken is set: WFI wakes on a
 // pending interrupt even then, and the SGI stays pending until the CPU next unmasks (an IPI with
@@ -84,7 +84,7 @@ func sendIPI(c int) { arm64.SendIPI(c, sgiKernel) }
 // then taken at once, here.
 func lockSleep(woken *uint32) {
 	flags := arm64.IRQSave()
-	held := here().held
+	held := Here().held
 	if held {
 		machine.LowerPriority()
 	}
@@ -100,8 +100,8 @@ func lockSleep(woken *uint32) {
 // interruptLockSleeper wakes CPU c from lockSleep.
 func interruptLockSleeper(c int) { sendIPI(c) }
 
-// currentTrapFrame is the Frame of the trap being handled on this CPU, nil outside one.
-func currentTrapFrame() *machine.Frame {
+// CurrentTrapFrame is the Frame of the trap being handled on this CPU, nil outside one.
+func CurrentTrapFrame() *machine.Frame {
 	fa := arm64.InterruptedFrame()
 	if fa == 0 {
 		return nil
@@ -109,8 +109,8 @@ func currentTrapFrame() *machine.Frame {
 	return (*machine.Frame)(machine.Ptr(fa))
 }
 
-// kernelStacksEnd is the end of the CPUs' kernel stacks after the image.
-func kernelStacksEnd() uintptr { return arm64.KernelStacksEnd() }
+// KernelStacksEnd is the end of the CPUs' kernel stacks after the image.
+func KernelStacksEnd() uintptr { return arm64.KernelStacksEnd() }
 
-// sendProbe cannot reach a CPU with interrupts masked on arm64: there is no NMI (probe.go).
-func sendProbe(c int) bool { return false }
+// SendProbe cannot reach a CPU with interrupts masked on arm64: there is no NMI (the kernel's probe.go).
+func SendProbe(c int) bool { return false }

@@ -1,4 +1,4 @@
-package kernel
+package core
 
 import "github.com/unitrace/unitrace/kernel/machine"
 
@@ -9,7 +9,7 @@ import "github.com/unitrace/unitrace/kernel/machine"
 // (amd64 CR8) nor the GIC's priority mask, each of which QEMU serves under its big lock. So the
 // sampler's interrupt reaches kernel code at no cost to the system-call path. The first
 // interrupt other than the sampler's that arrives in kernel code raises the priority to the
-// kernel's (holdBackInterrupts) and is held back:
+// kernel's (HoldBackInterrupts) and is held back:
 //
 //   - arm64: it stays pending in the GIC, untouched (the handler looks at it without
 //     acknowledging it);
@@ -23,29 +23,29 @@ import "github.com/unitrace/unitrace/kernel/machine"
 // mask gathered samples where it re-arms the timers. So the lazy path is the system calls' and
 // the faults'. With the priority raised only the sampler's interrupt gets through, as if the
 // trap had raised it on entry. The trap's exit lowers it again with interrupts masked
-// (releaseHeldInterrupts), so what was held is taken once the thread runs, exactly where it was
+// (ReleaseHeldInterrupts), so what was held is taken once the thread runs, exactly where it was
 // taken when the kernel raised the priority for every trap: the tick, IPIs and device
 // interrupts never run inside kernel code, and the scheduler and the kernel lock need nothing
 // new. Linux on powerpc masks interrupts in the same lazy way.
 
-// holdBackInterrupts raises this CPU's priority to the kernel's until the trap returns: an
+// HoldBackInterrupts raises this CPU's priority to the kernel's until the trap returns: an
 // interrupt other than the sampler's arrived in kernel code, or (amd64) the trap runs where one
 // would land. Interrupts masked.
 //
 //go:nosplit
-func holdBackInterrupts() {
-	if l := here(); !l.held {
+func HoldBackInterrupts() {
+	if l := Here(); !l.held {
 		l.held = true
 		machine.RaisePriority()
 	}
 }
 
-// releaseHeldInterrupts lowers this CPU's priority to the thread's again if it was raised, at
+// ReleaseHeldInterrupts lowers this CPU's priority to the thread's again if it was raised, at
 // a trap's exit with interrupts masked: what was held back is taken after the return.
 //
 //go:nosplit
-func releaseHeldInterrupts() {
-	if l := here(); l.held {
+func ReleaseHeldInterrupts() {
+	if l := Here(); l.held {
 		l.held = false
 		machine.LowerPriority()
 	}

@@ -1,4 +1,4 @@
-package kernel
+package core
 
 import (
 	"sync/atomic"
@@ -35,10 +35,10 @@ var klock struct {
 // lockSpins is how many turns a waiter spins before it sleeps.
 const lockSpins = 64
 
-// lockKernel takes the kernel lock for the entry whose Frame is f (nil outside a trap).
+// LockKernel takes the kernel lock for the entry whose Frame is f (nil outside a trap).
 //
 //go:nosplit
-func lockKernel(f *machine.Frame) {
+func LockKernel(f *machine.Frame) {
 	if klock.held.Load() != 0 || !klock.held.CompareAndSwap(0, 1) {
 		start := machine.Ticks()
 		for spins := 0; klock.held.Load() != 0 || !klock.held.CompareAndSwap(0, 1); spins++ {
@@ -47,17 +47,17 @@ func lockKernel(f *machine.Frame) {
 				sleepForLock()
 			}
 		}
-		l := here()
+		l := Here()
 		l.lockWaits.Add(1)
 		l.lockWaitTicks.Add(machine.Ticks() - start)
 	}
-	here().lockTaken.Add(1)
+	Here().lockTaken.Add(1)
 }
 
-// unlockKernel releases the kernel lock.
+// UnlockKernel releases the kernel lock.
 //
 //go:nosplit
-func unlockKernel() {
+func UnlockKernel() {
 	klock.held.Store(0)
 	if m := klock.sleepers.Load(); m != 0 {
 		wakeLockSleeper(lowestCPU(m))
@@ -73,11 +73,11 @@ func unlockKernel() {
 // NMI that is handled at once, this is what keeps it from being lost; arm64's SGI stays pending
 // and ends the WFI anyway).
 func sleepForLock() {
-	l := here()
+	l := Here()
 	bit := uint64(1) << uint(machine.CPUIndex())
 	atomic.StoreUint32(&l.lockWake, 0)
 	klock.sleepers.Or(bit)
-	if klock.held.Load() != 0 && !otherCPUStopping() && l.xcallAck.Load() >= xcall.seq.Load() {
+	if klock.held.Load() != 0 && !OtherCPUStopping() && l.XcallAck.Load() >= Xcall.Seq.Load() {
 		lockSleep(&l.lockWake)
 	}
 	klock.sleepers.And(^bit)
@@ -91,7 +91,7 @@ func sleepForLock() {
 // handlers, never cleared its sleeper bit, and so every later wake-up went to it while the
 // other sleepers slept for good.
 func wakeLockSleeper(c int) {
-	if atomic.SwapUint32(&cpuLocals[c&(maxCPUs-1)].lockWake, 1) == 0 {
+	if atomic.SwapUint32(&CPULocals[c&(MaxCPUs-1)].lockWake, 1) == 0 {
 		interruptLockSleeper(c)
 	}
 }
@@ -100,7 +100,7 @@ func wakeLockSleeper(c int) {
 // or a stop.
 func wakeLockSleepers() {
 	m := klock.sleepers.Load()
-	for c := 0; m != 0 && c < numCPUs; c++ {
+	for c := 0; m != 0 && c < NumCPUs; c++ {
 		if m&(1<<uint(c)) != 0 {
 			wakeLockSleeper(c)
 		}
@@ -120,19 +120,19 @@ func lowestCPU(mask uint64) int {
 // waitingForLock is one turn of the wait for the kernel lock: it serves what other CPUs ask of
 // this one meanwhile.
 func waitingForLock(f *machine.Frame) {
-	if otherCPUStopping() {
-		parkForGood()
+	if OtherCPUStopping() {
+		ParkForGood()
 	}
 	serveCrossCall(f)
 	machine.CPURelax()
 }
 
-// reportLock prints how often the kernel lock was taken and how long CPUs waited for it: the
+// ReportLock prints how often the kernel lock was taken and how long CPUs waited for it: the
 // measure of what one lock costs (docs/smp.md).
-func reportLock() {
+func ReportLock() {
 	var taken, waits, waitTicks uint64
-	for c := 0; c < numCPUs; c++ {
-		l := &cpuLocals[c]
+	for c := 0; c < NumCPUs; c++ {
+		l := &CPULocals[c]
 		taken += l.lockTaken.Load()
 		waits += l.lockWaits.Load()
 		waitTicks += l.lockWaitTicks.Load()

@@ -1,4 +1,4 @@
-package kernel
+package core
 
 import (
 	"sync/atomic"
@@ -15,49 +15,49 @@ import (
 // request is in flight at a time: only the lock holder posts.
 //
 // Stopping the machine (exit, kernel fault) is separate: it must work without the lock, from
-// any CPU, at most once (stopOtherCPUs).
+// any CPU, at most once (StopOtherCPUs).
 
-type xcallOp uint32
+type XcallOp uint32
 
 const (
-	xcallNone xcallOp = iota
+	xcallNone XcallOp = iota
 	xcallFlushTLB
-	xcallSamplerStart // arg: rate (Hz)
-	xcallSamplerStop
-	xcallCapture   // record the interrupted frame of the running thread (threadsnap.go)
-	xcallFlushLost // publish the ring's pending drops (a producer's job: this CPU's own)
-	xcallRingMode  // re-initialise the CPU's own ring: arg mode<<56 | size
-	numXcallOps
+	XcallSamplerStart // arg: rate (Hz)
+	XcallSamplerStop
+	XcallCapture   // record the interrupted frame of the running thread (the kernel's threadsnap.go)
+	XcallFlushLost // publish the ring's pending drops (a producer's job: this CPU's own)
+	XcallRingMode  // re-initialise the CPU's own ring: arg mode<<56 | size
+	NumXcallOps
 )
 
-// xcallWork is each request's work but the TLB flush, the kernel's own: handed down at boot by
+// XcallWork is each request's work but the TLB flush, the kernel's own: handed down at boot by
 // the code that posts it (the kernel's wiring.go). f is the frame the request interrupted on the
 // CPU that serves it (nil on the requesting CPU), arg the request's argument.
-var xcallWork [numXcallOps]hook[func(f *machine.Frame, arg uint64)]
+var XcallWork [NumXcallOps]Hook[func(f *machine.Frame, arg uint64)]
 
 // xcallTimeout bounds the wait for each CPU's answer. Under TCG a vCPU thread can be off the
 // host CPU for a while; a CPU that has not answered by then is reported, not waited for.
 const xcallTimeout = 2_000_000_000 // ns
 
-var xcall struct {
-	seq        atomic.Uint64 // number of the request posted last
+var Xcall struct {
+	Seq        atomic.Uint64 // number of the request posted last
 	op         atomic.Uint32
 	arg        atomic.Uint64
-	unanswered atomic.Uint64 // CPUs that missed the last request's deadline
+	Unanswered atomic.Uint64 // CPUs that missed the last request's deadline
 }
 
-// crossCall runs op on every online CPU (this one directly) and returns the mask of CPUs that
+// CrossCall runs op on every online CPU (this one directly) and returns the mask of CPUs that
 // did not answer in time (xcallTimeout). A TLB flush has no such time: it is waited for until
 // every CPU has answered. The caller holds the kernel lock.
-func crossCall(op xcallOp, arg uint64) uint64 {
+func CrossCall(op XcallOp, arg uint64) uint64 {
 	me := machine.CPUIndex()
-	xcall.op.Store(uint32(op))
-	xcall.arg.Store(arg)
-	seq := xcall.seq.Add(1)
+	Xcall.op.Store(uint32(op))
+	Xcall.arg.Store(arg)
+	seq := Xcall.Seq.Add(1)
 	var waiting uint64
-	for c := 0; c < numCPUs; c++ {
-		l := &cpuLocals[c]
-		if c == me || !l.online.Load() || l.halted.Load() {
+	for c := 0; c < NumCPUs; c++ {
+		l := &CPULocals[c]
+		if c == me || !l.Online.Load() || l.Halted.Load() {
 			continue
 		}
 		waiting |= 1 << uint(c)
@@ -68,11 +68,11 @@ func crossCall(op xcallOp, arg uint64) uint64 {
 	start := machine.Nanotime()
 	deadline := start + xcallTimeout
 	for waiting != 0 {
-		if otherCPUStopping() {
-			parkForGood()
+		if OtherCPUStopping() {
+			ParkForGood()
 		}
-		for c := 0; c < numCPUs; c++ {
-			if waiting&(1<<uint(c)) != 0 && cpuLocals[c].xcallAck.Load() >= seq {
+		for c := 0; c < NumCPUs; c++ {
+			if waiting&(1<<uint(c)) != 0 && CPULocals[c].XcallAck.Load() >= seq {
 				waiting &^= 1 << uint(c)
 			}
 		}
@@ -91,24 +91,24 @@ func crossCall(op xcallOp, arg uint64) uint64 {
 		}
 		machine.CPURelax()
 	}
-	xcall.unanswered.Store(waiting)
+	Xcall.Unanswered.Store(waiting)
 	return waiting
 }
 
 // String names the request for the console.
-func (op xcallOp) String() string {
+func (op XcallOp) String() string {
 	switch op {
 	case xcallFlushTLB:
 		return "flush-tlb"
-	case xcallSamplerStart:
+	case XcallSamplerStart:
 		return "sampler-start"
-	case xcallSamplerStop:
+	case XcallSamplerStop:
 		return "sampler-stop"
-	case xcallCapture:
+	case XcallCapture:
 		return "capture"
-	case xcallFlushLost:
+	case XcallFlushLost:
 		return "flush-lost"
-	case xcallRingMode:
+	case XcallRingMode:
 		return "ring-mode"
 	}
 	return "none"
@@ -117,22 +117,22 @@ func (op xcallOp) String() string {
 // serveCrossCall carries out the posted request on this CPU if it has not yet: f is the frame
 // the IPI (or the wait for the kernel lock) interrupted, nil on the requesting CPU itself.
 func serveCrossCall(f *machine.Frame) {
-	l := here()
-	seq := xcall.seq.Load()
-	if l.xcallAck.Load() >= seq {
+	l := Here()
+	seq := Xcall.Seq.Load()
+	if l.XcallAck.Load() >= seq {
 		return
 	}
-	op, arg := xcallOp(xcall.op.Load()), xcall.arg.Load()
+	op, arg := XcallOp(Xcall.op.Load()), Xcall.arg.Load()
 	// Interrupts masked: the sampler's interrupt can land in kernel code, and what these change
 	// (this CPU's sampler, ring and timer) is what its handler uses.
 	flags := machine.MaskInterrupts()
 	if op == xcallFlushTLB {
 		machine.FlushLocalTLB()
-	} else if op < numXcallOps && xcallWork[op].isSet() {
-		xcallWork[op].get()(f, arg)
+	} else if op < NumXcallOps && XcallWork[op].IsSet() {
+		XcallWork[op].Get()(f, arg)
 	}
 	machine.RestoreInterrupts(flags)
-	l.xcallAck.Store(seq)
+	l.XcallAck.Store(seq)
 }
 
 // stopping is set once, by the CPU that stops the machine; every other CPU parks for good when
@@ -143,25 +143,25 @@ var (
 	parked   atomic.Int32
 )
 
-// otherCPUStopping reports whether another CPU is stopping the machine: this one must park.
+// OtherCPUStopping reports whether another CPU is stopping the machine: this one must park.
 //
 //go:nosplit
-func otherCPUStopping() bool {
+func OtherCPUStopping() bool {
 	return stopping.Load() != 0 && stopper.Load() != int32(machine.CPUIndex())
 }
 
-// stopOtherCPUs stops every other CPU and waits (bounded) until they have parked, so that no
+// StopOtherCPUs stops every other CPU and waits (bounded) until they have parked, so that no
 // other CPU emits trace records or touches kernel state while this one finishes. It reports
 // false if another CPU got there first: the caller must park itself then.
-func stopOtherCPUs() bool {
+func StopOtherCPUs() bool {
 	me := machine.CPUIndex()
 	if !stopping.CompareAndSwap(0, 1) {
 		return stopper.Load() == int32(me) // stopping twice (a fault while exiting) is fine
 	}
 	stopper.Store(int32(me))
 	want := int32(0)
-	for c := 0; c < numCPUs; c++ {
-		if c != me && cpuLocals[c].online.Load() {
+	for c := 0; c < NumCPUs; c++ {
+		if c != me && CPULocals[c].Online.Load() {
 			want++
 			sendIPI(c)
 		}
@@ -174,10 +174,10 @@ func stopOtherCPUs() bool {
 	return true
 }
 
-// parkForGood stops this CPU: interrupts stay masked and it never runs kernel code again.
-func parkForGood() {
-	l := here()
-	if !l.halted.Swap(true) {
+// ParkForGood stops this CPU: interrupts stay masked and it never runs kernel code again.
+func ParkForGood() {
+	l := Here()
+	if !l.Halted.Swap(true) {
 		parked.Add(1)
 	}
 	for {
@@ -185,13 +185,13 @@ func parkForGood() {
 	}
 }
 
-// ipiInterrupt handles the kernel's IPI: a stop, a cross-CPU request, or a kick to leave idle
-// (which the kernel entry's end does: leaveIdle). It reports whether the entry must go on under
+// IPIInterrupt handles the kernel's IPI: a stop, a cross-CPU request, or a kick to leave idle
+// (which the kernel entry's end does: LeaveIdle). It reports whether the entry must go on under
 // the kernel lock: for a kick, or a thread of this CPU with a signal to deliver.
-func ipiInterrupt(f *machine.Frame) bool {
-	if otherCPUStopping() {
-		parkForGood()
+func IPIInterrupt(f *machine.Frame) bool {
+	if OtherCPUStopping() {
+		ParkForGood()
 	}
 	serveCrossCall(f)
-	return here().kicked.Swap(false)
+	return Here().kicked.Swap(false)
 }

@@ -1,4 +1,4 @@
-package kernel
+package core
 
 import (
 	"github.com/unitrace/unitrace/boot"
@@ -8,7 +8,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/sysvshm"
 )
 
-// shootdowns counts TLB flushes that had to reach every CPU (flushTLB, under the kernel lock).
+// shootdowns counts TLB flushes that had to reach every CPU (FlushTLB, under the kernel lock).
 var shootdowns uint64
 
 // Memory: one address space shared by the kernel and the Go program (one process).
@@ -22,47 +22,47 @@ var shootdowns uint64
 // reachable at its physical address.
 
 const (
-	pageSize  = mm.PageSize
+	PageSize  = mm.PageSize
 	nullGuard = 64 << 10
-	userHi    = 0x7fff_ffff_f000
-	stackSize = 8 << 20
-	stackLo   = userHi - stackSize
-	mmapBase  = stackLo - (1 << 30)
+	UserHi    = 0x7fff_ffff_f000
+	StackSize = 8 << 20
+	StackLo   = UserHi - StackSize
+	MmapBase  = StackLo - (1 << 30)
 	minIdent  = 4 << 30
 	hugePage  = 2 << 20
 	gib       = 1 << 30
 )
 
 var (
-	frames   mm.Frames
-	space    mm.Space
-	identEnd uintptr // end of the identity map; user space starts here
+	Frames   mm.Frames
+	Space    mm.Space
+	IdentEnd uintptr // end of the identity map; user space starts here
 	ramEnd   uintptr
 )
 
-// allocFrame hands a zeroed frame to the page-table code.
-func allocFrame() (uintptr, bool) { return frames.Alloc() }
+// AllocFrame hands a zeroed frame to the page-table code.
+func AllocFrame() (uintptr, bool) { return Frames.Alloc() }
 
-func freeFrame(pa uintptr) { frames.Free(pa) }
+func FreeFrame(pa uintptr) { Frames.Free(pa) }
 
-// initMemory sets up the frame allocator from the firmware memory map, builds the kernel's
+// InitMemory sets up the frame allocator from the firmware memory map, builds the kernel's
 // page tables (identity map plus an empty user half), switches to them, and prepares the user
 // address space. kernelEnd is the first byte after the image and the boot kernel stacks.
-// initMemory also carves carveSize bytes of physically contiguous memory right after the frame
+// InitMemory also carves carveSize bytes of physically contiguous memory right after the frame
 // bitmap (devices and trace rings need contiguous blocks; the frame allocator hands out single
 // frames) and returns its address.
-func initMemory(kernelEnd, carveSize uintptr) (carved uintptr) {
+func InitMemory(kernelEnd, carveSize uintptr) (carved uintptr) {
 	for i := 0; i < options.Boot.Memory.Len(); i++ {
 		e := options.Boot.Memory.At(i)
 		if e.Type == boot.MemoryRAM && uintptr(e.Addr+e.Size) > ramEnd {
 			ramEnd = uintptr(e.Addr + e.Size)
 		}
 	}
-	meta := (kernelEnd + pageSize - 1) &^ (pageSize - 1)
+	meta := (kernelEnd + PageSize - 1) &^ (PageSize - 1)
 	metaLen := mm.MetaSize(ramEnd)
-	frames.Init(meta, metaLen)
-	carved = (meta + metaLen + pageSize - 1) &^ (pageSize - 1)
-	firstFree := carved + pageUp(carveSize)
+	Frames.Init(meta, metaLen)
+	carved = (meta + metaLen + PageSize - 1) &^ (PageSize - 1)
+	firstFree := carved + PageUp(carveSize)
 	for i := 0; i < options.Boot.Memory.Len(); i++ {
 		e := options.Boot.Memory.At(i)
 		if e.Type != boot.MemoryRAM {
@@ -73,48 +73,48 @@ func initMemory(kernelEnd, carveSize uintptr) (carved uintptr) {
 			start = firstFree // low memory, the image, kernel stacks and the frame bitmap stay ours
 		}
 		if start < end {
-			frames.AddFree(start, end)
+			Frames.AddFree(start, end)
 		}
 	}
 
-	identEnd = (ramEnd + gib - 1) &^ (gib - 1)
-	if identEnd < minIdent {
-		identEnd = minIdent
+	IdentEnd = (ramEnd + gib - 1) &^ (gib - 1)
+	if IdentEnd < minIdent {
+		IdentEnd = minIdent
 	}
 	if !buildKernelPageTables() {
 		klog.BootFault("cannot build the kernel page tables: out of frames")
 	}
-	space.Init(identEnd, userHi, mmapBase)
+	Space.Init(IdentEnd, UserHi, MmapBase)
 	if !options.Kernel.Verbose {
 		return carved
 	}
-	st := frames.Stats()
-	klog.Log().S("memory: ").U(uint64(ramEnd >> 20)).S(" MiB RAM, ").U(st.Free * pageSize >> 20).S(" MiB free, identity map to ").X(uint64(identEnd)).NL()
+	st := Frames.Stats()
+	klog.Log().S("memory: ").U(uint64(ramEnd >> 20)).S(" MiB RAM, ").U(st.Free * PageSize >> 20).S(" MiB free, identity map to ").X(uint64(IdentEnd)).NL()
 	return carved
 }
 
-// archUnmapRange removes the pages of [start, end), frees their frames (but a shared memory
+// ArchUnmapRange removes the pages of [start, end), frees their frames (but a shared memory
 // segment's: freeUnmapped) and flushes the TLB.
-func archUnmapRange(start, end uintptr) int {
+func ArchUnmapRange(start, end uintptr) int {
 	n := ptUnmapRange(start, end)
-	userPages -= min(uint64(n), userPages)
+	UserPages -= min(uint64(n), UserPages)
 	if n > 0 {
-		flushTLB()
+		FlushTLB()
 	}
 	return n
 }
 
-// archProtectRange applies prot to the present pages of [start, end).
-func archProtectRange(start, end uintptr, prot uint32) {
+// ArchProtectRange applies prot to the present pages of [start, end).
+func ArchProtectRange(start, end uintptr, prot uint32) {
 	changed := false
-	for va := start; va < end; va += pageSize {
-		if _, _, ok := archLookup(va); ok {
+	for va := start; va < end; va += PageSize {
+		if _, _, ok := ArchLookup(va); ok {
 			ptProtect(va, prot)
 			changed = true
 		}
 	}
 	if changed {
-		flushTLB()
+		FlushTLB()
 	}
 }
 
@@ -123,18 +123,18 @@ func archProtectRange(start, end uintptr, prot uint32) {
 // 2 MiB pages above. Then it switches to the tables. kpt is each arch's PageTable; both have
 // the same methods.
 func buildKernelPageTables() bool {
-	root, ok := frames.Alloc()
+	root, ok := Frames.Alloc()
 	if !ok {
 		return false
 	}
 	kpt.Root = root
-	for va := uintptr(nullGuard); va < hugePage; va += pageSize {
-		if !kpt.Map(va, va, identFlags(va), allocFrame) {
+	for va := uintptr(nullGuard); va < hugePage; va += PageSize {
+		if !kpt.Map(va, va, identFlags(va), AllocFrame) {
 			return false
 		}
 	}
-	for va := uintptr(hugePage); va < identEnd; va += hugePage {
-		if !kpt.MapHuge(va, va, identFlags(va), allocFrame) {
+	for va := uintptr(hugePage); va < IdentEnd; va += hugePage {
+		if !kpt.MapHuge(va, va, identFlags(va), AllocFrame) {
 			return false
 		}
 	}
@@ -142,28 +142,28 @@ func buildKernelPageTables() bool {
 	return true
 }
 
-// archLookup, ptUnmapRange and ptProtect are the page-table steps of faultIn, archUnmapRange
-// and archProtectRange (flushTLB, per arch, follows the last two).
-func archLookup(va uintptr) (pa uintptr, flags uint64, ok bool) { return kpt.Lookup(va) }
+// ArchLookup, ptUnmapRange and ptProtect are the page-table steps of FaultIn, ArchUnmapRange
+// and ArchProtectRange (FlushTLB, per arch, follows the last two).
+func ArchLookup(va uintptr) (pa uintptr, flags uint64, ok bool) { return kpt.Lookup(va) }
 func ptUnmapRange(start, end uintptr) int                       { return kpt.UnmapRange(start, end, freeUnmapped) }
 func ptProtect(va uintptr, prot uint32)                         { kpt.Protect(va, pteFor(prot)) }
-func ptUnmap(va uintptr) (pa uintptr, ok bool)                  { return kpt.Unmap(va) }
+func PtUnmap(va uintptr) (pa uintptr, ok bool)                  { return kpt.Unmap(va) }
 
-// shms are the SysV shared memory segments, whose frames outlive their mappings.
-var shms sysvshm.Table
+// Shms are the SysV shared memory segments, whose frames outlive their mappings.
+var Shms sysvshm.Table
 
 // freeUnmapped frees a frame whose page was unmapped, unless a segment owns it.
 func freeUnmapped(pa uintptr) {
-	if shms.Owns(pa) {
+	if Shms.Owns(pa) {
 		return
 	}
-	frames.Free(pa)
+	Frames.Free(pa)
 }
 
 // shmFrame is the frame behind page of region r, a shared one.
 func shmFrame(r mm.Region, page uintptr) (uintptr, bool) {
-	return shms.Frame(int(r.Shared-1), r.Off+(page-r.Start))
+	return Shms.Frame(int(r.Shared-1), r.Off+(page-r.Start))
 }
 
-// pageUp rounds n up to a whole page.
-func pageUp(n uintptr) uintptr { return (n + pageSize - 1) &^ (pageSize - 1) }
+// PageUp rounds n up to a whole page.
+func PageUp(n uintptr) uintptr { return (n + PageSize - 1) &^ (PageSize - 1) }

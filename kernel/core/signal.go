@@ -1,4 +1,4 @@
-package kernel
+package core
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
@@ -10,13 +10,13 @@ import (
 )
 
 // Signals: the system calls and the delivery that package signal's rules decide, glued to the
-// threads, their memory and their trap frames. The frames themselves are in signal_amd64.go and
+// Threads, their memory and their trap frames. The frames themselves are in signal_amd64.go and
 // signal_arm64.go.
 
 // sigactions are the process's dispositions.
 var sigactions signal.Actions
 
-func sysSigaction(sig int, act, old uintptr, size uintptr) uint64 {
+func SysSigaction(sig int, act, old uintptr, size uintptr) uint64 {
 	// Linux's order: the size, reading the new action (EFAULT), the signal (EINVAL), and the
 	// old action written last.
 	if size != signal.SigsetSize {
@@ -24,7 +24,7 @@ func sysSigaction(sig int, act, old uintptr, size uintptr) uint64 {
 	}
 	var actBytes []byte
 	if act != 0 {
-		b, ok := userBytes(act, signal.ActionSize, false)
+		b, ok := UserBytes(act, signal.ActionSize, false)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
@@ -38,7 +38,7 @@ func sysSigaction(sig int, act, old uintptr, size uintptr) uint64 {
 		sigactions.Set(sig, signal.ReadAction(actBytes))
 	}
 	if old != 0 {
-		b, ok := userBytes(old, signal.ActionSize, true)
+		b, ok := UserBytes(old, signal.ActionSize, true)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
@@ -47,47 +47,47 @@ func sysSigaction(sig int, act, old uintptr, size uintptr) uint64 {
 	return 0
 }
 
-func sysSigprocmask(how int, set, old uintptr, size uintptr) uint64 {
+func SysSigprocmask(how int, set, old uintptr, size uintptr) uint64 {
 	if size != signal.SigsetSize {
 		return abi.Neg(abi.EINVAL)
 	}
 	// Linux's order: the new set (EFAULT, then how: EINVAL), the old one written last.
-	t := cur()
-	prev := t.sig.Mask
+	t := Cur()
+	prev := t.Sig.Mask
 	if set != 0 {
-		m, ok := readUser64(set)
+		m, ok := ReadUser64(set)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
-		mask, ok := signal.ChangeMask(t.sig.Mask, how, signal.Set(m))
+		mask, ok := signal.ChangeMask(t.Sig.Mask, how, signal.Set(m))
 		if !ok {
 			return abi.Neg(abi.EINVAL)
 		}
-		t.sig.Mask = mask
+		t.Sig.Mask = mask
 	}
-	if old != 0 && !writeUser64(old, uint64(prev)) {
+	if old != 0 && !WriteUser64(old, uint64(prev)) {
 		return abi.Neg(abi.EFAULT)
 	}
 	return 0
 }
 
-func sysSigaltstackImpl(f *machine.Frame, ss, old uintptr) uint64 {
+func SysSigaltstackImpl(f *machine.Frame, ss, old uintptr) uint64 {
 	// Linux's order: the new stack is read and checked, and the old one (as it was before)
 	// written only once that succeeded.
-	t := cur()
+	t := Cur()
 	sp := machine.FrameSP(f)
-	prev := t.sig.Alt.Report(sp)
+	prev := t.Sig.Alt.Report(sp)
 	if ss != 0 {
-		b, ok := userBytes(ss, signal.StackSize, false)
+		b, ok := UserBytes(ss, signal.StackSize, false)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
-		if errno := t.sig.Alt.Change(signal.ReadStack(b), sp); errno != 0 {
+		if errno := t.Sig.Alt.Change(signal.ReadStack(b), sp); errno != 0 {
 			return abi.Neg(errno)
 		}
 	}
 	if old != 0 {
-		b, ok := userBytes(old, signal.StackSize, true)
+		b, ok := UserBytes(old, signal.StackSize, true)
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
@@ -96,33 +96,33 @@ func sysSigaltstackImpl(f *machine.Frame, ss, old uintptr) uint64 {
 	return 0
 }
 
-// sendSignal makes sig pending for the thread in slot, and makes sure the thread gets it soon
+// SendSignal makes sig pending for the thread in slot, and makes sure the thread gets it soon
 // (notifySignal).
-func sendSignal(slot int32, sig int, info signal.Info) {
-	notifySignal(slot, sig, threads[slot].sig.Send(sig, info))
+func SendSignal(slot int32, sig int, info signal.Info) {
+	notifySignal(slot, sig, Threads[slot].Sig.Send(sig, info))
 }
 
 // sendTimedSignal makes a POSIX timer's sig pending for the thread in slot (the timer table
 // keeps which timer and its overrun).
 func sendTimedSignal(slot int32, sig int) {
-	t := &threads[slot]
-	t.sig.Timed |= signal.Bit(sig)
-	notifySignal(slot, sig, !t.sig.Mask.Has(sig))
+	t := &Threads[slot]
+	t.Sig.Timed |= signal.Bit(sig)
+	notifySignal(slot, sig, !t.Sig.Mask.Has(sig))
 }
 
 // notifySignal makes the thread in slot, which takes sig unless it blocks it (takes), see it
 // soon. A thread running on another CPU gets it at that CPU's next kernel entry, which a kick
 // makes immediate (the Go runtime's preemption signal must not wait for a tick); a thread blocked
-// in a system call has the call interrupted (interrupt.go), unless the signal is ignored, which
+// in a system call has the call interrupted (waits.go), unless the signal is ignored, which
 // Linux would not wake it for.
 func notifySignal(slot int32, sig int, takes bool) {
 	if !takes {
 		return
 	}
-	switch scheduler.State(slot) {
+	switch Scheduler.State(slot) {
 	case sched.Running:
-		if c := scheduler.CPU(slot); c != int32(machine.CPUIndex()) {
-			kickCPU(int(c))
+		if c := Scheduler.CPU(slot); c != int32(machine.CPUIndex()) {
+			KickCPU(int(c))
 		}
 	case sched.Blocked:
 		if sigactions[sig].Disposition(sig) != signal.Ignore {
@@ -131,14 +131,14 @@ func notifySignal(slot int32, sig int, takes bool) {
 	}
 }
 
-func sysTgkillImpl(f *machine.Frame, tgid, tid int32, sig int) uint64 {
+func SysTgkillImpl(f *machine.Frame, tgid, tid int32, sig int) uint64 {
 	// Linux's order: ids that are not positive EINVAL, then the thread (ESRCH), then the
 	// signal (EINVAL).
 	if tid <= 0 || tgid <= 0 {
 		return abi.Neg(abi.EINVAL)
 	}
-	slot := slotOfTID(tid)
-	if slot < 0 || tgid != processID {
+	slot := SlotOfTID(tid)
+	if slot < 0 || tgid != ProcessID {
 		return abi.Neg(abi.ESRCH)
 	}
 	if sig < 0 || sig > signal.NSIG {
@@ -147,13 +147,13 @@ func sysTgkillImpl(f *machine.Frame, tgid, tid int32, sig int) uint64 {
 	if sig == 0 {
 		return 0
 	}
-	sendSignal(slot, sig, signal.Info{Signo: int32(sig), Code: signal.SI_TKILL, Pid: processID})
+	SendSignal(slot, sig, signal.Info{Signo: int32(sig), Code: signal.SI_TKILL, Pid: ProcessID})
 	return 0
 }
 
-func sysKillImpl(f *machine.Frame, pid int32, sig int) uint64 {
+func SysKillImpl(f *machine.Frame, pid int32, sig int) uint64 {
 	// The process first (ESRCH), then the signal, as Linux.
-	if pid != processID && pid != 0 && pid != -1 && pid != -processID {
+	if pid != ProcessID && pid != 0 && pid != -1 && pid != -ProcessID {
 		return abi.Neg(abi.ESRCH)
 	}
 	if sig < 0 || sig > signal.NSIG {
@@ -162,40 +162,40 @@ func sysKillImpl(f *machine.Frame, pid int32, sig int) uint64 {
 	if sig == 0 {
 		return 0
 	}
-	target := signal.ProcessTarget(sig, int(curSlot()), cur().sig.Mask, firstThreadSlot, maxThreads, liveThreadMask)
-	sendSignal(int32(target), sig, signal.Info{Signo: int32(sig), Code: signal.SI_USER, Pid: processID})
+	target := signal.ProcessTarget(sig, int(CurSlot()), Cur().Sig.Mask, FirstThreadSlot, MaxThreads, liveThreadMask)
+	SendSignal(int32(target), sig, signal.Info{Signo: int32(sig), Code: signal.SI_USER, Pid: ProcessID})
 	return 0
 }
 
 // liveThreadMask reports the signal mask of the thread in slot, and whether it is live.
 func liveThreadMask(slot int) (signal.Set, bool) {
-	t := &threads[slot]
-	return t.sig.Mask, scheduler.State(int32(slot)) != sched.Free
+	t := &Threads[slot]
+	return t.Sig.Mask, Scheduler.State(int32(slot)) != sched.Free
 }
 
-// deliverSignals runs just before the kernel returns to the thread in f: it delivers the signal
+// DeliverSignals runs just before the kernel returns to the thread in f: it delivers the signal
 // the thread takes next, if any.
-func deliverSignals(f *machine.Frame) {
-	if onIdle() {
+func DeliverSignals(f *machine.Frame) {
+	if OnIdle() {
 		return
 	}
-	t := cur()
-	if sig := t.sig.Next(); sig != 0 {
+	t := Cur()
+	if sig := t.Sig.Next(); sig != 0 {
 		deliverOne(f, sig)
 	}
 	t.restarting = false // no handler took the interrupted call: it runs again
-	if t.restoreMask && t.wait == waitNone {
+	if t.RestoreMask && t.Wait == WaitNone {
 		// ppoll or pselect6 returned without a handler to run: the thread's own mask is back.
-		t.restoreMask = false
-		t.sig.SetMask(t.savedMask)
+		t.RestoreMask = false
+		t.Sig.SetMask(t.SavedMask)
 	}
 }
 
 // deliverOne takes sig off the running thread's pending set and acts on it: nothing, the end of
 // the program, or its handler entered on a signal frame.
 func deliverOne(f *machine.Frame, sig int) {
-	t := cur()
-	info, timed := t.sig.Take(sig)
+	t := Cur()
+	info, timed := t.Sig.Take(sig)
 	if timed {
 		var ok bool
 		if info, ok = timerInfo(t, sig); !ok {
@@ -211,7 +211,7 @@ func deliverOne(f *machine.Frame, sig int) {
 		return
 	}
 	if t.restarting {
-		// The signal interrupted a call that restarts (interrupt.go): a handler without
+		// The signal interrupted a call that restarts (waits.go): a handler without
 		// SA_RESTART makes it fail with EINTR instead, as on Linux.
 		t.restarting = false
 		if a.Flags&signal.SA_RESTART == 0 {
@@ -219,33 +219,33 @@ func deliverOne(f *machine.Frame, sig int) {
 			machine.SetSysRet(f, abi.Neg(abi.EINTR))
 		}
 	}
-	tp.SignalDeliver.Emit3(uint64(sig), uint64(machine.FramePC(f)), uint64(t.tid))
+	tp.SignalDeliver.Emit3(uint64(sig), uint64(machine.FramePC(f)), uint64(t.Tid))
 	if !pushSignalFrame(f, t, sig, info, a) {
 		// The thread's stack cannot take the frame: Linux kills the process with SIGSEGV.
 		killedBy(f, signal.SIGSEGV, signal.Info{Signo: signal.SIGSEGV, Code: signal.SI_KERNEL})
 		return
 	}
-	t.restoreMask = false // the frame holds the thread's own mask (frameSaved)
-	t.sig.EnterHandler(sig, a)
+	t.RestoreMask = false // the frame holds the thread's own mask (frameSaved)
+	t.Sig.EnterHandler(sig, a)
 	sigactions.Entered(sig, a)
 }
 
-// forceFault delivers the synchronous signal sig for a fault of the running thread now, with
+// ForceFault delivers the synchronous signal sig for a fault of the running thread now, with
 // si_code code and si_addr addr; if the program blocks or ignores it, it dies of it, as on Linux.
-func forceFault(f *machine.Frame, sig int, code int32, addr uint64) {
-	sigactions.Force(sig, &cur().sig.Mask)
-	sendSignal(curSlot(), sig, signal.Info{Signo: int32(sig), Code: code, Addr: addr})
+func ForceFault(f *machine.Frame, sig int, code int32, addr uint64) {
+	sigactions.Force(sig, &Cur().Sig.Mask)
+	SendSignal(CurSlot(), sig, signal.Info{Signo: int32(sig), Code: code, Addr: addr})
 	deliverOne(f, sig)
 }
 
 // frameSaved is what the frame for a signal under a, taken by t at sp, keeps beside the
 // registers.
-func frameSaved(t *thread, sp uintptr, info signal.Info, a signal.Action) signal.Saved {
-	mask := t.sig.Mask
-	if t.restoreMask {
-		mask = t.savedMask // ppoll's or pselect6's mask ends with the call: sigreturn restores the thread's own
+func frameSaved(t *Thread, sp uintptr, info signal.Info, a signal.Action) signal.Saved {
+	mask := t.Sig.Mask
+	if t.RestoreMask {
+		mask = t.SavedMask // ppoll's or pselect6's mask ends with the call: sigreturn restores the thread's own
 	}
-	return signal.Saved{Info: info, Mask: mask, Stack: t.sig.Alt.Saved(sp, a.Flags)}
+	return signal.Saved{Info: info, Mask: mask, Stack: t.Sig.Alt.Saved(sp, a.Flags)}
 }
 
 // sigreturnFault ends the program when rt_sigreturn finds no frame to read: the SIGSEGV Linux
@@ -258,5 +258,5 @@ func sigreturnFault(f *machine.Frame) {
 // convention 128+signal.
 func killedBy(f *machine.Frame, sig int, info signal.Info) {
 	klog.Log().S("program killed by signal ").D(int64(sig)).S(" at pc ").X(uint64(machine.FramePC(f))).S(", addr ").X(info.Addr).NL()
-	exitGroup(128 + sig)
+	ExitGroup(128 + sig)
 }
