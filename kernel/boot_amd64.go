@@ -29,7 +29,7 @@ func bootMain(startInfoAddr uintptr) {
 	devBlock, ringBlock, shareBlock := carveMemory()
 	amd64.InitClock()
 	core.BootWallNanos = amd64.ReadRTC().Unix() * 1e9
-	fds.Init()
+	core.FDs.Init()
 	initConsoleInput()
 	if devBlock != 0 {
 		initTraceDevice(devBlock)
@@ -38,10 +38,6 @@ func bootMain(startInfoAddr uintptr) {
 	initTracing(ringBlock)
 	startProgram(shareBlock)
 }
-
-// enableDeviceIRQ routes the interrupt of the virtio-mmio transport at base: microvm gives
-// each its own line among the shared GSIs, which all go to the device handler.
-func enableDeviceIRQ(base uintptr) { amd64.UnmaskSharedGSIs() }
 
 // funcCodeAddr is the code address of the function f names: a func value of a top-level function
 // points to a word holding the function's own entry (its register-ABI body, not a wrapper).

@@ -33,11 +33,11 @@ func bootMain(dtb uintptr) {
 		arm64.InitRTC(uintptr(machine.Board.RTC.Reg.Addr))
 		core.BootWallNanos = arm64.ReadRTC().Unix() * 1e9
 	}
-	fds.Init()
+	core.FDs.Init()
 	initConsoleInput()
 	if devBlock != 0 {
 		initTraceDevice(devBlock)
-		enableDeviceIRQ(vdevBase)
+		core.EnableDeviceIRQ(vdevBase)
 	}
 	initTracing(ringBlock)
 	startProgram(shareBlock)
@@ -81,23 +81,4 @@ func initGIC() {
 	default:
 		arm64.InitGIC(arm64.DefaultGICDBase, arm64.DefaultGICCBase)
 	}
-}
-
-// enableDeviceIRQ routes the interrupt of the virtio-mmio transport at base (the trace device, a
-// shared directory's).
-func enableDeviceIRQ(base uintptr) {
-	for i := 0; i < machine.Board.NumVirtio; i++ {
-		if d := &machine.Board.Virtio[i]; uintptr(d.Reg.Addr) == base && d.INTID != 0 {
-			// Level-sensitive, whatever the device tree's flags say: QEMU's virtio-mmio holds its
-			// line high while InterruptStatus is non-zero, and an edge-triggered line that was
-			// already high when it was enabled would never interrupt.
-			arm64.ConfigureIRQ(d.INTID, false)
-			arm64.EnableIRQ(d.INTID, arm64.PriorityNormal)
-			if options.Kernel.Verbose {
-				klog.Log().S("virtio-mmio at ").X(uint64(base)).S(": interrupt ").D(int64(d.INTID)).NL()
-			}
-			return
-		}
-	}
-	klog.Log().S("virtio-mmio at ").X(uint64(base)).S(": no interrupt in the device tree").NL()
 }

@@ -53,7 +53,7 @@ var (
 // input to take: the console reads as /dev/null, always readable, at end of file.
 func initConsoleInput() {
 	if options.Kernel.StdinNull {
-		fds.SetConsoleInput(true, false)
+		core.FDs.SetConsoleInput(true, false)
 		return
 	}
 	conInput = machine.ConsoleInputInit()
@@ -127,10 +127,10 @@ func consoleTake() bool {
 // reached (an edge for epoll either way), and wakes the threads blocked on console descriptors
 // and in the epoll instances watching them.
 func consoleArrived() {
-	fds.SetConsoleInput(true, true)
-	k := fds.ConsoleDescriptors(conFDs[:])
+	core.FDs.SetConsoleInput(true, true)
+	k := core.FDs.ConsoleDescriptors(conFDs[:])
 	for i := 0; i < k; i++ {
-		wakeFDWaiters(int(conFDs[i]))
+		core.WakeFDWaiters(int(conFDs[i]))
 	}
 }
 
@@ -166,31 +166,31 @@ func completeConsoleWait(f *machine.Frame, slot int32) {
 // descriptor blocks. The bytes leave the ring only once they are in the program's memory: a bad
 // buffer (EFAULT) loses none.
 func consoleRead(n int, vec bool, buf, count uintptr) (ret uint64, done bool) {
-	if fds.Kind(n) != fd.KindConsole {
+	if core.FDs.Kind(n) != fd.KindConsole {
 		return abi.Neg(abi.EBADF), true // closed while the thread waited
 	}
 	if options.Kernel.StdinNull {
 		return 0, true
 	}
-	total, errno := userIOLen(buf, count, vec)
+	total, errno := core.UserIOLen(buf, count, vec)
 	switch {
 	case errno != 0:
 		return abi.Neg(errno), true
 	case total == 0, conIn.AtEnd():
 		return 0, true
-	case conIn.Len() == 0 && fds.Nonblocking(n):
+	case conIn.Len() == 0 && core.FDs.Nonblocking(n):
 		return abi.Neg(abi.EAGAIN), true
 	case conIn.Len() == 0:
 		return 0, false
 	}
 	k := conIn.Peek(conRead[:min(total, uint64(len(conRead)))])
-	if !scatterUser(conRead[:k], buf, count, vec) {
+	if !core.ScatterUser(conRead[:k], buf, count, vec) {
 		return abi.Neg(abi.EFAULT), true
 	}
 	if conIn.Discard(k) {
 		consoleResume()
 	}
-	fds.SetConsoleInput(conIn.Readable(), false)
+	core.FDs.SetConsoleInput(conIn.Readable(), false)
 	return uint64(k), true
 }
 

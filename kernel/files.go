@@ -13,7 +13,6 @@ import (
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/memfs"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
-	"github.com/unitrace/unitrace/kernel/mm"
 )
 
 // The file system: the program's "/" is an in-memory file system with tmpfs's semantics
@@ -35,10 +34,6 @@ import (
 // which serialises every call into the namespace, as vfs requires.
 
 var (
-	rootNS vfs.Namespace
-	// fsPages backs the file systems: rootNS's methods take it as their vfs.Pages, a pointer to
-	// a global, which costs no allocation.
-	fsPages framePages
 	// cwd is the working directory, with its reference (vfs.Namespace.Acquire).
 	cwd vfs.Node
 	// umask is the file mode creation mask (umask(2)); Linux's default for the first process.
@@ -49,16 +44,6 @@ var (
 	// -1 for none.
 	cwdWord = -1
 )
-
-// framePages hands memfs physical frames through the direct map.
-type framePages struct{}
-
-func (*framePages) Alloc() (uintptr, bool) {
-	pa, ok := core.Frames.Alloc() // zero-filled, as memfs.Pages requires
-	return pa + mm.DirectMap, ok
-}
-
-func (*framePages) Free(addr uintptr) { core.Frames.Free(addr - mm.DirectMap) }
 
 // fsmemOption reads unitrace.fsmem=SIZE; it reports whether o was that option.
 func fsmemOption(o string) bool {
@@ -114,17 +99,17 @@ const bootWaiter = 0
 // devices' interrupts are off): it runs the call again while polling the devices, as mounting
 // does, until the call is done or shareMountTimeout passes.
 func chdirAtBoot(path []byte) (vfs.Node, int) {
-	root := rootNS.Root()
+	root := core.RootNS.Root()
 	deadline := machine.Nanotime() + shareMountTimeout
 	for {
 		beginFiles(bootWaiter)
-		n, errno := rootNS.Chdir(vfs.At{Root: root, Dir: root}, path)
+		n, errno := core.RootNS.Chdir(vfs.At{Root: root, Dir: root}, path)
 		if errno == fs.EQUEUED && machine.Nanotime() > deadline {
 			errno = abi.EIO
 		}
 		if errno != fs.EQUEUED {
-			if rootNS.Shares() > 0 {
-				rootNS.End(bootWaiter)
+			if core.RootNS.Shares() > 0 {
+				core.RootNS.End(bootWaiter)
 				kickShares() // the clunks the walk queued
 			}
 			return n, errno
@@ -147,35 +132,29 @@ func fsCapacity() memfs.Capacity {
 
 // initFiles makes the file system: "/" with /tmp, /dev and /proc, the working directory "/".
 func initFiles() {
-	now := fsNow()
+	now := core.FSNow()
 	c := fsCapacity()
-	if errno := rootNS.Init(&fsPages, c, now); errno != 0 {
+	if errno := core.RootNS.Init(&core.FSPages, c, now); errno != 0 {
 		klog.BootFault("file system: no room for /")
 	}
-	root := rootNS.Root()
+	root := core.RootNS.Root()
 	tmp := [...]byte{'/', 't', 'm', 'p'}
-	if rootNS.Mkdir(&fsPages, vfs.At{Root: root, Dir: root}, tmp[:], 0o1777, now) != 0 || rootNS.MakeDev(&fsPages, now) != 0 {
+	if core.RootNS.Mkdir(&core.FSPages, vfs.At{Root: root, Dir: root}, tmp[:], 0o1777, now) != 0 || core.RootNS.MakeDev(&core.FSPages, now) != 0 {
 		klog.BootFault("file system: no room for /tmp and /dev")
 	}
-	mountPacked(&rootNS, &fsPages, now)
+	mountPacked(&core.RootNS, &core.FSPages, now)
 	mountProc(now)
-	rootNS.Acquire(root)
+	core.RootNS.Acquire(root)
 	cwd = root
 	if options.Kernel.Verbose {
 		klog.Log().S("files: / is a memfs of ").U(c.Bytes >> 10).S(" KiB, ").U(uint64(c.Inodes)).S(" inodes").NL()
 	}
 }
 
-// fsNow is the time files are stamped with: the wall clock.
-func fsNow() fs.Timespec {
-	ns := core.BootWallNanos + machine.Nanotime()
-	return fs.Timespec{Sec: ns / 1e9, Nsec: ns % 1e9}
-}
-
 // releaseNode drops a node's reference that a descriptor or the working directory held (the
 // zero Node: nothing to drop).
 func releaseNode(n vfs.Node) {
 	if n != (vfs.Node{}) {
-		rootNS.Release(&fsPages, n)
+		core.RootNS.Release(&core.FSPages, n)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/options"
 
 	"github.com/unitrace/unitrace/kernel/fs"
@@ -53,10 +54,10 @@ const (
 // initNetFiles writes /etc/hosts, /etc/passwd and /etc/group and, with unitrace.dns,
 // /etc/resolv.conf.
 func initNetFiles() {
-	now := fsNow()
-	root := rootNS.Root()
+	now := core.FSNow()
+	root := core.RootNS.Root()
 	at := vfs.At{Root: root, Dir: root}
-	if errno := rootNS.Mkdir(&fsPages, at, etcDir[:], 0o755, now); errno != 0 && errno != abi.EEXIST {
+	if errno := core.RootNS.Mkdir(&core.FSPages, at, etcDir[:], 0o755, now); errno != 0 && errno != abi.EEXIST {
 		return
 	}
 	writeEtcFile(at, etcHosts[:], etcText[:copy(etcText[:], hostsText)], now)
@@ -83,10 +84,10 @@ func initNetFiles() {
 // writeEtcFile makes the file at path with text, unless it is there already (or its directory
 // is read-only: packed files).
 func writeEtcFile(at vfs.At, path, text []byte, now fs.Timespec) {
-	n, _, errno := rootNS.Open(&fsPages, at, path, fs.O_CREAT|fs.O_EXCL|fs.O_WRONLY, 0o644, now)
+	n, _, errno := core.RootNS.Open(&core.FSPages, at, path, fs.O_CREAT|fs.O_EXCL|fs.O_WRONLY, 0o644, now)
 	if errno != 0 {
 		return
 	}
-	rootNS.Write(&fsPages, n, 0, text, false, now)
-	rootNS.Release(&fsPages, n)
+	core.RootNS.Write(&core.FSPages, n, 0, text, false, now)
+	core.RootNS.Release(&core.FSPages, n)
 }

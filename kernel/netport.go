@@ -1,6 +1,8 @@
 package kernel
 
 import (
+	"encoding/binary"
+
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/fd"
@@ -9,6 +11,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/sockwire"
 	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/kernel/virtio"
+	"github.com/unitrace/unitrace/trace/record"
 )
 
 // The net port: the trace device's third port, org.unitrace.net, over which socket calls go to
@@ -173,7 +176,7 @@ func netBreak(why sockwire.Err) {
 	netPort.broken = true
 	klog.Log().S("net: a frame from the launcher refused (").S(why.String()).S("): sockets fail with EIO from now on").NL()
 	for slot := range core.Threads {
-		if sockThreads[slot].net.waiting {
+		if netCalls[slot].waiting {
 			netFinish(int32(slot), -abi.EIO)
 		}
 	}
@@ -187,33 +190,33 @@ func netFrame(h sockwire.Header, data []byte) {
 		return
 	}
 	slot := int32(h.ID&0xffff) - 1
-	if slot < 0 || int(slot) >= len(core.Threads) || !sockThreads[slot].net.waiting || sockThreads[slot].net.id != h.ID ||
-		sockThreads[slot].net.op != h.Op {
+	if slot < 0 || int(slot) >= len(core.Threads) || !netCalls[slot].waiting || netCalls[slot].id != h.ID ||
+		netCalls[slot].op != h.Op {
 		// No call waits for it: a reply is never interrupted, so the launcher answered twice or
 		// named a request it never had. Dropped, and said once.
-		reportOnce(&warnedStrayReply, "net: a reply that no socket call waited for was dropped")
+		klog.Once(&warnedStrayReply, "net: a reply that no socket call waited for was dropped")
 		return
 	}
 	r := netReplyData(slot, h, data)
-	tp.NetRPC.Emit4(uint64(h.Op), uint64(h.Handle), uint64(machine.Nanotime()-sockThreads[slot].net.sent), uint64(r))
+	tp.NetRPC.Emit4(uint64(h.Op), uint64(h.Handle), uint64(machine.Nanotime()-netCalls[slot].sent), uint64(r))
 	netFinish(slot, r)
 }
 
 // netFinish records a call's result and wakes its thread.
 func netFinish(slot int32, result int64) {
-	n := &sockThreads[slot].net
+	n := &netCalls[slot]
 	n.waiting, n.replied, n.result = false, true, result
 	core.FutexWake(core.NetReplyKey(slot), 1)
 }
 
 // netEvent takes a socket's readiness from the host and wakes who it concerns.
 func netEvent(handle uint32, ready uint32) {
-	i, ok := fds.SocketByHandle(handle)
+	i, ok := core.FDs.SocketByHandle(handle)
 	if !ok {
 		return // closed since
 	}
 	tp.NetEvent.Emit2(uint64(handle), uint64(ready))
-	if fds.SocketSetReady(i, ready) {
+	if core.FDs.SocketSetReady(i, ready) {
 		wakeSocket(i)
 	}
 }
@@ -223,8 +226,109 @@ var socketFDs [64]int32
 // wakeSocket wakes the threads waiting on socket i's descriptors and in the epoll instances
 // watching them.
 func wakeSocket(i int) {
-	n := fds.SocketDescriptors(i, socketFDs[:])
+	n := core.FDs.SocketDescriptors(i, socketFDs[:])
 	for k := 0; k < n; k++ {
-		wakeFDWaiters(int(socketFDs[k]))
+		core.WakeFDWaiters(int(socketFDs[k]))
 	}
+}
+
+// netCall is a request with the host, and where its reply's bytes go in user memory: they are
+// put there as the reply comes in (netReplyData), while the thread still waits.
+type netCall struct {
+	id          uint32
+	op          sockwire.Op
+	waiting     bool
+	replied     bool
+	result      int64
+	sent        int64 // nanotime at queueing
+	sock        int32
+	againClears uint32 // readiness bits a reply of EAGAIN clears
+	replyClears uint32 // readiness bits any reply clears (a connect's)
+	buf, count  uintptr
+	vec         bool
+	addr        uintptr // a received address goes here, as much as *addrLen (a u32) allows
+	addrLen     uintptr
+	optLen      uintptr // getsockopt's optlen; buf is optval, or 0 for the kernel's own SO_ERROR read
+	optVal      int64
+	msgFlags    uintptr               // recvmsg: &msg_flags
+	learned     [record.StrBytes]byte // the address a reply carried, as text, for syscall_addr
+	learnedLen  uint8
+}
+
+// netCalls are the threads' requests with the host, by thread slot.
+var netCalls [core.MaxThreads]netCall
+
+// netReplyData puts a reply's bytes where its call wants them, as it comes in, and returns the
+// call's result: the host's, or EFAULT when the user memory is not there.
+func netReplyData(slot int32, h sockwire.Header, data []byte) int64 {
+	n := &netCalls[slot]
+	r := h.A[0]
+	if r == -abi.EAGAIN {
+		core.FDs.SocketClearReady(int(n.sock), n.againClears)
+	}
+	if n.replyClears != 0 {
+		core.FDs.SocketClearReady(int(n.sock), n.replyClears)
+	}
+	if r < 0 {
+		return r
+	}
+	switch h.Op {
+	case sockwire.OpRecv:
+		alen := h.A[1]
+		if alen < 0 || alen > int64(len(data)) || alen > sockwire.MaxAddr {
+			return -abi.EIO
+		}
+		payload := data[alen:]
+		if !core.ScatterUser(payload, n.buf, n.count, n.vec) {
+			return -abi.EFAULT
+		}
+		if n.addr != 0 && !putSockaddr(n.addr, n.addrLen, data[:alen]) {
+			return -abi.EFAULT
+		}
+		if alen > 0 {
+			n.learnedLen = uint8(sockwire.FormatAddr(n.learned[:], data[:alen]))
+		}
+		if n.msgFlags != 0 {
+			var fl uint32
+			if r > int64(len(payload)) {
+				fl = msgTrunc
+			}
+			if !core.WriteUser32(n.msgFlags, fl) {
+				return -abi.EFAULT
+			}
+		}
+	case sockwire.OpAccept, sockwire.OpSockName, sockwire.OpPeerName:
+		if n.addr != 0 && !putSockaddr(n.addr, n.addrLen, data) {
+			return -abi.EFAULT
+		}
+		n.learnedLen = uint8(sockwire.FormatAddr(n.learned[:], data))
+	case sockwire.OpIoctl:
+		if len(data) < 4 {
+			return -abi.EIO
+		}
+		if !core.WriteUser32(n.buf, binary.LittleEndian.Uint32(data)) {
+			return -abi.EFAULT
+		}
+	case sockwire.OpGetSockOpt:
+		if n.buf == 0 {
+			if len(data) >= 4 {
+				n.optVal = int64(int32(binary.LittleEndian.Uint32(data)))
+			}
+			return r
+		}
+		room, ok := core.ReadUser32(n.optLen)
+		if !ok {
+			return -abi.EFAULT
+		}
+		k := min(uintptr(room), uintptr(len(data)))
+		dst, ok := core.UserBytes(n.buf, k, true)
+		if !ok {
+			return -abi.EFAULT
+		}
+		copy(dst, data)
+		if !core.WriteUser32(n.optLen, uint32(k)) {
+			return -abi.EFAULT
+		}
+	}
+	return r
 }

@@ -20,7 +20,7 @@ import (
 // linker lays out (storing them at run time would need the collector's write barrier, which
 // kernel-mode code must not use); Info is filled at boot, Threads as threads start.
 var procSources = procfs.Sources{
-	FDs:       &fds,
+	FDs:       &core.FDs,
 	Frames:    &core.Frames,
 	Sched:     &core.Scheduler,
 	Cmdline:   &options.Cmdline,
@@ -40,14 +40,14 @@ func mountProc(now fs.Timespec) {
 	start, end := machine.ImageRange()
 	info.ImageBytes = uint64(end - start)
 	archCPUInfo(&info.CPU)
-	root := rootNS.Root()
+	root := core.RootNS.Root()
 	path := [...]byte{'/', 'p', 'r', 'o', 'c'}
-	if errno := rootNS.Mkdir(&fsPages, vfs.At{Root: root, Dir: root}, path[:], 0o555, now); errno != 0 && errno != abi.EEXIST {
+	if errno := core.RootNS.Mkdir(&core.FSPages, vfs.At{Root: root, Dir: root}, path[:], 0o555, now); errno != 0 && errno != abi.EEXIST {
 		klog.BootFault("file system: no room for /proc")
 	}
-	at, errno := rootNS.Resolve(root, root, path[:], true, false)
+	at, errno := core.RootNS.Resolve(root, root, path[:], true, false)
 	if errno == 0 {
-		_, errno = rootNS.MountProc(at, &procSources)
+		_, errno = core.RootNS.MountProc(at, &procSources)
 	}
 	if errno != 0 {
 		klog.Log().S("files: cannot mount /proc: errno ").D(int64(errno)).NL()
@@ -63,23 +63,23 @@ func reopenDescriptor(d int, flags int) uint64 {
 	if flags&fs.O_PATH != 0 {
 		return abi.Neg(abi.ENXIO)
 	}
-	switch fds.Kind(d) {
+	switch core.FDs.Kind(d) {
 	case fd.KindConsole:
-		n, errno := fds.Dup(d, 0, flags&fs.O_CLOEXEC != 0)
+		n, errno := core.FDs.Dup(d, 0, flags&fs.O_CLOEXEC != 0)
 		if errno != 0 {
 			return abi.Neg(errno)
 		}
-		fds.Fcntl(n, fd.F_SETFL, uintptr(flags&fs.O_NONBLOCK))
+		core.FDs.Fcntl(n, fd.F_SETFL, uintptr(flags&fs.O_NONBLOCK))
 		return uint64(n)
 	case fd.KindPipe:
-		_, write, _ := fds.Pipe(d)
+		_, write, _ := core.FDs.Pipe(d)
 		switch flags & fs.O_ACCMODE {
 		case fs.O_RDONLY:
 			write = false
 		case fs.O_WRONLY:
 			write = true
 		}
-		n, errno := fds.ReopenPipe(d, write, flags)
+		n, errno := core.FDs.ReopenPipe(d, write, flags)
 		if errno != 0 {
 			return abi.Neg(errno)
 		}

@@ -1,8 +1,6 @@
 package kernel
 
 import (
-	"unsafe"
-
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
@@ -118,7 +116,7 @@ func initShares(block uintptr) {
 	}
 	for i := 0; i < nShareDevs; i++ {
 		if d := &shareDevs[i]; d.ready {
-			enableDeviceIRQ(d.base)
+			core.EnableDeviceIRQ(d.base)
 		}
 	}
 }
@@ -141,7 +139,7 @@ func mountShare(d *shareDev, s boot.Share) int {
 	if d.fs >= 0 {
 		return abi.EBUSY // two options name one device
 	}
-	idx, f, ok := rootNS.NewShare()
+	idx, f, ok := core.RootNS.NewShare()
 	if !ok {
 		return abi.ENOSPC
 	}
@@ -168,13 +166,13 @@ func mountShare(d *shareDev, s boot.Share) int {
 	if errno != 0 {
 		return errno
 	}
-	root, errno := rootNS.MountShare(idx, at)
-	rootNS.Release(&fsPages, at)
+	root, errno := core.RootNS.MountShare(idx, at)
+	core.RootNS.Release(&core.FSPages, at)
 	if errno != 0 {
 		return errno
 	}
 	if s.ReadOnly {
-		rootNS.SetReadOnly(root)
+		core.RootNS.SetReadOnly(root)
 	}
 	if options.Kernel.Verbose {
 		klog.Log().S("shared directory: ").S(s.Dir).S(" (virtio-9p at ").X(uint64(d.base)).S(", msize ").U(uint64(f.Msize())).S(")").NL()
@@ -185,18 +183,18 @@ func mountShare(d *shareDev, s boot.Share) int {
 // makeDirs makes directory path and those leading to it where missing, and returns it with a
 // reference the caller drops.
 func makeDirs(path string) (vfs.Node, int) {
-	root := rootNS.Root()
+	root := core.RootNS.Root()
 	at := vfs.At{Root: root, Dir: root}
 	b := shareDirBuf[:copy(shareDirBuf[:], path)]
-	now := fsNow()
+	now := core.FSNow()
 	for i := 1; i <= len(b); i++ {
 		if i == len(b) || b[i] == '/' {
-			if errno := rootNS.Mkdir(&fsPages, at, b[:i], 0o755, now); errno != 0 && errno != abi.EEXIST {
+			if errno := core.RootNS.Mkdir(&core.FSPages, at, b[:i], 0o755, now); errno != 0 && errno != abi.EEXIST {
 				return vfs.Node{}, errno
 			}
 		}
 	}
-	return rootNS.Chdir(at, b)
+	return core.RootNS.Chdir(at, b)
 }
 
 // buffers says where d's request and reply buffers are (the identity map: virtual is physical).
@@ -210,7 +208,7 @@ func shareSend(d *shareDev) {
 	if !d.ready {
 		return
 	}
-	f := rootNS.Share(d.fs)
+	f := core.RootNS.Share(d.fs)
 	buf := d.buffers()
 	for {
 		tag, n, ok := f.NextSend(machine.Nanotime())
@@ -238,7 +236,7 @@ func shareHarvest(d *shareDev, interrupt bool) bool {
 	if !d.ready {
 		return false
 	}
-	f := rootNS.Share(d.fs)
+	f := core.RootNS.Share(d.fs)
 	var done [p9.MaxOps]virtio.NineCompletion
 	n, more, raised := 0, false, false
 	if interrupt {
@@ -323,17 +321,17 @@ func kickShares() {
 
 // beginFiles starts a run of the running thread's system call for the shares.
 func beginFiles(slot int32) {
-	rootNS.Begin(slot) // with no shares, it only says whose call it is (/proc's thread-self)
+	core.RootNS.Begin(slot) // with no shares, it only says whose call it is (/proc's thread-self)
 }
 
 // endFiles ends the system call of the thread in slot, or, for a call that must wait for a
 // share, blocks it (done false).
 func endFiles(f *machine.Frame, slot int32, ret uint64, done bool, retry bool) bool {
-	if rootNS.Shares() == 0 || !done {
+	if core.RootNS.Shares() == 0 || !done {
 		return done
 	}
 	if ret != abi.Neg(fs.EQUEUED) {
-		rootNS.End(slot)
+		core.RootNS.End(slot)
 		kickShares()
 		return true
 	}
@@ -346,38 +344,4 @@ func endFiles(f *machine.Frame, slot int32, ret uint64, done bool, retry bool) b
 		core.Block(f, core.WaitShare)
 	}
 	return false
-}
-
-// The table of system calls, reached from the rerun by its address: a direct reference from
-// code a handler can reach (the rerun runs in the scheduler, which every blocking handler
-// reaches) would make the table's static initialisation depend on itself, which Go refuses.
-// startProgram takes the address, before any system call.
-var (
-	sysTableAt  uintptr
-	sysTableLen int
-)
-
-// rerunSyscall runs system call nr again, as dispatch does (the calls that reach a share are
-// all in the table).
-func rerunSyscall(f *machine.Frame, nr uint64, a machine.SyscallArgs) (uint64, bool) {
-	if sysTableAt == 0 || nr >= uint64(sysTableLen) {
-		return abi.Neg(abi.ENOSYS), true
-	}
-	c := unsafe.Slice((*sysCall)(machine.Ptr(sysTableAt)), sysTableLen)[nr]
-	if c.handler == nil {
-		return abi.Neg(abi.ENOSYS), true
-	}
-	return c.handler(f, a)
-}
-
-// completeShareWait runs the system call of the thread in slot again after its share's reply.
-func completeShareWait(f *machine.Frame, slot int32) {
-	t := &core.Threads[slot]
-	var a machine.SyscallArgs
-	machine.SysArgs(f, &a)
-	beginFiles(slot)
-	ret, done := rerunSyscall(f, t.SysNr, a)
-	if endFiles(f, slot, ret, done, true) {
-		machine.SetSysRet(f, ret)
-	}
 }

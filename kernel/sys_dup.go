@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/machine"
 )
@@ -16,18 +17,18 @@ const (
 )
 
 func sysDupImpl(old int) uint64 {
-	r, errno := fds.Dup(old, 0, false)
+	r, errno := core.FDs.Dup(old, 0, false)
 	return abi.ErrnoOr(errno, uint64(r))
 }
 
 // sysDup3Impl replaces new with a descriptor of old's file, releasing the file new was the last
 // descriptor of.
 func sysDup3Impl(old, new, flags int) uint64 {
-	rp, readsPipe := fds.PipeFor(new, false)
-	wp, writesPipe := fds.PipeFor(new, true)
-	sock, _, isSocket := fds.Socket(new)
+	rp, readsPipe := core.FDs.PipeFor(new, false)
+	wp, writesPipe := core.FDs.PipeFor(new, true)
+	sock, _, isSocket := core.FDs.Socket(new)
 	key, d, isFile := locksBeforeClose(new)
-	r, last, errno := fds.Dup3(old, new, flags)
+	r, last, errno := core.FDs.Dup3(old, new, flags)
 	if isFile && errno == 0 {
 		locksAfterClose(key, d, last != (fs.Node{}))
 	}
@@ -48,7 +49,7 @@ func sysDup3Impl(old, new, flags int) uint64 {
 // sysDup2Impl is dup3 but for old == new, which dup2 allows: it returns new if old is open.
 func sysDup2Impl(old, new int) uint64 {
 	if old == new {
-		if fds.Kind(old) == 0 {
+		if core.FDs.Kind(old) == 0 {
 			return abi.Neg(abi.EBADF)
 		}
 		return uint64(new)
@@ -61,9 +62,9 @@ func sysFcntlImpl(f *machine.Frame, n, cmd int, arg uintptr) (uint64, bool) {
 	case fGetlk, fSetlk, fSetlkw, fOFDGetlk, fOFDSetlk, fOFDSetlkw:
 		return sysFcntlLockImpl(f, n, cmd, arg)
 	case fDupfd, fDupfdCloexec:
-		r, errno := fds.Dup(n, int(int32(arg)), cmd == fDupfdCloexec)
+		r, errno := core.FDs.Dup(n, int(int32(arg)), cmd == fDupfdCloexec)
 		return abi.ErrnoOr(errno, uint64(r)), true
 	}
-	r, errno := fds.Fcntl(n, cmd, arg)
+	r, errno := core.FDs.Fcntl(n, cmd, arg)
 	return abi.ErrnoOr(errno, uint64(r)), true
 }

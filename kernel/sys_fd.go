@@ -15,17 +15,12 @@ import (
 // epoll instance watching one eventfd, and os.Pipe's ends; time.Sleep and timers block in
 // epoll_pwait.
 
-var fds fd.Table
-
 const maxEpollBatch = 64
 
-var (
-	epollBuf [maxEpollBatch]fd.Event
-	watchBuf [fd.MaxFDs]int32
-)
+var epollBuf [maxEpollBatch]fd.Event
 
 func sysWriteFD(n int, buf, count uintptr) uint64 {
-	switch fds.Kind(n) {
+	switch core.FDs.Kind(n) {
 	case fd.KindConsole:
 		b, ok := core.UserBytes(buf, count, false)
 		if !ok {
@@ -41,10 +36,10 @@ func sysWriteFD(n int, buf, count uintptr) uint64 {
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
-		if errno := fds.EventfdWrite(n, v); errno != 0 {
+		if errno := core.FDs.EventfdWrite(n, v); errno != 0 {
 			return abi.Neg(errno)
 		}
-		wakeFDWaiters(n)
+		core.WakeFDWaiters(n)
 		return 8
 	case fd.KindFile:
 		return sysWriteFile(n, buf, count)
@@ -70,33 +65,20 @@ func eventfdRead(n int, buf uintptr) (ret uint64, done bool) {
 	if !ok {
 		return abi.Neg(abi.EFAULT), true
 	}
-	v, errno := fds.EventfdRead(n)
+	v, errno := core.FDs.EventfdRead(n)
 	switch {
-	case errno == abi.EAGAIN && !fds.Nonblocking(n):
+	case errno == abi.EAGAIN && !core.FDs.Nonblocking(n):
 		return 0, false
 	case errno != 0:
 		return abi.Neg(errno), true
 	}
 	binary.LittleEndian.PutUint64(b, v)
-	wakeFDWaiters(n) // writability (EPOLLOUT) may have changed
+	core.WakeFDWaiters(n) // writability (EPOLLOUT) may have changed
 	return 8, true
 }
 
-// wakeFDWaiters wakes the threads waiting on fd n itself (blocking eventfd reads) and in every
-// epoll instance that watches it, after its readiness may have changed.
-func wakeFDWaiters(n int) {
-	core.FutexWake(core.FDKey(n), core.MaxThreads)
-	if pollWaiters > 0 {
-		core.FutexWake(core.PollKey, core.MaxThreads) // pollers scan again
-	}
-	k := fds.Watchers(n, watchBuf[:])
-	for i := 0; i < k; i++ {
-		core.FutexWake(core.FDKey(int(watchBuf[i])), core.MaxThreads)
-	}
-}
-
 func sysReadFD(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
-	switch fds.Kind(n) {
+	switch core.FDs.Kind(n) {
 	case fd.KindConsole:
 		return consoleCall(f, n, false, buf, count)
 	case fd.KindEventfd, fd.KindTimerfd:
@@ -138,10 +120,10 @@ func sysEpollCtlImpl(epfd, op, target int, evAddr uintptr) uint64 {
 		}
 		ev, _ = fd.GetEvent(b, machine.EpollPacked)
 	}
-	if errno := fds.EpollCtl(epfd, op, target, ev); errno != 0 {
+	if errno := core.FDs.EpollCtl(epfd, op, target, ev); errno != 0 {
 		return abi.Neg(errno)
 	}
-	wakeFDWaiters(epfd) // the new watch may be ready already
+	core.WakeFDWaiters(epfd) // the new watch may be ready already
 	return 0
 }
 
@@ -212,7 +194,7 @@ func epollCollect(epfd int, events uintptr, max int) (int, int) {
 	if max > maxEpollBatch {
 		max = maxEpollBatch
 	}
-	n, errno := fds.EpollReady(epfd, epollBuf[:max])
+	n, errno := core.FDs.EpollReady(epfd, epollBuf[:max])
 	if errno != 0 || n == 0 {
 		return 0, errno
 	}

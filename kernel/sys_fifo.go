@@ -23,7 +23,7 @@ const errTTY = -2
 // openFIFO opens FIFO n with open's flags; done is false while the thread waits for the other
 // end.
 func openFIFO(f *machine.Frame, n vfs.Node, flags int) (uint64, bool) {
-	fd, p, partner, wait, errno := fds.OpenFIFO(fileKey(n), flags)
+	fd, p, partner, wait, errno := core.FDs.OpenFIFO(fileKey(n), flags)
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
@@ -42,7 +42,7 @@ func openFIFO(f *machine.Frame, n vfs.Node, flags int) (uint64, bool) {
 // since it started waiting, or waits again.
 func completeFIFOWait(f *machine.Frame, slot int32) {
 	t := &core.Threads[slot]
-	opens, ok := fds.FIFOPartnerOpens(int(t.WaitFD))
+	opens, ok := core.FDs.FIFOPartnerOpens(int(t.WaitFD))
 	if !ok {
 		machine.SetSysRet(f, abi.Neg(abi.EBADF)) // another thread closed the descriptor under the open
 		return
@@ -57,7 +57,7 @@ func completeFIFOWait(f *machine.Frame, slot int32) {
 
 // abandonFIFOOpen closes the descriptor of an open a signal interrupted.
 func abandonFIFOOpen(slot int32) {
-	if _, ok := fds.FIFOPartnerOpens(int(core.Threads[slot].WaitFD)); ok {
+	if _, ok := core.FDs.FIFOPartnerOpens(int(core.Threads[slot].WaitFD)); ok {
 		closeFD(int(core.Threads[slot].WaitFD))
 	}
 }

@@ -16,10 +16,6 @@ import (
 // the checks on the descriptor that Linux makes before the file system is asked (the access
 // mode, O_PATH) and the character devices served here (package fs's device semantics).
 
-// maxRW is the most bytes one read or write moves, as Linux's MAX_RW_COUNT (INT_MAX rounded
-// down to a page).
-const maxRW = 0x7fff_f000
-
 // maxDirents bounds the buffer one getdents64 fills: a shorter read is allowed, and only the
 // pages it can fill are made present.
 const maxDirents = 64 << 10
@@ -37,9 +33,9 @@ func canWrite(f *fd.File) bool {
 // fileOf returns the open file of descriptor n for the calls that need one: EBADF if n is not
 // open or names a file only (O_PATH); other kinds of descriptor are notFile.
 func fileOf(n int, notFile int) (*fd.File, int) {
-	f, ok := fds.File(n)
+	f, ok := core.FDs.File(n)
 	switch {
-	case !ok && fds.Kind(n) == fd.KindNone:
+	case !ok && core.FDs.Kind(n) == fd.KindNone:
 		return nil, abi.EBADF
 	case !ok:
 		return nil, notFile
@@ -60,7 +56,7 @@ func fileRead(f *fd.File, off int64, buf, count uintptr) (n int, seekable bool, 
 	case !core.AccessOK(buf, count): // as Linux's vfs_read, before anything is looked at
 		return 0, false, abi.EFAULT
 	}
-	count = min(count, maxRW)
+	count = min(count, core.MaxRW)
 	st, errno := readStat(f.Node)
 	if errno != 0 {
 		return 0, false, errno
@@ -89,7 +85,7 @@ func fileRead(f *fd.File, off int64, buf, count uintptr) (n int, seekable bool, 
 	if count > 0 && len(dst) == 0 {
 		return 0, true, abi.EFAULT
 	}
-	n, errno = rootNS.Read(f.Node, off, dst, fsNow())
+	n, errno = core.RootNS.Read(f.Node, off, dst, core.FSNow())
 	return n, true, errno
 }
 
@@ -99,10 +95,10 @@ func fileRead(f *fd.File, off int64, buf, count uintptr) (n int, seekable bool, 
 // time), and the host's reply says how much there was. A file of /proc has no size (stat says
 // 0, as Linux's): its contents are made as it is read.
 func readStat(n vfs.Node) (fs.Stat, int) {
-	if rootNS.Remote(n) || rootNS.Proc(n) {
-		return fs.Stat{Mode: rootNS.Mode(n), Size: math.MaxInt64}, 0
+	if core.RootNS.Remote(n) || core.RootNS.Proc(n) {
+		return fs.Stat{Mode: core.RootNS.Mode(n), Size: math.MaxInt64}, 0
 	}
-	return rootNS.Stat(n)
+	return core.RootNS.Stat(n)
 }
 
 // charDeviceRead reads from character device rdev: /dev/null at its end without looking at buf.
@@ -134,12 +130,12 @@ func fileWrite(f *fd.File, off int64, buf, count uintptr) (n int, end int64, see
 	case !core.AccessOK(buf, count): // as Linux's vfs_write
 		return 0, 0, false, abi.EFAULT
 	}
-	count = min(count, maxRW)
+	count = min(count, core.MaxRW)
 	// The size matters only to O_APPEND: a shared directory's file is not asked for it
 	// otherwise (readStat says why).
-	st := fs.Stat{Mode: rootNS.Mode(f.Node)}
-	if !rootNS.Remote(f.Node) || f.Flags&fs.O_APPEND != 0 {
-		if st, errno = rootNS.Stat(f.Node); errno != 0 {
+	st := fs.Stat{Mode: core.RootNS.Mode(f.Node)}
+	if !core.RootNS.Remote(f.Node) || f.Flags&fs.O_APPEND != 0 {
+		if st, errno = core.RootNS.Stat(f.Node); errno != 0 {
 			return 0, 0, false, errno
 		}
 	}
@@ -161,7 +157,7 @@ func fileWrite(f *fd.File, off int64, buf, count uintptr) (n int, end int64, see
 	if count > 0 && len(src) == 0 {
 		return 0, 0, true, abi.EFAULT
 	}
-	n, errno = rootNS.Write(&fsPages, f.Node, off, src, false, fsNow())
+	n, errno = core.RootNS.Write(&core.FSPages, f.Node, off, src, false, core.FSNow())
 	return n, off + int64(n), true, errno
 }
 
@@ -223,44 +219,6 @@ func sysPwriteImpl(n int, buf, count uintptr, off int64) uint64 {
 	return abi.ErrnoOr(errno, uint64(got))
 }
 
-// iovecs: struct iovec is two 8-byte words, base and length; a call takes at most UIO_MAXIOV.
-const (
-	iovecSize = 16
-	uioMaxIOV = 1024
-)
-
-// importIovec reads and checks the iovec array of cnt entries at iov as Linux's import_iovec:
-// more than UIO_MAXIOV entries EINVAL, an array it cannot read EFAULT, any length negative as an
-// ssize_t EINVAL, then any buffer not wholly in the user half EFAULT (access_ok; one lone buffer
-// is checked for the length a call moves at most, maxRW). The buffers' pages are not touched: a
-// call faults on them only when it moves bytes there. It returns the array's bytes, which must
-// not outlive the system call, and the sum of the lengths.
-func importIovec(iov, cnt uintptr) (vec []byte, total uint64, errno int) {
-	if cnt > uioMaxIOV {
-		return nil, 0, abi.EINVAL
-	}
-	vec, ok := core.UserBytes(iov, cnt*iovecSize, false)
-	if !ok {
-		return nil, 0, abi.EFAULT
-	}
-	for i := uintptr(0); i < cnt; i++ {
-		if int64(le64(vec[i*iovecSize+8:])) < 0 {
-			return nil, 0, abi.EINVAL
-		}
-	}
-	for i := uintptr(0); i < cnt; i++ {
-		base, size := uintptr(le64(vec[i*iovecSize:])), uintptr(le64(vec[i*iovecSize+8:]))
-		total += uint64(size)
-		if cnt == 1 {
-			size = min(size, maxRW)
-		}
-		if !core.AccessOK(base, size) {
-			return nil, 0, abi.EFAULT
-		}
-	}
-	return vec, total, 0
-}
-
 // vectorIO is readv, writev, preadv and pwritev: the buffers of the iovec array at iov in turn,
 // through one read or write each, stopping at the first that moves fewer bytes than it asked.
 // pos < 0 means the file position (readv, writev), which moves; else the offset to start at.
@@ -270,7 +228,7 @@ func importIovec(iov, cnt uintptr) (vec []byte, total uint64, errno int) {
 func vectorIO(n int, iov uintptr, cnt int, pos int64, write bool) uint64 {
 	// The descriptor and its access mode before the iovecs, as Linux's vfs_readv and
 	// vfs_writev.
-	console := fds.Kind(n) == fd.KindConsole && pos < 0 && write // readv: consoleCall
+	console := core.FDs.Kind(n) == fd.KindConsole && pos < 0 && write // readv: consoleCall
 	var f *fd.File
 	if !console {
 		notFile := abi.EINVAL
@@ -288,13 +246,13 @@ func vectorIO(n int, iov uintptr, cnt int, pos int64, write bool) uint64 {
 	if cnt < 0 {
 		return abi.Neg(abi.EINVAL)
 	}
-	vec, total, errno := importIovec(iov, uintptr(cnt))
+	vec, total, errno := core.ImportIovec(iov, uintptr(cnt))
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
 	if console {
 		for i := 0; i < cnt; i++ {
-			b, ok := core.UserBytes(uintptr(le64(vec[i*iovecSize:])), uintptr(le64(vec[i*iovecSize+8:])), false)
+			b, ok := core.UserBytes(uintptr(core.LE64(vec[i*core.IovecSize:])), uintptr(core.LE64(vec[i*core.IovecSize+8:])), false)
 			if !ok {
 				return abi.Neg(abi.EFAULT)
 			}
@@ -308,8 +266,8 @@ func vectorIO(n int, iov uintptr, cnt int, pos int64, write bool) uint64 {
 	}
 	var done uint64
 	for i := 0; i < cnt; i++ {
-		base, size := uintptr(le64(vec[i*iovecSize:])), uintptr(le64(vec[i*iovecSize+8:]))
-		size = min(size, uintptr(maxRW-done))
+		base, size := uintptr(core.LE64(vec[i*core.IovecSize:])), uintptr(core.LE64(vec[i*core.IovecSize+8:]))
+		size = min(size, uintptr(core.MaxRW-done))
 		var got int
 		var seekable bool
 		if write {
@@ -330,16 +288,11 @@ func vectorIO(n int, iov uintptr, cnt int, pos int64, write bool) uint64 {
 		if pos < 0 && seekable {
 			f.Pos = off
 		}
-		if uintptr(got) < size || done >= maxRW {
+		if uintptr(got) < size || done >= core.MaxRW {
 			break
 		}
 	}
 	return done
-}
-
-func le64(b []byte) uint64 {
-	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
 // Whence values of lseek (linux/fs.h).
@@ -359,10 +312,10 @@ const (
 func sysLseekImpl(n int, off int64, whence int) uint64 {
 	// As Linux: whence is checked before the descriptor's kind; eventfds, epoll instances and
 	// timerfds "seek" without moving (noop_llseek: their position, always 0).
-	if fds.Kind(n) != fd.KindNone && uint32(whence) > seekHole {
+	if core.FDs.Kind(n) != fd.KindNone && uint32(whence) > seekHole {
 		return abi.Neg(abi.EINVAL)
 	}
-	switch fds.Kind(n) {
+	switch core.FDs.Kind(n) {
 	case fd.KindEventfd, fd.KindEpoll, fd.KindTimerfd:
 		return 0
 	}
@@ -370,7 +323,7 @@ func sysLseekImpl(n int, off int64, whence int) uint64 {
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	st, errno := rootNS.Stat(f.Node)
+	st, errno := core.RootNS.Stat(f.Node)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
@@ -386,7 +339,7 @@ func sysLseekImpl(n int, off int64, whence int) uint64 {
 			pos = addPos(f.Pos, off)
 		}
 	default:
-		proc := rootNS.Proc(f.Node)
+		proc := core.RootNS.Proc(f.Node)
 		switch {
 		case whence == seekSet:
 			pos = off
@@ -430,7 +383,7 @@ func sysGetdents64Impl(n int, dirp, count uintptr) uint64 {
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	if st, errno := rootNS.Stat(f.Node); errno != 0 || st.Mode&fs.S_IFMT != fs.S_IFDIR {
+	if st, errno := core.RootNS.Stat(f.Node); errno != 0 || st.Mode&fs.S_IFMT != fs.S_IFDIR {
 		return abi.Neg(max(errno, abi.ENOTDIR))
 	}
 	// Linux copies the records one by one: a buffer that runs into unmapped memory gets the
@@ -441,10 +394,10 @@ func sysGetdents64Impl(n int, dirp, count uintptr) uint64 {
 	if p > 0 {
 		dst = machine.BytesAt(dirp, p)
 	}
-	got, next, errno := rootNS.ReadDir(f.Node, uint64(f.Pos), dst, fsNow())
+	got, next, errno := core.RootNS.ReadDir(f.Node, uint64(f.Pos), dst, core.FSNow())
 	if errno == abi.EINVAL && p < want {
 		// The first record does not fit in the mapped part: would it in count?
-		if _, _, e := rootNS.ReadDir(f.Node, uint64(f.Pos), direntProbe[:min(want, uintptr(len(direntProbe)))], fsNow()); e == 0 {
+		if _, _, e := core.RootNS.ReadDir(f.Node, uint64(f.Pos), direntProbe[:min(want, uintptr(len(direntProbe)))], core.FSNow()); e == 0 {
 			errno = abi.EFAULT
 		}
 	}
@@ -459,18 +412,18 @@ func sysGetdents64Impl(n int, dirp, count uintptr) uint64 {
 // kinds what Linux shows of their inodes: the console a character device (as /dev/console, 5:1),
 // eventfds, epoll instances and the trace ports anonymous inodes (mode 0600, no type).
 func descStat(n int) (fs.Stat, int) {
-	if f, ok := fds.File(n); ok {
-		return rootNS.Stat(f.Node)
+	if f, ok := core.FDs.File(n); ok {
+		return core.RootNS.Stat(f.Node)
 	}
-	switch fds.Kind(n) {
+	switch core.FDs.Kind(n) {
 	case fd.KindNone:
 		return fs.Stat{}, abi.EBADF
 	case fd.KindConsole:
 		return fs.Stat{Dev: fs.Mkdev(0, 5), Ino: 1, Mode: fs.S_IFCHR | 0o620, Nlink: 1, Rdev: fs.Mkdev(5, 1), Blksize: 1024}, 0
 	case fd.KindPipe: // on Linux's pipefs (0:12), an inode per pipe, as /proc's fd links name it
-		return fs.Stat{Dev: fs.Mkdev(0, 12), Ino: fds.Inode(n), Mode: fs.S_IFIFO | 0o600, Nlink: 1, Blksize: 4096}, 0
+		return fs.Stat{Dev: fs.Mkdev(0, 12), Ino: core.FDs.Inode(n), Mode: fs.S_IFIFO | 0o600, Nlink: 1, Blksize: 4096}, 0
 	case fd.KindSocket, fd.KindPair: // on Linux's sockfs (0:8), an inode per socket
-		return fs.Stat{Dev: fs.Mkdev(0, 8), Ino: fds.Inode(n), Mode: fs.S_IFSOCK | 0o777, Nlink: 1, Blksize: 4096}, 0
+		return fs.Stat{Dev: fs.Mkdev(0, 8), Ino: core.FDs.Inode(n), Mode: fs.S_IFSOCK | 0o777, Nlink: 1, Blksize: 4096}, 0
 	}
 	return fs.Stat{Dev: fs.Mkdev(0, 14), Ino: 1, Mode: 0o600, Nlink: 1, Blksize: 4096}, 0
 }
@@ -512,14 +465,14 @@ func sysFtruncateImpl(n int, size int64) uint64 {
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	st, errno := rootNS.Stat(f.Node)
+	st, errno := core.RootNS.Stat(f.Node)
 	switch {
 	case errno != 0:
 		return abi.Neg(errno)
 	case !canWrite(f) || st.Mode&fs.S_IFMT != fs.S_IFREG:
 		return abi.Neg(abi.EINVAL)
 	}
-	return abi.ErrnoOr(rootNS.Ftruncate(&fsPages, f.Node, size, fsNow()), 0)
+	return abi.ErrnoOr(core.RootNS.Ftruncate(&core.FSPages, f.Node, size, core.FSNow()), 0)
 }
 
 // sysFsyncImpl is fsync and fdatasync: files live in memory, so there is nothing to write back;
@@ -533,8 +486,8 @@ func sysFsyncImpl(n int) uint64 {
 // Linux's checks (flags, a negative offset or length, a range past the largest offset: EINVAL;
 // a descriptor that is no file: ESPIPE).
 func sysSyncFileRangeImpl(n int, off, nbytes int64, flags uint32) uint64 {
-	const valid = 1 | 2 | 4         // SYNC_FILE_RANGE_WAIT_BEFORE, _WRITE, _WAIT_AFTER
-	if fds.Kind(n) == fd.KindNone { // the descriptor first, as Linux
+	const valid = 1 | 2 | 4              // SYNC_FILE_RANGE_WAIT_BEFORE, _WRITE, _WAIT_AFTER
+	if core.FDs.Kind(n) == fd.KindNone { // the descriptor first, as Linux
 		return abi.Neg(abi.EBADF)
 	}
 	if flags&^valid != 0 || off < 0 || nbytes < 0 || off+nbytes < off {
@@ -552,17 +505,17 @@ func sysFchmodImpl(n int, mode uint32) uint64 {
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	at := vfs.At{Root: rootNS.Root(), Dir: f.Node}
-	return abi.ErrnoOr(rootNS.Chmod(at, nil, mode, fs.AT_EMPTY_PATH, fsNow()), 0)
+	at := vfs.At{Root: core.RootNS.Root(), Dir: f.Node}
+	return abi.ErrnoOr(core.RootNS.Chmod(at, nil, mode, fs.AT_EMPTY_PATH, core.FSNow()), 0)
 }
 
 // sysFchownImpl: the program is root and files have no owner but root, so a change of owner is
 // accepted and changes nothing.
 func sysFchownImpl(n int) uint64 {
-	if fds.Kind(n) == fd.KindNone {
+	if core.FDs.Kind(n) == fd.KindNone {
 		return abi.Neg(abi.EBADF)
 	}
-	if f, ok := fds.File(n); ok && f.Flags&fs.O_PATH != 0 {
+	if f, ok := core.FDs.File(n); ok && f.Flags&fs.O_PATH != 0 {
 		return abi.Neg(abi.EBADF)
 	}
 	return 0
@@ -570,7 +523,7 @@ func sysFchownImpl(n int) uint64 {
 
 // putStatfs copies the statistics of n's file system to user memory.
 func putStatfs(buf uintptr, n vfs.Node) int {
-	st, errno := rootNS.Statfs(n)
+	st, errno := core.RootNS.Statfs(n)
 	if errno != 0 {
 		return errno
 	}
@@ -578,7 +531,7 @@ func putStatfs(buf uintptr, n vfs.Node) int {
 	if !ok {
 		return abi.EFAULT
 	}
-	dev := rootNS.Dev(n)
+	dev := core.RootNS.Dev(n)
 	fs.PutStatfs(b, &st, uint64(fs.Major(dev))<<32|uint64(fs.Minor(dev)))
 	return 0
 }
@@ -586,9 +539,9 @@ func putStatfs(buf uintptr, n vfs.Node) int {
 // sysFstatfsImpl reports the file system of an open file (O_PATH too); other descriptors are
 // EINVAL.
 func sysFstatfsImpl(n int, buf uintptr) uint64 {
-	f, ok := fds.File(n)
+	f, ok := core.FDs.File(n)
 	if !ok {
-		if fds.Kind(n) == fd.KindNone {
+		if core.FDs.Kind(n) == fd.KindNone {
 			return abi.Neg(abi.EBADF)
 		}
 		return abi.Neg(abi.EINVAL)
@@ -598,21 +551,21 @@ func sysFstatfsImpl(n int, buf uintptr) uint64 {
 
 // sysFchdirImpl makes an open directory (O_PATH too) the working directory.
 func sysFchdirImpl(n int) uint64 {
-	f, ok := fds.File(n)
+	f, ok := core.FDs.File(n)
 	if !ok {
-		if fds.Kind(n) == fd.KindNone {
+		if core.FDs.Kind(n) == fd.KindNone {
 			return abi.Neg(abi.EBADF)
 		}
 		return abi.Neg(abi.ENOTDIR)
 	}
-	st, errno := rootNS.Stat(f.Node)
+	st, errno := core.RootNS.Stat(f.Node)
 	switch {
 	case errno != 0:
 		return abi.Neg(errno)
 	case st.Mode&fs.S_IFMT != fs.S_IFDIR:
 		return abi.Neg(abi.ENOTDIR)
 	}
-	return abi.ErrnoOr(setCwd(f.Node, rootNS.Acquire(f.Node)), 0)
+	return abi.ErrnoOr(setCwd(f.Node, core.RootNS.Acquire(f.Node)), 0)
 }
 
 // setCwd makes n, whose reference the caller took (errno 0), the working directory.
@@ -627,12 +580,12 @@ func setCwd(n vfs.Node, errno int) int {
 
 // closeFD closes descriptor n, releasing its file's node when it was the last descriptor.
 func closeFD(n int) uint64 {
-	rp, readsPipe := fds.PipeFor(n, false)
-	wp, writesPipe := fds.PipeFor(n, true)
-	sock, _, isSocket := fds.Socket(n)
+	rp, readsPipe := core.FDs.PipeFor(n, false)
+	wp, writesPipe := core.FDs.PipeFor(n, true)
+	sock, _, isSocket := core.FDs.Socket(n)
 	closeTimerfd(n)
 	key, d, isFile := locksBeforeClose(n)
-	last, errno := fds.Close(n)
+	last, errno := core.FDs.Close(n)
 	if isFile {
 		locksAfterClose(key, d, last != (fs.Node{}))
 	}

@@ -68,7 +68,7 @@ func sysSysinfoImpl(addr uintptr) uint64 {
 	st := core.Frames.Stats()
 	binary.LittleEndian.PutUint64(b[sysinfoTotalRAM:], uint64(st.Total)*core.PageSize)
 	binary.LittleEndian.PutUint64(b[sysinfoFreeRAM:], uint64(st.Free)*core.PageSize)
-	binary.LittleEndian.PutUint64(b[sysinfoShared:], rootNS.MemPages()*core.PageSize) // tmpfs counts as shared, as Linux's shmem
+	binary.LittleEndian.PutUint64(b[sysinfoShared:], core.RootNS.MemPages()*core.PageSize) // tmpfs counts as shared, as Linux's shmem
 	binary.LittleEndian.PutUint16(b[sysinfoProcs:], uint16(core.Live))
 	binary.LittleEndian.PutUint32(b[sysinfoMemUnit:], 1)
 	return 0

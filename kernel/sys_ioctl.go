@@ -34,11 +34,11 @@ import (
 var conWinsize termios.Winsize
 
 func sysIoctlImpl(f *machine.Frame, n int, req uint32, arg uintptr) (uint64, bool) {
-	kind := fds.Kind(n)
+	kind := core.FDs.Kind(n)
 	if kind == fd.KindNone {
 		return abi.Neg(abi.EBADF), true
 	}
-	if file, ok := fds.File(n); ok && file.Flags&fs.O_PATH != 0 {
+	if file, ok := core.FDs.File(n); ok && file.Flags&fs.O_PATH != 0 {
 		return abi.Neg(abi.EBADF), true
 	}
 	switch req {
@@ -47,7 +47,7 @@ func sysIoctlImpl(f *machine.Frame, n int, req uint32, arg uintptr) (uint64, boo
 		if req == termios.FIOCLEX {
 			cloexec = fd.FD_CLOEXEC
 		}
-		_, errno := fds.Fcntl(n, fd.F_SETFD, cloexec)
+		_, errno := core.FDs.Fcntl(n, fd.F_SETFD, cloexec)
 		return abi.ErrnoOr(errno, 0), true
 	case termios.FIONBIO:
 		on, ok := core.ReadUser32(arg)
@@ -69,11 +69,11 @@ func sysIoctlImpl(f *machine.Frame, n int, req uint32, arg uintptr) (uint64, boo
 			return r, true
 		}
 	}
-	if file, ok := fds.File(n); ok {
-		if st, errno := rootNS.Stat(file.Node); errno == 0 && st.Mode&fs.S_IFMT == fs.S_IFCHR && fs.IsRandomDevice(st.Rdev) {
+	if file, ok := core.FDs.File(n); ok {
+		if st, errno := core.RootNS.Stat(file.Node); errno == 0 && st.Mode&fs.S_IFMT == fs.S_IFCHR && fs.IsRandomDevice(st.Rdev) {
 			return randomIoctl(req, arg), true
 		}
-		if clone, ok := rootNS.NamespaceType(file.Node); ok {
+		if clone, ok := core.RootNS.NamespaceType(file.Node); ok {
 			return nsIoctl(file, clone, req, arg), true
 		}
 	}
@@ -125,7 +125,7 @@ func randomIoctl(req uint32, arg uintptr) uint64 {
 
 // setNonblock sets or clears descriptor n's O_NONBLOCK, as fcntl's F_SETFL would.
 func setNonblock(n int, on bool) uint64 {
-	fl, errno := fds.Fcntl(n, fd.F_GETFL, 0)
+	fl, errno := core.FDs.Fcntl(n, fd.F_GETFL, 0)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
@@ -134,7 +134,7 @@ func setNonblock(n int, on bool) uint64 {
 	} else {
 		fl &^= fd.O_NONBLOCK
 	}
-	_, errno = fds.Fcntl(n, fd.F_SETFL, uintptr(fl))
+	_, errno = core.FDs.Fcntl(n, fd.F_SETFL, uintptr(fl))
 	return abi.ErrnoOr(errno, 0)
 }
 
@@ -142,8 +142,8 @@ func ioctlFIONREAD(f *machine.Frame, n int, kind fd.Kind, arg uintptr) (uint64, 
 	var count int64
 	switch kind {
 	case fd.KindFile:
-		file, _ := fds.File(n)
-		st, errno := rootNS.Stat(file.Node)
+		file, _ := core.FDs.File(n)
+		st, errno := core.RootNS.Stat(file.Node)
 		if errno != 0 {
 			return abi.Neg(errno), true
 		}
@@ -152,7 +152,7 @@ func ioctlFIONREAD(f *machine.Frame, n int, kind fd.Kind, arg uintptr) (uint64, 
 		}
 		count = st.Size - file.Pos // negative past the end, as Linux's
 	case fd.KindPipe, fd.KindPair:
-		k, _ := fds.Buffered(n)
+		k, _ := core.FDs.Buffered(n)
 		count = int64(k)
 	case fd.KindConsole:
 		count = int64(conIn.Len())
@@ -190,7 +190,7 @@ func consoleIoctl(req uint32, arg uintptr) uint64 {
 			if conIn.Discard(conIn.Len()) {
 				consoleResume()
 			}
-			fds.SetConsoleInput(conIn.Readable(), false)
+			core.FDs.SetConsoleInput(conIn.Readable(), false)
 		}
 		return 0
 	case termios.TIOCGWINSZ:

@@ -56,7 +56,7 @@ func sysFcntlLockImpl(f *machine.Frame, n, cmd int, arg uintptr) (uint64, bool) 
 		return abi.Neg(abi.EFAULT), true
 	}
 	ltype, whence := binary.LittleEndian.Uint16(b[0:]), int16(binary.LittleEndian.Uint16(b[2:]))
-	start, length := int64(le64(b[8:])), int64(le64(b[16:]))
+	start, length := int64(core.LE64(b[8:])), int64(core.LE64(b[16:]))
 	pid := int32(binary.LittleEndian.Uint32(b[24:]))
 	ofd := cmd >= fOFDGetlk
 	if ofd && pid != 0 {
@@ -70,7 +70,7 @@ func sysFcntlLockImpl(f *machine.Frame, n, cmd int, arg uintptr) (uint64, bool) 
 	case seekCur:
 		start = addPos(file.Pos, start)
 	case seekEnd:
-		st, errno := rootNS.Stat(file.Node)
+		st, errno := core.RootNS.Stat(file.Node)
 		if errno != 0 {
 			return abi.Neg(errno), true
 		}
@@ -94,7 +94,7 @@ func sysFcntlLockImpl(f *machine.Frame, n, cmd int, arg uintptr) (uint64, bool) 
 			return abi.Neg(abi.EINVAL), true
 		}
 	}
-	d, _ := fds.Description(n)
+	d, _ := core.FDs.Description(n)
 	l := filelock.Lock{File: fileKey(file.Node), Start: start, End: end, Owner: filelock.ProcessOwner, Type: filelock.Type(ltype)}
 	if ofd {
 		l.Owner = ownerOf(d)
@@ -157,7 +157,7 @@ func sysFlockImpl(f *machine.Frame, n int, op int) (uint64, bool) {
 	default:
 		return abi.Neg(abi.EINVAL), true
 	}
-	d, _ := fds.Description(n)
+	d, _ := core.FDs.Description(n)
 	l.Owner = ownerOf(d)
 	return setLock(f, l, op&lockNB == 0)
 }
@@ -196,11 +196,11 @@ func fileKey(n fs.Node) uint64 { return uint64(n.FS)<<32 | uint64(n.Ino) }
 // locksBeforeClose notes what closing descriptor n concerns of the lock table: its file and
 // description, if it is a file's.
 func locksBeforeClose(n int) (key uint64, d int, ok bool) {
-	file, isFile := fds.File(n)
+	file, isFile := core.FDs.File(n)
 	if !isFile {
 		return 0, 0, false
 	}
-	d, _ = fds.Description(n)
+	d, _ = core.FDs.Description(n)
 	return fileKey(file.Node), d, true
 }
 

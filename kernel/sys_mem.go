@@ -39,7 +39,7 @@ func sysMmapImpl(addr, length uintptr, prot, flags uint32, fd int32, off uint64)
 	if off&(core.PageSize-1) != 0 {
 		return abi.Neg(abi.EINVAL)
 	}
-	if flags&mapAnonymous == 0 && fds.Kind(int(fd)) == 0 {
+	if flags&mapAnonymous == 0 && core.FDs.Kind(int(fd)) == 0 {
 		return abi.Neg(abi.EBADF)
 	}
 	// Linux's order (mm/mmap.c): the length, then the address, then the mapping's type; the

@@ -34,7 +34,7 @@ func openPath(dirfd int32, pathAddr uintptr, flags int, mode uint32) (ret uint64
 	if errno != 0 {
 		return abi.Neg(errno), fifo
 	}
-	if fds.Full() {
+	if core.FDs.Full() {
 		return abi.Neg(abi.EMFILE), fifo
 	}
 	at, errno := pathAt(dirfd, path, false)
@@ -44,9 +44,9 @@ func openPath(dirfd int32, pathAddr uintptr, flags int, mode uint32) (ret uint64
 	if errno != 0 {
 		return abi.Neg(errno), fifo
 	}
-	n, _, errno := rootNS.Open(&fsPages, at, path, flags, mode&^umask, fsNow())
+	n, _, errno := core.RootNS.Open(&core.FSPages, at, path, flags, mode&^umask, core.FSNow())
 	if errno == fs.EFDLINK {
-		return reopenDescriptor(rootNS.FDLink(), flags), fifo
+		return reopenDescriptor(core.RootNS.FDLink(), flags), fifo
 	}
 	if errno != 0 {
 		return abi.Neg(errno), fifo
@@ -57,7 +57,7 @@ func openPath(dirfd int32, pathAddr uintptr, flags int, mode uint32) (ret uint64
 			return 0, n
 		}
 		if errno == errTTY {
-			r, errno := fds.OpenConsole(flags)
+			r, errno := core.FDs.OpenConsole(flags)
 			return abi.ErrnoOr(errno, uint64(r)), fifo
 		}
 		return abi.Neg(errno), fifo
@@ -66,7 +66,7 @@ func openPath(dirfd int32, pathAddr uintptr, flags int, mode uint32) (ret uint64
 	if flags&fs.O_PATH != 0 {
 		fdFlags &= fs.O_PATH | fs.O_DIRECTORY | fs.O_NOFOLLOW | fs.O_CLOEXEC // as Linux keeps them
 	}
-	r, errno := fds.OpenFile(n, fdFlags)
+	r, errno := core.FDs.OpenFile(n, fdFlags)
 	if errno != 0 {
 		releaseNode(n)
 		return abi.Neg(errno), fifo
@@ -80,7 +80,7 @@ func openable(n vfs.Node, flags int) int {
 	if flags&fs.O_PATH != 0 {
 		return 0
 	}
-	st, errno := rootNS.Stat(n)
+	st, errno := core.RootNS.Stat(n)
 	if errno != 0 {
 		return errno
 	}
@@ -105,7 +105,7 @@ func sysMkdiratImpl(dirfd int32, pathAddr uintptr, mode uint32) uint64 {
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return abi.ErrnoOr(rootNS.Mkdir(&fsPages, at, path, mode&^umask, fsNow()), 0)
+	return abi.ErrnoOr(core.RootNS.Mkdir(&core.FSPages, at, path, mode&^umask, core.FSNow()), 0)
 }
 
 // sysMknodatImpl makes a file, device node, FIFO or socket; dev is the 32-bit device number the
@@ -124,7 +124,7 @@ func sysMknodatImpl(dirfd int32, pathAddr uintptr, mode uint32, dev uint32) uint
 		return abi.Neg(errno)
 	}
 	mode = mode&fs.S_IFMT | mode&fs.PermMask&^umask
-	return abi.ErrnoOr(rootNS.Mknod(&fsPages, at, path, mode, uint64(dev), fsNow()), 0)
+	return abi.ErrnoOr(core.RootNS.Mknod(&core.FSPages, at, path, mode, uint64(dev), core.FSNow()), 0)
 }
 
 func sysUnlinkatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
@@ -135,7 +135,7 @@ func sysUnlinkatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return abi.ErrnoOr(rootNS.Unlink(&fsPages, at, path, flags, fsNow()), 0)
+	return abi.ErrnoOr(core.RootNS.Unlink(&core.FSPages, at, path, flags, core.FSNow()), 0)
 }
 
 func sysRenameat2Impl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uintptr, flags uint32) uint64 {
@@ -152,7 +152,7 @@ func sysRenameat2Impl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr u
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return abi.ErrnoOr(rootNS.Rename(&fsPages, oldAt, oldpath, newAt, newpath, flags, fsNow()), 0)
+	return abi.ErrnoOr(core.RootNS.Rename(&core.FSPages, oldAt, oldpath, newAt, newpath, flags, core.FSNow()), 0)
 }
 
 func sysLinkatImpl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uintptr, flags int) uint64 {
@@ -171,12 +171,12 @@ func sysLinkatImpl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uint
 		if flags&fs.AT_SYMLINK_FOLLOW != 0 {
 			how &^= fs.AT_SYMLINK_NOFOLLOW
 		}
-		if _, oldErr := rootNS.StatAt(oldAt, oldpath, how); oldErr != 0 && oldErr != fs.EFDLINK {
+		if _, oldErr := core.RootNS.StatAt(oldAt, oldpath, how); oldErr != 0 && oldErr != fs.EFDLINK {
 			return abi.Neg(oldErr)
 		}
 		return abi.Neg(errno)
 	}
-	return abi.ErrnoOr(rootNS.Link(&fsPages, oldAt, oldpath, newAt, newpath, flags, fsNow()), 0)
+	return abi.ErrnoOr(core.RootNS.Link(&core.FSPages, oldAt, oldpath, newAt, newpath, flags, core.FSNow()), 0)
 }
 
 // sysSymlinkatImpl makes a symbolic link at path to target, which is copied as a path is.
@@ -192,7 +192,7 @@ func sysSymlinkatImpl(targetAddr uintptr, dirfd int32, pathAddr uintptr) uint64 
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return abi.ErrnoOr(rootNS.Symlink(&fsPages, target, at, path, fsNow()), 0)
+	return abi.ErrnoOr(core.RootNS.Symlink(&core.FSPages, target, at, path, core.FSNow()), 0)
 }
 
 // sysReadlinkatImpl copies a symbolic link's target, cut to bufsiz, to buf. An empty path names
@@ -206,7 +206,7 @@ func sysReadlinkatImpl(dirfd int32, pathAddr, buf uintptr, bufsiz int) uint64 {
 		return abi.Neg(errno)
 	}
 	target := pathBufs[1][:min(bufsiz, fs.PathMax)]
-	n, errno := rootNS.Readlink(at, path, target)
+	n, errno := core.RootNS.Readlink(at, path, target)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
@@ -235,9 +235,9 @@ func statAt(dirfd int32, pathAddr uintptr, flags int) (fs.Stat, int) {
 	if errno != 0 {
 		return fs.Stat{}, errno
 	}
-	st, errno := rootNS.StatAt(at, path, flags)
+	st, errno := core.RootNS.StatAt(at, path, flags)
 	if errno == fs.EFDLINK {
-		return descStat(rootNS.FDLink())
+		return descStat(core.RootNS.FDLink())
 	}
 	return st, errno
 }
@@ -278,7 +278,7 @@ func sysFaccessatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uin
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return abi.ErrnoOr(rootNS.Access(at, path, mode, flags), 0)
+	return abi.ErrnoOr(core.RootNS.Access(at, path, mode, flags), 0)
 }
 
 func sysFchmodatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
@@ -289,7 +289,7 @@ func sysFchmodatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return abi.ErrnoOr(rootNS.Chmod(at, path, mode, flags, fsNow()), 0)
+	return abi.ErrnoOr(core.RootNS.Chmod(at, path, mode, flags, core.FSNow()), 0)
 }
 
 // sysFchownatImpl: as fchown, a change of owner is accepted and changes nothing, once the file
@@ -310,7 +310,7 @@ func sysTruncateImpl(pathAddr uintptr, size int64) uint64 {
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return abi.ErrnoOr(rootNS.Truncate(&fsPages, at, path, size, fsNow()), 0)
+	return abi.ErrnoOr(core.RootNS.Truncate(&core.FSPages, at, path, size, core.FSNow()), 0)
 }
 
 // sysUtimensatImpl sets a file's access and modification times from the two timespecs at times
@@ -323,8 +323,8 @@ func sysUtimensatImpl(dirfd int32, pathAddr, times uintptr, flags int) uint64 {
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
-		atime = fs.Timespec{Sec: int64(le64(b[0:])), Nsec: int64(le64(b[8:]))}
-		mtime = fs.Timespec{Sec: int64(le64(b[16:])), Nsec: int64(le64(b[24:]))}
+		atime = fs.Timespec{Sec: int64(core.LE64(b[0:])), Nsec: int64(core.LE64(b[8:]))}
+		mtime = fs.Timespec{Sec: int64(core.LE64(b[16:])), Nsec: int64(core.LE64(b[24:]))}
 		if atime.Nsec == fs.UTIME_OMIT && mtime.Nsec == fs.UTIME_OMIT {
 			return 0 // Linux does not even look the path up
 		}
@@ -345,12 +345,12 @@ func sysFutimesatImpl(dirfd int32, pathAddr, times uintptr) uint64 {
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
-		au, mu := int64(le64(b[8:])), int64(le64(b[24:]))
+		au, mu := int64(core.LE64(b[8:])), int64(core.LE64(b[24:]))
 		if au < 0 || au >= 1e6 || mu < 0 || mu >= 1e6 {
 			return abi.Neg(abi.EINVAL)
 		}
-		atime = fs.Timespec{Sec: int64(le64(b[0:])), Nsec: au * 1000}
-		mtime = fs.Timespec{Sec: int64(le64(b[16:])), Nsec: mu * 1000}
+		atime = fs.Timespec{Sec: int64(core.LE64(b[0:])), Nsec: au * 1000}
+		mtime = fs.Timespec{Sec: int64(core.LE64(b[16:])), Nsec: mu * 1000}
 	}
 	return setTimes(dirfd, pathAddr, atime, mtime, 0)
 }
@@ -365,8 +365,8 @@ func sysUtimeImpl(pathAddr, times uintptr) uint64 {
 		if !ok {
 			return abi.Neg(abi.EFAULT)
 		}
-		atime = fs.Timespec{Sec: int64(le64(b[0:]))}
-		mtime = fs.Timespec{Sec: int64(le64(b[8:]))}
+		atime = fs.Timespec{Sec: int64(core.LE64(b[0:]))}
+		mtime = fs.Timespec{Sec: int64(core.LE64(b[8:]))}
 	}
 	return setTimes(atFDCWD, pathAddr, atime, mtime, 0)
 }
@@ -381,14 +381,14 @@ func setTimes(dirfd int32, pathAddr uintptr, atime, mtime fs.Timespec, flags int
 		if errno != 0 {
 			return abi.Neg(errno)
 		}
-		at := vfs.At{Root: rootNS.Root(), Dir: f.Node}
-		return abi.ErrnoOr(rootNS.Utimens(at, nil, atime, mtime, fs.AT_EMPTY_PATH, fsNow()), 0)
+		at := vfs.At{Root: core.RootNS.Root(), Dir: f.Node}
+		return abi.ErrnoOr(core.RootNS.Utimens(at, nil, atime, mtime, fs.AT_EMPTY_PATH, core.FSNow()), 0)
 	}
 	at, path, errno := pathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return abi.ErrnoOr(rootNS.Utimens(at, path, atime, mtime, flags, fsNow()), 0)
+	return abi.ErrnoOr(core.RootNS.Utimens(at, path, atime, mtime, flags, core.FSNow()), 0)
 }
 
 func sysStatfsImpl(pathAddr, buf uintptr) uint64 {
@@ -396,7 +396,7 @@ func sysStatfsImpl(pathAddr, buf uintptr) uint64 {
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	n, errno := rootNS.Resolve(at.Root, at.Dir, path, true, false)
+	n, errno := core.RootNS.Resolve(at.Root, at.Dir, path, true, false)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
@@ -408,14 +408,14 @@ func sysChdirImpl(pathAddr uintptr) uint64 {
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return abi.ErrnoOr(setCwd(rootNS.Chdir(at, path)), 0)
+	return abi.ErrnoOr(setCwd(core.RootNS.Chdir(at, path)), 0)
 }
 
 // sysGetcwdImpl copies the working directory's path and its NUL to buf: ERANGE if size has no
 // room for both, ENOENT if the directory was removed. It returns the length with the NUL.
 func sysGetcwdImpl(buf, size uintptr) uint64 {
 	path := pathBufs[0][:]
-	n, errno := rootNS.Path(rootNS.Root(), cwd, path[:len(path)-1])
+	n, errno := core.RootNS.Path(core.RootNS.Root(), cwd, path[:len(path)-1])
 	if errno != 0 {
 		return abi.Neg(errno)
 	}

@@ -60,7 +60,7 @@ func netlinkSocket(typ, proto int) uint64 {
 	case proto != netlink.NETLINK_ROUTE:
 		return abi.Neg(abi.EPROTONOSUPPORT)
 	}
-	n, errno := fds.NetlinkSocket(typ&(sockNonblock|sockCloexec), typ&sockTypeMask == sockRaw, uint8(proto))
+	n, errno := core.FDs.NetlinkSocket(typ&(sockNonblock|sockCloexec), typ&sockTypeMask == sockRaw, uint8(proto))
 	return abi.ErrnoOr(errno, uint64(n))
 }
 
@@ -99,7 +99,7 @@ func netlinkSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 		if errno != 0 {
 			return abi.Neg(errno)
 		}
-		return abi.ErrnoOr(fds.NetlinkBind(n, port, groups, core.ProcessID), 0)
+		return abi.ErrnoOr(core.FDs.NetlinkBind(n, port, groups, core.ProcessID), 0)
 	case sockwire.OpConnect:
 		if b, ok := core.UserBytes(c.addr, 2, false); ok && binary.LittleEndian.Uint16(b) == 0 {
 			return 0 // AF_UNSPEC: back to sending to the kernel, which it never left
@@ -111,12 +111,12 @@ func netlinkSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 		case port != 0:
 			return abi.Neg(abi.ECONNREFUSED) // no socket of the guest's talks to another
 		}
-		fds.NetlinkAutobind(n, core.ProcessID)
+		core.FDs.NetlinkAutobind(n, core.ProcessID)
 		return 0
 	case sockwire.OpSockName, sockwire.OpPeerName:
 		var sa [netlink.SockaddrNLSize]byte
 		if op == sockwire.OpSockName {
-			_, _, port, groups, _ := fds.NetlinkInfo(n)
+			_, _, port, groups, _ := core.FDs.NetlinkInfo(n)
 			sa = sockaddrNL(port, groups)
 		} else {
 			sa = sockaddrNL(0, 0) // the peer is the kernel
@@ -161,17 +161,17 @@ func netlinkSetsockopt(n int, level, name int64, val, valLen uintptr) uint64 {
 		if v == 0 || v > 32 { // rtnetlink's groups (RTNLGRP_MAX is below 32)
 			return abi.Neg(abi.EINVAL)
 		}
-		_, _, port, groups, _ := fds.NetlinkInfo(n)
+		_, _, port, groups, _ := core.FDs.NetlinkInfo(n)
 		if name == netlinkAddMembership {
 			groups |= 1 << (v - 1)
 		} else {
 			groups &^= 1 << (v - 1)
 		}
-		fds.NetlinkAutobind(n, core.ProcessID)
-		_, _, port, _, _ = fds.NetlinkInfo(n)
-		return abi.ErrnoOr(fds.NetlinkBind(n, port, groups, core.ProcessID), 0)
+		core.FDs.NetlinkAutobind(n, core.ProcessID)
+		_, _, port, _, _ = core.FDs.NetlinkInfo(n)
+		return abi.ErrnoOr(core.FDs.NetlinkBind(n, port, groups, core.ProcessID), 0)
 	}
-	fds.NetlinkSetOpt(n, int(name), v != 0)
+	core.FDs.NetlinkSetOpt(n, int(name), v != 0)
 	return 0
 }
 
@@ -179,7 +179,7 @@ func netlinkSetsockopt(n int, level, name int64, val, valLen uintptr) uint64 {
 // SO_PROTOCOL, SO_ERROR, SO_PASSCRED, SO_ACCEPTCONN, SO_RCVBUF and SO_SNDBUF (Linux's defaults);
 // SOL_NETLINK's flags; anything else ENOPROTOOPT. A SOL_NETLINK length below an int is EINVAL.
 func netlinkGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
-	raw, proto, _, _, _ := fds.NetlinkInfo(n)
+	raw, proto, _, _, _ := core.FDs.NetlinkInfo(n)
 	var v uint32
 	switch level {
 	case solSocket:
@@ -213,7 +213,7 @@ func netlinkGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 		case room < 4:
 			return abi.Neg(abi.EINVAL)
 		}
-		if fds.NetlinkOpt(n, int(name)) {
+		if core.FDs.NetlinkOpt(n, int(name)) {
 			v = 1
 		}
 	default:
@@ -240,13 +240,13 @@ func netlinkMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, m
 				return abi.Neg(abi.ECONNREFUSED), true // no socket of the guest's talks to another
 			case groups != 0:
 				// To a multicast group: no socket of the guest's hears one.
-				total, errno := userIOLen(c.src, c.srcLen, c.srcVec)
+				total, errno := core.UserIOLen(c.src, c.srcLen, c.srcVec)
 				return abi.ErrnoOr(errno, total), true
 			}
 		}
 		return netlinkSend(n, c.srcVec, c.src, c.srcLen)
 	}
-	if fds.NetlinkTakeOverrun(n) {
+	if core.FDs.NetlinkTakeOverrun(n) {
 		return abi.Neg(eNOBUFS), true
 	}
 	if c.out.addr != 0 {
@@ -261,7 +261,7 @@ func netlinkMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, m
 // netlinkSend hands the datagram at buf (an iovec array if vec) to the kernel's netlink and
 // delivers the answers to n, binding n first if it has no port (netlink_autobind).
 func netlinkSend(n int, vec bool, buf, count uintptr) (uint64, bool) {
-	total, errno := userIOLen(buf, count, vec)
+	total, errno := core.UserIOLen(buf, count, vec)
 	switch {
 	case errno != 0:
 		return abi.Neg(errno), true
@@ -276,9 +276,9 @@ func netlinkSend(n int, vec bool, buf, count uintptr) (uint64, bool) {
 		}
 		got = copy(netlinkReq[:], b)
 	} else {
-		segs, _ := core.UserBytes(buf, count*iovecSize, false) // userIOLen read them
+		segs, _ := core.UserBytes(buf, count*core.IovecSize, false) // core.UserIOLen read them
 		for i := 0; i < int(count); i++ {
-			base, size := uintptr(le64(segs[i*iovecSize:])), uintptr(le64(segs[i*iovecSize+8:]))
+			base, size := uintptr(core.LE64(segs[i*core.IovecSize:])), uintptr(core.LE64(segs[i*core.IovecSize+8:]))
 			b, ok := core.UserBytes(base, size, false)
 			if !ok {
 				return abi.Neg(abi.EFAULT), true
@@ -286,16 +286,16 @@ func netlinkSend(n int, vec bool, buf, count uintptr) (uint64, bool) {
 			got += copy(netlinkReq[got:], b)
 		}
 	}
-	fds.NetlinkAutobind(n, core.ProcessID)
-	_, _, port, _, _ := fds.NetlinkInfo(n)
+	core.FDs.NetlinkAutobind(n, core.ProcessID)
+	_, _, port, _, _ := core.FDs.NetlinkInfo(n)
 	netlink.Serve(netlinkReq[:got], port, &netlinkReplies)
 	for i := 0; i < netlinkReplies.Len(); i++ {
-		fds.NetlinkDeliver(n, netlinkReplies.Datagram(i))
+		core.FDs.NetlinkDeliver(n, netlinkReplies.Datagram(i))
 	}
 	if netlinkReplies.Lost {
-		fds.NetlinkMarkOverrun(n)
+		core.FDs.NetlinkMarkOverrun(n)
 	}
-	if p, ok := fds.PipeFor(n, false); ok {
+	if p, ok := core.FDs.PipeFor(n, false); ok {
 		wakePipe(p)
 	}
 	return total, true
@@ -320,9 +320,9 @@ func socketIoctl(n int, kind fd.Kind, req uint32, arg uintptr) (uint64, bool) {
 	case netlink.IsAddrRequest(req):
 		i, ok := 0, kind == fd.KindSocket
 		if ok {
-			i, _, ok = fds.Socket(n)
+			i, _, ok = core.FDs.Socket(n)
 		}
-		if domain, _ := fds.SocketType(i); !ok || domain != afINET {
+		if domain, _ := core.FDs.SocketType(i); !ok || domain != afINET {
 			return abi.Neg(abi.ENOTTY), true
 		}
 	}

@@ -50,10 +50,10 @@ func nsIoctl(file *fd.File, clone uint32, req uint32, arg uintptr) uint64 {
 // on a new descriptor, close-on-exec, as Linux's open_related_ns does.
 func openUserNamespace(procFS uint16) uint64 {
 	n := fs.Node{FS: procFS, Ino: procfs.UserNamespaceIno()}
-	if errno := rootNS.Acquire(n); errno != 0 {
+	if errno := core.RootNS.Acquire(n); errno != 0 {
 		return abi.Neg(errno)
 	}
-	r, errno := fds.OpenFile(n, fs.O_RDONLY|fs.O_CLOEXEC)
+	r, errno := core.FDs.OpenFile(n, fs.O_RDONLY|fs.O_CLOEXEC)
 	if errno != 0 {
 		releaseNode(n)
 		return abi.Neg(errno)
@@ -69,14 +69,14 @@ func openUserNamespace(procFS uint16) uint64 {
 // with CLONE_FS), both EINVAL. An O_PATH descriptor is EBADF, as for any call that uses a file.
 func sysSetnsImpl(n int, nstype uint32) uint64 {
 	const cloneNewNS, cloneNewUser = 0x00020000, 0x10000000
-	file, ok := fds.File(n)
+	file, ok := core.FDs.File(n)
 	switch {
-	case fds.Kind(n) == fd.KindNone, ok && file.Flags&fs.O_PATH != 0:
+	case core.FDs.Kind(n) == fd.KindNone, ok && file.Flags&fs.O_PATH != 0:
 		return abi.Neg(abi.EBADF)
 	case !ok:
 		return abi.Neg(abi.EINVAL)
 	}
-	clone, ok := rootNS.NamespaceType(file.Node)
+	clone, ok := core.RootNS.NamespaceType(file.Node)
 	switch {
 	case !ok, nstype != 0 && nstype != clone, clone == cloneNewUser, clone == cloneNewNS:
 		return abi.Neg(abi.EINVAL)

@@ -62,9 +62,9 @@ func sysOpenat2Impl(f *machine.Frame, dirfd int32, pathAddr, howAddr, size uintp
 		}
 		openStart, scoped = start, true
 	}
-	rootNS.SetScope(resolve)
+	core.RootNS.SetScope(resolve)
 	ret, fifo := openPath(dirfd, pathAddr, int(flags), uint32(mode))
-	rootNS.SetScope(0)
+	core.RootNS.SetScope(0)
 	scoped = false
 	if fifo == (vfs.Node{}) {
 		return ret, true

@@ -38,7 +38,7 @@ func cmsgAlign(n uintptr) uintptr { return (n + 7) &^ 7 }
 // pairMessages reports whether a read (write false) or write of pair end n takes the message
 // path: always on a datagram pair; on a stream pair for a read with messages queued.
 func pairMessages(n int, write bool) bool {
-	if fds.PairDgram(n) {
+	if core.FDs.PairDgram(n) {
 		return true
 	}
 	if write {
@@ -49,7 +49,7 @@ func pairMessages(n int, write bool) bool {
 
 // pairQueued reports whether the direction pair end n reads has messages queued.
 func pairQueued(n int) bool {
-	limit, _, inMsg, _ := fds.PairReadUnit(n)
+	limit, _, inMsg, _ := core.FDs.PairReadUnit(n)
 	return inMsg || limit != ^uint64(0)
 }
 
@@ -76,7 +76,7 @@ func parseCtl(addr, ctlLen uintptr, c *fd.Ctl) int {
 		return abi.EFAULT
 	}
 	for off := uintptr(0); off+cmsgHdr <= ctlLen; {
-		l := uintptr(le64(b[off:]))
+		l := uintptr(core.LE64(b[off:]))
 		if l < cmsgHdr || l > ctlLen-off {
 			return abi.EINVAL
 		}
@@ -91,7 +91,7 @@ func parseCtl(addr, ctlLen uintptr, c *fd.Ctl) int {
 				}
 				for i := 0; i < k; i++ {
 					d := int32(binary.LittleEndian.Uint32(data[4*i:]))
-					if fds.Kind(int(d)) == fd.KindNone {
+					if core.FDs.Kind(int(d)) == fd.KindNone {
 						return abi.EBADF
 					}
 					c.Rights[c.NRights] = d
@@ -119,7 +119,7 @@ func parseCtl(addr, ctlLen uintptr, c *fd.Ctl) int {
 // takeRights puts c's descriptors in flight: each becomes a descriptor of its own.
 func takeRights(c *fd.Ctl) int {
 	for i := 0; i < int(c.NRights); i++ {
-		d, errno := fds.Dup(int(c.Rights[i]), fd.InFlightBase, false)
+		d, errno := core.FDs.Dup(int(c.Rights[i]), fd.InFlightBase, false)
 		if errno != 0 {
 			for j := 0; j < i; j++ {
 				closeFD(int(c.Rights[j]))
@@ -137,7 +137,7 @@ func takeRights(c *fd.Ctl) int {
 // pairSend sends the bytes at buf (an iovec array if vec) on pair end n as one message with the
 // control data at ctl (ctlLen bytes).
 func pairSend(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64, ctl, ctlLen uintptr) (uint64, bool) {
-	total, errno := userIOLen(buf, count, vec)
+	total, errno := core.UserIOLen(buf, count, vec)
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
@@ -145,7 +145,7 @@ func pairSend(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 	if errno := parseCtl(ctl, ctlLen, &c); errno != 0 {
 		return abi.Neg(errno), true
 	}
-	dgram := fds.PairDgram(n)
+	dgram := core.FDs.PairDgram(n)
 	if !dgram && total == 0 {
 		return 0, true // a stream sends no message of no bytes: the control data goes nowhere
 	}
@@ -156,7 +156,7 @@ func pairSend(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 	if dgram && total > fd.PipeSize {
 		return abi.Neg(abi.EMSGSIZE), true
 	}
-	if fds.PairPeerGone(n) {
+	if core.FDs.PairPeerGone(n) {
 		if dgram {
 			return abi.Neg(abi.ECONNREFUSED), true
 		}
@@ -166,9 +166,9 @@ func pairSend(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 		return abi.Neg(abi.EPIPE), true
 	}
 	need := min(total, fd.PipeSize)
-	wtotal, room, msgRoom, _ := fds.PairWriteState(n)
+	wtotal, room, msgRoom, _ := core.FDs.PairWriteState(n)
 	if uint64(room) < need || !msgRoom {
-		if fds.Nonblocking(n) || flags&msgDontwait != 0 {
+		if core.FDs.Nonblocking(n) || flags&msgDontwait != 0 {
 			return abi.Neg(abi.EAGAIN), true
 		}
 		blockRerun(f, n)
@@ -180,19 +180,19 @@ func pairSend(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 	var segs []byte
 	cnt := 1
 	if vec {
-		segs, _ = core.UserBytes(buf, count*iovecSize, false) // userIOLen read them
+		segs, _ = core.UserBytes(buf, count*core.IovecSize, false) // core.UserIOLen read them
 		cnt = int(count)
 	}
 	seg := func(i int) (uintptr, uint64) {
 		if !vec {
 			return buf, uint64(count)
 		}
-		return uintptr(le64(segs[i*iovecSize:])), le64(segs[i*iovecSize+8:])
+		return uintptr(core.LE64(segs[i*core.IovecSize:])), core.LE64(segs[i*core.IovecSize+8:])
 	}
 	var moved uint64
 	errno = pipeSegments(n, true, cnt, seg, &moved, need)
-	fds.PairPushMsg(n, fd.PairMsg{At: wtotal, End: wtotal + moved, Ctl: c}) // room was checked
-	if wp, ok := fds.PipeFor(n, true); ok {
+	core.FDs.PairPushMsg(n, fd.PairMsg{At: wtotal, End: wtotal + moved, Ctl: c}) // room was checked
+	if wp, ok := core.FDs.PipeFor(n, true); ok {
 		wakePipe(wp)
 	}
 	if errno != 0 && moved == 0 {
@@ -205,16 +205,16 @@ func pairSend(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 // of the plain bytes before the next, and with ctl (recvmsg's control buffer, ctlLen bytes;
 // msg the msghdr) the message's control data. flags are recv's.
 func pairRecv(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64, ctl, ctlLen, msg uintptr) (uint64, bool) {
-	total, errno := userIOLen(buf, count, vec)
+	total, errno := core.UserIOLen(buf, count, vec)
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
-	limit, m, inMsg, pending := fds.PairReadUnit(n)
+	limit, m, inMsg, pending := core.FDs.PairReadUnit(n)
 	if !pending {
-		if fds.PairReadDone(n) {
+		if core.FDs.PairReadDone(n) {
 			return pairRecvDone(msg, 0, 0, 0)
 		}
-		if fds.Nonblocking(n) || flags&msgDontwait != 0 {
+		if core.FDs.Nonblocking(n) || flags&msgDontwait != 0 {
 			return abi.Neg(abi.EAGAIN), true
 		}
 		blockRerun(f, n)
@@ -223,14 +223,14 @@ func pairRecv(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 	var segs []byte
 	cnt := 1
 	if vec {
-		segs, _ = core.UserBytes(buf, count*iovecSize, false)
+		segs, _ = core.UserBytes(buf, count*core.IovecSize, false)
 		cnt = int(count)
 	}
 	seg := func(i int) (uintptr, uint64) {
 		if !vec {
 			return buf, uint64(count)
 		}
-		return uintptr(le64(segs[i*iovecSize:])), le64(segs[i*iovecSize+8:])
+		return uintptr(core.LE64(segs[i*core.IovecSize:])), core.LE64(segs[i*core.IovecSize+8:])
 	}
 	var moved uint64
 	if want := min(total, limit); want > 0 {
@@ -240,7 +240,7 @@ func pairRecv(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 	}
 	var msgFlags uint32
 	var ctlUsed uintptr
-	dgram := fds.PairDgram(n)
+	dgram := core.FDs.PairDgram(n)
 	if inMsg {
 		if dgram && m.End-m.At > moved {
 			msgFlags |= msgTrunc
@@ -250,15 +250,15 @@ func pairRecv(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 		if trunc {
 			msgFlags |= msgCtrunc
 		}
-		fds.PairEndRead(n, dgram)
-	} else if fds.PairPasscred(n) {
+		core.FDs.PairEndRead(n, dgram)
+	} else if core.FDs.PairPasscred(n) {
 		var trunc bool
 		ctlUsed, trunc = putCtl(n, ctl, ctlLen, fd.PairMsg{Delivered: true}, false)
 		if trunc {
 			msgFlags |= msgCtrunc
 		}
 	}
-	if rp, ok := fds.PipeFor(n, false); ok {
+	if rp, ok := core.FDs.PipeFor(n, false); ok {
 		wakePipe(rp)
 	}
 	ret := moved
@@ -308,7 +308,7 @@ func putCtl(n int, ctl, ctlLen uintptr, m fd.PairMsg, cloexec bool) (used uintpt
 		used += min(cmsgAlign(l), uintptr(len(b))-used)
 		return data
 	}
-	if fds.PairPasscred(n) {
+	if core.FDs.PairPasscred(n) {
 		pid, uid, gid := int32(core.ProcessID), uint32(0), uint32(0)
 		if m.Ctl.Creds {
 			pid, uid, gid = m.Ctl.Pid, m.Ctl.Uid, m.Ctl.Gid
@@ -337,7 +337,7 @@ func putCtl(n int, ctl, ctlLen uintptr, m fd.PairMsg, cloexec bool) (used uintpt
 	for i := 0; i < int(m.Ctl.NRights); i++ {
 		inFlight := int(m.Ctl.Rights[i])
 		if i < k && d != nil {
-			nfd, closeFrom, errno := fds.MoveFD(inFlight, cloexec)
+			nfd, closeFrom, errno := core.FDs.MoveFD(inFlight, cloexec)
 			if errno == 0 {
 				if closeFrom {
 					closeFD(inFlight)
@@ -360,7 +360,7 @@ func putCtl(n int, ctl, ctlLen uintptr, m fd.PairMsg, cloexec bool) (used uintpt
 // direction closed). Closing one may orphan more: each is taken in turn.
 func closeOrphans() {
 	for {
-		d, ok := fds.TakeOrphan()
+		d, ok := core.FDs.TakeOrphan()
 		if !ok {
 			return
 		}

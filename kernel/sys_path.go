@@ -81,7 +81,7 @@ func dirfdArg(v uint64) int32 { return int32(v) }
 // (AT_EMPTY_PATH), when the call applies to that file. An empty path without emptyOK is ENOENT
 // before dirfd is looked at, a dirfd that is not open EBADF, one that is not a file ENOTDIR.
 func pathAt(dirfd int32, path []byte, emptyOK bool) (vfs.At, int) {
-	root := rootNS.Root()
+	root := core.RootNS.Root()
 	switch {
 	case len(path) == 0 && !emptyOK:
 		return vfs.At{}, abi.ENOENT
@@ -90,9 +90,9 @@ func pathAt(dirfd int32, path []byte, emptyOK bool) (vfs.At, int) {
 	case dirfd == atFDCWD:
 		return vfs.At{Root: root, Dir: cwd}, 0
 	}
-	f, ok := fds.File(int(dirfd))
+	f, ok := core.FDs.File(int(dirfd))
 	if !ok {
-		if fds.Kind(int(dirfd)) == fd.KindNone {
+		if core.FDs.Kind(int(dirfd)) == fd.KindNone {
 			return vfs.At{}, abi.EBADF
 		}
 		return vfs.At{}, abi.ENOTDIR

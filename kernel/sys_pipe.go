@@ -33,7 +33,7 @@ func sysPipe2Impl(addr uintptr, flags int) uint64 {
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
-	r, w, errno := fds.Pipe2(flags)
+	r, w, errno := core.FDs.Pipe2(flags)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
@@ -45,16 +45,16 @@ func sysPipe2Impl(addr uintptr, flags int) uint64 {
 // wakePipe wakes the threads waiting on the descriptors of pipe p's ends and in the epoll
 // instances watching them, after p changed.
 func wakePipe(p int) {
-	n := fds.PipeDescriptors(p, pipeFDs[:])
+	n := core.FDs.PipeDescriptors(p, pipeFDs[:])
 	for i := 0; i < n; i++ {
-		wakeFDWaiters(int(pipeFDs[i]))
+		core.WakeFDWaiters(int(pipeFDs[i]))
 	}
 }
 
 // pipeCall is read, write, readv or writev of pipe end n from the system call: it moves what it
 // can and, if the thread must wait, blocks it to finish the call when the pipe changes.
 func pipeCall(f *machine.Frame, n int, write, vec bool, buf, count uintptr) (uint64, bool) {
-	if fds.IsNetlink(n) {
+	if core.FDs.IsNetlink(n) {
 		return netlinkMove(f, n, write, 0, sockCall{src: buf, srcLen: count, srcVec: vec, out: netCall{buf: buf, count: count, vec: vec}}, 0)
 	}
 	if isPair(n) && pairMessages(n, write) {
@@ -109,23 +109,23 @@ func completePipeWait(f *machine.Frame, slot int32) {
 // SIGPIPE for the thread, as on Linux (the Go runtime ignores SIGPIPE for descriptors other
 // than 1 and 2, and os.File reports EPIPE).
 func pipeIO(slot int32, n int, write, vec bool, buf, count uintptr, skip uint64) (ret uint64, done bool, moved uint64) {
-	total, errno := userIOLen(buf, count, vec)
+	total, errno := core.UserIOLen(buf, count, vec)
 	if errno != 0 {
 		return abi.Neg(errno), true, 0
 	}
 	var segs []byte
 	cnt := 1
 	if vec {
-		segs, _ = core.UserBytes(buf, count*iovecSize, false) // userIOLen read them
+		segs, _ = core.UserBytes(buf, count*core.IovecSize, false) // core.UserIOLen read them
 		cnt = int(count)
 	}
 	seg := func(i int) (uintptr, uint64) {
 		if !vec {
 			return buf, uint64(count)
 		}
-		return uintptr(le64(segs[i*iovecSize:])), le64(segs[i*iovecSize+8:])
+		return uintptr(core.LE64(segs[i*core.IovecSize:])), core.LE64(segs[i*core.IovecSize+8:])
 	}
-	p, isPipe := fds.PipeFor(n, write)
+	p, isPipe := core.FDs.PipeFor(n, write)
 	if !isPipe {
 		return abi.Neg(abi.EBADF), true, 0 // closed while the thread waited
 	}
@@ -148,9 +148,9 @@ func pipeIO(slot int32, n int, write, vec bool, buf, count uintptr, skip uint64)
 	switch {
 	case write && errno == abi.EPIPE && !core.Threads[slot].NoSigpipe:
 		core.SendSignal(slot, sigPIPE, signal.Info{Signo: sigPIPE, Code: signal.SI_USER, Pid: core.ProcessID})
-	case errno == abi.EAGAIN && !fds.Nonblocking(n) && (write || moved == 0):
+	case errno == abi.EAGAIN && !core.FDs.Nonblocking(n) && (write || moved == 0):
 		return 0, false, moved
-	case errno == 0 && write && moved < total && !fds.Nonblocking(n):
+	case errno == 0 && write && moved < total && !core.FDs.Nonblocking(n):
 		return 0, false, moved
 	}
 	if moved > 0 || errno == 0 {
@@ -213,9 +213,9 @@ func gatherWrite(n, cnt int, seg func(int) (uintptr, uint64), moved *uint64) int
 
 func pipeMove(n int, write bool, b []byte) (int, int) {
 	if write {
-		return fds.PipeWrite(n, b)
+		return core.FDs.PipeWrite(n, b)
 	}
-	return fds.PipeRead(n, b)
+	return core.FDs.PipeRead(n, b)
 }
 
 // afterPipeClose wakes who a closed pipe descriptor n of pipe p concerns: the threads blocked on

@@ -16,15 +16,12 @@ import (
 // poll, ppoll, select and pselect6: each scans its descriptors' readiness (fd.Table.Poll, which
 // reports files and the trace ports always ready, as Linux's DEFAULT_POLLMASK) and returns at
 // once if one is ready, or the timeout is zero. Otherwise the thread waits on core.PollKey, which
-// every change of any descriptor's readiness wakes (wakeFDWaiters), scans again on each wake-up,
+// every change of any descriptor's readiness wakes (core.WakeFDWaiters), scans again on each wake-up,
 // and returns 0 at its deadline or EINTR when a signal comes (Linux's ERESTARTNOHAND: EINTR
 // once a handler ran). ppoll and pselect6 wait with their signal mask in place of the thread's,
 // which comes back when the call returns, or when the handler of the signal that ended the wait
 // returns (its frame keeps the thread's own mask), as Linux's saved_sigmask; the remaining time
 // goes back to a timeout that was given and not zero.
-
-// pollWaiters counts the threads waiting on core.PollKey, so that wakeFDWaiters wakes it only then.
-var pollWaiters int
 
 // pollCall is a poll or select in progress: what to scan again when the thread wakes.
 type pollCall struct {
@@ -189,7 +186,7 @@ func pollWait(f *machine.Frame, c pollCall, timeout int64) (uint64, bool) {
 		core.SleepUntil(deadline, 0)
 	}
 	core.Waiters.Enqueue(core.PollKey, core.CurSlot())
-	pollWaiters++
+	core.PollWaiters++
 	core.Block(f, core.WaitPoll)
 	return 0, false
 }
@@ -197,7 +194,7 @@ func pollWait(f *machine.Frame, c pollCall, timeout int64) (uint64, bool) {
 // completePollWait runs when a polling thread wakes: it scans again and returns, or waits again.
 func completePollWait(f *machine.Frame, slot int32) {
 	t := &core.Threads[slot]
-	pollWaiters--
+	core.PollWaiters--
 	n, errno := pollScan(&pollCalls[slot], t.TimedOut)
 	switch {
 	case errno != 0:
@@ -207,14 +204,14 @@ func completePollWait(f *machine.Frame, slot int32) {
 		machine.SetSysRet(f, uint64(n))
 	default:
 		t.Wait = core.WaitPoll
-		pollWaiters++
+		core.PollWaiters++
 		core.Rearm(slot, core.PollKey)
 	}
 }
 
 // pollInterrupted ends the wait of a polling thread that a signal woke: EINTR, and the time left.
 func pollInterrupted(f *machine.Frame, slot int32) (uint64, bool) {
-	pollWaiters--
+	core.PollWaiters--
 	pollFinish(&pollCalls[slot], core.Threads[slot].Deadline)
 	return abi.Neg(abi.EINTR), false
 }
@@ -260,7 +257,7 @@ func pollScan(c *pollCall, final bool) (int, int) {
 		events := binary.LittleEndian.Uint16(e[4:])
 		var revents uint16
 		if n32 >= 0 {
-			ready, errno := fds.Poll(int(n32))
+			ready, errno := core.FDs.Poll(int(n32))
 			if errno != 0 {
 				revents = pollset.POLLNVAL
 			} else {
@@ -303,7 +300,7 @@ func selectScan(c *pollCall, final bool) (int, int) {
 			if want == 0 {
 				continue
 			}
-			ready, errno := fds.Poll(d)
+			ready, errno := core.FDs.Poll(d)
 			if errno != 0 {
 				return 0, abi.EBADF
 			}

@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 )
 
@@ -18,7 +19,7 @@ var warnedProcess bool
 
 // noNewProcess is the answer to a call that would start or replace a process.
 func noNewProcess() uint64 {
-	reportOnce(&warnedProcess, "unitrace runs one process and cannot start another")
+	klog.Once(&warnedProcess, "unitrace runs one process and cannot start another")
 	return abi.Neg(abi.ENOSYS)
 }
 

@@ -66,29 +66,6 @@ const (
 	callRecv                 // read, readv, recvfrom, recvmsg
 )
 
-// netCall is a request with the host, and where its reply's bytes go in user memory: they are
-// put there as the reply comes in (netReplyData), while the thread still waits.
-type netCall struct {
-	id          uint32
-	op          sockwire.Op
-	waiting     bool
-	replied     bool
-	result      int64
-	sent        int64 // nanotime at queueing
-	sock        int32
-	againClears uint32 // readiness bits a reply of EAGAIN clears
-	replyClears uint32 // readiness bits any reply clears (a connect's)
-	buf, count  uintptr
-	vec         bool
-	addr        uintptr // a received address goes here, as much as *addrLen (a u32) allows
-	addrLen     uintptr
-	optLen      uintptr // getsockopt's optlen; buf is optval, or 0 for the kernel's own SO_ERROR read
-	optVal      int64
-	msgFlags    uintptr               // recvmsg: &msg_flags
-	learned     [record.StrBytes]byte // the address a reply carried, as text, for syscall_addr
-	learnedLen  uint8
-}
-
 // sockCall is the system call a thread makes on a socket.
 type sockCall struct {
 	phase      uint8
@@ -119,11 +96,11 @@ type sockCall struct {
 	spliceOff  uintptr // spliceSendfile: the offset pointer, or 0 (the file's position)
 }
 
-// sockThread is what a thread's socket call keeps across its waits: the call, its request
-// with the host, and the count that makes each request's id new. Each call sets it up afresh.
+// sockThread is what a thread's socket call keeps across its waits: the call, and the count that
+// makes each request's id new (its request with the host is the net port's: netCalls). Each
+// call sets it up afresh.
 type sockThread struct {
 	sock   sockCall
-	net    netCall
 	netSeq uint16
 }
 
@@ -189,18 +166,18 @@ func sockStep(slot int32) (uint64, bool) {
 			}
 			c.phase = phaseReply
 		case phaseReply:
-			if !st.net.replied {
+			if !netCalls[slot].replied {
 				return 0, false
 			}
-			st.net.replied = false
+			netCalls[slot].replied = false
 			if ret, done := sockReplied(slot); done {
 				return ret, true
 			}
 		case phaseReady:
-			if n, _, ok := fds.Socket(int(c.fd)); !ok || n != int(c.sock) {
+			if n, _, ok := core.FDs.Socket(int(c.fd)); !ok || n != int(c.sock) {
 				return abi.Neg(abi.EBADF), true // closed while the thread waited
 			}
-			if fds.SocketReady(int(c.sock))&c.want == 0 {
+			if core.FDs.SocketReady(int(c.sock))&c.want == 0 {
 				return 0, false
 			}
 			c.phase = phaseQueue
@@ -234,7 +211,7 @@ func sockQueue(slot int32) (ok bool, ret uint64, done bool) {
 	}
 	st.netSeq++
 	h.ID = uint32(st.netSeq)<<16 | uint32(slot+1)
-	n := &st.net
+	n := &netCalls[slot]
 	*n = c.out
 	n.id, n.op, n.sock = h.ID, h.Op, c.sock
 	switch {
@@ -255,7 +232,7 @@ func sockQueue(slot int32) (ok bool, ret uint64, done bool) {
 				}
 				return false, abi.Neg(abi.EIO), true
 			}
-		} else if !gatherUser(netScratch[:dataLen-len(addr)], c.src, c.srcLen, c.srcVec, c.moved) {
+		} else if !core.GatherUser(netScratch[:dataLen-len(addr)], c.src, c.srcLen, c.srcVec, c.moved) {
 			return false, abi.Neg(abi.EFAULT), true
 		}
 	}
@@ -281,28 +258,28 @@ func sockReplied(slot int32) (uint64, bool) {
 	t := &core.Threads[slot]
 	st := &sockThreads[slot]
 	c := &st.sock
-	r := st.net.result
-	if st.net.learnedLen > 0 && tp.SyscallAddr.On() {
-		w := strWords(st.net.learned[:st.net.learnedLen])
+	r := netCalls[slot].result
+	if netCalls[slot].learnedLen > 0 && tp.SyscallAddr.On() {
+		w := strWords(netCalls[slot].learned[:netCalls[slot].learnedLen])
 		tp.SyscallAddr.Emit4(t.SysNr, w[0], w[1], w[2])
 	}
-	blocking := !fds.Nonblocking(int(c.fd)) && c.flags&msgDontwait == 0
+	blocking := !core.FDs.Nonblocking(int(c.fd)) && c.flags&msgDontwait == 0
 	switch {
 	case c.connecting:
 		// The SO_ERROR read after a blocking connect finished.
 		if r < 0 {
 			return uint64(r), true
 		}
-		return uint64(-st.net.optVal), true
+		return uint64(-netCalls[slot].optVal), true
 	case c.call == callSocket, c.call == callAccept && !(r == -abi.EAGAIN && blocking):
 		if r < 0 {
-			fds.SocketRelease(int(c.newSock)) // the host made none: the reservation goes
+			core.FDs.SocketRelease(int(c.newSock)) // the host made none: the reservation goes
 			return uint64(r), true
 		}
-		n, errno := fds.SocketInstall(int(c.newSock), c.newFlags&sockCloexec != 0, c.newFlags&sockNonblock != 0)
+		n, errno := core.FDs.SocketInstall(int(c.newSock), c.newFlags&sockCloexec != 0, c.newFlags&sockNonblock != 0)
 		if errno != 0 {
 			sockCloseHost(int(c.newSock))
-			fds.SocketRelease(int(c.newSock))
+			core.FDs.SocketRelease(int(c.newSock))
 			return abi.Neg(errno), true
 		}
 		return uint64(n), true
@@ -354,7 +331,7 @@ func traceSockAddr(nr uint64, sa []byte) {
 // socket, which the call made again will reserve afresh.
 func sockAbandon(slot int32) {
 	if c := &sockThreads[slot].sock; c.call == callAccept {
-		fds.SocketRelease(int(c.newSock))
+		core.FDs.SocketRelease(int(c.newSock))
 	}
 	sockSpliceEnd(slot, 0) // a splice's pipe is free again, nothing moved
 }
@@ -364,82 +341,7 @@ func sockCloseHost(i int) {
 	if !netAvailable() {
 		return
 	}
-	netClose(fds.SocketHandleOf(i))
-}
-
-// netReplyData puts a reply's bytes where its call wants them, as it comes in, and returns the
-// call's result: the host's, or EFAULT when the user memory is not there.
-func netReplyData(slot int32, h sockwire.Header, data []byte) int64 {
-	n := &sockThreads[slot].net
-	r := h.A[0]
-	if r == -abi.EAGAIN {
-		fds.SocketClearReady(int(n.sock), n.againClears)
-	}
-	if n.replyClears != 0 {
-		fds.SocketClearReady(int(n.sock), n.replyClears)
-	}
-	if r < 0 {
-		return r
-	}
-	switch h.Op {
-	case sockwire.OpRecv:
-		alen := h.A[1]
-		if alen < 0 || alen > int64(len(data)) || alen > sockwire.MaxAddr {
-			return -abi.EIO
-		}
-		payload := data[alen:]
-		if !scatterUser(payload, n.buf, n.count, n.vec) {
-			return -abi.EFAULT
-		}
-		if n.addr != 0 && !putSockaddr(n.addr, n.addrLen, data[:alen]) {
-			return -abi.EFAULT
-		}
-		if alen > 0 {
-			n.learnedLen = uint8(sockwire.FormatAddr(n.learned[:], data[:alen]))
-		}
-		if n.msgFlags != 0 {
-			var fl uint32
-			if r > int64(len(payload)) {
-				fl = msgTrunc
-			}
-			if !core.WriteUser32(n.msgFlags, fl) {
-				return -abi.EFAULT
-			}
-		}
-	case sockwire.OpAccept, sockwire.OpSockName, sockwire.OpPeerName:
-		if n.addr != 0 && !putSockaddr(n.addr, n.addrLen, data) {
-			return -abi.EFAULT
-		}
-		n.learnedLen = uint8(sockwire.FormatAddr(n.learned[:], data))
-	case sockwire.OpIoctl:
-		if len(data) < 4 {
-			return -abi.EIO
-		}
-		if !core.WriteUser32(n.buf, binary.LittleEndian.Uint32(data)) {
-			return -abi.EFAULT
-		}
-	case sockwire.OpGetSockOpt:
-		if n.buf == 0 {
-			if len(data) >= 4 {
-				n.optVal = int64(int32(binary.LittleEndian.Uint32(data)))
-			}
-			return r
-		}
-		room, ok := core.ReadUser32(n.optLen)
-		if !ok {
-			return -abi.EFAULT
-		}
-		k := min(uintptr(room), uintptr(len(data)))
-		dst, ok := core.UserBytes(n.buf, k, true)
-		if !ok {
-			return -abi.EFAULT
-		}
-		copy(dst, data)
-		if !core.WriteUser32(n.optLen, uint32(k)) {
-			return -abi.EFAULT
-		}
-	}
-	return r
+	netClose(core.FDs.SocketHandleOf(i))
 }
 
 // putSockaddr writes a received address as Linux does: as much as the caller's length allows,
@@ -476,62 +378,6 @@ func putOptInt(v uint32, val, lenp uintptr) uint64 {
 		return abi.Neg(abi.EFAULT)
 	}
 	return 0
-}
-
-// userIOLen is the byte count of a buffer, or of an iovec array's buffers; false for a bad
-// array (EINVAL or EFAULT in errno).
-func userIOLen(buf, count uintptr, vec bool) (total uint64, errno int) {
-	if !vec {
-		return uint64(count), 0
-	}
-	_, total, errno = importIovec(buf, count)
-	return total, errno
-}
-
-// gatherUser fills dst from user memory, from byte skip of the buffer or iovec array on.
-func gatherUser(dst []byte, buf, count uintptr, vec bool, skip uint64) bool {
-	return moveUser(dst, buf, count, vec, skip, false)
-}
-
-// scatterUser copies src into the buffer or iovec array.
-func scatterUser(src []byte, buf, count uintptr, vec bool) bool {
-	return moveUser(src, buf, count, vec, 0, true)
-}
-
-func moveUser(b []byte, buf, count uintptr, vec bool, skip uint64, toUser bool) bool {
-	nseg := 1
-	var segs []byte
-	if vec {
-		var ok bool
-		if segs, ok = core.UserBytes(buf, count*iovecSize, false); !ok {
-			return false
-		}
-		nseg = int(count)
-	}
-	for i := 0; i < nseg && len(b) > 0; i++ {
-		base, size := buf, uint64(count)
-		if vec {
-			base, size = uintptr(le64(segs[i*iovecSize:])), le64(segs[i*iovecSize+8:])
-		}
-		if skip >= size {
-			skip -= size
-			continue
-		}
-		base, size = base+uintptr(skip), size-skip
-		skip = 0
-		k := min(uint64(len(b)), size)
-		u, ok := core.UserBytes(base, uintptr(k), toUser)
-		if !ok {
-			return false
-		}
-		if toUser {
-			copy(u, b)
-		} else {
-			copy(b, u)
-		}
-		b = b[k:]
-	}
-	return true
 }
 
 // sockWaitInterruptible: a signal ends a socket call's wait for readiness, never one whose

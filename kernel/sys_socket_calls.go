@@ -5,6 +5,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/netlink"
 	"github.com/unitrace/unitrace/kernel/sockwire"
@@ -16,11 +17,11 @@ import (
 
 // sockFD is descriptor n's socket: EBADF if n is not open, ENOTSOCK if it is no socket.
 func sockFD(n int) (i int, handle uint32, errno int) {
-	i, handle, ok := fds.Socket(n)
+	i, handle, ok := core.FDs.Socket(n)
 	switch {
 	case ok:
 		return i, handle, 0
-	case fds.Kind(n) == fd.KindNone:
+	case core.FDs.Kind(n) == fd.KindNone:
 		return -1, 0, abi.EBADF
 	}
 	return -1, 0, abi.ENOTSOCK
@@ -41,10 +42,10 @@ func sysSocket(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	case base != sockStream && base != sockDgram:
 		return abi.Neg(abi.ESOCKTNOSUPPORT), true
 	case !netAvailable():
-		reportOnce(&warnedNoNet, "net: no net port (unitrace run -net=none, or a machine without virtio-mmio): sockets are EAFNOSUPPORT")
+		klog.Once(&warnedNoNet, "net: no net port (unitrace run -net=none, or a machine without virtio-mmio): sockets are EAFNOSUPPORT")
 		return abi.Neg(abi.EAFNOSUPPORT), true
 	}
-	i, handle, errno := fds.SocketReserve(domain, base)
+	i, handle, errno := core.FDs.SocketReserve(domain, base)
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
@@ -54,7 +55,7 @@ func sysSocket(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 
 // sockSimple makes a call with one request and its result.
 func sockSimple(f *machine.Frame, n int, op sockwire.Op, args [3]int64, c sockCall) (uint64, bool) {
-	if fds.IsNetlink(n) {
+	if core.FDs.IsNetlink(n) {
 		return netlinkSimple(n, op, args, c), true
 	}
 	if isPair(n) {
@@ -72,7 +73,7 @@ func sockSimple(f *machine.Frame, n int, op sockwire.Op, args [3]int64, c sockCa
 // sockKindErrno is the first check of a socket call's descriptor, as Linux's: EBADF if n is not
 // open, ENOTSOCK if it is no socket (the launcher's, a pair's end or a netlink socket).
 func sockKindErrno(n int) int {
-	switch fds.Kind(n) {
+	switch core.FDs.Kind(n) {
 	case fd.KindNone:
 		return abi.EBADF
 	case fd.KindSocket, fd.KindPair:
@@ -113,7 +114,7 @@ func sysConnect(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	// Linux's __sys_connect copies the address in before it asks whether the open descriptor
 	// is a socket.
 	n, addr, addrLen := int(int32(a[0])), uintptr(a[1]), int32(a[2])
-	if fds.Kind(n) == fd.KindNone {
+	if core.FDs.Kind(n) == fd.KindNone {
 		return abi.Neg(abi.EBADF), true
 	}
 	sa, e := sockAddrIn(addr, addrLen)
@@ -126,7 +127,7 @@ func sysConnect(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if addrLen < 2 {
 		return abi.Neg(abi.EINVAL), true
 	}
-	if isPair(n) && !fds.IsNetlink(n) {
+	if isPair(n) && !core.FDs.IsNetlink(n) {
 		return abi.Neg(pairConnect(sa)), true
 	}
 	return sockSimple(f, n, sockwire.OpConnect, [3]int64{},
@@ -160,7 +161,7 @@ func pairConnect(sa []byte) int {
 	path := buf[:k]
 	at, errno := pathAt(atFDCWD, path, false)
 	if errno == 0 {
-		_, errno = rootNS.StatAt(at, path, 0)
+		_, errno = core.RootNS.StatAt(at, path, 0)
 	}
 	if errno != 0 && errno != fs.EFDLINK {
 		return errno
@@ -181,7 +182,7 @@ func sysAccept4(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 }
 
 func sockAccept(f *machine.Frame, n int, addr, addrLen uintptr, flags int) (uint64, bool) {
-	if fds.IsNetlink(n) {
+	if core.FDs.IsNetlink(n) {
 		return abi.Neg(abi.EOPNOTSUPP), true // sock_no_accept
 	}
 	if flags&^(sockNonblock|sockCloexec) != 0 || isPair(n) {
@@ -191,12 +192,12 @@ func sockAccept(f *machine.Frame, n int, addr, addrLen uintptr, flags int) (uint
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
-	if fds.SocketNothingToRead(i) && fds.Nonblocking(n) {
+	if core.FDs.SocketNothingToRead(i) && core.FDs.Nonblocking(n) {
 		tp.NetLocal.Emit2(uint64(handle), abi.Neg(abi.EAGAIN))
 		return abi.Neg(abi.EAGAIN), true // no connection waits (fd.SocketNothingToRead)
 	}
-	domain, typ := fds.SocketType(i)
-	ni, nh, errno := fds.SocketReserve(domain, typ)
+	domain, typ := core.FDs.SocketType(i)
+	ni, nh, errno := core.FDs.SocketReserve(domain, typ)
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
@@ -237,7 +238,7 @@ func sysGetsockopt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if e := sockKindErrno(n); e != 0 {
 		return abi.Neg(e), true
 	}
-	if isPair(n) && !fds.IsNetlink(n) && int32(a[1]) != solSocket {
+	if isPair(n) && !core.FDs.IsNetlink(n) && int32(a[1]) != solSocket {
 		return abi.Neg(abi.EOPNOTSUPP), true
 	}
 	val, lenp := uintptr(a[3]), uintptr(a[4])
@@ -270,7 +271,7 @@ func sysShutdown(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 // address.
 func sysSendto(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n, buf, count := int(int32(a[0])), uintptr(a[1]), uintptr(a[2])
-	if !core.AccessOK(buf, min(count, maxRW)) {
+	if !core.AccessOK(buf, min(count, core.MaxRW)) {
 		return abi.Neg(abi.EFAULT), true
 	}
 	if e := sockKindErrno(n); e != 0 {
@@ -288,7 +289,7 @@ func sysSendto(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 
 func sysRecvfrom(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n, buf, count := int(int32(a[0])), uintptr(a[1]), uintptr(a[2])
-	if !core.AccessOK(buf, min(count, maxRW)) {
+	if !core.AccessOK(buf, min(count, core.MaxRW)) {
 		return abi.Neg(abi.EFAULT), true
 	}
 	if e := sockKindErrno(n); e != 0 {
@@ -322,14 +323,14 @@ type msgHeader struct {
 // importMsghdr reads the struct msghdr at msg in the order of Linux's copy_msghdr_from_user:
 // the header (EFAULT), the name's length (a C int: EINVAL if negative, cut to sockaddr_storage's
 // size), for a send the name itself (EFAULT), the iovec count (EMSGSIZE above UIO_MAXIOV), then
-// the iovec array (importIovec). A send's control data is checked after, by its caller.
+// the iovec array (core.ImportIovec). A send's control data is checked after, by its caller.
 func importMsghdr(msg uintptr, send bool) (h msgHeader, errno int) {
 	m, ok := core.UserBytes(msg, msghdrSize, false)
 	if !ok {
 		return h, abi.EFAULT
 	}
-	h.name = uintptr(le64(m[msgName:]))
-	if nl := int32(le64(m[msgNameLen:])); h.name != 0 {
+	h.name = uintptr(core.LE64(m[msgName:]))
+	if nl := int32(core.LE64(m[msgNameLen:])); h.name != 0 {
 		if nl < 0 {
 			return h, abi.EINVAL
 		}
@@ -343,14 +344,14 @@ func importMsghdr(msg uintptr, send bool) (h msgHeader, errno int) {
 	if send && h.nameLen == 0 {
 		h.name = 0
 	}
-	h.iov, h.iovLen = uintptr(le64(m[msgIov:])), uintptr(le64(m[msgIovLen:]))
-	if h.iovLen > uioMaxIOV {
+	h.iov, h.iovLen = uintptr(core.LE64(m[msgIov:])), uintptr(core.LE64(m[msgIovLen:]))
+	if h.iovLen > core.UIOMaxIOV {
 		return h, abi.EMSGSIZE
 	}
-	if _, _, errno := importIovec(h.iov, h.iovLen); errno != 0 {
+	if _, _, errno := core.ImportIovec(h.iov, h.iovLen); errno != 0 {
 		return h, errno
 	}
-	h.ctl, h.ctlLen = uintptr(le64(m[msgControl:])), uintptr(le64(m[msgControlLen:]))
+	h.ctl, h.ctlLen = uintptr(core.LE64(m[msgControl:])), uintptr(core.LE64(m[msgControlLen:]))
 	return h, 0
 }
 
@@ -424,11 +425,11 @@ func sockSend(f *machine.Frame, n int, flags int64, c sockCall) (uint64, bool) {
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
-	total, errno := userIOLen(c.src, c.srcLen, c.srcVec)
+	total, errno := core.UserIOLen(c.src, c.srcLen, c.srcVec)
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
-	if _, typ := fds.SocketType(i); typ == sockDgram && total+uint64(c.addrLen) > sockwire.MaxData {
+	if _, typ := core.FDs.SocketType(i); typ == sockDgram && total+uint64(c.addrLen) > sockwire.MaxData {
 		return abi.Neg(abi.EMSGSIZE), true // a datagram goes whole or not at all: it must fit one frame
 	}
 	c.call, c.fd, c.sock, c.flags, c.total = callSend, int32(n), int32(i), flags, total
@@ -445,11 +446,11 @@ func sockRecv(f *machine.Frame, n int, flags int64, c sockCall) (uint64, bool) {
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
-	total, errno := userIOLen(c.out.buf, c.out.count, c.out.vec)
+	total, errno := core.UserIOLen(c.out.buf, c.out.count, c.out.vec)
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
-	if fds.SocketNothingToRead(i) && (fds.Nonblocking(n) || flags&msgDontwait != 0) && flags&msgPeek == 0 {
+	if core.FDs.SocketNothingToRead(i) && (core.FDs.Nonblocking(n) || flags&msgDontwait != 0) && flags&msgPeek == 0 {
 		tp.NetLocal.Emit2(uint64(handle), abi.Neg(abi.EAGAIN))
 		return abi.Neg(abi.EAGAIN), true // known without a round trip (fd.SocketNothingToRead)
 	}
@@ -471,7 +472,7 @@ func sockWrite(f *machine.Frame, n int, buf, count uintptr, vec bool) (uint64, b
 // afterSocketClose tells the host when descriptor n was socket i's last, and wakes the
 // threads blocked on n (their retry sees EBADF).
 func afterSocketClose(n, i int) {
-	if !fds.SocketLive(i) {
+	if !core.FDs.SocketLive(i) {
 		sockCloseHost(i)
 	}
 	core.FutexWake(core.FDKey(n), core.MaxThreads)

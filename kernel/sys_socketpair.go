@@ -59,7 +59,7 @@ func sysSocketpair(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 		return abi.Neg(abi.EFAULT), true
 	}
 	// SOCK_NONBLOCK and SOCK_CLOEXEC are O_NONBLOCK's and O_CLOEXEC's values.
-	s0, s1, errno := fds.SocketpairOf(typ&(sockNonblock|sockCloexec), base == sockDgram)
+	s0, s1, errno := core.FDs.SocketpairOf(typ&(sockNonblock|sockCloexec), base == sockDgram)
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
@@ -95,19 +95,19 @@ func inetCreateCheck(domain, base, proto int) int {
 }
 
 // isPair reports whether descriptor n is a socket pair's end.
-func isPair(n int) bool { return fds.Kind(n) == fd.KindPair }
+func isPair(n int) bool { return core.FDs.Kind(n) == fd.KindPair }
 
 // pairSimple answers the one-request socket calls for a pair's end n.
 func pairSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 	switch op {
 	case sockwire.OpShutdown:
-		if errno := fds.PairShutdown(n, int(args[0])); errno != 0 {
+		if errno := core.FDs.PairShutdown(n, int(args[0])); errno != 0 {
 			return abi.Neg(errno)
 		}
-		if rp, ok := fds.PipeFor(n, false); ok {
+		if rp, ok := core.FDs.PipeFor(n, false); ok {
 			wakePipe(rp)
 		}
-		if wp, ok := fds.PipeFor(n, true); ok {
+		if wp, ok := core.FDs.PipeFor(n, true); ok {
 			wakePipe(wp)
 		}
 		return 0
@@ -131,7 +131,7 @@ func pairSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 			if !ok {
 				return abi.Neg(abi.EFAULT)
 			}
-			fds.SetPairPasscred(n, v != 0)
+			core.FDs.SetPairPasscred(n, v != 0)
 		}
 		return 0 // other SOL_SOCKET options: taken, and nothing here depends on them
 	case sockwire.OpConnect:
@@ -148,11 +148,11 @@ func pairGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 	switch name {
 	case soType:
 		v = sockStream
-		if fds.PairDgram(n) {
+		if core.FDs.PairDgram(n) {
 			v = sockDgram
 		}
 	case soPasscred:
-		if fds.PairPasscred(n) {
+		if core.FDs.PairPasscred(n) {
 			v = 1
 		}
 	case soDomain:
@@ -171,7 +171,7 @@ func pairGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 // is EISCONN (the pair is connected); of the flags MSG_NOSIGNAL, MSG_DONTWAIT, and for a receive
 // MSG_CMSG_CLOEXEC and MSG_TRUNC; others EOPNOTSUPP.
 func pairMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, ctl, ctlLen, msg uintptr) (uint64, bool) {
-	if fds.IsNetlink(n) {
+	if core.FDs.IsNetlink(n) {
 		return netlinkMove(f, n, write, flags, c, msg)
 	}
 	allowed := int64(msgNosignal | msgDontwait)
@@ -184,7 +184,7 @@ func pairMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, ctl,
 	case flags&^allowed != 0:
 		return abi.Neg(abi.EOPNOTSUPP), true
 	}
-	if write && (ctlLen > 0 || fds.PairDgram(n)) {
+	if write && (ctlLen > 0 || core.FDs.PairDgram(n)) {
 		return pairSend(f, n, c.srcVec, c.src, c.srcLen, flags, ctl, ctlLen)
 	}
 	if !write && (msg != 0 || flags&(msgDontwait|msgTrunc) != 0 || pairMessages(n, false)) {

@@ -45,12 +45,12 @@ const spliceMaxCall = 1 << 20
 // spliceEnd describes descriptor n for package splice, with offset saying whether the call gave
 // an offset pointer for it: EBADF if n is not open (or only a path, O_PATH).
 func spliceEnd(n int, offset bool) (splice.End, int) {
-	e := splice.End{Offset: offset, Nonblock: fds.Nonblocking(n), CanRead: true, CanWrite: true}
-	switch fds.Kind(n) {
+	e := splice.End{Offset: offset, Nonblock: core.FDs.Nonblocking(n), CanRead: true, CanWrite: true}
+	switch core.FDs.Kind(n) {
 	case fd.KindNone:
 		return e, abi.EBADF
 	case fd.KindPipe:
-		_, writeEnd, _ := fds.Pipe(n)
+		_, writeEnd, _ := core.FDs.Pipe(n)
 		e.Kind, e.CanRead, e.CanWrite = splice.Pipe, !writeEnd, writeEnd
 	case fd.KindFile:
 		f, errno := fileOf(n, abi.EBADF)
@@ -58,13 +58,13 @@ func spliceEnd(n int, offset bool) (splice.End, int) {
 			return e, errno
 		}
 		e.CanRead, e.CanWrite, e.Append = canRead(f), canWrite(f), f.Flags&fs.O_APPEND != 0
-		if rootNS.Mode(f.Node)&fs.S_IFMT != fs.S_IFDIR { // a directory has no splice (EINVAL)
+		if core.RootNS.Mode(f.Node)&fs.S_IFMT != fs.S_IFDIR { // a directory has no splice (EINVAL)
 			e.Kind = splice.File
 		}
 	case fd.KindConsole:
 		e.Kind = splice.Console
 	case fd.KindSocket:
-		if _, typ := fds.SocketType(sockIndex(n)); typ == sockStream {
+		if _, typ := core.FDs.SocketType(sockIndex(n)); typ == sockStream {
 			e.Kind = splice.Socket
 		}
 	}
@@ -73,7 +73,7 @@ func spliceEnd(n int, offset bool) (splice.End, int) {
 
 // sockIndex is descriptor n's socket (n is one).
 func sockIndex(n int) int {
-	i, _, _ := fds.Socket(n)
+	i, _, _ := core.FDs.Socket(n)
 	return i
 }
 
@@ -96,7 +96,7 @@ func spliceOffset(addr uintptr, pos int64) (int64, int) {
 // splicePos is the position a splice or sendfile starts at in file n: the offset at addr, or
 // the file's position. A descriptor that is not a file starts nowhere (0).
 func splicePos(n int, addr uintptr) (int64, int) {
-	f, ok := fds.File(n)
+	f, ok := core.FDs.File(n)
 	if !ok {
 		return 0, 0
 	}
@@ -113,7 +113,7 @@ func spliceMoved(n int, addr uintptr, pos int64, seekable bool, moved int) uint6
 			return abi.Neg(abi.EFAULT)
 		}
 	case seekable:
-		if f, ok := fds.File(n); ok {
+		if f, ok := core.FDs.File(n); ok {
 			f.Pos = pos
 		}
 	}
@@ -235,24 +235,24 @@ func sysSpliceImpl(fdIn int, offIn uintptr, fdOut int, offOut uintptr, length ui
 			return spliceErr(abi.EFAULT)
 		}
 	}
-	pin, _, _ := fds.Pipe(fdIn)
-	pout, _, _ := fds.Pipe(fdOut)
+	pin, _, _ := core.FDs.Pipe(fdIn)
+	pout, _, _ := core.FDs.Pipe(fdOut)
 	way, errno := splice.Splice(in, out, in.Kind == splice.Pipe && out.Kind == splice.Pipe && pin == pout)
 	if errno != 0 {
 		return spliceErr(errno)
 	}
-	length = min(length, maxRW)
+	length = min(length, core.MaxRW)
 	nonblock := splice.Nonblocking(way, in, out, flags)
 	switch way {
 	case splice.PipeToPipe:
 		return pipeToPipe(fdIn, fdOut, int(length), nonblock, true)
 	case splice.PipeToSocket:
-		if data, errno := fds.PipeData(fdIn); errno != 0 || len(data) == 0 {
+		if data, errno := core.FDs.PipeData(fdIn); errno != 0 || len(data) == 0 {
 			return pipeToFile(fdIn, fdOut, 0, 0, int(length), nonblock) // its wait, error or end of file
 		}
 		return spliceOutcome{sock: spliceSend, wait: -1, sockFD: int32(fdOut), otherFD: int32(fdIn), length: int(length)}
 	case splice.SocketToPipe:
-		if _, errno := fds.PipeRoom(fdOut); errno != 0 {
+		if _, errno := core.FDs.PipeRoom(fdOut); errno != 0 {
 			return fileToPipe(fdIn, 0, 0, fdOut, int(length), nonblock) // its wait or error
 		}
 		return spliceOutcome{sock: spliceRecv, wait: -1, sockFD: int32(fdIn), otherFD: int32(fdOut), length: int(length)}
@@ -275,7 +275,7 @@ func sysSpliceImpl(fdIn int, offIn uintptr, fdOut int, offOut uintptr, length ui
 // for bytes in the first, then for room in the second; an empty input with no writer is end of
 // file (0).
 func pipeToPipe(in, out int, length int, nonblock, consume bool) spliceOutcome {
-	data, errno := fds.PipeData(in)
+	data, errno := core.FDs.PipeData(in)
 	switch {
 	case errno == abi.EAGAIN:
 		return spliceBlocked(in, nonblock)
@@ -284,7 +284,7 @@ func pipeToPipe(in, out int, length int, nonblock, consume bool) spliceOutcome {
 	case len(data) == 0:
 		return spliceDone(0)
 	}
-	room, errno := fds.PipeRoom(out)
+	room, errno := core.FDs.PipeRoom(out)
 	switch {
 	case errno == abi.EPIPE:
 		return spliceEPIPE()
@@ -296,17 +296,17 @@ func pipeToPipe(in, out int, length int, nonblock, consume bool) spliceOutcome {
 	moved := 0
 	for moved < length && len(data) > 0 {
 		k := copy(room[:min(len(room), length-moved)], data)
-		fds.PipeCommit(out, k)
+		core.FDs.PipeCommit(out, k)
 		moved += k
 		skip := moved
 		if consume {
-			fds.PipeConsume(in, k)
+			core.FDs.PipeConsume(in, k)
 			skip = 0
 		}
-		if data, errno = fds.PipeDataAt(in, skip); errno != 0 {
+		if data, errno = core.FDs.PipeDataAt(in, skip); errno != 0 {
 			break
 		}
-		if room, errno = fds.PipeRoom(out); errno != 0 {
+		if room, errno = core.FDs.PipeRoom(out); errno != 0 {
 			break
 		}
 	}
@@ -317,7 +317,7 @@ func pipeToPipe(in, out int, length int, nonblock, consume bool) spliceOutcome {
 
 // pipeChanged wakes who waits on the pipe of end n, after a splice moved its bytes.
 func pipeChanged(n int) {
-	if p, _, ok := fds.Pipe(n); ok {
+	if p, _, ok := core.FDs.Pipe(n); ok {
 		wakePipe(p)
 	}
 }
@@ -325,15 +325,15 @@ func pipeChanged(n int) {
 // onShare says whether descriptor n is a file of a shared directory or of /proc, whose calls
 // a rerun repeats: a splice that touches one moves a chunk per call.
 func onShare(n int) bool {
-	f, ok := fds.File(n)
-	return ok && (rootNS.Remote(f.Node) || rootNS.Proc(f.Node))
+	f, ok := core.FDs.File(n)
+	return ok && (core.RootNS.Remote(f.Node) || core.RootNS.Proc(f.Node))
 }
 
 // pipeToFile writes up to length bytes of pipe end in to file out at pos (the console: as a
 // write), taking from the pipe what the file took; offAddr is the call's offset pointer for
 // out. An empty pipe waits unless nonblock, or is end of file (0) with no writer.
 func pipeToFile(in, out int, offAddr uintptr, pos int64, length int, nonblock bool) spliceOutcome {
-	data, errno := fds.PipeData(in)
+	data, errno := core.FDs.PipeData(in)
 	switch {
 	case errno == abi.EAGAIN:
 		return spliceBlocked(in, nonblock)
@@ -342,7 +342,7 @@ func pipeToFile(in, out int, offAddr uintptr, pos int64, length int, nonblock bo
 	case len(data) == 0:
 		return spliceDone(0)
 	}
-	f, isFile := fds.File(out)
+	f, isFile := core.FDs.File(out)
 	one := onShare(out)
 	moved, seekable := 0, false
 	for moved < length && len(data) > 0 {
@@ -358,12 +358,12 @@ func pipeToFile(in, out int, offAddr uintptr, pos int64, length int, nonblock bo
 		} else {
 			machine.ConsoleWrite(data[:k])
 		}
-		fds.PipeConsume(in, got)
+		core.FDs.PipeConsume(in, got)
 		moved += got
 		if got < k || one {
 			break
 		}
-		if data, errno = fds.PipeData(in); errno != 0 {
+		if data, errno = core.FDs.PipeData(in); errno != 0 {
 			errno = 0
 			break
 		}
@@ -380,7 +380,7 @@ func pipeToFile(in, out int, offAddr uintptr, pos int64, length int, nonblock bo
 // call's offset pointer for in. A full pipe waits unless nonblock; one without a reader is EPIPE
 // and SIGPIPE. The end of the file is 0.
 func fileToPipe(in int, offAddr uintptr, pos int64, out int, length int, nonblock bool) spliceOutcome {
-	room, errno := fds.PipeRoom(out)
+	room, errno := core.FDs.PipeRoom(out)
 	switch {
 	case errno == abi.EPIPE:
 		return spliceEPIPE()
@@ -389,7 +389,7 @@ func fileToPipe(in int, offAddr uintptr, pos int64, out int, length int, nonbloc
 	case errno != 0:
 		return spliceErr(errno)
 	}
-	f, _ := fds.File(in)
+	f, _ := core.FDs.File(in)
 	one := onShare(in)
 	moved, seekable := 0, false
 	for moved < length {
@@ -399,7 +399,7 @@ func fileToPipe(in int, offAddr uintptr, pos int64, out int, length int, nonbloc
 		if errno != 0 {
 			break
 		}
-		fds.PipeCommit(out, got)
+		core.FDs.PipeCommit(out, got)
 		moved += got
 		if seekable {
 			pos += int64(got)
@@ -407,7 +407,7 @@ func fileToPipe(in int, offAddr uintptr, pos int64, out int, length int, nonbloc
 		if got < k || one {
 			break
 		}
-		if room, errno = fds.PipeRoom(out); errno != 0 {
+		if room, errno = core.FDs.PipeRoom(out); errno != 0 {
 			errno = 0
 			break
 		}
@@ -440,12 +440,12 @@ func sysTeeImpl(in, out int, length uintptr, flags uint32) spliceOutcome {
 	case !ie.CanRead || !oe.CanWrite:
 		return spliceErr(abi.EBADF)
 	}
-	pin, _, _ := fds.Pipe(in)
-	pout, _, _ := fds.Pipe(out)
+	pin, _, _ := core.FDs.Pipe(in)
+	pout, _, _ := core.FDs.Pipe(out)
 	if ie.Kind != splice.Pipe || oe.Kind != splice.Pipe || pin == pout {
 		return spliceErr(abi.EINVAL)
 	}
-	return pipeToPipe(in, out, int(min(length, maxRW)), flags&splice.FNonblock != 0 || ie.Nonblock || oe.Nonblock, false)
+	return pipeToPipe(in, out, int(min(length, core.MaxRW)), flags&splice.FNonblock != 0 || ie.Nonblock || oe.Nonblock, false)
 }
 
 // sysSendfileImpl is sendfile(out, in, offAddr, count), as Linux's do_sendfile: in must be a
@@ -476,7 +476,7 @@ func sysSendfileImpl(out, in int, offAddr uintptr, count uintptr) spliceOutcome 
 	case ie.Kind != splice.File:
 		return spliceErr(abi.EINVAL)
 	}
-	count = min(count, maxRW)
+	count = min(count, core.MaxRW)
 	switch oe.Kind {
 	case splice.Pipe:
 		if count == 0 {
@@ -489,11 +489,11 @@ func sysSendfileImpl(out, in int, offAddr uintptr, count uintptr) spliceOutcome 
 		}
 		return spliceDone(copyFile(in, offAddr, pos, out, 0, count))
 	case splice.Socket:
-		f, _ := fds.File(in)
-		if onShare(in) || rootNS.Mode(f.Node)&fs.S_IFMT != fs.S_IFREG {
+		f, _ := core.FDs.File(in)
+		if onShare(in) || core.RootNS.Mode(f.Node)&fs.S_IFMT != fs.S_IFREG {
 			return spliceErr(abi.EINVAL)
 		}
-		st, errno := rootNS.Stat(f.Node)
+		st, errno := core.RootNS.Stat(f.Node)
 		switch {
 		case errno != 0:
 			return spliceErr(errno)
@@ -514,13 +514,13 @@ func spliceSocket(f *machine.Frame, o spliceOutcome) (uint64, bool) {
 	pipe := int(o.otherFD)
 	switch o.sock {
 	case spliceRecv:
-		room, _ := fds.PipeRoom(pipe) // spliceRun found room
+		room, _ := core.FDs.PipeRoom(pipe) // spliceRun found room
 		c.out = netCall{buf: machine.AddrOf(room), count: uintptr(min(len(room), o.length))}
-		c.splicePipe = int32(fds.PipeHold(pipe, true))
+		c.splicePipe = int32(core.FDs.PipeHold(pipe, true))
 	case spliceSend:
-		data, _ := fds.PipeData(pipe) // spliceRun found bytes
+		data, _ := core.FDs.PipeData(pipe) // spliceRun found bytes
 		c.src, c.srcLen = machine.AddrOf(data), uintptr(min(len(data), o.length))
-		c.splicePipe = int32(fds.PipeHold(pipe, false))
+		c.splicePipe = int32(core.FDs.PipeHold(pipe, false))
 	case spliceSendfile:
 		c.srcLen, c.spliceFD, c.splicePos, c.spliceOff = uintptr(o.length), o.otherFD, o.pos, o.offAddr
 	}
@@ -555,7 +555,7 @@ func sockSpliceEnd(slot int32, ret uint64) uint64 {
 	switch kind {
 	case spliceRecv, spliceSend:
 		if c.splicePipe >= 0 {
-			fds.PipeRelease(int(c.splicePipe), kind == spliceRecv, n)
+			core.FDs.PipeRelease(int(c.splicePipe), kind == spliceRecv, n)
 			wakePipe(int(c.splicePipe))
 		}
 	case spliceSendfile:
@@ -569,7 +569,7 @@ func sockSpliceEnd(slot int32, ret uint64) uint64 {
 // sendfileGather reads the bytes of a sendfile's next request into dst: the file's, from where
 // the call's bytes sent so far end. It fails if the file is gone or has fewer bytes now.
 func sendfileGather(c *sockCall, dst []byte) bool {
-	f, ok := fds.File(int(c.spliceFD))
+	f, ok := core.FDs.File(int(c.spliceFD))
 	if !ok {
 		return false
 	}
@@ -582,8 +582,8 @@ func sendfileGather(c *sockCall, dst []byte) bool {
 // caller: posOut), or the console. It returns the bytes copied, or the error of the first read
 // or write if nothing was, and updates the offsets or positions as spliceMoved says.
 func copyFile(in int, inAddr uintptr, posIn int64, out int, outAddr uintptr, count uintptr) uint64 {
-	fi, _ := fds.File(in)
-	fo, isFile := fds.File(out)
+	fi, _ := core.FDs.File(in)
+	fo, isFile := core.FDs.File(out)
 	posOut := int64(0)
 	if isFile {
 		posOut = fo.Pos
@@ -641,7 +641,7 @@ func sysCopyFileRangeImpl(in int, offIn uintptr, out int, offOut uintptr, length
 	var rf [2]splice.RangeFile
 	var pos [2]int64
 	for i, n := range [2]int{in, out} {
-		if fds.Kind(n) == fd.KindNone {
+		if core.FDs.Kind(n) == fd.KindNone {
 			return abi.Neg(abi.EBADF)
 		}
 		f, errno := fileOf(n, 0)
@@ -651,7 +651,7 @@ func sysCopyFileRangeImpl(in int, offIn uintptr, out int, offOut uintptr, length
 		case f == nil: // a pipe, a socket, the console: not a regular file
 			continue
 		}
-		rf[i] = splice.RangeFile{Mode: rootNS.Mode(f.Node), FS: int(f.Node.FS), Ino: uint64(f.Node.Ino),
+		rf[i] = splice.RangeFile{Mode: core.RootNS.Mode(f.Node), FS: int(f.Node.FS), Ino: uint64(f.Node.Ino),
 			CanRead: canRead(f), CanWrite: canWrite(f), Append: f.Flags&fs.O_APPEND != 0}
 		pos[i] = f.Pos
 	}
@@ -665,14 +665,14 @@ func sysCopyFileRangeImpl(in int, offIn uintptr, out int, offOut uintptr, length
 		}
 	}
 	if rf[0].Mode&fs.S_IFMT == fs.S_IFREG {
-		fi, _ := fds.File(in)
-		st, errno := rootNS.Stat(fi.Node)
+		fi, _ := core.FDs.File(in)
+		st, errno := core.RootNS.Stat(fi.Node)
 		if errno != 0 {
 			return abi.Neg(errno)
 		}
 		rf[0].Size = st.Size
 	}
-	count, errno := splice.CopyRange(rf[0], rf[1], pos[0], pos[1], uint64(min(length, maxRW)), flags)
+	count, errno := splice.CopyRange(rf[0], rf[1], pos[0], pos[1], uint64(min(length, core.MaxRW)), flags)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}

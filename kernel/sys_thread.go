@@ -250,11 +250,3 @@ func sysSchedGetparamImpl(pid int32, param uintptr) uint64 {
 	}
 	return 0
 }
-
-func reportOnce(done *bool, msg string) {
-	if *done {
-		return
-	}
-	*done = true
-	klog.Log().S(msg).NL()
-}

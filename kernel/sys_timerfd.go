@@ -32,7 +32,7 @@ func sysTimerfdCreateImpl(clockid int32, flags int) uint64 {
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	n, errno := fds.OpenTimerfd(id, flags)
+	n, errno := core.FDs.OpenTimerfd(id, flags)
 	if errno != 0 {
 		timerfds.Delete(id)
 		return abi.Neg(errno)
@@ -44,10 +44,10 @@ func sysTimerfdCreateImpl(clockid int32, flags int) uint64 {
 // timerfdOf returns the timer behind descriptor n: EBADF if n is not open, EINVAL if it is no
 // timerfd.
 func timerfdOf(n int) (int, int) {
-	if fds.Kind(n) == fd.KindNone {
+	if core.FDs.Kind(n) == fd.KindNone {
 		return 0, abi.EBADF
 	}
-	id, ok := fds.Timerfd(n)
+	id, ok := core.FDs.Timerfd(n)
 	if !ok {
 		return 0, abi.EINVAL
 	}
@@ -56,8 +56,8 @@ func timerfdOf(n int) (int, int) {
 
 // timerfdChanged mirrors timer id's expirations into its descriptor n and wakes its waiters.
 func timerfdChanged(n, id int) {
-	fds.SetTimerfdTicks(n, timerfds.Ticks(id))
-	wakeFDWaiters(n)
+	core.FDs.SetTimerfdTicks(n, timerfds.Ticks(id))
+	core.WakeFDWaiters(n)
 }
 
 func sysTimerfdSettimeImpl(n int, flags int, newAddr, oldAddr uintptr) uint64 {
@@ -113,9 +113,9 @@ func timerfdRead(n int, buf uintptr) (ret uint64, done bool) {
 		return abi.Neg(abi.EFAULT), true
 	}
 	ticks, errno := timerfds.Read(id, machine.Nanotime())
-	fds.SetTimerfdTicks(n, 0)
+	core.FDs.SetTimerfdTicks(n, 0)
 	switch {
-	case errno == abi.EAGAIN && !fds.Nonblocking(n):
+	case errno == abi.EAGAIN && !core.FDs.Nonblocking(n):
 		return 0, false
 	case errno != 0:
 		return abi.Neg(errno), true
@@ -127,7 +127,7 @@ func timerfdRead(n int, buf uintptr) (ret uint64, done bool) {
 // counterRead is an 8-byte read of an eventfd or a timerfd: the system call and the completion of
 // a blocked one.
 func counterRead(n int, buf uintptr) (ret uint64, done bool) {
-	if fds.Kind(n) == fd.KindTimerfd {
+	if core.FDs.Kind(n) == fd.KindTimerfd {
 		return timerfdRead(n, buf)
 	}
 	return eventfdRead(n, buf)
@@ -153,7 +153,7 @@ func expireTimerfds(now int64) {
 // closeTimerfd deletes the timer of timerfd n, which is being closed, and wakes the threads
 // blocked reading it (their retry sees EBADF).
 func closeTimerfd(n int) {
-	if id, ok := fds.Timerfd(n); ok {
+	if id, ok := core.FDs.Timerfd(n); ok {
 		timerfds.Delete(id)
 		core.FutexWake(core.FDKey(n), core.MaxThreads)
 	}

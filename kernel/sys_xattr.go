@@ -39,9 +39,9 @@ func userXattrName(addr uintptr) ([]byte, int) {
 // nofollow) when pathAddr is set, else descriptor n's file.
 func xattrNode(pathAddr uintptr, n int, nofollow bool) (vfs.Node, int) {
 	if pathAddr == 0 && n >= 0 {
-		f, ok := fds.File(n)
+		f, ok := core.FDs.File(n)
 		switch {
-		case !ok && fds.Kind(n) == fd.KindNone:
+		case !ok && core.FDs.Kind(n) == fd.KindNone:
 			return vfs.Node{}, abi.EBADF
 		case !ok:
 			return vfs.Node{}, abi.EOPNOTSUPP
@@ -54,7 +54,7 @@ func xattrNode(pathAddr uintptr, n int, nofollow bool) (vfs.Node, int) {
 	if errno != 0 {
 		return vfs.Node{}, errno
 	}
-	return rootNS.Resolve(at.Root, at.Dir, path, !nofollow, false)
+	return core.RootNS.Resolve(at.Root, at.Dir, path, !nofollow, false)
 }
 
 // sysSetxattrImpl is setxattr, lsetxattr (nofollow) and fsetxattr (pathAddr 0, descriptor n).
@@ -81,7 +81,7 @@ func sysSetxattrImpl(pathAddr uintptr, n int, nofollow bool, nameAddr, value, si
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return abi.ErrnoOr(rootNS.SetXattr(&fsPages, node, name, val, flags, fsNow()), 0)
+	return abi.ErrnoOr(core.RootNS.SetXattr(&core.FSPages, node, name, val, flags, core.FSNow()), 0)
 }
 
 // sysGetxattrImpl is getxattr and its forms: the value's length, and the value copied to value
@@ -95,7 +95,7 @@ func sysGetxattrImpl(pathAddr uintptr, n int, nofollow bool, nameAddr, value, si
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	v, errno := rootNS.GetXattr(node, name)
+	v, errno := core.RootNS.GetXattr(node, name)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
@@ -119,7 +119,7 @@ func sysListxattrImpl(pathAddr uintptr, n int, nofollow bool, list, size uintptr
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	total, errno := rootNS.ListXattr(node, nil)
+	total, errno := core.RootNS.ListXattr(node, nil)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
@@ -133,7 +133,7 @@ func sysListxattrImpl(pathAddr uintptr, n int, nofollow bool, list, size uintptr
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
-	got, errno := rootNS.ListXattr(node, dst)
+	got, errno := core.RootNS.ListXattr(node, dst)
 	return abi.ErrnoOr(errno, uint64(got))
 }
 
@@ -147,5 +147,5 @@ func sysRemovexattrImpl(pathAddr uintptr, n int, nofollow bool, nameAddr uintptr
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return abi.ErrnoOr(rootNS.RemoveXattr(&fsPages, node, name, fsNow()), 0)
+	return abi.ErrnoOr(core.RootNS.RemoveXattr(&core.FSPages, node, name, core.FSNow()), 0)
 }

@@ -20,7 +20,7 @@ func sysRead(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 }
 
 func sysWrite(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	switch fds.Kind(int(a[0])) {
+	switch core.FDs.Kind(int(a[0])) {
 	case fd.KindDevice:
 		return sysWriteDevice(f, int(a[0]), uintptr(a[1]), uintptr(a[2]))
 	case fd.KindPipe, fd.KindPair:
@@ -52,7 +52,7 @@ func sysDup3(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 }
 
 func sysEpollCreate1(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	r, e := fds.EpollCreate(int(a[0]))
+	r, e := core.FDs.EpollCreate(int(a[0]))
 	return abi.ErrnoOr(e, uint64(r)), true
 }
 
@@ -73,7 +73,7 @@ func sysPipe2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 }
 
 func sysEventfd2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	r, e := fds.Eventfd(uint32(a[0]), int(a[1]))
+	r, e := core.FDs.Eventfd(uint32(a[0]), int(a[1]))
 	return abi.ErrnoOr(e, uint64(r)), true
 }
 
@@ -103,7 +103,7 @@ func sysPwrite64(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 }
 
 func sysReadv(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	switch fds.Kind(int(a[0])) {
+	switch core.FDs.Kind(int(a[0])) {
 	case fd.KindConsole:
 		return consoleCall(f, int(a[0]), true, uintptr(a[1]), uintptr(int32(a[2])))
 	case fd.KindPipe, fd.KindPair:
@@ -115,7 +115,7 @@ func sysReadv(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 }
 
 func sysWritev(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	switch fds.Kind(int(a[0])) {
+	switch core.FDs.Kind(int(a[0])) {
 	case fd.KindPipe, fd.KindPair:
 		return pipeCall(f, int(a[0]), true, true, uintptr(a[1]), uintptr(int32(a[2])))
 	case fd.KindSocket:
@@ -139,7 +139,7 @@ func vectorPos(a machine.SyscallArgs, write bool) uint64 {
 	if int64(a[3]) < 0 {
 		return abi.Neg(abi.EINVAL)
 	}
-	switch fds.Kind(int(a[0])) {
+	switch core.FDs.Kind(int(a[0])) {
 	case fd.KindNone:
 		return abi.Neg(abi.EBADF)
 	case fd.KindFile:

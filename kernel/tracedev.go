@@ -97,10 +97,10 @@ func initTraceDevice(mem uintptr) {
 		}
 	}
 	initNetPort(bounce + 2*bounceSize)
-	if fdn, _ := fds.OpenDevice(devData); fdn != TraceDataFD {
+	if fdn, _ := core.FDs.OpenDevice(devData); fdn != TraceDataFD {
 		klog.Log().S("trace device: data port got fd ").D(int64(fdn)).NL()
 	}
-	if fdn, _ := fds.OpenDevice(devCtl); fdn != TraceCtlFD {
+	if fdn, _ := core.FDs.OpenDevice(devCtl); fdn != TraceCtlFD {
 		klog.Log().S("trace device: ctl port got fd ").D(int64(fdn)).NL()
 	}
 }
@@ -285,7 +285,7 @@ func portOpDevice(op portOp, n int) uint32 {
 	if op == opTraceDrain || op == opTraceSend {
 		return devData
 	}
-	dev, _ := fds.Device(n)
+	dev, _ := core.FDs.Device(n)
 	return dev
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/signal"
 	"github.com/unitrace/unitrace/kernel/tp"
@@ -164,14 +165,14 @@ func threadTrap(f *machine.Frame) {
 				consoleInterrupt() // the UART's own line, never shared
 			} else if strayLine(gsi, deviceInterrupt()) {
 				amd64.MaskGSI(gsi) // nobody's line: a level-triggered line would fire forever
-				reportOnce(&warnedStrayIRQ, "stray interrupt line masked")
+				klog.Once(&warnedStrayIRQ, "stray interrupt line masked")
 			}
 			amd64.EOI()
 			tp.IRQExit.Emit1(v)
 			break
 		}
 		amd64.EOI()
-		reportOnce(&warnedStrayIRQ, "stray interrupt ignored")
+		klog.Once(&warnedStrayIRQ, "stray interrupt ignored")
 	}
 	finishEntry(f)
 }

@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/arch/arm64"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/signal"
 	"github.com/unitrace/unitrace/kernel/tp"
@@ -155,7 +156,7 @@ func deviceIRQ(ack, id uint32) {
 		consoleInterrupt() // the UART's own line, never shared
 	} else if strayLine(id, deviceInterrupt()) {
 		arm64.DisableIRQ(id) // nobody's line: a level-triggered line would fire forever
-		reportOnce(&warnedStrayIRQ, "stray interrupt disabled")
+		klog.Once(&warnedStrayIRQ, "stray interrupt disabled")
 	}
 	arm64.EndOfIRQ(ack)
 	tp.IRQExit.Emit1(uint64(id))

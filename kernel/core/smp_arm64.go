@@ -6,6 +6,7 @@ import (
 	"github.com/unitrace/unitrace/arch/arm64"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/options"
 )
 
 // CPUs on arm64: the device tree's /cpus lists them by MPIDR; the boot CPU is CPU 0, the others
@@ -114,3 +115,22 @@ func KernelStacksEnd() uintptr { return arm64.KernelStacksEnd() }
 
 // SendProbe cannot reach a CPU with interrupts masked on arm64: there is no NMI (the kernel's probe.go).
 func SendProbe(c int) bool { return false }
+
+// EnableDeviceIRQ routes the interrupt of the virtio-mmio transport at base (the trace device, a
+// shared directory's).
+func EnableDeviceIRQ(base uintptr) {
+	for i := 0; i < machine.Board.NumVirtio; i++ {
+		if d := &machine.Board.Virtio[i]; uintptr(d.Reg.Addr) == base && d.INTID != 0 {
+			// Level-sensitive, whatever the device tree's flags say: QEMU's virtio-mmio holds its
+			// line high while InterruptStatus is non-zero, and an edge-triggered line that was
+			// already high when it was enabled would never interrupt.
+			arm64.ConfigureIRQ(d.INTID, false)
+			arm64.EnableIRQ(d.INTID, arm64.PriorityNormal)
+			if options.Kernel.Verbose {
+				klog.Log().S("virtio-mmio at ").X(uint64(base)).S(": interrupt ").D(int64(d.INTID)).NL()
+			}
+			return
+		}
+	}
+	klog.Log().S("virtio-mmio at ").X(uint64(base)).S(": no interrupt in the device tree").NL()
+}

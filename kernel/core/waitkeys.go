@@ -14,7 +14,7 @@ const (
 )
 
 // FDKey is what a thread blocked on descriptor fd waits for: epoll_pwait on an epoll instance,
-// a blocking read of an eventfd. Whatever may change fd's readiness wakes it (wakeFDWaiters).
+// a blocking read of an eventfd. Whatever may change fd's readiness wakes it (WakeFDWaiters).
 func FDKey(fd int) uintptr { return keyFD | uintptr(fd) }
 
 // PollKey is what polling threads (poll, ppoll, select, pselect6) wait on.

@@ -125,3 +125,12 @@ func BootFault(why string) {
 	Log().S("kernel fault, halting").NL()
 	machine.Exit(machine.FaultExitValue)
 }
+
+// Once writes msg as a line the first time it is called with done, a flag of the caller's.
+func Once(done *bool, msg string) {
+	if *done {
+		return
+	}
+	*done = true
+	Log().S(msg).NL()
+}
