@@ -282,7 +282,7 @@ func netReplyData(slot int32, h sockwire.Header, data []byte) int64 {
 		if !core.ScatterUser(payload, n.buf, n.count, n.vec) {
 			return -abi.EFAULT
 		}
-		if n.addr != 0 && !putSockaddr(n.addr, n.addrLen, data[:alen]) {
+		if n.addr != 0 && !core.PutSockaddr(n.addr, n.addrLen, data[:alen]) {
 			return -abi.EFAULT
 		}
 		if alen > 0 {
@@ -291,14 +291,14 @@ func netReplyData(slot int32, h sockwire.Header, data []byte) int64 {
 		if n.msgFlags != 0 {
 			var fl uint32
 			if r > int64(len(payload)) {
-				fl = msgTrunc
+				fl = abi.MSG_TRUNC
 			}
 			if !core.WriteUser32(n.msgFlags, fl) {
 				return -abi.EFAULT
 			}
 		}
 	case sockwire.OpAccept, sockwire.OpSockName, sockwire.OpPeerName:
-		if n.addr != 0 && !putSockaddr(n.addr, n.addrLen, data) {
+		if n.addr != 0 && !core.PutSockaddr(n.addr, n.addrLen, data) {
 			return -abi.EFAULT
 		}
 		n.learnedLen = uint8(sockwire.FormatAddr(n.learned[:], data))

@@ -54,13 +54,13 @@ var (
 
 // netlinkSocket is socket(AF_NETLINK, typ, proto), typ's flags already checked.
 func netlinkSocket(typ, proto int) uint64 {
-	switch base := typ & sockTypeMask; {
-	case base != sockRaw && base != sockDgram:
+	switch base := typ & abi.SOCK_TYPE_MASK; {
+	case base != abi.SOCK_RAW && base != abi.SOCK_DGRAM:
 		return abi.Neg(abi.ESOCKTNOSUPPORT)
 	case proto != netlink.NETLINK_ROUTE:
 		return abi.Neg(abi.EPROTONOSUPPORT)
 	}
-	n, errno := core.FDs.NetlinkSocket(typ&(sockNonblock|sockCloexec), typ&sockTypeMask == sockRaw, uint8(proto))
+	n, errno := core.FDs.NetlinkSocket(typ&(abi.SOCK_NONBLOCK|abi.SOCK_CLOEXEC), typ&abi.SOCK_TYPE_MASK == abi.SOCK_RAW, uint8(proto))
 	return abi.ErrnoOr(errno, uint64(n))
 }
 
@@ -121,7 +121,7 @@ func netlinkSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 		} else {
 			sa = sockaddrNL(0, 0) // the peer is the kernel
 		}
-		if !putSockaddr(c.out.addr, c.out.addrLen, sa[:]) {
+		if !core.PutSockaddr(c.out.addr, c.out.addrLen, sa[:]) {
 			return abi.Neg(abi.EFAULT)
 		}
 		return 0
@@ -138,7 +138,7 @@ func netlinkSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 // shorter); anything else ENOPROTOOPT.
 func netlinkSetsockopt(n int, level, name int64, val, valLen uintptr) uint64 {
 	switch {
-	case level == solSocket:
+	case level == abi.SOL_SOCKET:
 		return 0
 	case level != netlink.SOL_NETLINK:
 		return abi.Neg(abi.ENOPROTOOPT)
@@ -182,18 +182,18 @@ func netlinkGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 	raw, proto, _, _, _ := core.FDs.NetlinkInfo(n)
 	var v uint32
 	switch level {
-	case solSocket:
+	case abi.SOL_SOCKET:
 		switch name {
-		case soType:
-			v = sockDgram
+		case abi.SO_TYPE:
+			v = abi.SOCK_DGRAM
 			if raw {
-				v = sockRaw
+				v = abi.SOCK_RAW
 			}
-		case soDomain:
+		case abi.SO_DOMAIN:
 			v = netlink.AF_NETLINK
 		case soProtocol:
 			v = uint32(proto)
-		case soError, soPassCr, soAccConn:
+		case abi.SO_ERROR, soPassCr, soAccConn:
 		case soRcvbuf, soSndbuf:
 			v = sockBufDefault
 		default:
@@ -227,7 +227,7 @@ func netlinkGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 // and ENOBUFS once after replies were dropped. MSG_OOB is EOPNOTSUPP, as is MSG_PEEK, which
 // datagram pairs do not serve yet; control data sent is ignored and none comes back.
 func netlinkMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, msg uintptr) (uint64, bool) {
-	if flags&(msgOOB|msgPeek) != 0 {
+	if flags&(msgOOB|abi.MSG_PEEK) != 0 {
 		return abi.Neg(abi.EOPNOTSUPP), true
 	}
 	if write {
@@ -251,7 +251,7 @@ func netlinkMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, m
 	}
 	if c.out.addr != 0 {
 		sa := sockaddrNL(0, 0)
-		if !putSockaddr(c.out.addr, c.out.addrLen, sa[:]) {
+		if !core.PutSockaddr(c.out.addr, c.out.addrLen, sa[:]) {
 			return abi.Neg(abi.EFAULT), true
 		}
 	}
@@ -322,7 +322,7 @@ func socketIoctl(n int, kind fd.Kind, req uint32, arg uintptr) (uint64, bool) {
 		if ok {
 			i, _, ok = core.FDs.Socket(n)
 		}
-		if domain, _ := core.FDs.SocketType(i); !ok || domain != afINET {
+		if domain, _ := core.FDs.SocketType(i); !ok || domain != abi.AF_INET {
 			return abi.Neg(abi.ENOTTY), true
 		}
 	}

@@ -150,7 +150,7 @@ func pairSend(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 		return 0, true // a stream sends no message of no bytes: the control data goes nowhere
 	}
 	if !dgram && !c.Creds && c.NRights == 0 {
-		core.Cur().NoSigpipe = flags&msgNosignal != 0
+		core.Cur().NoSigpipe = flags&abi.MSG_NOSIGNAL != 0
 		return pipeCall(f, n, true, vec, buf, count)
 	}
 	if dgram && total > fd.PipeSize {
@@ -160,7 +160,7 @@ func pairSend(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 		if dgram {
 			return abi.Neg(abi.ECONNREFUSED), true
 		}
-		if flags&msgNosignal == 0 {
+		if flags&abi.MSG_NOSIGNAL == 0 {
 			core.SendSignal(core.CurSlot(), sigPIPE, signal.Info{Signo: sigPIPE, Code: signal.SI_USER, Pid: core.ProcessID})
 		}
 		return abi.Neg(abi.EPIPE), true
@@ -168,7 +168,7 @@ func pairSend(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 	need := min(total, fd.PipeSize)
 	wtotal, room, msgRoom, _ := core.FDs.PairWriteState(n)
 	if uint64(room) < need || !msgRoom {
-		if core.FDs.Nonblocking(n) || flags&msgDontwait != 0 {
+		if core.FDs.Nonblocking(n) || flags&abi.MSG_DONTWAIT != 0 {
 			return abi.Neg(abi.EAGAIN), true
 		}
 		blockRerun(f, n)
@@ -214,7 +214,7 @@ func pairRecv(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 		if core.FDs.PairReadDone(n) {
 			return pairRecvDone(msg, 0, 0, 0)
 		}
-		if core.FDs.Nonblocking(n) || flags&msgDontwait != 0 {
+		if core.FDs.Nonblocking(n) || flags&abi.MSG_DONTWAIT != 0 {
 			return abi.Neg(abi.EAGAIN), true
 		}
 		blockRerun(f, n)
@@ -243,7 +243,7 @@ func pairRecv(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 	dgram := core.FDs.PairDgram(n)
 	if inMsg {
 		if dgram && m.End-m.At > moved {
-			msgFlags |= msgTrunc
+			msgFlags |= abi.MSG_TRUNC
 		}
 		var trunc bool
 		ctlUsed, trunc = putCtl(n, ctl, ctlLen, m, flags&msgCmsgCloexec != 0)
@@ -262,7 +262,7 @@ func pairRecv(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 		wakePipe(rp)
 	}
 	ret := moved
-	if dgram && inMsg && flags&msgTrunc != 0 {
+	if dgram && inMsg && flags&abi.MSG_TRUNC != 0 {
 		ret = m.End - m.At // MSG_TRUNC asks a datagram's whole length
 	}
 	return pairRecvDone(msg, ctlUsed, msgFlags, ret)
@@ -272,7 +272,7 @@ func pairRecv(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 // ret.
 func pairRecvDone(msg, ctlUsed uintptr, msgFlags uint32, ret uint64) (uint64, bool) {
 	if msg != 0 {
-		m, ok := core.UserBytes(msg, msghdrSize, true)
+		m, ok := core.UserBytes(msg, abi.SizeofMsghdr, true)
 		if !ok {
 			return abi.Neg(abi.EFAULT), true
 		}

@@ -25,30 +25,6 @@ import (
 // reply (core.NetReplyKey; not interruptible: the call is with the host), and for readiness (its
 // descriptor's key; a signal interrupts that wait as it does a pipe's).
 
-// Linux's socket constants (include/linux/socket.h, net.h, asm-generic/socket.h); the same on
-// amd64 and arm64.
-const (
-	afUNIX        = 1
-	afINET        = 2
-	afINET6       = 10
-	sockStream    = 1
-	sockDgram     = 2
-	sockRaw       = 3
-	sockSeqpacket = 5
-	sockTypeMask  = 0xf
-	sockNonblock  = 0o4000
-	sockCloexec   = 0o2000000
-	msgPeek       = 0x2
-	msgDontwait   = 0x40
-	msgTrunc      = 0x20
-	msgNosignal   = 0x4000
-	solSocket     = 1
-	soType        = 3
-	soError       = 4
-	soDomain      = 39
-	msghdrSize    = 56 // struct msghdr on 64-bit machines
-)
-
 // Phases of a socket call.
 const (
 	phaseQueue uint8 = iota // the request is to be queued
@@ -263,7 +239,7 @@ func sockReplied(slot int32) (uint64, bool) {
 		w := strWords(netCalls[slot].learned[:netCalls[slot].learnedLen])
 		tp.SyscallAddr.Emit4(t.SysNr, w[0], w[1], w[2])
 	}
-	blocking := !core.FDs.Nonblocking(int(c.fd)) && c.flags&msgDontwait == 0
+	blocking := !core.FDs.Nonblocking(int(c.fd)) && c.flags&abi.MSG_DONTWAIT == 0
 	switch {
 	case c.connecting:
 		// The SO_ERROR read after a blocking connect finished.
@@ -276,7 +252,7 @@ func sockReplied(slot int32) (uint64, bool) {
 			core.FDs.SocketRelease(int(c.newSock)) // the host made none: the reservation goes
 			return uint64(r), true
 		}
-		n, errno := core.FDs.SocketInstall(int(c.newSock), c.newFlags&sockCloexec != 0, c.newFlags&sockNonblock != 0)
+		n, errno := core.FDs.SocketInstall(int(c.newSock), c.newFlags&abi.SOCK_CLOEXEC != 0, c.newFlags&abi.SOCK_NONBLOCK != 0)
 		if errno != 0 {
 			sockCloseHost(int(c.newSock))
 			core.FDs.SocketRelease(int(c.newSock))
@@ -293,12 +269,12 @@ func sockReplied(slot int32) (uint64, bool) {
 	case c.call == callConnect && r == -abi.EINPROGRESS && blocking:
 		c.want = fd.EPOLLOUT | fd.EPOLLERR | fd.EPOLLHUP
 		c.connecting = true
-		c.h = sockwire.Header{Op: sockwire.OpGetSockOpt, Handle: c.h.Handle, A: [3]int64{solSocket, soError, 4}}
+		c.h = sockwire.Header{Op: sockwire.OpGetSockOpt, Handle: c.h.Handle, A: [3]int64{abi.SOL_SOCKET, abi.SO_ERROR, 4}}
 		c.addrLen, c.out = 0, netCall{} // the value comes back in netCall.optVal
 		c.phase = phaseReady
 		return 0, false
 	case c.call == callSend:
-		if r == -abi.EPIPE && c.flags&msgNosignal == 0 {
+		if r == -abi.EPIPE && c.flags&abi.MSG_NOSIGNAL == 0 {
 			core.SendSignal(slot, sigPIPE, signal.Info{Signo: sigPIPE, Code: signal.SI_USER, Pid: core.ProcessID})
 		}
 		if r < 0 {
@@ -342,22 +318,6 @@ func sockCloseHost(i int) {
 		return
 	}
 	netClose(core.FDs.SocketHandleOf(i))
-}
-
-// putSockaddr writes a received address as Linux does: as much as the caller's length allows,
-// and the whole length back.
-func putSockaddr(addr, lenp uintptr, sa []byte) bool {
-	room, ok := core.ReadUser32(lenp)
-	if !ok || int32(room) < 0 {
-		return false
-	}
-	k := min(uintptr(room), uintptr(len(sa)))
-	dst, ok := core.UserBytes(addr, k, true)
-	if !ok {
-		return false
-	}
-	copy(dst, sa)
-	return core.WriteUser32(lenp, uint32(len(sa)))
 }
 
 // putOptInt writes a getsockopt answer, an int, cut to the room *lenp says, and its length.

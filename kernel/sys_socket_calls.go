@@ -31,15 +31,15 @@ var warnedNoNet bool
 
 func sysSocket(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	domain, typ, proto := int(a[0]), int(a[1]), int(a[2])
-	base := typ & sockTypeMask
+	base := typ & abi.SOCK_TYPE_MASK
 	switch {
-	case typ&^(sockTypeMask|sockNonblock|sockCloexec) != 0:
+	case typ&^(abi.SOCK_TYPE_MASK|abi.SOCK_NONBLOCK|abi.SOCK_CLOEXEC) != 0:
 		return abi.Neg(abi.EINVAL), true
 	case domain == netlink.AF_NETLINK:
 		return netlinkSocket(typ, proto), true
-	case domain != afINET && domain != afINET6:
+	case domain != abi.AF_INET && domain != abi.AF_INET6:
 		return abi.Neg(abi.EAFNOSUPPORT), true // AF_UNIX too: not yet
-	case base != sockStream && base != sockDgram:
+	case base != abi.SOCK_STREAM && base != abi.SOCK_DGRAM:
 		return abi.Neg(abi.ESOCKTNOSUPPORT), true
 	case !netAvailable():
 		klog.Once(&warnedNoNet, "net: no net port (unitrace run -net=none, or a machine without virtio-mmio): sockets are EAFNOSUPPORT")
@@ -49,7 +49,7 @@ func sysSocket(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
-	return sockStart(f, sockCall{call: callSocket, fd: -1, sock: int32(i), newSock: int32(i), newFlags: int32(typ & (sockNonblock | sockCloexec)),
+	return sockStart(f, sockCall{call: callSocket, fd: -1, sock: int32(i), newSock: int32(i), newFlags: int32(typ & (abi.SOCK_NONBLOCK | abi.SOCK_CLOEXEC)),
 		h: sockwire.Header{Op: sockwire.OpSocket, Handle: handle, A: [3]int64{int64(domain), int64(base), int64(proto)}}})
 }
 
@@ -144,7 +144,7 @@ const sockaddrUnSize = 110
 // whether this one is connected already (EISCONN). No AF_UNIX socket listens in the guest: the
 // answer is the path's lookup error, or ECONNREFUSED, as Linux's for a name nothing is bound to.
 func pairConnect(sa []byte) int {
-	if len(sa) <= 2 || len(sa) > sockaddrUnSize || uint16(sa[0])|uint16(sa[1])<<8 != afUNIX {
+	if len(sa) <= 2 || len(sa) > sockaddrUnSize || uint16(sa[0])|uint16(sa[1])<<8 != abi.AF_UNIX {
 		return abi.EINVAL
 	}
 	if sa[2] == 0 {
@@ -185,7 +185,7 @@ func sockAccept(f *machine.Frame, n int, addr, addrLen uintptr, flags int) (uint
 	if core.FDs.IsNetlink(n) {
 		return abi.Neg(abi.EOPNOTSUPP), true // sock_no_accept
 	}
-	if flags&^(sockNonblock|sockCloexec) != 0 || isPair(n) {
+	if flags&^(abi.SOCK_NONBLOCK|abi.SOCK_CLOEXEC) != 0 || isPair(n) {
 		return abi.Neg(abi.EINVAL), true // a pair's end does not listen
 	}
 	i, handle, errno := sockFD(n)
@@ -238,7 +238,7 @@ func sysGetsockopt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if e := sockKindErrno(n); e != 0 {
 		return abi.Neg(e), true
 	}
-	if isPair(n) && !core.FDs.IsNetlink(n) && int32(a[1]) != solSocket {
+	if isPair(n) && !core.FDs.IsNetlink(n) && int32(a[1]) != abi.SOL_SOCKET {
 		return abi.Neg(abi.EOPNOTSUPP), true
 	}
 	val, lenp := uintptr(a[3]), uintptr(a[4])
@@ -325,7 +325,7 @@ type msgHeader struct {
 // size), for a send the name itself (EFAULT), the iovec count (EMSGSIZE above UIO_MAXIOV), then
 // the iovec array (core.ImportIovec). A send's control data is checked after, by its caller.
 func importMsghdr(msg uintptr, send bool) (h msgHeader, errno int) {
-	m, ok := core.UserBytes(msg, msghdrSize, false)
+	m, ok := core.UserBytes(msg, abi.SizeofMsghdr, false)
 	if !ok {
 		return h, abi.EFAULT
 	}
@@ -398,7 +398,7 @@ func sysRecvmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
-	m, ok := core.UserBytes(msg, msghdrSize, true)
+	m, ok := core.UserBytes(msg, abi.SizeofMsghdr, true)
 	if !ok {
 		return abi.Neg(abi.EFAULT), true // the header is written back
 	}
@@ -429,11 +429,11 @@ func sockSend(f *machine.Frame, n int, flags int64, c sockCall) (uint64, bool) {
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
-	if _, typ := core.FDs.SocketType(i); typ == sockDgram && total+uint64(c.addrLen) > sockwire.MaxData {
+	if _, typ := core.FDs.SocketType(i); typ == abi.SOCK_DGRAM && total+uint64(c.addrLen) > sockwire.MaxData {
 		return abi.Neg(abi.EMSGSIZE), true // a datagram goes whole or not at all: it must fit one frame
 	}
 	c.call, c.fd, c.sock, c.flags, c.total = callSend, int32(n), int32(i), flags, total
-	c.h = sockwire.Header{Op: sockwire.OpSend, Handle: handle, A: [3]int64{flags &^ msgNosignal}}
+	c.h = sockwire.Header{Op: sockwire.OpSend, Handle: handle, A: [3]int64{flags &^ abi.MSG_NOSIGNAL}}
 	return sockStart(f, c)
 }
 
@@ -450,7 +450,7 @@ func sockRecv(f *machine.Frame, n int, flags int64, c sockCall) (uint64, bool) {
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
-	if core.FDs.SocketNothingToRead(i) && (core.FDs.Nonblocking(n) || flags&msgDontwait != 0) && flags&msgPeek == 0 {
+	if core.FDs.SocketNothingToRead(i) && (core.FDs.Nonblocking(n) || flags&abi.MSG_DONTWAIT != 0) && flags&abi.MSG_PEEK == 0 {
 		tp.NetLocal.Emit2(uint64(handle), abi.Neg(abi.EAGAIN))
 		return abi.Neg(abi.EAGAIN), true // known without a round trip (fd.SocketNothingToRead)
 	}

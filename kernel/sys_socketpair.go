@@ -30,28 +30,28 @@ func sysSocketpair(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	// family's own checks of type and protocol, as creating each socket makes them; then the
 	// family's socketpair, which Internet sockets have not.
 	const nProto, sockMax = 46, 11
-	base := typ & sockTypeMask
+	base := typ & abi.SOCK_TYPE_MASK
 	switch {
-	case typ&^(sockTypeMask|sockNonblock|sockCloexec) != 0:
+	case typ&^(abi.SOCK_TYPE_MASK|abi.SOCK_NONBLOCK|abi.SOCK_CLOEXEC) != 0:
 		return abi.Neg(abi.EINVAL), true
 	case domain < 0 || domain >= nProto:
 		return abi.Neg(abi.EAFNOSUPPORT), true
 	case base >= sockMax:
 		return abi.Neg(abi.EINVAL), true
-	case domain == afINET || domain == afINET6:
+	case domain == abi.AF_INET || domain == abi.AF_INET6:
 		if errno := inetCreateCheck(domain, base, proto); errno != 0 {
 			return abi.Neg(errno), true
 		}
 		return abi.Neg(abi.EOPNOTSUPP), true // no pairs of Internet sockets
-	case domain != afUNIX:
+	case domain != abi.AF_UNIX:
 		return abi.Neg(abi.EAFNOSUPPORT), true
-	case proto != 0 && proto != afUNIX: // unix_create: 0 or PF_UNIX
+	case proto != 0 && proto != abi.AF_UNIX:
 		return abi.Neg(abi.EPROTONOSUPPORT), true
-	case base == sockRaw:
-		base = sockDgram // unix_create makes SOCK_RAW a datagram socket
-	case base == sockSeqpacket:
+	case base == abi.SOCK_RAW:
+		base = abi.SOCK_DGRAM // unix_create makes SOCK_RAW a datagram socket
+	case base == abi.SOCK_SEQPACKET:
 		return abi.Neg(abi.EOPNOTSUPP), true // seqpacket pairs: not yet
-	case base != sockStream && base != sockDgram:
+	case base != abi.SOCK_STREAM && base != abi.SOCK_DGRAM:
 		return abi.Neg(abi.ESOCKTNOSUPPORT), true
 	}
 	b, ok := core.UserBytes(sv, 8, true) // checked first, so a bad pointer leaves no pair behind
@@ -59,7 +59,7 @@ func sysSocketpair(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 		return abi.Neg(abi.EFAULT), true
 	}
 	// SOCK_NONBLOCK and SOCK_CLOEXEC are O_NONBLOCK's and O_CLOEXEC's values.
-	s0, s1, errno := core.FDs.SocketpairOf(typ&(sockNonblock|sockCloexec), base == sockDgram)
+	s0, s1, errno := core.FDs.SocketpairOf(typ&(abi.SOCK_NONBLOCK|abi.SOCK_CLOEXEC), base == abi.SOCK_DGRAM)
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
@@ -75,19 +75,19 @@ func sysSocketpair(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 func inetCreateCheck(domain, base, proto int) int {
 	const ipprotoICMP, ipprotoTCP, ipprotoUDP, ipprotoICMPv6, ipprotoUDPLite, ipprotoMPTCP = 1, 6, 17, 58, 136, 262
 	ping := ipprotoICMP
-	if domain == afINET6 {
+	if domain == abi.AF_INET6 {
 		ping = ipprotoICMPv6
 	}
 	switch base {
-	case sockStream:
+	case abi.SOCK_STREAM:
 		if proto != 0 && proto != ipprotoTCP && proto != ipprotoMPTCP {
 			return abi.EPROTONOSUPPORT
 		}
-	case sockDgram:
+	case abi.SOCK_DGRAM:
 		if proto != 0 && proto != ipprotoUDP && proto != ipprotoUDPLite && proto != ping {
 			return abi.EPROTONOSUPPORT
 		}
-	case sockRaw:
+	case abi.SOCK_RAW:
 	default:
 		return abi.ESOCKTNOSUPPORT
 	}
@@ -112,15 +112,15 @@ func pairSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 		}
 		return 0
 	case sockwire.OpSockName, sockwire.OpPeerName:
-		unnamed := [2]byte{afUNIX, 0} // sa_family_t AF_UNIX, no path
-		if !putSockaddr(c.out.addr, c.out.addrLen, unnamed[:]) {
+		unnamed := [2]byte{abi.AF_UNIX, 0} // sa_family_t AF_UNIX, no path
+		if !core.PutSockaddr(c.out.addr, c.out.addrLen, unnamed[:]) {
 			return abi.Neg(abi.EFAULT)
 		}
 		return 0
 	case sockwire.OpGetSockOpt:
 		return pairGetsockopt(n, args[0], args[1], c.out.buf, c.out.optLen)
 	case sockwire.OpSetSockOpt:
-		if args[0] != solSocket {
+		if args[0] != abi.SOL_SOCKET {
 			return abi.Neg(abi.EOPNOTSUPP)
 		}
 		if args[1] == soPasscred {
@@ -141,23 +141,23 @@ func pairSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 }
 
 func pairGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
-	if level != solSocket {
+	if level != abi.SOL_SOCKET {
 		return abi.Neg(abi.EOPNOTSUPP)
 	}
 	var v uint32
 	switch name {
-	case soType:
-		v = sockStream
+	case abi.SO_TYPE:
+		v = abi.SOCK_STREAM
 		if core.FDs.PairDgram(n) {
-			v = sockDgram
+			v = abi.SOCK_DGRAM
 		}
 	case soPasscred:
 		if core.FDs.PairPasscred(n) {
 			v = 1
 		}
-	case soDomain:
-		v = afUNIX
-	case soProtocol, soError, soAcceptConn:
+	case abi.SO_DOMAIN:
+		v = abi.AF_UNIX
+	case soProtocol, abi.SO_ERROR, soAcceptConn:
 		v = 0
 	default:
 		return abi.Neg(abi.ENOPROTOOPT)
@@ -174,9 +174,9 @@ func pairMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, ctl,
 	if core.FDs.IsNetlink(n) {
 		return netlinkMove(f, n, write, flags, c, msg)
 	}
-	allowed := int64(msgNosignal | msgDontwait)
+	allowed := int64(abi.MSG_NOSIGNAL | abi.MSG_DONTWAIT)
 	if !write {
-		allowed |= msgCmsgCloexec | msgTrunc
+		allowed |= msgCmsgCloexec | abi.MSG_TRUNC
 	}
 	switch {
 	case write && c.addrLen > 0:
@@ -187,7 +187,7 @@ func pairMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, ctl,
 	if write && (ctlLen > 0 || core.FDs.PairDgram(n)) {
 		return pairSend(f, n, c.srcVec, c.src, c.srcLen, flags, ctl, ctlLen)
 	}
-	if !write && (msg != 0 || flags&(msgDontwait|msgTrunc) != 0 || pairMessages(n, false)) {
+	if !write && (msg != 0 || flags&(abi.MSG_DONTWAIT|abi.MSG_TRUNC) != 0 || pairMessages(n, false)) {
 		if c.out.addr != 0 && !core.WriteUser32(c.out.addrLen, 0) { // no sender address
 			return abi.Neg(abi.EFAULT), true
 		}
@@ -203,6 +203,6 @@ func pairMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, ctl,
 			return abi.Neg(abi.EFAULT), true
 		}
 	}
-	core.Cur().NoSigpipe = write && flags&msgNosignal != 0
+	core.Cur().NoSigpipe = write && flags&abi.MSG_NOSIGNAL != 0
 	return pipeCall(f, n, write, vec, buf, count)
 }

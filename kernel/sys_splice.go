@@ -64,7 +64,7 @@ func spliceEnd(n int, offset bool) (splice.End, int) {
 	case fd.KindConsole:
 		e.Kind = splice.Console
 	case fd.KindSocket:
-		if _, typ := core.FDs.SocketType(sockIndex(n)); typ == sockStream {
+		if _, typ := core.FDs.SocketType(sockIndex(n)); typ == abi.SOCK_STREAM {
 			e.Kind = splice.Socket
 		}
 	}

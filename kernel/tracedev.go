@@ -7,7 +7,6 @@ import (
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/kernel/virtio"
-	"github.com/unitrace/unitrace/trace/record"
 )
 
 // The trace device: a virtio-serial device (QEMU's virtio-serial-device on a virtio-mmio
@@ -137,42 +136,6 @@ func openWord(open bool) string {
 	return "closed"
 }
 
-// deviceInterrupt handles a device line: it returns false if neither the trace device nor a
-// shared directory's raised it. Each is asked, since lines can be shared.
-func deviceInterrupt() bool {
-	core.SetWaker(record.WakerSerial)
-	traced := traceDeviceInterrupt()
-	core.SetWaker(record.WakerShare)
-	shared := shareInterrupt()
-	core.SetWaker(record.WakerThread)
-	return traced || shared
-}
-
-// strayRun counts, per line (hashed), the device interrupts in a row that no device claimed.
-var strayRun [64]uint16
-
-// strayLineLimit is how many unclaimed interrupts in a row make a line stray. One is not
-// enough: each device's handler takes every device's completions, so an interrupt can find
-// its device's status already acknowledged by another line's handler, which ran between the
-// device raising its line and the CPU taking it. A line nobody drives fires again at once,
-// and reaches the limit within microseconds.
-const strayLineLimit = 1000
-
-// strayLine counts an interrupt on line that a device claimed or not, and reports whether the
-// line has now gone unclaimed strayLineLimit times in a row.
-func strayLine(line uint32, claimed bool) bool {
-	c := &strayRun[line%uint32(len(strayRun))]
-	if claimed {
-		*c = 0
-		return false
-	}
-	if *c++; *c < strayLineLimit {
-		return false
-	}
-	*c = 0
-	return true
-}
-
 // traceDeviceInterrupt handles the trace device's part of a device interrupt.
 func traceDeviceInterrupt() bool {
 	if !vdevReady {
@@ -300,9 +263,9 @@ func portIO(slot int32, op portOp, n int, arg uint64, buf, count uintptr) (uint6
 	case opRead:
 		ret, done = deviceRead(portOpDevice(op, n), buf, count)
 	case opTraceDrain:
-		ret, done = traceDrain(int(arg))
+		ret, done = agentDrain.Get()(int(arg))
 	case opTraceSend:
-		ret, done = traceSend(arg, buf, count)
+		ret, done = agentSend.Get()(arg, buf, count)
 	}
 	if done {
 		return ret, true
@@ -334,3 +297,13 @@ func completeDeviceWait(f *machine.Frame, slot int32) {
 // portWaitInterruptible: a signal ends only a port read's wait; a write's bytes may be with
 // the device already.
 func portWaitInterruptible(slot int32) bool { return portOp(core.Threads[slot].WaitOp) == opRead }
+
+// The trace agent's operations on the data port (trace.SysDrain, trace.SysSend), the tracer's
+// (tracestream.go), handed down at boot: done false means the port is busy and the caller waits.
+var (
+	agentDrain core.Hook[func(cpu int) (ret uint64, done bool)]
+	agentSend  core.Hook[func(typeFlags uint64, src, count uintptr) (ret uint64, done bool)]
+)
+
+// tracingReady says the tracer runs: its rings stream over the data port (tracing.go sets it).
+var tracingReady bool

@@ -146,7 +146,6 @@ func init() {
 }
 
 var (
-	tracingReady bool
 	ctlWanted    bool    // unitrace.ctl=1: serve the control port even without the tracer
 	traceRingMem uintptr // the rings' memory: CPU n's ring is the n-th block of the boot size
 )

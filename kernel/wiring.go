@@ -11,6 +11,8 @@ import (
 // wireKernel installs every hook.
 func wireKernel() {
 	wireWaits()
+	agentDrain.Set(traceDrain)
+	agentSend.Set(traceSend)
 	core.ExitHook.Set(exitProgram)
 	core.WakeHook.Set(noteWake)
 	core.ProbeHook.Set(reportWhereCPUsAre)

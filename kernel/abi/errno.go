@@ -1,7 +1,8 @@
-// Package abi holds the Linux ABI's numbers that every part of the kernel shares, once: the
-// error numbers. Each is the value Linux's asm-generic headers give it, the same on amd64 and
-// arm64 (errno_test.go checks them against the host's syscall package). Functions return them
-// positive; the system call layer negates them.
+// Package abi holds the Linux ABI's numbers that more than one part of the kernel uses, once:
+// the error numbers (errno.go) and the socket constants (socket.go). Each is the value Linux's
+// asm-generic headers give it, the same on amd64 and arm64 (the tests check them against the
+// host's syscall package). Functions return error numbers positive; the system call layer
+// negates them (Neg, ErrnoOr).
 package abi
 
 // Error numbers (asm-generic/errno-base.h, asm-generic/errno.h).

@@ -235,3 +235,19 @@ func outOfMemory(va uintptr) {
 	klog.Log().S("out of memory: no frame for the page at ").X(uint64(va)).NL()
 	ExitGroup(137) // as if killed by SIGKILL (the OOM killer's signal)
 }
+
+// PutSockaddr writes a received address as Linux does: as much as the caller's length allows,
+// and the whole length back.
+func PutSockaddr(addr, lenp uintptr, sa []byte) bool {
+	room, ok := ReadUser32(lenp)
+	if !ok || int32(room) < 0 {
+		return false
+	}
+	k := min(uintptr(room), uintptr(len(sa)))
+	dst, ok := UserBytes(addr, k, true)
+	if !ok {
+		return false
+	}
+	copy(dst, sa)
+	return WriteUser32(lenp, uint32(len(sa)))
+}
