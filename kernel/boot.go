@@ -4,6 +4,8 @@ import (
 	"unsafe"
 
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/serial"
+	"github.com/unitrace/unitrace/kernel/dev/shares"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
@@ -20,9 +22,9 @@ import (
 // directories' devices; it returns each block's address, 0 for one not needed.
 func carveMemory() (devBlock, ringBlock, shareBlock uintptr) {
 	setupCPUs() // kernel stacks and rings are per CPU: count them first
-	devMem := traceDeviceMemory()
+	devMem := serial.TraceDeviceMemory()
 	ringMem := traceRingMemory()
-	shareMem := shareMemory()
+	shareMem := shares.Memory()
 	carved := core.InitMemory(core.KernelStacksEnd(), devMem+ringMem+shareMem)
 	if devMem != 0 {
 		devBlock = carved
@@ -43,7 +45,7 @@ func carveMemory() (devBlock, ringBlock, shareBlock uintptr) {
 func startProgram(shareBlock uintptr) {
 	sysTableAt, sysTableLen = uintptr(unsafe.Pointer(&sysTable)), len(sysTable)
 	initFiles()
-	initShares(shareBlock)
+	shares.Init(shareBlock)
 	initNetFiles()
 	applyCwd() // may name a directory in a share
 	machine.IdleFrame(&core.Threads[0].Frame)

@@ -6,6 +6,8 @@ import (
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/boot"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/console"
+	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
@@ -30,9 +32,9 @@ func bootMain(startInfoAddr uintptr) {
 	amd64.InitClock()
 	core.BootWallNanos = amd64.ReadRTC().Unix() * 1e9
 	core.FDs.Init()
-	initConsoleInput()
+	console.Init()
 	if devBlock != 0 {
-		initTraceDevice(devBlock)
+		serial.InitTraceDevice(devBlock)
 		amd64.UnmaskSharedGSIs()
 	}
 	initTracing(ringBlock)

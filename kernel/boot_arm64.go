@@ -4,6 +4,8 @@ import (
 	"github.com/unitrace/unitrace/arch/arm64"
 	"github.com/unitrace/unitrace/boot/fdt"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/console"
+	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
@@ -34,10 +36,10 @@ func bootMain(dtb uintptr) {
 		core.BootWallNanos = arm64.ReadRTC().Unix() * 1e9
 	}
 	core.FDs.Init()
-	initConsoleInput()
+	console.Init()
 	if devBlock != 0 {
-		initTraceDevice(devBlock)
-		core.EnableDeviceIRQ(vdevBase)
+		serial.InitTraceDevice(devBlock)
+		core.EnableDeviceIRQ(serial.DeviceBase)
 	}
 	initTracing(ringBlock)
 	startProgram(shareBlock)

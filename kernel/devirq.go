@@ -2,6 +2,8 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/serial"
+	"github.com/unitrace/unitrace/kernel/dev/shares"
 	"github.com/unitrace/unitrace/trace/record"
 )
 
@@ -9,9 +11,9 @@ import (
 // shared directory's raised it. Each is asked, since lines can be shared.
 func deviceInterrupt() bool {
 	core.SetWaker(record.WakerSerial)
-	traced := traceDeviceInterrupt()
+	traced := serial.TraceDeviceInterrupt()
 	core.SetWaker(record.WakerShare)
-	shared := shareInterrupt()
+	shared := shares.Interrupt()
 	core.SetWaker(record.WakerThread)
 	return traced || shared
 }

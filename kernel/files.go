@@ -5,6 +5,7 @@ import (
 
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/shares"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
@@ -97,12 +98,12 @@ const bootWaiter = 0
 // chdirAtBoot resolves the absolute path as chdir does and takes a reference on the directory.
 // A path into a share needs the host's replies, and no thread can block for them yet (the
 // devices' interrupts are off): it runs the call again while polling the devices, as mounting
-// does, until the call is done or shareMountTimeout passes.
+// does, until the call is done or shares.MountTimeout passes.
 func chdirAtBoot(path []byte) (vfs.Node, int) {
 	root := core.RootNS.Root()
-	deadline := machine.Nanotime() + shareMountTimeout
+	deadline := machine.Nanotime() + shares.MountTimeout
 	for {
-		beginFiles(bootWaiter)
+		shares.BeginFiles(bootWaiter)
 		n, errno := core.RootNS.Chdir(vfs.At{Root: root, Dir: root}, path)
 		if errno == fs.EQUEUED && machine.Nanotime() > deadline {
 			errno = abi.EIO
@@ -110,11 +111,11 @@ func chdirAtBoot(path []byte) (vfs.Node, int) {
 		if errno != fs.EQUEUED {
 			if core.RootNS.Shares() > 0 {
 				core.RootNS.End(bootWaiter)
-				kickShares() // the clunks the walk queued
+				shares.Kick() // the clunks the walk queued
 			}
 			return n, errno
 		}
-		pollShares()
+		shares.Poll()
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/unitrace/unitrace/goroutines"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
@@ -142,7 +143,7 @@ func startBootOffCPU() {
 	if !ok {
 		n = offcpuDefaultMax
 	}
-	if !tracingReady {
+	if !serial.TracingReady {
 		klog.Log().S("unitrace.offcpu: no trace device, so no off-CPU sweep").NL()
 		return
 	}

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/boot"
+	"github.com/unitrace/unitrace/kernel/dev/shares"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/options"
 )
@@ -32,7 +33,7 @@ func parseCommandLine() {
 		switch {
 		case options.Kernel.Set(o):
 		default:
-			if watchdogOption(o) || smpOption(o) || fsmemOption(o) || cwdOption(i, o) || shareOption(i, o) || dnsOption(i, o) {
+			if watchdogOption(o) || smpOption(o) || fsmemOption(o) || cwdOption(i, o) || shares.Option(i, o) || dnsOption(i, o) {
 				continue
 			}
 			if sampleOption(i, o) || offcpuOption(i, o) || wakersOption(o) {

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
@@ -58,7 +59,7 @@ func startBootSampler() {
 		klog.Log().S("unitrace.sample=").S(v).S(": ").S(err.String()).S("; the sampler stays off").NL()
 		return
 	}
-	if !tracingReady {
+	if !serial.TracingReady {
 		klog.Log().S("unitrace.sample: no trace device, so no sampler").NL()
 		return
 	}

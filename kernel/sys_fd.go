@@ -5,6 +5,8 @@ import (
 
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/console"
+	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
@@ -51,9 +53,9 @@ func sysWriteFD(n int, buf, count uintptr) uint64 {
 
 // sysWriteDevice writes to a trace port, blocking until the device has the bytes.
 func sysWriteDevice(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
-	ret, done := portIO(core.CurSlot(), opWrite, n, 0, buf, count)
+	ret, done := serial.PortIO(core.CurSlot(), serial.OpWrite, n, 0, buf, count)
 	if !done {
-		blockOnPort(f, portOpDevice(opWrite, n))
+		serial.BlockOnPort(f, serial.PortOpDevice(serial.OpWrite, n))
 	}
 	return ret, done
 }
@@ -80,7 +82,7 @@ func eventfdRead(n int, buf uintptr) (ret uint64, done bool) {
 func sysReadFD(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
 	switch core.FDs.Kind(n) {
 	case fd.KindConsole:
-		return consoleCall(f, n, false, buf, count)
+		return console.Call(f, n, false, buf, count)
 	case fd.KindEventfd, fd.KindTimerfd:
 		if count < 8 {
 			return abi.Neg(abi.EINVAL), true
@@ -94,9 +96,9 @@ func sysReadFD(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
 		}
 		return ret, done
 	case fd.KindDevice:
-		ret, done := portIO(core.CurSlot(), opRead, n, 0, buf, count)
+		ret, done := serial.PortIO(core.CurSlot(), serial.OpRead, n, 0, buf, count)
 		if !done {
-			blockOnPort(f, portOpDevice(opRead, n))
+			serial.BlockOnPort(f, serial.PortOpDevice(serial.OpRead, n))
 		}
 		return ret, done
 	case fd.KindFile:

@@ -228,7 +228,7 @@ func sysPwriteImpl(n int, buf, count uintptr, off int64) uint64 {
 func vectorIO(n int, iov uintptr, cnt int, pos int64, write bool) uint64 {
 	// The descriptor and its access mode before the iovecs, as Linux's vfs_readv and
 	// vfs_writev.
-	console := core.FDs.Kind(n) == fd.KindConsole && pos < 0 && write // readv: consoleCall
+	console := core.FDs.Kind(n) == fd.KindConsole && pos < 0 && write // readv: console.Call
 	var f *fd.File
 	if !console {
 		notFile := abi.EINVAL

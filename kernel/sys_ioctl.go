@@ -3,6 +3,8 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/console"
+	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/machine"
@@ -155,12 +157,12 @@ func ioctlFIONREAD(f *machine.Frame, n int, kind fd.Kind, arg uintptr) (uint64, 
 		k, _ := core.FDs.Buffered(n)
 		count = int64(k)
 	case fd.KindConsole:
-		count = int64(conIn.Len())
+		count = int64(console.Input.Len())
 	case fd.KindSocket:
 		if !core.UserRange(arg, 4, true) {
 			return abi.Neg(abi.EFAULT), true
 		}
-		return sockSimple(f, n, sockwire.OpIoctl, [3]int64{termios.FIONREAD}, sockCall{out: netCall{buf: arg}})
+		return sockSimple(f, n, sockwire.OpIoctl, [3]int64{termios.FIONREAD}, sockCall{out: serial.NetCall{Buf: arg}})
 	case fd.KindEpoll:
 		return abi.Neg(abi.EINVAL), true
 	default:
@@ -187,10 +189,10 @@ func consoleIoctl(req uint32, arg uintptr) uint64 {
 			return abi.Neg(abi.EFAULT)
 		}
 		if req == termios.TCSETSF { // "flush": the input not yet read goes, as a read would take it
-			if conIn.Discard(conIn.Len()) {
-				consoleResume()
+			if console.Input.Discard(console.Input.Len()) {
+				console.Resume()
 			}
-			core.FDs.SetConsoleInput(conIn.Readable(), false)
+			core.FDs.SetConsoleInput(console.Input.Readable(), false)
 		}
 		return 0
 	case termios.TIOCGWINSZ:

@@ -121,12 +121,12 @@ func netlinkSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 		} else {
 			sa = sockaddrNL(0, 0) // the peer is the kernel
 		}
-		if !core.PutSockaddr(c.out.addr, c.out.addrLen, sa[:]) {
+		if !core.PutSockaddr(c.out.Addr, c.out.AddrLen, sa[:]) {
 			return abi.Neg(abi.EFAULT)
 		}
 		return 0
 	case sockwire.OpGetSockOpt:
-		return netlinkGetsockopt(n, args[0], args[1], c.out.buf, c.out.optLen)
+		return netlinkGetsockopt(n, args[0], args[1], c.out.Buf, c.out.OptLen)
 	case sockwire.OpSetSockOpt:
 		return netlinkSetsockopt(n, args[0], args[1], c.addr, c.addrLen)
 	}
@@ -249,13 +249,13 @@ func netlinkMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, m
 	if core.FDs.NetlinkTakeOverrun(n) {
 		return abi.Neg(eNOBUFS), true
 	}
-	if c.out.addr != 0 {
+	if c.out.Addr != 0 {
 		sa := sockaddrNL(0, 0)
-		if !core.PutSockaddr(c.out.addr, c.out.addrLen, sa[:]) {
+		if !core.PutSockaddr(c.out.Addr, c.out.AddrLen, sa[:]) {
 			return abi.Neg(abi.EFAULT), true
 		}
 	}
-	return pairRecv(f, n, c.out.vec, c.out.buf, c.out.count, flags&^msgCmsgCloexec, 0, 0, msg)
+	return pairRecv(f, n, c.out.Vec, c.out.Buf, c.out.Count, flags&^msgCmsgCloexec, 0, 0, msg)
 }
 
 // netlinkSend hands the datagram at buf (an iovec array if vec) to the kernel's netlink and

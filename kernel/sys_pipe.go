@@ -5,6 +5,7 @@ import (
 
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/machine"
 
 	"github.com/unitrace/unitrace/kernel/fd"
@@ -55,7 +56,7 @@ func wakePipe(p int) {
 // can and, if the thread must wait, blocks it to finish the call when the pipe changes.
 func pipeCall(f *machine.Frame, n int, write, vec bool, buf, count uintptr) (uint64, bool) {
 	if core.FDs.IsNetlink(n) {
-		return netlinkMove(f, n, write, 0, sockCall{src: buf, srcLen: count, srcVec: vec, out: netCall{buf: buf, count: count, vec: vec}}, 0)
+		return netlinkMove(f, n, write, 0, sockCall{src: buf, srcLen: count, srcVec: vec, out: serial.NetCall{Buf: buf, Count: count, Vec: vec}}, 0)
 	}
 	if isPair(n) && pairMessages(n, write) {
 		if write {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/tp"
 
@@ -61,8 +62,8 @@ type sockCall struct {
 	moved      uint64
 	want       uint32
 	connecting bool
-	traced     bool    // syscall_addr fired for the address sent
-	out        netCall // where the reply's bytes go (netCall's buf, count, vec, addr, addrLen, optLen, msgFlags)
+	traced     bool           // syscall_addr fired for the address sent
+	out        serial.NetCall // where the reply's bytes go (netCall's buf, count, vec, addr, addrLen, optLen, msgFlags)
 	// A splice or sendfile with the socket (sys_splice.go): what becomes of the bytes when the
 	// call ends (sockSpliceEnd).
 	splice     uint8   // spliceNone, spliceRecv, spliceSend, spliceSendfile
@@ -130,7 +131,7 @@ func sockStep(slot int32) (uint64, bool) {
 	for {
 		switch c.phase {
 		case phaseQueue:
-			if !netAvailable() {
+			if !serial.NetAvailable() {
 				return abi.Neg(abi.EIO), true
 			}
 			ok, ret, done := sockQueue(slot)
@@ -142,10 +143,10 @@ func sockStep(slot int32) (uint64, bool) {
 			}
 			c.phase = phaseReply
 		case phaseReply:
-			if !netCalls[slot].replied {
+			if !serial.NetCalls[slot].Replied {
 				return 0, false
 			}
-			netCalls[slot].replied = false
+			serial.NetCalls[slot].Replied = false
 			if ret, done := sockReplied(slot); done {
 				return ret, true
 			}
@@ -182,22 +183,22 @@ func sockQueue(slot int32) (ok bool, ret uint64, done bool) {
 		dataLen += int(chunk)
 		h.A[1] = int64(len(addr))
 	}
-	if !netRoom(dataLen) {
+	if !serial.NetRoom(dataLen) {
 		return false, 0, false
 	}
 	st.netSeq++
 	h.ID = uint32(st.netSeq)<<16 | uint32(slot+1)
-	n := &netCalls[slot]
+	n := &serial.NetCalls[slot]
 	*n = c.out
-	n.id, n.op, n.sock = h.ID, h.Op, c.sock
+	n.ID, n.Op, n.Sock = h.ID, h.Op, c.sock
 	switch {
 	case c.call == callRecv, c.call == callAccept:
-		n.againClears = fd.EPOLLIN
+		n.AgainClears = fd.EPOLLIN
 	case sending:
-		n.againClears = fd.EPOLLOUT
+		n.AgainClears = fd.EPOLLOUT
 	}
 	if h.Op == sockwire.OpConnect {
-		n.replyClears = fd.EPOLLOUT | fd.EPOLLHUP | fd.EPOLLERR
+		n.ReplyClears = fd.EPOLLOUT | fd.EPOLLHUP | fd.EPOLLERR
 	}
 	if sending {
 		// Checked before the request goes in: a fault must leave nothing half queued.
@@ -216,13 +217,13 @@ func sockQueue(slot int32) (ok bool, ret uint64, done bool) {
 		c.traced = true
 		traceSockAddr(t.SysNr, addr)
 	}
-	data, _ := netQueue(h, dataLen)
+	data, _ := serial.NetQueue(h, dataLen)
 	k := copy(data, addr)
 	if sending {
 		copy(data[k:], netScratch[:dataLen-len(addr)])
 	}
-	n.waiting, n.sent = true, machine.Nanotime()
-	netFlush()
+	n.Waiting, n.Sent = true, machine.Nanotime()
+	serial.NetFlush()
 	return true, 0, false
 }
 
@@ -234,9 +235,9 @@ func sockReplied(slot int32) (uint64, bool) {
 	t := &core.Threads[slot]
 	st := &sockThreads[slot]
 	c := &st.sock
-	r := netCalls[slot].result
-	if netCalls[slot].learnedLen > 0 && tp.SyscallAddr.On() {
-		w := strWords(netCalls[slot].learned[:netCalls[slot].learnedLen])
+	r := serial.NetCalls[slot].Result
+	if serial.NetCalls[slot].LearnedLen > 0 && tp.SyscallAddr.On() {
+		w := strWords(serial.NetCalls[slot].Learned[:serial.NetCalls[slot].LearnedLen])
 		tp.SyscallAddr.Emit4(t.SysNr, w[0], w[1], w[2])
 	}
 	blocking := !core.FDs.Nonblocking(int(c.fd)) && c.flags&abi.MSG_DONTWAIT == 0
@@ -246,7 +247,7 @@ func sockReplied(slot int32) (uint64, bool) {
 		if r < 0 {
 			return uint64(r), true
 		}
-		return uint64(-netCalls[slot].optVal), true
+		return uint64(-serial.NetCalls[slot].OptVal), true
 	case c.call == callSocket, c.call == callAccept && !(r == -abi.EAGAIN && blocking):
 		if r < 0 {
 			core.FDs.SocketRelease(int(c.newSock)) // the host made none: the reservation goes
@@ -270,7 +271,7 @@ func sockReplied(slot int32) (uint64, bool) {
 		c.want = fd.EPOLLOUT | fd.EPOLLERR | fd.EPOLLHUP
 		c.connecting = true
 		c.h = sockwire.Header{Op: sockwire.OpGetSockOpt, Handle: c.h.Handle, A: [3]int64{abi.SOL_SOCKET, abi.SO_ERROR, 4}}
-		c.addrLen, c.out = 0, netCall{} // the value comes back in netCall.optVal
+		c.addrLen, c.out = 0, serial.NetCall{} // the value comes back in netCall.optVal
 		c.phase = phaseReady
 		return 0, false
 	case c.call == callSend:
@@ -314,10 +315,10 @@ func sockAbandon(slot int32) {
 
 // sockCloseHost tells the host socket i is gone (no reply is awaited).
 func sockCloseHost(i int) {
-	if !netAvailable() {
+	if !serial.NetAvailable() {
 		return
 	}
-	netClose(core.FDs.SocketHandleOf(i))
+	serial.NetClose(core.FDs.SocketHandleOf(i))
 }
 
 // putOptInt writes a getsockopt answer, an int, cut to the room *lenp says, and its length.

@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/klog"
@@ -41,7 +42,7 @@ func sysSocket(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 		return abi.Neg(abi.EAFNOSUPPORT), true // AF_UNIX too: not yet
 	case base != abi.SOCK_STREAM && base != abi.SOCK_DGRAM:
 		return abi.Neg(abi.ESOCKTNOSUPPORT), true
-	case !netAvailable():
+	case !serial.NetAvailable():
 		klog.Once(&warnedNoNet, "net: no net port (unitrace run -net=none, or a machine without virtio-mmio): sockets are EAFNOSUPPORT")
 		return abi.Neg(abi.EAFNOSUPPORT), true
 	}
@@ -204,17 +205,17 @@ func sockAccept(f *machine.Frame, n int, addr, addrLen uintptr, flags int) (uint
 	c := sockCall{call: callAccept, fd: int32(n), sock: int32(i), newSock: int32(ni), newFlags: int32(flags),
 		h: sockwire.Header{Op: sockwire.OpAccept, Handle: handle, A: [3]int64{int64(nh)}}}
 	if addr != 0 {
-		c.out.addr, c.out.addrLen = addr, addrLen
+		c.out.Addr, c.out.AddrLen = addr, addrLen
 	}
 	return sockStart(f, c)
 }
 
 func sysGetsockname(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sockSimple(f, int(a[0]), sockwire.OpSockName, [3]int64{}, sockCall{out: netCall{addr: uintptr(a[1]), addrLen: uintptr(a[2])}})
+	return sockSimple(f, int(a[0]), sockwire.OpSockName, [3]int64{}, sockCall{out: serial.NetCall{Addr: uintptr(a[1]), AddrLen: uintptr(a[2])}})
 }
 
 func sysGetpeername(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sockSimple(f, int(a[0]), sockwire.OpPeerName, [3]int64{}, sockCall{out: netCall{addr: uintptr(a[1]), addrLen: uintptr(a[2])}})
+	return sockSimple(f, int(a[0]), sockwire.OpPeerName, [3]int64{}, sockCall{out: serial.NetCall{Addr: uintptr(a[1]), AddrLen: uintptr(a[2])}})
 }
 
 // maxOptLen bounds a socket option's value (the launcher's allow-list has none larger).
@@ -253,7 +254,7 @@ func sysGetsockopt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 		return abi.Neg(abi.EFAULT), true
 	}
 	return sockSimple(f, n, sockwire.OpGetSockOpt, [3]int64{int64(int32(a[1])), int64(int32(a[2])), int64(room)},
-		sockCall{out: netCall{buf: val, optLen: lenp}})
+		sockCall{out: serial.NetCall{Buf: val, OptLen: lenp}})
 }
 
 func sysShutdown(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
@@ -295,9 +296,9 @@ func sysRecvfrom(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if e := sockKindErrno(n); e != 0 {
 		return abi.Neg(e), true
 	}
-	c := sockCall{out: netCall{buf: buf, count: count}}
+	c := sockCall{out: serial.NetCall{Buf: buf, Count: count}}
 	if a[4] != 0 {
-		c.out.addr, c.out.addrLen = uintptr(a[4]), uintptr(a[5])
+		c.out.Addr, c.out.AddrLen = uintptr(a[4]), uintptr(a[5])
 	}
 	return sockRecv(f, n, int64(int32(a[3])), c)
 }
@@ -402,9 +403,9 @@ func sysRecvmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if !ok {
 		return abi.Neg(abi.EFAULT), true // the header is written back
 	}
-	c := sockCall{srcVec: true, out: netCall{buf: h.iov, count: h.iovLen, vec: true, msgFlags: msg + msgFlagsOff}}
+	c := sockCall{srcVec: true, out: serial.NetCall{Buf: h.iov, Count: h.iovLen, Vec: true, MsgFlags: msg + msgFlagsOff}}
 	if h.name != 0 {
-		c.out.addr, c.out.addrLen = h.name, msg+msgNameLen
+		c.out.Addr, c.out.AddrLen = h.name, msg+msgNameLen
 	}
 	if isPair(n) {
 		return pairMove(f, n, false, int64(int32(a[2])), c, h.ctl, h.ctlLen, msg)
@@ -446,7 +447,7 @@ func sockRecv(f *machine.Frame, n int, flags int64, c sockCall) (uint64, bool) {
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
-	total, errno := core.UserIOLen(c.out.buf, c.out.count, c.out.vec)
+	total, errno := core.UserIOLen(c.out.Buf, c.out.Count, c.out.Vec)
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
@@ -462,7 +463,7 @@ func sockRecv(f *machine.Frame, n int, flags int64, c sockCall) (uint64, bool) {
 
 // sockRead and sockWrite serve read, write, readv and writev on a socket.
 func sockRead(f *machine.Frame, n int, buf, count uintptr, vec bool) (uint64, bool) {
-	return sockRecv(f, n, 0, sockCall{out: netCall{buf: buf, count: count, vec: vec}})
+	return sockRecv(f, n, 0, sockCall{out: serial.NetCall{Buf: buf, Count: count, Vec: vec}})
 }
 
 func sockWrite(f *machine.Frame, n int, buf, count uintptr, vec bool) (uint64, bool) {

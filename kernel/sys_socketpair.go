@@ -113,12 +113,12 @@ func pairSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 		return 0
 	case sockwire.OpSockName, sockwire.OpPeerName:
 		unnamed := [2]byte{abi.AF_UNIX, 0} // sa_family_t AF_UNIX, no path
-		if !core.PutSockaddr(c.out.addr, c.out.addrLen, unnamed[:]) {
+		if !core.PutSockaddr(c.out.Addr, c.out.AddrLen, unnamed[:]) {
 			return abi.Neg(abi.EFAULT)
 		}
 		return 0
 	case sockwire.OpGetSockOpt:
-		return pairGetsockopt(n, args[0], args[1], c.out.buf, c.out.optLen)
+		return pairGetsockopt(n, args[0], args[1], c.out.Buf, c.out.OptLen)
 	case sockwire.OpSetSockOpt:
 		if args[0] != abi.SOL_SOCKET {
 			return abi.Neg(abi.EOPNOTSUPP)
@@ -188,18 +188,18 @@ func pairMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, ctl,
 		return pairSend(f, n, c.srcVec, c.src, c.srcLen, flags, ctl, ctlLen)
 	}
 	if !write && (msg != 0 || flags&(abi.MSG_DONTWAIT|abi.MSG_TRUNC) != 0 || pairMessages(n, false)) {
-		if c.out.addr != 0 && !core.WriteUser32(c.out.addrLen, 0) { // no sender address
+		if c.out.Addr != 0 && !core.WriteUser32(c.out.AddrLen, 0) { // no sender address
 			return abi.Neg(abi.EFAULT), true
 		}
-		return pairRecv(f, n, c.out.vec, c.out.buf, c.out.count, flags, ctl, ctlLen, msg)
+		return pairRecv(f, n, c.out.Vec, c.out.Buf, c.out.Count, flags, ctl, ctlLen, msg)
 	}
 	buf, count, vec := c.src, c.srcLen, c.srcVec
 	if !write {
-		buf, count, vec = c.out.buf, c.out.count, c.out.vec
-		if c.out.addr != 0 && !core.WriteUser32(c.out.addrLen, 0) { // no sender address
+		buf, count, vec = c.out.Buf, c.out.Count, c.out.Vec
+		if c.out.Addr != 0 && !core.WriteUser32(c.out.AddrLen, 0) { // no sender address
 			return abi.Neg(abi.EFAULT), true
 		}
-		if c.out.msgFlags != 0 && !core.WriteUser32(c.out.msgFlags, 0) {
+		if c.out.MsgFlags != 0 && !core.WriteUser32(c.out.MsgFlags, 0) {
 			return abi.Neg(abi.EFAULT), true
 		}
 	}

@@ -3,6 +3,8 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/serial"
+	"github.com/unitrace/unitrace/kernel/dev/shares"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/machine"
@@ -193,7 +195,7 @@ func completeSpliceWait(f *machine.Frame, slot int32) {
 	t := &core.Threads[slot]
 	var a machine.SyscallArgs
 	machine.SysArgs(f, &a)
-	beginFiles(slot)
+	shares.BeginFiles(slot)
 	o := spliceRun(t.SysNr, a)
 	if o.sock != spliceNone {
 		// A socket call starts from the system call itself: the thread makes it again, with
@@ -207,7 +209,7 @@ func completeSpliceWait(f *machine.Frame, slot int32) {
 		core.Rearm(slot, core.FDKey(o.wait))
 		return
 	}
-	if endFiles(f, slot, o.ret, true, true) {
+	if shares.EndFiles(f, slot, o.ret, true, true) {
 		machine.SetSysRet(f, o.ret)
 	}
 }
@@ -515,7 +517,7 @@ func spliceSocket(f *machine.Frame, o spliceOutcome) (uint64, bool) {
 	switch o.sock {
 	case spliceRecv:
 		room, _ := core.FDs.PipeRoom(pipe) // spliceRun found room
-		c.out = netCall{buf: machine.AddrOf(room), count: uintptr(min(len(room), o.length))}
+		c.out = serial.NetCall{Buf: machine.AddrOf(room), Count: uintptr(min(len(room), o.length))}
 		c.splicePipe = int32(core.FDs.PipeHold(pipe, true))
 	case spliceSend:
 		data, _ := core.FDs.PipeData(pipe) // spliceRun found bytes

@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/shares"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
@@ -89,9 +90,9 @@ func syscallLocked(f *machine.Frame) {
 	tid := core.Cur().Tid // before dispatch: a blocking call switches threads
 	slot := core.CurSlot()
 	core.Cur().SysNr = nr
-	beginFiles(slot)
+	shares.BeginFiles(slot)
 	ret, done := dispatch(f, nr, a)
-	done = endFiles(f, slot, ret, done, false)
+	done = shares.EndFiles(f, slot, ret, done, false)
 	if done {
 		machine.SetSysRet(f, ret)
 		tp.SyscallExit.Emit2(nr, ret)

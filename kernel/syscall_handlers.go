@@ -3,6 +3,8 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/console"
+	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/tp"
@@ -105,7 +107,7 @@ func sysPwrite64(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 func sysReadv(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	switch core.FDs.Kind(int(a[0])) {
 	case fd.KindConsole:
-		return consoleCall(f, int(a[0]), true, uintptr(a[1]), uintptr(int32(a[2])))
+		return console.Call(f, int(a[0]), true, uintptr(a[1]), uintptr(int32(a[2])))
 	case fd.KindPipe, fd.KindPair:
 		return pipeCall(f, int(a[0]), false, true, uintptr(a[1]), uintptr(int32(a[2])))
 	case fd.KindSocket:
@@ -489,11 +491,11 @@ func sysUname(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 // The trace agent's private calls (traceCalls).
 
 func sysTraceDrain(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return tracePortCall(f, opTraceDrain, a[0], 0, 0)
+	return tracePortCall(f, serial.OpTraceDrain, a[0], 0, 0)
 }
 
 func sysTraceSend(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return tracePortCall(f, opTraceSend, a[0], uintptr(a[1]), uintptr(a[2]))
+	return tracePortCall(f, serial.OpTraceSend, a[0], uintptr(a[1]), uintptr(a[2]))
 }
 
 func sysTraceCtl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {

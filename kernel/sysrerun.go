@@ -5,6 +5,7 @@ import (
 
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/shares"
 	"github.com/unitrace/unitrace/kernel/machine"
 )
 
@@ -35,9 +36,9 @@ func completeShareWait(f *machine.Frame, slot int32) {
 	t := &core.Threads[slot]
 	var a machine.SyscallArgs
 	machine.SysArgs(f, &a)
-	beginFiles(slot)
+	shares.BeginFiles(slot)
 	ret, done := rerunSyscall(f, t.SysNr, a)
-	if endFiles(f, slot, ret, done, true) {
+	if shares.EndFiles(f, slot, ret, done, true) {
 		machine.SetSysRet(f, ret)
 	}
 }

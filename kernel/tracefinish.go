@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/virtio"
@@ -20,7 +21,7 @@ var finishing bool // traceFinish is running: a fault inside it must not start i
 // sent yet), then sends STATS with the final counters and END with the reason, and waits until
 // the host has taken END, so nothing is cut off when the machine stops.
 func traceFinish(reason wire.EndReason, status int32) {
-	if !tracingReady || !stream.started || ports[devData].port < 0 || stream.finished || finishing {
+	if !serial.TracingReady || !stream.started || serial.Ports[serial.DevData].Port < 0 || stream.finished || finishing {
 		return
 	}
 	finishing = true
@@ -96,7 +97,7 @@ func awaitFrameBuffer() ([]byte, bool) {
 			finishFailed("the host stopped reading the data port")
 			return nil, false
 		}
-		vdev.Poll(&machine.Bus)
+		serial.Device.Poll(&machine.Bus)
 	}
 }
 

@@ -3,6 +3,8 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/console"
+	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/kernel/virtio"
@@ -32,32 +34,32 @@ var stream struct {
 // open, or ok false if a send is still in flight or nobody listens (QEMU would discard the
 // frame: the records wait in their ring instead, and drop, counted, when it fills).
 func frameBuffer() (buf []byte, ok bool) {
-	ps := &ports[devData]
-	if !ps.free() || !hostListening() {
+	ps := &serial.Ports[serial.DevData]
+	if !ps.Free() || !hostListening() {
 		return nil, false
 	}
-	return machine.BytesAt(ps.bounce, bounceSize), true
+	return machine.BytesAt(ps.Bounce, serial.BounceSize), true
 }
 
 // hostListening reports whether a host has the data port open.
 func hostListening() bool {
-	p := vdev.Port(ports[devData].port)
+	p := serial.Device.Port(serial.Ports[serial.DevData].Port)
 	return p.HostConnected
 }
 
 // sendFrame puts the header before the payload already in buf[HeaderSize:HeaderSize+n] and
 // queues the frame. It returns the device's refusal, if any (the frame then stays unsent).
 func sendFrame(buf []byte, typ wire.Type, flags uint16, n int) virtio.Err {
-	ps := &ports[devData]
+	ps := &serial.Ports[serial.DevData]
 	wire.PutHeader(buf, typ, flags, stream.seq, buf[wire.HeaderSize:wire.HeaderSize+n])
 	total := uint32(wire.HeaderSize + n)
-	tok, err := vdev.Send(&machine.Bus, ps.port, ps.bounce, total)
+	tok, err := serial.Device.Send(&machine.Bus, ps.Port, ps.Bounce, total)
 	if err != virtio.OK {
 		return err
 	}
 	stream.seq++
-	ps.busy, ps.owner, ps.token, ps.n = true, -1, tok, total
-	tp.VirtioNotify.Emit2(uint64(ps.port), uint64(total))
+	ps.Busy, ps.Owner, ps.Token, ps.N = true, -1, tok, total
+	tp.VirtioNotify.Emit2(uint64(ps.Port), uint64(total))
 	return virtio.OK
 }
 
@@ -95,7 +97,7 @@ func fillData(buf []byte, cpu int) int {
 
 // traceDrain serves trace.SysDrain: done false means the port is busy and the caller waits.
 func traceDrain(cpu int) (ret uint64, done bool) {
-	if !tracingReady || ports[devData].port < 0 || stream.finished {
+	if !serial.TracingReady || serial.Ports[serial.DevData].Port < 0 || stream.finished {
 		return abi.Neg(abi.ENODEV), true
 	}
 	if cpu < 0 || cpu >= trace.MaxCPUs {
@@ -121,7 +123,7 @@ func traceDrain(cpu int) (ret uint64, done bool) {
 
 // traceSend serves trace.SysSend.
 func traceSend(typeFlags uint64, src, count uintptr) (ret uint64, done bool) {
-	if !tracingReady || ports[devData].port < 0 || stream.finished {
+	if !serial.TracingReady || serial.Ports[serial.DevData].Port < 0 || stream.finished {
 		return abi.Neg(abi.ENODEV), true
 	}
 	if count > trace.MaxSendPayload {
@@ -157,11 +159,11 @@ func traceSend(typeFlags uint64, src, count uintptr) (ret uint64, done bool) {
 func traceCtl(op, a, b uint64) uint64 {
 	switch op { // the console's, for the control loop that runs without the tracer too
 	case trace.CtlConsoleOpen:
-		return consoleOpen()
+		return console.Open()
 	case trace.CtlConsoleEnd:
-		return consoleSetEnd(a)
+		return console.SetEnd(a)
 	}
-	if !tracingReady {
+	if !serial.TracingReady {
 		return abi.Neg(abi.ENODEV)
 	}
 	ncpu := trace.Boot().NCPU
@@ -230,10 +232,10 @@ func setLocalRingMode(arg uint64) {
 }
 
 // tracePortCall runs the agent's drain or send, blocking the thread while the port is busy.
-func tracePortCall(f *machine.Frame, op portOp, arg uint64, buf, count uintptr) (uint64, bool) {
-	ret, done := portIO(core.CurSlot(), op, -1, arg, buf, count)
+func tracePortCall(f *machine.Frame, op serial.PortOp, arg uint64, buf, count uintptr) (uint64, bool) {
+	ret, done := serial.PortIO(core.CurSlot(), op, -1, arg, buf, count)
 	if !done {
-		blockOnPort(f, devData)
+		serial.BlockOnPort(f, serial.DevData)
 	}
 	return ret, done
 }

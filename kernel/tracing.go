@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
@@ -84,7 +85,7 @@ func traceOption(i int, o string) bool {
 
 // traceRingMemory is how much contiguous memory the tracer needs: one ring per CPU.
 func traceRingMemory() uintptr {
-	if vdevBase == 0 || !topts.wanted {
+	if serial.DeviceBase == 0 || !topts.wanted {
 		return 0 // no trace device (nothing could read the rings), or no tracing asked for
 	}
 	return uintptr(topts.ringSize) * uintptr(core.NumCPUs)
@@ -125,7 +126,7 @@ func initTracing(mem uintptr) {
 			v = v[j+1:]
 		}
 	}
-	tracingReady = true
+	serial.TracingReady = true
 	text, _ := machine.TextRange()
 	trace.SetBootInfo(trace.BootInfo{
 		NCPU: core.NumCPUs, Arch: machine.TraceArch, TickSource: machine.TraceTickSource, Accel: topts.accel, TickHz: machine.TicksHz(), RefTicks: machine.Ticks(), RefNs: uint64(machine.Nanotime()),
@@ -137,10 +138,10 @@ func initTracing(mem uintptr) {
 // the Go runtime runs; as a plain Linux process the kernel never booted and nothing starts.
 func init() {
 	switch {
-	case tracingReady:
+	case serial.TracingReady:
 		stream.started = true
 		agent.Start()
-	case ctlWanted && vdevReady && ports[devCtl].port >= 0:
+	case ctlWanted && serial.DeviceReady && serial.Ports[serial.DevCtl].Port >= 0:
 		agent.StartControl()
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/console"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/signal"
@@ -162,7 +163,7 @@ func threadTrap(f *machine.Frame) {
 		if gsi, ok := amd64.DeviceGSI(v); ok {
 			tp.IRQEntry.Emit1(v)
 			if gsi == amd64.ConsoleGSI {
-				consoleInterrupt() // the UART's own line, never shared
+				console.Interrupt() // the UART's own line, never shared
 			} else if strayLine(gsi, deviceInterrupt()) {
 				amd64.MaskGSI(gsi) // nobody's line: a level-triggered line would fire forever
 				klog.Once(&warnedStrayIRQ, "stray interrupt line masked")

@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/arch/arm64"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/console"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/signal"
@@ -153,7 +154,7 @@ func threadTrap(f *machine.Frame, ack, id uint32) {
 func deviceIRQ(ack, id uint32) {
 	tp.IRQEntry.Emit1(uint64(id))
 	if id == machine.ConsoleINTID && id != 0 {
-		consoleInterrupt() // the UART's own line, never shared
+		console.Interrupt() // the UART's own line, never shared
 	} else if strayLine(id, deviceInterrupt()) {
 		arm64.DisableIRQ(id) // nobody's line: a level-triggered line would fire forever
 		klog.Once(&warnedStrayIRQ, "stray interrupt disabled")

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/trace"
@@ -29,7 +30,7 @@ func wakersOption(o string) bool {
 
 // startBootWakers turns the wake-up records on if the command line asked; the tracer must be up.
 func startBootWakers() {
-	if core.WakersOn && !tracingReady {
+	if core.WakersOn && !serial.TracingReady {
 		klog.Log().S("unitrace.wakers: no trace device, so no wake-up records").NL()
 		core.WakersOn = false
 	}

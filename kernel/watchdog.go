@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/trace"
@@ -110,7 +111,7 @@ func dumpStacks() {
 	sink := stackSink{console: true}
 	n := snapshotStacks(&sink)
 	klog.Log().S("watchdog: end of stacks (").D(int64(n)).S(" entries)").NL()
-	printTraceDevice()
+	serial.PrintTraceDevice()
 }
 
 // printStackEntry prints one snapshot entry: a CPU's line, or a thread's line and its frames.

@@ -2,6 +2,8 @@ package kernel
 
 import (
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/dev/console"
+	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/machine"
 )
 
@@ -11,8 +13,8 @@ import (
 // wireKernel installs every hook.
 func wireKernel() {
 	wireWaits()
-	agentDrain.Set(traceDrain)
-	agentSend.Set(traceSend)
+	serial.AgentDrain.Set(traceDrain)
+	serial.AgentSend.Set(traceSend)
 	core.ExitHook.Set(exitProgram)
 	core.WakeHook.Set(noteWake)
 	core.ProbeHook.Set(reportWhereCPUsAre)
@@ -31,8 +33,8 @@ func wireWaits() {
 	w[core.WaitEpoll].Complete.Set(completeEpollWait)
 	w[core.WaitEpoll].EINTR = true
 	w[core.WaitEventfd].Complete.Set(completeEventfdWait)
-	w[core.WaitDevice].Complete.Set(completeDeviceWait)
-	w[core.WaitDevice].Interruptible.Set(portWaitInterruptible)
+	w[core.WaitDevice].Complete.Set(serial.CompleteDeviceWait)
+	w[core.WaitDevice].Interruptible.Set(serial.PortWaitInterruptible)
 	w[core.WaitPipe].Complete.Set(completePipeWait)
 	w[core.WaitPipe].Interrupted.Set(pipeInterrupted)
 	w[core.WaitShare].Complete.Set(completeShareWait)
@@ -40,7 +42,7 @@ func wireWaits() {
 	w[core.WaitNet].Complete.Set(completeNetWait)
 	w[core.WaitNet].Interruptible.Set(sockWaitInterruptible)
 	w[core.WaitNet].Interrupted.Set(sockInterrupted)
-	w[core.WaitConsole].Complete.Set(completeConsoleWait)
+	w[core.WaitConsole].Complete.Set(console.CompleteWait)
 	w[core.WaitSplice].Complete.Set(completeSpliceWait)
 	w[core.WaitFIFO].Complete.Set(completeFIFOWait)
 	w[core.WaitFIFO].Interrupted.Set(fifoInterrupted)

@@ -1,4 +1,4 @@
-package kernel
+package serial
 
 import (
 	"encoding/binary"
@@ -43,13 +43,13 @@ var netPort struct {
 	nCloses int
 }
 
-// netClose tells the host a socket is gone; no reply is awaited.
-func netClose(handle uint32) {
+// NetClose tells the host a socket is gone; no reply is awaited.
+func NetClose(handle uint32) {
 	if netPort.nCloses < len(netPort.closes) {
 		netPort.closes[netPort.nCloses] = handle
 		netPort.nCloses++
 	}
-	netFlush()
+	NetFlush()
 }
 
 var warnedStrayReply bool
@@ -60,33 +60,33 @@ func netMemory() uintptr { return 2 * core.PageUp(netBufSize) }
 // initNetPort finds the net port on the trace device and opens it; mem holds its buffers.
 func initNetPort(mem uintptr) {
 	netPort.port = -1
-	if !vdevReady {
+	if !DeviceReady {
 		return
 	}
-	p := vdev.FindPort(sockwire.PortName)
+	p := Device.FindPort(sockwire.PortName)
 	if p < 0 {
 		return
 	}
 	netPort.port = p
 	netPort.fill, netPort.flight = mem, mem+core.PageUp(netBufSize)
-	vdev.Open(&machine.Bus, p)
+	Device.Open(&machine.Bus, p)
 }
 
-// netAvailable reports whether socket calls can reach the host.
+// NetAvailable reports whether socket calls can reach the host.
 //
 // A machine without the trace device never runs initNetPort (netPort.port stays 0 then): it has
 // no buffers, and so no net port.
-func netAvailable() bool { return netPort.fill != 0 && netPort.port >= 0 && !netPort.broken }
+func NetAvailable() bool { return netPort.fill != 0 && netPort.port >= 0 && !netPort.broken }
 
-// netRoom reports whether a request with dataLen bytes of data fits the fill buffer now.
-func netRoom(dataLen int) bool {
+// NetRoom reports whether a request with dataLen bytes of data fits the fill buffer now.
+func NetRoom(dataLen int) bool {
 	return netPort.fillN+sockwire.HeaderSize+dataLen <= netBufSize
 }
 
-// netQueue appends a request whose data the caller writes into the returned slice (dataLen
+// NetQueue appends a request whose data the caller writes into the returned slice (dataLen
 // bytes), or returns ok=false when it does not fit (netRoom).
-func netQueue(h sockwire.Header, dataLen int) (data []byte, ok bool) {
-	if !netRoom(dataLen) {
+func NetQueue(h sockwire.Header, dataLen int) (data []byte, ok bool) {
+	if !NetRoom(dataLen) {
 		return nil, false
 	}
 	b := machine.BytesAt(netPort.fill+uintptr(netPort.fillN), uintptr(sockwire.HeaderSize+dataLen))
@@ -98,24 +98,24 @@ func netQueue(h sockwire.Header, dataLen int) (data []byte, ok bool) {
 	return b[sockwire.HeaderSize:], true
 }
 
-// netFlush hands the fill buffer to the device if the flight buffer is free; the requests
+// NetFlush hands the fill buffer to the device if the flight buffer is free; the requests
 // queued since the last flush go in one send.
-func netFlush() {
+func NetFlush() {
 	if netPort.port < 0 {
 		return
 	}
-	if netPort.busy && vdev.Done(netPort.port, netPort.token) {
+	if netPort.busy && Device.Done(netPort.port, netPort.token) {
 		netPort.busy = false
 		core.FutexWake(core.NetTxKey, core.MaxThreads)
 	}
-	for netPort.nCloses > 0 && netRoom(0) {
+	for netPort.nCloses > 0 && NetRoom(0) {
 		netPort.nCloses--
-		netQueue(sockwire.Header{Op: sockwire.OpClose, Handle: netPort.closes[netPort.nCloses]}, 0)
+		NetQueue(sockwire.Header{Op: sockwire.OpClose, Handle: netPort.closes[netPort.nCloses]}, 0)
 	}
 	if netPort.busy || netPort.fillN == 0 {
 		return
 	}
-	tok, err := vdev.Send(&machine.Bus, netPort.port, netPort.fill, uint32(netPort.fillN))
+	tok, err := Device.Send(&machine.Bus, netPort.port, netPort.fill, uint32(netPort.fillN))
 	if err != virtio.OK {
 		return // the queue is full or the host not there yet: the next interrupt tries again
 	}
@@ -132,9 +132,9 @@ func netInterrupt(ev virtio.Events) {
 	}
 	bit := uint32(1) << uint(netPort.port)
 	if ev.TxDone&bit != 0 || netPort.busy {
-		netFlush()
+		NetFlush()
 	}
-	if ev.RxData&bit != 0 || vdev.Buffered(netPort.port) > 0 {
+	if ev.RxData&bit != 0 || Device.Buffered(netPort.port) > 0 {
 		netReceive()
 	}
 }
@@ -142,7 +142,7 @@ func netInterrupt(ev virtio.Events) {
 // netReceive parses every whole frame received and keeps the rest for the next interrupt.
 func netReceive() {
 	for {
-		n, err := vdev.Receive(&machine.Bus, netPort.port, netPort.rx[netPort.rxN:])
+		n, err := Device.Receive(&machine.Bus, netPort.port, netPort.rx[netPort.rxN:])
 		if err != virtio.OK && err != virtio.ErrHostClosed {
 			return
 		}
@@ -176,7 +176,7 @@ func netBreak(why sockwire.Err) {
 	netPort.broken = true
 	klog.Log().S("net: a frame from the launcher refused (").S(why.String()).S("): sockets fail with EIO from now on").NL()
 	for slot := range core.Threads {
-		if netCalls[slot].waiting {
+		if NetCalls[slot].Waiting {
 			netFinish(int32(slot), -abi.EIO)
 		}
 	}
@@ -190,22 +190,22 @@ func netFrame(h sockwire.Header, data []byte) {
 		return
 	}
 	slot := int32(h.ID&0xffff) - 1
-	if slot < 0 || int(slot) >= len(core.Threads) || !netCalls[slot].waiting || netCalls[slot].id != h.ID ||
-		netCalls[slot].op != h.Op {
+	if slot < 0 || int(slot) >= len(core.Threads) || !NetCalls[slot].Waiting || NetCalls[slot].ID != h.ID ||
+		NetCalls[slot].Op != h.Op {
 		// No call waits for it: a reply is never interrupted, so the launcher answered twice or
 		// named a request it never had. Dropped, and said once.
 		klog.Once(&warnedStrayReply, "net: a reply that no socket call waited for was dropped")
 		return
 	}
 	r := netReplyData(slot, h, data)
-	tp.NetRPC.Emit4(uint64(h.Op), uint64(h.Handle), uint64(machine.Nanotime()-netCalls[slot].sent), uint64(r))
+	tp.NetRPC.Emit4(uint64(h.Op), uint64(h.Handle), uint64(machine.Nanotime()-NetCalls[slot].Sent), uint64(r))
 	netFinish(slot, r)
 }
 
 // netFinish records a call's result and wakes its thread.
 func netFinish(slot int32, result int64) {
-	n := &netCalls[slot]
-	n.waiting, n.replied, n.result = false, true, result
+	n := &NetCalls[slot]
+	n.Waiting, n.Replied, n.Result = false, true, result
 	core.FutexWake(core.NetReplyKey(slot), 1)
 }
 
@@ -232,42 +232,42 @@ func wakeSocket(i int) {
 	}
 }
 
-// netCall is a request with the host, and where its reply's bytes go in user memory: they are
+// NetCall is a request with the host, and where its reply's bytes go in user memory: they are
 // put there as the reply comes in (netReplyData), while the thread still waits.
-type netCall struct {
-	id          uint32
-	op          sockwire.Op
-	waiting     bool
-	replied     bool
-	result      int64
-	sent        int64 // nanotime at queueing
-	sock        int32
-	againClears uint32 // readiness bits a reply of EAGAIN clears
-	replyClears uint32 // readiness bits any reply clears (a connect's)
-	buf, count  uintptr
-	vec         bool
-	addr        uintptr // a received address goes here, as much as *addrLen (a u32) allows
-	addrLen     uintptr
-	optLen      uintptr // getsockopt's optlen; buf is optval, or 0 for the kernel's own SO_ERROR read
-	optVal      int64
-	msgFlags    uintptr               // recvmsg: &msg_flags
-	learned     [record.StrBytes]byte // the address a reply carried, as text, for syscall_addr
-	learnedLen  uint8
+type NetCall struct {
+	ID          uint32
+	Op          sockwire.Op
+	Waiting     bool
+	Replied     bool
+	Result      int64
+	Sent        int64 // nanotime at queueing
+	Sock        int32
+	AgainClears uint32 // readiness bits a reply of EAGAIN clears
+	ReplyClears uint32 // readiness bits any reply clears (a connect's)
+	Buf, Count  uintptr
+	Vec         bool
+	Addr        uintptr // a received address goes here, as much as *addrLen (a u32) allows
+	AddrLen     uintptr
+	OptLen      uintptr // getsockopt's optlen; buf is optval, or 0 for the kernel's own SO_ERROR read
+	OptVal      int64
+	MsgFlags    uintptr               // recvmsg: &msg_flags
+	Learned     [record.StrBytes]byte // the address a reply carried, as text, for syscall_addr
+	LearnedLen  uint8
 }
 
-// netCalls are the threads' requests with the host, by thread slot.
-var netCalls [core.MaxThreads]netCall
+// NetCalls are the threads' requests with the host, by thread slot.
+var NetCalls [core.MaxThreads]NetCall
 
 // netReplyData puts a reply's bytes where its call wants them, as it comes in, and returns the
 // call's result: the host's, or EFAULT when the user memory is not there.
 func netReplyData(slot int32, h sockwire.Header, data []byte) int64 {
-	n := &netCalls[slot]
+	n := &NetCalls[slot]
 	r := h.A[0]
 	if r == -abi.EAGAIN {
-		core.FDs.SocketClearReady(int(n.sock), n.againClears)
+		core.FDs.SocketClearReady(int(n.Sock), n.AgainClears)
 	}
-	if n.replyClears != 0 {
-		core.FDs.SocketClearReady(int(n.sock), n.replyClears)
+	if n.ReplyClears != 0 {
+		core.FDs.SocketClearReady(int(n.Sock), n.ReplyClears)
 	}
 	if r < 0 {
 		return r
@@ -279,54 +279,54 @@ func netReplyData(slot int32, h sockwire.Header, data []byte) int64 {
 			return -abi.EIO
 		}
 		payload := data[alen:]
-		if !core.ScatterUser(payload, n.buf, n.count, n.vec) {
+		if !core.ScatterUser(payload, n.Buf, n.Count, n.Vec) {
 			return -abi.EFAULT
 		}
-		if n.addr != 0 && !core.PutSockaddr(n.addr, n.addrLen, data[:alen]) {
+		if n.Addr != 0 && !core.PutSockaddr(n.Addr, n.AddrLen, data[:alen]) {
 			return -abi.EFAULT
 		}
 		if alen > 0 {
-			n.learnedLen = uint8(sockwire.FormatAddr(n.learned[:], data[:alen]))
+			n.LearnedLen = uint8(sockwire.FormatAddr(n.Learned[:], data[:alen]))
 		}
-		if n.msgFlags != 0 {
+		if n.MsgFlags != 0 {
 			var fl uint32
 			if r > int64(len(payload)) {
 				fl = abi.MSG_TRUNC
 			}
-			if !core.WriteUser32(n.msgFlags, fl) {
+			if !core.WriteUser32(n.MsgFlags, fl) {
 				return -abi.EFAULT
 			}
 		}
 	case sockwire.OpAccept, sockwire.OpSockName, sockwire.OpPeerName:
-		if n.addr != 0 && !core.PutSockaddr(n.addr, n.addrLen, data) {
+		if n.Addr != 0 && !core.PutSockaddr(n.Addr, n.AddrLen, data) {
 			return -abi.EFAULT
 		}
-		n.learnedLen = uint8(sockwire.FormatAddr(n.learned[:], data))
+		n.LearnedLen = uint8(sockwire.FormatAddr(n.Learned[:], data))
 	case sockwire.OpIoctl:
 		if len(data) < 4 {
 			return -abi.EIO
 		}
-		if !core.WriteUser32(n.buf, binary.LittleEndian.Uint32(data)) {
+		if !core.WriteUser32(n.Buf, binary.LittleEndian.Uint32(data)) {
 			return -abi.EFAULT
 		}
 	case sockwire.OpGetSockOpt:
-		if n.buf == 0 {
+		if n.Buf == 0 {
 			if len(data) >= 4 {
-				n.optVal = int64(int32(binary.LittleEndian.Uint32(data)))
+				n.OptVal = int64(int32(binary.LittleEndian.Uint32(data)))
 			}
 			return r
 		}
-		room, ok := core.ReadUser32(n.optLen)
+		room, ok := core.ReadUser32(n.OptLen)
 		if !ok {
 			return -abi.EFAULT
 		}
 		k := min(uintptr(room), uintptr(len(data)))
-		dst, ok := core.UserBytes(n.buf, k, true)
+		dst, ok := core.UserBytes(n.Buf, k, true)
 		if !ok {
 			return -abi.EFAULT
 		}
 		copy(dst, data)
-		if !core.WriteUser32(n.optLen, uint32(k)) {
+		if !core.WriteUser32(n.OptLen, uint32(k)) {
 			return -abi.EFAULT
 		}
 	}

@@ -1,4 +1,4 @@
-package kernel
+package shares
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
@@ -30,8 +30,8 @@ const (
 	shareMsize   = 64<<10 + p9.IOHeaderSize
 	shareBufs    = p9.MaxOps * shareMsize
 	shareMemSize = virtio.NinePMemSize + 2*shareBufs
-	// shareMountTimeout bounds the boot's wait for a session (QEMU answers in microseconds).
-	shareMountTimeout = 10e9
+	// MountTimeout bounds the boot's wait for a session (QEMU answers in microseconds).
+	MountTimeout = 10e9
 )
 
 // shareDev is one shared directory's device and its session.
@@ -55,8 +55,8 @@ var (
 	shareDirBuf [fs.PathMax]byte
 )
 
-// shareOption takes a unitrace.share option (option index i); it reports whether o was one.
-func shareOption(i int, o string) bool {
+// Option takes a unitrace.share option (option index i); it reports whether o was one.
+func Option(i int, o string) bool {
 	if len(o) < len(boot.ShareOption) || o[:len(boot.ShareOption)] != boot.ShareOption {
 		return false
 	}
@@ -73,9 +73,9 @@ func shareOption(i int, o string) bool {
 	return true
 }
 
-// shareMemory probes for the virtio-9p devices and returns how much contiguous memory they
+// Memory probes for the virtio-9p devices and returns how much contiguous memory they
 // need. It runs at boot, before the frame allocator exists.
-func shareMemory() uintptr {
+func Memory() uintptr {
 	if nShareWords == 0 {
 		return 0
 	}
@@ -89,10 +89,10 @@ func shareMemory() uintptr {
 	return uintptr(n) * core.PageUp(shareMemSize)
 }
 
-// initShares brings the devices up in block and mounts each on the directory its option names.
+// Init brings the devices up in block and mounts each on the directory its option names.
 // A share that cannot be mounted stops the boot: the program would otherwise write its results
 // into the memory file system, where nobody sees them.
-func initShares(block uintptr) {
+func Init(block uintptr) {
 	for i := 0; i < nShareDevs; i++ {
 		d := &shareDevs[i]
 		d.mem = block + uintptr(i)*core.PageUp(shareMemSize)
@@ -148,9 +148,9 @@ func mountShare(d *shareDev, s boot.Share) int {
 		return errno
 	}
 	d.ready = true
-	deadline := machine.Nanotime() + shareMountTimeout
+	deadline := machine.Nanotime() + MountTimeout
 	for {
-		pollShares()
+		Poll()
 		if done, errno := f.Mounted(); done {
 			if errno != 0 {
 				return errno
@@ -158,7 +158,7 @@ func mountShare(d *shareDev, s boot.Share) int {
 			break
 		}
 		if machine.Nanotime() > deadline {
-			klog.Log().S("shared directory: no 9P reply in ").D(shareMountTimeout / 1e9).S(" s").NL()
+			klog.Log().S("shared directory: no 9P reply in ").D(MountTimeout / 1e9).S(" s").NL()
 			return abi.EIO
 		}
 	}
@@ -287,8 +287,8 @@ func shareWake(f *p9fs.FS) {
 	}
 }
 
-// shareInterrupt handles a device line for the shares; it reports whether one of them raised it.
-func shareInterrupt() bool {
+// Interrupt handles a device line for the shares; it reports whether one of them raised it.
+func Interrupt() bool {
 	raised := false
 	for i := 0; i < nShareDevs; i++ {
 		if shareHarvest(&shareDevs[i], true) {
@@ -298,44 +298,44 @@ func shareInterrupt() bool {
 	return raised
 }
 
-// pollShares carries the shares' requests and replies once without interrupts, for the boot,
+// Poll carries the shares' requests and replies once without interrupts, for the boot,
 // when no thread can block: send what is queued, take what has finished.
-func pollShares() {
+func Poll() {
 	for i := 0; i < nShareDevs; i++ {
 		shareSend(&shareDevs[i])
 		shareHarvest(&shareDevs[i], false)
 	}
 }
 
-// kickShares sends what the shares have queued: requests of a call that now waits, and the
+// Kick sends what the shares have queued: requests of a call that now waits, and the
 // clunks a close queued.
-func kickShares() {
+func Kick() {
 	for i := 0; i < nShareDevs; i++ {
 		shareSend(&shareDevs[i])
 	}
 }
 
-// System calls on shares. syscallLocked brackets each call with beginFiles and endFiles while
+// System calls on shares. syscallLocked brackets each call with BeginFiles and EndFiles while
 // shares are mounted; a call that got fs.EQUEUED blocks in waitShare and runs again, from the
 // start, when its answer is in (completeShareWait).
 
-// beginFiles starts a run of the running thread's system call for the shares.
-func beginFiles(slot int32) {
+// BeginFiles starts a run of the running thread's system call for the shares.
+func BeginFiles(slot int32) {
 	core.RootNS.Begin(slot) // with no shares, it only says whose call it is (/proc's thread-self)
 }
 
-// endFiles ends the system call of the thread in slot, or, for a call that must wait for a
+// EndFiles ends the system call of the thread in slot, or, for a call that must wait for a
 // share, blocks it (done false).
-func endFiles(f *machine.Frame, slot int32, ret uint64, done bool, retry bool) bool {
+func EndFiles(f *machine.Frame, slot int32, ret uint64, done bool, retry bool) bool {
 	if core.RootNS.Shares() == 0 || !done {
 		return done
 	}
 	if ret != abi.Neg(fs.EQUEUED) {
 		core.RootNS.End(slot)
-		kickShares()
+		Kick()
 		return true
 	}
-	kickShares()
+	Kick()
 	if retry {
 		core.Threads[slot].Wait = core.WaitShare
 		core.NoteBlocked(&core.Threads[slot])

@@ -1,4 +1,4 @@
-package kernel
+package console
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
@@ -19,7 +19,7 @@ import (
 // There is no line discipline: bytes come as they were typed, with no echo and no line
 // editing. A read returns what is there, at least one byte, as a raw tty does; with none it
 // blocks unless the descriptor is O_NONBLOCK (EAGAIN), and a signal interrupts the wait as a
-// pipe read's (interrupt.go: the call restarts). Console descriptors can be polled: EPOLLIN
+// pipe read's (the call restarts). Console descriptors can be polled: EPOLLIN
 // while bytes wait, an event for every arrival.
 //
 // A serial line has no end of file, so the input has one only when the launcher says where it
@@ -41,17 +41,17 @@ import (
 // reading its standard input to the end finishes, as it would with stdin from /dev/null.
 
 var (
-	conIn      rxring.Ring
+	Input      rxring.Ring
 	conInput   bool              // the UART's receive interrupt is on: the console takes input
 	conScratch [64]byte          // one pass over the UART (its FIFO holds 16 bytes)
 	conRead    [rxring.Size]byte // a read's bytes on their way to the program
 	conFDs     [fd.MaxFDs]int32
 )
 
-// initConsoleInput routes the UART's receive interrupt and turns it on. It runs at boot, after
+// Init routes the UART's receive interrupt and turns it on. It runs at boot, after
 // the interrupt controller and the descriptor table. With unitrace.stdin=null there is no
 // input to take: the console reads as /dev/null, always readable, at end of file.
-func initConsoleInput() {
+func Init() {
 	if options.Kernel.StdinNull {
 		core.FDs.SetConsoleInput(true, false)
 		return
@@ -62,35 +62,35 @@ func initConsoleInput() {
 	}
 }
 
-// consoleOpen serves trace.CtlConsoleOpen: whether the console takes input. The agent asks it for
+// Open serves trace.CtlConsoleOpen: whether the console takes input. The agent asks it for
 // the launcher before the launcher feeds the serial line; the UART was set up at boot, so the
 // bytes it sends from then on all reach the ring.
-func consoleOpen() uint64 {
+func Open() uint64 {
 	if options.Kernel.StdinNull || !conInput {
 		return abi.Neg(abi.ENODEV)
 	}
 	return 0
 }
 
-// consoleSetEnd serves trace.CtlConsoleEnd: the console's input holds total bytes in all. If the
+// SetEnd serves trace.CtlConsoleEnd: the console's input holds total bytes in all. If the
 // program has read them all already, its readers and pollers learn now that the console is at
 // end of file; otherwise the read that takes the last byte finds it.
-func consoleSetEnd(total uint64) uint64 {
+func SetEnd(total uint64) uint64 {
 	if options.Kernel.StdinNull || !conInput {
 		return abi.Neg(abi.ENODEV)
 	}
-	if !conIn.SetEnd(total) {
+	if !Input.SetEnd(total) {
 		return abi.Neg(abi.EINVAL)
 	}
-	if conIn.AtEnd() {
+	if Input.AtEnd() {
 		consoleArrived()
 	}
 	return 0
 }
 
-// consoleInterrupt handles the UART's interrupt: it takes what the UART holds and wakes the
+// Interrupt handles the UART's interrupt: it takes what the UART holds and wakes the
 // console's readers and pollers.
-func consoleInterrupt() {
+func Interrupt() {
 	core.SetWaker(record.WakerConsole)
 	if consoleTake() {
 		consoleArrived()
@@ -104,20 +104,20 @@ func consoleInterrupt() {
 func consoleTake() bool {
 	arrived := false
 	for {
-		room := min(conIn.Free(), len(conScratch))
+		room := min(Input.Free(), len(conScratch))
 		if room == 0 {
 			break
 		}
 		n := machine.ConsoleReceive(conScratch[:room])
 		for i := 0; i < n; i++ {
-			conIn.Put(conScratch[i])
+			Input.Put(conScratch[i])
 		}
 		arrived = arrived || n > 0
 		if n < room {
 			break // the UART is empty
 		}
 	}
-	if conIn.StopReceiver() {
+	if Input.StopReceiver() {
 		machine.ConsoleReceiveInterrupt(false)
 	}
 	return arrived
@@ -134,10 +134,10 @@ func consoleArrived() {
 	}
 }
 
-// consoleCall is read (vec false: buf and count are its buffer) or readv (vec: an iovec array
+// Call is read (vec false: buf and count are its buffer) or readv (vec: an iovec array
 // and its length) of console descriptor n from the system call; it blocks the thread when
 // there is nothing to read yet.
-func consoleCall(f *machine.Frame, n int, vec bool, buf, count uintptr) (uint64, bool) {
+func Call(f *machine.Frame, n int, vec bool, buf, count uintptr) (uint64, bool) {
 	ret, done := consoleRead(n, vec, buf, count)
 	if !done {
 		t := core.Cur()
@@ -149,8 +149,8 @@ func consoleCall(f *machine.Frame, n int, vec bool, buf, count uintptr) (uint64,
 	return ret, done
 }
 
-// completeConsoleWait retries the console read of the thread in slot after a wake-up.
-func completeConsoleWait(f *machine.Frame, slot int32) {
+// CompleteWait retries the console read of the thread in slot after a wake-up.
+func CompleteWait(f *machine.Frame, slot int32) {
 	t := &core.Threads[slot]
 	ret, done := consoleRead(int(t.WaitFD), t.WaitVec, t.WaitAddr, t.WaitCount)
 	if done {
@@ -176,30 +176,30 @@ func consoleRead(n int, vec bool, buf, count uintptr) (ret uint64, done bool) {
 	switch {
 	case errno != 0:
 		return abi.Neg(errno), true
-	case total == 0, conIn.AtEnd():
+	case total == 0, Input.AtEnd():
 		return 0, true
-	case conIn.Len() == 0 && core.FDs.Nonblocking(n):
+	case Input.Len() == 0 && core.FDs.Nonblocking(n):
 		return abi.Neg(abi.EAGAIN), true
-	case conIn.Len() == 0:
+	case Input.Len() == 0:
 		return 0, false
 	}
-	k := conIn.Peek(conRead[:min(total, uint64(len(conRead)))])
+	k := Input.Peek(conRead[:min(total, uint64(len(conRead)))])
 	if !core.ScatterUser(conRead[:k], buf, count, vec) {
 		return abi.Neg(abi.EFAULT), true
 	}
-	if conIn.Discard(k) {
-		consoleResume()
+	if Input.Discard(k) {
+		Resume()
 	}
-	core.FDs.SetConsoleInput(conIn.Readable(), false)
+	core.FDs.SetConsoleInput(Input.Readable(), false)
 	return uint64(k), true
 }
 
-// consoleResume turns the receive interrupt on again once a reader has made room: first it
+// Resume turns the receive interrupt on again once a reader has made room: first it
 // takes what the UART holds (its FIFO filled while the interrupt was off), so that the bytes
 // keep their order and the waiters hear of them.
-func consoleResume() {
+func Resume() {
 	arrived := consoleTake()
-	if !conIn.Stopped() {
+	if !Input.Stopped() {
 		machine.ConsoleReceiveInterrupt(true)
 	}
 	if arrived {
