@@ -8,6 +8,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/dev/shares"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/observe"
 	"github.com/unitrace/unitrace/kernel/options"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/unwind"
@@ -23,7 +24,7 @@ import (
 func carveMemory() (devBlock, ringBlock, shareBlock uintptr) {
 	setupCPUs() // kernel stacks and rings are per CPU: count them first
 	devMem := serial.TraceDeviceMemory()
-	ringMem := traceRingMemory()
+	ringMem := observe.TraceRingMemory()
 	shareMem := shares.Memory()
 	carved := core.InitMemory(core.KernelStacksEnd(), devMem+ringMem+shareMem)
 	if devMem != 0 {
@@ -63,13 +64,13 @@ func startProgram(shareBlock uintptr) {
 		klog.Log().S("boot: ticks at ").U(machine.TicksHz()).S(" Hz, kernel ready in ").D(options.BootNanos / 1000).S(" us").NL()
 	}
 	core.InitTimers()
-	initGoLayout()
+	observe.InitGoLayout()
 	if !options.Kernel.FPOnly && !unwind.LoadFuncTable() {
 		klog.Log().S("unwind: the image's function table did not load: walks follow frame pointers alone").NL()
 	}
-	startBootSampler()
-	startBootOffCPU()
-	startBootWakers()
+	observe.StartBootSampler()
+	observe.StartBootOffCPU()
+	observe.StartBootWakers()
 	startSecondaries()
 	machine.Enter(&t.Frame)
 }

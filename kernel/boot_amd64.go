@@ -10,6 +10,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/observe"
 	"github.com/unitrace/unitrace/kernel/options"
 )
 
@@ -37,7 +38,7 @@ func bootMain(startInfoAddr uintptr) {
 		serial.InitTraceDevice(devBlock)
 		amd64.UnmaskSharedGSIs()
 	}
-	initTracing(ringBlock)
+	observe.InitTracing(ringBlock)
 	startProgram(shareBlock)
 }
 

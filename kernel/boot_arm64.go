@@ -8,6 +8,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/observe"
 	"github.com/unitrace/unitrace/kernel/options"
 )
 
@@ -41,7 +42,7 @@ func bootMain(dtb uintptr) {
 		serial.InitTraceDevice(devBlock)
 		core.EnableDeviceIRQ(serial.DeviceBase)
 	}
-	initTracing(ringBlock)
+	observe.InitTracing(ringBlock)
 	startProgram(shareBlock)
 }
 

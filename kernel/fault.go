@@ -4,10 +4,8 @@ import (
 	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
-	"github.com/unitrace/unitrace/symtab"
-	"github.com/unitrace/unitrace/trace/record"
+	"github.com/unitrace/unitrace/kernel/observe"
 	"github.com/unitrace/unitrace/trace/wire"
-	"github.com/unitrace/unitrace/unwind"
 )
 
 // kernelFault reports a fault the kernel cannot hand to the program (a fault in the kernel
@@ -18,14 +16,14 @@ func kernelFault(f *machine.Frame, why string) {
 	if core.OtherCPUStopping() {
 		core.ParkForGood() // one report at a time: the machine is stopping already
 	}
-	if inFaultReport {
+	if observe.InFaultReport {
 		// The report itself faulted: say where, and stop without trying again.
-		pc, _, _ := framePCSPFP(f)
+		pc, _, _ := machine.FramePCSPFP(f)
 		klog.Log().S("kernel fault while reporting a kernel fault: pc ").X(uint64(pc)).NL()
 		klog.Log().S("kernel fault, halting").NL()
 		machine.Exit(machine.FaultExitValue)
 	}
-	inFaultReport = true
+	observe.InFaultReport = true
 	if !core.StopOtherCPUs() {
 		core.ParkForGood() // another CPU is reporting its own fault, or exiting
 	}
@@ -36,82 +34,11 @@ func kernelFault(f *machine.Frame, why string) {
 	printTrap(f)
 	dumpRegs(f)
 	klog.Log().S("backtrace (exception pc, then the frame-pointer chain):").NL()
-	pc, sp, fp := framePCSPFP(f)
-	printKernelBacktrace(pc, sp, fp)
-	traceFinish(wire.EndPanic, 0) // the trace up to the fault is the best evidence there is
+	pc, sp, fp := machine.FramePCSPFP(f)
+	observe.PrintKernelBacktrace(pc, sp, fp)
+	observe.TraceFinish(wire.EndPanic, 0) // the trace up to the fault is the best evidence there is
 	klog.Log().S("kernel fault, halting").NL()
 	machine.Exit(machine.FaultExitValue)
-}
-
-// printKernelBacktrace prints pc, then the frame-pointer chain from fp if sp is on a kernel
-// stack, every load checked against that stack's bounds.
-func printKernelBacktrace(pc, sp, fp uintptr) {
-	syms, haveSyms := kernelSymtab()
-	printFrame(&syms, haveSyms, pc, false)
-	var pcs [unwind.MaxDepth]uint64
-	n, how := 0, record.Flags(0)
-	if lo, hi, ok := machine.KernelStackBounds(sp); ok {
-		tlo, thi := machine.TextRange()
-		w := unwind.Walk{StackLo: lo, StackHi: hi, TextLo: tlo, TextHi: thi}
-		n, how = w.PCs(fp, pcs[:])
-	} else {
-		klog.Log().S("  (the stack pointer is on no kernel stack: no frame-pointer walk)").NL()
-	}
-	for i := 0; i < n; i++ {
-		printFrame(&syms, haveSyms, uintptr(pcs[i]), true)
-	}
-	switch {
-	case how&record.WalkStop != 0:
-		klog.Log().S("  (walk stopped at a frame that failed a check)").NL()
-	case how&record.StackTrunc != 0:
-		klog.Log().S("  (deeper frames not shown)").NL()
-	}
-}
-
-// inFaultReport is set while a fault report is being printed.
-var inFaultReport bool
-
-// kernelSymtab reads the image's own pclntab.
-func kernelSymtab() (symtab.Table, bool) {
-	start, end := machine.Pclntab()
-	text, _ := machine.TextRange()
-	if end <= start {
-		return symtab.Table{}, false
-	}
-	return symtab.New(machine.BytesAt(start, end-start), text)
-}
-
-// printFrame prints one backtrace entry, "pc function+offset file:line", with the functions
-// inlined at pc before it. A return address is looked up inside the call it follows
-// (symtab's CallPC).
-func printFrame(syms *symtab.Table, ok bool, pc uintptr, isReturn bool) {
-	look := pc
-	if isReturn {
-		look = syms.CallPC(pc)
-	}
-	if !ok {
-		klog.Log().S("  ").X(uint64(pc)).NL()
-		return
-	}
-	for depth := 0; depth < 16; depth++ {
-		fr, found := syms.InlinedAt(look, depth)
-		if !found {
-			if depth == 0 {
-				klog.Log().S("  ").X(uint64(pc)).S(" ?").NL()
-			}
-			return
-		}
-		l := klog.Log().S("  ").X(uint64(pc)).S(" ").BS(fr.Name)
-		if !fr.Inlined {
-			l.S("+").X(uint64(pc - fr.Entry))
-		} else {
-			l.S(" (inlined)")
-		}
-		l.S(" ").BS(fr.File).S(":").D(int64(fr.Line)).NL()
-		if !fr.Inlined {
-			return
-		}
-	}
 }
 
 // crashForTest makes the kernel fault on purpose (boot option unitrace.debug=kfault), so the

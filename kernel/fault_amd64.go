@@ -13,11 +13,6 @@ func printTrap(f *machine.Frame) {
 	klog.Log().S("vector ").U(f.Vector).S(" (").S(vectorName(f.Vector)).S(") error ").X(f.ErrorCode).S(" cr2 ").X(f.CR2).NL()
 }
 
-// framePCSPFP returns the trapped context's pc, stack pointer and frame pointer.
-func framePCSPFP(f *machine.Frame) (pc, sp, fp uintptr) {
-	return uintptr(f.RIP), uintptr(f.RSP), uintptr(f.RBP)
-}
-
 func dumpRegs(f *machine.Frame) {
 	pairs := [...]struct {
 		name string
@@ -55,6 +50,3 @@ func vectorName(v uint64) string {
 	}
 	return "interrupt"
 }
-
-// frameInterruptsMasked reports whether the trapped context ran with interrupts masked.
-func frameInterruptsMasked(f *machine.Frame) bool { return f.RFLAGS&amd64.FlagIF == 0 }

@@ -22,9 +22,6 @@ func printTrap(f *machine.Frame) {
 		S(") far ").X(f.FAR).NL()
 }
 
-// framePCSPFP returns the trapped context's pc, stack pointer and frame pointer.
-func framePCSPFP(f *machine.Frame) (pc, sp, fp uintptr) { return f.PC(), f.SP(), f.FP() }
-
 // dumpRegs prints the general registers, four to a line.
 func dumpRegs(f *machine.Frame) {
 	l := klog.Log()
@@ -38,6 +35,3 @@ func dumpRegs(f *machine.Frame) {
 	l.NL()
 	klog.Log().S(" sp ").X(f.SavedSP).S(" pc ").X(f.ELR).S(" spsr ").X(f.SPSR).NL()
 }
-
-// frameInterruptsMasked reports whether the trapped context ran with interrupts masked (PSTATE.I).
-func frameInterruptsMasked(f *machine.Frame) bool { return f.SPSR&arm64.SPSRI != 0 }

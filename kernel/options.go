@@ -4,6 +4,7 @@ import (
 	"github.com/unitrace/unitrace/boot"
 	"github.com/unitrace/unitrace/kernel/dev/shares"
 	"github.com/unitrace/unitrace/kernel/klog"
+	"github.com/unitrace/unitrace/kernel/observe"
 	"github.com/unitrace/unitrace/kernel/options"
 )
 
@@ -22,8 +23,8 @@ import (
 // parseCommandLine splits the command line and reads the kernel options; a malformed command
 // line stops the boot with a message naming the problem.
 func parseCommandLine() {
-	sampleOpts.hzWord = -1
-	offcpuOpts.hzWord, offcpuOpts.nWord = -1, -1
+	observe.SampleOpts.HzWord = -1
+	observe.OffCPUOpts.HzWord, observe.OffCPUOpts.NWord = -1, -1
 	if err := options.Cmdline.Parse(options.Boot.Cmdline()); err != boot.OK {
 		klog.Log().S("command line: ").S(err.String()).S(": ").S(options.Cmdline.BadWord()).NL()
 		klog.BootFault("malformed command line")
@@ -33,14 +34,14 @@ func parseCommandLine() {
 		switch {
 		case options.Kernel.Set(o):
 		default:
-			if watchdogOption(o) || smpOption(o) || fsmemOption(o) || cwdOption(i, o) || shares.Option(i, o) || dnsOption(i, o) {
+			if observe.WatchdogOption(o) || smpOption(o) || fsmemOption(o) || cwdOption(i, o) || shares.Option(i, o) || dnsOption(i, o) {
 				continue
 			}
-			if sampleOption(i, o) || offcpuOption(i, o) || wakersOption(o) {
-				topts.wanted = true // samples travel through the tracer
+			if observe.SampleOption(i, o) || observe.OffCPUOption(i, o) || observe.WakersOption(o) {
+				observe.TraceOpts.Wanted = true // samples travel through the tracer
 				continue
 			}
-			if !traceOption(i, o) {
+			if !observe.TraceOption(i, o) {
 				klog.Log().S("unknown kernel option ignored: ").S(o).NL()
 			}
 		}

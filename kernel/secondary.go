@@ -7,6 +7,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/observe"
 	"github.com/unitrace/unitrace/kernel/options"
 	"github.com/unitrace/unitrace/trace"
 )
@@ -27,7 +28,7 @@ func smpOption(o string) bool {
 	if !ok {
 		return false
 	}
-	n, ok := parseSmallUint(v)
+	n, ok := observe.ParseSmallUint(v)
 	if !ok || n < 1 {
 		klog.Log().S("unitrace.smp: want a CPU count of at least 1, got ").S(v).NL()
 		return true
@@ -83,8 +84,8 @@ func secondaryMain(cpu uint64) {
 	machine.IdleFrame(&idle.Frame) // the scheduler has every CPU on its idle thread until it picks another
 	trace.SetThread(c, 0)
 	core.StartTick()
-	if hz := atomic.LoadUint64(&samplerHz); hz != 0 {
-		startLocalSampler(hz)
+	if hz := atomic.LoadUint64(&observe.SamplerHz); hz != 0 {
+		observe.StartLocalSampler(hz)
 	}
 	l.XcallAck.Store(core.Xcall.Seq.Load()) // requests posted before it came online are not its
 	l.Online.Store(true)

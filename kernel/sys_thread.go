@@ -7,6 +7,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/observe"
 	"github.com/unitrace/unitrace/kernel/tp"
 
 	"github.com/unitrace/unitrace/kernel/sched"
@@ -102,16 +103,16 @@ func exitProgram(code int) {
 	if !core.StopOtherCPUs() {
 		core.ParkForGood() // another CPU is stopping the machine already
 	}
-	stopSampler()
-	sweep.on = false
-	reportSampler()
-	flushOffCPU()
-	reportOffCPU()
-	reportWakers()
+	observe.StopSampler()
+	observe.Sweep.On = false
+	observe.ReportSampler()
+	observe.FlushOffCPU()
+	observe.ReportOffCPU()
+	observe.ReportWakers()
 	if core.NumCPUs > 1 {
 		core.ReportLock()
 	}
-	traceFinish(wire.EndExit, int32(code&0xff))
+	observe.TraceFinish(wire.EndExit, int32(code&0xff))
 	klog.Log().S("exit status ").D(int64(code & 0xff)).NL()
 	machine.Exit(uint32(code & 0xff))
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/observe"
 	"github.com/unitrace/unitrace/kernel/tp"
 )
 
@@ -491,15 +492,15 @@ func sysUname(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 // The trace agent's private calls (traceCalls).
 
 func sysTraceDrain(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return tracePortCall(f, serial.OpTraceDrain, a[0], 0, 0)
+	return observe.TracePortCall(f, serial.OpTraceDrain, a[0], 0, 0)
 }
 
 func sysTraceSend(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return tracePortCall(f, serial.OpTraceSend, a[0], uintptr(a[1]), uintptr(a[2]))
+	return observe.TracePortCall(f, serial.OpTraceSend, a[0], uintptr(a[1]), uintptr(a[2]))
 }
 
 func sysTraceCtl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return traceCtl(a[0], a[1], a[2]), true
+	return observe.TraceCtl(a[0], a[1], a[2]), true
 }
 
 func sysSetxattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {

@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/observe"
 	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/trace/record"
 )
@@ -22,7 +23,7 @@ func samplerInterrupt() {
 	now := machine.Ticks()
 	cpu := machine.CPUIndex() & (core.MaxCPUs - 1)
 	if s := &core.Samplers[cpu]; s.Due(now) {
-		takeSample(s, now)
+		observe.TakeSample(s, now)
 	}
 	if l := &core.CPULocals[cpu]; machine.SharedTimer && now >= l.TimerDeadline() && !l.TickHandedOn {
 		l.TickHandedOn = true
@@ -49,7 +50,7 @@ func timerInterrupt() (tickDue bool) {
 		l.WakeNext = 0 // a wake-up: the tick's path wakes the sleepers and fires the timers due
 		tickDue = true
 	}
-	sweepIfDue(now)
+	observe.SweepIfDue(now)
 	core.ArmNext()
 	return tickDue
 }
@@ -65,7 +66,7 @@ func tick(f *machine.Frame) (needsLock bool) {
 // tickLocked wakes expired sleepers, then switches this CPU to a runnable thread if the policy
 // says a switch is due (the quantum is used up, or the CPU is idle).
 func tickLocked(f *machine.Frame) {
-	watchdogScan()
+	observe.WatchdogScan()
 	now := machine.Nanotime()
 	core.SetWaker(record.WakerTimer)
 	n := core.Sleepers.Expired(now, core.Woken[:])
@@ -89,7 +90,7 @@ func tickNeedsLock() bool {
 	now := machine.Nanotime()
 	return core.RunnableHere() || core.SchedHints.NextSleeper.Load() <= now ||
 		core.CPUTimerDue(now) ||
-		(watchdogPeriod != 0 && now >= watchdog.nextScan)
+		(observe.WatchdogPeriod != 0 && now >= observe.Watchdog.NextScan)
 }
 
 // The end of every kernel entry that took the kernel lock, on both arches: the CPU must not keep

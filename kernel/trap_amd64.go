@@ -8,6 +8,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/dev/console"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/observe"
 	"github.com/unitrace/unitrace/kernel/signal"
 	"github.com/unitrace/unitrace/kernel/tp"
 )
@@ -21,7 +22,7 @@ import (
 // needs no lock is served with interrupts masked (syscall): it is short and never waits. While
 // the sampler runs it is served interruptible, as every other call is (lockedSystemCall), so
 // that a sample lands where the CPU is and not at the call's return point; a sampler deadline
-// that passes in the masked exit is taken on the way out as the kernel's (sampleAtExit).
+// that passes in the masked exit is taken on the way out as the kernel's (observe.SampleAtExit).
 func trap(f *machine.Frame) {
 	if f.Vector != amd64.VectorSyscall || f.Prev != 0 {
 		interruptOrException(f)
@@ -30,7 +31,7 @@ func trap(f *machine.Frame) {
 	// The entry left the kernel clock stopped: a call served without the lock runs without it
 	// (two TSC reads are a sixth of its round trip under TCG), and its time counts as the
 	// thread's user time. One that takes the lock, or runs under the sampler, starts it.
-	sampling := atomic.LoadUint64(&samplerHz) != 0
+	sampling := atomic.LoadUint64(&observe.SamplerHz) != 0
 	if sampling {
 		amd64.StartKernelClock(f)
 		amd64.EnableInterrupts() // the sampler lands where the CPU is, in the lock-free calls too
@@ -46,7 +47,7 @@ func trap(f *machine.Frame) {
 		core.ReleaseHeldInterrupts()
 	}
 	if sampling {
-		sampleAtExit(entered)
+		observe.SampleAtExit(entered)
 	}
 }
 
@@ -78,7 +79,7 @@ func interruptOrException(f *machine.Frame) {
 	case f.Vector == amd64.VectorNMI:
 		// The kernel's NMIs wake a CPU asleep for the kernel lock (lockSleep), and ask a CPU
 		// that takes no interrupts where it is (probe.go).
-		answerProbe(f)
+		observe.AnswerProbe(f)
 		amd64.SkipHaltAfterNMI(f)
 	case f.Vector == amd64.VectorSampler:
 		amd64.EOI()
@@ -100,7 +101,7 @@ func interruptOrException(f *machine.Frame) {
 		threadTrap(f)
 		amd64.DisableInterrupts()
 		core.ReleaseHeldInterrupts()
-		takeExitSample(entered)
+		observe.TakeExitSample(entered)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/dev/console"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/observe"
 	"github.com/unitrace/unitrace/kernel/signal"
 	"github.com/unitrace/unitrace/kernel/tp"
 )
@@ -57,10 +58,10 @@ func interruptible(f *machine.Frame, ack, id uint32) {
 	threadTrap(f, ack, id)
 	arm64.DisableInterrupts()
 	core.ReleaseHeldInterrupts()
-	takeExitSample(entered)
+	observe.TakeExitSample(entered)
 }
 
-// trapEntered is when the thread's trap being handled was taken, for sampleAtExit: the counter
+// trapEntered is when the thread's trap being handled was taken, for observe.SampleAtExit: the counter
 // at which the entry stub started the CPU's kernel clock.
 func trapEntered() uint64 {
 	since, _ := machine.KernelClock(machine.CPUIndex())

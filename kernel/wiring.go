@@ -5,6 +5,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/dev/console"
 	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/observe"
 )
 
 // The composition root's wiring: what the layers below take from the ones above, handed down
@@ -13,17 +14,17 @@ import (
 // wireKernel installs every hook.
 func wireKernel() {
 	wireWaits()
-	serial.AgentDrain.Set(traceDrain)
-	serial.AgentSend.Set(traceSend)
+	serial.AgentDrain.Set(observe.TraceDrain)
+	serial.AgentSend.Set(observe.TraceSend)
 	core.ExitHook.Set(exitProgram)
-	core.WakeHook.Set(noteWake)
-	core.ProbeHook.Set(reportWhereCPUsAre)
-	core.SweepHook.Set(sweepNext)
-	core.XcallWork[core.XcallSamplerStart].Set(func(_ *machine.Frame, hz uint64) { startLocalSampler(hz) })
-	core.XcallWork[core.XcallSamplerStop].Set(func(*machine.Frame, uint64) { stopLocalSampler() })
-	core.XcallWork[core.XcallCapture].Set(func(f *machine.Frame, _ uint64) { captureHere(f) })
-	core.XcallWork[core.XcallFlushLost].Set(func(*machine.Frame, uint64) { flushLocalLost() })
-	core.XcallWork[core.XcallRingMode].Set(func(_ *machine.Frame, arg uint64) { setLocalRingMode(arg) })
+	core.WakeHook.Set(observe.NoteWake)
+	core.ProbeHook.Set(observe.ReportWhereCPUsAre)
+	core.SweepHook.Set(observe.SweepNext)
+	core.XcallWork[core.XcallSamplerStart].Set(func(_ *machine.Frame, hz uint64) { observe.StartLocalSampler(hz) })
+	core.XcallWork[core.XcallSamplerStop].Set(func(*machine.Frame, uint64) { observe.StopLocalSampler() })
+	core.XcallWork[core.XcallCapture].Set(func(f *machine.Frame, _ uint64) { observe.CaptureHere(f) })
+	core.XcallWork[core.XcallFlushLost].Set(func(*machine.Frame, uint64) { observe.FlushLocalLost() })
+	core.XcallWork[core.XcallRingMode].Set(func(_ *machine.Frame, arg uint64) { observe.SetLocalRingMode(arg) })
 }
 
 // wireWaits hands each wait kind's rules to the wait table (waits.go): the code that blocks in

@@ -47,3 +47,11 @@ func SyscallName(nr uint64) string {
 // arguments. UnrewindSyscall undoes it.
 func RewindSyscall(f *Frame)   { f.RIP -= 2 }
 func UnrewindSyscall(f *Frame) { f.RIP += 2 }
+
+// FramePCSPFP returns the trapped context's pc, stack pointer and frame pointer.
+func FramePCSPFP(f *Frame) (pc, sp, fp uintptr) {
+	return uintptr(f.RIP), uintptr(f.RSP), uintptr(f.RBP)
+}
+
+// FrameInterruptsMasked reports whether the trapped context ran with interrupts masked.
+func FrameInterruptsMasked(f *Frame) bool { return f.RFLAGS&amd64.FlagIF == 0 }

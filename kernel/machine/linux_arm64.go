@@ -46,3 +46,9 @@ func SyscallName(nr uint64) string {
 // stored). UnrewindSyscall undoes it.
 func RewindSyscall(f *Frame)   { f.ELR -= 4 }
 func UnrewindSyscall(f *Frame) { f.ELR += 4 }
+
+// FramePCSPFP returns the trapped context's pc, stack pointer and frame pointer.
+func FramePCSPFP(f *Frame) (pc, sp, fp uintptr) { return f.PC(), f.SP(), f.FP() }
+
+// FrameInterruptsMasked reports whether the trapped context ran with interrupts masked (PSTATE.I).
+func FrameInterruptsMasked(f *Frame) bool { return f.SPSR&arm64.SPSRI != 0 }

@@ -1,4 +1,4 @@
-package kernel
+package observe
 
 import (
 	"strings"
@@ -33,7 +33,7 @@ import (
 
 // traceOpts are the tracer's boot options.
 type traceOpts struct {
-	wanted    bool   // some tracer option was given
+	Wanted    bool   // some tracer option was given
 	enable    [8]int // command-line option indexes of the unitrace.trace= words (pointer-free)
 	nenable   int
 	backtrace bool
@@ -42,29 +42,29 @@ type traceOpts struct {
 	accel     trace.Accel
 }
 
-var topts = traceOpts{ringSize: ring.DefaultSize, mode: ring.Stream}
+var TraceOpts = traceOpts{ringSize: ring.DefaultSize, mode: ring.Stream}
 
-// traceOption reads kernel option word i (o); it reports whether the word was a tracer option.
-func traceOption(i int, o string) bool {
+// TraceOption reads kernel option word i (o); it reports whether the word was a tracer option.
+func TraceOption(i int, o string) bool {
 	handled := true
 	switch {
 	case o == "unitrace.tracer=1":
 	case strings.HasPrefix(o, "unitrace.trace="):
-		if topts.nenable < len(topts.enable) {
-			topts.enable[topts.nenable] = i
-			topts.nenable++
+		if TraceOpts.nenable < len(TraceOpts.enable) {
+			TraceOpts.enable[TraceOpts.nenable] = i
+			TraceOpts.nenable++
 		}
 	case o == "unitrace.backtrace=1":
-		topts.backtrace = true
+		TraceOpts.backtrace = true
 	case o == "unitrace.mode=stream":
-		topts.mode = ring.Stream
+		TraceOpts.mode = ring.Stream
 	case o == "unitrace.mode=flight":
-		topts.mode = ring.Flight
+		TraceOpts.mode = ring.Flight
 	case o == "unitrace.accel=tcg": // the launcher's word on how QEMU runs us, for HELLO
-		topts.accel = trace.AccelTCG
+		TraceOpts.accel = trace.AccelTCG
 		return true // not a reason to run the tracer
 	case o == "unitrace.accel=kvm":
-		topts.accel = trace.AccelKVM
+		TraceOpts.accel = trace.AccelKVM
 		return true
 	case o == "unitrace.ctl=1": // the control port alone: no rings
 		ctlWanted = true
@@ -75,26 +75,26 @@ func traceOption(i int, o string) bool {
 			klog.Log().S("unitrace.ring: want a power of two from 16K to 1G, got ").S(o[len("unitrace.ring="):]).NL()
 			break
 		}
-		topts.ringSize = size
+		TraceOpts.ringSize = size
 	default:
 		handled = false
 	}
-	topts.wanted = topts.wanted || handled
+	TraceOpts.Wanted = TraceOpts.Wanted || handled
 	return handled
 }
 
-// traceRingMemory is how much contiguous memory the tracer needs: one ring per CPU.
-func traceRingMemory() uintptr {
-	if serial.DeviceBase == 0 || !topts.wanted {
+// TraceRingMemory is how much contiguous memory the tracer needs: one ring per CPU.
+func TraceRingMemory() uintptr {
+	if serial.DeviceBase == 0 || !TraceOpts.Wanted {
 		return 0 // no trace device (nothing could read the rings), or no tracing asked for
 	}
-	return uintptr(topts.ringSize) * uintptr(core.NumCPUs)
+	return uintptr(TraceOpts.ringSize) * uintptr(core.NumCPUs)
 }
 
-// initTracing registers the kernel's tracepoints, gives every CPU its ring and applies the boot
+// InitTracing registers the kernel's tracepoints, gives every CPU its ring and applies the boot
 // options. Points registered here fire from now on; the agent drains the rings once the Go
 // runtime runs.
-func initTracing(mem uintptr) {
+func InitTracing(mem uintptr) {
 	for _, p := range tp.Kernel {
 		trace.Register(p)
 	}
@@ -104,14 +104,14 @@ func initTracing(mem uintptr) {
 	}
 	traceRingMem = mem
 	for cpu := 0; cpu < core.NumCPUs; cpu++ {
-		if !trace.SetupRing(cpu, traceRingBase(cpu), topts.ringSize, topts.mode) {
+		if !trace.SetupRing(cpu, traceRingBase(cpu), TraceOpts.ringSize, TraceOpts.mode) {
 			klog.Log().S("tracer: cannot set up the rings").NL()
 			return
 		}
 	}
-	trace.SetGlobalBacktrace(topts.backtrace)
-	for i := 0; i < topts.nenable; i++ {
-		v := options.Cmdline.Option(topts.enable[i])[len("unitrace.trace="):]
+	trace.SetGlobalBacktrace(TraceOpts.backtrace)
+	for i := 0; i < TraceOpts.nenable; i++ {
+		v := options.Cmdline.Option(TraceOpts.enable[i])[len("unitrace.trace="):]
 		for len(v) > 0 {
 			j := 0
 			for j < len(v) && v[j] != ',' {
@@ -129,7 +129,7 @@ func initTracing(mem uintptr) {
 	serial.TracingReady = true
 	text, _ := machine.TextRange()
 	trace.SetBootInfo(trace.BootInfo{
-		NCPU: core.NumCPUs, Arch: machine.TraceArch, TickSource: machine.TraceTickSource, Accel: topts.accel, TickHz: machine.TicksHz(), RefTicks: machine.Ticks(), RefNs: uint64(machine.Nanotime()),
+		NCPU: core.NumCPUs, Arch: machine.TraceArch, TickSource: machine.TraceTickSource, Accel: TraceOpts.accel, TickHz: machine.TicksHz(), RefTicks: machine.Ticks(), RefNs: uint64(machine.Nanotime()),
 		RefUnixNs: core.BootWallNanos + machine.Nanotime(), TextStart: uint64(text),
 	})
 }
@@ -152,4 +152,4 @@ var (
 )
 
 // traceRingBase returns the memory of CPU cpu's ring.
-func traceRingBase(cpu int) uintptr { return traceRingMem + uintptr(cpu)*uintptr(topts.ringSize) }
+func traceRingBase(cpu int) uintptr { return traceRingMem + uintptr(cpu)*uintptr(TraceOpts.ringSize) }

@@ -1,4 +1,4 @@
-package kernel
+package observe
 
 import (
 	"github.com/unitrace/unitrace/kernel/dev/serial"
@@ -13,14 +13,14 @@ import (
 // gives the rest up: a host that stopped reading must not keep the guest from exiting forever.
 const finishPatience = 10_000_000_000 // ns
 
-var finishing bool // traceFinish is running: a fault inside it must not start it again
+var finishing bool // TraceFinish is running: a fault inside it must not start it again
 
-// traceFinish is the tracer's last act, when the program exits or the kernel faults. The agent
+// TraceFinish is the tracer's last act, when the program exits or the kernel faults. The agent
 // will not run again, so the kernel sends the rest itself, polling the device with interrupts
 // masked: it waits for the frame in flight, drains every ring (a flight ring: every record not
 // sent yet), then sends STATS with the final counters and END with the reason, and waits until
 // the host has taken END, so nothing is cut off when the machine stops.
-func traceFinish(reason wire.EndReason, status int32) {
+func TraceFinish(reason wire.EndReason, status int32) {
 	if !serial.TracingReady || !stream.started || serial.Ports[serial.DevData].Port < 0 || stream.finished || finishing {
 		return
 	}

@@ -1,4 +1,4 @@
-package kernel
+package observe
 
 import (
 	"strings"
@@ -26,35 +26,35 @@ import (
 //
 // The control port's sampler.start {hz, force} and sampler.stop do the same at run time.
 
-// sampleOpts are the sampler's boot options.
-var sampleOpts struct {
-	hzWord   int // command-line option index of unitrace.sample=, -1 for none
+// SampleOpts are the sampler's boot options.
+var SampleOpts struct {
+	HzWord   int // command-line option index of unitrace.sample=, -1 for none
 	force    bool
 	ordinary bool // debug: the ordinary walk instead of the interrupt frame
 }
 
-// sampleOption reads kernel option word i (o); it reports whether the word was a sampler option.
-func sampleOption(i int, o string) bool {
+// SampleOption reads kernel option word i (o); it reports whether the word was a sampler option.
+func SampleOption(i int, o string) bool {
 	switch {
 	case strings.HasPrefix(o, "unitrace.sample="):
-		sampleOpts.hzWord = i
+		SampleOpts.HzWord = i
 	case o == "unitrace.sample.force=1":
-		sampleOpts.force = true
+		SampleOpts.force = true
 	case o == "unitrace.debug=samplewalk":
-		sampleOpts.ordinary = true
+		SampleOpts.ordinary = true
 	default:
 		return false
 	}
 	return true
 }
 
-// startBootSampler starts the sampler if the command line asked for it; the tracer must be up.
-func startBootSampler() {
-	if sampleOpts.hzWord < 0 {
+// StartBootSampler starts the sampler if the command line asked for it; the tracer must be up.
+func StartBootSampler() {
+	if SampleOpts.HzWord < 0 {
 		return
 	}
-	v := options.Cmdline.Option(sampleOpts.hzWord)[len("unitrace.sample="):]
-	hz, err := sampler.ParseHz(v, sampleOpts.force)
+	v := options.Cmdline.Option(SampleOpts.HzWord)[len("unitrace.sample="):]
+	hz, err := sampler.ParseHz(v, SampleOpts.force)
 	if err != sampler.OK {
 		klog.Log().S("unitrace.sample=").S(v).S(": ").S(err.String()).S("; the sampler stays off").NL()
 		return
@@ -66,35 +66,35 @@ func startBootSampler() {
 	startSampler(uint64(hz))
 }
 
-// samplerHz is the rate every CPU samples at (0: off): a CPU that comes online later starts
+// SamplerHz is the rate every CPU samples at (0: off): a CPU that comes online later starts
 // its sampler from it.
-var samplerHz uint64
+var SamplerHz uint64
 
 // startSampler (re)starts every CPU's sampler at hz and enables sampler_tick; it returns the
 // rate in force on this CPU. The CPUs that did not acknowledge are in xcall.unanswered.
 func startSampler(hz uint64) uint64 {
 	flags := trace.Enabled | trace.InterruptBacktrace
-	if sampleOpts.ordinary {
+	if SampleOpts.ordinary {
 		flags = trace.Enabled | trace.Backtrace
 	}
 	tp.SamplerTick.SetFlags(flags)
-	atomic.StoreUint64(&samplerHz, hz)
+	atomic.StoreUint64(&SamplerHz, hz)
 	core.CrossCall(core.XcallSamplerStart, hz)
 	return uint64(core.Samplers[machine.CPUIndex()].Hz())
 }
 
-// stopSampler turns every CPU's sampler off. When it returns no further sample is taken: each
+// StopSampler turns every CPU's sampler off. When it returns no further sample is taken: each
 // CPU that answered has stopped its own (a sampler interrupt already pending finds it off), and
 // sampler_tick is disabled, so one that did not answer records nothing either.
-func stopSampler() {
-	atomic.StoreUint64(&samplerHz, 0)
+func StopSampler() {
+	atomic.StoreUint64(&SamplerHz, 0)
 	core.CrossCall(core.XcallSamplerStop, 0)
 	tp.SamplerTick.SetFlags(0)
 }
 
-// startLocalSampler starts this CPU's sampler at hz with its own random phase. Interrupts are
+// StartLocalSampler starts this CPU's sampler at hz with its own random phase. Interrupts are
 // masked (serveCrossCall): the sampler's own interrupt must not see it half set up.
-func startLocalSampler(hz uint64) {
+func StartLocalSampler(hz uint64) {
 	s := &core.Samplers[machine.CPUIndex()&(core.MaxCPUs-1)]
 	r, _ := machine.HWRandom()
 	now := machine.Ticks()
@@ -103,19 +103,19 @@ func startLocalSampler(hz uint64) {
 	core.ArmNext()
 }
 
-// stopLocalSampler stops this CPU's sampler (interrupts masked, as for startLocalSampler).
-func stopLocalSampler() {
+// StopLocalSampler stops this CPU's sampler (interrupts masked, as for StartLocalSampler).
+func StopLocalSampler() {
 	core.Samplers[machine.CPUIndex()&(core.MaxCPUs-1)].Stop()
 	core.ArmNext()
 }
 
-// takeSample emits the due sample and applies the throttle rule to what it cost.
-func takeSample(s *sampler.CPU, now uint64) {
+// TakeSample emits the due sample and applies the throttle rule to what it cost.
+func TakeSample(s *sampler.CPU, now uint64) {
 	late, weight := fireSample(s, now)
 	finishSample(s, now, weight, tp.SamplerTick.EmitSample(s.NsFromTicks(late), weight, core.OnIdle()))
 }
 
-// sampleAtExit runs on the way out of a trap that a thread took at entered (ticks), interrupts
+// SampleAtExit runs on the way out of a trap that a thread took at entered (ticks), interrupts
 // masked, just before the return to the thread. A sampler deadline that passed since the trap
 // was taken, and whose interrupt has not come, fell in the kernel's time: it is taken here, as
 // a sample of the kernel's exit path (its leaf is this function) across the trap frame. Left
@@ -127,7 +127,7 @@ func takeSample(s *sampler.CPU, now uint64) {
 // is left to land where the CPU is when it comes.
 //
 //go:noinline
-func sampleAtExit(entered uint64) {
+func SampleAtExit(entered uint64) {
 	s := &core.Samplers[machine.CPUIndex()&(core.MaxCPUs-1)]
 	if !s.On() {
 		return
@@ -138,13 +138,13 @@ func sampleAtExit(entered uint64) {
 	}
 }
 
-// takeExitSample runs sampleAtExit while the sampler is on: inlined into the trap paths, it costs
+// TakeExitSample runs SampleAtExit while the sampler is on: inlined into the trap paths, it costs
 // a trap's exit one load otherwise.
 //
 //go:nosplit
-func takeExitSample(entered uint64) {
-	if atomic.LoadUint64(&samplerHz) != 0 {
-		sampleAtExit(entered)
+func TakeExitSample(entered uint64) {
+	if atomic.LoadUint64(&SamplerHz) != 0 {
+		SampleAtExit(entered)
 	}
 }
 
@@ -170,9 +170,9 @@ func finishSample(s *sampler.CPU, now, weight uint64, res trace.SampleResult) {
 	trace.NoteSampler(machine.CPUIndex(), s.Samples, s.Late, s.Throttles)
 }
 
-// reportSampler prints the sampler's counters and handler cost at exit, when it ran: the
+// ReportSampler prints the sampler's counters and handler cost at exit, when it ran: the
 // in-guest numbers behind docs/measurements.md.
-func reportSampler() {
+func ReportSampler() {
 	for cpu := 0; cpu < core.NumCPUs; cpu++ {
 		reportCPUSampler(cpu)
 	}

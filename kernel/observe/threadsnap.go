@@ -1,4 +1,4 @@
-package kernel
+package observe
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
@@ -37,10 +37,10 @@ type capturedEntry struct {
 
 var captures [core.MaxCPUs]captured
 
-// captureHere records the frame f interrupted on this CPU (a cross-CPU request). On the
+// CaptureHere records the frame f interrupted on this CPU (a cross-CPU request). On the
 // requesting CPU f is nil: its own thread is in the system call that asked, and its context is
 // this kernel entry's frame.
-func captureHere(f *machine.Frame) {
+func CaptureHere(f *machine.Frame) {
 	cpu := machine.CPUIndex() & (core.MaxCPUs - 1)
 	c := &captures[cpu]
 	c.seq = core.Xcall.Seq.Load()

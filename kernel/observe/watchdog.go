@@ -1,4 +1,4 @@
-package kernel
+package observe
 
 import (
 	"strings"
@@ -22,12 +22,12 @@ import (
 
 const defaultWatchdogSeconds = 10
 
-// watchdogPeriod is unitrace.watchdog's value in ns (0: off). Set by the boot options, before the
+// WatchdogPeriod is unitrace.watchdog's value in ns (0: off). Set by the boot options, before the
 // Go runtime runs: a package init would overwrite it.
-var watchdogPeriod int64 = defaultWatchdogSeconds * 1e9
+var WatchdogPeriod int64 = defaultWatchdogSeconds * 1e9
 
-var watchdog struct {
-	nextScan int64 // when the next scan is due
+var Watchdog struct {
+	NextScan int64 // when the next scan is due
 	reported struct {
 		slot     int32
 		queuedAt int64
@@ -38,31 +38,31 @@ var watchdog struct {
 	tickLate  [core.MaxCPUs]bool   // reported as not ticking
 }
 
-// watchdogOption reads unitrace.watchdog=SECONDS; it reports whether o was that option.
-func watchdogOption(o string) bool {
+// WatchdogOption reads unitrace.watchdog=SECONDS; it reports whether o was that option.
+func WatchdogOption(o string) bool {
 	v, ok := strings.CutPrefix(o, "unitrace.watchdog=")
 	if !ok {
 		return false
 	}
-	n, ok := parseSmallUint(v)
+	n, ok := ParseSmallUint(v)
 	if !ok || n > 3600 {
 		klog.Log().S("unitrace.watchdog: want seconds from 0 (off) to 3600, got ").S(v).NL()
 		return true
 	}
-	watchdogPeriod = int64(n) * 1e9
+	WatchdogPeriod = int64(n) * 1e9
 	return true
 }
 
-// watchdogScan runs from the scheduler tick under the kernel lock, at most ten times a period.
-func watchdogScan() {
-	if watchdogPeriod == 0 {
+// WatchdogScan runs from the scheduler tick under the kernel lock, at most ten times a period.
+func WatchdogScan() {
+	if WatchdogPeriod == 0 {
 		return
 	}
 	now := machine.Nanotime()
-	if now < watchdog.nextScan {
+	if now < Watchdog.NextScan {
 		return
 	}
-	watchdog.nextScan = now + watchdogPeriod/10
+	Watchdog.NextScan = now + WatchdogPeriod/10
 	watchTicks(now)
 	oldest, queuedAt, ok := core.Scheduler.Waiting()
 	if !ok {
@@ -70,10 +70,10 @@ func watchdogScan() {
 	}
 	t := &core.Threads[oldest]
 	waited := now - queuedAt
-	if waited < watchdogPeriod || (watchdog.reported.slot == oldest && watchdog.reported.queuedAt == queuedAt) {
+	if waited < WatchdogPeriod || (Watchdog.reported.slot == oldest && Watchdog.reported.queuedAt == queuedAt) {
 		return
 	}
-	watchdog.reported.slot, watchdog.reported.queuedAt = oldest, queuedAt
+	Watchdog.reported.slot, Watchdog.reported.queuedAt = oldest, queuedAt
 	klog.Log().S("watchdog: no scheduling progress: thread ").D(int64(t.Tid)).S(" gen ").U(uint64(t.Gen)).
 		S(" runnable for ").D(waited / 1e6).S(" ms; no CPU it may run on (mask ").X(core.Scheduler.Affinity(oldest)).S(") switched to it").NL()
 	dumpStacks()
@@ -86,15 +86,15 @@ func watchTicks(now int64) {
 		if !l.Online.Load() || l.Halted.Load() {
 			continue
 		}
-		if n := l.Ticks.Load(); n != watchdog.lastTicks[c] || watchdog.tickSeen[c] == 0 {
-			watchdog.lastTicks[c], watchdog.tickSeen[c], watchdog.tickLate[c] = n, now, false
-			watchdog.trapsSeen[c] = atomic.LoadUint64(&l.Traps)
+		if n := l.Ticks.Load(); n != Watchdog.lastTicks[c] || Watchdog.tickSeen[c] == 0 {
+			Watchdog.lastTicks[c], Watchdog.tickSeen[c], Watchdog.tickLate[c] = n, now, false
+			Watchdog.trapsSeen[c] = atomic.LoadUint64(&l.Traps)
 			continue
 		}
-		if now-watchdog.tickSeen[c] >= watchdogPeriod && !watchdog.tickLate[c] {
-			watchdog.tickLate[c] = true
-			entries := atomic.LoadUint64(&l.Traps) - watchdog.trapsSeen[c]
-			klog.Log().S("watchdog: cpu ").D(int64(c)).S(" took no timer tick for ").D((now - watchdog.tickSeen[c]) / 1e6).
+		if now-Watchdog.tickSeen[c] >= WatchdogPeriod && !Watchdog.tickLate[c] {
+			Watchdog.tickLate[c] = true
+			entries := atomic.LoadUint64(&l.Traps) - Watchdog.trapsSeen[c]
+			klog.Log().S("watchdog: cpu ").D(int64(c)).S(" took no timer tick for ").D((now - Watchdog.tickSeen[c]) / 1e6).
 				S(" ms (interrupts masked, or its vCPU not running); ").U(entries).S(" kernel entries meanwhile").NL()
 			if entries != 0 {
 				klog.Log().S("watchdog: the last of kind ").X(atomic.LoadUint64(&l.LastTrap)).S(" from:").NL()
@@ -175,9 +175,9 @@ func printStackEntry(e *trace.StackEntry, frames *[trace.MaxDepth]uint64, n int)
 	}
 }
 
-// parseSmallUint parses a decimal number of at most 9 digits (boot options run before the Go
+// ParseSmallUint parses a decimal number of at most 9 digits (boot options run before the Go
 // runtime: no strconv errors, which allocate).
-func parseSmallUint(v string) (int, bool) {
+func ParseSmallUint(v string) (int, bool) {
 	if len(v) == 0 || len(v) > 9 {
 		return 0, false
 	}

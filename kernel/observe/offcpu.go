@@ -1,4 +1,4 @@
-package kernel
+package observe
 
 import (
 	"strings"
@@ -48,20 +48,20 @@ const (
 	offcpuTracked = 1 << 14
 )
 
-var offcpuOpts struct {
+var OffCPUOpts struct {
 	on            bool
-	hzWord, nWord int // command-line option indices, -1 for none
+	HzWord, NWord int // command-line option indices, -1 for none
 }
 
-// offcpuOption reads kernel option word i (o); it reports whether it was an off-CPU option.
-func offcpuOption(i int, o string) bool {
+// OffCPUOption reads kernel option word i (o); it reports whether it was an off-CPU option.
+func OffCPUOption(i int, o string) bool {
 	switch {
 	case o == "unitrace.offcpu=1":
-		offcpuOpts.on = true
+		OffCPUOpts.on = true
 	case strings.HasPrefix(o, "unitrace.offcpu.hz="):
-		offcpuOpts.hzWord = i
+		OffCPUOpts.HzWord = i
 	case strings.HasPrefix(o, "unitrace.offcpu.max="):
-		offcpuOpts.nWord = i
+		OffCPUOpts.NWord = i
 	default:
 		return false
 	}
@@ -74,7 +74,7 @@ func optionNumber(i int, prefix string, lo, hi int) (int, bool) {
 		return 0, false
 	}
 	v := options.Cmdline.Option(i)[len(prefix):]
-	n, ok := parseSmallUint(v)
+	n, ok := ParseSmallUint(v)
 	if !ok || n < lo || n > hi {
 		klog.Log().S(prefix).S(v).S(": not a number in ").D(int64(lo)).S("..").D(int64(hi)).NL()
 		return 0, false
@@ -85,7 +85,7 @@ func optionNumber(i int, prefix string, lo, hi int) (int, bool) {
 // sweeper is the off-CPU sweep's state. Only the boot CPU's timer interrupt touches it once it
 // runs.
 type sweeper struct {
-	on       bool
+	On       bool
 	reader   goroutines.Reader
 	period   uint64 // ticks between sweeps
 	periodNs uint64
@@ -117,29 +117,29 @@ type trackedG struct {
 // records them (GOROUTINE_SAME): a live view sees a parked goroutine's weight grow every second.
 const offcpuFlushNs = 1_000_000_000
 
-// sweep is the kernel's sweeper. Its reader's Readable is set statically: a pointer stored at
+// Sweep is the kernel's sweeper. Its reader's Readable is set statically: a pointer stored at
 // run time into a global would need a write barrier.
-var sweep = sweeper{reader: goroutines.Reader{Readable: unwind.Readable}}
+var Sweep = sweeper{reader: goroutines.Reader{Readable: unwind.Readable}}
 
-// initGoLayout hands the image's goroutine layout to the unwinder, so that the CPU sampler's
+// InitGoLayout hands the image's goroutine layout to the unwinder, so that the CPU sampler's
 // samples say which goroutine their thread ran; without a layout they say nothing of it.
-func initGoLayout() {
+func InitGoLayout() {
 	if l, ok := goLayout.Read(); ok && l.Valid() {
 		unwind.SetGoidOffset(uintptr(l[goroutines.WGGoid]))
 	}
 }
 
-// startBootOffCPU starts the sweep if the command line asked for it and the image's layout
+// StartBootOffCPU starts the sweep if the command line asked for it and the image's layout
 // allows it; the tracer must be up.
-func startBootOffCPU() {
-	if !offcpuOpts.on {
+func StartBootOffCPU() {
+	if !OffCPUOpts.on {
 		return
 	}
-	hz, ok := optionNumber(offcpuOpts.hzWord, "unitrace.offcpu.hz=", 1, offcpuMaxHz)
+	hz, ok := optionNumber(OffCPUOpts.HzWord, "unitrace.offcpu.hz=", 1, offcpuMaxHz)
 	if !ok {
 		hz = offcpuDefaultHz
 	}
-	n, ok := optionNumber(offcpuOpts.nWord, "unitrace.offcpu.max=", 1, 1<<24)
+	n, ok := optionNumber(OffCPUOpts.NWord, "unitrace.offcpu.max=", 1, 1<<24)
 	if !ok {
 		n = offcpuDefaultMax
 	}
@@ -160,31 +160,31 @@ func startBootOffCPU() {
 		klog.Log().S("unitrace.offcpu: the runtime layout in the image fails its checks; the off-CPU sweep stays off").NL()
 		return
 	}
-	s := &sweep
+	s := &Sweep
 	s.reader.L = *l
 	s.reader.TextLo, s.reader.TextHi = unwind.TextRange()
 	s.max = n
 	s.period = max(machine.TicksHz()/uint64(hz), 1)
 	s.periodNs = 1_000_000_000 / uint64(hz)
 	s.next = machine.Ticks() + s.period
-	s.on = true
+	s.On = true
 	core.ArmNext()
 }
 
-// sweepNext is the tick count of the next sweep on this CPU, 0 for none.
+// SweepNext is the tick count of the next sweep on this CPU, 0 for none.
 //
 //go:nosplit
-func sweepNext() uint64 {
-	if !sweep.on || machine.CPUIndex() != 0 {
+func SweepNext() uint64 {
+	if !Sweep.On || machine.CPUIndex() != 0 {
 		return 0
 	}
-	return sweep.next
+	return Sweep.next
 }
 
-// sweepIfDue runs the sweep on the boot CPU when it is due (the timer's interrupt, now in ticks).
-func sweepIfDue(now uint64) {
-	s := &sweep
-	if !s.on || machine.CPUIndex() != 0 || now < s.next {
+// SweepIfDue runs the sweep on the boot CPU when it is due (the timer's interrupt, now in ticks).
+func SweepIfDue(now uint64) {
+	s := &Sweep
+	if !s.On || machine.CPUIndex() != 0 || now < s.next {
 		return
 	}
 	missed := (now - s.next) / s.period
@@ -387,16 +387,16 @@ func (s *sweeper) flush(tr *trackedG, nowNs int64) {
 	tr.pending, tr.sweeps, tr.flushed = 0, 0, nowNs
 }
 
-// flushOffCPU records what every goroutine's unchanged sweeps weigh, at the end of the run:
+// FlushOffCPU records what every goroutine's unchanged sweeps weigh, at the end of the run:
 // the sweep has stopped, and the other CPUs with it.
-func flushOffCPU() {
-	if sweep.sweeps == 0 {
+func FlushOffCPU() {
+	if Sweep.sweeps == 0 {
 		return
 	}
 	nowNs := machine.Nanotime()
 	for i := range sweepTracked {
 		if sweepTracked[i].id != 0 {
-			sweep.flush(&sweepTracked[i], nowNs)
+			Sweep.flush(&sweepTracked[i], nowNs)
 		}
 	}
 }
@@ -490,9 +490,9 @@ func (s *sweeper) waitedSoFar(i int, g *goroutines.G, nowNs int64) uint64 {
 	return w
 }
 
-// reportOffCPU prints the sweep's counters and cost at exit, when it ran.
-func reportOffCPU() {
-	s := &sweep
+// ReportOffCPU prints the sweep's counters and cost at exit, when it ran.
+func ReportOffCPU() {
+	s := &Sweep
 	if s.sweeps == 0 {
 		return
 	}

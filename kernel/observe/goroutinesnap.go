@@ -1,4 +1,4 @@
-package kernel
+package observe
 
 import (
 	"github.com/unitrace/unitrace/goroutines"
@@ -56,7 +56,7 @@ func captureGoroutines(buf, size uintptr) uint64 {
 		default:
 			e.Flags = trace.GoroutineFlags(v.flags)
 			e.SP, e.FP, e.LR, e.W0, e.W1 = v.st.sp, v.st.fp, v.st.lr, v.st.w0, v.st.w1
-			e.WaitNs = sweep.waitedSoFar(i, &g, nowNs)
+			e.WaitNs = Sweep.waitedSoFar(i, &g, nowNs)
 		}
 		b, ok := core.UserBytes(buf+used, trace.GoroutineEntrySize, true)
 		if !ok || !trace.PutGoroutineEntry(b, &e, words) {

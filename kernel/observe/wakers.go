@@ -1,4 +1,4 @@
-package kernel
+package observe
 
 import (
 	"github.com/unitrace/unitrace/kernel/core"
@@ -19,8 +19,8 @@ import (
 // The cause is per CPU: the interrupt paths that wake threads say what they are (core.SetWaker)
 // while they run, and a wake-up outside them is the running thread's system call.
 
-// wakersOption reads a kernel option word; it reports whether it was the wakers option.
-func wakersOption(o string) bool {
+// WakersOption reads a kernel option word; it reports whether it was the wakers option.
+func WakersOption(o string) bool {
 	if o != "unitrace.wakers=1" {
 		return false
 	}
@@ -28,8 +28,8 @@ func wakersOption(o string) bool {
 	return true
 }
 
-// startBootWakers turns the wake-up records on if the command line asked; the tracer must be up.
-func startBootWakers() {
+// StartBootWakers turns the wake-up records on if the command line asked; the tracer must be up.
+func StartBootWakers() {
 	if core.WakersOn && !serial.TracingReady {
 		klog.Log().S("unitrace.wakers: no trace device, so no wake-up records").NL()
 		core.WakersOn = false
@@ -40,8 +40,8 @@ func startBootWakers() {
 // or the wake-up came inside another record's emit).
 var wakeCounts struct{ recorded, dropped uint64 }
 
-// noteWake records the wake-up of the blocked thread in slot, before it is made runnable.
-func noteWake(slot int32, timedOut bool) {
+// NoteWake records the wake-up of the blocked thread in slot, before it is made runnable.
+func NoteWake(slot int32, timedOut bool) {
 	t := &core.Threads[slot]
 	var st goroutineStack
 	threadStack(t, &st, true)
@@ -64,8 +64,8 @@ func noteWake(slot int32, timedOut bool) {
 	}
 }
 
-// reportWakers prints the wake-up records' counters at exit, when they were on.
-func reportWakers() {
+// ReportWakers prints the wake-up records' counters at exit, when they were on.
+func ReportWakers() {
 	if !core.WakersOn {
 		return
 	}

@@ -1,4 +1,4 @@
-package kernel
+package observe
 
 import (
 	"sync/atomic"
@@ -27,24 +27,24 @@ var probes [core.MaxCPUs]probe
 // probeWait is how long the prober waits for the answer, in ns.
 const probeWait = 100e6
 
-// answerProbe runs in the NMI handler: if a probe is wanted it records the interrupted context.
+// AnswerProbe runs in the NMI handler: if a probe is wanted it records the interrupted context.
 //
 //go:nosplit
-func answerProbe(f *machine.Frame) {
+func AnswerProbe(f *machine.Frame) {
 	p := &probes[machine.CPUIndex()&(core.MaxCPUs-1)]
 	if p.want.Load() == 0 {
 		return
 	}
 	p.want.Store(0)
-	pc, sp, fp := framePCSPFP(f)
+	pc, sp, fp := machine.FramePCSPFP(f)
 	p.pc, p.sp, p.fp = uint64(pc), uint64(sp), uint64(fp)
 	_, _, p.kernel = machine.KernelStackBounds(sp)
-	p.masked = frameInterruptsMasked(f)
+	p.masked = machine.FrameInterruptsMasked(f)
 	p.done.Store(1)
 }
 
-// reportWhereCPUsAre probes every CPU in mask (reportWhereCPUIs).
-func reportWhereCPUsAre(mask uint64) {
+// ReportWhereCPUsAre probes every CPU in mask (reportWhereCPUIs).
+func ReportWhereCPUsAre(mask uint64) {
 	for c := 0; c < core.NumCPUs; c++ {
 		if mask&(1<<uint(c)) != 0 {
 			reportWhereCPUIs(c)
@@ -83,7 +83,7 @@ func reportWhereCPUIs(c int) {
 	}
 	l.S(":").NL()
 	if p.kernel {
-		printKernelBacktrace(uintptr(p.pc), uintptr(p.sp), uintptr(p.fp))
+		PrintKernelBacktrace(uintptr(p.pc), uintptr(p.sp), uintptr(p.fp))
 		return
 	}
 	syms, ok := kernelSymtab()

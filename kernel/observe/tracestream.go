@@ -1,4 +1,4 @@
-package kernel
+package observe
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
@@ -95,8 +95,8 @@ func fillData(buf []byte, cpu int) int {
 	return wire.DataHeaderSize + n
 }
 
-// traceDrain serves trace.SysDrain: done false means the port is busy and the caller waits.
-func traceDrain(cpu int) (ret uint64, done bool) {
+// TraceDrain serves trace.SysDrain: done false means the port is busy and the caller waits.
+func TraceDrain(cpu int) (ret uint64, done bool) {
 	if !serial.TracingReady || serial.Ports[serial.DevData].Port < 0 || stream.finished {
 		return abi.Neg(abi.ENODEV), true
 	}
@@ -121,8 +121,8 @@ func traceDrain(cpu int) (ret uint64, done bool) {
 	return uint64(n - wire.DataHeaderSize), true
 }
 
-// traceSend serves trace.SysSend.
-func traceSend(typeFlags uint64, src, count uintptr) (ret uint64, done bool) {
+// TraceSend serves trace.SysSend.
+func TraceSend(typeFlags uint64, src, count uintptr) (ret uint64, done bool) {
 	if !serial.TracingReady || serial.Ports[serial.DevData].Port < 0 || stream.finished {
 		return abi.Neg(abi.ENODEV), true
 	}
@@ -155,8 +155,8 @@ func traceSend(typeFlags uint64, src, count uintptr) (ret uint64, done bool) {
 	return uint64(count), true
 }
 
-// traceCtl serves trace.SysCtl.
-func traceCtl(op, a, b uint64) uint64 {
+// TraceCtl serves trace.SysCtl.
+func TraceCtl(op, a, b uint64) uint64 {
 	switch op { // the console's, for the control loop that runs without the tracer too
 	case trace.CtlConsoleOpen:
 		return console.Open()
@@ -174,9 +174,9 @@ func traceCtl(op, a, b uint64) uint64 {
 			return abi.Neg(abi.EINVAL)
 		}
 		if size == 0 {
-			size = topts.ringSize
+			size = TraceOpts.ringSize
 		}
-		if size > topts.ringSize {
+		if size > TraceOpts.ringSize {
 			return abi.Neg(abi.ENOMEM) // the boot option sized the memory there is
 		}
 		// Each CPU re-initialises its own ring: the producer must not be mid-record.
@@ -200,7 +200,7 @@ func traceCtl(op, a, b uint64) uint64 {
 		}
 		return startSampler(a)
 	case trace.CtlSamplerStop:
-		stopSampler()
+		StopSampler()
 		return machine.Ticks() // no sample is younger
 	case trace.CtlStacks:
 		return captureStacks(uintptr(a), uintptr(b))
@@ -214,16 +214,16 @@ func traceCtl(op, a, b uint64) uint64 {
 	return abi.Neg(abi.EINVAL)
 }
 
-// flushLocalLost publishes this CPU's pending drops as a LOST record (a cross-CPU request: only
+// FlushLocalLost publishes this CPU's pending drops as a LOST record (a cross-CPU request: only
 // the ring's own CPU may produce into it).
-func flushLocalLost() {
+func FlushLocalLost() {
 	if r := trace.Ring(machine.CPUIndex()); r != nil {
 		r.FlushLost(machine.Ticks())
 	}
 }
 
-// setLocalRingMode re-initialises this CPU's ring (a cross-CPU request): arg is mode<<56|size.
-func setLocalRingMode(arg uint64) {
+// SetLocalRingMode re-initialises this CPU's ring (a cross-CPU request): arg is mode<<56|size.
+func SetLocalRingMode(arg uint64) {
 	cpu := machine.CPUIndex()
 	mode, size := ring.Mode(arg>>56), arg&(1<<56-1)
 	if trace.SetupRing(cpu, traceRingBase(cpu), size, mode) {
@@ -231,8 +231,8 @@ func setLocalRingMode(arg uint64) {
 	}
 }
 
-// tracePortCall runs the agent's drain or send, blocking the thread while the port is busy.
-func tracePortCall(f *machine.Frame, op serial.PortOp, arg uint64, buf, count uintptr) (uint64, bool) {
+// TracePortCall runs the agent's drain or send, blocking the thread while the port is busy.
+func TracePortCall(f *machine.Frame, op serial.PortOp, arg uint64, buf, count uintptr) (uint64, bool) {
 	ret, done := serial.PortIO(core.CurSlot(), op, -1, arg, buf, count)
 	if !done {
 		serial.BlockOnPort(f, serial.DevData)
