@@ -52,7 +52,7 @@ func startProgram(shareBlock uintptr) {
 	machine.IdleFrame(&core.Threads[0].Frame)
 	main := core.NewThread()
 	t := &core.Threads[main]
-	procSources.Threads[main] = t.Tid
+	core.ProcSources.Threads[main] = t.Tid
 	sp := buildInitialStack()
 	machine.ThreadFrame(&t.Frame, machine.RuntimeEntry(), sp)
 	now := machine.Nanotime()

@@ -40,11 +40,3 @@ func kernelFault(f *machine.Frame, why string) {
 	klog.Log().S("kernel fault, halting").NL()
 	machine.Exit(machine.FaultExitValue)
 }
-
-// crashForTest makes the kernel fault on purpose (boot option unitrace.debug=kfault), so the
-// fault report can be tested: it reads through a nil pointer in kernel mode.
-func crashForTest() {
-	klog.Log().S("debug: faulting in the kernel on purpose").NL()
-	bad := uintptr(8)
-	_ = *(*uint64)(machine.Ptr(bad))
-}

@@ -35,10 +35,6 @@ import (
 // which serialises every call into the namespace, as vfs requires.
 
 var (
-	// cwd is the working directory, with its reference (vfs.Namespace.Acquire).
-	cwd vfs.Node
-	// umask is the file mode creation mask (umask(2)); Linux's default for the first process.
-	umask uint32 = 0o022
 	// fsmemBytes is unitrace.fsmem's capacity, 0 for the default.
 	fsmemBytes uint64
 	// cwdWord is the index of the last unitrace.cwd option among the command line's options,
@@ -146,16 +142,8 @@ func initFiles() {
 	mountPacked(&core.RootNS, &core.FSPages, now)
 	mountProc(now)
 	core.RootNS.Acquire(root)
-	cwd = root
+	core.Cwd = root
 	if options.Kernel.Verbose {
 		klog.Log().S("files: / is a memfs of ").U(c.Bytes >> 10).S(" KiB, ").U(uint64(c.Inodes)).S(" inodes").NL()
-	}
-}
-
-// releaseNode drops a node's reference that a descriptor or the working directory held (the
-// zero Node: nothing to drop).
-func releaseNode(n vfs.Node) {
-	if n != (vfs.Node{}) {
-		core.RootNS.Release(&core.FSPages, n)
 	}
 }

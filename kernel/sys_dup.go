@@ -32,7 +32,7 @@ func sysDup3Impl(old, new, flags int) uint64 {
 	if isFile && errno == 0 {
 		locksAfterClose(key, d, last != (fs.Node{}))
 	}
-	releaseNode(last)
+	core.ReleaseNode(last)
 	if readsPipe && errno == 0 {
 		afterPipeClose(new, rp)
 	}

@@ -573,8 +573,8 @@ func setCwd(n vfs.Node, errno int) int {
 	if errno != 0 {
 		return errno
 	}
-	releaseNode(cwd)
-	cwd = n
+	core.ReleaseNode(core.Cwd)
+	core.Cwd = n
 	return 0
 }
 
@@ -589,7 +589,7 @@ func closeFD(n int) uint64 {
 	if isFile {
 		locksAfterClose(key, d, last != (fs.Node{}))
 	}
-	releaseNode(last)
+	core.ReleaseNode(last)
 	if readsPipe {
 		afterPipeClose(n, rp)
 	}

@@ -3,6 +3,7 @@ package kernel
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
 	"github.com/unitrace/unitrace/kernel/machine"
@@ -44,7 +45,7 @@ func openPath(dirfd int32, pathAddr uintptr, flags int, mode uint32) (ret uint64
 	if errno != 0 {
 		return abi.Neg(errno), fifo
 	}
-	n, _, errno := core.RootNS.Open(&core.FSPages, at, path, flags, mode&^umask, core.FSNow())
+	n, _, errno := core.RootNS.Open(&core.FSPages, at, path, flags, mode&^core.Umask, core.FSNow())
 	if errno == fs.EFDLINK {
 		return reopenDescriptor(core.RootNS.FDLink(), flags), fifo
 	}
@@ -52,7 +53,7 @@ func openPath(dirfd int32, pathAddr uintptr, flags int, mode uint32) (ret uint64
 		return abi.Neg(errno), fifo
 	}
 	if errno := openable(n, flags); errno != 0 {
-		releaseNode(n)
+		core.ReleaseNode(n)
 		if errno == errFIFO {
 			return 0, n
 		}
@@ -68,7 +69,7 @@ func openPath(dirfd int32, pathAddr uintptr, flags int, mode uint32) (ret uint64
 	}
 	r, errno := core.FDs.OpenFile(n, fdFlags)
 	if errno != 0 {
-		releaseNode(n)
+		core.ReleaseNode(n)
 		return abi.Neg(errno), fifo
 	}
 	return uint64(r), fifo
@@ -105,7 +106,7 @@ func sysMkdiratImpl(dirfd int32, pathAddr uintptr, mode uint32) uint64 {
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	return abi.ErrnoOr(core.RootNS.Mkdir(&core.FSPages, at, path, mode&^umask, core.FSNow()), 0)
+	return abi.ErrnoOr(core.RootNS.Mkdir(&core.FSPages, at, path, mode&^core.Umask, core.FSNow()), 0)
 }
 
 // sysMknodatImpl makes a file, device node, FIFO or socket; dev is the 32-bit device number the
@@ -123,7 +124,7 @@ func sysMknodatImpl(dirfd int32, pathAddr uintptr, mode uint32, dev uint32) uint
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	mode = mode&fs.S_IFMT | mode&fs.PermMask&^umask
+	mode = mode&fs.S_IFMT | mode&fs.PermMask&^core.Umask
 	return abi.ErrnoOr(core.RootNS.Mknod(&core.FSPages, at, path, mode, uint64(dev), core.FSNow()), 0)
 }
 
@@ -415,7 +416,7 @@ func sysChdirImpl(pathAddr uintptr) uint64 {
 // room for both, ENOENT if the directory was removed. It returns the length with the NUL.
 func sysGetcwdImpl(buf, size uintptr) uint64 {
 	path := pathBufs[0][:]
-	n, errno := core.RootNS.Path(core.RootNS.Root(), cwd, path[:len(path)-1])
+	n, errno := core.RootNS.Path(core.RootNS.Root(), core.Cwd, path[:len(path)-1])
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
@@ -432,7 +433,41 @@ func sysGetcwdImpl(buf, size uintptr) uint64 {
 }
 
 func sysUmaskImpl(mask uint32) uint64 {
-	old := umask
-	umask = mask & 0o777
+	old := core.Umask
+	core.Umask = mask & 0o777
 	return uint64(old)
+}
+
+// reopenDescriptor is open(2) of /proc/self/fd/d where descriptor d has no file behind it
+// (vfs's fs.EFDLINK), as Linux opens the object d refers to: the console again, as a console
+// descriptor of its own; a pipe at the end the access mode asks for (O_RDWR: d's own end), as
+// a FIFO opens. Sockets, eventfds, epoll instances and the trace ports cannot be opened that way
+// (ENXIO, Linux's answer for them), nor can O_PATH name any of them here.
+func reopenDescriptor(d int, flags int) uint64 {
+	if flags&fs.O_PATH != 0 {
+		return abi.Neg(abi.ENXIO)
+	}
+	switch core.FDs.Kind(d) {
+	case fd.KindConsole:
+		n, errno := core.FDs.Dup(d, 0, flags&fs.O_CLOEXEC != 0)
+		if errno != 0 {
+			return abi.Neg(errno)
+		}
+		core.FDs.Fcntl(n, fd.F_SETFL, uintptr(flags&fs.O_NONBLOCK))
+		return uint64(n)
+	case fd.KindPipe:
+		_, write, _ := core.FDs.Pipe(d)
+		switch flags & fs.O_ACCMODE {
+		case fs.O_RDONLY:
+			write = false
+		case fs.O_WRONLY:
+			write = true
+		}
+		n, errno := core.FDs.ReopenPipe(d, write, flags)
+		if errno != 0 {
+			return abi.Neg(errno)
+		}
+		return uint64(n)
+	}
+	return abi.Neg(abi.ENXIO)
 }

@@ -55,7 +55,7 @@ func openUserNamespace(procFS uint16) uint64 {
 	}
 	r, errno := core.FDs.OpenFile(n, fs.O_RDONLY|fs.O_CLOEXEC)
 	if errno != 0 {
-		releaseNode(n)
+		core.ReleaseNode(n)
 		return abi.Neg(errno)
 	}
 	return uint64(r)

@@ -52,7 +52,7 @@ func sysOpenat2Impl(f *machine.Frame, dirfd int32, pathAddr, howAddr, size uintp
 	}
 	if resolve&(vfs.ResolveBeneath|vfs.ResolveInRoot) != 0 {
 		// The start is the root too: find it from dirfd even for an absolute path.
-		start := cwd
+		start := core.Cwd
 		if dirfd != atFDCWD {
 			file, errno := fileOf(int(dirfd), abi.ENOTDIR)
 			if errno != 0 {

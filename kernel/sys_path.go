@@ -88,7 +88,7 @@ func pathAt(dirfd int32, path []byte, emptyOK bool) (vfs.At, int) {
 	case len(path) > 0 && path[0] == '/':
 		return vfs.At{Root: root, Dir: root}, 0
 	case dirfd == atFDCWD:
-		return vfs.At{Root: root, Dir: cwd}, 0
+		return vfs.At{Root: root, Dir: core.Cwd}, 0
 	}
 	f, ok := core.FDs.File(int(dirfd))
 	if !ok {

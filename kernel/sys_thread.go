@@ -52,7 +52,7 @@ func sysCloneImpl(f *machine.Frame, flags uint64, stack, ptid, ctid, tls uintptr
 		return abi.Neg(abi.EAGAIN)
 	}
 	t := &core.Threads[slot]
-	procSources.Threads[slot] = t.Tid
+	core.ProcSources.Threads[slot] = t.Tid
 	machine.SaveFPU(f) // the child starts with the parent's FP state
 	t.Frame = *f
 	cloneChildContext(&t.Frame, stack, tls, flags&cloneSettls != 0)

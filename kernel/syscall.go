@@ -158,3 +158,11 @@ func reportUnknownSyscall(nr uint64) {
 }
 
 var reportedSyscalls [512]bool
+
+// crashForTest makes the kernel fault on purpose (boot option unitrace.debug=kfault), so the
+// fault report can be tested: it reads through a nil pointer in kernel mode.
+func crashForTest() {
+	klog.Log().S("debug: faulting in the kernel on purpose").NL()
+	bad := uintptr(8)
+	_ = *(*uint64)(machine.Ptr(bad))
+}

@@ -3,9 +3,11 @@ package core
 import (
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
+	"github.com/unitrace/unitrace/kernel/fs/procfs"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/mm"
+	"github.com/unitrace/unitrace/kernel/options"
 )
 
 // The process's files: its descriptor table (fds) and its namespace (rootNS), which the system
@@ -54,4 +56,33 @@ func WakeFDWaiters(n int) {
 	for i := 0; i < k; i++ {
 		FutexWake(FDKey(int(watchBuf[i])), MaxThreads)
 	}
+}
+
+var (
+	// Cwd is the working directory, with its reference (vfs.Namespace.Acquire).
+	Cwd vfs.Node
+	// Umask is the file mode creation mask (umask(2)); Linux's default for the first process.
+	Umask uint32 = 0o022
+)
+
+// ReleaseNode drops a node's reference that a descriptor or the working directory held (the
+// zero Node: nothing to drop).
+func ReleaseNode(n vfs.Node) {
+	if n != (vfs.Node{}) {
+		RootNS.Release(&FSPages, n)
+	}
+}
+
+// ProcSources is what /proc shows. Its pointers are set here, in a static initialiser the
+// linker lays out (storing them at run time would need the collector's write barrier, which
+// kernel-mode code must not use); Info is filled at boot, Threads as threads start.
+var ProcSources = procfs.Sources{
+	FDs:       &FDs,
+	Frames:    &Frames,
+	Sched:     &Scheduler,
+	Cmdline:   &options.Cmdline,
+	Cwd:       &Cwd,
+	Umask:     &Umask,
+	UserPages: &UserPages,
+	Clock:     KernelClock,
 }
