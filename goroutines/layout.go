@@ -6,7 +6,7 @@ package goroutines
 // never touched (an image the builder did not patch).
 
 // SlotSymbol is the linker symbol of the kernel's slot.
-const SlotSymbol = "github.com/unitrace/unitrace/kernel.goLayout"
+const SlotSymbol = "github.com/unitrace/unitrace/kernel/observe.goLayout"
 
 // Markers: the first 16 bytes of a slot.
 const (

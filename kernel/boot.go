@@ -1,8 +1,6 @@
 package kernel
 
 import (
-	"unsafe"
-
 	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/dev/shares"
@@ -10,6 +8,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/observe"
 	"github.com/unitrace/unitrace/kernel/options"
+	"github.com/unitrace/unitrace/kernel/syscalls"
 	"github.com/unitrace/unitrace/trace"
 	"github.com/unitrace/unitrace/unwind"
 )
@@ -44,7 +43,7 @@ func carveMemory() (devBlock, ringBlock, shareBlock uintptr) {
 // stack, starts the timers (and the sampler, if the command line asked) and the other CPUs, and
 // enters the Go runtime's own entry point. It never returns.
 func startProgram(shareBlock uintptr) {
-	sysTableAt, sysTableLen = uintptr(unsafe.Pointer(&sysTable)), len(sysTable)
+	syscalls.Init()
 	initFiles()
 	shares.Init(shareBlock)
 	initNetFiles()

@@ -4,6 +4,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/observe"
+	"github.com/unitrace/unitrace/kernel/syscalls"
 	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/trace/record"
 )
@@ -74,9 +75,9 @@ func tickLocked(f *machine.Frame) {
 		core.Wake(core.Woken[i], true)
 	}
 	core.ExpireTimers(now, core.Here().Periodic)
-	expireTimerfds(now)
+	syscalls.ExpireTimerfds(now)
 	core.SetWaker(record.WakerThread)
-	sampleLoad(now)
+	syscalls.SampleLoad(now)
 	if core.Scheduler.TickDue(machine.CPUIndex(), now) {
 		core.Yield(f)
 	}
@@ -122,7 +123,7 @@ func publishSchedHints() {
 	if t, ok := core.Timers.NextWall(); ok {
 		next = min(next, t)
 	}
-	if t, ok := timerfds.Next(); ok {
+	if t, ok := syscalls.Timerfds.Next(); ok {
 		next = min(next, t)
 	}
 	core.SchedHints.NextSleeper.Store(next)

@@ -10,6 +10,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/observe"
 	"github.com/unitrace/unitrace/kernel/signal"
+	"github.com/unitrace/unitrace/kernel/syscalls"
 	"github.com/unitrace/unitrace/kernel/tp"
 )
 
@@ -37,7 +38,7 @@ func trap(f *machine.Frame) {
 		amd64.EnableInterrupts() // the sampler lands where the CPU is, in the lock-free calls too
 	}
 	entered := f.Entered // f may hold another thread when the call returns
-	if syscall(f) {
+	if syscalls.Unlocked(f) {
 		if !sampling {
 			amd64.StartKernelClock(f)
 		}
@@ -60,7 +61,7 @@ func lockedSystemCall(f *machine.Frame) {
 		core.ParkForGood() // another CPU is stopping the machine
 	}
 	core.LockKernel(f)
-	syscallLocked(f)
+	syscalls.Locked(f)
 	finishEntry(f)
 	amd64.DisableInterrupts()
 	core.ReleaseHeldInterrupts()

@@ -8,6 +8,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/observe"
 	"github.com/unitrace/unitrace/kernel/signal"
+	"github.com/unitrace/unitrace/kernel/syscalls"
 	"github.com/unitrace/unitrace/kernel/tp"
 )
 
@@ -129,7 +130,7 @@ func threadTrap(f *machine.Frame, ack, id uint32) {
 	case f.Kind != arm64.KindSyncEL1t:
 		kernelFault(f, "unexpected exception (FIQ or SError)")
 	case arm64.ESRClass(f.ESR) == arm64.ECSVC64:
-		if !syscall(f) {
+		if !syscalls.Unlocked(f) {
 			return
 		}
 	}
@@ -142,7 +143,7 @@ func threadTrap(f *machine.Frame, ack, id uint32) {
 	case f.IsIRQ():
 		deviceIRQ(ack, id)
 	case arm64.ESRClass(f.ESR) == arm64.ECSVC64:
-		syscallLocked(f)
+		syscalls.Locked(f)
 	default:
 		threadException(f)
 	}

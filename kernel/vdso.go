@@ -8,6 +8,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/mm"
 	"github.com/unitrace/unitrace/kernel/options"
+	"github.com/unitrace/unitrace/kernel/syscalls"
 	"github.com/unitrace/unitrace/kernel/vdso"
 )
 
@@ -45,7 +46,7 @@ func setupVDSO() uintptr {
 	if !machine.VDSOCodeLinked() {
 		return vdsoFailed("its functions are not in the image")
 	}
-	got := sysMmapImpl(vdso.Base, vdso.PageSize, mm.ProtRead|mm.ProtWrite, mapPrivate|mapAnonymous|mapPopulate|mapFixedNoreplace, -1, 0)
+	got := syscalls.SysMmapImpl(vdso.Base, vdso.PageSize, mm.ProtRead|mm.ProtWrite, syscalls.MapPrivate|syscalls.MapAnonymous|syscalls.MapPopulate|syscalls.MapFixedNoreplace, -1, 0)
 	if int64(got) < 0 || got != vdso.Base {
 		return vdsoFailed("its page cannot be mapped")
 	}
@@ -63,7 +64,7 @@ func setupVDSO() uintptr {
 	binary.LittleEndian.PutUint64(p[vdso.ParamMult:], mult)
 	binary.LittleEndian.PutUint64(p[vdso.ParamWall:], uint64(core.BootWallNanos))
 	machine.SyncInstructions(addr, vdso.PageSize)
-	if errno := int64(sysMprotectImpl(addr, vdso.PageSize, mm.ProtRead|mm.ProtExec)); errno != 0 {
+	if errno := int64(syscalls.SysMprotectImpl(addr, vdso.PageSize, mm.ProtRead|mm.ProtExec)); errno != 0 {
 		return vdsoFailed("its page cannot be made executable")
 	}
 	return addr

@@ -6,6 +6,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/dev/serial"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/observe"
+	"github.com/unitrace/unitrace/kernel/syscalls"
 )
 
 // The composition root's wiring: what the layers below take from the ones above, handed down
@@ -16,7 +17,7 @@ func wireKernel() {
 	wireWaits()
 	serial.AgentDrain.Set(observe.TraceDrain)
 	serial.AgentSend.Set(observe.TraceSend)
-	core.ExitHook.Set(exitProgram)
+	core.ExitHook.Set(syscalls.ExitProgram)
 	core.WakeHook.Set(observe.NoteWake)
 	core.ProbeHook.Set(observe.ReportWhereCPUsAre)
 	core.SweepHook.Set(observe.SweepNext)
@@ -31,24 +32,24 @@ func wireKernel() {
 // a kind says how its call completes and how a signal ends it.
 func wireWaits() {
 	w := &core.WaitKinds
-	w[core.WaitEpoll].Complete.Set(completeEpollWait)
+	w[core.WaitEpoll].Complete.Set(syscalls.CompleteEpollWait)
 	w[core.WaitEpoll].EINTR = true
-	w[core.WaitEventfd].Complete.Set(completeEventfdWait)
+	w[core.WaitEventfd].Complete.Set(syscalls.CompleteEventfdWait)
 	w[core.WaitDevice].Complete.Set(serial.CompleteDeviceWait)
 	w[core.WaitDevice].Interruptible.Set(serial.PortWaitInterruptible)
-	w[core.WaitPipe].Complete.Set(completePipeWait)
-	w[core.WaitPipe].Interrupted.Set(pipeInterrupted)
-	w[core.WaitShare].Complete.Set(completeShareWait)
+	w[core.WaitPipe].Complete.Set(syscalls.CompletePipeWait)
+	w[core.WaitPipe].Interrupted.Set(syscalls.PipeInterrupted)
+	w[core.WaitShare].Complete.Set(syscalls.CompleteShareWait)
 	w[core.WaitShare].Uninterruptible = true
-	w[core.WaitNet].Complete.Set(completeNetWait)
-	w[core.WaitNet].Interruptible.Set(sockWaitInterruptible)
-	w[core.WaitNet].Interrupted.Set(sockInterrupted)
+	w[core.WaitNet].Complete.Set(syscalls.CompleteNetWait)
+	w[core.WaitNet].Interruptible.Set(syscalls.SockWaitInterruptible)
+	w[core.WaitNet].Interrupted.Set(syscalls.SockInterrupted)
 	w[core.WaitConsole].Complete.Set(console.CompleteWait)
-	w[core.WaitSplice].Complete.Set(completeSpliceWait)
-	w[core.WaitFIFO].Complete.Set(completeFIFOWait)
-	w[core.WaitFIFO].Interrupted.Set(fifoInterrupted)
-	w[core.WaitLock].Complete.Set(completeLockWait)
-	w[core.WaitRerun].Complete.Set(completeRerun)
-	w[core.WaitPoll].Complete.Set(completePollWait)
-	w[core.WaitPoll].Interrupted.Set(pollInterrupted)
+	w[core.WaitSplice].Complete.Set(syscalls.CompleteSpliceWait)
+	w[core.WaitFIFO].Complete.Set(syscalls.CompleteFIFOWait)
+	w[core.WaitFIFO].Interrupted.Set(syscalls.FIFOInterrupted)
+	w[core.WaitLock].Complete.Set(syscalls.CompleteLockWait)
+	w[core.WaitRerun].Complete.Set(syscalls.CompleteRerun)
+	w[core.WaitPoll].Complete.Set(syscalls.CompletePollWait)
+	w[core.WaitPoll].Interrupted.Set(syscalls.PollInterrupted)
 }

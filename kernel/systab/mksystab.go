@@ -1,6 +1,6 @@
 //go:build ignore
 
-// mksystab writes the kernel's system-call tables, systab_amd64.go and systab_arm64.go, from
+// mksystab writes the kernel's system-call tables, kernel/syscalls/systab_amd64.go and systab_arm64.go, from
 // the calls of package systab and the numbers of package sysnames, and brings the table of
 // supported calls in the docs up to date.
 //
@@ -27,7 +27,7 @@ func main() {
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("mksystab", flag.ContinueOnError)
-	kernelDir := fs.String("kernel", "..", "directory of the kernel package, to write the tables into")
+	kernelDir := fs.String("kernel", "../syscalls", "directory of the system-call package, to write the tables into")
 	doc := fs.String("doc", "../../docs/kernel.md", "markdown file whose table of supported calls to update")
 	if err := fs.Parse(args); err != nil {
 		return err

@@ -2,14 +2,14 @@
 // kernel answers, by name and for every architecture at once, the kernel function that serves it
 // and how far it is supported (Calls). mksystab.go joins that list with each architecture's
 // numbers (package sysnames, generated from the Go toolchain) into the kernel's dispatch tables,
-// kernel/systab_amd64.go and kernel/systab_arm64.go, and into the table of supported calls in
+// kernel/syscalls/systab_amd64.go and systab_arm64.go, and into the table of supported calls in
 // docs/kernel.md. A call an architecture does not have (open, arch_prctl on arm64) simply has no
 // row there.
 //
 // The package runs on the host only (the generator and its tests); the kernel never imports it.
 package systab
 
-//go:generate go run mksystab.go -kernel .. -doc ../../docs/kernel.md
+//go:generate go run mksystab.go -kernel ../syscalls -doc ../../docs/kernel.md
 
 // Level is how far the kernel supports a system call.
 type Level int

@@ -37,7 +37,7 @@ func (r kernelRow) answer() string {
 // readKernelTable parses the checked-in table of arch (KernelFile) into its rows by number.
 func readKernelTable(t *testing.T, arch Arch) map[uint64]kernelRow {
 	t.Helper()
-	path := filepath.Join("..", KernelFile(arch))
+	path := filepath.Join("..", "syscalls", KernelFile(arch))
 	f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -303,7 +303,7 @@ func TestGenerated(t *testing.T) {
 	}
 	files := map[string]string{docPath: scratchDoc}
 	for _, a := range Arches {
-		files[filepath.Join("..", KernelFile(a))] = filepath.Join(dir, KernelFile(a))
+		files[filepath.Join("..", "syscalls", KernelFile(a))] = filepath.Join(dir, KernelFile(a))
 	}
 	for have, generated := range files {
 		want, err := os.ReadFile(generated)
@@ -325,13 +325,13 @@ func TestGenerated(t *testing.T) {
 // before package init does.
 func TestTableIsStaticData(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the kernel package")
+		t.Skip("builds the system-call package")
 	}
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command")
 	}
-	const pkg = "github.com/unitrace/unitrace/kernel"
+	const pkg = "github.com/unitrace/unitrace/kernel/syscalls"
 	for _, a := range Arches {
 		archive := filepath.Join(t.TempDir(), "kernel.a")
 		build := exec.Command(gobin, "build", "-o", archive, pkg)

@@ -106,8 +106,8 @@ var faultReport = map[string][]string{
 		`^unitrace: rip=[0-9a-f]{16} rsp=[0-9a-f]{16} rbp=[0-9a-f]{16} rflags=[0-9a-f]{16} $`,
 		`^unitrace: fs.base=[0-9a-f]{16} $`,
 		`^unitrace: backtrace \(exception pc, then the frame-pointer chain\):$`,
-		`^unitrace:   0x[0-9a-f]+ github.com/unitrace/unitrace/kernel.crashForTest\+0x[0-9a-f]+ \S+/kernel/fault.go:\d+$`,
-		`^unitrace:   0x[0-9a-f]+ github.com/unitrace/unitrace/kernel.syscall\+0x[0-9a-f]+ \S+/kernel/syscall.go:\d+$`,
+		`^unitrace:   0x[0-9a-f]+ github.com/unitrace/unitrace/kernel/syscalls.crashForTest\+0x[0-9a-f]+ \S+/kernel/syscalls/syscall.go:\d+$`,
+		`^unitrace:   0x[0-9a-f]+ github.com/unitrace/unitrace/kernel/syscalls.Unlocked\+0x[0-9a-f]+ \S+/kernel/syscalls/syscall.go:\d+$`,
 		`^unitrace:   0x[0-9a-f]+ github.com/unitrace/unitrace/arch/amd64.trapCommon\+`,
 	},
 	"arm64": {
@@ -118,8 +118,8 @@ var faultReport = map[string][]string{
 		`^unitrace:  x28 0x[0-9a-f]+ x29 0x[0-9a-f]+ x30 0x[0-9a-f]+$`,
 		`^unitrace:  sp 0x[0-9a-f]+ pc 0x[0-9a-f]+ spsr 0x[0-9a-f]+$`,
 		`^unitrace: backtrace \(exception pc, then the frame-pointer chain\):$`,
-		`^unitrace:   0x[0-9a-f]+ github.com/unitrace/unitrace/kernel.crashForTest\+0x[0-9a-f]+ \S+/kernel/fault.go:\d+$`,
-		`^unitrace:   0x[0-9a-f]+ github.com/unitrace/unitrace/kernel.syscall\+0x[0-9a-f]+ \S+/kernel/syscall.go:\d+$`,
+		`^unitrace:   0x[0-9a-f]+ github.com/unitrace/unitrace/kernel/syscalls.crashForTest\+0x[0-9a-f]+ \S+/kernel/syscalls/syscall.go:\d+$`,
+		`^unitrace:   0x[0-9a-f]+ github.com/unitrace/unitrace/kernel/syscalls.Unlocked\+0x[0-9a-f]+ \S+/kernel/syscalls/syscall.go:\d+$`,
 		`^unitrace:   0x[0-9a-f]+ trapCommon\+`,
 	},
 }

@@ -201,7 +201,7 @@ func syscallShares(t *testing.T, a guestArch, img, file string) (string, []gtSam
 	return stdout, samples, im, errs
 }
 
-// rearmsTimer reports whether a sample at a mask end is in the timer's re-arm (kernel.armNext):
+// rearmsTimer reports whether a sample at a mask end is in the timer's re-arm (core.ArmNext):
 // a few register writes, which cannot hold a deadline off for a period. A deadline the host let
 // pass before the tick's handler ran fires as the re-arm writes it into the comparator, masked,
 // and is taken as the re-arm ends: the lateness came before the region. The unmask is a
@@ -214,7 +214,7 @@ func rearmsTimer(a guestArch, im *tracefile.Image, s gtSample) bool {
 		ra = ss.LR
 	}
 	for _, fr := range im.Frames(ra, false) {
-		if fr.Func == "github.com/unitrace/unitrace/kernel.armNext" {
+		if fr.Func == "github.com/unitrace/unitrace/kernel/core.ArmNext" {
 			return true
 		}
 	}
@@ -228,7 +228,7 @@ var maskEnds = map[string]bool{
 	"github.com/unitrace/unitrace/arch/arm64.EnableInterrupts": true,
 	"github.com/unitrace/unitrace/arch/amd64.IRQRestore":       true,
 	"github.com/unitrace/unitrace/arch/arm64.IRQRestore":       true,
-	"github.com/unitrace/unitrace/kernel.restoreInterrupts":    true,
+	"github.com/unitrace/unitrace/kernel/machine.RestoreInterrupts": true,
 }
 
 // stackFuncs names the functions of a stack: marks as "[thread]" or "[kernel]", the word after
@@ -308,7 +308,7 @@ func syscallReturnLeaves(t *testing.T, a guestArch, img string, samples []gtSamp
 }
 
 // TestTraceBacktraceCrossesTrapFrame: with the global log-backtrace option, every
-// syscall_enter backtrace of examples/hello starts at kernel.syscall, runs up the kernel's
+// syscall_enter backtrace of examples/hello starts at syscalls.Unlocked, runs up the kernel's
 // chain to the entry stub, then through the thread mark into a function of the program's text
 // (validated: every word a code address); some of them reach main.*.
 func TestTraceBacktraceCrossesTrapFrame(t *testing.T) {
@@ -329,7 +329,7 @@ func testTraceBacktraceCrossesTrapFrame(t *testing.T, a guestArch) {
 		}
 		n++
 		funcs := stackFuncs(im, r.Stack, false)
-		if len(funcs) == 0 || funcs[0] != "github.com/unitrace/unitrace/kernel.syscall" {
+		if len(funcs) == 0 || funcs[0] != "github.com/unitrace/unitrace/kernel/syscalls.Unlocked" {
 			t.Fatalf("a syscall_enter backtrace starts at %v, want kernel.syscall", funcs)
 		}
 		for _, f := range funcs {
@@ -340,7 +340,7 @@ func testTraceBacktraceCrossesTrapFrame(t *testing.T, a guestArch) {
 		tp := gtSample{rec: r, funcs: funcs}.threadPart()
 		// The one kernel function a thread runs is arm64's signal-return trampoline (the
 		// runtime leaves sa_restorer unset there): rt_sigreturn is made from it.
-		if len(tp) == 0 || isKernelFunc(tp[0]) && tp[0] != "github.com/unitrace/unitrace/kernel.sigreturnCode" {
+		if len(tp) == 0 || isKernelFunc(tp[0]) && tp[0] != "github.com/unitrace/unitrace/kernel/core.sigreturnCode" {
 			t.Errorf("a syscall_enter backtrace does not cross into the program: %v", funcs)
 			continue
 		}

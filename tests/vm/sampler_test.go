@@ -211,15 +211,15 @@ func testInterruptBacktraceOnlyForSamples(t *testing.T, a guestArch) {
 				t.Fatalf("sample without the interrupted context: flags %#x, %d frames", r.Flags, len(r.Stack))
 			}
 			if r.Flags&record.PC0Exact == 0 {
-				// Taken on a trap's way out (kernel.sampleAtExit): the exit path's own frames,
+				// Taken on a trap's way out (observe.SampleAtExit): the exit path's own frames,
 				// then across the trap frame to the thread.
-				if !slices.Contains(r.Stack, record.StackMarkThread) || funcOf(r.Stack[0], false) != "github.com/unitrace/unitrace/kernel.sampleAtExit" {
+				if !slices.Contains(r.Stack, record.StackMarkThread) || funcOf(r.Stack[0], false) != "github.com/unitrace/unitrace/kernel/observe.SampleAtExit" {
 					t.Fatalf("a sample with no interrupted pc that is not the exit path's: flags %#x, stack %x", r.Flags, r.Stack)
 				}
 				kernelLeaves++
 				continue
 			}
-			if strings.HasPrefix(funcOf(r.Stack[0], true), "github.com/unitrace/unitrace/kernel.") {
+			if isKernelFunc(funcOf(r.Stack[0], true)) {
 				kernelLeaves++
 			}
 		case tr.Dict.Name(r.TPID) == "timer_tick":

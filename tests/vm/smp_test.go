@@ -461,7 +461,7 @@ func checkStacks(t *testing.T, text [2]uint64, s *threadsnap.Snapshot, spinner *
 				funcs = append(funcs, w.Frames[len(w.Frames)-1].Func)
 			}
 		}
-		if !containsFunc(funcs, "github.com/unitrace/unitrace/kernel.syscallLocked") {
+		if !containsFunc(funcs, "github.com/unitrace/unitrace/kernel/syscalls.Locked") {
 			t.Errorf("blocked thread %d (%s): kernel frames %v do not run through kernel.syscallLocked", th.TID, th.Wait, funcs)
 		}
 		blockedWithPath++

@@ -72,8 +72,8 @@ func testTraceHello(t *testing.T, a guestArch) {
 		t.Errorf("summary has no syscall duration pairs\n%s", out)
 	}
 
-	// list -b: each syscall_enter's backtrace starts at kernel.syscall, which fires it; each
-	// sched_switch's at the scheduler function that fires it, kernel.switchTo, on both arches.
+	// list -b: each syscall_enter's backtrace starts at syscalls.Unlocked, which fires it; each
+	// sched_switch's at the scheduler function that fires it, core.switchTo, on both arches.
 	out, _, st = runTool(t, "list", "-b", "-t", "syscall_enter,sched_switch", file)
 	if st != 0 {
 		t.Fatalf("list: status %d", st)
@@ -86,9 +86,9 @@ func testTraceHello(t *testing.T, a guestArch) {
 			continue
 		}
 		first := strings.Fields(lines[i+1])
-		want := "github.com/unitrace/unitrace/kernel.syscall"
+		want := "github.com/unitrace/unitrace/kernel/syscalls.Unlocked"
 		if f[3] == "sched_switch" {
-			want = "github.com/unitrace/unitrace/kernel.switchTo"
+			want = "github.com/unitrace/unitrace/kernel/core.switchTo"
 		}
 		if len(first) < 2 || first[1] != want {
 			t.Fatalf("%s backtrace starts with %q, want %s", f[3], lines[i+1], want)
