@@ -224,10 +224,10 @@ func rearmsTimer(a guestArch, im *tracefile.Image, s gtSample) bool {
 // maskEnds are the functions where a sampler interrupt held off by a masked region of the
 // kernel is taken: the unmasks.
 var maskEnds = map[string]bool{
-	"github.com/unitrace/unitrace/arch/amd64.EnableInterrupts": true,
-	"github.com/unitrace/unitrace/arch/arm64.EnableInterrupts": true,
-	"github.com/unitrace/unitrace/arch/amd64.IRQRestore":       true,
-	"github.com/unitrace/unitrace/arch/arm64.IRQRestore":       true,
+	"github.com/unitrace/unitrace/arch/amd64.EnableInterrupts":      true,
+	"github.com/unitrace/unitrace/arch/arm64.EnableInterrupts":      true,
+	"github.com/unitrace/unitrace/arch/amd64.IRQRestore":            true,
+	"github.com/unitrace/unitrace/arch/arm64.IRQRestore":            true,
 	"github.com/unitrace/unitrace/kernel/machine.RestoreInterrupts": true,
 }
 
