@@ -330,7 +330,7 @@ func testTraceBacktraceCrossesTrapFrame(t *testing.T, a guestArch) {
 		n++
 		funcs := stackFuncs(im, r.Stack, false)
 		if len(funcs) == 0 || funcs[0] != "github.com/unitrace/unitrace/kernel/syscalls.Unlocked" {
-			t.Fatalf("a syscall_enter backtrace starts at %v, want kernel.syscall", funcs)
+			t.Fatalf("a syscall_enter backtrace starts at %v, want syscalls.Unlocked", funcs)
 		}
 		for _, f := range funcs {
 			if f == "?" {
