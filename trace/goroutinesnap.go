@@ -8,7 +8,7 @@ import (
 
 // The goroutines snapshot: what the kernel's CtlGoroutines writes into the agent's buffer, one
 // fixed-size entry per goroutine the runtime's list holds, read from outside the runtime as
-// the off-CPU sweep reads it (kernel/offcpu.go). Little-endian, the same on every arch. The
+// the off-CPU sweep reads it (kernel/observe/offcpu.go). Little-endian, the same on every arch. The
 // kernel stores it with plain byte stores; the agent decodes it (DecodeGoroutines).
 
 // GoroutineFrames is the most stack words an entry holds: the kernel's path of a blocked

@@ -90,7 +90,7 @@ type TraceOptions struct {
 	Wakers bool
 }
 
-// Off-CPU sweep limits, the kernel's (kernel/offcpu.go).
+// Off-CPU sweep limits, the kernel's (kernel/observe/offcpu.go).
 const (
 	MaxOffCPUHz  = 1000
 	MaxOffCPUMax = 1 << 24

@@ -172,7 +172,7 @@ func (h *harness) idleFor(slot int32, me int) uint64 {
 	return got
 }
 
-// The kernel's side of the protocol, as kernel/sched.go and kernel/entry.go do it.
+// The kernel's side of the protocol, as kernel/core/sched.go and the kernel's tick.go do it.
 
 // kick sends a wake-up IPI to the first idle CPU that may run slot and has none on its way
 // (kickIdleCPU).

@@ -34,7 +34,7 @@ var Calls = []Call{
 	full("pselect6", "sysPselect6", "as ppoll"),
 	partial("ioctl", "sysIoctl", "FIOCLEX, FIONCLEX and FIONBIO on every descriptor; FIONREAD on files (size less position), pipes, socket pairs, sockets and the console; on the console, a raw 115200 8N1 serial terminal: TCGETS, TCSETS, TCSETSW and TCSETSF (accepted: the line keeps its settings), TIOCGWINSZ, TIOCSWINSZ (SIGWINCH on a change), TIOCGPGRP and TIOCSPGRP; on /dev/random and /dev/urandom RNDGETENTCNT (256), RNDADDTOENTCNT, RNDADDENTROPY, RNDZAPENTCNT, RNDCLEARPOOL and RNDRESEEDCRNG, others EINVAL; on a namespace's file NS_GET_NSTYPE, NS_GET_USERNS, NS_GET_PARENT and NS_GET_OWNER_UID as for Linux's initial namespaces; on any socket the interface requests of lo: SIOCGIFNAME, SIOCGIFINDEX, SIOCGIFFLAGS, SIOCGIFMTU, SIOCGIFMETRIC, SIOCGIFTXQLEN, SIOCGIFHWADDR, SIOCGIFCONF, SIOCETHTOOL (ETHTOOL_GET_TS_INFO; others EOPNOTSUPP), and on AF_INET sockets SIOCGIFADDR, SIOCGIFDSTADDR, SIOCGIFBRDADDR and SIOCGIFNETMASK; other requests ENOTTY (an epoll instance EINVAL)"),
 
-	// Sockets: TCP and UDP over IPv4 and IPv6, each a host socket in the launcher (kernel/sys_socket.go).
+	// Sockets: TCP and UDP over IPv4 and IPv6, each a host socket in the launcher (kernel/syscalls/sys_socket.go).
 	partial("socket", "sysSocket", "AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; protocol 0, IPPROTO_TCP or IPPROTO_UDP (others EPROTONOSUPPORT); AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT; AF_NETLINK with SOCK_RAW or SOCK_DGRAM and NETLINK_ROUTE, served in the guest (RTM_GETLINK and RTM_GETADDR of the one interface, lo; other requests EOPNOTSUPP; other protocols EPROTONOSUPPORT; no MSG_PEEK)"),
 	partial("socketpair", "sysSocketpair", "AF_UNIX SOCK_STREAM and SOCK_DGRAM, served in the guest: 64 KiB each way, at most 32 messages queued each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux"),
 	full("bind", "sysBind", "the host's loopback address whatever address is asked (the port is kept), or where the launcher's -listen maps the port"),
@@ -163,7 +163,7 @@ var Calls = []Call{
 	full("sched_getscheduler", "sysSchedGetscheduler", ""),
 	full("sched_getparam", "sysSchedGetparam", ""),
 
-	// Processes: there is one (kernel/sys_process.go).
+	// Processes: there is one (kernel/syscalls/sys_process.go).
 	partial("fork", "sysNoProcess", "one process: ENOSYS, and the first call that would start a process says so on the console"),
 	partial("vfork", "sysNoProcess", "as fork"),
 	partial("execve", "sysNoProcess", "as fork"),
