@@ -1,3 +1,5 @@
+//go:build !unitrace_host
+
 package core
 
 import (
