@@ -118,7 +118,6 @@ func ArchProtectRange(start, end uintptr, prot uint32) {
 	}
 }
 
-
 // Shms are the SysV shared memory segments, whose frames outlive their mappings.
 var Shms sysvshm.Table
 
