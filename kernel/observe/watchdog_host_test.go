@@ -18,7 +18,9 @@ func TestWatchdogReportsAStall(t *testing.T) {
 	var f machine.Frame
 	coretest.Fresh(t)
 	period := WatchdogPeriod
-	t.Cleanup(func() { WatchdogPeriod, Watchdog.NextScan, Watchdog.reported.slot, Watchdog.reported.queuedAt = period, 0, 0, 0 })
+	t.Cleanup(func() {
+		WatchdogPeriod, Watchdog.NextScan, Watchdog.reported.slot, Watchdog.reported.queuedAt = period, 0, 0, 0
+	})
 	WatchdogPeriod = 10e9
 	coretest.Running(t, &f) // the hog
 	waiting := core.NewThread()

@@ -18,7 +18,9 @@ import (
 // outside the call's buffers.
 
 // finishWithResult completes a test's net wait with the reply's result.
-func finishWithResult(f *machine.Frame, slot int32) { machine.SetSysRet(f, uint64(NetCalls[slot].Result)) }
+func finishWithResult(f *machine.Frame, slot int32) {
+	machine.SetSysRet(f, uint64(NetCalls[slot].Result))
+}
 
 // waitingRecv blocks the running thread in a receive of up to 16 bytes into buf, with its
 // request's id, as the socket calls do; it returns the thread's slot and the id.
