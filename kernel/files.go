@@ -9,7 +9,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
-	"github.com/unitrace/unitrace/kernel/syscalls"
+	"github.com/unitrace/unitrace/kernel/syscalls/files"
 
 	"github.com/unitrace/unitrace/boot"
 	"github.com/unitrace/unitrace/kernel/fs"
@@ -65,7 +65,7 @@ func cwdOption(i int, o string) bool {
 	if !ok {
 		return false
 	}
-	if len(v) == 0 || v[0] != '/' || len(v) >= len(syscalls.PathBufs[0]) {
+	if len(v) == 0 || v[0] != '/' || len(v) >= len(files.PathBufs[0]) {
 		klog.Log().S("unitrace.cwd: want an absolute directory shorter than PATH_MAX, got ").S(v).NL()
 		klog.BootFault("bad working directory")
 	}
@@ -81,8 +81,8 @@ func applyCwd() {
 		return
 	}
 	dir := options.Cmdline.Option(cwdWord)[len("unitrace.cwd="):]
-	path := syscalls.PathBufs[0][:copy(syscalls.PathBufs[0][:], dir)]
-	if errno := syscalls.SetCwd(chdirAtBoot(path)); errno != 0 {
+	path := files.PathBufs[0][:copy(files.PathBufs[0][:], dir)]
+	if errno := files.SetCwd(chdirAtBoot(path)); errno != 0 {
 		klog.Log().S("unitrace.cwd: cannot enter ").S(dir).S(": errno ").D(int64(errno)).NL()
 		klog.BootFault("the working directory is missing")
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/mm"
 	"github.com/unitrace/unitrace/kernel/options"
-	"github.com/unitrace/unitrace/kernel/syscalls"
+	"github.com/unitrace/unitrace/kernel/syscalls/files"
 )
 
 // initialStackWindow is how much of the main thread's stack the initial process stack may use.
@@ -42,7 +42,7 @@ func buildInitialStack() uintptr {
 	}
 	aux := initstack.Auxv{PageSize: core.PageSize, HWCap: machine.HWCap(), Platform: machine.Platform, SysinfoEHDR: uint64(setupVDSO())}
 	for i := 0; i < len(aux.Random); i += 8 {
-		binary.LittleEndian.PutUint64(aux.Random[i:], syscalls.Random64())
+		binary.LittleEndian.PutUint64(aux.Random[i:], files.Random64())
 	}
 	sp, errno := initstack.Build(mem, core.UserHi, argv[:1+nargs], envv[:nenv], aux)
 	if errno != 0 {

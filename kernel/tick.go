@@ -5,6 +5,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/observe"
 	"github.com/unitrace/unitrace/kernel/syscalls"
+	"github.com/unitrace/unitrace/kernel/syscalls/files"
 	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/trace/record"
 )
@@ -75,7 +76,7 @@ func tickLocked(f *machine.Frame) {
 		core.Wake(core.Woken[i], true)
 	}
 	core.ExpireTimers(now, core.Here().Periodic)
-	syscalls.ExpireTimerfds(now)
+	files.ExpireTimerfds(now)
 	core.SetWaker(record.WakerThread)
 	syscalls.SampleLoad(now)
 	if core.Scheduler.TickDue(machine.CPUIndex(), now) {
@@ -123,7 +124,7 @@ func publishSchedHints() {
 	if t, ok := core.Timers.NextWall(); ok {
 		next = min(next, t)
 	}
-	if t, ok := syscalls.Timerfds.Next(); ok {
+	if t, ok := files.Timerfds.Next(); ok {
 		next = min(next, t)
 	}
 	core.SchedHints.NextSleeper.Store(next)

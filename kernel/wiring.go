@@ -7,6 +7,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/observe"
 	"github.com/unitrace/unitrace/kernel/syscalls"
+	"github.com/unitrace/unitrace/kernel/syscalls/files"
 )
 
 // The composition root's wiring: what the layers below take from the ones above, handed down
@@ -32,24 +33,24 @@ func wireKernel() {
 // a kind says how its call completes and how a signal ends it.
 func wireWaits() {
 	w := &core.WaitKinds
-	w[core.WaitEpoll].Complete.Set(syscalls.CompleteEpollWait)
+	w[core.WaitEpoll].Complete.Set(files.CompleteEpollWait)
 	w[core.WaitEpoll].EINTR = true
-	w[core.WaitEventfd].Complete.Set(syscalls.CompleteEventfdWait)
+	w[core.WaitEventfd].Complete.Set(files.CompleteEventfdWait)
 	w[core.WaitDevice].Complete.Set(serial.CompleteDeviceWait)
 	w[core.WaitDevice].Interruptible.Set(serial.PortWaitInterruptible)
-	w[core.WaitPipe].Complete.Set(syscalls.CompletePipeWait)
-	w[core.WaitPipe].Interrupted.Set(syscalls.PipeInterrupted)
+	w[core.WaitPipe].Complete.Set(files.CompletePipeWait)
+	w[core.WaitPipe].Interrupted.Set(files.PipeInterrupted)
 	w[core.WaitShare].Complete.Set(syscalls.CompleteShareWait)
 	w[core.WaitShare].Uninterruptible = true
-	w[core.WaitNet].Complete.Set(syscalls.CompleteNetWait)
-	w[core.WaitNet].Interruptible.Set(syscalls.SockWaitInterruptible)
-	w[core.WaitNet].Interrupted.Set(syscalls.SockInterrupted)
+	w[core.WaitNet].Complete.Set(files.CompleteNetWait)
+	w[core.WaitNet].Interruptible.Set(files.SockWaitInterruptible)
+	w[core.WaitNet].Interrupted.Set(files.SockInterrupted)
 	w[core.WaitConsole].Complete.Set(console.CompleteWait)
-	w[core.WaitSplice].Complete.Set(syscalls.CompleteSpliceWait)
-	w[core.WaitFIFO].Complete.Set(syscalls.CompleteFIFOWait)
-	w[core.WaitFIFO].Interrupted.Set(syscalls.FIFOInterrupted)
-	w[core.WaitLock].Complete.Set(syscalls.CompleteLockWait)
-	w[core.WaitRerun].Complete.Set(syscalls.CompleteRerun)
+	w[core.WaitSplice].Complete.Set(files.CompleteSpliceWait)
+	w[core.WaitFIFO].Complete.Set(files.CompleteFIFOWait)
+	w[core.WaitFIFO].Interrupted.Set(files.FIFOInterrupted)
+	w[core.WaitLock].Complete.Set(files.CompleteLockWait)
+	w[core.WaitRerun].Complete.Set(files.CompleteRerun)
 	w[core.WaitPoll].Complete.Set(syscalls.CompletePollWait)
 	w[core.WaitPoll].Interrupted.Set(syscalls.PollInterrupted)
 }

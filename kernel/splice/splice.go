@@ -1,7 +1,7 @@
 // Package splice answers the questions of splice(2), sendfile(2) and copy_file_range(2) that
 // need no kernel state, with Linux's rules and in Linux's order: which way a splice moves bytes
 // or the error that refuses it, which of copy_file_range's errors applies and how many bytes
-// it copies. The kernel (kernel/syscalls/sys_splice.go) moves the bytes with its own read and write
+// it copies. The kernel (kernel/syscalls/files/sys_splice.go) moves the bytes with its own read and write
 // paths.
 //
 // Kernel-mode Go: no pointers, no allocation.

@@ -10,6 +10,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/core/coretest"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/syscalls/files"
 )
 
 // The system calls on the host: a thread makes them through the dispatch the trap uses
@@ -89,7 +90,7 @@ func TestPipeRoundTrip(t *testing.T) {
 // completes with the bytes as the reader runs again.
 func TestPipeBlockedRead(t *testing.T) {
 	p := newProc(t)
-	core.WaitKinds[core.WaitPipe].Complete.Set(CompletePipeWait)
+	core.WaitKinds[core.WaitPipe].Complete.Set(files.CompletePipeWait)
 	fds := p.alloc(8)
 	p.call(nrPipe2, uint64(fds), 0)
 	rd := uint64(binary.LittleEndian.Uint32(p.bytes(fds, 4)))

@@ -10,6 +10,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/signal"
 	"github.com/unitrace/unitrace/kernel/sockwire"
+	"github.com/unitrace/unitrace/kernel/syscalls/files"
 	"github.com/unitrace/unitrace/kernel/termios"
 )
 
@@ -67,7 +68,7 @@ func sysIoctlImpl(f *machine.Frame, n int, req uint32, arg uintptr) (uint64, boo
 		return abi.Neg(abi.EINVAL), true
 	}
 	if kind == fd.KindSocket || kind == fd.KindPair {
-		if r, ok := socketIoctl(n, kind, req, arg); ok {
+		if r, ok := files.SocketIoctl(n, kind, req, arg); ok {
 			return r, true
 		}
 	}
@@ -162,7 +163,7 @@ func ioctlFIONREAD(f *machine.Frame, n int, kind fd.Kind, arg uintptr) (uint64, 
 		if !core.UserRange(arg, 4, true) {
 			return abi.Neg(abi.EFAULT), true
 		}
-		return sockSimple(f, n, sockwire.OpIoctl, [3]int64{termios.FIONREAD}, sockCall{out: serial.NetCall{Buf: arg}})
+		return files.SockSimple(f, n, sockwire.OpIoctl, [3]int64{termios.FIONREAD}, files.SockCall{Out: serial.NetCall{Buf: arg}})
 	case fd.KindEpoll:
 		return abi.Neg(abi.EINVAL), true
 	default:

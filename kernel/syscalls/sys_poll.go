@@ -6,11 +6,11 @@ import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/syscalls/files"
 
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/pollset"
 	"github.com/unitrace/unitrace/kernel/rlimit"
-	"github.com/unitrace/unitrace/kernel/signal"
 )
 
 // poll, ppoll, select and pselect6: each scans its descriptors' readiness (fd.Table.Poll, which
@@ -60,7 +60,7 @@ func sysPollImpl(f *machine.Frame, fdsAddr uintptr, nfds uint64, timeoutMs int32
 	setMask := false
 	if isPpoll {
 		var errno int
-		if mask, setMask, errno = readWaitMask(sigmask, sigsize); errno != 0 {
+		if mask, setMask, errno = files.ReadWaitMask(sigmask, sigsize); errno != 0 {
 			return abi.Neg(errno), true
 		}
 	}
@@ -68,7 +68,7 @@ func sysPollImpl(f *machine.Frame, fdsAddr uintptr, nfds uint64, timeoutMs int32
 		return abi.Neg(abi.EINVAL), true
 	}
 	if setMask {
-		applyWaitMask(mask)
+		files.ApplyWaitMask(mask)
 	}
 	c := pollCall{nfds: int(nfds), fds: fdsAddr}
 	if isPpoll && timeout > 0 {
@@ -104,7 +104,7 @@ func sysSelectImpl(f *machine.Frame, nfds int, in, out, ex, tmo, sig6 uintptr, i
 		}
 		var ns int64
 		if isPselect {
-			ns, ok = timespecNanos(b)
+			ns, ok = files.TimespecNanos(b)
 		} else {
 			ns, ok = selectTimeval(b)
 		}
@@ -118,7 +118,7 @@ func sysSelectImpl(f *machine.Frame, nfds int, in, out, ex, tmo, sig6 uintptr, i
 		if !ok {
 			return abi.Neg(abi.EFAULT), true
 		}
-		if errno := setWaitMask(uintptr(binary.LittleEndian.Uint64(b[0:])), uintptr(binary.LittleEndian.Uint64(b[8:]))); errno != 0 {
+		if errno := files.SetWaitMask(uintptr(binary.LittleEndian.Uint64(b[0:])), uintptr(binary.LittleEndian.Uint64(b[8:]))); errno != 0 {
 			return abi.Neg(errno), true
 		}
 	}
@@ -127,39 +127,6 @@ func sysSelectImpl(f *machine.Frame, nfds int, in, out, ex, tmo, sig6 uintptr, i
 		c.timeout, c.timeval = tmo, !isPselect
 	}
 	return pollWait(f, c, timeout)
-}
-
-// setWaitMask puts the signal mask at addr (size bytes: a sigset_t, else EINVAL) in place of the
-// thread's for the call; the thread's own comes back at the call's return (restoreWaitMask). A
-// NULL mask changes nothing.
-func setWaitMask(addr, size uintptr) int {
-	m, set, errno := readWaitMask(addr, size)
-	if set {
-		applyWaitMask(m)
-	}
-	return errno
-}
-
-// readWaitMask reads the mask setWaitMask puts in place (set false: a NULL mask).
-func readWaitMask(addr, size uintptr) (m uint64, set bool, errno int) {
-	if addr == 0 {
-		return 0, false, 0
-	}
-	if size != 8 {
-		return 0, false, abi.EINVAL
-	}
-	m, ok := core.ReadUser64(addr)
-	if !ok {
-		return 0, false, abi.EFAULT
-	}
-	return m, true, 0
-}
-
-// applyWaitMask makes m the thread's mask until the call returns.
-func applyWaitMask(m uint64) {
-	t := core.Cur()
-	t.SavedMask, t.RestoreMask = t.Sig.Mask, true
-	t.Sig.SetMask(signal.Set(m))
 }
 
 // pollWait scans once, and returns or blocks as the timeout (ns, or pollForever) says.

@@ -6,6 +6,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/vfs"
+	"github.com/unitrace/unitrace/kernel/syscalls/files"
 )
 
 // Extended attributes: setxattr, getxattr, listxattr and removexattr, with their l (the link
@@ -50,7 +51,7 @@ func xattrNode(pathAddr uintptr, n int, nofollow bool) (vfs.Node, int) {
 		}
 		return f.Node, 0
 	}
-	at, path, errno := pathArg(0, atFDCWD, pathAddr, false)
+	at, path, errno := files.PathArg(0, files.AtFDCWD, pathAddr, false)
 	if errno != 0 {
 		return vfs.Node{}, errno
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/observe"
+	"github.com/unitrace/unitrace/kernel/syscalls/files"
 	"github.com/unitrace/unitrace/kernel/tp"
 )
 
@@ -19,39 +20,39 @@ import (
 // Descriptors.
 
 func sysRead(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysReadFD(f, int(a[0]), uintptr(a[1]), uintptr(a[2]))
+	return files.SysReadFD(f, int(a[0]), uintptr(a[1]), uintptr(a[2]))
 }
 
 func sysWrite(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	switch core.FDs.Kind(int(a[0])) {
 	case fd.KindDevice:
-		return sysWriteDevice(f, int(a[0]), uintptr(a[1]), uintptr(a[2]))
+		return files.SysWriteDevice(f, int(a[0]), uintptr(a[1]), uintptr(a[2]))
 	case fd.KindPipe, fd.KindPair:
-		return pipeCall(f, int(a[0]), true, false, uintptr(a[1]), uintptr(a[2]))
+		return files.PipeCall(f, int(a[0]), true, false, uintptr(a[1]), uintptr(a[2]))
 	case fd.KindSocket:
-		return sockWrite(f, int(a[0]), uintptr(a[1]), uintptr(a[2]), false)
+		return files.SockWrite(f, int(a[0]), uintptr(a[1]), uintptr(a[2]), false)
 	}
-	return sysWriteFD(int(a[0]), uintptr(a[1]), uintptr(a[2])), true
+	return files.SysWriteFD(int(a[0]), uintptr(a[1]), uintptr(a[2])), true
 }
 
 func sysClose(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return closeFD(int(a[0])), true
+	return files.CloseFD(int(a[0])), true
 }
 
 func sysFcntl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFcntlImpl(f, int(a[0]), int(int32(a[1])), uintptr(a[2]))
+	return files.SysFcntlImpl(f, int(a[0]), int(int32(a[1])), uintptr(a[2]))
 }
 
 func sysFlock(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFlockImpl(f, int(a[0]), int(int32(a[1])))
+	return files.SysFlockImpl(f, int(a[0]), int(int32(a[1])))
 }
 
 func sysDup(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysDupImpl(int(a[0])), true
+	return files.SysDupImpl(int(a[0])), true
 }
 
 func sysDup3(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysDup3Impl(int(a[0]), int(a[1]), int(a[2])), true
+	return files.SysDup3Impl(int(a[0]), int(a[1]), int(a[2])), true
 }
 
 func sysEpollCreate1(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
@@ -60,19 +61,19 @@ func sysEpollCreate1(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 }
 
 func sysEpollCtl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysEpollCtlImpl(int(a[0]), int(a[1]), int(a[2]), uintptr(a[3])), true
+	return files.SysEpollCtlImpl(int(a[0]), int(a[1]), int(a[2]), uintptr(a[3])), true
 }
 
 func sysEpollPwait(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysEpollPwaitImpl(f, nrEpollPwait, int(a[0]), uintptr(a[1]), int(a[2]), a[3], uintptr(a[4]), uintptr(a[5]))
+	return files.SysEpollPwaitImpl(f, false, int(a[0]), uintptr(a[1]), int(a[2]), a[3], uintptr(a[4]), uintptr(a[5]))
 }
 
 func sysEpollPwait2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysEpollPwaitImpl(f, nrEpollPwait2, int(a[0]), uintptr(a[1]), int(a[2]), a[3], uintptr(a[4]), uintptr(a[5]))
+	return files.SysEpollPwaitImpl(f, true, int(a[0]), uintptr(a[1]), int(a[2]), a[3], uintptr(a[4]), uintptr(a[5]))
 }
 
 func sysPipe2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysPipe2Impl(uintptr(a[0]), int(int32(a[1]))), true
+	return files.SysPipe2Impl(uintptr(a[0]), int(int32(a[1]))), true
 }
 
 func sysEventfd2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
@@ -81,28 +82,30 @@ func sysEventfd2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 }
 
 func sysSplice(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return spliceCall(f, nrSplice, a)
+	return files.SpliceCall(f, files.KindSplice, a)
 }
-func sysTee(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) { return spliceCall(f, nrTee, a) }
+func sysTee(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.SpliceCall(f, files.KindTee, a)
+}
 func sysSendfile(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return spliceCall(f, nrSendfile, a)
+	return files.SpliceCall(f, files.KindSendfile, a)
 }
 func sysCopyFileRange(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return spliceCall(f, nrCopyFileRange, a)
+	return files.SpliceCall(f, files.KindCopyFileRange, a)
 }
 
 // Files (sys_file.go, sys_namei.go).
 
 func sysOpenat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysOpenatImpl(f, dirfdArg(a[0]), uintptr(a[1]), int(int32(a[2])), uint32(a[3]))
+	return files.SysOpenatImpl(f, files.DirFDArg(a[0]), uintptr(a[1]), int(int32(a[2])), uint32(a[3]))
 }
 
 func sysPread64(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysPreadImpl(int(a[0]), uintptr(a[1]), uintptr(a[2]), int64(a[3])), true
+	return files.SysPreadImpl(int(a[0]), uintptr(a[1]), uintptr(a[2]), int64(a[3])), true
 }
 
 func sysPwrite64(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysPwriteImpl(int(a[0]), uintptr(a[1]), uintptr(a[2]), int64(a[3])), true
+	return files.SysPwriteImpl(int(a[0]), uintptr(a[1]), uintptr(a[2]), int64(a[3])), true
 }
 
 func sysReadv(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
@@ -110,21 +113,21 @@ func sysReadv(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	case fd.KindConsole:
 		return console.Call(f, int(a[0]), true, uintptr(a[1]), uintptr(int32(a[2])))
 	case fd.KindPipe, fd.KindPair:
-		return pipeCall(f, int(a[0]), false, true, uintptr(a[1]), uintptr(int32(a[2])))
+		return files.PipeCall(f, int(a[0]), false, true, uintptr(a[1]), uintptr(int32(a[2])))
 	case fd.KindSocket:
-		return sockRead(f, int(a[0]), uintptr(a[1]), uintptr(int32(a[2])), true)
+		return files.SockRead(f, int(a[0]), uintptr(a[1]), uintptr(int32(a[2])), true)
 	}
-	return vectorIO(int(a[0]), uintptr(a[1]), int(int32(a[2])), -1, false), true
+	return files.VectorIO(int(a[0]), uintptr(a[1]), int(int32(a[2])), -1, false), true
 }
 
 func sysWritev(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	switch core.FDs.Kind(int(a[0])) {
 	case fd.KindPipe, fd.KindPair:
-		return pipeCall(f, int(a[0]), true, true, uintptr(a[1]), uintptr(int32(a[2])))
+		return files.PipeCall(f, int(a[0]), true, true, uintptr(a[1]), uintptr(int32(a[2])))
 	case fd.KindSocket:
-		return sockWrite(f, int(a[0]), uintptr(a[1]), uintptr(int32(a[2])), true)
+		return files.SockWrite(f, int(a[0]), uintptr(a[1]), uintptr(int32(a[2])), true)
 	}
-	return vectorIO(int(a[0]), uintptr(a[1]), int(int32(a[2])), -1, true), true
+	return files.VectorIO(int(a[0]), uintptr(a[1]), int(int32(a[2])), -1, true), true
 }
 
 // sysPreadv and sysPwritev: the offset is one register on 64-bit machines (pos_l; pos_h is 0).
@@ -149,129 +152,129 @@ func vectorPos(a machine.SyscallArgs, write bool) uint64 {
 	default:
 		return abi.Neg(abi.ESPIPE)
 	}
-	return vectorIO(int(a[0]), uintptr(a[1]), int(int32(a[2])), int64(a[3]), write)
+	return files.VectorIO(int(a[0]), uintptr(a[1]), int(int32(a[2])), int64(a[3]), write)
 }
 
 func sysLseek(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysLseekImpl(int(a[0]), int64(a[1]), int(int32(a[2]))), true
+	return files.SysLseekImpl(int(a[0]), int64(a[1]), int(int32(a[2]))), true
 }
 
 func sysGetdents64(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysGetdents64Impl(int(a[0]), uintptr(a[1]), uintptr(uint32(a[2]))), true
+	return files.SysGetdents64Impl(int(a[0]), uintptr(a[1]), uintptr(uint32(a[2]))), true
 }
 
 func sysFstat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFstatImpl(int(a[0]), uintptr(a[1])), true
+	return files.SysFstatImpl(int(a[0]), uintptr(a[1])), true
 }
 
 func sysNewfstatat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysNewfstatatImpl(dirfdArg(a[0]), uintptr(a[1]), uintptr(a[2]), int(int32(a[3]))), true
+	return files.SysNewfstatatImpl(files.DirFDArg(a[0]), uintptr(a[1]), uintptr(a[2]), int(int32(a[3]))), true
 }
 
 func sysStatx(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysStatxImpl(dirfdArg(a[0]), uintptr(a[1]), int(int32(a[2])), uint32(a[3]), uintptr(a[4])), true
+	return files.SysStatxImpl(files.DirFDArg(a[0]), uintptr(a[1]), int(int32(a[2])), uint32(a[3]), uintptr(a[4])), true
 }
 
 func sysFtruncate(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFtruncateImpl(int(a[0]), int64(a[1])), true
+	return files.SysFtruncateImpl(int(a[0]), int64(a[1])), true
 }
 
 func sysTruncate(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysTruncateImpl(uintptr(a[0]), int64(a[1])), true
+	return files.SysTruncateImpl(uintptr(a[0]), int64(a[1])), true
 }
 
 func sysFsync(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFsyncImpl(int(a[0])), true
+	return files.SysFsyncImpl(int(a[0])), true
 }
 func sysFdatasync(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFsyncImpl(int(a[0])), true
+	return files.SysFsyncImpl(int(a[0])), true
 }
 
 func sysGetcwd(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysGetcwdImpl(uintptr(a[0]), uintptr(a[1])), true
+	return files.SysGetcwdImpl(uintptr(a[0]), uintptr(a[1])), true
 }
 
 func sysChdir(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysChdirImpl(uintptr(a[0])), true
+	return files.SysChdirImpl(uintptr(a[0])), true
 }
 func sysFchdir(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFchdirImpl(int(a[0])), true
+	return files.SysFchdirImpl(int(a[0])), true
 }
 
 func sysMkdirat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysMkdiratImpl(dirfdArg(a[0]), uintptr(a[1]), uint32(a[2])), true
+	return files.SysMkdiratImpl(files.DirFDArg(a[0]), uintptr(a[1]), uint32(a[2])), true
 }
 
 func sysMknodat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysMknodatImpl(dirfdArg(a[0]), uintptr(a[1]), uint32(a[2]), uint32(a[3])), true
+	return files.SysMknodatImpl(files.DirFDArg(a[0]), uintptr(a[1]), uint32(a[2]), uint32(a[3])), true
 }
 
 func sysUnlinkat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysUnlinkatImpl(dirfdArg(a[0]), uintptr(a[1]), int(int32(a[2]))), true
+	return files.SysUnlinkatImpl(files.DirFDArg(a[0]), uintptr(a[1]), int(int32(a[2]))), true
 }
 
 func sysRenameat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysRenameat2Impl(dirfdArg(a[0]), uintptr(a[1]), dirfdArg(a[2]), uintptr(a[3]), 0), true
+	return files.SysRenameat2Impl(files.DirFDArg(a[0]), uintptr(a[1]), files.DirFDArg(a[2]), uintptr(a[3]), 0), true
 }
 
 func sysRenameat2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysRenameat2Impl(dirfdArg(a[0]), uintptr(a[1]), dirfdArg(a[2]), uintptr(a[3]), uint32(a[4])), true
+	return files.SysRenameat2Impl(files.DirFDArg(a[0]), uintptr(a[1]), files.DirFDArg(a[2]), uintptr(a[3]), uint32(a[4])), true
 }
 
 func sysLinkat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysLinkatImpl(dirfdArg(a[0]), uintptr(a[1]), dirfdArg(a[2]), uintptr(a[3]), int(int32(a[4]))), true
+	return files.SysLinkatImpl(files.DirFDArg(a[0]), uintptr(a[1]), files.DirFDArg(a[2]), uintptr(a[3]), int(int32(a[4]))), true
 }
 
 func sysSymlinkat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysSymlinkatImpl(uintptr(a[0]), dirfdArg(a[1]), uintptr(a[2])), true
+	return files.SysSymlinkatImpl(uintptr(a[0]), files.DirFDArg(a[1]), uintptr(a[2])), true
 }
 
 func sysReadlinkat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysReadlinkatImpl(dirfdArg(a[0]), uintptr(a[1]), uintptr(a[2]), int(int32(a[3]))), true
+	return files.SysReadlinkatImpl(files.DirFDArg(a[0]), uintptr(a[1]), uintptr(a[2]), int(int32(a[3]))), true
 }
 
 func sysFaccessat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFaccessatImpl(dirfdArg(a[0]), uintptr(a[1]), uint32(a[2]), 0), true
+	return files.SysFaccessatImpl(files.DirFDArg(a[0]), uintptr(a[1]), uint32(a[2]), 0), true
 }
 
 func sysFaccessat2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFaccessatImpl(dirfdArg(a[0]), uintptr(a[1]), uint32(a[2]), int(int32(a[3]))), true
+	return files.SysFaccessatImpl(files.DirFDArg(a[0]), uintptr(a[1]), uint32(a[2]), int(int32(a[3]))), true
 }
 
 func sysFchmod(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFchmodImpl(int(a[0]), uint32(a[1])), true
+	return files.SysFchmodImpl(int(a[0]), uint32(a[1])), true
 }
 
 func sysFchmodat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFchmodatImpl(dirfdArg(a[0]), uintptr(a[1]), uint32(a[2]), 0), true
+	return files.SysFchmodatImpl(files.DirFDArg(a[0]), uintptr(a[1]), uint32(a[2]), 0), true
 }
 
 func sysFchmodat2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFchmodatImpl(dirfdArg(a[0]), uintptr(a[1]), uint32(a[2]), int(int32(a[3]))), true
+	return files.SysFchmodatImpl(files.DirFDArg(a[0]), uintptr(a[1]), uint32(a[2]), int(int32(a[3]))), true
 }
 
 func sysFchown(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFchownImpl(int(a[0])), true
+	return files.SysFchownImpl(int(a[0])), true
 }
 
 func sysFchownat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFchownatImpl(dirfdArg(a[0]), uintptr(a[1]), int(int32(a[4]))), true
+	return files.SysFchownatImpl(files.DirFDArg(a[0]), uintptr(a[1]), int(int32(a[4]))), true
 }
 
 func sysUtimensat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysUtimensatImpl(dirfdArg(a[0]), uintptr(a[1]), uintptr(a[2]), int(int32(a[3]))), true
+	return files.SysUtimensatImpl(files.DirFDArg(a[0]), uintptr(a[1]), uintptr(a[2]), int(int32(a[3]))), true
 }
 
 func sysUmask(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysUmaskImpl(uint32(a[0])), true
+	return files.SysUmaskImpl(uint32(a[0])), true
 }
 
 func sysStatfs(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysStatfsImpl(uintptr(a[0]), uintptr(a[1])), true
+	return files.SysStatfsImpl(uintptr(a[0]), uintptr(a[1])), true
 }
 
 func sysFstatfs(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFstatfsImpl(int(a[0]), uintptr(a[1])), true
+	return files.SysFstatfsImpl(int(a[0]), uintptr(a[1])), true
 }
 
 // Memory.
@@ -482,11 +485,11 @@ func sysGetgroups(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 }
 
 func sysGetrandom(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysGetrandomImpl(uintptr(a[0]), uintptr(a[1]), uint32(a[2])), true
+	return files.SysGetrandomImpl(uintptr(a[0]), uintptr(a[1]), uint32(a[2])), true
 }
 
 func sysUname(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysUnameImpl(uintptr(a[0])), true
+	return files.SysUnameImpl(uintptr(a[0])), true
 }
 
 // The trace agent's private calls (traceCalls).
@@ -552,7 +555,7 @@ func sysFremovexattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 }
 
 func sysSyncFileRange(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysSyncFileRangeImpl(int(int32(a[0])), int64(a[1]), int64(a[2]), uint32(a[3])), true
+	return files.SysSyncFileRangeImpl(int(int32(a[0])), int64(a[1]), int64(a[2]), uint32(a[3])), true
 }
 
 // prctl's options (linux/prctl.h).
@@ -583,21 +586,21 @@ func sysPrctl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 }
 
 func sysOpenat2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysOpenat2Impl(f, dirfdArg(a[0]), uintptr(a[1]), uintptr(a[2]), uintptr(a[3]))
+	return files.SysOpenat2Impl(f, files.DirFDArg(a[0]), uintptr(a[1]), uintptr(a[2]), uintptr(a[3]))
 }
 
 // Timerfds (sys_timerfd.go), poll and select (sys_poll.go), ioctl (sys_ioctl.go).
 
 func sysTimerfdCreate(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysTimerfdCreateImpl(int32(a[0]), int(int32(a[1]))), true
+	return files.SysTimerfdCreateImpl(int32(a[0]), int(int32(a[1]))), true
 }
 
 func sysTimerfdSettime(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysTimerfdSettimeImpl(int(int32(a[0])), int(int32(a[1])), uintptr(a[2]), uintptr(a[3])), true
+	return files.SysTimerfdSettimeImpl(int(int32(a[0])), int(int32(a[1])), uintptr(a[2]), uintptr(a[3])), true
 }
 
 func sysTimerfdGettime(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysTimerfdGettimeImpl(int(int32(a[0])), uintptr(a[1])), true
+	return files.SysTimerfdGettimeImpl(int(int32(a[0])), uintptr(a[1])), true
 }
 
 func sysPpoll(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {

@@ -4,17 +4,18 @@ import (
 	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/kernel/syscalls/files"
 )
 
 // The handlers of the system calls only amd64 has (see syscall_handlers.go).
 
 func sysPipe(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysPipe2Impl(uintptr(a[0]), 0), true
+	return files.SysPipe2Impl(uintptr(a[0]), 0), true
 }
 
 // sysEpollWait is epoll_pwait without a signal mask (arm64 never had it).
 func sysEpollWait(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysEpollPwaitImpl(f, nrEpollPwait, int(a[0]), uintptr(a[1]), int(a[2]), a[3], 0, 0)
+	return files.SysEpollPwaitImpl(f, false, int(a[0]), uintptr(a[1]), int(a[2]), a[3], 0, 0)
 }
 
 func sysArchPrctl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
@@ -24,71 +25,71 @@ func sysArchPrctl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 // The file system calls without a dirfd, which arm64 never had: the *at calls from AT_FDCWD.
 
 func sysOpen(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysOpenatImpl(f, atFDCWD, uintptr(a[0]), int(int32(a[1])), uint32(a[2]))
+	return files.SysOpenatImpl(f, files.AtFDCWD, uintptr(a[0]), int(int32(a[1])), uint32(a[2]))
 }
 
 func sysCreat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysOpenatImpl(f, atFDCWD, uintptr(a[0]), fs.O_CREAT|fs.O_WRONLY|fs.O_TRUNC, uint32(a[1]))
+	return files.SysOpenatImpl(f, files.AtFDCWD, uintptr(a[0]), fs.O_CREAT|fs.O_WRONLY|fs.O_TRUNC, uint32(a[1]))
 }
 
 func sysStat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysNewfstatatImpl(atFDCWD, uintptr(a[0]), uintptr(a[1]), 0), true
+	return files.SysNewfstatatImpl(files.AtFDCWD, uintptr(a[0]), uintptr(a[1]), 0), true
 }
 
 func sysLstat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysNewfstatatImpl(atFDCWD, uintptr(a[0]), uintptr(a[1]), fs.AT_SYMLINK_NOFOLLOW), true
+	return files.SysNewfstatatImpl(files.AtFDCWD, uintptr(a[0]), uintptr(a[1]), fs.AT_SYMLINK_NOFOLLOW), true
 }
 
 func sysMkdir(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysMkdiratImpl(atFDCWD, uintptr(a[0]), uint32(a[1])), true
+	return files.SysMkdiratImpl(files.AtFDCWD, uintptr(a[0]), uint32(a[1])), true
 }
 
 func sysMknod(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysMknodatImpl(atFDCWD, uintptr(a[0]), uint32(a[1]), uint32(a[2])), true
+	return files.SysMknodatImpl(files.AtFDCWD, uintptr(a[0]), uint32(a[1]), uint32(a[2])), true
 }
 
 func sysUnlink(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysUnlinkatImpl(atFDCWD, uintptr(a[0]), 0), true
+	return files.SysUnlinkatImpl(files.AtFDCWD, uintptr(a[0]), 0), true
 }
 
 func sysRmdir(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysUnlinkatImpl(atFDCWD, uintptr(a[0]), fs.AT_REMOVEDIR), true
+	return files.SysUnlinkatImpl(files.AtFDCWD, uintptr(a[0]), fs.AT_REMOVEDIR), true
 }
 
 func sysRename(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysRenameat2Impl(atFDCWD, uintptr(a[0]), atFDCWD, uintptr(a[1]), 0), true
+	return files.SysRenameat2Impl(files.AtFDCWD, uintptr(a[0]), files.AtFDCWD, uintptr(a[1]), 0), true
 }
 
 func sysLink(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysLinkatImpl(atFDCWD, uintptr(a[0]), atFDCWD, uintptr(a[1]), 0), true
+	return files.SysLinkatImpl(files.AtFDCWD, uintptr(a[0]), files.AtFDCWD, uintptr(a[1]), 0), true
 }
 
 func sysSymlink(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysSymlinkatImpl(uintptr(a[0]), atFDCWD, uintptr(a[1])), true
+	return files.SysSymlinkatImpl(uintptr(a[0]), files.AtFDCWD, uintptr(a[1])), true
 }
 
 func sysReadlink(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysReadlinkatImpl(atFDCWD, uintptr(a[0]), uintptr(a[1]), int(int32(a[2]))), true
+	return files.SysReadlinkatImpl(files.AtFDCWD, uintptr(a[0]), uintptr(a[1]), int(int32(a[2]))), true
 }
 
 func sysAccess(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFaccessatImpl(atFDCWD, uintptr(a[0]), uint32(a[1]), 0), true
+	return files.SysFaccessatImpl(files.AtFDCWD, uintptr(a[0]), uint32(a[1]), 0), true
 }
 
 func sysChmod(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFchmodatImpl(atFDCWD, uintptr(a[0]), uint32(a[1]), 0), true
+	return files.SysFchmodatImpl(files.AtFDCWD, uintptr(a[0]), uint32(a[1]), 0), true
 }
 
 func sysChown(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFchownatImpl(atFDCWD, uintptr(a[0]), 0), true
+	return files.SysFchownatImpl(files.AtFDCWD, uintptr(a[0]), 0), true
 }
 
 func sysLchown(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFchownatImpl(atFDCWD, uintptr(a[0]), fs.AT_SYMLINK_NOFOLLOW), true
+	return files.SysFchownatImpl(files.AtFDCWD, uintptr(a[0]), fs.AT_SYMLINK_NOFOLLOW), true
 }
 
 func sysDup2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysDup2Impl(int(a[0]), int(a[1])), true
+	return files.SysDup2Impl(int(a[0]), int(a[1])), true
 }
 
 func sysAlarm(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
@@ -96,15 +97,15 @@ func sysAlarm(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 }
 
 func sysFutimesat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFutimesatImpl(dirfdArg(a[0]), uintptr(a[1]), uintptr(a[2])), true
+	return files.SysFutimesatImpl(files.DirFDArg(a[0]), uintptr(a[1]), uintptr(a[2])), true
 }
 
 func sysUtimes(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFutimesatImpl(atFDCWD, uintptr(a[0]), uintptr(a[1])), true
+	return files.SysFutimesatImpl(files.AtFDCWD, uintptr(a[0]), uintptr(a[1])), true
 }
 
 func sysUtime(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysUtimeImpl(uintptr(a[0]), uintptr(a[1])), true
+	return files.SysUtimeImpl(uintptr(a[0]), uintptr(a[1])), true
 }
 
 // poll and select: ppoll and pselect6 without a signal mask, with a timeout in milliseconds or

@@ -2,7 +2,10 @@
 
 package syscalls
 
-import "github.com/unitrace/unitrace/kernel/abi"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/syscalls/files"
+)
 
 // The Linux/amd64 system calls the kernel answers: kernel/systab lists them by name, with
 // the numbers of package sysnames, which come from the Go toolchain.
@@ -242,21 +245,21 @@ var sysTable = [...]sysCall{
 	nrSetitimer:         {handler: sysSetitimer},         // full: ITIMER_REAL (wall time, SIGALRM: at its expiry), ITIMER_VIRTUAL (user time, SIGVTALRM) and ITIMER_PROF (CPU time, SIGPROF), checked at the 250 Hz tick and at thread switches
 	nrGetpid:            {handler: sysGetpid},            // full
 	nrSendfile:          {handler: sysSendfile},          // partial: from a file to a pipe, a file, a TCP socket or the console; a shared directory's or /proc's file to a socket EINVAL (Go's io.Copy falls back to read and write); at most 1 MiB a call between files
-	nrSocket:            {handler: sysSocket},            // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; protocol 0, IPPROTO_TCP or IPPROTO_UDP (others EPROTONOSUPPORT); AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT; AF_NETLINK with SOCK_RAW or SOCK_DGRAM and NETLINK_ROUTE, served in the guest (RTM_GETLINK and RTM_GETADDR of the one interface, lo; other requests EOPNOTSUPP; other protocols EPROTONOSUPPORT; no MSG_PEEK)
-	nrConnect:           {handler: sysConnect},           // full: blocking, or EINPROGRESS then SO_ERROR; a UDP socket never bound binds loopback first, or for another host the address the host's route sends from, taking datagrams only from the peers it sent to (Linux binds every interface)
-	nrAccept:            {handler: sysAccept},            // full
-	nrSendto:            {handler: sysSendto},            // partial: MSG_OOB, MSG_DONTROUTE, MSG_DONTWAIT, MSG_EOR, MSG_NOSIGNAL, MSG_MORE; others EOPNOTSUPP; at most 60 KiB a call; a UDP socket never bound binds as for connect
-	nrRecvfrom:          {handler: sysRecvfrom},          // partial: MSG_OOB, MSG_PEEK, MSG_DONTWAIT, MSG_TRUNC; MSG_WAITALL returns what is there; at most 60 KiB a call
-	nrSendmsg:           {handler: sysSendmsg},           // partial: as sendto; on socket pairs SCM_RIGHTS (at most 16 descriptors a message, ETOOMANYREFS; eventfds, epoll instances and trace ports EOPNOTSUPP) and SCM_CREDENTIALS; other sockets' ancillary data EOPNOTSUPP
-	nrRecvmsg:           {handler: sysRecvmsg},           // partial: as recvfrom; on socket pairs the credentials (SO_PASSCRED) and passed descriptors (MSG_CMSG_CLOEXEC, MSG_CTRUNC), other sockets none (msg_controllen 0)
-	nrShutdown:          {handler: sysShutdown},          // full
-	nrBind:              {handler: sysBind},              // full: the host's loopback address whatever address is asked (the port is kept), or where the launcher's -listen maps the port
-	nrListen:            {handler: sysListen},            // full: a socket never bound binds the host's loopback address and an ephemeral port first (Linux binds every interface)
-	nrGetsockname:       {handler: sysGetsockname},       // full
-	nrGetpeername:       {handler: sysGetpeername},       // full
-	nrSocketpair:        {handler: sysSocketpair},        // partial: AF_UNIX SOCK_STREAM and SOCK_DGRAM, served in the guest: 64 KiB each way, at most 32 messages queued each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux
-	nrSetsockopt:        {handler: sysSetsockopt},        // partial: SO_REUSEADDR, SO_REUSEPORT, SO_KEEPALIVE, SO_BROADCAST, SO_LINGER, SO_RCVBUF, SO_SNDBUF, SO_OOBINLINE, TCP_NODELAY, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT, IPV6_V6ONLY, IP_TOS, IP_TTL, IPV6_UNICAST_HOPS; others ENOPROTOOPT
-	nrGetsockopt:        {handler: sysGetsockopt},        // partial: the options setsockopt takes, and SO_ERROR, SO_TYPE, SO_ACCEPTCONN, SO_DOMAIN, SO_PROTOCOL; others ENOPROTOOPT
+	nrSocket:            {handler: files.SysSocket},      // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; protocol 0, IPPROTO_TCP or IPPROTO_UDP (others EPROTONOSUPPORT); AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT; AF_NETLINK with SOCK_RAW or SOCK_DGRAM and NETLINK_ROUTE, served in the guest (RTM_GETLINK and RTM_GETADDR of the one interface, lo; other requests EOPNOTSUPP; other protocols EPROTONOSUPPORT; no MSG_PEEK)
+	nrConnect:           {handler: files.SysConnect},     // full: blocking, or EINPROGRESS then SO_ERROR; a UDP socket never bound binds loopback first, or for another host the address the host's route sends from, taking datagrams only from the peers it sent to (Linux binds every interface)
+	nrAccept:            {handler: files.SysAccept},      // full
+	nrSendto:            {handler: files.SysSendto},      // partial: MSG_OOB, MSG_DONTROUTE, MSG_DONTWAIT, MSG_EOR, MSG_NOSIGNAL, MSG_MORE; others EOPNOTSUPP; at most 60 KiB a call; a UDP socket never bound binds as for connect
+	nrRecvfrom:          {handler: files.SysRecvfrom},    // partial: MSG_OOB, MSG_PEEK, MSG_DONTWAIT, MSG_TRUNC; MSG_WAITALL returns what is there; at most 60 KiB a call
+	nrSendmsg:           {handler: files.SysSendmsg},     // partial: as sendto; on socket pairs SCM_RIGHTS (at most 16 descriptors a message, ETOOMANYREFS; eventfds, epoll instances and trace ports EOPNOTSUPP) and SCM_CREDENTIALS; other sockets' ancillary data EOPNOTSUPP
+	nrRecvmsg:           {handler: files.SysRecvmsg},     // partial: as recvfrom; on socket pairs the credentials (SO_PASSCRED) and passed descriptors (MSG_CMSG_CLOEXEC, MSG_CTRUNC), other sockets none (msg_controllen 0)
+	nrShutdown:          {handler: files.SysShutdown},    // full
+	nrBind:              {handler: files.SysBind},        // full: the host's loopback address whatever address is asked (the port is kept), or where the launcher's -listen maps the port
+	nrListen:            {handler: files.SysListen},      // full: a socket never bound binds the host's loopback address and an ephemeral port first (Linux binds every interface)
+	nrGetsockname:       {handler: files.SysGetsockname}, // full
+	nrGetpeername:       {handler: files.SysGetpeername}, // full
+	nrSocketpair:        {handler: files.SysSocketpair},  // partial: AF_UNIX SOCK_STREAM and SOCK_DGRAM, served in the guest: 64 KiB each way, at most 32 messages queued each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux
+	nrSetsockopt:        {handler: files.SysSetsockopt},  // partial: SO_REUSEADDR, SO_REUSEPORT, SO_KEEPALIVE, SO_BROADCAST, SO_LINGER, SO_RCVBUF, SO_SNDBUF, SO_OOBINLINE, TCP_NODELAY, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT, IPV6_V6ONLY, IP_TOS, IP_TTL, IPV6_UNICAST_HOPS; others ENOPROTOOPT
+	nrGetsockopt:        {handler: files.SysGetsockopt},  // partial: the options setsockopt takes, and SO_ERROR, SO_TYPE, SO_ACCEPTCONN, SO_DOMAIN, SO_PROTOCOL; others ENOPROTOOPT
 	nrClone:             {handler: sysClone},             // partial: threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID; CLONE_VFORK and CLONE_PIDFD EINVAL; without CLONE_THREAD a new process: ENOSYS, as fork
 	nrFork:              {handler: sysNoProcess},         // partial: one process: ENOSYS, and the first call that would start a process says so on the console
 	nrVfork:             {handler: sysNoProcess},         // partial: as fork
@@ -370,7 +373,7 @@ var sysTable = [...]sysCall{
 	nrTimerfdCreate:     {handler: sysTimerfdCreate},     // partial: CLOCK_REALTIME, MONOTONIC, BOOTTIME and their ALARM forms (others EINVAL), TFD_NONBLOCK and TFD_CLOEXEC; readable and pollable while expirations wait to be read; at most 512 timerfds (ENFILE)
 	nrTimerfdSettime:    {handler: sysTimerfdSettime},    // full: relative or TFD_TIMER_ABSTIME, one-shot or periodic, at the expiry itself; TFD_TIMER_CANCEL_ON_SET is accepted and never cancels (the wall clock is never set)
 	nrTimerfdGettime:    {handler: sysTimerfdGettime},    // full
-	nrAccept4:           {handler: sysAccept4},           // full: SOCK_NONBLOCK and SOCK_CLOEXEC
+	nrAccept4:           {handler: files.SysAccept4},     // full: SOCK_NONBLOCK and SOCK_CLOEXEC
 	nrEventfd2:          {handler: sysEventfd2},          // full: EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC
 	nrEpollCreate1:      {handler: sysEpollCreate1},      // full
 	nrDup3:              {handler: sysDup3},              // partial: as dup

@@ -2,7 +2,10 @@
 
 package syscalls
 
-import "github.com/unitrace/unitrace/kernel/abi"
+import (
+	"github.com/unitrace/unitrace/kernel/abi"
+	"github.com/unitrace/unitrace/kernel/syscalls/files"
+)
 
 // The Linux/arm64 system calls the kernel answers: kernel/systab lists them by name, with
 // the numbers of package sysnames, which come from the Go toolchain.
@@ -292,21 +295,21 @@ var sysTable = [...]sysCall{
 	nrShmctl:            {handler: sysShmctl},            // partial: IPC_STAT, IPC_SET, IPC_RMID (the segment goes with its last mapping), IPC_INFO and SHM_INFO (this kernel's limits), SHM_STAT, SHM_STAT_ANY, SHM_LOCK and SHM_UNLOCK (a mark: every page is resident); shm_nattch counts the mappings as Linux counts vmas
 	nrShmat:             {handler: sysShmat},             // partial: SHM_RDONLY, SHM_EXEC, SHM_RND, SHM_REMAP, with Linux's checks; a segment's pages survive munmap, mprotect PROT_NONE and MADV_DONTNEED of a mapping; mprotect may widen a SHM_RDONLY mapping (Linux EACCES); mremap only shrinks one (else EINVAL)
 	nrShmdt:             {handler: sysShmdt},             // full: every piece of the segment mapped from addr, as Linux
-	nrSocket:            {handler: sysSocket},            // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; protocol 0, IPPROTO_TCP or IPPROTO_UDP (others EPROTONOSUPPORT); AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT; AF_NETLINK with SOCK_RAW or SOCK_DGRAM and NETLINK_ROUTE, served in the guest (RTM_GETLINK and RTM_GETADDR of the one interface, lo; other requests EOPNOTSUPP; other protocols EPROTONOSUPPORT; no MSG_PEEK)
-	nrSocketpair:        {handler: sysSocketpair},        // partial: AF_UNIX SOCK_STREAM and SOCK_DGRAM, served in the guest: 64 KiB each way, at most 32 messages queued each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux
-	nrBind:              {handler: sysBind},              // full: the host's loopback address whatever address is asked (the port is kept), or where the launcher's -listen maps the port
-	nrListen:            {handler: sysListen},            // full: a socket never bound binds the host's loopback address and an ephemeral port first (Linux binds every interface)
-	nrAccept:            {handler: sysAccept},            // full
-	nrConnect:           {handler: sysConnect},           // full: blocking, or EINPROGRESS then SO_ERROR; a UDP socket never bound binds loopback first, or for another host the address the host's route sends from, taking datagrams only from the peers it sent to (Linux binds every interface)
-	nrGetsockname:       {handler: sysGetsockname},       // full
-	nrGetpeername:       {handler: sysGetpeername},       // full
-	nrSendto:            {handler: sysSendto},            // partial: MSG_OOB, MSG_DONTROUTE, MSG_DONTWAIT, MSG_EOR, MSG_NOSIGNAL, MSG_MORE; others EOPNOTSUPP; at most 60 KiB a call; a UDP socket never bound binds as for connect
-	nrRecvfrom:          {handler: sysRecvfrom},          // partial: MSG_OOB, MSG_PEEK, MSG_DONTWAIT, MSG_TRUNC; MSG_WAITALL returns what is there; at most 60 KiB a call
-	nrSetsockopt:        {handler: sysSetsockopt},        // partial: SO_REUSEADDR, SO_REUSEPORT, SO_KEEPALIVE, SO_BROADCAST, SO_LINGER, SO_RCVBUF, SO_SNDBUF, SO_OOBINLINE, TCP_NODELAY, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT, IPV6_V6ONLY, IP_TOS, IP_TTL, IPV6_UNICAST_HOPS; others ENOPROTOOPT
-	nrGetsockopt:        {handler: sysGetsockopt},        // partial: the options setsockopt takes, and SO_ERROR, SO_TYPE, SO_ACCEPTCONN, SO_DOMAIN, SO_PROTOCOL; others ENOPROTOOPT
-	nrShutdown:          {handler: sysShutdown},          // full
-	nrSendmsg:           {handler: sysSendmsg},           // partial: as sendto; on socket pairs SCM_RIGHTS (at most 16 descriptors a message, ETOOMANYREFS; eventfds, epoll instances and trace ports EOPNOTSUPP) and SCM_CREDENTIALS; other sockets' ancillary data EOPNOTSUPP
-	nrRecvmsg:           {handler: sysRecvmsg},           // partial: as recvfrom; on socket pairs the credentials (SO_PASSCRED) and passed descriptors (MSG_CMSG_CLOEXEC, MSG_CTRUNC), other sockets none (msg_controllen 0)
+	nrSocket:            {handler: files.SysSocket},      // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; protocol 0, IPPROTO_TCP or IPPROTO_UDP (others EPROTONOSUPPORT); AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT; AF_NETLINK with SOCK_RAW or SOCK_DGRAM and NETLINK_ROUTE, served in the guest (RTM_GETLINK and RTM_GETADDR of the one interface, lo; other requests EOPNOTSUPP; other protocols EPROTONOSUPPORT; no MSG_PEEK)
+	nrSocketpair:        {handler: files.SysSocketpair},  // partial: AF_UNIX SOCK_STREAM and SOCK_DGRAM, served in the guest: 64 KiB each way, at most 32 messages queued each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux
+	nrBind:              {handler: files.SysBind},        // full: the host's loopback address whatever address is asked (the port is kept), or where the launcher's -listen maps the port
+	nrListen:            {handler: files.SysListen},      // full: a socket never bound binds the host's loopback address and an ephemeral port first (Linux binds every interface)
+	nrAccept:            {handler: files.SysAccept},      // full
+	nrConnect:           {handler: files.SysConnect},     // full: blocking, or EINPROGRESS then SO_ERROR; a UDP socket never bound binds loopback first, or for another host the address the host's route sends from, taking datagrams only from the peers it sent to (Linux binds every interface)
+	nrGetsockname:       {handler: files.SysGetsockname}, // full
+	nrGetpeername:       {handler: files.SysGetpeername}, // full
+	nrSendto:            {handler: files.SysSendto},      // partial: MSG_OOB, MSG_DONTROUTE, MSG_DONTWAIT, MSG_EOR, MSG_NOSIGNAL, MSG_MORE; others EOPNOTSUPP; at most 60 KiB a call; a UDP socket never bound binds as for connect
+	nrRecvfrom:          {handler: files.SysRecvfrom},    // partial: MSG_OOB, MSG_PEEK, MSG_DONTWAIT, MSG_TRUNC; MSG_WAITALL returns what is there; at most 60 KiB a call
+	nrSetsockopt:        {handler: files.SysSetsockopt},  // partial: SO_REUSEADDR, SO_REUSEPORT, SO_KEEPALIVE, SO_BROADCAST, SO_LINGER, SO_RCVBUF, SO_SNDBUF, SO_OOBINLINE, TCP_NODELAY, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT, IPV6_V6ONLY, IP_TOS, IP_TTL, IPV6_UNICAST_HOPS; others ENOPROTOOPT
+	nrGetsockopt:        {handler: files.SysGetsockopt},  // partial: the options setsockopt takes, and SO_ERROR, SO_TYPE, SO_ACCEPTCONN, SO_DOMAIN, SO_PROTOCOL; others ENOPROTOOPT
+	nrShutdown:          {handler: files.SysShutdown},    // full
+	nrSendmsg:           {handler: files.SysSendmsg},     // partial: as sendto; on socket pairs SCM_RIGHTS (at most 16 descriptors a message, ETOOMANYREFS; eventfds, epoll instances and trace ports EOPNOTSUPP) and SCM_CREDENTIALS; other sockets' ancillary data EOPNOTSUPP
+	nrRecvmsg:           {handler: files.SysRecvmsg},     // partial: as recvfrom; on socket pairs the credentials (SO_PASSCRED) and passed descriptors (MSG_CMSG_CLOEXEC, MSG_CTRUNC), other sockets none (msg_controllen 0)
 	nrBrk:               {handler: sysBrk},               // partial: no heap break: returns 0 (the Go runtime never uses brk)
 	nrMunmap:            {handler: sysMunmap},            // full
 	nrMremap:            {handler: sysMremap},            // partial: private anonymous mappings: grows in place when the pages after are free, else moves with MREMAP_MAYMOVE (the frames move, contents kept); MREMAP_FIXED and MREMAP_DONTUNMAP; old_len 0 (needs a shared mapping) EINVAL
@@ -317,7 +320,7 @@ var sysTable = [...]sysCall{
 	nrMsync:             {handler: sysMsync},             // full: checks flags, alignment and that the range is mapped (ENOMEM); nothing to write back: all mappings are anonymous
 	nrMincore:           {handler: sysMincore},           // full: a page is resident once touched; the program's image always
 	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE, COLD, PAGEOUT, the fork ones succeed and do nothing (POPULATE_* fault the pages in, REMOVE is EINVAL: no shared file memory; DONTNEED on a System V segment drops the pages, which read the segment again); others EINVAL; a range with unmapped pages ENOMEM, as Linux
-	nrAccept4:           {handler: sysAccept4},           // full: SOCK_NONBLOCK and SOCK_CLOEXEC
+	nrAccept4:           {handler: files.SysAccept4},     // full: SOCK_NONBLOCK and SOCK_CLOEXEC
 	nrWait4:             {handler: sysWait4},             // partial: no children: ECHILD (once the options are checked)
 	nrPrlimit64:         {handler: sysPrlimit64},         // partial: the process or its threads (else ESRCH); Linux's defaults, RLIMIT_NOFILE the descriptor table's 1024 for both limits, RLIMIT_NPROC and RLIMIT_SIGPENDING the thread slots; root may raise a hard limit, RLIMIT_NOFILE's not past 1024 (EPERM); RLIMIT_AS enforced by mmap and mremap (ENOMEM), the others kept and reported: the kernel's fixed tables bound descriptors, threads and memory
 	nrSetns:             {handler: sysSetns},             // partial: on a namespace's file from /proc/<pid>/ns: the process's own namespaces, the only ones there are, so joining changes nothing; the user namespace and (the threads sharing CLONE_FS) the mount namespace EINVAL, as Linux; pidfds EINVAL

@@ -27,7 +27,15 @@ func KernelSource(arch Arch) ([]byte, error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// Code %s.\n\n", generatedBy)
 	fmt.Fprintf(&b, "package syscalls\n\n")
-	fmt.Fprintf(&b, "import \"github.com/unitrace/unitrace/kernel/abi\"\n\n")
+	imports := []string{"github.com/unitrace/unitrace/kernel/abi"}
+	if slices.ContainsFunc(rows, func(r Row) bool { return strings.HasPrefix(r.Handler, "files.") }) {
+		imports = append(imports, "github.com/unitrace/unitrace/kernel/syscalls/files")
+	}
+	fmt.Fprintf(&b, "import (\n")
+	for _, p := range imports {
+		fmt.Fprintf(&b, "\t%q\n", p)
+	}
+	fmt.Fprintf(&b, ")\n\n")
 	fmt.Fprintf(&b, "// The %s system calls the kernel answers: kernel/systab lists them by name, with\n", arch.Linux)
 	fmt.Fprintf(&b, "// the numbers of package sysnames, which come from the Go toolchain.\n\n")
 	fmt.Fprintf(&b, "// %s system-call numbers.\n", arch.Linux)

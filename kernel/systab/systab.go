@@ -43,7 +43,8 @@ type Call struct {
 	// Name is Linux's name for the call (as package sysnames spells it).
 	Name string
 	// Handler names the kernel function that serves the call, of type syscallHandler
-	// (kernel/syscalls/syscall.go); empty for a call that Fails.
+	// (kernel/syscalls/syscall.go): one of package kernel/syscalls, or of kernel/syscalls/files
+	// as files.Name; empty for a call that Fails.
 	Handler string
 	// Level says how far the call is supported.
 	Level Level

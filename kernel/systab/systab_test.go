@@ -85,8 +85,11 @@ func readKernelTable(t *testing.T, arch Arch) map[uint64]kernelRow {
 			switch v := field.Value.(type) {
 			case *ast.Ident:
 				val = v.Name
-			case *ast.SelectorExpr: // abi.ENOSYS
+			case *ast.SelectorExpr: // abi.ENOSYS, files.SysRead
 				val = v.Sel.Name
+				if pkg, ok := v.X.(*ast.Ident); ok && pkg.Name != "abi" {
+					val = pkg.Name + "." + val
+				}
 			}
 			switch field.Key.(*ast.Ident).Name {
 			case "handler":

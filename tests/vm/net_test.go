@@ -128,7 +128,7 @@ func testNetLoad(t *testing.T, a guestArch) {
 		if s.has("main.handler.func1") {
 			handler++
 		}
-		if len(s.threadPart()) > 0 && s.hasPrefix("github.com/unitrace/unitrace/kernel/syscalls.sock") &&
+		if len(s.threadPart()) > 0 && s.hasPrefix("github.com/unitrace/unitrace/kernel/syscalls/files.sock") &&
 			(s.has("internal/poll.(*FD).Read") || s.has("internal/poll.(*FD).Write")) {
 			kernelUnderSocket++
 		}

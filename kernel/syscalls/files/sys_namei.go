@@ -1,4 +1,4 @@
-package syscalls
+package files
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
@@ -13,11 +13,11 @@ import (
 // and runs package vfs's operation of the same name, which checks in Linux's order. The calls
 // only amd64 has (open, mkdir, rename, ...) are these with AT_FDCWD (syscall_handlers_amd64.go).
 
-// sysOpenatImpl opens a file (openat): the lowest free descriptor, or EMFILE once the path is
+// SysOpenatImpl opens a file (openat): the lowest free descriptor, or EMFILE once the path is
 // copied and before it is looked at, as Linux takes the descriptor. Of the special files, the
 // character devices the kernel serves open, and FIFOs (openFIFO); other devices and sockets have
 // nothing behind them here (ENXIO). done is false while the thread waits for a FIFO's other end.
-func sysOpenatImpl(f *machine.Frame, dirfd int32, pathAddr uintptr, flags int, mode uint32) (uint64, bool) {
+func SysOpenatImpl(f *machine.Frame, dirfd int32, pathAddr uintptr, flags int, mode uint32) (uint64, bool) {
 	ret, fifo := openPath(dirfd, pathAddr, flags, mode)
 	if fifo == (vfs.Node{}) {
 		return ret, true
@@ -101,17 +101,17 @@ func openable(n vfs.Node, flags int) int {
 	return 0
 }
 
-func sysMkdiratImpl(dirfd int32, pathAddr uintptr, mode uint32) uint64 {
-	at, path, errno := pathArg(0, dirfd, pathAddr, false)
+func SysMkdiratImpl(dirfd int32, pathAddr uintptr, mode uint32) uint64 {
+	at, path, errno := PathArg(0, dirfd, pathAddr, false)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
 	return abi.ErrnoOr(core.RootNS.Mkdir(&core.FSPages, at, path, mode&^core.Umask, core.FSNow()), 0)
 }
 
-// sysMknodatImpl makes a file, device node, FIFO or socket; dev is the 32-bit device number the
+// SysMknodatImpl makes a file, device node, FIFO or socket; dev is the 32-bit device number the
 // call takes (the Mkdev encoding, as stat reports it).
-func sysMknodatImpl(dirfd int32, pathAddr uintptr, mode uint32, dev uint32) uint64 {
+func SysMknodatImpl(dirfd int32, pathAddr uintptr, mode uint32, dev uint32) uint64 {
 	// The type before the path, as Linux's may_mknod: a directory EPERM, no known type EINVAL.
 	switch mode & fs.S_IFMT {
 	case 0, fs.S_IFREG, fs.S_IFCHR, fs.S_IFBLK, fs.S_IFIFO, fs.S_IFSOCK:
@@ -120,7 +120,7 @@ func sysMknodatImpl(dirfd int32, pathAddr uintptr, mode uint32, dev uint32) uint
 	default:
 		return abi.Neg(abi.EINVAL)
 	}
-	at, path, errno := pathArg(0, dirfd, pathAddr, false)
+	at, path, errno := PathArg(0, dirfd, pathAddr, false)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
@@ -128,43 +128,43 @@ func sysMknodatImpl(dirfd int32, pathAddr uintptr, mode uint32, dev uint32) uint
 	return abi.ErrnoOr(core.RootNS.Mknod(&core.FSPages, at, path, mode, uint64(dev), core.FSNow()), 0)
 }
 
-func sysUnlinkatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
+func SysUnlinkatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
 	if flags&^fs.AT_REMOVEDIR != 0 { // before the path, as Linux
 		return abi.Neg(abi.EINVAL)
 	}
-	at, path, errno := pathArg(0, dirfd, pathAddr, false)
+	at, path, errno := PathArg(0, dirfd, pathAddr, false)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
 	return abi.ErrnoOr(core.RootNS.Unlink(&core.FSPages, at, path, flags, core.FSNow()), 0)
 }
 
-func sysRenameat2Impl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uintptr, flags uint32) uint64 {
+func SysRenameat2Impl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uintptr, flags uint32) uint64 {
 	// The flags before the paths, as Linux.
 	if flags&^(fs.RENAME_NOREPLACE|fs.RENAME_EXCHANGE|fs.RENAME_WHITEOUT) != 0 ||
 		flags&fs.RENAME_EXCHANGE != 0 && flags&(fs.RENAME_NOREPLACE|fs.RENAME_WHITEOUT) != 0 {
 		return abi.Neg(abi.EINVAL)
 	}
-	oldAt, oldpath, errno := pathArg(0, olddirfd, oldAddr, false)
+	oldAt, oldpath, errno := PathArg(0, olddirfd, oldAddr, false)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	newAt, newpath, errno := pathArg(1, newdirfd, newAddr, false)
+	newAt, newpath, errno := PathArg(1, newdirfd, newAddr, false)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
 	return abi.ErrnoOr(core.RootNS.Rename(&core.FSPages, oldAt, oldpath, newAt, newpath, flags, core.FSNow()), 0)
 }
 
-func sysLinkatImpl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uintptr, flags int) uint64 {
+func SysLinkatImpl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uintptr, flags int) uint64 {
 	if flags&^(fs.AT_SYMLINK_FOLLOW|fs.AT_EMPTY_PATH) != 0 { // before the paths, as Linux
 		return abi.Neg(abi.EINVAL)
 	}
-	oldAt, oldpath, errno := pathArg(0, olddirfd, oldAddr, flags&fs.AT_EMPTY_PATH != 0)
+	oldAt, oldpath, errno := PathArg(0, olddirfd, oldAddr, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	newAt, newpath, errno := pathArg(1, newdirfd, newAddr, false)
+	newAt, newpath, errno := PathArg(1, newdirfd, newAddr, false)
 	if errno != 0 {
 		// Linux copies both names, then looks the old one up before the new one's error
 		// (its copy, or its directory) counts.
@@ -180,8 +180,8 @@ func sysLinkatImpl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uint
 	return abi.ErrnoOr(core.RootNS.Link(&core.FSPages, oldAt, oldpath, newAt, newpath, flags, core.FSNow()), 0)
 }
 
-// sysSymlinkatImpl makes a symbolic link at path to target, which is copied as a path is.
-func sysSymlinkatImpl(targetAddr uintptr, dirfd int32, pathAddr uintptr) uint64 {
+// SysSymlinkatImpl makes a symbolic link at path to target, which is copied as a path is.
+func SysSymlinkatImpl(targetAddr uintptr, dirfd int32, pathAddr uintptr) uint64 {
 	target, errno := userPath(1, targetAddr)
 	if errno == 0 && len(target) == 0 {
 		errno = abi.ENOENT // an empty target, before the link's directory and path, as Linux
@@ -189,20 +189,20 @@ func sysSymlinkatImpl(targetAddr uintptr, dirfd int32, pathAddr uintptr) uint64 
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
-	at, path, errno := pathArg(0, dirfd, pathAddr, false)
+	at, path, errno := PathArg(0, dirfd, pathAddr, false)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
 	return abi.ErrnoOr(core.RootNS.Symlink(&core.FSPages, target, at, path, core.FSNow()), 0)
 }
 
-// sysReadlinkatImpl copies a symbolic link's target, cut to bufsiz, to buf. An empty path names
+// SysReadlinkatImpl copies a symbolic link's target, cut to bufsiz, to buf. An empty path names
 // dirfd itself (a link opened with O_PATH|O_NOFOLLOW), as Linux allows.
-func sysReadlinkatImpl(dirfd int32, pathAddr, buf uintptr, bufsiz int) uint64 {
+func SysReadlinkatImpl(dirfd int32, pathAddr, buf uintptr, bufsiz int) uint64 {
 	if bufsiz <= 0 {
 		return abi.Neg(abi.EINVAL)
 	}
-	at, path, errno := pathArg(0, dirfd, pathAddr, true)
+	at, path, errno := PathArg(0, dirfd, pathAddr, true)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
@@ -229,7 +229,7 @@ func statAt(dirfd int32, pathAddr uintptr, flags int) (fs.Stat, int) {
 	if flags&^statFlags != 0 {
 		return fs.Stat{}, abi.EINVAL
 	}
-	at, path, errno := pathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
+	at, path, errno := PathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
 	if errno == abi.ENOTDIR && len(path) == 0 {
 		return descStat(int(dirfd))
 	}
@@ -243,7 +243,7 @@ func statAt(dirfd int32, pathAddr uintptr, flags int) (fs.Stat, int) {
 	return st, errno
 }
 
-func sysNewfstatatImpl(dirfd int32, pathAddr, buf uintptr, flags int) uint64 {
+func SysNewfstatatImpl(dirfd int32, pathAddr, buf uintptr, flags int) uint64 {
 	st, errno := statAt(dirfd, pathAddr, flags)
 	if errno == 0 {
 		errno = putStat(buf, &st)
@@ -258,8 +258,8 @@ const (
 	atStatxSyncTypes = 0x6000
 )
 
-// sysStatxImpl fills struct statx with everything memfs knows, whatever mask asks.
-func sysStatxImpl(dirfd int32, pathAddr uintptr, flags int, mask uint32, buf uintptr) uint64 {
+// SysStatxImpl fills struct statx with everything memfs knows, whatever mask asks.
+func SysStatxImpl(dirfd int32, pathAddr uintptr, flags int, mask uint32, buf uintptr) uint64 {
 	if mask&statxReserved != 0 || flags&atStatxSyncTypes == atStatxSyncTypes {
 		return abi.Neg(abi.EINVAL)
 	}
@@ -270,32 +270,32 @@ func sysStatxImpl(dirfd int32, pathAddr uintptr, flags int, mask uint32, buf uin
 	return abi.ErrnoOr(errno, 0)
 }
 
-func sysFaccessatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
+func SysFaccessatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
 	// The mode and the flags before the path, as Linux.
 	if mode&^(fs.R_OK|fs.W_OK|fs.X_OK) != 0 || flags&^(fs.AT_EACCESS|fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
 		return abi.Neg(abi.EINVAL)
 	}
-	at, path, errno := pathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
+	at, path, errno := PathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
 	return abi.ErrnoOr(core.RootNS.Access(at, path, mode, flags), 0)
 }
 
-func sysFchmodatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
+func SysFchmodatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
 	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 { // before the path, as Linux
 		return abi.Neg(abi.EINVAL)
 	}
-	at, path, errno := pathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
+	at, path, errno := PathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
 	return abi.ErrnoOr(core.RootNS.Chmod(at, path, mode, flags, core.FSNow()), 0)
 }
 
-// sysFchownatImpl: as fchown, a change of owner is accepted and changes nothing, once the file
+// SysFchownatImpl: as fchown, a change of owner is accepted and changes nothing, once the file
 // is found.
-func sysFchownatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
+func SysFchownatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
 	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
 		return abi.Neg(abi.EINVAL)
 	}
@@ -303,20 +303,20 @@ func sysFchownatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
 	return abi.ErrnoOr(errno, 0)
 }
 
-func sysTruncateImpl(pathAddr uintptr, size int64) uint64 {
+func SysTruncateImpl(pathAddr uintptr, size int64) uint64 {
 	if size < 0 { // before the path, as Linux's do_sys_truncate
 		return abi.Neg(abi.EINVAL)
 	}
-	at, path, errno := pathArg(0, atFDCWD, pathAddr, false)
+	at, path, errno := PathArg(0, AtFDCWD, pathAddr, false)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
 	return abi.ErrnoOr(core.RootNS.Truncate(&core.FSPages, at, path, size, core.FSNow()), 0)
 }
 
-// sysUtimensatImpl sets a file's access and modification times from the two timespecs at times
+// SysUtimensatImpl sets a file's access and modification times from the two timespecs at times
 // (none: both now). A NULL path names dirfd's own file (futimens), as Linux allows.
-func sysUtimensatImpl(dirfd int32, pathAddr, times uintptr, flags int) uint64 {
+func SysUtimensatImpl(dirfd int32, pathAddr, times uintptr, flags int) uint64 {
 	atime := fs.Timespec{Nsec: fs.UTIME_NOW}
 	mtime := atime
 	if times != 0 {
@@ -336,9 +336,9 @@ func sysUtimensatImpl(dirfd int32, pathAddr, times uintptr, flags int) uint64 {
 	return setTimes(dirfd, pathAddr, atime, mtime, flags)
 }
 
-// sysFutimesatImpl is utimes and futimesat: two timevals at times (none: both now), each
+// SysFutimesatImpl is utimes and futimesat: two timevals at times (none: both now), each
 // tv_usec in [0, 1000000) (else EINVAL), as Linux's do_futimesat.
-func sysFutimesatImpl(dirfd int32, pathAddr, times uintptr) uint64 {
+func SysFutimesatImpl(dirfd int32, pathAddr, times uintptr) uint64 {
 	atime := fs.Timespec{Nsec: fs.UTIME_NOW}
 	mtime := atime
 	if times != 0 {
@@ -356,9 +356,9 @@ func sysFutimesatImpl(dirfd int32, pathAddr, times uintptr) uint64 {
 	return setTimes(dirfd, pathAddr, atime, mtime, 0)
 }
 
-// sysUtimeImpl is utime: a struct utimbuf (access and modification seconds) at times, or none
+// SysUtimeImpl is utime: a struct utimbuf (access and modification seconds) at times, or none
 // for now.
-func sysUtimeImpl(pathAddr, times uintptr) uint64 {
+func SysUtimeImpl(pathAddr, times uintptr) uint64 {
 	atime := fs.Timespec{Nsec: fs.UTIME_NOW}
 	mtime := atime
 	if times != 0 {
@@ -369,12 +369,12 @@ func sysUtimeImpl(pathAddr, times uintptr) uint64 {
 		atime = fs.Timespec{Sec: int64(core.LE64(b[0:]))}
 		mtime = fs.Timespec{Sec: int64(core.LE64(b[8:]))}
 	}
-	return setTimes(atFDCWD, pathAddr, atime, mtime, 0)
+	return setTimes(AtFDCWD, pathAddr, atime, mtime, 0)
 }
 
 // setTimes is the common end of utimensat, futimesat, utimes and utime.
 func setTimes(dirfd int32, pathAddr uintptr, atime, mtime fs.Timespec, flags int) uint64 {
-	if pathAddr == 0 && dirfd != atFDCWD {
+	if pathAddr == 0 && dirfd != AtFDCWD {
 		if flags != 0 {
 			return abi.Neg(abi.EINVAL)
 		}
@@ -385,15 +385,15 @@ func setTimes(dirfd int32, pathAddr uintptr, atime, mtime fs.Timespec, flags int
 		at := vfs.At{Root: core.RootNS.Root(), Dir: f.Node}
 		return abi.ErrnoOr(core.RootNS.Utimens(at, nil, atime, mtime, fs.AT_EMPTY_PATH, core.FSNow()), 0)
 	}
-	at, path, errno := pathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
+	at, path, errno := PathArg(0, dirfd, pathAddr, flags&fs.AT_EMPTY_PATH != 0)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
 	return abi.ErrnoOr(core.RootNS.Utimens(at, path, atime, mtime, flags, core.FSNow()), 0)
 }
 
-func sysStatfsImpl(pathAddr, buf uintptr) uint64 {
-	at, path, errno := pathArg(0, atFDCWD, pathAddr, false)
+func SysStatfsImpl(pathAddr, buf uintptr) uint64 {
+	at, path, errno := PathArg(0, AtFDCWD, pathAddr, false)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
@@ -404,17 +404,17 @@ func sysStatfsImpl(pathAddr, buf uintptr) uint64 {
 	return abi.ErrnoOr(putStatfs(buf, n), 0)
 }
 
-func sysChdirImpl(pathAddr uintptr) uint64 {
-	at, path, errno := pathArg(0, atFDCWD, pathAddr, false)
+func SysChdirImpl(pathAddr uintptr) uint64 {
+	at, path, errno := PathArg(0, AtFDCWD, pathAddr, false)
 	if errno != 0 {
 		return abi.Neg(errno)
 	}
 	return abi.ErrnoOr(SetCwd(core.RootNS.Chdir(at, path)), 0)
 }
 
-// sysGetcwdImpl copies the working directory's path and its NUL to buf: ERANGE if size has no
+// SysGetcwdImpl copies the working directory's path and its NUL to buf: ERANGE if size has no
 // room for both, ENOENT if the directory was removed. It returns the length with the NUL.
-func sysGetcwdImpl(buf, size uintptr) uint64 {
+func SysGetcwdImpl(buf, size uintptr) uint64 {
 	path := PathBufs[0][:]
 	n, errno := core.RootNS.Path(core.RootNS.Root(), core.Cwd, path[:len(path)-1])
 	if errno != 0 {
@@ -432,7 +432,7 @@ func sysGetcwdImpl(buf, size uintptr) uint64 {
 	return uint64(n) + 1
 }
 
-func sysUmaskImpl(mask uint32) uint64 {
+func SysUmaskImpl(mask uint32) uint64 {
 	old := core.Umask
 	core.Umask = mask & 0o777
 	return uint64(old)

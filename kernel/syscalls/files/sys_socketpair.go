@@ -1,4 +1,4 @@
-package syscalls
+package files
 
 import (
 	"encoding/binary"
@@ -24,7 +24,7 @@ const (
 	shutRDWR     = 2
 )
 
-func sysSocketpair(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func SysSocketpair(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	domain, typ, proto, sv := int(a[0]), int(a[1]), int(a[2]), uintptr(a[3])
 	// Linux's order: the flags; the family's and the type's range (__sock_create); the
 	// family's own checks of type and protocol, as creating each socket makes them; then the
@@ -98,7 +98,7 @@ func inetCreateCheck(domain, base, proto int) int {
 func isPair(n int) bool { return core.FDs.Kind(n) == fd.KindPair }
 
 // pairSimple answers the one-request socket calls for a pair's end n.
-func pairSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
+func pairSimple(n int, op sockwire.Op, args [3]int64, c SockCall) uint64 {
 	switch op {
 	case sockwire.OpShutdown:
 		if errno := core.FDs.PairShutdown(n, int(args[0])); errno != 0 {
@@ -113,12 +113,12 @@ func pairSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 		return 0
 	case sockwire.OpSockName, sockwire.OpPeerName:
 		unnamed := [2]byte{abi.AF_UNIX, 0} // sa_family_t AF_UNIX, no path
-		if !core.PutSockaddr(c.out.Addr, c.out.AddrLen, unnamed[:]) {
+		if !core.PutSockaddr(c.Out.Addr, c.Out.AddrLen, unnamed[:]) {
 			return abi.Neg(abi.EFAULT)
 		}
 		return 0
 	case sockwire.OpGetSockOpt:
-		return pairGetsockopt(n, args[0], args[1], c.out.Buf, c.out.OptLen)
+		return pairGetsockopt(n, args[0], args[1], c.Out.Buf, c.Out.OptLen)
 	case sockwire.OpSetSockOpt:
 		if args[0] != abi.SOL_SOCKET {
 			return abi.Neg(abi.EOPNOTSUPP)
@@ -170,7 +170,7 @@ func pairGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 // recvmsg's control buffer; msg: recvmsg's msghdr) or on a datagram pair. An address to send to
 // is EISCONN (the pair is connected); of the flags MSG_NOSIGNAL, MSG_DONTWAIT, and for a receive
 // MSG_CMSG_CLOEXEC and MSG_TRUNC; others EOPNOTSUPP.
-func pairMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, ctl, ctlLen, msg uintptr) (uint64, bool) {
+func pairMove(f *machine.Frame, n int, write bool, flags int64, c SockCall, ctl, ctlLen, msg uintptr) (uint64, bool) {
 	if core.FDs.IsNetlink(n) {
 		return netlinkMove(f, n, write, flags, c, msg)
 	}
@@ -188,21 +188,21 @@ func pairMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, ctl,
 		return pairSend(f, n, c.srcVec, c.src, c.srcLen, flags, ctl, ctlLen)
 	}
 	if !write && (msg != 0 || flags&(abi.MSG_DONTWAIT|abi.MSG_TRUNC) != 0 || pairMessages(n, false)) {
-		if c.out.Addr != 0 && !core.WriteUser32(c.out.AddrLen, 0) { // no sender address
+		if c.Out.Addr != 0 && !core.WriteUser32(c.Out.AddrLen, 0) { // no sender address
 			return abi.Neg(abi.EFAULT), true
 		}
-		return pairRecv(f, n, c.out.Vec, c.out.Buf, c.out.Count, flags, ctl, ctlLen, msg)
+		return pairRecv(f, n, c.Out.Vec, c.Out.Buf, c.Out.Count, flags, ctl, ctlLen, msg)
 	}
 	buf, count, vec := c.src, c.srcLen, c.srcVec
 	if !write {
-		buf, count, vec = c.out.Buf, c.out.Count, c.out.Vec
-		if c.out.Addr != 0 && !core.WriteUser32(c.out.AddrLen, 0) { // no sender address
+		buf, count, vec = c.Out.Buf, c.Out.Count, c.Out.Vec
+		if c.Out.Addr != 0 && !core.WriteUser32(c.Out.AddrLen, 0) { // no sender address
 			return abi.Neg(abi.EFAULT), true
 		}
-		if c.out.MsgFlags != 0 && !core.WriteUser32(c.out.MsgFlags, 0) {
+		if c.Out.MsgFlags != 0 && !core.WriteUser32(c.Out.MsgFlags, 0) {
 			return abi.Neg(abi.EFAULT), true
 		}
 	}
 	core.Cur().NoSigpipe = write && flags&abi.MSG_NOSIGNAL != 0
-	return pipeCall(f, n, write, vec, buf, count)
+	return PipeCall(f, n, write, vec, buf, count)
 }

@@ -1,4 +1,4 @@
-package syscalls
+package files
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
@@ -58,7 +58,7 @@ func CompleteFIFOWait(f *machine.Frame, slot int32) {
 // abandonFIFOOpen closes the descriptor of an open a signal interrupted.
 func abandonFIFOOpen(slot int32) {
 	if _, ok := core.FDs.FIFOPartnerOpens(int(core.Threads[slot].WaitFD)); ok {
-		closeFD(int(core.Threads[slot].WaitFD))
+		CloseFD(int(core.Threads[slot].WaitFD))
 	}
 }
 

@@ -1,4 +1,4 @@
-package syscalls
+package files
 
 import (
 	"math"
@@ -193,9 +193,9 @@ func sysWriteFile(n int, buf, count uintptr) uint64 {
 	return uint64(got)
 }
 
-// sysPreadImpl and sysPwriteImpl are pread64 and pwrite64: at off, leaving the position. A
+// SysPreadImpl and sysPwriteImpl are pread64 and pwrite64: at off, leaving the position. A
 // descriptor that is not a file cannot seek (ESPIPE), as Linux's console and eventfds.
-func sysPreadImpl(n int, buf, count uintptr, off int64) uint64 {
+func SysPreadImpl(n int, buf, count uintptr, off int64) uint64 {
 	if off < 0 { // before the descriptor, as Linux
 		return abi.Neg(abi.EINVAL)
 	}
@@ -207,7 +207,7 @@ func sysPreadImpl(n int, buf, count uintptr, off int64) uint64 {
 	return abi.ErrnoOr(errno, uint64(got))
 }
 
-func sysPwriteImpl(n int, buf, count uintptr, off int64) uint64 {
+func SysPwriteImpl(n int, buf, count uintptr, off int64) uint64 {
 	if off < 0 { // before the descriptor, as Linux
 		return abi.Neg(abi.EINVAL)
 	}
@@ -219,13 +219,13 @@ func sysPwriteImpl(n int, buf, count uintptr, off int64) uint64 {
 	return abi.ErrnoOr(errno, uint64(got))
 }
 
-// vectorIO is readv, writev, preadv and pwritev: the buffers of the iovec array at iov in turn,
+// VectorIO is readv, writev, preadv and pwritev: the buffers of the iovec array at iov in turn,
 // through one read or write each, stopping at the first that moves fewer bytes than it asked.
 // pos < 0 means the file position (readv, writev), which moves; else the offset to start at.
 // An error after some bytes moved ends the call with the bytes, as Linux does. The console
 // writes every buffer and reads end of file; other descriptors that are not files are EINVAL
 // (ESPIPE with an offset).
-func vectorIO(n int, iov uintptr, cnt int, pos int64, write bool) uint64 {
+func VectorIO(n int, iov uintptr, cnt int, pos int64, write bool) uint64 {
 	// The descriptor and its access mode before the iovecs, as Linux's vfs_readv and
 	// vfs_writev.
 	console := core.FDs.Kind(n) == fd.KindConsole && pos < 0 && write // readv: console.Call
@@ -304,12 +304,12 @@ const (
 	seekHole = 4
 )
 
-// sysLseekImpl moves an open file's position: a regular file anywhere from 0 on (SEEK_DATA and
+// SysLseekImpl moves an open file's position: a regular file anywhere from 0 on (SEEK_DATA and
 // SEEK_HOLE see the file as all data, with the one hole at its end, as Linux's generic code
 // does), a directory to a getdents64 cookie (SEEK_SET and SEEK_CUR only, as tmpfs), a device
 // nowhere (0). A file of /proc, which has no end to seek from, takes SEEK_SET and SEEK_CUR only,
 // as Linux's seq files. Other descriptors cannot seek (ESPIPE).
-func sysLseekImpl(n int, off int64, whence int) uint64 {
+func SysLseekImpl(n int, off int64, whence int) uint64 {
 	// As Linux: whence is checked before the descriptor's kind; eventfds, epoll instances and
 	// timerfds "seek" without moving (noop_llseek: their position, always 0).
 	if core.FDs.Kind(n) != fd.KindNone && uint32(whence) > seekHole {
@@ -377,8 +377,8 @@ func addPos(a, b int64) int64 {
 // tell a record that does not fit (EINVAL) from one that faults (EFAULT).
 var direntProbe [280]byte
 
-// sysGetdents64Impl reads directory entries from an open directory's position on.
-func sysGetdents64Impl(n int, dirp, count uintptr) uint64 {
+// SysGetdents64Impl reads directory entries from an open directory's position on.
+func SysGetdents64Impl(n int, dirp, count uintptr) uint64 {
 	f, errno := fileOf(n, abi.ENOTDIR)
 	if errno != 0 {
 		return abi.Neg(errno)
@@ -447,7 +447,7 @@ func putStatx(buf uintptr, st *fs.Stat) int {
 	return 0
 }
 
-func sysFstatImpl(n int, buf uintptr) uint64 {
+func SysFstatImpl(n int, buf uintptr) uint64 {
 	st, errno := descStat(n)
 	if errno == 0 {
 		errno = putStat(buf, &st)
@@ -455,9 +455,9 @@ func sysFstatImpl(n int, buf uintptr) uint64 {
 	return abi.ErrnoOr(errno, 0)
 }
 
-// sysFtruncateImpl sets an open file's size: it must be a regular file open for writing (else
+// SysFtruncateImpl sets an open file's size: it must be a regular file open for writing (else
 // EINVAL, as for the other kinds of descriptor).
-func sysFtruncateImpl(n int, size int64) uint64 {
+func SysFtruncateImpl(n int, size int64) uint64 {
 	if size < 0 {
 		return abi.Neg(abi.EINVAL)
 	}
@@ -475,17 +475,17 @@ func sysFtruncateImpl(n int, size int64) uint64 {
 	return abi.ErrnoOr(core.RootNS.Ftruncate(&core.FSPages, f.Node, size, core.FSNow()), 0)
 }
 
-// sysFsyncImpl is fsync and fdatasync: files live in memory, so there is nothing to write back;
+// SysFsyncImpl is fsync and fdatasync: files live in memory, so there is nothing to write back;
 // descriptors that are not files cannot sync (EINVAL), as on Linux.
-func sysFsyncImpl(n int) uint64 {
+func SysFsyncImpl(n int) uint64 {
 	_, errno := fileOf(n, abi.EINVAL)
 	return abi.ErrnoOr(errno, 0)
 }
 
-// sysSyncFileRangeImpl is sync_file_range: nothing to write back once the arguments pass
+// SysSyncFileRangeImpl is sync_file_range: nothing to write back once the arguments pass
 // Linux's checks (flags, a negative offset or length, a range past the largest offset: EINVAL;
 // a descriptor that is no file: ESPIPE).
-func sysSyncFileRangeImpl(n int, off, nbytes int64, flags uint32) uint64 {
+func SysSyncFileRangeImpl(n int, off, nbytes int64, flags uint32) uint64 {
 	const valid = 1 | 2 | 4              // SYNC_FILE_RANGE_WAIT_BEFORE, _WRITE, _WAIT_AFTER
 	if core.FDs.Kind(n) == fd.KindNone { // the descriptor first, as Linux
 		return abi.Neg(abi.EBADF)
@@ -499,8 +499,8 @@ func sysSyncFileRangeImpl(n int, off, nbytes int64, flags uint32) uint64 {
 	return 0
 }
 
-// sysFchmodImpl changes an open file's permission bits; other descriptors are EPERM.
-func sysFchmodImpl(n int, mode uint32) uint64 {
+// SysFchmodImpl changes an open file's permission bits; other descriptors are EPERM.
+func SysFchmodImpl(n int, mode uint32) uint64 {
 	f, errno := fileOf(n, abi.EPERM)
 	if errno != 0 {
 		return abi.Neg(errno)
@@ -509,9 +509,9 @@ func sysFchmodImpl(n int, mode uint32) uint64 {
 	return abi.ErrnoOr(core.RootNS.Chmod(at, nil, mode, fs.AT_EMPTY_PATH, core.FSNow()), 0)
 }
 
-// sysFchownImpl: the program is root and files have no owner but root, so a change of owner is
+// SysFchownImpl: the program is root and files have no owner but root, so a change of owner is
 // accepted and changes nothing.
-func sysFchownImpl(n int) uint64 {
+func SysFchownImpl(n int) uint64 {
 	if core.FDs.Kind(n) == fd.KindNone {
 		return abi.Neg(abi.EBADF)
 	}
@@ -536,9 +536,9 @@ func putStatfs(buf uintptr, n vfs.Node) int {
 	return 0
 }
 
-// sysFstatfsImpl reports the file system of an open file (O_PATH too); other descriptors are
+// SysFstatfsImpl reports the file system of an open file (O_PATH too); other descriptors are
 // EINVAL.
-func sysFstatfsImpl(n int, buf uintptr) uint64 {
+func SysFstatfsImpl(n int, buf uintptr) uint64 {
 	f, ok := core.FDs.File(n)
 	if !ok {
 		if core.FDs.Kind(n) == fd.KindNone {
@@ -549,8 +549,8 @@ func sysFstatfsImpl(n int, buf uintptr) uint64 {
 	return abi.ErrnoOr(putStatfs(buf, f.Node), 0)
 }
 
-// sysFchdirImpl makes an open directory (O_PATH too) the working directory.
-func sysFchdirImpl(n int) uint64 {
+// SysFchdirImpl makes an open directory (O_PATH too) the working directory.
+func SysFchdirImpl(n int) uint64 {
 	f, ok := core.FDs.File(n)
 	if !ok {
 		if core.FDs.Kind(n) == fd.KindNone {
@@ -578,8 +578,8 @@ func SetCwd(n vfs.Node, errno int) int {
 	return 0
 }
 
-// closeFD closes descriptor n, releasing its file's node when it was the last descriptor.
-func closeFD(n int) uint64 {
+// CloseFD closes descriptor n, releasing its file's node when it was the last descriptor.
+func CloseFD(n int) uint64 {
 	rp, readsPipe := core.FDs.PipeFor(n, false)
 	wp, writesPipe := core.FDs.PipeFor(n, true)
 	sock, _, isSocket := core.FDs.Socket(n)

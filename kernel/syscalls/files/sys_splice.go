@@ -1,4 +1,4 @@
-package syscalls
+package files
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
@@ -161,22 +161,36 @@ func spliceEPIPE() spliceOutcome {
 	return spliceErr(abi.EPIPE)
 }
 
-// spliceRun runs splice, sendfile or copy_file_range (nr) with arguments a.
-func spliceRun(nr uint64, a machine.SyscallArgs) spliceOutcome {
-	switch nr {
-	case nrSplice:
+// spliceKind says which of the calls that move bytes between descriptors a thread makes.
+type spliceKind uint8
+
+const (
+	KindSplice spliceKind = iota
+	KindTee
+	KindSendfile
+	KindCopyFileRange
+)
+
+// spliceKinds are the calls the threads make, by thread slot: what a splice wait runs again.
+var spliceKinds [core.MaxThreads]spliceKind
+
+// spliceRun runs splice, tee, sendfile or copy_file_range (kind) with arguments a.
+func spliceRun(kind spliceKind, a machine.SyscallArgs) spliceOutcome {
+	switch kind {
+	case KindSplice:
 		return sysSpliceImpl(int(int32(a[0])), uintptr(a[1]), int(int32(a[2])), uintptr(a[3]), uintptr(a[4]), uint32(a[5]))
-	case nrTee:
+	case KindTee:
 		return sysTeeImpl(int(int32(a[0])), int(int32(a[1])), uintptr(a[2]), uint32(a[3]))
-	case nrSendfile:
+	case KindSendfile:
 		return sysSendfileImpl(int(int32(a[0])), int(int32(a[1])), uintptr(a[2]), uintptr(a[3]))
 	}
 	return spliceDone(sysCopyFileRangeImpl(int(int32(a[0])), uintptr(a[1]), int(int32(a[2])), uintptr(a[3]), uintptr(a[4]), uint32(a[5])))
 }
 
-// spliceCall is the system call: its result, or the thread blocks on the pipe it waits for.
-func spliceCall(f *machine.Frame, nr uint64, a machine.SyscallArgs) (uint64, bool) {
-	o := spliceRun(nr, a)
+// SpliceCall is the system call: its result, or the thread blocks on the pipe it waits for.
+func SpliceCall(f *machine.Frame, kind spliceKind, a machine.SyscallArgs) (uint64, bool) {
+	spliceKinds[core.CurSlot()] = kind
+	o := spliceRun(kind, a)
 	if o.sock != spliceNone {
 		return spliceSocket(f, o)
 	}
@@ -196,7 +210,7 @@ func CompleteSpliceWait(f *machine.Frame, slot int32) {
 	var a machine.SyscallArgs
 	machine.SysArgs(f, &a)
 	shares.BeginFiles(slot)
-	o := spliceRun(t.SysNr, a)
+	o := spliceRun(spliceKinds[slot], a)
 	if o.sock != spliceNone {
 		// A socket call starts from the system call itself: the thread makes it again, with
 		// its arguments untouched.
@@ -512,12 +526,12 @@ func sysSendfileImpl(out, in int, offAddr uintptr, count uintptr) spliceOutcome 
 // the pipe's free room or a send of its bytes, the pipe held until the call ends, or a send of
 // the file's bytes. sockSpliceEnd ends it.
 func spliceSocket(f *machine.Frame, o spliceOutcome) (uint64, bool) {
-	c := sockCall{splice: o.sock, splicePipe: -1}
+	c := SockCall{splice: o.sock, splicePipe: -1}
 	pipe := int(o.otherFD)
 	switch o.sock {
 	case spliceRecv:
 		room, _ := core.FDs.PipeRoom(pipe) // spliceRun found room
-		c.out = serial.NetCall{Buf: machine.AddrOf(room), Count: uintptr(min(len(room), o.length))}
+		c.Out = serial.NetCall{Buf: machine.AddrOf(room), Count: uintptr(min(len(room), o.length))}
 		c.splicePipe = int32(core.FDs.PipeHold(pipe, true))
 	case spliceSend:
 		data, _ := core.FDs.PipeData(pipe) // spliceRun found bytes
@@ -570,7 +584,7 @@ func sockSpliceEnd(slot int32, ret uint64) uint64 {
 
 // sendfileGather reads the bytes of a sendfile's next request into dst: the file's, from where
 // the call's bytes sent so far end. It fails if the file is gone or has fewer bytes now.
-func sendfileGather(c *sockCall, dst []byte) bool {
+func sendfileGather(c *SockCall, dst []byte) bool {
 	f, ok := core.FDs.File(int(c.spliceFD))
 	if !ok {
 		return false

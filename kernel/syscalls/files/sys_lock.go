@@ -1,4 +1,4 @@
-package syscalls
+package files
 
 import (
 	"encoding/binary"
@@ -130,8 +130,8 @@ func sysFcntlLockImpl(f *machine.Frame, n, cmd int, arg uintptr) (uint64, bool) 
 	return setLock(f, l, cmd == fSetlkw || cmd == fOFDSetlkw)
 }
 
-// sysFlockImpl is flock(n, op).
-func sysFlockImpl(f *machine.Frame, n int, op int) (uint64, bool) {
+// SysFlockImpl is flock(n, op).
+func SysFlockImpl(f *machine.Frame, n int, op int) (uint64, bool) {
 	// As Linux: LOCK_MAND (32) is ignored with success, and the operation is checked before
 	// the descriptor.
 	if op&lockMand != 0 {

@@ -1,4 +1,4 @@
-package syscalls
+package files
 
 import (
 	"encoding/binary"
@@ -92,7 +92,7 @@ func readSockaddrNL(addr, addrLen uintptr) (port, groups uint32, errno int) {
 // netlinkSimple answers the one-request socket calls for netlink socket n, as Linux's
 // netlink_bind, netlink_connect, netlink_getname and netlink_[gs]etsockopt do; listen, accept
 // and shutdown are EOPNOTSUPP (sock_no_*).
-func netlinkSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
+func netlinkSimple(n int, op sockwire.Op, args [3]int64, c SockCall) uint64 {
 	switch op {
 	case sockwire.OpBind:
 		port, groups, errno := readSockaddrNL(c.addr, c.addrLen)
@@ -121,12 +121,12 @@ func netlinkSimple(n int, op sockwire.Op, args [3]int64, c sockCall) uint64 {
 		} else {
 			sa = sockaddrNL(0, 0) // the peer is the kernel
 		}
-		if !core.PutSockaddr(c.out.Addr, c.out.AddrLen, sa[:]) {
+		if !core.PutSockaddr(c.Out.Addr, c.Out.AddrLen, sa[:]) {
 			return abi.Neg(abi.EFAULT)
 		}
 		return 0
 	case sockwire.OpGetSockOpt:
-		return netlinkGetsockopt(n, args[0], args[1], c.out.Buf, c.out.OptLen)
+		return netlinkGetsockopt(n, args[0], args[1], c.Out.Buf, c.Out.OptLen)
 	case sockwire.OpSetSockOpt:
 		return netlinkSetsockopt(n, args[0], args[1], c.addr, c.addrLen)
 	}
@@ -226,7 +226,7 @@ func netlinkGetsockopt(n int, level, name int64, val, lenp uintptr) uint64 {
 // goes to the kernel (netlinkSend); a receive is a datagram pair's, from the kernel's address,
 // and ENOBUFS once after replies were dropped. MSG_OOB is EOPNOTSUPP, as is MSG_PEEK, which
 // datagram pairs do not serve yet; control data sent is ignored and none comes back.
-func netlinkMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, msg uintptr) (uint64, bool) {
+func netlinkMove(f *machine.Frame, n int, write bool, flags int64, c SockCall, msg uintptr) (uint64, bool) {
 	if flags&(msgOOB|abi.MSG_PEEK) != 0 {
 		return abi.Neg(abi.EOPNOTSUPP), true
 	}
@@ -249,13 +249,13 @@ func netlinkMove(f *machine.Frame, n int, write bool, flags int64, c sockCall, m
 	if core.FDs.NetlinkTakeOverrun(n) {
 		return abi.Neg(eNOBUFS), true
 	}
-	if c.out.Addr != 0 {
+	if c.Out.Addr != 0 {
 		sa := sockaddrNL(0, 0)
-		if !core.PutSockaddr(c.out.Addr, c.out.AddrLen, sa[:]) {
+		if !core.PutSockaddr(c.Out.Addr, c.Out.AddrLen, sa[:]) {
 			return abi.Neg(abi.EFAULT), true
 		}
 	}
-	return pairRecv(f, n, c.out.Vec, c.out.Buf, c.out.Count, flags&^msgCmsgCloexec, 0, 0, msg)
+	return pairRecv(f, n, c.Out.Vec, c.Out.Buf, c.Out.Count, flags&^msgCmsgCloexec, 0, 0, msg)
 }
 
 // netlinkSend hands the datagram at buf (an iovec array if vec) to the kernel's netlink and
@@ -308,10 +308,10 @@ var (
 	ethtoolScratch [netlink.EthtoolTsInfoLen]byte
 )
 
-// socketIoctl answers the interface ioctls on a socket, any socket as Linux's sock_ioctl and
+// SocketIoctl answers the interface ioctls on a socket, any socket as Linux's sock_ioctl and
 // dev_ioctl do, but the IPv4 address requests, which only an AF_INET socket answers
 // (devinet_ioctl; ENOTTY elsewhere). ok is false for a request that is none of them.
-func socketIoctl(n int, kind fd.Kind, req uint32, arg uintptr) (uint64, bool) {
+func SocketIoctl(n int, kind fd.Kind, req uint32, arg uintptr) (uint64, bool) {
 	switch {
 	case req == netlink.SIOCGIFCONF:
 		return ifconf(arg), true

@@ -1,4 +1,4 @@
-package syscalls
+package files
 
 import (
 	"encoding/binary"
@@ -23,7 +23,7 @@ const (
 	validResolve   = vfs.ResolveNoXdev | vfs.ResolveNoMagiclinks | vfs.ResolveNoSymlinks | vfs.ResolveBeneath | vfs.ResolveInRoot | resolveCached
 )
 
-func sysOpenat2Impl(f *machine.Frame, dirfd int32, pathAddr, howAddr, size uintptr) (uint64, bool) {
+func SysOpenat2Impl(f *machine.Frame, dirfd int32, pathAddr, howAddr, size uintptr) (uint64, bool) {
 	switch {
 	case size < openHowSize0:
 		return abi.Neg(abi.EINVAL), true
@@ -53,7 +53,7 @@ func sysOpenat2Impl(f *machine.Frame, dirfd int32, pathAddr, howAddr, size uintp
 	if resolve&(vfs.ResolveBeneath|vfs.ResolveInRoot) != 0 {
 		// The start is the root too: find it from dirfd even for an absolute path.
 		start := core.Cwd
-		if dirfd != atFDCWD {
+		if dirfd != AtFDCWD {
 			file, errno := fileOf(int(dirfd), abi.ENOTDIR)
 			if errno != 0 {
 				return abi.Neg(errno), true

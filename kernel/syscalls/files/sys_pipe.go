@@ -1,4 +1,4 @@
-package syscalls
+package files
 
 import (
 	"encoding/binary"
@@ -25,8 +25,8 @@ var (
 	pipeScratch [fd.PipeBuf]byte // gathers a small writev, which must be as atomic as a write
 )
 
-// sysPipe2Impl makes a pipe and stores its read and write descriptors as two ints at fds.
-func sysPipe2Impl(addr uintptr, flags int) uint64 {
+// SysPipe2Impl makes a pipe and stores its read and write descriptors as two ints at fds.
+func SysPipe2Impl(addr uintptr, flags int) uint64 {
 	if flags&^(fd.O_CLOEXEC|fd.O_NONBLOCK) != 0 { // before the pointer, as Linux
 		return abi.Neg(abi.EINVAL)
 	}
@@ -52,11 +52,11 @@ func wakePipe(p int) {
 	}
 }
 
-// pipeCall is read, write, readv or writev of pipe end n from the system call: it moves what it
+// PipeCall is read, write, readv or writev of pipe end n from the system call: it moves what it
 // can and, if the thread must wait, blocks it to finish the call when the pipe changes.
-func pipeCall(f *machine.Frame, n int, write, vec bool, buf, count uintptr) (uint64, bool) {
+func PipeCall(f *machine.Frame, n int, write, vec bool, buf, count uintptr) (uint64, bool) {
 	if core.FDs.IsNetlink(n) {
-		return netlinkMove(f, n, write, 0, sockCall{src: buf, srcLen: count, srcVec: vec, out: serial.NetCall{Buf: buf, Count: count, Vec: vec}}, 0)
+		return netlinkMove(f, n, write, 0, SockCall{src: buf, srcLen: count, srcVec: vec, Out: serial.NetCall{Buf: buf, Count: count, Vec: vec}}, 0)
 	}
 	if isPair(n) && pairMessages(n, write) {
 		if write {

@@ -1,4 +1,4 @@
-package syscalls
+package files
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
@@ -69,11 +69,11 @@ func strWords(b []byte) (w [record.StrSlots]uint64) {
 	return w
 }
 
-// atFDCWD is dirfd's AT_FDCWD as the system calls take it: a 32-bit int.
-const atFDCWD = int32(fs.AT_FDCWD)
+// AtFDCWD is dirfd's AT_FDCWD as the system calls take it: a 32-bit int.
+const AtFDCWD = int32(fs.AT_FDCWD)
 
 // dirfdArg is a dirfd argument: Linux reads an int.
-func dirfdArg(v uint64) int32 { return int32(v) }
+func DirFDArg(v uint64) int32 { return int32(v) }
 
 // pathAt returns where path starts for a call given dirfd (Linux's path_init): "/" for an
 // absolute path, whatever dirfd is; the working directory for AT_FDCWD; else dirfd's file, which
@@ -87,7 +87,7 @@ func pathAt(dirfd int32, path []byte, emptyOK bool) (vfs.At, int) {
 		return vfs.At{}, abi.ENOENT
 	case len(path) > 0 && path[0] == '/':
 		return vfs.At{Root: root, Dir: root}, 0
-	case dirfd == atFDCWD:
+	case dirfd == AtFDCWD:
 		return vfs.At{Root: root, Dir: core.Cwd}, 0
 	}
 	f, ok := core.FDs.File(int(dirfd))
@@ -100,8 +100,8 @@ func pathAt(dirfd int32, path []byte, emptyOK bool) (vfs.At, int) {
 	return vfs.At{Root: root, Dir: f.Node}, 0
 }
 
-// pathArg copies path argument addr (into pathBufs[slot]) and finds where it starts from dirfd.
-func pathArg(slot int, dirfd int32, addr uintptr, emptyOK bool) (vfs.At, []byte, int) {
+// PathArg copies path argument addr (into pathBufs[slot]) and finds where it starts from dirfd.
+func PathArg(slot int, dirfd int32, addr uintptr, emptyOK bool) (vfs.At, []byte, int) {
 	path, errno := userPath(slot, addr)
 	if errno != 0 {
 		return vfs.At{}, nil, errno

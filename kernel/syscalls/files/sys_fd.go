@@ -1,4 +1,4 @@
-package syscalls
+package files
 
 import (
 	"encoding/binary"
@@ -21,7 +21,7 @@ const maxEpollBatch = 64
 
 var epollBuf [maxEpollBatch]fd.Event
 
-func sysWriteFD(n int, buf, count uintptr) uint64 {
+func SysWriteFD(n int, buf, count uintptr) uint64 {
 	switch core.FDs.Kind(n) {
 	case fd.KindConsole:
 		b, ok := core.UserBytes(buf, count, false)
@@ -51,8 +51,8 @@ func sysWriteFD(n int, buf, count uintptr) uint64 {
 	return abi.Neg(abi.EINVAL)
 }
 
-// sysWriteDevice writes to a trace port, blocking until the device has the bytes.
-func sysWriteDevice(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
+// SysWriteDevice writes to a trace port, blocking until the device has the bytes.
+func SysWriteDevice(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
 	ret, done := serial.PortIO(core.CurSlot(), serial.OpWrite, n, 0, buf, count)
 	if !done {
 		serial.BlockOnPort(f, serial.PortOpDevice(serial.OpWrite, n))
@@ -79,7 +79,7 @@ func eventfdRead(n int, buf uintptr) (ret uint64, done bool) {
 	return 8, true
 }
 
-func sysReadFD(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
+func SysReadFD(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
 	switch core.FDs.Kind(n) {
 	case fd.KindConsole:
 		return console.Call(f, n, false, buf, count)
@@ -104,16 +104,16 @@ func sysReadFD(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
 	case fd.KindFile:
 		return sysReadFile(n, buf, count), true
 	case fd.KindPipe, fd.KindPair:
-		return pipeCall(f, n, false, false, buf, count)
+		return PipeCall(f, n, false, false, buf, count)
 	case fd.KindSocket:
-		return sockRead(f, n, buf, count, false)
+		return SockRead(f, n, buf, count, false)
 	case fd.KindNone:
 		return abi.Neg(abi.EBADF), true
 	}
 	return abi.Neg(abi.EINVAL), true
 }
 
-func sysEpollCtlImpl(epfd, op, target int, evAddr uintptr) uint64 {
+func SysEpollCtlImpl(epfd, op, target int, evAddr uintptr) uint64 {
 	var ev fd.Event
 	if op != epollCtlDel {
 		b, ok := core.UserBytes(evAddr, machine.EpollEventSize, false)
@@ -131,15 +131,16 @@ func sysEpollCtlImpl(epfd, op, target int, evAddr uintptr) uint64 {
 
 const epollCtlDel = 2
 
-// sysEpollPwaitImpl returns ready events at once, or blocks until an eventfd it watches is
+// SysEpollPwaitImpl returns ready events at once, or blocks until an eventfd it watches is
 // written or the timeout (in ms; -1 forever) passes. The signal mask, if given, stands for the
-// thread's until the call returns, as ppoll's (sys_poll.go).
-func sysEpollPwaitImpl(f *machine.Frame, nr uint64, epfd int, events uintptr, maxEvents int, timeout uint64, sigmask, sigsize uintptr) (uint64, bool) {
+// thread's until the call returns, as ppoll's (sys_poll.go). pwait2: epoll_pwait2, whose timeout
+// is a struct timespec.
+func SysEpollPwaitImpl(f *machine.Frame, pwait2 bool, epfd int, events uintptr, maxEvents int, timeout uint64, sigmask, sigsize uintptr) (uint64, bool) {
 	// Linux's order: epoll_pwait2's timeout, the signal mask, maxevents, the events array's
 	// range (access_ok: its pages are only touched when there are events to copy), the epoll
 	// descriptor.
 	var timeoutNs int64
-	if nr == nrEpollPwait2 && timeout != 0 {
+	if pwait2 && timeout != 0 {
 		ns, ok := core.ReadTimespec(uintptr(timeout))
 		if !ok {
 			return abi.Neg(abi.EFAULT), true
@@ -149,7 +150,7 @@ func sysEpollPwaitImpl(f *machine.Frame, nr uint64, epfd int, events uintptr, ma
 		}
 		timeoutNs = ns
 	}
-	if errno := setWaitMask(sigmask, sigsize); errno != 0 {
+	if errno := SetWaitMask(sigmask, sigsize); errno != 0 {
 		return abi.Neg(errno), true
 	}
 	if maxEvents <= 0 || maxEvents > (1<<31-1)/machine.EpollEventSize {
@@ -166,7 +167,7 @@ func sysEpollPwaitImpl(f *machine.Frame, nr uint64, epfd int, events uintptr, ma
 	switch {
 	case n > 0:
 		return uint64(n), true
-	case nr == nrEpollPwait2:
+	case pwait2:
 		if timeout != 0 {
 			if timeoutNs == 0 {
 				return 0, true
@@ -216,10 +217,10 @@ const (
 	grndInsecure = 4
 )
 
-// sysGetrandomImpl fills the buffer from RDRAND when the CPU has it, else from a generator
+// SysGetrandomImpl fills the buffer from RDRAND when the CPU has it, else from a generator
 // seeded at boot. As Linux: unknown flags, or GRND_RANDOM with GRND_INSECURE, are EINVAL; a
 // buffer that runs into unmapped memory gets what fits, and EFAULT only when nothing does.
-func sysGetrandomImpl(buf, count uintptr, flags uint32) uint64 {
+func SysGetrandomImpl(buf, count uintptr, flags uint32) uint64 {
 	if flags&^(grndNonblock|grndRandom|grndInsecure) != 0 || flags&(grndRandom|grndInsecure) == grndRandom|grndInsecure {
 		return abi.Neg(abi.EINVAL)
 	}
@@ -264,8 +265,8 @@ func Random64() uint64 {
 	return z ^ z>>31
 }
 
-// sysUnameImpl fills struct utsname (6 fields of 65 bytes).
-func sysUnameImpl(addr uintptr) uint64 {
+// SysUnameImpl fills struct utsname (6 fields of 65 bytes).
+func SysUnameImpl(addr uintptr) uint64 {
 	b, ok := core.UserBytes(addr, 6*65, true)
 	if !ok {
 		return abi.Neg(abi.EFAULT)

@@ -1,4 +1,4 @@
-package syscalls
+package files
 
 import (
 	"encoding/binary"
@@ -122,7 +122,7 @@ func takeRights(c *fd.Ctl) int {
 		d, errno := core.FDs.Dup(int(c.Rights[i]), fd.InFlightBase, false)
 		if errno != 0 {
 			for j := 0; j < i; j++ {
-				closeFD(int(c.Rights[j]))
+				CloseFD(int(c.Rights[j]))
 			}
 			if errno == abi.EINVAL {
 				errno = abi.EOPNOTSUPP // an eventfd, an epoll instance or a trace port cannot be passed here
@@ -151,7 +151,7 @@ func pairSend(f *machine.Frame, n int, vec bool, buf, count uintptr, flags int64
 	}
 	if !dgram && !c.Creds && c.NRights == 0 {
 		core.Cur().NoSigpipe = flags&abi.MSG_NOSIGNAL != 0
-		return pipeCall(f, n, true, vec, buf, count)
+		return PipeCall(f, n, true, vec, buf, count)
 	}
 	if dgram && total > fd.PipeSize {
 		return abi.Neg(abi.EMSGSIZE), true
@@ -340,14 +340,14 @@ func putCtl(n int, ctl, ctlLen uintptr, m fd.PairMsg, cloexec bool) (used uintpt
 			nfd, closeFrom, errno := core.FDs.MoveFD(inFlight, cloexec)
 			if errno == 0 {
 				if closeFrom {
-					closeFD(inFlight)
+					CloseFD(inFlight)
 				}
 				binary.LittleEndian.PutUint32(d[4*got:], uint32(nfd))
 				got++
 				continue
 			}
 		}
-		closeFD(inFlight)
+		CloseFD(inFlight)
 		trunc = true
 	}
 	if d != nil && got < k {
@@ -364,6 +364,6 @@ func closeOrphans() {
 		if !ok {
 			return
 		}
-		closeFD(d)
+		CloseFD(d)
 	}
 }

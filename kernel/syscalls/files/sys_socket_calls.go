@@ -1,4 +1,4 @@
-package syscalls
+package files
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
@@ -30,7 +30,7 @@ func sockFD(n int) (i int, handle uint32, errno int) {
 
 var warnedNoNet bool
 
-func sysSocket(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func SysSocket(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	domain, typ, proto := int(a[0]), int(a[1]), int(a[2])
 	base := typ & abi.SOCK_TYPE_MASK
 	switch {
@@ -50,12 +50,12 @@ func sysSocket(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
-	return sockStart(f, sockCall{call: callSocket, fd: -1, sock: int32(i), newSock: int32(i), newFlags: int32(typ & (abi.SOCK_NONBLOCK | abi.SOCK_CLOEXEC)),
+	return sockStart(f, SockCall{call: callSocket, fd: -1, sock: int32(i), newSock: int32(i), newFlags: int32(typ & (abi.SOCK_NONBLOCK | abi.SOCK_CLOEXEC)),
 		h: sockwire.Header{Op: sockwire.OpSocket, Handle: handle, A: [3]int64{int64(domain), int64(base), int64(proto)}}})
 }
 
-// sockSimple makes a call with one request and its result.
-func sockSimple(f *machine.Frame, n int, op sockwire.Op, args [3]int64, c sockCall) (uint64, bool) {
+// SockSimple makes a call with one request and its result.
+func SockSimple(f *machine.Frame, n int, op sockwire.Op, args [3]int64, c SockCall) (uint64, bool) {
 	if core.FDs.IsNetlink(n) {
 		return netlinkSimple(n, op, args, c), true
 	}
@@ -97,7 +97,7 @@ func sockAddrIn(addr uintptr, addrLen int32) ([]byte, int) {
 	return b, 0
 }
 
-func sysBind(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func SysBind(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n, addrLen := int(int32(a[0])), int32(a[2])
 	if e := sockKindErrno(n); e != 0 { // the descriptor, then the address, as Linux's __sys_bind
 		return abi.Neg(e), true
@@ -108,10 +108,10 @@ func sysBind(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if addrLen < 2 {
 		return abi.Neg(abi.EINVAL), true
 	}
-	return sockSimple(f, n, sockwire.OpBind, [3]int64{}, sockCall{addr: uintptr(a[1]), addrLen: uintptr(addrLen)})
+	return SockSimple(f, n, sockwire.OpBind, [3]int64{}, SockCall{addr: uintptr(a[1]), addrLen: uintptr(addrLen)})
 }
 
-func sysConnect(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func SysConnect(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	// Linux's __sys_connect copies the address in before it asks whether the open descriptor
 	// is a socket.
 	n, addr, addrLen := int(int32(a[0])), uintptr(a[1]), int32(a[2])
@@ -131,8 +131,8 @@ func sysConnect(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if isPair(n) && !core.FDs.IsNetlink(n) {
 		return abi.Neg(pairConnect(sa)), true
 	}
-	return sockSimple(f, n, sockwire.OpConnect, [3]int64{},
-		sockCall{call: callConnect, addr: addr, addrLen: uintptr(addrLen)})
+	return SockSimple(f, n, sockwire.OpConnect, [3]int64{},
+		SockCall{call: callConnect, addr: addr, addrLen: uintptr(addrLen)})
 }
 
 // sockaddrUnSize is sizeof(struct sockaddr_un) (include/uapi/linux/un.h): the family and a
@@ -160,7 +160,7 @@ func pairConnect(sa []byte) int {
 		}
 	}
 	path := buf[:k]
-	at, errno := pathAt(atFDCWD, path, false)
+	at, errno := pathAt(AtFDCWD, path, false)
 	if errno == 0 {
 		_, errno = core.RootNS.StatAt(at, path, 0)
 	}
@@ -170,15 +170,15 @@ func pairConnect(sa []byte) int {
 	return abi.ECONNREFUSED
 }
 
-func sysListen(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sockSimple(f, int(a[0]), sockwire.OpListen, [3]int64{int64(int32(a[1]))}, sockCall{})
+func SysListen(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return SockSimple(f, int(a[0]), sockwire.OpListen, [3]int64{int64(int32(a[1]))}, SockCall{})
 }
 
-func sysAccept(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func SysAccept(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return sockAccept(f, int(a[0]), uintptr(a[1]), uintptr(a[2]), 0)
 }
 
-func sysAccept4(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func SysAccept4(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return sockAccept(f, int(a[0]), uintptr(a[1]), uintptr(a[2]), int(a[3]))
 }
 
@@ -202,37 +202,37 @@ func sockAccept(f *machine.Frame, n int, addr, addrLen uintptr, flags int) (uint
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
-	c := sockCall{call: callAccept, fd: int32(n), sock: int32(i), newSock: int32(ni), newFlags: int32(flags),
+	c := SockCall{call: callAccept, fd: int32(n), sock: int32(i), newSock: int32(ni), newFlags: int32(flags),
 		h: sockwire.Header{Op: sockwire.OpAccept, Handle: handle, A: [3]int64{int64(nh)}}}
 	if addr != 0 {
-		c.out.Addr, c.out.AddrLen = addr, addrLen
+		c.Out.Addr, c.Out.AddrLen = addr, addrLen
 	}
 	return sockStart(f, c)
 }
 
-func sysGetsockname(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sockSimple(f, int(a[0]), sockwire.OpSockName, [3]int64{}, sockCall{out: serial.NetCall{Addr: uintptr(a[1]), AddrLen: uintptr(a[2])}})
+func SysGetsockname(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return SockSimple(f, int(a[0]), sockwire.OpSockName, [3]int64{}, SockCall{Out: serial.NetCall{Addr: uintptr(a[1]), AddrLen: uintptr(a[2])}})
 }
 
-func sysGetpeername(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sockSimple(f, int(a[0]), sockwire.OpPeerName, [3]int64{}, sockCall{out: serial.NetCall{Addr: uintptr(a[1]), AddrLen: uintptr(a[2])}})
+func SysGetpeername(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return SockSimple(f, int(a[0]), sockwire.OpPeerName, [3]int64{}, SockCall{Out: serial.NetCall{Addr: uintptr(a[1]), AddrLen: uintptr(a[2])}})
 }
 
 // maxOptLen bounds a socket option's value (the launcher's allow-list has none larger).
 const maxOptLen = 64
 
-func sysSetsockopt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func SysSetsockopt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if e := sockKindErrno(int(int32(a[0]))); e != 0 { // the descriptor before the length
 		return abi.Neg(e), true
 	}
 	if int32(a[4]) < 0 || a[4] > maxOptLen {
 		return abi.Neg(abi.EINVAL), true
 	}
-	return sockSimple(f, int(a[0]), sockwire.OpSetSockOpt, [3]int64{int64(int32(a[1])), int64(int32(a[2]))},
-		sockCall{addr: uintptr(a[3]), addrLen: uintptr(a[4])})
+	return SockSimple(f, int(a[0]), sockwire.OpSetSockOpt, [3]int64{int64(int32(a[1])), int64(int32(a[2]))},
+		SockCall{addr: uintptr(a[3]), addrLen: uintptr(a[4])})
 }
 
-func sysGetsockopt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func SysGetsockopt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	// The descriptor first, and a socket pair (AF_UNIX) has only SOL_SOCKET options: other
 	// levels are EOPNOTSUPP before the length is read, as Linux.
 	n := int(int32(a[0]))
@@ -253,24 +253,24 @@ func sysGetsockopt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if val == 0 {
 		return abi.Neg(abi.EFAULT), true
 	}
-	return sockSimple(f, n, sockwire.OpGetSockOpt, [3]int64{int64(int32(a[1])), int64(int32(a[2])), int64(room)},
-		sockCall{out: serial.NetCall{Buf: val, OptLen: lenp}})
+	return SockSimple(f, n, sockwire.OpGetSockOpt, [3]int64{int64(int32(a[1])), int64(int32(a[2])), int64(room)},
+		SockCall{Out: serial.NetCall{Buf: val, OptLen: lenp}})
 }
 
-func sysShutdown(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func SysShutdown(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if e := sockKindErrno(int(int32(a[0]))); e != 0 { // the descriptor before how, as Linux
 		return abi.Neg(e), true
 	}
 	if uint32(a[1]) > 2 {
 		return abi.Neg(abi.EINVAL), true
 	}
-	return sockSimple(f, int(a[0]), sockwire.OpShutdown, [3]int64{int64(a[1])}, sockCall{})
+	return SockSimple(f, int(a[0]), sockwire.OpShutdown, [3]int64{int64(a[1])}, SockCall{})
 }
 
-// sysSendto and sysRecvfrom check in Linux's order: the buffer's range (import_ubuf: EFAULT
+// SysSendto and sysRecvfrom check in Linux's order: the buffer's range (import_ubuf: EFAULT
 // unless the most a call moves, maxRW, lies in the user half), the descriptor, then sendto's
 // address.
-func sysSendto(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func SysSendto(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n, buf, count := int(int32(a[0])), uintptr(a[1]), uintptr(a[2])
 	if !core.AccessOK(buf, min(count, core.MaxRW)) {
 		return abi.Neg(abi.EFAULT), true
@@ -278,7 +278,7 @@ func sysSendto(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if e := sockKindErrno(n); e != 0 {
 		return abi.Neg(e), true
 	}
-	c := sockCall{src: buf, srcLen: count}
+	c := SockCall{src: buf, srcLen: count}
 	if a[4] != 0 {
 		if _, e := sockAddrIn(uintptr(a[4]), int32(a[5])); e != 0 {
 			return abi.Neg(e), true
@@ -288,7 +288,7 @@ func sysSendto(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return sockSend(f, n, int64(int32(a[3])), c)
 }
 
-func sysRecvfrom(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func SysRecvfrom(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n, buf, count := int(int32(a[0])), uintptr(a[1]), uintptr(a[2])
 	if !core.AccessOK(buf, min(count, core.MaxRW)) {
 		return abi.Neg(abi.EFAULT), true
@@ -296,9 +296,9 @@ func sysRecvfrom(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if e := sockKindErrno(n); e != 0 {
 		return abi.Neg(e), true
 	}
-	c := sockCall{out: serial.NetCall{Buf: buf, Count: count}}
+	c := SockCall{Out: serial.NetCall{Buf: buf, Count: count}}
 	if a[4] != 0 {
-		c.out.Addr, c.out.AddrLen = uintptr(a[4]), uintptr(a[5])
+		c.Out.Addr, c.Out.AddrLen = uintptr(a[4]), uintptr(a[5])
 	}
 	return sockRecv(f, n, int64(int32(a[3])), c)
 }
@@ -360,9 +360,9 @@ func importMsghdr(msg uintptr, send bool) (h msgHeader, errno int) {
 // (sock_kmalloc's limit; ENOBUFS above it).
 const optmemMax = 131072
 
-// sysSendmsg checks as Linux's ___sys_sendmsg: the descriptor, the header (importMsghdr), the
+// SysSendmsg checks as Linux's ___sys_sendmsg: the descriptor, the header (importMsghdr), the
 // control data's length (ENOBUFS) and bytes (EFAULT); then the socket's own checks.
-func sysSendmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func SysSendmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n := int(int32(a[0]))
 	if e := sockKindErrno(n); e != 0 {
 		return abi.Neg(e), true
@@ -382,15 +382,15 @@ func sysSendmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 			return abi.Neg(abi.EOPNOTSUPP), true // ancillary data is not passed on to the launcher's sockets
 		}
 	}
-	c := sockCall{src: h.iov, srcLen: h.iovLen, srcVec: true, addr: h.name, addrLen: h.nameLen}
+	c := SockCall{src: h.iov, srcLen: h.iovLen, srcVec: true, addr: h.name, addrLen: h.nameLen}
 	if isPair(n) {
 		return pairMove(f, n, true, int64(int32(a[2])), c, h.ctl, h.ctlLen, 0)
 	}
 	return sockSend(f, n, int64(int32(a[2])), c)
 }
 
-// sysRecvmsg checks the descriptor, then the header (importMsghdr), as Linux's __sys_recvmsg.
-func sysRecvmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+// SysRecvmsg checks the descriptor, then the header (importMsghdr), as Linux's __sys_recvmsg.
+func SysRecvmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n, msg := int(int32(a[0])), uintptr(a[1])
 	if e := sockKindErrno(n); e != 0 {
 		return abi.Neg(e), true
@@ -403,9 +403,9 @@ func sysRecvmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if !ok {
 		return abi.Neg(abi.EFAULT), true // the header is written back
 	}
-	c := sockCall{srcVec: true, out: serial.NetCall{Buf: h.iov, Count: h.iovLen, Vec: true, MsgFlags: msg + msgFlagsOff}}
+	c := SockCall{srcVec: true, Out: serial.NetCall{Buf: h.iov, Count: h.iovLen, Vec: true, MsgFlags: msg + msgFlagsOff}}
 	if h.name != 0 {
-		c.out.Addr, c.out.AddrLen = h.name, msg+msgNameLen
+		c.Out.Addr, c.Out.AddrLen = h.name, msg+msgNameLen
 	}
 	if isPair(n) {
 		return pairMove(f, n, false, int64(int32(a[2])), c, h.ctl, h.ctlLen, msg)
@@ -418,7 +418,7 @@ func sysRecvmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 
 // sockSend is write, writev, sendto and sendmsg: c holds the bytes (src, srcLen, srcVec) and
 // the address, if any.
-func sockSend(f *machine.Frame, n int, flags int64, c sockCall) (uint64, bool) {
+func sockSend(f *machine.Frame, n int, flags int64, c SockCall) (uint64, bool) {
 	if isPair(n) {
 		return pairMove(f, n, true, flags, c, 0, 0, 0)
 	}
@@ -439,7 +439,7 @@ func sockSend(f *machine.Frame, n int, flags int64, c sockCall) (uint64, bool) {
 }
 
 // sockRecv is read, readv, recvfrom and recvmsg: c.out says where the bytes go.
-func sockRecv(f *machine.Frame, n int, flags int64, c sockCall) (uint64, bool) {
+func sockRecv(f *machine.Frame, n int, flags int64, c SockCall) (uint64, bool) {
 	if isPair(n) {
 		return pairMove(f, n, false, flags, c, 0, 0, 0)
 	}
@@ -447,7 +447,7 @@ func sockRecv(f *machine.Frame, n int, flags int64, c sockCall) (uint64, bool) {
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
-	total, errno := core.UserIOLen(c.out.Buf, c.out.Count, c.out.Vec)
+	total, errno := core.UserIOLen(c.Out.Buf, c.Out.Count, c.Out.Vec)
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
@@ -461,13 +461,13 @@ func sockRecv(f *machine.Frame, n int, flags int64, c sockCall) (uint64, bool) {
 	return sockStart(f, c)
 }
 
-// sockRead and sockWrite serve read, write, readv and writev on a socket.
-func sockRead(f *machine.Frame, n int, buf, count uintptr, vec bool) (uint64, bool) {
-	return sockRecv(f, n, 0, sockCall{out: serial.NetCall{Buf: buf, Count: count, Vec: vec}})
+// SockRead and sockWrite serve read, write, readv and writev on a socket.
+func SockRead(f *machine.Frame, n int, buf, count uintptr, vec bool) (uint64, bool) {
+	return sockRecv(f, n, 0, SockCall{Out: serial.NetCall{Buf: buf, Count: count, Vec: vec}})
 }
 
-func sockWrite(f *machine.Frame, n int, buf, count uintptr, vec bool) (uint64, bool) {
-	return sockSend(f, n, 0, sockCall{src: buf, srcLen: count, srcVec: vec})
+func SockWrite(f *machine.Frame, n int, buf, count uintptr, vec bool) (uint64, bool) {
+	return sockSend(f, n, 0, SockCall{src: buf, srcLen: count, srcVec: vec})
 }
 
 // afterSocketClose tells the host when descriptor n was socket i's last, and wakes the

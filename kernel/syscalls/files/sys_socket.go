@@ -1,4 +1,4 @@
-package syscalls
+package files
 
 import (
 	"encoding/binary"
@@ -43,8 +43,8 @@ const (
 	callRecv                 // read, readv, recvfrom, recvmsg
 )
 
-// sockCall is the system call a thread makes on a socket.
-type sockCall struct {
+// SockCall is the system call a thread makes on a socket.
+type SockCall struct {
 	phase      uint8
 	call       uint8
 	fd         int32
@@ -63,7 +63,7 @@ type sockCall struct {
 	want       uint32
 	connecting bool
 	traced     bool           // syscall_addr fired for the address sent
-	out        serial.NetCall // where the reply's bytes go (netCall's buf, count, vec, addr, addrLen, optLen, msgFlags)
+	Out        serial.NetCall // where the reply's bytes go (netCall's buf, count, vec, addr, addrLen, optLen, msgFlags)
 	// A splice or sendfile with the socket (sys_splice.go): what becomes of the bytes when the
 	// call ends (sockSpliceEnd).
 	splice     uint8   // spliceNone, spliceRecv, spliceSend, spliceSendfile
@@ -77,7 +77,7 @@ type sockCall struct {
 // makes each request's id new (its request with the host is the net port's: netCalls). Each
 // call sets it up afresh.
 type sockThread struct {
-	sock   sockCall
+	sock   SockCall
 	netSeq uint16
 }
 
@@ -85,7 +85,7 @@ type sockThread struct {
 var sockThreads [core.MaxThreads]sockThread
 
 // sockStart starts a socket call for the running thread from c and runs it as far as it goes.
-func sockStart(f *machine.Frame, c sockCall) (uint64, bool) {
+func sockStart(f *machine.Frame, c SockCall) (uint64, bool) {
 	sockThreads[core.CurSlot()].sock = c
 	ret, done := sockStep(core.CurSlot())
 	if !done {
@@ -189,7 +189,7 @@ func sockQueue(slot int32) (ok bool, ret uint64, done bool) {
 	st.netSeq++
 	h.ID = uint32(st.netSeq)<<16 | uint32(slot+1)
 	n := &serial.NetCalls[slot]
-	*n = c.out
+	*n = c.Out
 	n.ID, n.Op, n.Sock = h.ID, h.Op, c.sock
 	switch {
 	case c.call == callRecv, c.call == callAccept:
@@ -271,7 +271,7 @@ func sockReplied(slot int32) (uint64, bool) {
 		c.want = fd.EPOLLOUT | fd.EPOLLERR | fd.EPOLLHUP
 		c.connecting = true
 		c.h = sockwire.Header{Op: sockwire.OpGetSockOpt, Handle: c.h.Handle, A: [3]int64{abi.SOL_SOCKET, abi.SO_ERROR, 4}}
-		c.addrLen, c.out = 0, serial.NetCall{} // the value comes back in netCall.optVal
+		c.addrLen, c.Out = 0, serial.NetCall{} // the value comes back in netCall.optVal
 		c.phase = phaseReady
 		return 0, false
 	case c.call == callSend:

@@ -1,4 +1,4 @@
-package syscalls
+package files
 
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
@@ -16,14 +16,14 @@ const (
 	fDupfdCloexec = 1030
 )
 
-func sysDupImpl(old int) uint64 {
+func SysDupImpl(old int) uint64 {
 	r, errno := core.FDs.Dup(old, 0, false)
 	return abi.ErrnoOr(errno, uint64(r))
 }
 
-// sysDup3Impl replaces new with a descriptor of old's file, releasing the file new was the last
+// SysDup3Impl replaces new with a descriptor of old's file, releasing the file new was the last
 // descriptor of.
-func sysDup3Impl(old, new, flags int) uint64 {
+func SysDup3Impl(old, new, flags int) uint64 {
 	rp, readsPipe := core.FDs.PipeFor(new, false)
 	wp, writesPipe := core.FDs.PipeFor(new, true)
 	sock, _, isSocket := core.FDs.Socket(new)
@@ -46,18 +46,18 @@ func sysDup3Impl(old, new, flags int) uint64 {
 	return abi.ErrnoOr(errno, uint64(r))
 }
 
-// sysDup2Impl is dup3 but for old == new, which dup2 allows: it returns new if old is open.
-func sysDup2Impl(old, new int) uint64 {
+// SysDup2Impl is dup3 but for old == new, which dup2 allows: it returns new if old is open.
+func SysDup2Impl(old, new int) uint64 {
 	if old == new {
 		if core.FDs.Kind(old) == 0 {
 			return abi.Neg(abi.EBADF)
 		}
 		return uint64(new)
 	}
-	return sysDup3Impl(old, new, 0)
+	return SysDup3Impl(old, new, 0)
 }
 
-func sysFcntlImpl(f *machine.Frame, n, cmd int, arg uintptr) (uint64, bool) {
+func SysFcntlImpl(f *machine.Frame, n, cmd int, arg uintptr) (uint64, bool) {
 	switch cmd {
 	case fGetlk, fSetlk, fSetlkw, fOFDGetlk, fOFDSetlk, fOFDSetlkw:
 		return sysFcntlLockImpl(f, n, cmd, arg)

@@ -1,4 +1,4 @@
-package syscalls
+package files
 
 import (
 	"encoding/binary"
@@ -23,7 +23,7 @@ var (
 	dueTimerfds [16]int32
 )
 
-func sysTimerfdCreateImpl(clockid int32, flags int) uint64 {
+func SysTimerfdCreateImpl(clockid int32, flags int) uint64 {
 	ok, realtime := timerfd.ValidClock(clockid)
 	if !ok || !timerfd.ValidCreateFlags(flags) {
 		return abi.Neg(abi.EINVAL)
@@ -60,13 +60,13 @@ func timerfdChanged(n, id int) {
 	core.WakeFDWaiters(n)
 }
 
-func sysTimerfdSettimeImpl(n int, flags int, newAddr, oldAddr uintptr) uint64 {
+func SysTimerfdSettimeImpl(n int, flags int, newAddr, oldAddr uintptr) uint64 {
 	b, ok := core.UserBytes(newAddr, core.ItimerspecSize, false)
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
-	interval, iok := timespecNanos(b[0:16])
-	value, vok := timespecNanos(b[16:32])
+	interval, iok := TimespecNanos(b[0:16])
+	value, vok := TimespecNanos(b[16:32])
 	if !timerfd.ValidSetFlags(flags) || !iok || !vok {
 		return abi.Neg(abi.EINVAL)
 	}
@@ -88,7 +88,7 @@ func sysTimerfdSettimeImpl(n int, flags int, newAddr, oldAddr uintptr) uint64 {
 	return 0
 }
 
-func sysTimerfdGettimeImpl(n int, addr uintptr) uint64 {
+func SysTimerfdGettimeImpl(n int, addr uintptr) uint64 {
 	id, errno := timerfdOf(n)
 	if errno != 0 {
 		return abi.Neg(errno)
@@ -159,9 +159,9 @@ func closeTimerfd(n int) {
 	}
 }
 
-// timespecNanos reads a struct timespec, refusing what itimerspec64_valid refuses (a negative
+// TimespecNanos reads a struct timespec, refusing what itimerspec64_valid refuses (a negative
 // time, nanoseconds outside 0..999999999).
-func timespecNanos(b []byte) (int64, bool) {
+func TimespecNanos(b []byte) (int64, bool) {
 	sec, nsec := int64(binary.LittleEndian.Uint64(b[0:8])), int64(binary.LittleEndian.Uint64(b[8:16]))
 	if sec < 0 || nsec < 0 || nsec >= 1e9 {
 		return 0, false
