@@ -22,13 +22,37 @@
 //     snapshots, the wake-up records, the watchdog.
 //   - kernel/dev/serial, kernel/dev/console, kernel/dev/shares: the devices, each owning its
 //     interrupt, its wait keys' wake-ups and its wait's completion.
-//   - kernel/core: the state and its mechanisms; its doc comment defines the kernel's nouns
-//     (slot, tid, CPU-local, entry, wait kind, wait key, hook).
+//   - kernel/core: the state and its mechanisms.
 //   - kernel/machine: the hardware, one name per hook, over arch/amd64 and arch/arm64.
 //   - kernel/klog, kernel/options, kernel/tp, kernel/abi: leaves every layer uses.
 //
 // and the pure packages the layers apply (kernel/sched, kernel/signal, kernel/mm, kernel/fd,
 // kernel/fs/..., kernel/waitq, kernel/timerq, ...), each tested on the host.
+//
+// # The kernel's nouns
+//
+// Defined in package kernel/core, and used in every layer above it:
+//
+//   - A slot is an index into core.Threads, the scheduler's unit: slots below core.FirstThreadSlot are the
+//     CPUs' idle threads (slot n: CPU n's), the rest are the program's threads. A slot is reused
+//     after its thread exits (core.Thread.Gen counts the reuses).
+//   - A tid is the thread's Linux id, given once (core.NewThread); the main thread's, 1, is also the
+//     process id (core.ProcessID). core.SlotOfTID finds the slot.
+//   - CPU-local state (core.CPULocal, core.Here) is one CPU's own: written only by it, read by others only
+//     through its atomic fields.
+//   - An entry is one trap into the kernel: a system call, a fault, an interrupt. Entries that
+//     touch shared state take the kernel lock (core.LockKernel) with interrupts masked, so the kernel's
+//     state changes one CPU at a time; taking a sample, serving a cross-CPU request and emitting
+//     a trace record are per CPU and take no lock.
+//   - A wait kind (core.WaitKind) says what a blocked thread waits for; its rules (core.WaitRules, in
+//     core.WaitKinds) say how its system call completes when the thread runs again and whether and how
+//     a signal ends it. The futex and sleep kinds are core's own; the code that blocks in any other
+//     kind hands its rules down at boot.
+//   - A wait key is what a blocked thread waits on in the wait table (core.Waiters): a futex word's
+//     address, or one of the kernel's own keys (core's waitkeys.go), each kind in its own range above the
+//     user addresses.
+//   - A hook (core.Hook) is a function a higher layer hands down at boot for core to call: the exit,
+//     a wake-up record, a cross-CPU request's work.
 //
 // # Kernel-mode Go
 //
