@@ -1,6 +1,10 @@
 package vdso
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/unitrace/unitrace/kernel/le"
+)
 
 // MaxFuncs bounds the functions one vDSO exports.
 const MaxFuncs = 4
@@ -56,23 +60,23 @@ func Build(page []byte, machine uint16, version string, funcs []Func, codeAt []i
 		return false
 	}
 
-	w := &writer{b: page}
+	w := &le.Writer{B: page}
 	// ELF header.
-	w.bytes([]byte{0x7f, 'E', 'L', 'F', 2 /* ELFCLASS64 */, 1 /* ELFDATA2LSB */, evCurrent, 0 /* ELFOSABI_NONE */})
-	w.off = 16
-	w.u16(etDyn)
-	w.u16(machine)
-	w.u32(evCurrent)
-	w.u64(uint64(codeAt[0])) // e_entry: nothing runs it; Linux's points at the text too
-	w.u64(phOff)
-	w.u64(uint64(shOff))
-	w.u32(0) // e_flags
-	w.u16(ehdrSize)
-	w.u16(phdrSize)
-	w.u16(2)
-	w.u16(shdrSize)
-	w.u16(uint16(len(shNames)))
-	w.u16(uint16(len(shNames) - 1)) // e_shstrndx: .shstrtab, the last
+	w.Bytes([]byte{0x7f, 'E', 'L', 'F', 2 /* ELFCLASS64 */, 1 /* ELFDATA2LSB */, evCurrent, 0 /* ELFOSABI_NONE */})
+	w.N = 16
+	w.U16(etDyn)
+	w.U16(machine)
+	w.U32(evCurrent)
+	w.U64(uint64(codeAt[0])) // e_entry: nothing runs it; Linux's points at the text too
+	w.U64(phOff)
+	w.U64(uint64(shOff))
+	w.U32(0) // e_flags
+	w.U16(ehdrSize)
+	w.U16(phdrSize)
+	w.U16(2)
+	w.U16(shdrSize)
+	w.U16(uint16(len(shNames)))
+	w.U16(uint16(len(shNames) - 1)) // e_shstrndx: .shstrtab, the last
 
 	// Program headers: the whole page, and the dynamic section in it.
 	phdr(w, ptLoad, pfR|pfX, 0, PageSize, PageSize)
@@ -84,61 +88,61 @@ func Build(page []byte, machine uint16, version string, funcs []Func, codeAt []i
 		{dtStrsz, uint64(dynstrSize)}, {dtSyment, symSize}, {dtVersym, uint64(versymOff)},
 		{dtVerdef, uint64(verdefOff)}, {dtVerdefnum, 2}, {dtNull, 0},
 	} {
-		w.u64(d[0])
-		w.u64(d[1])
+		w.U64(d[0])
+		w.U64(d[1])
 	}
 
 	// Symbols: the null one, then the functions (global, in .text, section 7).
-	w.off = symOff + symSize
+	w.N = symOff + symSize
 	for i, f := range funcs {
-		w.u32(uint32(nameAt[i]))
-		w.u8(stbGlobal<<4 | sttFunc)
-		w.u8(0)  // st_other: default visibility
-		w.u16(7) // st_shndx: .text
-		w.u64(uint64(codeAt[i]))
-		w.u64(uint64(len(f.Code)))
+		w.U32(uint32(nameAt[i]))
+		w.U8(stbGlobal<<4 | sttFunc)
+		w.U8(0)  // st_other: default visibility
+		w.U16(7) // st_shndx: .text
+		w.U64(uint64(codeAt[i]))
+		w.U64(uint64(len(f.Code)))
 	}
 
 	// DT_HASH with one bucket: the chain runs through every symbol.
-	w.off = hashOff
-	w.u32(1)
-	w.u32(uint32(nsym))
-	w.u32(1) // bucket 0: the first function
-	w.u32(0) // chain[0]: the null symbol
+	w.N = hashOff
+	w.U32(1)
+	w.U32(uint32(nsym))
+	w.U32(1) // bucket 0: the first function
+	w.U32(0) // chain[0]: the null symbol
 	for i := 1; i < nsym; i++ {
 		if i+1 < nsym {
-			w.u32(uint32(i + 1))
+			w.U32(uint32(i + 1))
 		} else {
-			w.u32(0)
+			w.U32(0)
 		}
 	}
 
 	// Symbol versions: the null symbol local (0), every function version 2.
-	w.off = versymOff
-	w.u16(0)
+	w.N = versymOff
+	w.U16(0)
 	for i := 0; i < n; i++ {
-		w.u16(2)
+		w.U16(2)
 	}
 
 	// Version definitions: the base (the object itself), then version.
-	w.off = verdefOff
+	w.N = verdefOff
 	verdef(w, verFlgBase, 1, elfHash(soname), sonameAt, true)
 	verdef(w, 0, 2, elfHash(version), versionAt, false)
 
 	// String tables.
-	w.off = dynstrOff + 1
-	w.str(soname)
-	w.str(version)
+	w.N = dynstrOff + 1
+	w.CString(soname)
+	w.CString(version)
 	for _, f := range funcs {
-		w.str(f.Name)
+		w.CString(f.Name)
 	}
-	w.off = shstrOff
+	w.N = shstrOff
 	for _, s := range shNames {
-		w.str(s)
+		w.CString(s)
 	}
 
 	// Section headers.
-	w.off = shOff + shdrSize // the null section
+	w.N = shOff + shdrSize // the null section
 	shdr(w, shNameAt[1], shtHash, shfAlloc, hashOff, hashSize, 2, 0, 4, 4)
 	shdr(w, shNameAt[2], shtDynsym, shfAlloc, symOff, nsym*symSize, 3, 1, 8, symSize)
 	shdr(w, shNameAt[3], shtStrtab, shfAlloc, dynstrOff, dynstrSize, 0, 0, 1, 0)
@@ -150,51 +154,51 @@ func Build(page []byte, machine uint16, version string, funcs []Func, codeAt []i
 
 	// The code.
 	for i, f := range funcs {
-		w.off = codeAt[i]
-		w.bytes(f.Code)
+		w.N = codeAt[i]
+		w.Bytes(f.Code)
 	}
-	return !w.bad
+	return w.Err == le.OK
 }
 
-func phdr(w *writer, typ, flags uint32, off, size, align uint64) {
-	w.u32(typ)
-	w.u32(flags)
-	w.u64(off)  // p_offset
-	w.u64(off)  // p_vaddr
-	w.u64(off)  // p_paddr
-	w.u64(size) // p_filesz
-	w.u64(size) // p_memsz
-	w.u64(align)
+func phdr(w *le.Writer, typ, flags uint32, off, size, align uint64) {
+	w.U32(typ)
+	w.U32(flags)
+	w.U64(off)  // p_offset
+	w.U64(off)  // p_vaddr
+	w.U64(off)  // p_paddr
+	w.U64(size) // p_filesz
+	w.U64(size) // p_memsz
+	w.U64(align)
 }
 
-func shdr(w *writer, name int, typ, flags uint32, off, size int, link, info uint32, align, entsize uint64) {
-	w.u32(uint32(name))
-	w.u32(typ)
-	w.u64(uint64(flags))
-	w.u64(uint64(off)) // sh_addr
-	w.u64(uint64(off)) // sh_offset
-	w.u64(uint64(size))
-	w.u32(link)
-	w.u32(info)
-	w.u64(align)
-	w.u64(entsize)
+func shdr(w *le.Writer, name int, typ, flags uint32, off, size int, link, info uint32, align, entsize uint64) {
+	w.U32(uint32(name))
+	w.U32(typ)
+	w.U64(uint64(flags))
+	w.U64(uint64(off)) // sh_addr
+	w.U64(uint64(off)) // sh_offset
+	w.U64(uint64(size))
+	w.U32(link)
+	w.U32(info)
+	w.U64(align)
+	w.U64(entsize)
 }
 
 // verdef writes one Elf64_Verdef and its one Elf64_Verdaux; next says another follows.
-func verdef(w *writer, flags, ndx uint16, hash uint32, name int, next bool) {
-	w.u16(1) // vd_version
-	w.u16(flags)
-	w.u16(ndx)
-	w.u16(1) // vd_cnt
-	w.u32(hash)
-	w.u32(verdefSize) // vd_aux: right after
+func verdef(w *le.Writer, flags, ndx uint16, hash uint32, name int, next bool) {
+	w.U16(1) // vd_version
+	w.U16(flags)
+	w.U16(ndx)
+	w.U16(1) // vd_cnt
+	w.U32(hash)
+	w.U32(verdefSize) // vd_aux: right after
 	if next {
-		w.u32(verdefSize + verdauxSz)
+		w.U32(verdefSize + verdauxSz)
 	} else {
-		w.u32(0)
+		w.U32(0)
 	}
-	w.u32(uint32(name)) // vda_name
-	w.u32(0)            // vda_next
+	w.U32(uint32(name)) // vda_name
+	w.U32(0)            // vda_next
 }
 
 func align(n, a int) int { return (n + a - 1) / a * a }

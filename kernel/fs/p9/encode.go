@@ -1,81 +1,77 @@
 package p9
 
-import "encoding/binary"
+import (
+	"encoding/binary"
 
-// encoder writes one message into a caller's buffer. The first failure sticks: later writes do
-// nothing and finish reports it, so an encoding function checks once, at the end.
+	"github.com/unitrace/unitrace/kernel/le"
+)
+
+// encoder writes one message into a caller's buffer (a le.Writer bounded by msize). The first
+// failure sticks: later writes do nothing and finish reports it, so an encoding function checks
+// once, at the end.
 type encoder struct {
-	b     []byte
-	n     int
-	msize uint32 // 0: no limit but b
-	err   Err
+	w   le.Writer
+	err Err // a failure of 9P's own (a string too long), which stops the message as a write's does
 }
 
 // begin starts a message of type t with tag; the size field is written by finish. A message
 // longer than msize (when it is not 0) is refused, as the server would refuse it.
 func begin(b []byte, msize uint32, t Type, tag uint16) encoder {
-	e := encoder{b: b, msize: msize}
+	e := encoder{w: le.Writer{B: b, Limit: int(min(uint64(msize), 1<<31))}}
 	e.u32(0)
 	e.u8(uint8(t))
 	e.u16(tag)
 	return e
 }
 
-// room says whether n more bytes fit, msize first: a message too long to send is ErrTooLong
-// whatever the buffer.
-func (e *encoder) room(n int) bool {
-	if e.err != OK {
-		return false
+// failure is the first failure: a message too long to send is ErrTooLong whatever the buffer,
+// one the buffer cannot hold ErrBuffer.
+func (e *encoder) failure() Err {
+	switch {
+	case e.err != OK:
+		return e.err
+	case e.w.Err == le.ErrLimit:
+		return ErrTooLong
+	case e.w.Err == le.ErrFull:
+		return ErrBuffer
 	}
-	if e.msize != 0 && uint64(e.n)+uint64(n) > uint64(e.msize) {
-		e.err = ErrTooLong
-		return false
-	}
-	if len(e.b)-e.n < n {
-		e.err = ErrBuffer
-		return false
-	}
-	return true
+	return OK
 }
 
 func (e *encoder) u8(v uint8) {
-	if e.room(1) {
-		e.b[e.n] = v
-		e.n++
+	if e.err == OK {
+		e.w.U8(v)
 	}
 }
 
 func (e *encoder) u16(v uint16) {
-	if e.room(2) {
-		binary.LittleEndian.PutUint16(e.b[e.n:], v)
-		e.n += 2
+	if e.err == OK {
+		e.w.U16(v)
 	}
 }
 
 func (e *encoder) u32(v uint32) {
-	if e.room(4) {
-		binary.LittleEndian.PutUint32(e.b[e.n:], v)
-		e.n += 4
+	if e.err == OK {
+		e.w.U32(v)
 	}
 }
 
 func (e *encoder) u64(v uint64) {
-	if e.room(8) {
-		binary.LittleEndian.PutUint64(e.b[e.n:], v)
-		e.n += 8
+	if e.err == OK {
+		e.w.U64(v)
 	}
 }
 
 func (e *encoder) raw(s []byte) {
-	if e.room(len(s)) {
-		e.n += copy(e.b[e.n:], s)
+	if e.err == OK {
+		e.w.Bytes(s)
 	}
 }
 
 // str writes a 9P string: len[2] then the bytes, no terminator.
 func (e *encoder) str(s []byte) {
 	if len(s) > 0xffff {
-		if e.err == OK {
+		if e.failure() == OK {
 			e.err = ErrStrLen
 		}
 		return
@@ -86,11 +82,11 @@ func (e *encoder) str(s []byte) {
 
 // finish writes the size field and returns the message's length, or the first failure.
 func (e *encoder) finish() (int, Err) {
-	if e.err != OK {
-		return 0, e.err
+	if err := e.failure(); err != OK {
+		return 0, err
 	}
-	binary.LittleEndian.PutUint32(e.b, uint32(e.n))
-	return e.n, OK
+	binary.LittleEndian.PutUint32(e.w.B, uint32(e.w.N))
+	return e.w.N, OK
 }
 
 // The T-message encoders below write one whole message at the start of b and return its length.
@@ -105,8 +101,8 @@ func PutTversion(b []byte, msize uint32) (int, Err) {
 	e := begin(b, msize, Tversion, NoTag)
 	e.u32(msize)
 	e.u16(uint16(len(Version)))
-	if e.room(len(Version)) {
-		e.n += copy(e.b[e.n:], Version)
+	if e.err == OK && e.w.Room(len(Version)) {
+		e.w.N += copy(e.w.B[e.w.N:], Version)
 	}
 	return e.finish()
 }
@@ -146,7 +142,7 @@ func putTwalkPath(b []byte, msize uint32, tag uint16, fid, newfid uint32, path [
 	e := begin(b, msize, Twalk, tag)
 	e.u32(fid)
 	e.u32(newfid)
-	at := e.n
+	at := e.w.N
 	e.u16(0) // nwname, once known
 	next = off
 	for names < MaxWalk {
@@ -158,8 +154,8 @@ func putTwalkPath(b []byte, msize uint32, tag uint16, fid, newfid uint32, path [
 		names++
 		next = after
 	}
-	if e.err == OK {
-		binary.LittleEndian.PutUint16(e.b[at:], uint16(names))
+	if e.failure() == OK {
+		binary.LittleEndian.PutUint16(e.w.B[at:], uint16(names))
 	}
 	n, err = e.finish()
 	return n, names, next, err
