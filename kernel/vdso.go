@@ -46,7 +46,7 @@ func setupVDSO() uintptr {
 	if !machine.VDSOCodeLinked() {
 		return vdsoFailed("its functions are not in the image")
 	}
-	got := syscalls.SysMmapImpl(vdso.Base, vdso.PageSize, mm.ProtRead|mm.ProtWrite, syscalls.MapPrivate|syscalls.MapAnonymous|syscalls.MapPopulate|syscalls.MapFixedNoreplace, -1, 0)
+	got := syscalls.DoMmap(vdso.Base, vdso.PageSize, mm.ProtRead|mm.ProtWrite, syscalls.MapPrivate|syscalls.MapAnonymous|syscalls.MapPopulate|syscalls.MapFixedNoreplace, -1, 0)
 	if int64(got) < 0 || got != vdso.Base {
 		return vdsoFailed("its page cannot be mapped")
 	}
@@ -64,7 +64,7 @@ func setupVDSO() uintptr {
 	binary.LittleEndian.PutUint64(p[vdso.ParamMult:], mult)
 	binary.LittleEndian.PutUint64(p[vdso.ParamWall:], uint64(core.BootWallNanos))
 	machine.SyncInstructions(addr, vdso.PageSize)
-	if errno := int64(syscalls.SysMprotectImpl(addr, vdso.PageSize, mm.ProtRead|mm.ProtExec)); errno != 0 {
+	if errno := int64(syscalls.DoMprotect(addr, vdso.PageSize, mm.ProtRead|mm.ProtExec)); errno != 0 {
 		return vdsoFailed("its page cannot be made executable")
 	}
 	return addr

@@ -145,7 +145,7 @@ const (
 	rusageThread   = 1
 )
 
-func SysGetrusageImpl(who int32, addr uintptr) uint64 {
+func DoGetrusage(who int32, addr uintptr) uint64 {
 	var total, sys int64
 	switch who {
 	case rusageSelf:
@@ -172,7 +172,7 @@ func SysGetrusageImpl(who int32, addr uintptr) uint64 {
 // userHz is the unit of times(2) (USER_HZ, include/asm-generic/param.h).
 const userHz = 100
 
-func SysTimesImpl(addr uintptr) uint64 {
+func DoTimes(addr uintptr) uint64 {
 	if addr != 0 {
 		b, ok := UserBytes(addr, 32, true) // struct tms: four clock_t
 		if !ok {

@@ -71,7 +71,7 @@ func SysSigprocmask(how int, set, old uintptr, size uintptr) uint64 {
 	return 0
 }
 
-func SysSigaltstackImpl(f *machine.Frame, ss, old uintptr) uint64 {
+func DoSigaltstack(f *machine.Frame, ss, old uintptr) uint64 {
 	// Linux's order: the new stack is read and checked, and the old one (as it was before)
 	// written only once that succeeded.
 	t := Cur()
@@ -131,7 +131,7 @@ func notifySignal(slot int32, sig int, takes bool) {
 	}
 }
 
-func SysTgkillImpl(f *machine.Frame, tgid, tid int32, sig int) uint64 {
+func DoTgkill(f *machine.Frame, tgid, tid int32, sig int) uint64 {
 	// Linux's order: ids that are not positive EINVAL, then the thread (ESRCH), then the
 	// signal (EINVAL).
 	if tid <= 0 || tgid <= 0 {
@@ -151,7 +151,7 @@ func SysTgkillImpl(f *machine.Frame, tgid, tid int32, sig int) uint64 {
 	return 0
 }
 
-func SysKillImpl(f *machine.Frame, pid int32, sig int) uint64 {
+func DoKill(f *machine.Frame, pid int32, sig int) uint64 {
 	// The process first (ESRCH), then the signal, as Linux.
 	if pid != ProcessID && pid != 0 && pid != -1 && pid != -ProcessID {
 		return abi.Neg(abi.ESRCH)

@@ -244,7 +244,7 @@ const (
 	sigevSize     = 20 // the bytes read; the union's other members do not matter here
 )
 
-func SysTimerCreateImpl(clockid int32, sevp, idAddr uintptr) uint64 {
+func DoTimerCreate(clockid int32, sevp, idAddr uintptr) uint64 {
 	if sevp != 0 && !UserRange(sevp, sigevSize, false) { // read before the clock, as Linux
 		return abi.Neg(abi.EFAULT)
 	}
@@ -321,7 +321,7 @@ func timerClock(id int) (c ptimer.Clock, now int64, ok bool) {
 // struct itimerspec (include/uapi/linux/time_types.h): it_interval, then it_value, timespecs.
 const ItimerspecSize = 32
 
-func SysTimerSettimeImpl(id int32, flags int, newAddr, oldAddr uintptr) uint64 {
+func DoTimerSettime(id int32, flags int, newAddr, oldAddr uintptr) uint64 {
 	// Linux's order: the new value is read and checked before the timer is looked up.
 	if newAddr == 0 {
 		return abi.Neg(abi.EINVAL)
@@ -363,7 +363,7 @@ func SysTimerSettimeImpl(id int32, flags int, newAddr, oldAddr uintptr) uint64 {
 	return 0
 }
 
-func SysTimerGettimeImpl(id int32, addr uintptr) uint64 {
+func DoTimerGettime(id int32, addr uintptr) uint64 {
 	_, now, ok := timerClock(int(id))
 	if !ok {
 		return abi.Neg(abi.EINVAL)
@@ -375,12 +375,12 @@ func SysTimerGettimeImpl(id int32, addr uintptr) uint64 {
 	return 0
 }
 
-func SysTimerGetoverrunImpl(id int32) uint64 {
+func DoTimerGetoverrun(id int32) uint64 {
 	n, errno := Timers.Overrun(int(id))
 	return abi.ErrnoOr(errno, uint64(n))
 }
 
-func SysTimerDeleteImpl(id int32) uint64 {
+func DoTimerDelete(id int32) uint64 {
 	t, _ := Timers.Get(int(id))
 	pendingOn, errno := Timers.Delete(int(id))
 	if errno != 0 {
@@ -418,7 +418,7 @@ func itimerSlot(which int) (int, bool) {
 // struct itimerval (include/uapi/linux/time.h): it_interval, then it_value, timevals.
 const itimervalSize = 32
 
-func SysSetitimerImpl(which int, newAddr, oldAddr uintptr) uint64 {
+func DoSetitimer(which int, newAddr, oldAddr uintptr) uint64 {
 	// Linux's order: the new value is read (EFAULT) and checked (EINVAL) before which.
 	var value, interval int64
 	if newAddr != 0 {
@@ -451,7 +451,7 @@ func SysSetitimerImpl(which int, newAddr, oldAddr uintptr) uint64 {
 	return 0
 }
 
-func SysGetitimerImpl(which int, addr uintptr) uint64 {
+func DoGetitimer(which int, addr uintptr) uint64 {
 	slot, ok := itimerSlot(which)
 	if !ok {
 		return abi.Neg(abi.EINVAL)
@@ -465,9 +465,9 @@ func SysGetitimerImpl(which int, addr uintptr) uint64 {
 	return 0
 }
 
-// SysAlarmImpl is alarm(2): ITIMER_REAL once after seconds (0 cancels), returning the seconds
+// DoAlarm is alarm(2): ITIMER_REAL once after seconds (0 cancels), returning the seconds
 // the previous alarm had left, rounded to the nearest, and at least 1 if it was armed.
-func SysAlarmImpl(seconds uint32) uint64 {
+func DoAlarm(seconds uint32) uint64 {
 	slot, _ := itimerSlot(ptimer.ITimerReal)
 	oldLeft, _, _ := Timers.Arm(slot, int64(seconds)*1e9, 0, false, machine.Nanotime())
 	TimersChanged()

@@ -31,10 +31,15 @@ func futexHasTimeout(cmd int) bool {
 	return false
 }
 
-// sysFutexImpl serves FUTEX_WAIT and FUTEX_WAKE (private or not: one process), with a relative
+// Futex serves FUTEX_WAIT and FUTEX_WAKE (private or not: one process), with a relative
 // CLOCK_MONOTONIC timeout for WAIT, and their BITSET forms with a full mask (absolute timeout).
 // The compare is on the 32-bit word, as Linux does: the runtime waits with val = 0xffffffff.
-func sysFutexImpl(f *machine.Frame, uaddr uintptr, op int, val uint32, timeout uintptr, val3 uint32) (uint64, bool) {
+func Futex(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	uaddr := uintptr(a[0])
+	op := int(a[1])
+	val := uint32(a[2])
+	timeout := uintptr(a[3])
+	val3 := uint32(a[5])
 	cmd := op &^ (futexPrivateFlag | futexClockRT)
 	// Linux's order: the timeout first (for the operations that take one), then
 	// FUTEX_CLOCK_REALTIME (only WAIT_BITSET, WAIT_REQUEUE_PI and LOCK_PI2 take it), then the
@@ -111,28 +116,34 @@ func sysFutexImpl(f *machine.Frame, uaddr uintptr, op int, val uint32, timeout u
 
 func wallOffset() int64 { return core.BootWallNanos }
 
-func sysClockGettimeImpl(id int32, ts uintptr) uint64 {
+func ClockGettime(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	id := int32(a[0])
+	ts := uintptr(a[1])
 	now, ok := core.ClockNow(id)
 	if !ok {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	if !core.WriteTimespec(ts, now) {
-		return abi.Neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT), true
 	}
-	return 0
+	return 0, true
 }
 
-func sysClockGetresImpl(id int32, ts uintptr) uint64 {
+func ClockGetres(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	id := int32(a[0])
+	ts := uintptr(a[1])
 	if _, ok := core.ClockNow(id); !ok {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	if ts != 0 && !core.WriteTimespec(ts, 1) {
-		return abi.Neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT), true
 	}
-	return 0
+	return 0, true
 }
 
-func sysNanosleepImpl(f *machine.Frame, req, rem uintptr) (uint64, bool) {
+func Nanosleep(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	req := uintptr(a[0])
+	rem := uintptr(a[1])
 	ns, ok := core.ReadTimespec(req)
 	if !ok {
 		return abi.Neg(abi.EFAULT), true
@@ -143,7 +154,7 @@ func sysNanosleepImpl(f *machine.Frame, req, rem uintptr) (uint64, bool) {
 	return sleepFor(f, machine.Nanotime()+ns, rem)
 }
 
-// sysClockNanosleepImpl is clock_nanosleep(id, flags, req, rem): a sleep on clock id, relative
+// ClockNanosleep is clock_nanosleep(id, flags, req, rem): a sleep on clock id, relative
 // or (TIMER_ABSTIME) to an absolute time.
 //
 // In Linux's order: a clock that does not exist EINVAL, one that cannot sleep (the coarse
@@ -151,7 +162,11 @@ func sysNanosleepImpl(f *machine.Frame, req, rem uintptr) (uint64, bool) {
 // (EFAULT, EINVAL), and only then a CPU-time clock's own checks: sleeping on one is not served
 // here (EINVAL, Linux's answer for a thread's; a process's it would sleep on), nor on a
 // negative id that names no process or thread.
-func sysClockNanosleepImpl(f *machine.Frame, id int32, flags int, req, rem uintptr) (uint64, bool) {
+func ClockNanosleep(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	id := int32(a[0])
+	flags := int(a[1])
+	req := uintptr(a[2])
+	rem := uintptr(a[3])
 	const clockFDMask, clockFD = 7, 3
 	kind, _, canSleep := core.ResolveClock(id)
 	switch {

@@ -49,10 +49,11 @@ func SampleLoad(now int64) {
 	loads.Update(now, active)
 }
 
-func sysSysinfoImpl(addr uintptr) uint64 {
+func Sysinfo(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	addr := uintptr(a[0])
 	b, ok := core.UserBytes(addr, sysinfoSize, true)
 	if !ok {
-		return abi.Neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT), true
 	}
 	now := machine.Nanotime()
 	SampleLoad(now)
@@ -71,55 +72,60 @@ func sysSysinfoImpl(addr uintptr) uint64 {
 	binary.LittleEndian.PutUint64(b[sysinfoShared:], core.RootNS.MemPages()*core.PageSize) // tmpfs counts as shared, as Linux's shmem
 	binary.LittleEndian.PutUint16(b[sysinfoProcs:], uint16(core.Live))
 	binary.LittleEndian.PutUint32(b[sysinfoMemUnit:], 1)
-	return 0
+	return 0, true
 }
 
-// sysGettimeofdayImpl is the system call the vDSO's gettimeofday spares most programs: the
+// Gettimeofday is the system call the vDSO's gettimeofday spares most programs: the
 // wall clock in tv, and a zero timezone (Linux's sys_tz, never set here) in tz.
-func sysGettimeofdayImpl(tv, tz uintptr) uint64 {
+func Gettimeofday(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	tv := uintptr(a[0])
+	tz := uintptr(a[1])
 	if tv != 0 {
 		b, ok := core.UserBytes(tv, 16, true)
 		if !ok {
-			return abi.Neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT), true
 		}
 		core.PutTimeval(b, core.BootWallNanos+machine.Nanotime())
 	}
 	if tz != 0 {
 		b, ok := core.UserBytes(tz, 8, true)
 		if !ok {
-			return abi.Neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT), true
 		}
 		clear(b)
 	}
-	return 0
+	return 0, true
 }
 
-// sysTimeImpl is time(2): the wall clock's seconds, also stored at tloc unless it is NULL.
-func sysTimeImpl(tloc uintptr) uint64 {
+// Time is time(2): the wall clock's seconds, also stored at tloc unless it is NULL.
+func Time(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	tloc := uintptr(a[0])
 	sec := uint64((core.BootWallNanos + machine.Nanotime()) / 1e9)
 	if tloc != 0 && !core.WriteUser64(tloc, sec) {
-		return abi.Neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT), true
 	}
-	return sec
+	return sec, true
 }
 
-// sysRtSigpendingImpl is rt_sigpending(2): the signals pending for the calling thread that it
+// RtSigpending is rt_sigpending(2): the signals pending for the calling thread that it
 // blocks (the others would have been delivered), in the first size bytes of set; a size above
 // the kernel's sigset_t is EINVAL.
-func sysRtSigpendingImpl(set, size uintptr) uint64 {
+func RtSigpending(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	set := uintptr(a[0])
+	size := uintptr(a[1])
 	if size > 8 {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	t := core.Cur()
 	pending := uint64((t.Sig.Pending | t.Sig.Timed) & t.Sig.Mask)
 	b, ok := core.UserBytes(set, size, true)
 	if !ok {
-		return abi.Neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT), true
 	}
 	for i := range b {
 		b[i] = byte(pending >> (8 * i))
 	}
-	return 0
+	return 0, true
 }
 
 // rlimits are the process's resource limits, set up at the first call that asks (system calls
@@ -160,52 +166,60 @@ func writeRlimit(addr uintptr, l rlimit.Limit) bool {
 	return true
 }
 
-// sysPrlimit64Impl is prlimit64(2) in Linux's order: the new limits are read (EFAULT), the
+// Prlimit64 is prlimit64(2) in Linux's order: the new limits are read (EFAULT), the
 // process found (0, the pid or one of its threads' tids; else ESRCH), the change checked and
 // made (EINVAL, EPERM), and the old limits written (EFAULT, the change made all the same).
-func sysPrlimit64Impl(pid int32, resource int, newAddr, oldAddr uintptr) uint64 {
+func Prlimit64(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	pid := int32(a[0])
+	resource := int(uint32(a[1]))
+	newAddr := uintptr(a[2])
+	oldAddr := uintptr(a[3])
 	var newLim rlimit.Limit
 	if newAddr != 0 {
 		var ok bool
 		if newLim, ok = readRlimit(newAddr); !ok {
-			return abi.Neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT), true
 		}
 	}
 	if pid != 0 && pid != core.ProcessID && core.SlotOfTID(pid) < 0 {
-		return abi.Neg(abi.ESRCH)
+		return abi.Neg(abi.ESRCH), true
 	}
 	t := limits()
 	old, errno := t.Get(resource)
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	if newAddr != 0 {
 		if _, errno := t.Set(resource, newLim); errno != 0 {
-			return abi.Neg(errno)
+			return abi.Neg(errno), true
 		}
 	}
 	if oldAddr != 0 && !writeRlimit(oldAddr, old) {
-		return abi.Neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT), true
 	}
-	return 0
+	return 0, true
 }
 
-func sysGetrlimitImpl(resource int, addr uintptr) uint64 {
+func Getrlimit(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	resource := int(uint32(a[0]))
+	addr := uintptr(a[1])
 	l, errno := limits().Get(resource)
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	if !writeRlimit(addr, l) {
-		return abi.Neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT), true
 	}
-	return 0
+	return 0, true
 }
 
-func sysSetrlimitImpl(resource int, addr uintptr) uint64 {
+func Setrlimit(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	resource := int(uint32(a[0]))
+	addr := uintptr(a[1])
 	l, ok := readRlimit(addr)
 	if !ok {
-		return abi.Neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT), true
 	}
 	_, errno := limits().Set(resource, l)
-	return abi.ErrnoOr(errno, 0)
+	return abi.ErrnoOr(errno, 0), true
 }

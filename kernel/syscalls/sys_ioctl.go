@@ -36,7 +36,10 @@ import (
 // conWinsize is the console's window size (TIOCSWINSZ's).
 var conWinsize termios.Winsize
 
-func sysIoctlImpl(f *machine.Frame, n int, req uint32, arg uintptr) (uint64, bool) {
+func Ioctl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	n := int(int32(a[0]))
+	req := uint32(a[1])
+	arg := uintptr(a[2])
 	kind := core.FDs.Kind(n)
 	if kind == fd.KindNone {
 		return abi.Neg(abi.EBADF), true

@@ -32,10 +32,10 @@ func errnoIf(c bool, a, b int) int {
 	return b
 }
 
-// SysMmapImpl serves anonymous mappings with Linux semantics: hints honoured when free,
+// DoMmap serves anonymous mappings with Linux semantics: hints honoured when free,
 // MAP_FIXED exact (replacing what was there with fresh zero pages), PROT_NONE reservations that
 // cost no frames; pages are populated on first touch.
-func SysMmapImpl(addr, length uintptr, prot, flags uint32, fd int32, off uint64) uint64 {
+func DoMmap(addr, length uintptr, prot, flags uint32, fd int32, off uint64) uint64 {
 	if off&(core.PageSize-1) != 0 {
 		return abi.Neg(abi.EINVAL)
 	}
@@ -112,15 +112,17 @@ func rangeFree(addr, length uintptr) bool {
 	return true
 }
 
-func sysMunmapImpl(addr, length uintptr) uint64 {
+func Munmap(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	addr := uintptr(a[0])
+	length := uintptr(a[1])
 	if errno := core.Space.Unmap(addr, length); errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	core.ArchUnmapRange(addr, addr+core.PageUp(length))
-	return 0
+	return 0, true
 }
 
-func SysMprotectImpl(addr, length uintptr, prot uint32) uint64 {
+func DoMprotect(addr, length uintptr, prot uint32) uint64 {
 	// Linux's order (do_mprotect_pkey): both grows bits or an unaligned address EINVAL, no
 	// length 0, a length that wraps ENOMEM, then unknown bits (PROT_SEM is known) EINVAL. A
 	// grows bit asks for a stack-like region, which no mapping here is: EINVAL once mapped.
@@ -157,24 +159,27 @@ func SysMprotectImpl(addr, length uintptr, prot uint32) uint64 {
 	return 0
 }
 
-// sysMadviseImpl: DONTNEED and FREE give the frames back (the next touch sees zeros, which is
+// Madvise: DONTNEED and FREE give the frames back (the next touch sees zeros, which is
 // what Linux guarantees for DONTNEED on private anonymous memory and permits for FREE); the
 // huge-page hints have nothing to act on and succeed.
-func sysMadviseImpl(addr, length uintptr, advice int) uint64 {
+func Madvise(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	addr := uintptr(a[0])
+	length := uintptr(a[1])
+	advice := int(a[2])
 	switch advice {
 	case madvDontneed, madvFree, madvNormal, 1, 2, 3, 9, 10, 11, 12, 13, madvHugepage, madvNohugepage,
 		16, 17, 18, 19, 20, 21, 22, 23, 24, madvCollapse:
 		// Linux's advice values, up to COLLAPSE (REMOVE, the fork ones, COLD, PAGEOUT,
 		// POPULATE_READ and _WRITE, DONTNEED_LOCKED included).
 	default:
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	if addr&(core.PageSize-1) != 0 || core.PageUp(length) < length || addr+core.PageUp(length) < addr {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	end := addr + core.PageUp(length)
 	if end == addr {
-		return 0
+		return 0, true
 	}
 	// Linux acts on the mapped parts and then says ENOMEM if any of the range was not mapped
 	// (the kernel half included).
@@ -186,17 +191,17 @@ func sysMadviseImpl(addr, length uintptr, advice int) uint64 {
 		}
 	}
 	if !rangeMapped(addr, end) {
-		return abi.Neg(abi.ENOMEM)
+		return abi.Neg(abi.ENOMEM), true
 	}
 	if advice == 9 {
-		return abi.Neg(abi.EINVAL) // MADV_REMOVE needs shared file memory: no mapping here is
+		return abi.Neg(abi.EINVAL), true // MADV_REMOVE needs shared file memory: no mapping here is
 	}
 	if advice == 22 || advice == 23 { // POPULATE_READ, POPULATE_WRITE
 		if !core.UserRange(addr, end-addr, advice == 23) {
-			return abi.Neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT), true
 		}
 	}
-	return 0 // RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, DONTDUMP, DODUMP, huge pages
+	return 0, true // RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, DONTDUMP, DODUMP, huge pages
 }
 
 // rangeMapped reports whether every page of [addr, end) is mapped (PROT_NONE included).
@@ -218,40 +223,48 @@ const (
 	msSync       = 4
 )
 
-// sysMsyncImpl checks msync's arguments as Linux does (mm/msync.c) and has nothing to write
+// Msync checks msync's arguments as Linux does (mm/msync.c) and has nothing to write
 // back: every mapping is anonymous memory.
-func sysMsyncImpl(addr, length uintptr, flags int) uint64 {
+func Msync(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	addr := uintptr(a[0])
+	length := uintptr(a[1])
+	flags := int(int32(a[2]))
 	if flags&^(msAsync|msInvalidate|msSync) != 0 || addr&(core.PageSize-1) != 0 ||
 		flags&msAsync != 0 && flags&msSync != 0 {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	end := addr + core.PageUp(length)
 	if end < addr || core.PageUp(length) < length {
-		return abi.Neg(abi.ENOMEM)
+		return abi.Neg(abi.ENOMEM), true
 	}
 	for va := addr; va < end; {
 		r, ok := core.Space.Find(va)
 		if !ok {
-			return abi.Neg(abi.ENOMEM)
+			return abi.Neg(abi.ENOMEM), true
 		}
 		va = r.End
 	}
-	return 0
+	return 0, true
 }
 
-// sysMremapImpl: mm.Space.Remap decides; the frames of a moved range move with it (their
+// Mremap: mm.Space.Remap decides; the frames of a moved range move with it (their
 // contents kept), those of the ranges it gave up are freed.
-func sysMremapImpl(addr, oldLen, newLen uintptr, flags uint32, newAddr uintptr) uint64 {
+func Mremap(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	addr := uintptr(a[0])
+	oldLen := uintptr(a[1])
+	newLen := uintptr(a[2])
+	flags := uint32(a[3])
+	newAddr := uintptr(a[4])
 	grow := core.PageUp(newLen) - min(core.PageUp(oldLen), core.PageUp(newLen))
 	if flags&mm.RemapDontUnmap != 0 {
 		grow = core.PageUp(newLen) // the old range stays mapped beside the new one
 	}
 	if !withinAddressSpaceLimit(grow) {
-		return abi.Neg(abi.ENOMEM)
+		return abi.Neg(abi.ENOMEM), true
 	}
 	r, errno := core.Space.Remap(addr, oldLen, newLen, flags, newAddr)
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	if r.DropLen != 0 {
 		core.ArchUnmapRange(r.Drop, r.Drop+r.DropLen)
@@ -271,7 +284,7 @@ func sysMremapImpl(addr, oldLen, newLen uintptr, flags uint32, newAddr uintptr) 
 	if r.ClearLen != 0 {
 		core.ArchUnmapRange(r.Clear, r.Clear+r.ClearLen)
 	}
-	return uint64(r.Addr)
+	return uint64(r.Addr), true
 }
 
 // movePage moves the frame mapped at from (if any) to to with prot, reporting whether there
@@ -289,21 +302,24 @@ func movePage(from, to uintptr, prot uint32) bool {
 	return true
 }
 
-// sysMincoreImpl is mincore(2): a byte per page of [addr, addr+length) in vec, 1 for a page
+// Mincore is mincore(2): a byte per page of [addr, addr+length) in vec, 1 for a page
 // that has a frame (touched, or the program's image), 0 for one that has none yet. addr must be
 // page-aligned (EINVAL); every page of the range must be mapped, PROT_NONE included (ENOMEM, as
 // for an address beyond user space); vec must be writable (EFAULT).
-func sysMincoreImpl(addr, length, vec uintptr) uint64 {
+func Mincore(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	addr := uintptr(a[0])
+	length := uintptr(a[1])
+	vec := uintptr(a[2])
 	if addr&(core.PageSize-1) != 0 {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	end := addr + length
 	if end < addr || end > core.UserHi {
-		return abi.Neg(abi.ENOMEM)
+		return abi.Neg(abi.ENOMEM), true
 	}
 	pages := core.PageUp(length) / core.PageSize
 	if length > 0 && pages == 0 { // length rounds past the top
-		return abi.Neg(abi.ENOMEM)
+		return abi.Neg(abi.ENOMEM), true
 	}
 	imgStart, imgEnd := machine.ImageRange()
 	imgStart &^= core.PageSize - 1
@@ -312,12 +328,12 @@ func sysMincoreImpl(addr, length, vec uintptr) uint64 {
 			continue
 		}
 		if _, ok := core.Space.Find(p); !ok {
-			return abi.Neg(abi.ENOMEM)
+			return abi.Neg(abi.ENOMEM), true
 		}
 	}
 	out, ok := core.UserBytes(vec, pages, true)
 	if !ok {
-		return abi.Neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT), true
 	}
 	for i := range out {
 		p := addr + uintptr(i)*core.PageSize
@@ -328,5 +344,5 @@ func sysMincoreImpl(addr, length, vec uintptr) uint64 {
 			out[i] = 1
 		}
 	}
-	return 0
+	return 0, true
 }

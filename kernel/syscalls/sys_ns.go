@@ -6,6 +6,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/fd"
 	"github.com/unitrace/unitrace/kernel/fs"
 	"github.com/unitrace/unitrace/kernel/fs/procfs"
+	"github.com/unitrace/unitrace/kernel/machine"
 )
 
 // Namespaces. The process lives in Linux's initial namespaces and can make no other (clone's
@@ -61,25 +62,27 @@ func openUserNamespace(procFS uint16) uint64 {
 	return uint64(r)
 }
 
-// sysSetnsImpl is setns(n, nstype): n must be a namespace's file (EINVAL for any other open
+// Setns is setns(n, nstype): n must be a namespace's file (EINVAL for any other open
 // descriptor; Linux also takes a pidfd, which there is none of here), of kind nstype unless that
 // is 0. Every namespace there is, is the process's own already; joining it changes nothing, as
 // on Linux, but where Linux refuses: the user namespace one is in, and a mount namespace from a
 // thread that shares its file-system information with others (Go's threads all do, being made
 // with CLONE_FS), both EINVAL. An O_PATH descriptor is EBADF, as for any call that uses a file.
-func sysSetnsImpl(n int, nstype uint32) uint64 {
+func Setns(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	n := int(int32(a[0]))
+	nstype := uint32(a[1])
 	const cloneNewNS, cloneNewUser = 0x00020000, 0x10000000
 	file, ok := core.FDs.File(n)
 	switch {
 	case core.FDs.Kind(n) == fd.KindNone, ok && file.Flags&fs.O_PATH != 0:
-		return abi.Neg(abi.EBADF)
+		return abi.Neg(abi.EBADF), true
 	case !ok:
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	clone, ok := core.RootNS.NamespaceType(file.Node)
 	switch {
 	case !ok, nstype != 0 && nstype != clone, clone == cloneNewUser, clone == cloneNewNS:
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
-	return 0
+	return 0, true
 }

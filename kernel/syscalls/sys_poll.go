@@ -39,9 +39,9 @@ var pollCalls [core.MaxThreads]pollCall
 // pollForever is the timeout that waits for good.
 const pollForever = -1
 
-// sysPollImpl serves poll (timeoutMs, sigmask 0) and ppoll (tsp, sigmask and its size).
+// doPoll serves poll (timeoutMs, sigmask 0) and ppoll (tsp, sigmask and its size).
 // As Linux's do_sys_ppoll, ppoll reads its timeout and its mask before do_sys_poll checks nfds.
-func sysPollImpl(f *machine.Frame, fdsAddr uintptr, nfds uint64, timeoutMs int32, tsp, sigmask, sigsize uintptr, isPpoll bool) (uint64, bool) {
+func doPoll(f *machine.Frame, fdsAddr uintptr, nfds uint64, timeoutMs int32, tsp, sigmask, sigsize uintptr, isPpoll bool) (uint64, bool) {
 	timeout := int64(pollForever)
 	switch {
 	case isPpoll && tsp != 0:
@@ -77,7 +77,7 @@ func sysPollImpl(f *machine.Frame, fdsAddr uintptr, nfds uint64, timeoutMs int32
 	return pollWait(f, c, timeout)
 }
 
-// sysSelectImpl serves select (a timeval) and pselect6 (a timespec, and a pointer to the signal
+// doSelect serves select (a timeval) and pselect6 (a timespec, and a pointer to the signal
 // mask and its size).
 // selectTimeval is select's timeout in nanoseconds. Linux's kern_select carries whole seconds
 // out of tv_usec before it checks the sum (poll_select_set_timeout): 1500000 µs is 1.5 s, and
@@ -91,7 +91,7 @@ func selectTimeval(b []byte) (int64, bool) {
 	return min(sec, int64(1<<62)/1e9)*1e9 + nsec, true
 }
 
-func sysSelectImpl(f *machine.Frame, nfds int, in, out, ex, tmo, sig6 uintptr, isPselect bool) (uint64, bool) {
+func doSelect(f *machine.Frame, nfds int, in, out, ex, tmo, sig6 uintptr, isPselect bool) (uint64, bool) {
 	if nfds < 0 {
 		return abi.Neg(abi.EINVAL), true
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // One process: the program is the only one there is, and it cannot start another. fork, vfork
-// and clone without CLONE_THREAD (sysCloneImpl), execve and execveat fail with ENOSYS, and the
+// and clone without CLONE_THREAD (doClone), execve and execveat fail with ENOSYS, and the
 // first of them says so on the console. ENOSYS rather than EAGAIN, Linux's errno for a fork
 // past a resource limit: os/exec then reports "fork/exec PATH: function not implemented", which
 // says that it cannot work here, where "resource temporarily unavailable" would invite a retry
@@ -23,11 +23,11 @@ func noNewProcess() uint64 {
 	return abi.Neg(abi.ENOSYS)
 }
 
-func sysNoProcess(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func NoProcess(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return noNewProcess(), true
 }
 
-func sysNoChild(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func NoChild(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return abi.Neg(abi.ECHILD), true
 }
 
@@ -43,8 +43,8 @@ const (
 	wClone     = 0x80000000
 )
 
-// sysWait4 checks wait4's options as Linux does before it finds no child (ECHILD).
-func sysWait4(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+// Wait4 checks wait4's options as Linux does before it finds no child (ECHILD).
+func Wait4(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if uint32(a[2])&^(wNohang|wUntraced|wContinued|wNothread|wClone|wAll) != 0 {
 		return abi.Neg(abi.EINVAL), true
 	}
@@ -54,8 +54,8 @@ func sysWait4(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return abi.Neg(abi.ECHILD), true
 }
 
-// sysWaitid checks waitid's options and idtype as Linux does before it finds no child.
-func sysWaitid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+// Waitid checks waitid's options and idtype as Linux does before it finds no child.
+func Waitid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	which, id, options := uint32(a[0]), int32(a[1]), uint32(a[3])
 	if options&^(wNohang|wNowait|wExited|wUntraced|wContinued|wNothread|wClone|wAll) != 0 ||
 		options&(wExited|wUntraced|wContinued) == 0 {

@@ -62,34 +62,40 @@ func shmCount() {
 	}
 }
 
-// sysShmgetImpl is shmget(2); package sysvshm has its rules.
-func sysShmgetImpl(key int32, size uintptr, flags int32) uint64 {
+// Shmget is shmget(2); package sysvshm has its rules.
+func Shmget(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	key := int32(a[0])
+	size := uintptr(a[1])
+	flags := int32(a[2])
 	id, errno := core.Shms.Get(key, size, int(flags), shmCred(), wallSeconds(), core.AllocFrame, core.FreeFrame)
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
-	return uint64(id)
+	return uint64(id), true
 }
 
-// sysShmatImpl is shmat(2), with Linux's checks in its order (ipc/shm.c do_shmat): the
+// Shmat is shmat(2), with Linux's checks in its order (ipc/shm.c do_shmat): the
 // address's alignment (SHM_RND rounds it down; SHM_REMAP needs an address), the identifier
 // (EINVAL), the permission the access asks (EACCES), then without SHM_REMAP a range that must be
 // free (EINVAL). The segment maps whole pages.
-func sysShmatImpl(id int32, addr uintptr, flags int32) uint64 {
+func Shmat(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	id := int32(a[0])
+	addr := uintptr(a[1])
+	flags := int32(a[2])
 	if id < 0 {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	fixed := addr != 0
 	if addr&(core.PageSize-1) != 0 {
 		if flags&shmRnd == 0 {
-			return abi.Neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL), true
 		}
 		addr &^= core.PageSize - 1
 		if addr == 0 && flags&shmRemap != 0 {
-			return abi.Neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL), true
 		}
 	} else if addr == 0 && flags&shmRemap != 0 {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	prot, acc := uint32(mm.ProtRead), uint32(shmAccRead)
 	if flags&shmRdonly == 0 {
@@ -100,44 +106,45 @@ func sysShmatImpl(id int32, addr uintptr, flags int32) uint64 {
 	}
 	slot, errno := core.Shms.Lookup(id)
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	if !core.Shms.Access(slot, shmCred(), acc) {
-		return abi.Neg(abi.EACCES)
+		return abi.Neg(abi.EACCES), true
 	}
 	size := core.PageUp(core.Shms.Stat(slot).Size)
 	replaced := uintptr(0)
 	if fixed {
 		if addr+size < addr {
-			return abi.Neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL), true
 		}
 		if flags&shmRemap == 0 && !rangeFree(addr, size) {
-			return abi.Neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL), true
 		}
 		replaced = core.Space.Mapped(addr, addr+size)
 	}
 	if !withinAddressSpaceLimit(size - replaced) {
-		return abi.Neg(abi.ENOMEM)
+		return abi.Neg(abi.ENOMEM), true
 	}
 	got, errno := core.Space.MapShared(addr, size, prot, fixed, uint32(slot+1))
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	if fixed {
 		core.ArchUnmapRange(got, got+size) // what SHM_REMAP replaced
 	}
 	core.Shms.Attach(slot, shmCred(), wallSeconds())
 	shmCount()
-	return uint64(got)
+	return uint64(got), true
 }
 
-// sysShmdtImpl is shmdt(2): addr must be where a segment's offset 0 is mapped (or would be, for
+// Shmdt is shmdt(2): addr must be where a segment's offset 0 is mapped (or would be, for
 // a mapping whose first pages were unmapped since: Linux looks for the first region at or
 // above addr that maps its own distance from addr), else EINVAL; every piece of that segment
 // mapped in place in the segment's size from addr goes.
-func sysShmdtImpl(addr uintptr) uint64 {
+func Shmdt(_ *machine.Frame, sa machine.SyscallArgs) (uint64, bool) {
+	addr := uintptr(sa[0])
 	if addr&(core.PageSize-1) != 0 {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	obj := uint32(0)
 	for i := 0; i < core.Space.Len(); i++ {
@@ -147,7 +154,7 @@ func sysShmdtImpl(addr uintptr) uint64 {
 		}
 	}
 	if obj == 0 {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	slot := int(obj - 1)
 	end := addr + core.PageUp(core.Shms.Stat(slot).Size)
@@ -173,15 +180,18 @@ func sysShmdtImpl(addr uintptr) uint64 {
 	}
 	core.Shms.Detach(slot, shmCred(), wallSeconds())
 	shmCount()
-	return 0
+	return 0, true
 }
 
-// sysShmctlImpl is shmctl(2) (ipc/shm.c ksys_shmctl): IPC_64 is implied and ignored; a negative
+// Shmctl is shmctl(2) (ipc/shm.c ksys_shmctl): IPC_64 is implied and ignored; a negative
 // command or identifier EINVAL, unknown commands EINVAL.
-func sysShmctlImpl(id, cmd int32, buf uintptr) uint64 {
+func Shmctl(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	id := int32(a[0])
+	cmd := int32(a[1])
+	buf := uintptr(a[2])
 	cmd &^= ipc64
 	if cmd < 0 || id < 0 {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	switch cmd {
 	case ipcInfo, shmInfo:
@@ -191,7 +201,7 @@ func sysShmctlImpl(id, cmd int32, buf uintptr) uint64 {
 		}
 		b, ok := core.UserBytes(buf, size, true)
 		if !ok {
-			return abi.Neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT), true
 		}
 		if cmd == ipcInfo {
 			sysvshm.PutInfo(b)
@@ -199,52 +209,52 @@ func sysShmctlImpl(id, cmd int32, buf uintptr) uint64 {
 			core.Shms.PutUsage(b)
 		}
 		_, _, maxSlot := core.Shms.Usage()
-		return uint64(max(maxSlot, 0))
+		return uint64(max(maxSlot, 0)), true
 	case shmStat, shmStatAny, ipcStat:
 		slot := int(id)
 		if cmd == ipcStat {
 			var errno int
 			if slot, errno = core.Shms.Lookup(id); errno != 0 {
-				return abi.Neg(errno)
+				return abi.Neg(errno), true
 			}
 		} else if !core.Shms.Used(slot) {
-			return abi.Neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL), true
 		}
 		if cmd != shmStatAny && !core.Shms.Access(slot, shmCred(), shmAccRead) {
-			return abi.Neg(abi.EACCES)
+			return abi.Neg(abi.EACCES), true
 		}
 		b, ok := core.UserBytes(buf, sysvshm.DescSize, true)
 		if !ok {
-			return abi.Neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT), true
 		}
 		shmCount()
 		seg := core.Shms.Stat(slot)
 		seg.PutDesc(b)
 		if cmd == ipcStat {
-			return 0
+			return 0, true
 		}
-		return uint64(core.Shms.ID(slot))
+		return uint64(core.Shms.ID(slot)), true
 	case ipcSet:
 		b, ok := core.UserBytes(buf, sysvshm.DescSize, false)
 		if !ok {
-			return abi.Neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT), true
 		}
 		uid, gid, mode := sysvshm.DescPerm(b)
 		slot, errno := core.Shms.Lookup(id)
 		if errno != 0 {
-			return abi.Neg(errno)
+			return abi.Neg(errno), true
 		}
-		return abi.Neg(core.Shms.Set(slot, shmCred(), uid, gid, mode, wallSeconds()))
+		return abi.Neg(core.Shms.Set(slot, shmCred(), uid, gid, mode, wallSeconds())), true
 	case ipcRmid, shmLock, shmUnlock:
 		slot, errno := core.Shms.Lookup(id)
 		if errno != 0 {
-			return abi.Neg(errno)
+			return abi.Neg(errno), true
 		}
 		if cmd != ipcRmid {
-			return abi.Neg(core.Shms.Lock(slot, shmCred(), cmd == shmLock))
+			return abi.Neg(core.Shms.Lock(slot, shmCred(), cmd == shmLock)), true
 		}
 		shmCount() // the count Remove goes by is this moment's
-		return abi.Neg(core.Shms.Remove(slot, shmCred(), core.FreeFrame))
+		return abi.Neg(core.Shms.Remove(slot, shmCred(), core.FreeFrame)), true
 	}
-	return abi.Neg(abi.EINVAL)
+	return abi.Neg(abi.EINVAL), true
 }

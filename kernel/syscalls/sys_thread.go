@@ -30,7 +30,7 @@ const (
 	cloneChildSettid   = 0x1000000
 )
 
-// sysCloneImpl creates a thread sharing everything (the only kind there is: one process). The
+// doClone creates a thread sharing everything (the only kind there is: one process). The
 // child resumes after the system call with the parent's registers except the result (0), the
 // stack pointer (stack) and, with CLONE_SETTLS, the thread pointer (cloneChildContext); the Go
 // runtime's clone child relies on the other registers surviving.
@@ -40,7 +40,7 @@ const (
 // without CLONE_SIGHAND and CLONE_VM is EINVAL, as on Linux. So are CLONE_PIDFD (no pidfd to
 // give; Linux refuses it with CLONE_THREAD too) and CLONE_VFORK, whose parent Linux suspends
 // until the child exits, which this thread would not do.
-func sysCloneImpl(f *machine.Frame, flags uint64, stack, ptid, ctid, tls uintptr) uint64 {
+func doClone(f *machine.Frame, flags uint64, stack, ptid, ctid, tls uintptr) uint64 {
 	if flags&cloneThread == 0 {
 		return noNewProcess()
 	}
@@ -76,10 +76,10 @@ func sysCloneImpl(f *machine.Frame, flags uint64, stack, ptid, ctid, tls uintptr
 	return uint64(t.Tid)
 }
 
-// sysExitThread ends the running thread. CLONE_CHILD_CLEARTID's word is cleared and woken; the
+// exitThread ends the running thread. CLONE_CHILD_CLEARTID's word is cleared and woken; the
 // thread's stack belongs to the program (the Go runtime frees it) and is left alone. When the
 // last thread exits, the program exits with its status.
-func sysExitThread(f *machine.Frame, code int) {
+func exitThread(f *machine.Frame, code int) {
 	t := core.Cur()
 	tp.ThreadExit.Emit2(uint64(t.Tid), uint64(code))
 	if t.ClearChild != 0 && core.WriteUser32(t.ClearChild, 0) {
@@ -129,50 +129,56 @@ func schedTarget(pid int32) (int32, bool) {
 	return s, s >= 0
 }
 
-// sysSchedGetaffinityImpl reports the CPUs thread pid may run on (every CPU the kernel runs,
+// SchedGetaffinity reports the CPUs thread pid may run on (every CPU the kernel runs,
 // unless sched_setaffinity narrowed it): the Go runtime sizes GOMAXPROCS from it.
-func sysSchedGetaffinityImpl(pid int32, size, mask uintptr) uint64 {
+func SchedGetaffinity(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	pid := int32(a[0])
+	size := uintptr(a[1])
+	mask := uintptr(a[2])
 	const maskBytes = 8
 	if size < maskBytes || size%8 != 0 { // the size before the thread, as Linux
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	slot, ok := schedTarget(pid)
 	if !ok {
-		return abi.Neg(abi.ESRCH)
+		return abi.Neg(abi.ESRCH), true
 	}
 	b, ok := core.UserBytes(mask, maskBytes, true)
 	if !ok {
-		return abi.Neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT), true
 	}
 	binary.LittleEndian.PutUint64(b, core.Scheduler.Affinity(slot))
-	return maskBytes
+	return maskBytes, true
 }
 
-// sysSchedSetaffinityImpl narrows the CPUs thread pid may run on. Bits beyond the CPUs the kernel
+// SchedSetaffinity narrows the CPUs thread pid may run on. Bits beyond the CPUs the kernel
 // runs are ignored; a mask with none of them is EINVAL, as on Linux. A thread running on a CPU
 // its new mask excludes moves at that CPU's next kernel entry (kicked at once if it is another).
-func sysSchedSetaffinityImpl(pid int32, size, mask uintptr) uint64 {
+func SchedSetaffinity(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	pid := int32(a[0])
+	size := uintptr(a[1])
+	mask := uintptr(a[2])
 	slot, ok := schedTarget(pid)
 	if !ok {
-		return abi.Neg(abi.ESRCH)
+		return abi.Neg(abi.ESRCH), true
 	}
 	n := min(size, 8)
 	var raw [8]byte
 	if n > 0 {
 		b, ok := core.UserBytes(mask, n, false)
 		if !ok {
-			return abi.Neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT), true
 		}
 		copy(raw[:], b)
 	}
 	mustLeave, ok := core.Scheduler.SetAffinity(slot, binary.LittleEndian.Uint64(raw[:]))
 	if !ok {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	if mustLeave >= 0 && mustLeave != machine.CPUIndex() {
 		core.KickCPU(mustLeave)
 	}
-	return 0
+	return 0, true
 }
 
 // Scheduling policies (include/uapi/linux/sched.h).
@@ -184,35 +190,38 @@ const (
 	schedIdle  = 5
 )
 
-// sysSchedSetschedulerImpl sets thread pid's policy. SCHED_FIFO (priority 1..99) keeps its CPU
+// SchedSetscheduler sets thread pid's policy. SCHED_FIFO (priority 1..99) keeps its CPU
 // until it blocks or yields: the tick does not time-slice it. There is one priority level
 // otherwise: SCHED_RR, BATCH and IDLE are time-sliced like SCHED_OTHER.
-func sysSchedSetschedulerImpl(pid int32, policy int, param uintptr) uint64 {
+func SchedSetscheduler(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	pid := int32(a[0])
+	policy := int(a[1])
+	param := uintptr(a[2])
 	// Linux's order: a negative policy or pid, or no param, EINVAL; then the param (EFAULT),
 	// the thread (ESRCH), and the policy and priority.
 	if int32(policy) < 0 || pid < 0 || param == 0 {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	prio, ok := core.ReadUser32(param)
 	if !ok {
-		return abi.Neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT), true
 	}
 	slot, ok := schedTarget(pid)
 	if !ok {
-		return abi.Neg(abi.ESRCH)
+		return abi.Neg(abi.ESRCH), true
 	}
 	p := int32(prio)
 	switch policy &^ 0x40000000 { // SCHED_RESET_ON_FORK
 	case schedFIFO, schedRR:
 		if p < 1 || p > 99 {
-			return abi.Neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL), true
 		}
 	case schedOther, schedBatch, schedIdle:
 		if p != 0 {
-			return abi.Neg(abi.EINVAL)
+			return abi.Neg(abi.EINVAL), true
 		}
 	default:
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	t := &core.Threads[slot]
 	class := sched.TimeSliced
@@ -222,32 +231,35 @@ func sysSchedSetschedulerImpl(pid int32, policy int, param uintptr) uint64 {
 	core.Scheduler.SetClass(slot, class)
 	t.Policy = int32(policy &^ 0x40000000)
 	t.FIFOPrio = p
-	return 0
+	return 0, true
 }
 
-// sysSchedGetschedulerImpl returns thread pid's policy.
-func sysSchedGetschedulerImpl(pid int32) uint64 {
+// SchedGetscheduler returns thread pid's policy.
+func SchedGetscheduler(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	pid := int32(a[0])
 	if pid < 0 {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	slot, ok := schedTarget(pid)
 	if !ok {
-		return abi.Neg(abi.ESRCH)
+		return abi.Neg(abi.ESRCH), true
 	}
-	return uint64(core.Threads[slot].Policy)
+	return uint64(core.Threads[slot].Policy), true
 }
 
-// sysSchedGetparamImpl stores thread pid's priority.
-func sysSchedGetparamImpl(pid int32, param uintptr) uint64 {
+// SchedGetparam stores thread pid's priority.
+func SchedGetparam(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	pid := int32(a[0])
+	param := uintptr(a[1])
 	if pid < 0 || param == 0 {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	slot, ok := schedTarget(pid)
 	if !ok {
-		return abi.Neg(abi.ESRCH)
+		return abi.Neg(abi.ESRCH), true
 	}
 	if !core.WriteUser32(param, uint32(core.Threads[slot].FIFOPrio)) {
-		return abi.Neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT), true
 	}
-	return 0
+	return 0, true
 }

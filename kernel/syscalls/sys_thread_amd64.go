@@ -32,21 +32,23 @@ const (
 	archGetGS = 0x1004
 )
 
-func sysArchPrctlImpl(f *machine.Frame, code int, addr uintptr) uint64 {
+func ArchPrctl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	code := int(a[0])
+	addr := uintptr(a[1])
 	switch code {
 	case archSetFS:
 		if addr >= core.UserHi && addr < 1<<63 {
-			return abi.Neg(abi.EPERM) // non-canonical: Linux refuses it too
+			return abi.Neg(abi.EPERM), true // non-canonical: Linux refuses it too
 		}
 		f.FSBase = uint64(addr)
-		return 0
+		return 0, true
 	case archGetFS:
 		if !core.WriteUser64(addr, f.FSBase) {
-			return abi.Neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT), true
 		}
-		return 0
+		return 0, true
 	case archSetGS, archGetGS:
-		return abi.Neg(abi.EPERM) // GS belongs to the kernel (the per-CPU area)
+		return abi.Neg(abi.EPERM), true // GS belongs to the kernel (the per-CPU area)
 	}
-	return abi.Neg(abi.EINVAL)
+	return abi.Neg(abi.EINVAL), true
 }

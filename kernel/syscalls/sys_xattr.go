@@ -58,8 +58,8 @@ func xattrNode(pathAddr uintptr, n int, nofollow bool) (vfs.Node, int) {
 	return core.RootNS.Resolve(at.Root, at.Dir, path, !nofollow, false)
 }
 
-// sysSetxattrImpl is setxattr, lsetxattr (nofollow) and fsetxattr (pathAddr 0, descriptor n).
-func sysSetxattrImpl(pathAddr uintptr, n int, nofollow bool, nameAddr, value, size uintptr, flags int) uint64 {
+// doSetxattr is setxattr, lsetxattr (nofollow) and fsetxattr (pathAddr 0, descriptor n).
+func doSetxattr(pathAddr uintptr, n int, nofollow bool, nameAddr, value, size uintptr, flags int) uint64 {
 	if flags&^(fs.XATTR_CREATE|fs.XATTR_REPLACE) != 0 {
 		return abi.Neg(abi.EINVAL)
 	}
@@ -85,9 +85,9 @@ func sysSetxattrImpl(pathAddr uintptr, n int, nofollow bool, nameAddr, value, si
 	return abi.ErrnoOr(core.RootNS.SetXattr(&core.FSPages, node, name, val, flags, core.FSNow()), 0)
 }
 
-// sysGetxattrImpl is getxattr and its forms: the value's length, and the value copied to value
+// doGetxattr is getxattr and its forms: the value's length, and the value copied to value
 // when size (at most XATTR_SIZE_MAX counts) holds it, else ERANGE; size 0 asks the length only.
-func sysGetxattrImpl(pathAddr uintptr, n int, nofollow bool, nameAddr, value, size uintptr) uint64 {
+func doGetxattr(pathAddr uintptr, n int, nofollow bool, nameAddr, value, size uintptr) uint64 {
 	name, errno := userXattrName(nameAddr)
 	if errno != 0 {
 		return abi.Neg(errno)
@@ -113,9 +113,9 @@ func sysGetxattrImpl(pathAddr uintptr, n int, nofollow bool, nameAddr, value, si
 	return uint64(copy(dst, v))
 }
 
-// sysListxattrImpl is listxattr and its forms: the names, each NUL-terminated, as getxattr
+// doListxattr is listxattr and its forms: the names, each NUL-terminated, as getxattr
 // returns a value.
-func sysListxattrImpl(pathAddr uintptr, n int, nofollow bool, list, size uintptr) uint64 {
+func doListxattr(pathAddr uintptr, n int, nofollow bool, list, size uintptr) uint64 {
 	node, errno := xattrNode(pathAddr, n, nofollow)
 	if errno != 0 {
 		return abi.Neg(errno)
@@ -138,8 +138,8 @@ func sysListxattrImpl(pathAddr uintptr, n int, nofollow bool, list, size uintptr
 	return abi.ErrnoOr(errno, uint64(got))
 }
 
-// sysRemovexattrImpl is removexattr and its forms.
-func sysRemovexattrImpl(pathAddr uintptr, n int, nofollow bool, nameAddr uintptr) uint64 {
+// doRemovexattr is removexattr and its forms.
+func doRemovexattr(pathAddr uintptr, n int, nofollow bool, nameAddr uintptr) uint64 {
 	name, errno := userXattrName(nameAddr)
 	if errno != 0 {
 		return abi.Neg(errno)

@@ -141,9 +141,9 @@ func lookupCall(nr uint64) sysCall {
 // traceCalls serves the trace agent's private calls (trace/sysabi.go), numbered from
 // trace.SysDrain, far above any Linux number and the same on every arch.
 var traceCalls = [...]sysCall{
-	trace.SysDrain - trace.SysDrain: {handler: sysTraceDrain},
-	trace.SysSend - trace.SysDrain:  {handler: sysTraceSend},
-	trace.SysCtl - trace.SysDrain:   {handler: sysTraceCtl},
+	trace.SysDrain - trace.SysDrain: {handler: TraceDrain},
+	trace.SysSend - trace.SysDrain:  {handler: TraceSend},
+	trace.SysCtl - trace.SysDrain:   {handler: TraceCtl},
 }
 
 // reportUnknownSyscall prints each unknown system call once.

@@ -19,96 +19,72 @@ import (
 
 // Descriptors.
 
-func sysRead(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysReadFD(f, int(a[0]), uintptr(a[1]), uintptr(a[2]))
+func Read(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.ReadFD(f, int(a[0]), uintptr(a[1]), uintptr(a[2]))
 }
 
-func sysWrite(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Write(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	switch core.FDs.Kind(int(a[0])) {
 	case fd.KindDevice:
-		return files.SysWriteDevice(f, int(a[0]), uintptr(a[1]), uintptr(a[2]))
+		return files.WriteDevice(f, int(a[0]), uintptr(a[1]), uintptr(a[2]))
 	case fd.KindPipe, fd.KindPair:
 		return files.PipeCall(f, int(a[0]), true, false, uintptr(a[1]), uintptr(a[2]))
 	case fd.KindSocket:
 		return files.SockWrite(f, int(a[0]), uintptr(a[1]), uintptr(a[2]), false)
 	}
-	return files.SysWriteFD(int(a[0]), uintptr(a[1]), uintptr(a[2])), true
+	return files.WriteFD(int(a[0]), uintptr(a[1]), uintptr(a[2])), true
 }
 
-func sysClose(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Close(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return files.CloseFD(int(a[0])), true
 }
 
-func sysFcntl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFcntlImpl(f, int(a[0]), int(int32(a[1])), uintptr(a[2]))
+func Dup3(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoDup3(int(a[0]), int(a[1]), int(a[2])), true
 }
 
-func sysFlock(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFlockImpl(f, int(a[0]), int(int32(a[1])))
-}
-
-func sysDup(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysDupImpl(int(a[0])), true
-}
-
-func sysDup3(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysDup3Impl(int(a[0]), int(a[1]), int(a[2])), true
-}
-
-func sysEpollCreate1(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func EpollCreate1(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	r, e := core.FDs.EpollCreate(int(a[0]))
 	return abi.ErrnoOr(e, uint64(r)), true
 }
 
-func sysEpollCtl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysEpollCtlImpl(int(a[0]), int(a[1]), int(a[2]), uintptr(a[3])), true
+func EpollPwait(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoEpollPwait(f, false, int(a[0]), uintptr(a[1]), int(a[2]), a[3], uintptr(a[4]), uintptr(a[5]))
 }
 
-func sysEpollPwait(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysEpollPwaitImpl(f, false, int(a[0]), uintptr(a[1]), int(a[2]), a[3], uintptr(a[4]), uintptr(a[5]))
+func EpollPwait2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoEpollPwait(f, true, int(a[0]), uintptr(a[1]), int(a[2]), a[3], uintptr(a[4]), uintptr(a[5]))
 }
 
-func sysEpollPwait2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysEpollPwaitImpl(f, true, int(a[0]), uintptr(a[1]), int(a[2]), a[3], uintptr(a[4]), uintptr(a[5]))
+func Pipe2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoPipe2(uintptr(a[0]), int(int32(a[1]))), true
 }
 
-func sysPipe2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysPipe2Impl(uintptr(a[0]), int(int32(a[1]))), true
-}
-
-func sysEventfd2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Eventfd2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	r, e := core.FDs.Eventfd(uint32(a[0]), int(a[1]))
 	return abi.ErrnoOr(e, uint64(r)), true
 }
 
-func sysSplice(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Splice(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return files.SpliceCall(f, files.KindSplice, a)
 }
-func sysTee(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Tee(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return files.SpliceCall(f, files.KindTee, a)
 }
-func sysSendfile(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Sendfile(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return files.SpliceCall(f, files.KindSendfile, a)
 }
-func sysCopyFileRange(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func CopyFileRange(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return files.SpliceCall(f, files.KindCopyFileRange, a)
 }
 
 // Files (sys_file.go, sys_namei.go).
 
-func sysOpenat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysOpenatImpl(f, files.DirFDArg(a[0]), uintptr(a[1]), int(int32(a[2])), uint32(a[3]))
+func Openat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoOpenat(f, files.DirFDArg(a[0]), uintptr(a[1]), int(int32(a[2])), uint32(a[3]))
 }
 
-func sysPread64(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysPreadImpl(int(a[0]), uintptr(a[1]), uintptr(a[2]), int64(a[3])), true
-}
-
-func sysPwrite64(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysPwriteImpl(int(a[0]), uintptr(a[1]), uintptr(a[2]), int64(a[3])), true
-}
-
-func sysReadv(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Readv(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	switch core.FDs.Kind(int(a[0])) {
 	case fd.KindConsole:
 		return console.Call(f, int(a[0]), true, uintptr(a[1]), uintptr(int32(a[2])))
@@ -120,7 +96,7 @@ func sysReadv(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return files.VectorIO(int(a[0]), uintptr(a[1]), int(int32(a[2])), -1, false), true
 }
 
-func sysWritev(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Writev(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	switch core.FDs.Kind(int(a[0])) {
 	case fd.KindPipe, fd.KindPair:
 		return files.PipeCall(f, int(a[0]), true, true, uintptr(a[1]), uintptr(int32(a[2])))
@@ -130,12 +106,12 @@ func sysWritev(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return files.VectorIO(int(a[0]), uintptr(a[1]), int(int32(a[2])), -1, true), true
 }
 
-// sysPreadv and sysPwritev: the offset is one register on 64-bit machines (pos_l; pos_h is 0).
-func sysPreadv(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+// Preadv and Pwritev: the offset is one register on 64-bit machines (pos_l; pos_h is 0).
+func Preadv(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return vectorPos(a, false), true
 }
 
-func sysPwritev(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Pwritev(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return vectorPos(a, true), true
 }
 
@@ -155,407 +131,264 @@ func vectorPos(a machine.SyscallArgs, write bool) uint64 {
 	return files.VectorIO(int(a[0]), uintptr(a[1]), int(int32(a[2])), int64(a[3]), write)
 }
 
-func sysLseek(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysLseekImpl(int(a[0]), int64(a[1]), int(int32(a[2]))), true
+func Newfstatat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoNewfstatat(files.DirFDArg(a[0]), uintptr(a[1]), uintptr(a[2]), int(int32(a[3]))), true
 }
 
-func sysGetdents64(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysGetdents64Impl(int(a[0]), uintptr(a[1]), uintptr(uint32(a[2]))), true
+func Fsync(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoFsync(int(a[0])), true
+}
+func Fdatasync(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoFsync(int(a[0])), true
 }
 
-func sysFstat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFstatImpl(int(a[0]), uintptr(a[1])), true
+func Mkdirat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoMkdirat(files.DirFDArg(a[0]), uintptr(a[1]), uint32(a[2])), true
 }
 
-func sysNewfstatat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysNewfstatatImpl(files.DirFDArg(a[0]), uintptr(a[1]), uintptr(a[2]), int(int32(a[3]))), true
+func Mknodat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoMknodat(files.DirFDArg(a[0]), uintptr(a[1]), uint32(a[2]), uint32(a[3])), true
 }
 
-func sysStatx(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysStatxImpl(files.DirFDArg(a[0]), uintptr(a[1]), int(int32(a[2])), uint32(a[3]), uintptr(a[4])), true
+func Unlinkat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoUnlinkat(files.DirFDArg(a[0]), uintptr(a[1]), int(int32(a[2]))), true
 }
 
-func sysFtruncate(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFtruncateImpl(int(a[0]), int64(a[1])), true
+func Renameat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoRenameat2(files.DirFDArg(a[0]), uintptr(a[1]), files.DirFDArg(a[2]), uintptr(a[3]), 0), true
 }
 
-func sysTruncate(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysTruncateImpl(uintptr(a[0]), int64(a[1])), true
+func Renameat2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoRenameat2(files.DirFDArg(a[0]), uintptr(a[1]), files.DirFDArg(a[2]), uintptr(a[3]), uint32(a[4])), true
 }
 
-func sysFsync(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFsyncImpl(int(a[0])), true
-}
-func sysFdatasync(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFsyncImpl(int(a[0])), true
+func Linkat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoLinkat(files.DirFDArg(a[0]), uintptr(a[1]), files.DirFDArg(a[2]), uintptr(a[3]), int(int32(a[4]))), true
 }
 
-func sysGetcwd(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysGetcwdImpl(uintptr(a[0]), uintptr(a[1])), true
+func Symlinkat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoSymlinkat(uintptr(a[0]), files.DirFDArg(a[1]), uintptr(a[2])), true
 }
 
-func sysChdir(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysChdirImpl(uintptr(a[0])), true
-}
-func sysFchdir(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFchdirImpl(int(a[0])), true
+func Readlinkat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoReadlinkat(files.DirFDArg(a[0]), uintptr(a[1]), uintptr(a[2]), int(int32(a[3]))), true
 }
 
-func sysMkdirat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysMkdiratImpl(files.DirFDArg(a[0]), uintptr(a[1]), uint32(a[2])), true
+func Faccessat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoFaccessat(files.DirFDArg(a[0]), uintptr(a[1]), uint32(a[2]), 0), true
 }
 
-func sysMknodat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysMknodatImpl(files.DirFDArg(a[0]), uintptr(a[1]), uint32(a[2]), uint32(a[3])), true
+func Faccessat2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoFaccessat(files.DirFDArg(a[0]), uintptr(a[1]), uint32(a[2]), int(int32(a[3]))), true
 }
 
-func sysUnlinkat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysUnlinkatImpl(files.DirFDArg(a[0]), uintptr(a[1]), int(int32(a[2]))), true
+func Fchmodat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoFchmodat(files.DirFDArg(a[0]), uintptr(a[1]), uint32(a[2]), 0), true
 }
 
-func sysRenameat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysRenameat2Impl(files.DirFDArg(a[0]), uintptr(a[1]), files.DirFDArg(a[2]), uintptr(a[3]), 0), true
+func Fchmodat2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoFchmodat(files.DirFDArg(a[0]), uintptr(a[1]), uint32(a[2]), int(int32(a[3]))), true
 }
 
-func sysRenameat2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysRenameat2Impl(files.DirFDArg(a[0]), uintptr(a[1]), files.DirFDArg(a[2]), uintptr(a[3]), uint32(a[4])), true
-}
-
-func sysLinkat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysLinkatImpl(files.DirFDArg(a[0]), uintptr(a[1]), files.DirFDArg(a[2]), uintptr(a[3]), int(int32(a[4]))), true
-}
-
-func sysSymlinkat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysSymlinkatImpl(uintptr(a[0]), files.DirFDArg(a[1]), uintptr(a[2])), true
-}
-
-func sysReadlinkat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysReadlinkatImpl(files.DirFDArg(a[0]), uintptr(a[1]), uintptr(a[2]), int(int32(a[3]))), true
-}
-
-func sysFaccessat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFaccessatImpl(files.DirFDArg(a[0]), uintptr(a[1]), uint32(a[2]), 0), true
-}
-
-func sysFaccessat2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFaccessatImpl(files.DirFDArg(a[0]), uintptr(a[1]), uint32(a[2]), int(int32(a[3]))), true
-}
-
-func sysFchmod(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFchmodImpl(int(a[0]), uint32(a[1])), true
-}
-
-func sysFchmodat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFchmodatImpl(files.DirFDArg(a[0]), uintptr(a[1]), uint32(a[2]), 0), true
-}
-
-func sysFchmodat2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFchmodatImpl(files.DirFDArg(a[0]), uintptr(a[1]), uint32(a[2]), int(int32(a[3]))), true
-}
-
-func sysFchown(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFchownImpl(int(a[0])), true
-}
-
-func sysFchownat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFchownatImpl(files.DirFDArg(a[0]), uintptr(a[1]), int(int32(a[4]))), true
-}
-
-func sysUtimensat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysUtimensatImpl(files.DirFDArg(a[0]), uintptr(a[1]), uintptr(a[2]), int(int32(a[3]))), true
-}
-
-func sysUmask(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysUmaskImpl(uint32(a[0])), true
-}
-
-func sysStatfs(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysStatfsImpl(uintptr(a[0]), uintptr(a[1])), true
-}
-
-func sysFstatfs(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFstatfsImpl(int(a[0]), uintptr(a[1])), true
+func Fchownat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoFchownat(files.DirFDArg(a[0]), uintptr(a[1]), int(int32(a[4]))), true
 }
 
 // Memory.
 
-func sysMmap(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return SysMmapImpl(uintptr(a[0]), uintptr(a[1]), uint32(a[2]), uint32(a[3]), int32(a[4]), a[5]), true
+func Mmap(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return DoMmap(uintptr(a[0]), uintptr(a[1]), uint32(a[2]), uint32(a[3]), int32(a[4]), a[5]), true
 }
 
-func sysMunmap(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysMunmapImpl(uintptr(a[0]), uintptr(a[1])), true
+func Mprotect(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return DoMprotect(uintptr(a[0]), uintptr(a[1]), uint32(a[2])), true
 }
 
-func sysMprotect(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return SysMprotectImpl(uintptr(a[0]), uintptr(a[1]), uint32(a[2])), true
-}
-
-func sysMsync(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysMsyncImpl(uintptr(a[0]), uintptr(a[1]), int(int32(a[2]))), true
-}
-
-func sysShmget(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysShmgetImpl(int32(a[0]), uintptr(a[1]), int32(a[2])), true
-}
-
-func sysShmat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysShmatImpl(int32(a[0]), uintptr(a[1]), int32(a[2])), true
-}
-
-func sysShmdt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysShmdtImpl(uintptr(a[0])), true
-}
-
-func sysShmctl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysShmctlImpl(int32(a[0]), int32(a[1]), uintptr(a[2])), true
-}
-
-func sysMremap(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysMremapImpl(uintptr(a[0]), uintptr(a[1]), uintptr(a[2]), uint32(a[3]), uintptr(a[4])), true
-}
-
-func sysMadvise(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysMadviseImpl(uintptr(a[0]), uintptr(a[1]), int(a[2])), true
-}
-
-// sysBrk: there is no heap break; the Go runtime never uses brk.
-func sysBrk(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) { return 0, true }
+// Brk: there is no heap break; the Go runtime never uses brk.
+func Brk(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) { return 0, true }
 
 // Signals.
 
-func sysRtSigaction(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func RtSigaction(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return core.SysSigaction(int(a[0]), uintptr(a[1]), uintptr(a[2]), uintptr(a[3])), true
 }
 
-func sysRtSigprocmask(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func RtSigprocmask(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return core.SysSigprocmask(int(a[0]), uintptr(a[1]), uintptr(a[2]), uintptr(a[3])), true
 }
 
-func sysSigaltstack(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return core.SysSigaltstackImpl(f, uintptr(a[0]), uintptr(a[1])), true
+func Sigaltstack(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return core.DoSigaltstack(f, uintptr(a[0]), uintptr(a[1])), true
 }
 
-func sysRtSigreturn(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func RtSigreturn(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return core.SysSigreturn(f)
 }
 
-func sysTgkill(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return core.SysTgkillImpl(f, int32(a[0]), int32(a[1]), int(a[2])), true
+func Tgkill(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return core.DoTgkill(f, int32(a[0]), int32(a[1]), int(a[2])), true
 }
 
-func sysTkill(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return core.SysTgkillImpl(f, core.ProcessID, int32(a[0]), int(a[1])), true
+func Tkill(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return core.DoTgkill(f, core.ProcessID, int32(a[0]), int(a[1])), true
 }
 
-func sysKill(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return core.SysKillImpl(f, int32(a[0]), int(a[1])), true
+func Kill(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return core.DoKill(f, int32(a[0]), int(a[1])), true
 }
 
 // Threads and scheduling.
 
-func sysClone(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Clone(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	flags, stack, ptid, ctid, tls := cloneArgs(&a)
-	return sysCloneImpl(f, flags, stack, ptid, ctid, tls), true
+	return doClone(f, flags, stack, ptid, ctid, tls), true
 }
 
-func sysExit(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	sysExitThread(f, int(a[0]))
+func Exit(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	exitThread(f, int(a[0]))
 	return 0, false
 }
 
-func sysExitGroup(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func ExitGroup(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	core.ExitGroup(int(a[0]))
 	return 0, false
 }
 
-func sysSetTidAddress(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func SetTidAddress(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	core.Cur().ClearChild = uintptr(a[0])
 	return uint64(core.Cur().Tid), true
 }
 
-func sysFutex(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysFutexImpl(f, uintptr(a[0]), int(a[1]), uint32(a[2]), uintptr(a[3]), uint32(a[5]))
-}
-
-// sysSchedYield stores its result and fires syscall_exit itself: yield switches threads without
+// SchedYield stores its result and fires syscall_exit itself: yield switches threads without
 // a wait to complete.
-func sysSchedYield(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func SchedYield(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	machine.SetSysRet(f, 0)
 	tp.SyscallExit.Emit2(nrSchedYield, 0)
 	core.Yield(f)
 	return 0, false
 }
 
-func sysSchedGetaffinity(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysSchedGetaffinityImpl(int32(a[0]), uintptr(a[1]), uintptr(a[2])), true
-}
-
-func sysSchedSetaffinity(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysSchedSetaffinityImpl(int32(a[0]), uintptr(a[1]), uintptr(a[2])), true
-}
-
-func sysSchedSetscheduler(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysSchedSetschedulerImpl(int32(a[0]), int(a[1]), uintptr(a[2])), true
-}
-
-func sysSchedGetscheduler(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysSchedGetschedulerImpl(int32(a[0])), true
-}
-
-func sysSchedGetparam(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysSchedGetparamImpl(int32(a[0]), uintptr(a[1])), true
-}
-
 // Time.
 
-func sysClockGettime(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysClockGettimeImpl(int32(a[0]), uintptr(a[1])), true
+func Getrusage(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return core.DoGetrusage(int32(a[0]), uintptr(a[1])), true
 }
 
-func sysClockGetres(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysClockGetresImpl(int32(a[0]), uintptr(a[1])), true
-}
-
-func sysNanosleep(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysNanosleepImpl(f, uintptr(a[0]), uintptr(a[1]))
-}
-
-func sysClockNanosleep(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysClockNanosleepImpl(f, int32(a[0]), int(a[1]), uintptr(a[2]), uintptr(a[3]))
-}
-
-func sysGetrusage(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return core.SysGetrusageImpl(int32(a[0]), uintptr(a[1])), true
-}
-
-func sysTimes(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return core.SysTimesImpl(uintptr(a[0])), true
+func Times(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return core.DoTimes(uintptr(a[0])), true
 }
 
 // Timers (timers.go).
 
-func sysSetitimer(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return core.SysSetitimerImpl(int(int32(a[0])), uintptr(a[1]), uintptr(a[2])), true
+func Setitimer(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return core.DoSetitimer(int(int32(a[0])), uintptr(a[1]), uintptr(a[2])), true
 }
 
-func sysGetitimer(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return core.SysGetitimerImpl(int(int32(a[0])), uintptr(a[1])), true
+func Getitimer(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return core.DoGetitimer(int(int32(a[0])), uintptr(a[1])), true
 }
 
-func sysTimerCreate(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return core.SysTimerCreateImpl(int32(a[0]), uintptr(a[1]), uintptr(a[2])), true
+func TimerCreate(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return core.DoTimerCreate(int32(a[0]), uintptr(a[1]), uintptr(a[2])), true
 }
 
-func sysTimerSettime(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return core.SysTimerSettimeImpl(int32(a[0]), int(a[1]), uintptr(a[2]), uintptr(a[3])), true
+func TimerSettime(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return core.DoTimerSettime(int32(a[0]), int(a[1]), uintptr(a[2]), uintptr(a[3])), true
 }
 
-func sysTimerGettime(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return core.SysTimerGettimeImpl(int32(a[0]), uintptr(a[1])), true
+func TimerGettime(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return core.DoTimerGettime(int32(a[0]), uintptr(a[1])), true
 }
 
-func sysTimerGetoverrun(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return core.SysTimerGetoverrunImpl(int32(a[0])), true
+func TimerGetoverrun(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return core.DoTimerGetoverrun(int32(a[0])), true
 }
 
-func sysTimerDelete(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return core.SysTimerDeleteImpl(int32(a[0])), true
+func TimerDelete(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return core.DoTimerDelete(int32(a[0])), true
 }
 
 // Identity and the machine: one process, run by root, with no parent.
 
-func sysGetpid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool)  { return core.ProcessID, true }
-func sysGetppid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) { return 0, true }
-func sysGettid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Getpid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool)  { return core.ProcessID, true }
+func Getppid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) { return 0, true }
+func Gettid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return uint64(core.Cur().Tid), true
 }
-func sysGetuid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool)  { return 0, true }
-func sysGetgid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool)  { return 0, true }
-func sysGeteuid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) { return 0, true }
-func sysGetegid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) { return 0, true }
+func Getuid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool)  { return 0, true }
+func Getgid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool)  { return 0, true }
+func Geteuid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) { return 0, true }
+func Getegid(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) { return 0, true }
 
-// sysGetgroups reports no supplementary groups. Linux reads the size as an int and
+// Getgroups reports no supplementary groups. Linux reads the size as an int and
 // rejects a negative one before looking at the list, so the list is never written.
-func sysGetgroups(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Getgroups(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if int32(a[0]) < 0 {
 		return abi.Neg(abi.EINVAL), true
 	}
 	return 0, true
 }
 
-func sysGetrandom(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysGetrandomImpl(uintptr(a[0]), uintptr(a[1]), uint32(a[2])), true
-}
-
-func sysUname(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysUnameImpl(uintptr(a[0])), true
-}
-
 // The trace agent's private calls (traceCalls).
 
-func sysTraceDrain(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func TraceDrain(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return observe.TracePortCall(f, serial.OpTraceDrain, a[0], 0, 0)
 }
 
-func sysTraceSend(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func TraceSend(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return observe.TracePortCall(f, serial.OpTraceSend, a[0], uintptr(a[1]), uintptr(a[2]))
 }
 
-func sysTraceCtl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func TraceCtl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return observe.TraceCtl(a[0], a[1], a[2]), true
 }
 
-func sysSetxattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysSetxattrImpl(uintptr(a[0]), -1, false, uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), int(int32(a[4]))), true
+func Setxattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return doSetxattr(uintptr(a[0]), -1, false, uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), int(int32(a[4]))), true
 }
 
-func sysLsetxattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysSetxattrImpl(uintptr(a[0]), -1, true, uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), int(int32(a[4]))), true
+func Lsetxattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return doSetxattr(uintptr(a[0]), -1, true, uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), int(int32(a[4]))), true
 }
 
-func sysFsetxattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysSetxattrImpl(0, int(int32(a[0])), false, uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), int(int32(a[4]))), true
+func Fsetxattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return doSetxattr(0, int(int32(a[0])), false, uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), int(int32(a[4]))), true
 }
 
-func sysGetxattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysGetxattrImpl(uintptr(a[0]), -1, false, uintptr(a[1]), uintptr(a[2]), uintptr(a[3])), true
+func Getxattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return doGetxattr(uintptr(a[0]), -1, false, uintptr(a[1]), uintptr(a[2]), uintptr(a[3])), true
 }
 
-func sysLgetxattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysGetxattrImpl(uintptr(a[0]), -1, true, uintptr(a[1]), uintptr(a[2]), uintptr(a[3])), true
+func Lgetxattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return doGetxattr(uintptr(a[0]), -1, true, uintptr(a[1]), uintptr(a[2]), uintptr(a[3])), true
 }
 
-func sysFgetxattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysGetxattrImpl(0, int(int32(a[0])), false, uintptr(a[1]), uintptr(a[2]), uintptr(a[3])), true
+func Fgetxattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return doGetxattr(0, int(int32(a[0])), false, uintptr(a[1]), uintptr(a[2]), uintptr(a[3])), true
 }
 
-func sysListxattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysListxattrImpl(uintptr(a[0]), -1, false, uintptr(a[1]), uintptr(a[2])), true
+func Listxattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return doListxattr(uintptr(a[0]), -1, false, uintptr(a[1]), uintptr(a[2])), true
 }
 
-func sysLlistxattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysListxattrImpl(uintptr(a[0]), -1, true, uintptr(a[1]), uintptr(a[2])), true
+func Llistxattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return doListxattr(uintptr(a[0]), -1, true, uintptr(a[1]), uintptr(a[2])), true
 }
 
-func sysFlistxattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysListxattrImpl(0, int(int32(a[0])), false, uintptr(a[1]), uintptr(a[2])), true
+func Flistxattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return doListxattr(0, int(int32(a[0])), false, uintptr(a[1]), uintptr(a[2])), true
 }
 
-func sysRemovexattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysRemovexattrImpl(uintptr(a[0]), -1, false, uintptr(a[1])), true
+func Removexattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return doRemovexattr(uintptr(a[0]), -1, false, uintptr(a[1])), true
 }
 
-func sysLremovexattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysRemovexattrImpl(uintptr(a[0]), -1, true, uintptr(a[1])), true
+func Lremovexattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return doRemovexattr(uintptr(a[0]), -1, true, uintptr(a[1])), true
 }
 
-func sysFremovexattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysRemovexattrImpl(0, int(int32(a[0])), false, uintptr(a[1])), true
-}
-
-func sysSyncFileRange(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysSyncFileRangeImpl(int(int32(a[0])), int64(a[1]), int64(a[2]), uint32(a[3])), true
+func Fremovexattr(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return doRemovexattr(0, int(int32(a[0])), false, uintptr(a[1])), true
 }
 
 // prctl's options (linux/prctl.h).
@@ -564,8 +397,8 @@ const (
 	prGetNoNewPrivs = 39
 )
 
-// sysPrctl serves PR_SET_NO_NEW_PRIVS and PR_GET_NO_NEW_PRIVS; other options are EINVAL.
-func sysPrctl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+// Prctl serves PR_SET_NO_NEW_PRIVS and PR_GET_NO_NEW_PRIVS; other options are EINVAL.
+func Prctl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	switch uint32(a[0]) {
 	case prSetNoNewPrivs:
 		if a[1] != 1 || a[2]|a[3]|a[4] != 0 {
@@ -585,66 +418,14 @@ func sysPrctl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return abi.Neg(abi.EINVAL), true
 }
 
-func sysOpenat2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysOpenat2Impl(f, files.DirFDArg(a[0]), uintptr(a[1]), uintptr(a[2]), uintptr(a[3]))
-}
-
 // Timerfds (sys_timerfd.go), poll and select (sys_poll.go), ioctl (sys_ioctl.go).
 
-func sysTimerfdCreate(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysTimerfdCreateImpl(int32(a[0]), int(int32(a[1]))), true
+func Ppoll(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return doPoll(f, uintptr(a[0]), uint64(uint32(a[1])), 0, uintptr(a[2]), uintptr(a[3]), uintptr(a[4]), true)
 }
 
-func sysTimerfdSettime(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysTimerfdSettimeImpl(int(int32(a[0])), int(int32(a[1])), uintptr(a[2]), uintptr(a[3])), true
-}
-
-func sysTimerfdGettime(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysTimerfdGettimeImpl(int(int32(a[0])), uintptr(a[1])), true
-}
-
-func sysPpoll(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysPollImpl(f, uintptr(a[0]), uint64(uint32(a[1])), 0, uintptr(a[2]), uintptr(a[3]), uintptr(a[4]), true)
-}
-
-func sysPselect6(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysSelectImpl(f, int(int32(a[0])), uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), uintptr(a[4]), uintptr(a[5]), true)
-}
-
-func sysIoctl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysIoctlImpl(f, int(int32(a[0])), uint32(a[1]), uintptr(a[2]))
-}
-
-func sysSetns(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysSetnsImpl(int(int32(a[0])), uint32(a[1])), true
+func Pselect6(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return doSelect(f, int(int32(a[0])), uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), uintptr(a[4]), uintptr(a[5]), true)
 }
 
 // The machine and the process (sys_info.go, sys_mem.go).
-
-func sysSysinfo(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysSysinfoImpl(uintptr(a[0])), true
-}
-
-func sysGettimeofday(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysGettimeofdayImpl(uintptr(a[0]), uintptr(a[1])), true
-}
-
-func sysRtSigpending(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysRtSigpendingImpl(uintptr(a[0]), uintptr(a[1])), true
-}
-
-func sysPrlimit64(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysPrlimit64Impl(int32(a[0]), int(uint32(a[1])), uintptr(a[2]), uintptr(a[3])), true
-}
-
-func sysGetrlimit(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysGetrlimitImpl(int(uint32(a[0])), uintptr(a[1])), true
-}
-
-func sysSetrlimit(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysSetrlimitImpl(int(uint32(a[0])), uintptr(a[1])), true
-}
-
-func sysMincore(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysMincoreImpl(uintptr(a[0]), uintptr(a[1]), uintptr(a[2])), true
-}

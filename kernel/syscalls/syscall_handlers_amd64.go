@@ -9,116 +9,100 @@ import (
 
 // The handlers of the system calls only amd64 has (see syscall_handlers.go).
 
-func sysPipe(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysPipe2Impl(uintptr(a[0]), 0), true
+func Pipe(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoPipe2(uintptr(a[0]), 0), true
 }
 
-// sysEpollWait is epoll_pwait without a signal mask (arm64 never had it).
-func sysEpollWait(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysEpollPwaitImpl(f, false, int(a[0]), uintptr(a[1]), int(a[2]), a[3], 0, 0)
-}
-
-func sysArchPrctl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysArchPrctlImpl(f, int(a[0]), uintptr(a[1])), true
+// EpollWait is epoll_pwait without a signal mask (arm64 never had it).
+func EpollWait(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoEpollPwait(f, false, int(a[0]), uintptr(a[1]), int(a[2]), a[3], 0, 0)
 }
 
 // The file system calls without a dirfd, which arm64 never had: the *at calls from AT_FDCWD.
 
-func sysOpen(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysOpenatImpl(f, files.AtFDCWD, uintptr(a[0]), int(int32(a[1])), uint32(a[2]))
+func Open(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoOpenat(f, files.AtFDCWD, uintptr(a[0]), int(int32(a[1])), uint32(a[2]))
 }
 
-func sysCreat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysOpenatImpl(f, files.AtFDCWD, uintptr(a[0]), fs.O_CREAT|fs.O_WRONLY|fs.O_TRUNC, uint32(a[1]))
+func Creat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoOpenat(f, files.AtFDCWD, uintptr(a[0]), fs.O_CREAT|fs.O_WRONLY|fs.O_TRUNC, uint32(a[1]))
 }
 
-func sysStat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysNewfstatatImpl(files.AtFDCWD, uintptr(a[0]), uintptr(a[1]), 0), true
+func Stat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoNewfstatat(files.AtFDCWD, uintptr(a[0]), uintptr(a[1]), 0), true
 }
 
-func sysLstat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysNewfstatatImpl(files.AtFDCWD, uintptr(a[0]), uintptr(a[1]), fs.AT_SYMLINK_NOFOLLOW), true
+func Lstat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoNewfstatat(files.AtFDCWD, uintptr(a[0]), uintptr(a[1]), fs.AT_SYMLINK_NOFOLLOW), true
 }
 
-func sysMkdir(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysMkdiratImpl(files.AtFDCWD, uintptr(a[0]), uint32(a[1])), true
+func Mkdir(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoMkdirat(files.AtFDCWD, uintptr(a[0]), uint32(a[1])), true
 }
 
-func sysMknod(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysMknodatImpl(files.AtFDCWD, uintptr(a[0]), uint32(a[1]), uint32(a[2])), true
+func Mknod(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoMknodat(files.AtFDCWD, uintptr(a[0]), uint32(a[1]), uint32(a[2])), true
 }
 
-func sysUnlink(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysUnlinkatImpl(files.AtFDCWD, uintptr(a[0]), 0), true
+func Unlink(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoUnlinkat(files.AtFDCWD, uintptr(a[0]), 0), true
 }
 
-func sysRmdir(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysUnlinkatImpl(files.AtFDCWD, uintptr(a[0]), fs.AT_REMOVEDIR), true
+func Rmdir(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoUnlinkat(files.AtFDCWD, uintptr(a[0]), fs.AT_REMOVEDIR), true
 }
 
-func sysRename(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysRenameat2Impl(files.AtFDCWD, uintptr(a[0]), files.AtFDCWD, uintptr(a[1]), 0), true
+func Rename(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoRenameat2(files.AtFDCWD, uintptr(a[0]), files.AtFDCWD, uintptr(a[1]), 0), true
 }
 
-func sysLink(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysLinkatImpl(files.AtFDCWD, uintptr(a[0]), files.AtFDCWD, uintptr(a[1]), 0), true
+func Link(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoLinkat(files.AtFDCWD, uintptr(a[0]), files.AtFDCWD, uintptr(a[1]), 0), true
 }
 
-func sysSymlink(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysSymlinkatImpl(uintptr(a[0]), files.AtFDCWD, uintptr(a[1])), true
+func Symlink(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoSymlinkat(uintptr(a[0]), files.AtFDCWD, uintptr(a[1])), true
 }
 
-func sysReadlink(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysReadlinkatImpl(files.AtFDCWD, uintptr(a[0]), uintptr(a[1]), int(int32(a[2]))), true
+func Readlink(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoReadlinkat(files.AtFDCWD, uintptr(a[0]), uintptr(a[1]), int(int32(a[2]))), true
 }
 
-func sysAccess(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFaccessatImpl(files.AtFDCWD, uintptr(a[0]), uint32(a[1]), 0), true
+func Access(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoFaccessat(files.AtFDCWD, uintptr(a[0]), uint32(a[1]), 0), true
 }
 
-func sysChmod(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFchmodatImpl(files.AtFDCWD, uintptr(a[0]), uint32(a[1]), 0), true
+func Chmod(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoFchmodat(files.AtFDCWD, uintptr(a[0]), uint32(a[1]), 0), true
 }
 
-func sysChown(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFchownatImpl(files.AtFDCWD, uintptr(a[0]), 0), true
+func Chown(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoFchownat(files.AtFDCWD, uintptr(a[0]), 0), true
 }
 
-func sysLchown(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFchownatImpl(files.AtFDCWD, uintptr(a[0]), fs.AT_SYMLINK_NOFOLLOW), true
+func Lchown(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoFchownat(files.AtFDCWD, uintptr(a[0]), fs.AT_SYMLINK_NOFOLLOW), true
 }
 
-func sysDup2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysDup2Impl(int(a[0]), int(a[1])), true
+func Alarm(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return core.DoAlarm(uint32(a[0])), true
 }
 
-func sysAlarm(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return core.SysAlarmImpl(uint32(a[0])), true
+func Futimesat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoFutimesat(files.DirFDArg(a[0]), uintptr(a[1]), uintptr(a[2])), true
 }
 
-func sysFutimesat(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFutimesatImpl(files.DirFDArg(a[0]), uintptr(a[1]), uintptr(a[2])), true
-}
-
-func sysUtimes(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysFutimesatImpl(files.AtFDCWD, uintptr(a[0]), uintptr(a[1])), true
-}
-
-func sysUtime(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return files.SysUtimeImpl(uintptr(a[0]), uintptr(a[1])), true
+func Utimes(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return files.DoFutimesat(files.AtFDCWD, uintptr(a[0]), uintptr(a[1])), true
 }
 
 // poll and select: ppoll and pselect6 without a signal mask, with a timeout in milliseconds or
 // a struct timeval.
 
-func sysPoll(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysPollImpl(f, uintptr(a[0]), uint64(uint32(a[1])), int32(a[2]), 0, 0, 0, false)
+func Poll(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return doPoll(f, uintptr(a[0]), uint64(uint32(a[1])), int32(a[2]), 0, 0, 0, false)
 }
 
-func sysSelect(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysSelectImpl(f, int(int32(a[0])), uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), uintptr(a[4]), 0, false)
-}
-
-func sysTime(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	return sysTimeImpl(uintptr(a[0])), true
+func Select(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	return doSelect(f, int(int32(a[0])), uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), uintptr(a[4]), 0, false)
 }

@@ -176,163 +176,163 @@ const (
 // sysTable serves the Linux/arm64 system calls by number (dispatch); a number without a row
 // is unknown. It is static data: system calls run before package initialisation.
 var sysTable = [...]sysCall{
-	nrSetxattr:          {handler: sysSetxattr},          // partial: the in-memory file systems keep user.*, trusted.* and security.* attributes (user.* on files and directories only: EPERM), all of a file's in one page (ENOSPC beyond); system.* and other names EOPNOTSUPP; read-only (packed) files EROFS; /proc and shared directories EOPNOTSUPP
-	nrLsetxattr:         {handler: sysLsetxattr},         // partial: as setxattr
-	nrFsetxattr:         {handler: sysFsetxattr},         // partial: as setxattr; descriptors that are no file EOPNOTSUPP
-	nrGetxattr:          {handler: sysGetxattr},          // partial: as setxattr (user.* of other files ENODATA)
-	nrLgetxattr:         {handler: sysLgetxattr},         // partial: as getxattr
-	nrFgetxattr:         {handler: sysFgetxattr},         // partial: as getxattr; descriptors that are no file EOPNOTSUPP
-	nrListxattr:         {handler: sysListxattr},         // partial: as setxattr; /proc's files list nothing
-	nrLlistxattr:        {handler: sysLlistxattr},        // partial: as listxattr
-	nrFlistxattr:        {handler: sysFlistxattr},        // partial: as listxattr; descriptors that are no file EOPNOTSUPP
-	nrRemovexattr:       {handler: sysRemovexattr},       // partial: as setxattr
-	nrLremovexattr:      {handler: sysLremovexattr},      // partial: as removexattr
-	nrFremovexattr:      {handler: sysFremovexattr},      // partial: as removexattr; descriptors that are no file EOPNOTSUPP
-	nrGetcwd:            {handler: sysGetcwd},            // full
-	nrEventfd2:          {handler: sysEventfd2},          // full: EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC
-	nrEpollCreate1:      {handler: sysEpollCreate1},      // full
-	nrEpollCtl:          {handler: sysEpollCtl},          // full: eventfds, timerfds, pipes, sockets, the console and epoll instances; the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
-	nrEpollPwait:        {handler: sysEpollPwait},        // full: the signal mask stands for the thread's until the call returns (or the handler it runs returns); a signal with a handler interrupts the wait (EINTR)
-	nrDup:               {handler: sysDup},               // partial: files, pipes, sockets and the console (a console, pipe or socket descriptor has its own O_NONBLOCK); eventfds, timerfds, epoll instances and the trace ports EINVAL
-	nrDup3:              {handler: sysDup3},              // partial: as dup
-	nrFcntl:             {handler: sysFcntl},             // partial: F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files), F_GETPIPE_SZ and F_SETPIPE_SZ (pipes stay 64 KiB: more is EPERM); F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ forms on files (one process: its POSIX locks never conflict with each other; OFD locks conflict between open file descriptions and with POSIX locks; at most 128 locks, ENOLCK; a lock on another descriptor EINVAL); other commands EINVAL
-	nrIoctl:             {handler: sysIoctl},             // partial: FIOCLEX, FIONCLEX and FIONBIO on every descriptor; FIONREAD on files (size less position), pipes, socket pairs, sockets and the console; on the console, a raw 115200 8N1 serial terminal: TCGETS, TCSETS, TCSETSW and TCSETSF (accepted: the line keeps its settings), TIOCGWINSZ, TIOCSWINSZ (SIGWINCH on a change), TIOCGPGRP and TIOCSPGRP; on /dev/random and /dev/urandom RNDGETENTCNT (256), RNDADDTOENTCNT, RNDADDENTROPY, RNDZAPENTCNT, RNDCLEARPOOL and RNDRESEEDCRNG, others EINVAL; on a namespace's file NS_GET_NSTYPE, NS_GET_USERNS, NS_GET_PARENT and NS_GET_OWNER_UID as for Linux's initial namespaces; on any socket the interface requests of lo: SIOCGIFNAME, SIOCGIFINDEX, SIOCGIFFLAGS, SIOCGIFMTU, SIOCGIFMETRIC, SIOCGIFTXQLEN, SIOCGIFHWADDR, SIOCGIFCONF, SIOCETHTOOL (ETHTOOL_GET_TS_INFO; others EOPNOTSUPP), and on AF_INET sockets SIOCGIFADDR, SIOCGIFDSTADDR, SIOCGIFBRDADDR and SIOCGIFNETMASK; other requests ENOTTY (an epoll instance EINVAL)
-	nrFlock:             {handler: sysFlock},             // partial: files: LOCK_SH, LOCK_EX, LOCK_UN, LOCK_NB, conflicting between open file descriptions (EWOULDBLOCK, or a wait a signal restarts); other descriptors EINVAL
-	nrMknodat:           {handler: sysMknodat},           // partial: makes every kind of node; /dev's character devices and FIFOs open
-	nrMkdirat:           {handler: sysMkdirat},           // full
-	nrUnlinkat:          {handler: sysUnlinkat},          // full
-	nrSymlinkat:         {handler: sysSymlinkat},         // full
-	nrLinkat:            {handler: sysLinkat},            // full
-	nrRenameat:          {handler: sysRenameat},          // full
-	nrStatfs:            {handler: sysStatfs},            // full
-	nrFstatfs:           {handler: sysFstatfs},           // partial: files; other descriptors EINVAL
-	nrTruncate:          {handler: sysTruncate},          // full
-	nrFtruncate:         {handler: sysFtruncate},         // full
-	nrFaccessat:         {handler: sysFaccessat},         // full: root: only X_OK on a file without an execute bit fails
-	nrChdir:             {handler: sysChdir},             // full
-	nrFchdir:            {handler: sysFchdir},            // full
-	nrFchmod:            {handler: sysFchmod},            // partial: files; other descriptors EPERM
-	nrFchmodat:          {handler: sysFchmodat},          // full
-	nrFchownat:          {handler: sysFchownat},          // partial: as fchown
-	nrFchown:            {handler: sysFchown},            // partial: every file is root's: a change of owner is accepted and changes nothing
-	nrOpenat:            {handler: sysOpenat},            // partial: O_TMPFILE EOPNOTSUPP; a FIFO is an end of one pipe for all its openers (O_RDONLY waits for a writer, O_WRONLY for a reader unless O_NONBLOCK: ENXIO, O_RDWR both ends at once; the pipes' limit of 16 holds, ENFILE); /dev/tty a descriptor of the console; sockets and devices other than /dev's null, zero, full, random, urandom and tty ENXIO; /proc/self/fd/N of the console or a pipe opens it again (a pipe at the end the access mode asks for), of another descriptor without a file ENXIO; nothing under /sys (ENOENT)
-	nrClose:             {handler: sysClose},             // full
-	nrPipe2:             {handler: sysPipe2},             // partial: O_CLOEXEC and O_NONBLOCK; O_DIRECT (packet mode) EINVAL; 64 KiB each, at most 16 pipes (ENFILE)
-	nrGetdents64:        {handler: sysGetdents64},        // full
-	nrLseek:             {handler: sysLseek},             // partial: files (SEEK_DATA and SEEK_HOLE see no hole but the end; /proc's files SEEK_SET and SEEK_CUR only, EINVAL else, as Linux's seq files); other descriptors ESPIPE
-	nrRead:              {handler: sysRead},              // partial: the console (the serial line's raw bytes: blocking unless O_NONBLOCK; end of file once the program has read as many bytes as unitrace run said its piped input held, else never; with unitrace.stdin=null always end of file); eventfds and timerfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes and sockets (blocking unless O_NONBLOCK) and files
-	nrWrite:             {handler: sysWrite},             // partial: the console, eventfds, the trace ports (blocking until the device has the bytes), pipes and sockets (blocking unless O_NONBLOCK; SIGPIPE and EPIPE without a reader) and files
-	nrReadv:             {handler: sysReadv},             // partial: files, pipes, sockets and the console; other descriptors EINVAL
-	nrWritev:            {handler: sysWritev},            // partial: files, pipes, sockets and the console; other descriptors EINVAL
-	nrPread64:           {handler: sysPread64},           // partial: files; other descriptors ESPIPE
-	nrPwrite64:          {handler: sysPwrite64},          // partial: files; other descriptors ESPIPE
-	nrPreadv:            {handler: sysPreadv},            // partial: files; other descriptors ESPIPE
-	nrPwritev:           {handler: sysPwritev},           // partial: files; other descriptors ESPIPE
-	nrSendfile:          {handler: sysSendfile},          // partial: from a file to a pipe, a file, a TCP socket or the console; a shared directory's or /proc's file to a socket EINVAL (Go's io.Copy falls back to read and write); at most 1 MiB a call between files
-	nrPselect6:          {handler: sysPselect6},          // full: as ppoll
-	nrPpoll:             {handler: sysPpoll},             // full: as poll; the signal mask stands for the thread's until the call returns (or the handler it runs returns); the time left goes back in the timeout
+	nrSetxattr:          {handler: Setxattr},             // partial: the in-memory file systems keep user.*, trusted.* and security.* attributes (user.* on files and directories only: EPERM), all of a file's in one page (ENOSPC beyond); system.* and other names EOPNOTSUPP; read-only (packed) files EROFS; /proc and shared directories EOPNOTSUPP
+	nrLsetxattr:         {handler: Lsetxattr},            // partial: as setxattr
+	nrFsetxattr:         {handler: Fsetxattr},            // partial: as setxattr; descriptors that are no file EOPNOTSUPP
+	nrGetxattr:          {handler: Getxattr},             // partial: as setxattr (user.* of other files ENODATA)
+	nrLgetxattr:         {handler: Lgetxattr},            // partial: as getxattr
+	nrFgetxattr:         {handler: Fgetxattr},            // partial: as getxattr; descriptors that are no file EOPNOTSUPP
+	nrListxattr:         {handler: Listxattr},            // partial: as setxattr; /proc's files list nothing
+	nrLlistxattr:        {handler: Llistxattr},           // partial: as listxattr
+	nrFlistxattr:        {handler: Flistxattr},           // partial: as listxattr; descriptors that are no file EOPNOTSUPP
+	nrRemovexattr:       {handler: Removexattr},          // partial: as setxattr
+	nrLremovexattr:      {handler: Lremovexattr},         // partial: as removexattr
+	nrFremovexattr:      {handler: Fremovexattr},         // partial: as removexattr; descriptors that are no file EOPNOTSUPP
+	nrGetcwd:            {handler: files.Getcwd},         // full
+	nrEventfd2:          {handler: Eventfd2},             // full: EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC
+	nrEpollCreate1:      {handler: EpollCreate1},         // full
+	nrEpollCtl:          {handler: files.EpollCtl},       // full: eventfds, timerfds, pipes, sockets, the console and epoll instances; the trace ports and files cannot be polled (EPERM, as for Linux's regular files)
+	nrEpollPwait:        {handler: EpollPwait},           // full: the signal mask stands for the thread's until the call returns (or the handler it runs returns); a signal with a handler interrupts the wait (EINTR)
+	nrDup:               {handler: files.Dup},            // partial: files, pipes, sockets and the console (a console, pipe or socket descriptor has its own O_NONBLOCK); eventfds, timerfds, epoll instances and the trace ports EINVAL
+	nrDup3:              {handler: Dup3},                 // partial: as dup
+	nrFcntl:             {handler: files.Fcntl},          // partial: F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL and F_SETFL (O_NONBLOCK; O_APPEND for files), F_GETPIPE_SZ and F_SETPIPE_SZ (pipes stay 64 KiB: more is EPERM); F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ forms on files (one process: its POSIX locks never conflict with each other; OFD locks conflict between open file descriptions and with POSIX locks; at most 128 locks, ENOLCK; a lock on another descriptor EINVAL); other commands EINVAL
+	nrIoctl:             {handler: Ioctl},                // partial: FIOCLEX, FIONCLEX and FIONBIO on every descriptor; FIONREAD on files (size less position), pipes, socket pairs, sockets and the console; on the console, a raw 115200 8N1 serial terminal: TCGETS, TCSETS, TCSETSW and TCSETSF (accepted: the line keeps its settings), TIOCGWINSZ, TIOCSWINSZ (SIGWINCH on a change), TIOCGPGRP and TIOCSPGRP; on /dev/random and /dev/urandom RNDGETENTCNT (256), RNDADDTOENTCNT, RNDADDENTROPY, RNDZAPENTCNT, RNDCLEARPOOL and RNDRESEEDCRNG, others EINVAL; on a namespace's file NS_GET_NSTYPE, NS_GET_USERNS, NS_GET_PARENT and NS_GET_OWNER_UID as for Linux's initial namespaces; on any socket the interface requests of lo: SIOCGIFNAME, SIOCGIFINDEX, SIOCGIFFLAGS, SIOCGIFMTU, SIOCGIFMETRIC, SIOCGIFTXQLEN, SIOCGIFHWADDR, SIOCGIFCONF, SIOCETHTOOL (ETHTOOL_GET_TS_INFO; others EOPNOTSUPP), and on AF_INET sockets SIOCGIFADDR, SIOCGIFDSTADDR, SIOCGIFBRDADDR and SIOCGIFNETMASK; other requests ENOTTY (an epoll instance EINVAL)
+	nrFlock:             {handler: files.Flock},          // partial: files: LOCK_SH, LOCK_EX, LOCK_UN, LOCK_NB, conflicting between open file descriptions (EWOULDBLOCK, or a wait a signal restarts); other descriptors EINVAL
+	nrMknodat:           {handler: Mknodat},              // partial: makes every kind of node; /dev's character devices and FIFOs open
+	nrMkdirat:           {handler: Mkdirat},              // full
+	nrUnlinkat:          {handler: Unlinkat},             // full
+	nrSymlinkat:         {handler: Symlinkat},            // full
+	nrLinkat:            {handler: Linkat},               // full
+	nrRenameat:          {handler: Renameat},             // full
+	nrStatfs:            {handler: files.Statfs},         // full
+	nrFstatfs:           {handler: files.Fstatfs},        // partial: files; other descriptors EINVAL
+	nrTruncate:          {handler: files.Truncate},       // full
+	nrFtruncate:         {handler: files.Ftruncate},      // full
+	nrFaccessat:         {handler: Faccessat},            // full: root: only X_OK on a file without an execute bit fails
+	nrChdir:             {handler: files.Chdir},          // full
+	nrFchdir:            {handler: files.Fchdir},         // full
+	nrFchmod:            {handler: files.Fchmod},         // partial: files; other descriptors EPERM
+	nrFchmodat:          {handler: Fchmodat},             // full
+	nrFchownat:          {handler: Fchownat},             // partial: as fchown
+	nrFchown:            {handler: files.Fchown},         // partial: every file is root's: a change of owner is accepted and changes nothing
+	nrOpenat:            {handler: Openat},               // partial: O_TMPFILE EOPNOTSUPP; a FIFO is an end of one pipe for all its openers (O_RDONLY waits for a writer, O_WRONLY for a reader unless O_NONBLOCK: ENXIO, O_RDWR both ends at once; the pipes' limit of 16 holds, ENFILE); /dev/tty a descriptor of the console; sockets and devices other than /dev's null, zero, full, random, urandom and tty ENXIO; /proc/self/fd/N of the console or a pipe opens it again (a pipe at the end the access mode asks for), of another descriptor without a file ENXIO; nothing under /sys (ENOENT)
+	nrClose:             {handler: Close},                // full
+	nrPipe2:             {handler: Pipe2},                // partial: O_CLOEXEC and O_NONBLOCK; O_DIRECT (packet mode) EINVAL; 64 KiB each, at most 16 pipes (ENFILE)
+	nrGetdents64:        {handler: files.Getdents64},     // full
+	nrLseek:             {handler: files.Lseek},          // partial: files (SEEK_DATA and SEEK_HOLE see no hole but the end; /proc's files SEEK_SET and SEEK_CUR only, EINVAL else, as Linux's seq files); other descriptors ESPIPE
+	nrRead:              {handler: Read},                 // partial: the console (the serial line's raw bytes: blocking unless O_NONBLOCK; end of file once the program has read as many bytes as unitrace run said its piped input held, else never; with unitrace.stdin=null always end of file); eventfds and timerfds (8 bytes, blocking unless O_NONBLOCK), the trace ports, pipes and sockets (blocking unless O_NONBLOCK) and files
+	nrWrite:             {handler: Write},                // partial: the console, eventfds, the trace ports (blocking until the device has the bytes), pipes and sockets (blocking unless O_NONBLOCK; SIGPIPE and EPIPE without a reader) and files
+	nrReadv:             {handler: Readv},                // partial: files, pipes, sockets and the console; other descriptors EINVAL
+	nrWritev:            {handler: Writev},               // partial: files, pipes, sockets and the console; other descriptors EINVAL
+	nrPread64:           {handler: files.Pread64},        // partial: files; other descriptors ESPIPE
+	nrPwrite64:          {handler: files.Pwrite64},       // partial: files; other descriptors ESPIPE
+	nrPreadv:            {handler: Preadv},               // partial: files; other descriptors ESPIPE
+	nrPwritev:           {handler: Pwritev},              // partial: files; other descriptors ESPIPE
+	nrSendfile:          {handler: Sendfile},             // partial: from a file to a pipe, a file, a TCP socket or the console; a shared directory's or /proc's file to a socket EINVAL (Go's io.Copy falls back to read and write); at most 1 MiB a call between files
+	nrPselect6:          {handler: Pselect6},             // full: as ppoll
+	nrPpoll:             {handler: Ppoll},                // full: as poll; the signal mask stands for the thread's until the call returns (or the handler it runs returns); the time left goes back in the timeout
 	nrVmsplice:          {errno: abi.ENOSYS},             // fails: not served: Go does not use it
-	nrSplice:            {handler: sysSplice},            // partial: pipe to pipe, a file or a TCP socket to a pipe, a pipe to a file, a TCP socket or the console, with offsets, SPLICE_F_NONBLOCK and the pipe's and the socket's O_NONBLOCK as Linux; socket pairs EINVAL
-	nrTee:               {handler: sysTee},               // full: between two pipes, with SPLICE_F_NONBLOCK and either pipe's O_NONBLOCK as Linux
-	nrReadlinkat:        {handler: sysReadlinkat},        // full
-	nrNewfstatat:        {handler: sysNewfstatat},        // full
-	nrFstat:             {handler: sysFstat},             // partial: the console is a character device, pipes FIFOs, eventfds, timerfds, epoll instances and the trace ports anonymous inodes
-	nrFsync:             {handler: sysFsync},             // partial: files live in memory: nothing to write back; other descriptors EINVAL
-	nrFdatasync:         {handler: sysFdatasync},         // partial: as fsync
-	nrSyncFileRange:     {handler: sysSyncFileRange},     // partial: as fsync once the flags and range are checked (EINVAL); pipes and sockets ESPIPE
-	nrTimerfdCreate:     {handler: sysTimerfdCreate},     // partial: CLOCK_REALTIME, MONOTONIC, BOOTTIME and their ALARM forms (others EINVAL), TFD_NONBLOCK and TFD_CLOEXEC; readable and pollable while expirations wait to be read; at most 512 timerfds (ENFILE)
-	nrTimerfdSettime:    {handler: sysTimerfdSettime},    // full: relative or TFD_TIMER_ABSTIME, one-shot or periodic, at the expiry itself; TFD_TIMER_CANCEL_ON_SET is accepted and never cancels (the wall clock is never set)
-	nrTimerfdGettime:    {handler: sysTimerfdGettime},    // full
-	nrUtimensat:         {handler: sysUtimensat},         // full
-	nrExit:              {handler: sysExit},              // full: the last thread's exit ends the program
-	nrExitGroup:         {handler: sysExitGroup},         // full: stops the machine with the status
-	nrWaitid:            {handler: sysWaitid},            // partial: no children: ECHILD (once the options and idtype are checked)
-	nrSetTidAddress:     {handler: sysSetTidAddress},     // full
-	nrFutex:             {handler: sysFutex},             // partial: WAIT and WAKE (private or not: one process) with relative timeouts, WAIT_BITSET and WAKE_BITSET with absolute ones (the mask is ignored, but 0 is EINVAL); FUTEX_CLOCK_REALTIME only with WAIT_BITSET; other operations ENOSYS
-	nrNanosleep:         {handler: sysNanosleep},         // full: a signal with a handler interrupts it: EINTR and the time left
-	nrGetitimer:         {handler: sysGetitimer},         // full
-	nrSetitimer:         {handler: sysSetitimer},         // full: ITIMER_REAL (wall time, SIGALRM: at its expiry), ITIMER_VIRTUAL (user time, SIGVTALRM) and ITIMER_PROF (CPU time, SIGPROF), checked at the 250 Hz tick and at thread switches
-	nrTimerCreate:       {handler: sysTimerCreate},       // partial: every clock with timers (MONOTONIC_RAW and the COARSE clocks EOPNOTSUPP), SIGEV_SIGNAL, SIGEV_THREAD_ID and SIGEV_NONE; at most 256 timers (EAGAIN)
-	nrTimerGettime:      {handler: sysTimerGettime},      // full
-	nrTimerGetoverrun:   {handler: sysTimerGetoverrun},   // full
-	nrTimerSettime:      {handler: sysTimerSettime},      // full: wall-clock timers fire at their expiry, CPU-time ones at the 250 Hz tick or a thread switch; overruns count every expiry until the signal is delivered
-	nrTimerDelete:       {handler: sysTimerDelete},       // full: its pending signal goes with it
-	nrClockGettime:      {handler: sysClockGettime},      // full: REALTIME (COARSE, ALARM), TAI (no offset), MONOTONIC (RAW, COARSE), BOOTTIME (ALARM), PROCESS_CPUTIME_ID, THREAD_CPUTIME_ID and the CPU-time clocks of the process's pid or of its threads' tids (PROF, VIRT, SCHED); others EINVAL
-	nrClockGetres:       {handler: sysClockGetres},       // full: 1 ns for every clock clock_gettime knows
-	nrClockNanosleep:    {handler: sysClockNanosleep},    // partial: relative or TIMER_ABSTIME on the wall and monotonic clocks; CPU-time clocks EINVAL
-	nrSchedSetscheduler: {handler: sysSchedSetscheduler}, // partial: SCHED_FIFO is not time-sliced; one priority level otherwise (SCHED_RR, SCHED_BATCH and SCHED_IDLE run like SCHED_OTHER)
-	nrSchedGetscheduler: {handler: sysSchedGetscheduler}, // full
-	nrSchedGetparam:     {handler: sysSchedGetparam},     // full
-	nrSchedSetaffinity:  {handler: sysSchedSetaffinity},  // full: per thread
-	nrSchedGetaffinity:  {handler: sysSchedGetaffinity},  // full: per thread; every CPU the kernel runs by default
-	nrSchedYield:        {handler: sysSchedYield},        // full
-	nrKill:              {handler: sysKill},              // full: the one process: pid 0, -1 or its own (else ESRCH)
-	nrTkill:             {handler: sysTkill},             // full
-	nrTgkill:            {handler: sysTgkill},            // full
-	nrSigaltstack:       {handler: sysSigaltstack},       // full
-	nrRtSigaction:       {handler: sysRtSigaction},       // full
-	nrRtSigprocmask:     {handler: sysRtSigprocmask},     // full
-	nrRtSigpending:      {handler: sysRtSigpending},      // partial: the calling thread's pending signals that it blocks; a signal sent to the process is pending on the thread the kernel picked for it
-	nrRtSigreturn:       {handler: sysRtSigreturn},       // full
-	nrTimes:             {handler: sysTimes},             // full: the process's user and system time; no children
-	nrGetgroups:         {handler: sysGetgroups},         // full: root with no supplementary groups: 0, the list untouched
-	nrUname:             {handler: sysUname},             // partial: fixed strings: Linux, unitrace, 6.1.0-unitrace, #1, x86_64 or aarch64, (none)
-	nrGetrlimit:         {handler: sysGetrlimit},         // partial: as prlimit64
-	nrSetrlimit:         {handler: sysSetrlimit},         // partial: as prlimit64
-	nrGetrusage:         {handler: sysGetrusage},         // full: RUSAGE_SELF and RUSAGE_THREAD: user and system time, ru_maxrss the machine's peak memory; RUSAGE_CHILDREN zeros; the other counters 0
-	nrUmask:             {handler: sysUmask},             // full
-	nrPrctl:             {handler: sysPrctl},             // partial: PR_SET_NO_NEW_PRIVS and PR_GET_NO_NEW_PRIVS (per thread, inherited by clone); PR_SET_VMA naming and the rest EINVAL: the Go runtime stops asking
-	nrGettimeofday:      {handler: sysGettimeofday},      // full: the vDSO's answer, as a system call; the timezone is zero
-	nrGetpid:            {handler: sysGetpid},            // full
-	nrGetppid:           {handler: sysGetppid},           // partial: no parent: 0
-	nrGetuid:            {handler: sysGetuid},            // full: root: 0
-	nrGeteuid:           {handler: sysGeteuid},           // full: root: 0
-	nrGetgid:            {handler: sysGetgid},            // full: root: 0
-	nrGetegid:           {handler: sysGetegid},           // full: root: 0
-	nrGettid:            {handler: sysGettid},            // full
-	nrSysinfo:           {handler: sysSysinfo},           // full: load averages sampled every 5 s, as Linux's, from the threads running or runnable; sharedram is the in-memory files' pages; no swap
-	nrShmget:            {handler: sysShmget},            // partial: System V shared memory, as Linux: IPC_PRIVATE or a key, IPC_CREAT, IPC_EXCL, the permission bits; at most 64 segments and 32 MiB in all (ENOSPC), every page allocated at once (ENOMEM); SHM_HUGETLB and SHM_NORESERVE ignored
-	nrShmctl:            {handler: sysShmctl},            // partial: IPC_STAT, IPC_SET, IPC_RMID (the segment goes with its last mapping), IPC_INFO and SHM_INFO (this kernel's limits), SHM_STAT, SHM_STAT_ANY, SHM_LOCK and SHM_UNLOCK (a mark: every page is resident); shm_nattch counts the mappings as Linux counts vmas
-	nrShmat:             {handler: sysShmat},             // partial: SHM_RDONLY, SHM_EXEC, SHM_RND, SHM_REMAP, with Linux's checks; a segment's pages survive munmap, mprotect PROT_NONE and MADV_DONTNEED of a mapping; mprotect may widen a SHM_RDONLY mapping (Linux EACCES); mremap only shrinks one (else EINVAL)
-	nrShmdt:             {handler: sysShmdt},             // full: every piece of the segment mapped from addr, as Linux
-	nrSocket:            {handler: files.SysSocket},      // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; protocol 0, IPPROTO_TCP or IPPROTO_UDP (others EPROTONOSUPPORT); AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT; AF_NETLINK with SOCK_RAW or SOCK_DGRAM and NETLINK_ROUTE, served in the guest (RTM_GETLINK and RTM_GETADDR of the one interface, lo; other requests EOPNOTSUPP; other protocols EPROTONOSUPPORT; no MSG_PEEK)
-	nrSocketpair:        {handler: files.SysSocketpair},  // partial: AF_UNIX SOCK_STREAM and SOCK_DGRAM, served in the guest: 64 KiB each way, at most 32 messages queued each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux
-	nrBind:              {handler: files.SysBind},        // full: the host's loopback address whatever address is asked (the port is kept), or where the launcher's -listen maps the port
-	nrListen:            {handler: files.SysListen},      // full: a socket never bound binds the host's loopback address and an ephemeral port first (Linux binds every interface)
-	nrAccept:            {handler: files.SysAccept},      // full
-	nrConnect:           {handler: files.SysConnect},     // full: blocking, or EINPROGRESS then SO_ERROR; a UDP socket never bound binds loopback first, or for another host the address the host's route sends from, taking datagrams only from the peers it sent to (Linux binds every interface)
-	nrGetsockname:       {handler: files.SysGetsockname}, // full
-	nrGetpeername:       {handler: files.SysGetpeername}, // full
-	nrSendto:            {handler: files.SysSendto},      // partial: MSG_OOB, MSG_DONTROUTE, MSG_DONTWAIT, MSG_EOR, MSG_NOSIGNAL, MSG_MORE; others EOPNOTSUPP; at most 60 KiB a call; a UDP socket never bound binds as for connect
-	nrRecvfrom:          {handler: files.SysRecvfrom},    // partial: MSG_OOB, MSG_PEEK, MSG_DONTWAIT, MSG_TRUNC; MSG_WAITALL returns what is there; at most 60 KiB a call
-	nrSetsockopt:        {handler: files.SysSetsockopt},  // partial: SO_REUSEADDR, SO_REUSEPORT, SO_KEEPALIVE, SO_BROADCAST, SO_LINGER, SO_RCVBUF, SO_SNDBUF, SO_OOBINLINE, TCP_NODELAY, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT, IPV6_V6ONLY, IP_TOS, IP_TTL, IPV6_UNICAST_HOPS; others ENOPROTOOPT
-	nrGetsockopt:        {handler: files.SysGetsockopt},  // partial: the options setsockopt takes, and SO_ERROR, SO_TYPE, SO_ACCEPTCONN, SO_DOMAIN, SO_PROTOCOL; others ENOPROTOOPT
-	nrShutdown:          {handler: files.SysShutdown},    // full
-	nrSendmsg:           {handler: files.SysSendmsg},     // partial: as sendto; on socket pairs SCM_RIGHTS (at most 16 descriptors a message, ETOOMANYREFS; eventfds, epoll instances and trace ports EOPNOTSUPP) and SCM_CREDENTIALS; other sockets' ancillary data EOPNOTSUPP
-	nrRecvmsg:           {handler: files.SysRecvmsg},     // partial: as recvfrom; on socket pairs the credentials (SO_PASSCRED) and passed descriptors (MSG_CMSG_CLOEXEC, MSG_CTRUNC), other sockets none (msg_controllen 0)
-	nrBrk:               {handler: sysBrk},               // partial: no heap break: returns 0 (the Go runtime never uses brk)
-	nrMunmap:            {handler: sysMunmap},            // full
-	nrMremap:            {handler: sysMremap},            // partial: private anonymous mappings: grows in place when the pages after are free, else moves with MREMAP_MAYMOVE (the frames move, contents kept); MREMAP_FIXED and MREMAP_DONTUNMAP; old_len 0 (needs a shared mapping) EINVAL
-	nrClone:             {handler: sysClone},             // partial: threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID; CLONE_VFORK and CLONE_PIDFD EINVAL; without CLONE_THREAD a new process: ENOSYS, as fork
-	nrExecve:            {handler: sysNoProcess},         // partial: as fork
-	nrMmap:              {handler: sysMmap},              // partial: anonymous mappings only (else ENODEV, EBADF for a closed descriptor): hints honoured when free, MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_POPULATE, PROT_NONE reservations that cost no frames
-	nrMprotect:          {handler: sysMprotect},          // partial: PROT_NONE discards the pages' contents, which the Go runtime allows (but a System V segment's)
-	nrMsync:             {handler: sysMsync},             // full: checks flags, alignment and that the range is mapped (ENOMEM); nothing to write back: all mappings are anonymous
-	nrMincore:           {handler: sysMincore},           // full: a page is resident once touched; the program's image always
-	nrMadvise:           {handler: sysMadvise},           // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE, COLD, PAGEOUT, the fork ones succeed and do nothing (POPULATE_* fault the pages in, REMOVE is EINVAL: no shared file memory; DONTNEED on a System V segment drops the pages, which read the segment again); others EINVAL; a range with unmapped pages ENOMEM, as Linux
-	nrAccept4:           {handler: files.SysAccept4},     // full: SOCK_NONBLOCK and SOCK_CLOEXEC
-	nrWait4:             {handler: sysWait4},             // partial: no children: ECHILD (once the options are checked)
-	nrPrlimit64:         {handler: sysPrlimit64},         // partial: the process or its threads (else ESRCH); Linux's defaults, RLIMIT_NOFILE the descriptor table's 1024 for both limits, RLIMIT_NPROC and RLIMIT_SIGPENDING the thread slots; root may raise a hard limit, RLIMIT_NOFILE's not past 1024 (EPERM); RLIMIT_AS enforced by mmap and mremap (ENOMEM), the others kept and reported: the kernel's fixed tables bound descriptors, threads and memory
-	nrSetns:             {handler: sysSetns},             // partial: on a namespace's file from /proc/<pid>/ns: the process's own namespaces, the only ones there are, so joining changes nothing; the user namespace and (the threads sharing CLONE_FS) the mount namespace EINVAL, as Linux; pidfds EINVAL
-	nrRenameat2:         {handler: sysRenameat2},         // partial: RENAME_NOREPLACE and RENAME_EXCHANGE; RENAME_WHITEOUT EINVAL
-	nrGetrandom:         {handler: sysGetrandom},         // partial: the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; GRND_NONBLOCK, GRND_RANDOM and GRND_INSECURE change nothing, other flags EINVAL; a buffer running into unmapped memory gets what fits
-	nrExecveat:          {handler: sysNoProcess},         // partial: as fork
-	nrCopyFileRange:     {handler: sysCopyFileRange},     // partial: regular files of one file system (EXDEV across two, as Linux since 5.19 for file systems without their own copy); flags must be 0; at most 1 MiB a call (one chunk with a shared directory's file)
-	nrStatx:             {handler: sysStatx},             // full: fills every field memfs knows whatever the mask asks, as Linux may
+	nrSplice:            {handler: Splice},               // partial: pipe to pipe, a file or a TCP socket to a pipe, a pipe to a file, a TCP socket or the console, with offsets, SPLICE_F_NONBLOCK and the pipe's and the socket's O_NONBLOCK as Linux; socket pairs EINVAL
+	nrTee:               {handler: Tee},                  // full: between two pipes, with SPLICE_F_NONBLOCK and either pipe's O_NONBLOCK as Linux
+	nrReadlinkat:        {handler: Readlinkat},           // full
+	nrNewfstatat:        {handler: Newfstatat},           // full
+	nrFstat:             {handler: files.Fstat},          // partial: the console is a character device, pipes FIFOs, eventfds, timerfds, epoll instances and the trace ports anonymous inodes
+	nrFsync:             {handler: Fsync},                // partial: files live in memory: nothing to write back; other descriptors EINVAL
+	nrFdatasync:         {handler: Fdatasync},            // partial: as fsync
+	nrSyncFileRange:     {handler: files.SyncFileRange},  // partial: as fsync once the flags and range are checked (EINVAL); pipes and sockets ESPIPE
+	nrTimerfdCreate:     {handler: files.TimerfdCreate},  // partial: CLOCK_REALTIME, MONOTONIC, BOOTTIME and their ALARM forms (others EINVAL), TFD_NONBLOCK and TFD_CLOEXEC; readable and pollable while expirations wait to be read; at most 512 timerfds (ENFILE)
+	nrTimerfdSettime:    {handler: files.TimerfdSettime}, // full: relative or TFD_TIMER_ABSTIME, one-shot or periodic, at the expiry itself; TFD_TIMER_CANCEL_ON_SET is accepted and never cancels (the wall clock is never set)
+	nrTimerfdGettime:    {handler: files.TimerfdGettime}, // full
+	nrUtimensat:         {handler: files.Utimensat},      // full
+	nrExit:              {handler: Exit},                 // full: the last thread's exit ends the program
+	nrExitGroup:         {handler: ExitGroup},            // full: stops the machine with the status
+	nrWaitid:            {handler: Waitid},               // partial: no children: ECHILD (once the options and idtype are checked)
+	nrSetTidAddress:     {handler: SetTidAddress},        // full
+	nrFutex:             {handler: Futex},                // partial: WAIT and WAKE (private or not: one process) with relative timeouts, WAIT_BITSET and WAKE_BITSET with absolute ones (the mask is ignored, but 0 is EINVAL); FUTEX_CLOCK_REALTIME only with WAIT_BITSET; other operations ENOSYS
+	nrNanosleep:         {handler: Nanosleep},            // full: a signal with a handler interrupts it: EINTR and the time left
+	nrGetitimer:         {handler: Getitimer},            // full
+	nrSetitimer:         {handler: Setitimer},            // full: ITIMER_REAL (wall time, SIGALRM: at its expiry), ITIMER_VIRTUAL (user time, SIGVTALRM) and ITIMER_PROF (CPU time, SIGPROF), checked at the 250 Hz tick and at thread switches
+	nrTimerCreate:       {handler: TimerCreate},          // partial: every clock with timers (MONOTONIC_RAW and the COARSE clocks EOPNOTSUPP), SIGEV_SIGNAL, SIGEV_THREAD_ID and SIGEV_NONE; at most 256 timers (EAGAIN)
+	nrTimerGettime:      {handler: TimerGettime},         // full
+	nrTimerGetoverrun:   {handler: TimerGetoverrun},      // full
+	nrTimerSettime:      {handler: TimerSettime},         // full: wall-clock timers fire at their expiry, CPU-time ones at the 250 Hz tick or a thread switch; overruns count every expiry until the signal is delivered
+	nrTimerDelete:       {handler: TimerDelete},          // full: its pending signal goes with it
+	nrClockGettime:      {handler: ClockGettime},         // full: REALTIME (COARSE, ALARM), TAI (no offset), MONOTONIC (RAW, COARSE), BOOTTIME (ALARM), PROCESS_CPUTIME_ID, THREAD_CPUTIME_ID and the CPU-time clocks of the process's pid or of its threads' tids (PROF, VIRT, SCHED); others EINVAL
+	nrClockGetres:       {handler: ClockGetres},          // full: 1 ns for every clock clock_gettime knows
+	nrClockNanosleep:    {handler: ClockNanosleep},       // partial: relative or TIMER_ABSTIME on the wall and monotonic clocks; CPU-time clocks EINVAL
+	nrSchedSetscheduler: {handler: SchedSetscheduler},    // partial: SCHED_FIFO is not time-sliced; one priority level otherwise (SCHED_RR, SCHED_BATCH and SCHED_IDLE run like SCHED_OTHER)
+	nrSchedGetscheduler: {handler: SchedGetscheduler},    // full
+	nrSchedGetparam:     {handler: SchedGetparam},        // full
+	nrSchedSetaffinity:  {handler: SchedSetaffinity},     // full: per thread
+	nrSchedGetaffinity:  {handler: SchedGetaffinity},     // full: per thread; every CPU the kernel runs by default
+	nrSchedYield:        {handler: SchedYield},           // full
+	nrKill:              {handler: Kill},                 // full: the one process: pid 0, -1 or its own (else ESRCH)
+	nrTkill:             {handler: Tkill},                // full
+	nrTgkill:            {handler: Tgkill},               // full
+	nrSigaltstack:       {handler: Sigaltstack},          // full
+	nrRtSigaction:       {handler: RtSigaction},          // full
+	nrRtSigprocmask:     {handler: RtSigprocmask},        // full
+	nrRtSigpending:      {handler: RtSigpending},         // partial: the calling thread's pending signals that it blocks; a signal sent to the process is pending on the thread the kernel picked for it
+	nrRtSigreturn:       {handler: RtSigreturn},          // full
+	nrTimes:             {handler: Times},                // full: the process's user and system time; no children
+	nrGetgroups:         {handler: Getgroups},            // full: root with no supplementary groups: 0, the list untouched
+	nrUname:             {handler: files.Uname},          // partial: fixed strings: Linux, unitrace, 6.1.0-unitrace, #1, x86_64 or aarch64, (none)
+	nrGetrlimit:         {handler: Getrlimit},            // partial: as prlimit64
+	nrSetrlimit:         {handler: Setrlimit},            // partial: as prlimit64
+	nrGetrusage:         {handler: Getrusage},            // full: RUSAGE_SELF and RUSAGE_THREAD: user and system time, ru_maxrss the machine's peak memory; RUSAGE_CHILDREN zeros; the other counters 0
+	nrUmask:             {handler: files.Umask},          // full
+	nrPrctl:             {handler: Prctl},                // partial: PR_SET_NO_NEW_PRIVS and PR_GET_NO_NEW_PRIVS (per thread, inherited by clone); PR_SET_VMA naming and the rest EINVAL: the Go runtime stops asking
+	nrGettimeofday:      {handler: Gettimeofday},         // full: the vDSO's answer, as a system call; the timezone is zero
+	nrGetpid:            {handler: Getpid},               // full
+	nrGetppid:           {handler: Getppid},              // partial: no parent: 0
+	nrGetuid:            {handler: Getuid},               // full: root: 0
+	nrGeteuid:           {handler: Geteuid},              // full: root: 0
+	nrGetgid:            {handler: Getgid},               // full: root: 0
+	nrGetegid:           {handler: Getegid},              // full: root: 0
+	nrGettid:            {handler: Gettid},               // full
+	nrSysinfo:           {handler: Sysinfo},              // full: load averages sampled every 5 s, as Linux's, from the threads running or runnable; sharedram is the in-memory files' pages; no swap
+	nrShmget:            {handler: Shmget},               // partial: System V shared memory, as Linux: IPC_PRIVATE or a key, IPC_CREAT, IPC_EXCL, the permission bits; at most 64 segments and 32 MiB in all (ENOSPC), every page allocated at once (ENOMEM); SHM_HUGETLB and SHM_NORESERVE ignored
+	nrShmctl:            {handler: Shmctl},               // partial: IPC_STAT, IPC_SET, IPC_RMID (the segment goes with its last mapping), IPC_INFO and SHM_INFO (this kernel's limits), SHM_STAT, SHM_STAT_ANY, SHM_LOCK and SHM_UNLOCK (a mark: every page is resident); shm_nattch counts the mappings as Linux counts vmas
+	nrShmat:             {handler: Shmat},                // partial: SHM_RDONLY, SHM_EXEC, SHM_RND, SHM_REMAP, with Linux's checks; a segment's pages survive munmap, mprotect PROT_NONE and MADV_DONTNEED of a mapping; mprotect may widen a SHM_RDONLY mapping (Linux EACCES); mremap only shrinks one (else EINVAL)
+	nrShmdt:             {handler: Shmdt},                // full: every piece of the segment mapped from addr, as Linux
+	nrSocket:            {handler: files.Socket},         // partial: AF_INET and AF_INET6, SOCK_STREAM and SOCK_DGRAM, with SOCK_NONBLOCK and SOCK_CLOEXEC; protocol 0, IPPROTO_TCP or IPPROTO_UDP (others EPROTONOSUPPORT); AF_UNIX (but for socketpair) and others EAFNOSUPPORT; without the launcher's net port EAFNOSUPPORT; AF_NETLINK with SOCK_RAW or SOCK_DGRAM and NETLINK_ROUTE, served in the guest (RTM_GETLINK and RTM_GETADDR of the one interface, lo; other requests EOPNOTSUPP; other protocols EPROTONOSUPPORT; no MSG_PEEK)
+	nrSocketpair:        {handler: files.Socketpair},     // partial: AF_UNIX SOCK_STREAM and SOCK_DGRAM, served in the guest: 64 KiB each way, at most 32 messages queued each way, at most 8 pairs (they take two of the 16 pipes each: ENFILE); seqpacket pairs EOPNOTSUPP; AF_INET and AF_INET6 EOPNOTSUPP, as Linux
+	nrBind:              {handler: files.Bind},           // full: the host's loopback address whatever address is asked (the port is kept), or where the launcher's -listen maps the port
+	nrListen:            {handler: files.Listen},         // full: a socket never bound binds the host's loopback address and an ephemeral port first (Linux binds every interface)
+	nrAccept:            {handler: files.Accept},         // full
+	nrConnect:           {handler: files.Connect},        // full: blocking, or EINPROGRESS then SO_ERROR; a UDP socket never bound binds loopback first, or for another host the address the host's route sends from, taking datagrams only from the peers it sent to (Linux binds every interface)
+	nrGetsockname:       {handler: files.Getsockname},    // full
+	nrGetpeername:       {handler: files.Getpeername},    // full
+	nrSendto:            {handler: files.Sendto},         // partial: MSG_OOB, MSG_DONTROUTE, MSG_DONTWAIT, MSG_EOR, MSG_NOSIGNAL, MSG_MORE; others EOPNOTSUPP; at most 60 KiB a call; a UDP socket never bound binds as for connect
+	nrRecvfrom:          {handler: files.Recvfrom},       // partial: MSG_OOB, MSG_PEEK, MSG_DONTWAIT, MSG_TRUNC; MSG_WAITALL returns what is there; at most 60 KiB a call
+	nrSetsockopt:        {handler: files.Setsockopt},     // partial: SO_REUSEADDR, SO_REUSEPORT, SO_KEEPALIVE, SO_BROADCAST, SO_LINGER, SO_RCVBUF, SO_SNDBUF, SO_OOBINLINE, TCP_NODELAY, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT, IPV6_V6ONLY, IP_TOS, IP_TTL, IPV6_UNICAST_HOPS; others ENOPROTOOPT
+	nrGetsockopt:        {handler: files.Getsockopt},     // partial: the options setsockopt takes, and SO_ERROR, SO_TYPE, SO_ACCEPTCONN, SO_DOMAIN, SO_PROTOCOL; others ENOPROTOOPT
+	nrShutdown:          {handler: files.Shutdown},       // full
+	nrSendmsg:           {handler: files.Sendmsg},        // partial: as sendto; on socket pairs SCM_RIGHTS (at most 16 descriptors a message, ETOOMANYREFS; eventfds, epoll instances and trace ports EOPNOTSUPP) and SCM_CREDENTIALS; other sockets' ancillary data EOPNOTSUPP
+	nrRecvmsg:           {handler: files.Recvmsg},        // partial: as recvfrom; on socket pairs the credentials (SO_PASSCRED) and passed descriptors (MSG_CMSG_CLOEXEC, MSG_CTRUNC), other sockets none (msg_controllen 0)
+	nrBrk:               {handler: Brk},                  // partial: no heap break: returns 0 (the Go runtime never uses brk)
+	nrMunmap:            {handler: Munmap},               // full
+	nrMremap:            {handler: Mremap},               // partial: private anonymous mappings: grows in place when the pages after are free, else moves with MREMAP_MAYMOVE (the frames move, contents kept); MREMAP_FIXED and MREMAP_DONTUNMAP; old_len 0 (needs a shared mapping) EINVAL
+	nrClone:             {handler: Clone},                // partial: threads only (CLONE_VM, CLONE_THREAD and CLONE_SIGHAND), with CLONE_SETTLS, CLONE_PARENT_SETTID, CLONE_CHILD_SETTID and CLONE_CHILD_CLEARTID; CLONE_VFORK and CLONE_PIDFD EINVAL; without CLONE_THREAD a new process: ENOSYS, as fork
+	nrExecve:            {handler: NoProcess},            // partial: as fork
+	nrMmap:              {handler: Mmap},                 // partial: anonymous mappings only (else ENODEV, EBADF for a closed descriptor): hints honoured when free, MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_POPULATE, PROT_NONE reservations that cost no frames
+	nrMprotect:          {handler: Mprotect},             // partial: PROT_NONE discards the pages' contents, which the Go runtime allows (but a System V segment's)
+	nrMsync:             {handler: Msync},                // full: checks flags, alignment and that the range is mapped (ENOMEM); nothing to write back: all mappings are anonymous
+	nrMincore:           {handler: Mincore},              // full: a page is resident once touched; the program's image always
+	nrMadvise:           {handler: Madvise},              // partial: DONTNEED and FREE give the frames back (the next touch reads zeros); NORMAL, RANDOM, SEQUENTIAL, WILLNEED, MERGEABLE, UNMERGEABLE, HUGEPAGE, NOHUGEPAGE, DONTDUMP, DODUMP and COLLAPSE, COLD, PAGEOUT, the fork ones succeed and do nothing (POPULATE_* fault the pages in, REMOVE is EINVAL: no shared file memory; DONTNEED on a System V segment drops the pages, which read the segment again); others EINVAL; a range with unmapped pages ENOMEM, as Linux
+	nrAccept4:           {handler: files.Accept4},        // full: SOCK_NONBLOCK and SOCK_CLOEXEC
+	nrWait4:             {handler: Wait4},                // partial: no children: ECHILD (once the options are checked)
+	nrPrlimit64:         {handler: Prlimit64},            // partial: the process or its threads (else ESRCH); Linux's defaults, RLIMIT_NOFILE the descriptor table's 1024 for both limits, RLIMIT_NPROC and RLIMIT_SIGPENDING the thread slots; root may raise a hard limit, RLIMIT_NOFILE's not past 1024 (EPERM); RLIMIT_AS enforced by mmap and mremap (ENOMEM), the others kept and reported: the kernel's fixed tables bound descriptors, threads and memory
+	nrSetns:             {handler: Setns},                // partial: on a namespace's file from /proc/<pid>/ns: the process's own namespaces, the only ones there are, so joining changes nothing; the user namespace and (the threads sharing CLONE_FS) the mount namespace EINVAL, as Linux; pidfds EINVAL
+	nrRenameat2:         {handler: Renameat2},            // partial: RENAME_NOREPLACE and RENAME_EXCHANGE; RENAME_WHITEOUT EINVAL
+	nrGetrandom:         {handler: files.Getrandom},      // partial: the CPU's random-number instruction (RDRAND, RNDR) when it has one, else a generator seeded from the clock at first use; at most 1 MiB a call; GRND_NONBLOCK, GRND_RANDOM and GRND_INSECURE change nothing, other flags EINVAL; a buffer running into unmapped memory gets what fits
+	nrExecveat:          {handler: NoProcess},            // partial: as fork
+	nrCopyFileRange:     {handler: CopyFileRange},        // partial: regular files of one file system (EXDEV across two, as Linux since 5.19 for file systems without their own copy); flags must be 0; at most 1 MiB a call (one chunk with a shared directory's file)
+	nrStatx:             {handler: files.Statx},          // full: fills every field memfs knows whatever the mask asks, as Linux may
 	nrRseq:              {errno: abi.ENOSYS},             // fails: optional for the Go runtime
 	nrPidfdOpen:         {errno: abi.ENOSYS},             // fails: os.StartProcess's probe: then it does without pidfds
-	nrOpenat2:           {handler: sysOpenat2},           // partial: as openat, with open_how checked as Linux does (EINVAL, E2BIG) and RESOLVE_NO_XDEV, RESOLVE_NO_MAGICLINKS, RESOLVE_NO_SYMLINKS, RESOLVE_BENEATH and RESOLVE_IN_ROOT; RESOLVE_CACHED always EAGAIN (Linux may say it whenever it likes)
-	nrFaccessat2:        {handler: sysFaccessat2},        // full: root: only X_OK on a file without an execute bit fails
-	nrEpollPwait2:       {handler: sysEpollPwait2},       // full: as epoll_pwait
-	nrFchmodat2:         {handler: sysFchmodat2},         // full: a symbolic link's mode cannot change (EOPNOTSUPP), as on Linux
+	nrOpenat2:           {handler: files.Openat2},        // partial: as openat, with open_how checked as Linux does (EINVAL, E2BIG) and RESOLVE_NO_XDEV, RESOLVE_NO_MAGICLINKS, RESOLVE_NO_SYMLINKS, RESOLVE_BENEATH and RESOLVE_IN_ROOT; RESOLVE_CACHED always EAGAIN (Linux may say it whenever it likes)
+	nrFaccessat2:        {handler: Faccessat2},           // full: root: only X_OK on a file without an execute bit fails
+	nrEpollPwait2:       {handler: EpollPwait2},          // full: as epoll_pwait
+	nrFchmodat2:         {handler: Fchmodat2},            // full: a symbolic link's mode cannot change (EOPNOTSUPP), as on Linux
 }

@@ -174,13 +174,13 @@ func TestCheckFindsMistakes(t *testing.T) {
 		calls []Call
 		want  string
 	}{
-		{[]Call{full("read", "sysRead", ""), full("read", "sysRead", "")}, "listed twice"},
+		{[]Call{full("read", "Read", ""), full("read", "Read", "")}, "listed twice"},
 		{[]Call{full("no_such_call", "sysNone", "")}, "no system call"},
-		{[]Call{partial("read", "sysRead", "")}, "needs a note"},
-		{[]Call{{Name: "read", Handler: "sysRead"}}, "no level"},
+		{[]Call{partial("read", "Read", "")}, "needs a note"},
+		{[]Call{{Name: "read", Handler: "Read"}}, "no level"},
 		{[]Call{fails("open", "", "no reason")}, "has an errno"},
-		{[]Call{{Name: "open", Handler: "sysOpen", Level: Fails, Errno: "ENOENT", Note: "x"}}, "no handler"},
-		{[]Call{full("read", "sysRead", "a | b")}, "'|'"},
+		{[]Call{{Name: "open", Handler: "Open", Level: Fails, Errno: "ENOENT", Note: "x"}}, "no handler"},
+		{[]Call{full("read", "Read", "a | b")}, "'|'"},
 	} {
 		Calls = tt.calls
 		if err := Check(); err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -16,14 +16,15 @@ const (
 	fDupfdCloexec = 1030
 )
 
-func SysDupImpl(old int) uint64 {
+func Dup(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	old := int(a[0])
 	r, errno := core.FDs.Dup(old, 0, false)
-	return abi.ErrnoOr(errno, uint64(r))
+	return abi.ErrnoOr(errno, uint64(r)), true
 }
 
-// SysDup3Impl replaces new with a descriptor of old's file, releasing the file new was the last
+// DoDup3 replaces new with a descriptor of old's file, releasing the file new was the last
 // descriptor of.
-func SysDup3Impl(old, new, flags int) uint64 {
+func DoDup3(old, new, flags int) uint64 {
 	rp, readsPipe := core.FDs.PipeFor(new, false)
 	wp, writesPipe := core.FDs.PipeFor(new, true)
 	sock, _, isSocket := core.FDs.Socket(new)
@@ -46,21 +47,26 @@ func SysDup3Impl(old, new, flags int) uint64 {
 	return abi.ErrnoOr(errno, uint64(r))
 }
 
-// SysDup2Impl is dup3 but for old == new, which dup2 allows: it returns new if old is open.
-func SysDup2Impl(old, new int) uint64 {
+// Dup2 is dup3 but for old == new, which dup2 allows: it returns new if old is open.
+func Dup2(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	old := int(a[0])
+	new := int(a[1])
 	if old == new {
 		if core.FDs.Kind(old) == 0 {
-			return abi.Neg(abi.EBADF)
+			return abi.Neg(abi.EBADF), true
 		}
-		return uint64(new)
+		return uint64(new), true
 	}
-	return SysDup3Impl(old, new, 0)
+	return DoDup3(old, new, 0), true
 }
 
-func SysFcntlImpl(f *machine.Frame, n, cmd int, arg uintptr) (uint64, bool) {
+func Fcntl(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	n := int(a[0])
+	cmd := int(int32(a[1]))
+	arg := uintptr(a[2])
 	switch cmd {
 	case fGetlk, fSetlk, fSetlkw, fOFDGetlk, fOFDSetlk, fOFDSetlkw:
-		return sysFcntlLockImpl(f, n, cmd, arg)
+		return doFcntlLock(f, n, cmd, arg)
 	case fDupfd, fDupfdCloexec:
 		r, errno := core.FDs.Dup(n, int(int32(arg)), cmd == fDupfdCloexec)
 		return abi.ErrnoOr(errno, uint64(r)), true

@@ -21,7 +21,7 @@ const maxEpollBatch = 64
 
 var epollBuf [maxEpollBatch]fd.Event
 
-func SysWriteFD(n int, buf, count uintptr) uint64 {
+func WriteFD(n int, buf, count uintptr) uint64 {
 	switch core.FDs.Kind(n) {
 	case fd.KindConsole:
 		b, ok := core.UserBytes(buf, count, false)
@@ -44,15 +44,15 @@ func SysWriteFD(n int, buf, count uintptr) uint64 {
 		core.WakeFDWaiters(n)
 		return 8
 	case fd.KindFile:
-		return sysWriteFile(n, buf, count)
+		return writeFile(n, buf, count)
 	case fd.KindNone:
 		return abi.Neg(abi.EBADF)
 	}
 	return abi.Neg(abi.EINVAL)
 }
 
-// SysWriteDevice writes to a trace port, blocking until the device has the bytes.
-func SysWriteDevice(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
+// WriteDevice writes to a trace port, blocking until the device has the bytes.
+func WriteDevice(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
 	ret, done := serial.PortIO(core.CurSlot(), serial.OpWrite, n, 0, buf, count)
 	if !done {
 		serial.BlockOnPort(f, serial.PortOpDevice(serial.OpWrite, n))
@@ -79,7 +79,7 @@ func eventfdRead(n int, buf uintptr) (ret uint64, done bool) {
 	return 8, true
 }
 
-func SysReadFD(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
+func ReadFD(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
 	switch core.FDs.Kind(n) {
 	case fd.KindConsole:
 		return console.Call(f, n, false, buf, count)
@@ -102,7 +102,7 @@ func SysReadFD(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
 		}
 		return ret, done
 	case fd.KindFile:
-		return sysReadFile(n, buf, count), true
+		return readFile(n, buf, count), true
 	case fd.KindPipe, fd.KindPair:
 		return PipeCall(f, n, false, false, buf, count)
 	case fd.KindSocket:
@@ -113,29 +113,33 @@ func SysReadFD(f *machine.Frame, n int, buf, count uintptr) (uint64, bool) {
 	return abi.Neg(abi.EINVAL), true
 }
 
-func SysEpollCtlImpl(epfd, op, target int, evAddr uintptr) uint64 {
+func EpollCtl(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	epfd := int(a[0])
+	op := int(a[1])
+	target := int(a[2])
+	evAddr := uintptr(a[3])
 	var ev fd.Event
 	if op != epollCtlDel {
 		b, ok := core.UserBytes(evAddr, machine.EpollEventSize, false)
 		if !ok {
-			return abi.Neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT), true
 		}
 		ev, _ = fd.GetEvent(b, machine.EpollPacked)
 	}
 	if errno := core.FDs.EpollCtl(epfd, op, target, ev); errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	core.WakeFDWaiters(epfd) // the new watch may be ready already
-	return 0
+	return 0, true
 }
 
 const epollCtlDel = 2
 
-// SysEpollPwaitImpl returns ready events at once, or blocks until an eventfd it watches is
+// DoEpollPwait returns ready events at once, or blocks until an eventfd it watches is
 // written or the timeout (in ms; -1 forever) passes. The signal mask, if given, stands for the
 // thread's until the call returns, as ppoll's (sys_poll.go). pwait2: epoll_pwait2, whose timeout
 // is a struct timespec.
-func SysEpollPwaitImpl(f *machine.Frame, pwait2 bool, epfd int, events uintptr, maxEvents int, timeout uint64, sigmask, sigsize uintptr) (uint64, bool) {
+func DoEpollPwait(f *machine.Frame, pwait2 bool, epfd int, events uintptr, maxEvents int, timeout uint64, sigmask, sigsize uintptr) (uint64, bool) {
 	// Linux's order: epoll_pwait2's timeout, the signal mask, maxevents, the events array's
 	// range (access_ok: its pages are only touched when there are events to copy), the epoll
 	// descriptor.
@@ -217,25 +221,28 @@ const (
 	grndInsecure = 4
 )
 
-// SysGetrandomImpl fills the buffer from RDRAND when the CPU has it, else from a generator
+// Getrandom fills the buffer from RDRAND when the CPU has it, else from a generator
 // seeded at boot. As Linux: unknown flags, or GRND_RANDOM with GRND_INSECURE, are EINVAL; a
 // buffer that runs into unmapped memory gets what fits, and EFAULT only when nothing does.
-func SysGetrandomImpl(buf, count uintptr, flags uint32) uint64 {
+func Getrandom(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	buf := uintptr(a[0])
+	count := uintptr(a[1])
+	flags := uint32(a[2])
 	if flags&^(grndNonblock|grndRandom|grndInsecure) != 0 || flags&(grndRandom|grndInsecure) == grndRandom|grndInsecure {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	if count > 1<<20 {
 		count = 1 << 20
 	}
 	if count == 0 {
-		return 0
+		return 0, true
 	}
 	n := core.UserPrefix(buf, count, true)
 	if n == 0 {
-		return abi.Neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT), true
 	}
 	fillRandom(machine.BytesAt(buf, n))
-	return uint64(n)
+	return uint64(n), true
 }
 
 // fillRandom fills b from random64 (getrandom, /dev/random and /dev/urandom).
@@ -265,11 +272,12 @@ func Random64() uint64 {
 	return z ^ z>>31
 }
 
-// SysUnameImpl fills struct utsname (6 fields of 65 bytes).
-func SysUnameImpl(addr uintptr) uint64 {
+// Uname fills struct utsname (6 fields of 65 bytes).
+func Uname(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	addr := uintptr(a[0])
 	b, ok := core.UserBytes(addr, 6*65, true)
 	if !ok {
-		return abi.Neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT), true
 	}
 	for i := range b {
 		b[i] = 0
@@ -278,7 +286,7 @@ func SysUnameImpl(addr uintptr) uint64 {
 	for i, s := range fields {
 		copy(b[i*65:i*65+64], s)
 	}
-	return 0
+	return 0, true
 }
 
 // CompleteEpollWait collects the events of the epoll_pwait the thread in slot waits in, woken:

@@ -161,8 +161,8 @@ func fileWrite(f *fd.File, off int64, buf, count uintptr) (n int, end int64, see
 	return n, off + int64(n), true, errno
 }
 
-// sysReadFile is read(2) of an open file, at and moving its position.
-func sysReadFile(n int, buf, count uintptr) uint64 {
+// readFile is read(2) of an open file, at and moving its position.
+func readFile(n int, buf, count uintptr) uint64 {
 	f, errno := fileOf(n, abi.EINVAL)
 	if errno != 0 {
 		return abi.Neg(errno)
@@ -177,8 +177,8 @@ func sysReadFile(n int, buf, count uintptr) uint64 {
 	return uint64(got)
 }
 
-// sysWriteFile is write(2) of an open file, at and moving its position.
-func sysWriteFile(n int, buf, count uintptr) uint64 {
+// writeFile is write(2) of an open file, at and moving its position.
+func writeFile(n int, buf, count uintptr) uint64 {
 	f, errno := fileOf(n, abi.EINVAL)
 	if errno != 0 {
 		return abi.Neg(errno)
@@ -193,30 +193,38 @@ func sysWriteFile(n int, buf, count uintptr) uint64 {
 	return uint64(got)
 }
 
-// SysPreadImpl and sysPwriteImpl are pread64 and pwrite64: at off, leaving the position. A
+// Pread64 and doPwrite are pread64 and pwrite64: at off, leaving the position. A
 // descriptor that is not a file cannot seek (ESPIPE), as Linux's console and eventfds.
-func SysPreadImpl(n int, buf, count uintptr, off int64) uint64 {
+func Pread64(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	n := int(a[0])
+	buf := uintptr(a[1])
+	count := uintptr(a[2])
+	off := int64(a[3])
 	if off < 0 { // before the descriptor, as Linux
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	f, errno := fileOf(n, abi.ESPIPE)
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	got, _, errno := fileRead(f, off, buf, count)
-	return abi.ErrnoOr(errno, uint64(got))
+	return abi.ErrnoOr(errno, uint64(got)), true
 }
 
-func SysPwriteImpl(n int, buf, count uintptr, off int64) uint64 {
+func Pwrite64(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	n := int(a[0])
+	buf := uintptr(a[1])
+	count := uintptr(a[2])
+	off := int64(a[3])
 	if off < 0 { // before the descriptor, as Linux
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	f, errno := fileOf(n, abi.ESPIPE)
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	got, _, _, errno := fileWrite(f, off, buf, count)
-	return abi.ErrnoOr(errno, uint64(got))
+	return abi.ErrnoOr(errno, uint64(got)), true
 }
 
 // VectorIO is readv, writev, preadv and pwritev: the buffers of the iovec array at iov in turn,
@@ -304,33 +312,36 @@ const (
 	seekHole = 4
 )
 
-// SysLseekImpl moves an open file's position: a regular file anywhere from 0 on (SEEK_DATA and
+// Lseek moves an open file's position: a regular file anywhere from 0 on (SEEK_DATA and
 // SEEK_HOLE see the file as all data, with the one hole at its end, as Linux's generic code
 // does), a directory to a getdents64 cookie (SEEK_SET and SEEK_CUR only, as tmpfs), a device
 // nowhere (0). A file of /proc, which has no end to seek from, takes SEEK_SET and SEEK_CUR only,
 // as Linux's seq files. Other descriptors cannot seek (ESPIPE).
-func SysLseekImpl(n int, off int64, whence int) uint64 {
+func Lseek(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	n := int(a[0])
+	off := int64(a[1])
+	whence := int(int32(a[2]))
 	// As Linux: whence is checked before the descriptor's kind; eventfds, epoll instances and
 	// timerfds "seek" without moving (noop_llseek: their position, always 0).
 	if core.FDs.Kind(n) != fd.KindNone && uint32(whence) > seekHole {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	switch core.FDs.Kind(n) {
 	case fd.KindEventfd, fd.KindEpoll, fd.KindTimerfd:
-		return 0
+		return 0, true
 	}
 	f, errno := fileOf(n, abi.ESPIPE)
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	st, errno := core.RootNS.Stat(f.Node)
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	pos := int64(-1)
 	switch st.Mode & fs.S_IFMT {
 	case fs.S_IFCHR:
-		return 0
+		return 0, true
 	case fs.S_IFDIR:
 		switch whence {
 		case seekSet:
@@ -350,7 +361,7 @@ func SysLseekImpl(n int, off int64, whence int) uint64 {
 			pos = addPos(st.Size, off)
 		case whence == seekData || whence == seekHole:
 			if off < 0 || off >= st.Size {
-				return abi.Neg(abi.ENXIO)
+				return abi.Neg(abi.ENXIO), true
 			}
 			pos = off
 			if whence == seekHole {
@@ -359,10 +370,10 @@ func SysLseekImpl(n int, off int64, whence int) uint64 {
 		}
 	}
 	if pos < 0 {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	f.Pos = pos
-	return uint64(pos)
+	return uint64(pos), true
 }
 
 // addPos adds an offset to a position, -1 (invalid) if the sum overflows.
@@ -377,14 +388,17 @@ func addPos(a, b int64) int64 {
 // tell a record that does not fit (EINVAL) from one that faults (EFAULT).
 var direntProbe [280]byte
 
-// SysGetdents64Impl reads directory entries from an open directory's position on.
-func SysGetdents64Impl(n int, dirp, count uintptr) uint64 {
+// Getdents64 reads directory entries from an open directory's position on.
+func Getdents64(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	n := int(a[0])
+	dirp := uintptr(a[1])
+	count := uintptr(uint32(a[2]))
 	f, errno := fileOf(n, abi.ENOTDIR)
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	if st, errno := core.RootNS.Stat(f.Node); errno != 0 || st.Mode&fs.S_IFMT != fs.S_IFDIR {
-		return abi.Neg(max(errno, abi.ENOTDIR))
+		return abi.Neg(max(errno, abi.ENOTDIR)), true
 	}
 	// Linux copies the records one by one: a buffer that runs into unmapped memory gets the
 	// records that fit before it, and EFAULT only if the first one that fits in count does not.
@@ -402,10 +416,10 @@ func SysGetdents64Impl(n int, dirp, count uintptr) uint64 {
 		}
 	}
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	f.Pos = int64(next)
-	return uint64(got)
+	return uint64(got), true
 }
 
 // descStat is what fstat reports about descriptor n: its file's attributes, and for the other
@@ -447,78 +461,89 @@ func putStatx(buf uintptr, st *fs.Stat) int {
 	return 0
 }
 
-func SysFstatImpl(n int, buf uintptr) uint64 {
+func Fstat(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	n := int(a[0])
+	buf := uintptr(a[1])
 	st, errno := descStat(n)
 	if errno == 0 {
 		errno = putStat(buf, &st)
 	}
-	return abi.ErrnoOr(errno, 0)
+	return abi.ErrnoOr(errno, 0), true
 }
 
-// SysFtruncateImpl sets an open file's size: it must be a regular file open for writing (else
+// Ftruncate sets an open file's size: it must be a regular file open for writing (else
 // EINVAL, as for the other kinds of descriptor).
-func SysFtruncateImpl(n int, size int64) uint64 {
+func Ftruncate(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	n := int(a[0])
+	size := int64(a[1])
 	if size < 0 {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	f, errno := fileOf(n, abi.EINVAL)
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	st, errno := core.RootNS.Stat(f.Node)
 	switch {
 	case errno != 0:
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	case !canWrite(f) || st.Mode&fs.S_IFMT != fs.S_IFREG:
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
-	return abi.ErrnoOr(core.RootNS.Ftruncate(&core.FSPages, f.Node, size, core.FSNow()), 0)
+	return abi.ErrnoOr(core.RootNS.Ftruncate(&core.FSPages, f.Node, size, core.FSNow()), 0), true
 }
 
-// SysFsyncImpl is fsync and fdatasync: files live in memory, so there is nothing to write back;
+// DoFsync is fsync and fdatasync: files live in memory, so there is nothing to write back;
 // descriptors that are not files cannot sync (EINVAL), as on Linux.
-func SysFsyncImpl(n int) uint64 {
+func DoFsync(n int) uint64 {
 	_, errno := fileOf(n, abi.EINVAL)
 	return abi.ErrnoOr(errno, 0)
 }
 
-// SysSyncFileRangeImpl is sync_file_range: nothing to write back once the arguments pass
+// SyncFileRange is sync_file_range: nothing to write back once the arguments pass
 // Linux's checks (flags, a negative offset or length, a range past the largest offset: EINVAL;
 // a descriptor that is no file: ESPIPE).
-func SysSyncFileRangeImpl(n int, off, nbytes int64, flags uint32) uint64 {
+func SyncFileRange(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	n := int(int32(a[0]))
+	off := int64(a[1])
+	nbytes := int64(a[2])
+	flags := uint32(a[3])
 	const valid = 1 | 2 | 4              // SYNC_FILE_RANGE_WAIT_BEFORE, _WRITE, _WAIT_AFTER
 	if core.FDs.Kind(n) == fd.KindNone { // the descriptor first, as Linux
-		return abi.Neg(abi.EBADF)
+		return abi.Neg(abi.EBADF), true
 	}
 	if flags&^valid != 0 || off < 0 || nbytes < 0 || off+nbytes < off {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	if _, errno := fileOf(n, abi.ESPIPE); errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
-	return 0
+	return 0, true
 }
 
-// SysFchmodImpl changes an open file's permission bits; other descriptors are EPERM.
-func SysFchmodImpl(n int, mode uint32) uint64 {
+// Fchmod changes an open file's permission bits; other descriptors are EPERM.
+func Fchmod(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	n := int(a[0])
+	mode := uint32(a[1])
 	f, errno := fileOf(n, abi.EPERM)
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	at := vfs.At{Root: core.RootNS.Root(), Dir: f.Node}
-	return abi.ErrnoOr(core.RootNS.Chmod(at, nil, mode, fs.AT_EMPTY_PATH, core.FSNow()), 0)
+	return abi.ErrnoOr(core.RootNS.Chmod(at, nil, mode, fs.AT_EMPTY_PATH, core.FSNow()), 0), true
 }
 
-// SysFchownImpl: the program is root and files have no owner but root, so a change of owner is
+// Fchown: the program is root and files have no owner but root, so a change of owner is
 // accepted and changes nothing.
-func SysFchownImpl(n int) uint64 {
+func Fchown(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	n := int(a[0])
 	if core.FDs.Kind(n) == fd.KindNone {
-		return abi.Neg(abi.EBADF)
+		return abi.Neg(abi.EBADF), true
 	}
 	if f, ok := core.FDs.File(n); ok && f.Flags&fs.O_PATH != 0 {
-		return abi.Neg(abi.EBADF)
+		return abi.Neg(abi.EBADF), true
 	}
-	return 0
+	return 0, true
 }
 
 // putStatfs copies the statistics of n's file system to user memory.
@@ -536,36 +561,39 @@ func putStatfs(buf uintptr, n vfs.Node) int {
 	return 0
 }
 
-// SysFstatfsImpl reports the file system of an open file (O_PATH too); other descriptors are
+// Fstatfs reports the file system of an open file (O_PATH too); other descriptors are
 // EINVAL.
-func SysFstatfsImpl(n int, buf uintptr) uint64 {
+func Fstatfs(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	n := int(a[0])
+	buf := uintptr(a[1])
 	f, ok := core.FDs.File(n)
 	if !ok {
 		if core.FDs.Kind(n) == fd.KindNone {
-			return abi.Neg(abi.EBADF)
+			return abi.Neg(abi.EBADF), true
 		}
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
-	return abi.ErrnoOr(putStatfs(buf, f.Node), 0)
+	return abi.ErrnoOr(putStatfs(buf, f.Node), 0), true
 }
 
-// SysFchdirImpl makes an open directory (O_PATH too) the working directory.
-func SysFchdirImpl(n int) uint64 {
+// Fchdir makes an open directory (O_PATH too) the working directory.
+func Fchdir(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	n := int(a[0])
 	f, ok := core.FDs.File(n)
 	if !ok {
 		if core.FDs.Kind(n) == fd.KindNone {
-			return abi.Neg(abi.EBADF)
+			return abi.Neg(abi.EBADF), true
 		}
-		return abi.Neg(abi.ENOTDIR)
+		return abi.Neg(abi.ENOTDIR), true
 	}
 	st, errno := core.RootNS.Stat(f.Node)
 	switch {
 	case errno != 0:
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	case st.Mode&fs.S_IFMT != fs.S_IFDIR:
-		return abi.Neg(abi.ENOTDIR)
+		return abi.Neg(abi.ENOTDIR), true
 	}
-	return abi.ErrnoOr(SetCwd(f.Node, core.RootNS.Acquire(f.Node)), 0)
+	return abi.ErrnoOr(SetCwd(f.Node, core.RootNS.Acquire(f.Node)), 0), true
 }
 
 // SetCwd makes n, whose reference the caller took (errno 0), the working directory.

@@ -44,9 +44,9 @@ var fileLocks filelock.Table
 // ownerOf is the filelock owner of open file description d.
 func ownerOf(d int) uint32 { return uint32(d) + 1 }
 
-// sysFcntlLockImpl serves fcntl's six lock commands on descriptor n with the struct flock at
+// doFcntlLock serves fcntl's six lock commands on descriptor n with the struct flock at
 // arg. done is false while the thread waits.
-func sysFcntlLockImpl(f *machine.Frame, n, cmd int, arg uintptr) (uint64, bool) {
+func doFcntlLock(f *machine.Frame, n, cmd int, arg uintptr) (uint64, bool) {
 	file, errno := fileOf(n, abi.EINVAL)
 	if errno != 0 {
 		return abi.Neg(errno), true
@@ -130,8 +130,10 @@ func sysFcntlLockImpl(f *machine.Frame, n, cmd int, arg uintptr) (uint64, bool) 
 	return setLock(f, l, cmd == fSetlkw || cmd == fOFDSetlkw)
 }
 
-// SysFlockImpl is flock(n, op).
-func SysFlockImpl(f *machine.Frame, n int, op int) (uint64, bool) {
+// Flock is flock(n, op).
+func Flock(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	n := int(a[0])
+	op := int(int32(a[1]))
 	// As Linux: LOCK_MAND (32) is ignored with success, and the operation is checked before
 	// the descriptor.
 	if op&lockMand != 0 {

@@ -13,11 +13,11 @@ import (
 // and runs package vfs's operation of the same name, which checks in Linux's order. The calls
 // only amd64 has (open, mkdir, rename, ...) are these with AT_FDCWD (syscall_handlers_amd64.go).
 
-// SysOpenatImpl opens a file (openat): the lowest free descriptor, or EMFILE once the path is
+// DoOpenat opens a file (openat): the lowest free descriptor, or EMFILE once the path is
 // copied and before it is looked at, as Linux takes the descriptor. Of the special files, the
 // character devices the kernel serves open, and FIFOs (openFIFO); other devices and sockets have
 // nothing behind them here (ENXIO). done is false while the thread waits for a FIFO's other end.
-func SysOpenatImpl(f *machine.Frame, dirfd int32, pathAddr uintptr, flags int, mode uint32) (uint64, bool) {
+func DoOpenat(f *machine.Frame, dirfd int32, pathAddr uintptr, flags int, mode uint32) (uint64, bool) {
 	ret, fifo := openPath(dirfd, pathAddr, flags, mode)
 	if fifo == (vfs.Node{}) {
 		return ret, true
@@ -25,7 +25,7 @@ func SysOpenatImpl(f *machine.Frame, dirfd int32, pathAddr uintptr, flags int, m
 	return openFIFO(f, fifo, flags)
 }
 
-// openPath is sysOpenatImpl but for a FIFO, which it returns (its reference released) for the
+// openPath is doOpenat but for a FIFO, which it returns (its reference released) for the
 // caller to open.
 func openPath(dirfd int32, pathAddr uintptr, flags int, mode uint32) (ret uint64, fifo vfs.Node) {
 	if errno := vfs.OpenFlagsErrno(flags); errno != 0 { // the flags before the path, as Linux
@@ -101,7 +101,7 @@ func openable(n vfs.Node, flags int) int {
 	return 0
 }
 
-func SysMkdiratImpl(dirfd int32, pathAddr uintptr, mode uint32) uint64 {
+func DoMkdirat(dirfd int32, pathAddr uintptr, mode uint32) uint64 {
 	at, path, errno := PathArg(0, dirfd, pathAddr, false)
 	if errno != 0 {
 		return abi.Neg(errno)
@@ -109,9 +109,9 @@ func SysMkdiratImpl(dirfd int32, pathAddr uintptr, mode uint32) uint64 {
 	return abi.ErrnoOr(core.RootNS.Mkdir(&core.FSPages, at, path, mode&^core.Umask, core.FSNow()), 0)
 }
 
-// SysMknodatImpl makes a file, device node, FIFO or socket; dev is the 32-bit device number the
+// DoMknodat makes a file, device node, FIFO or socket; dev is the 32-bit device number the
 // call takes (the Mkdev encoding, as stat reports it).
-func SysMknodatImpl(dirfd int32, pathAddr uintptr, mode uint32, dev uint32) uint64 {
+func DoMknodat(dirfd int32, pathAddr uintptr, mode uint32, dev uint32) uint64 {
 	// The type before the path, as Linux's may_mknod: a directory EPERM, no known type EINVAL.
 	switch mode & fs.S_IFMT {
 	case 0, fs.S_IFREG, fs.S_IFCHR, fs.S_IFBLK, fs.S_IFIFO, fs.S_IFSOCK:
@@ -128,7 +128,7 @@ func SysMknodatImpl(dirfd int32, pathAddr uintptr, mode uint32, dev uint32) uint
 	return abi.ErrnoOr(core.RootNS.Mknod(&core.FSPages, at, path, mode, uint64(dev), core.FSNow()), 0)
 }
 
-func SysUnlinkatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
+func DoUnlinkat(dirfd int32, pathAddr uintptr, flags int) uint64 {
 	if flags&^fs.AT_REMOVEDIR != 0 { // before the path, as Linux
 		return abi.Neg(abi.EINVAL)
 	}
@@ -139,7 +139,7 @@ func SysUnlinkatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
 	return abi.ErrnoOr(core.RootNS.Unlink(&core.FSPages, at, path, flags, core.FSNow()), 0)
 }
 
-func SysRenameat2Impl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uintptr, flags uint32) uint64 {
+func DoRenameat2(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uintptr, flags uint32) uint64 {
 	// The flags before the paths, as Linux.
 	if flags&^(fs.RENAME_NOREPLACE|fs.RENAME_EXCHANGE|fs.RENAME_WHITEOUT) != 0 ||
 		flags&fs.RENAME_EXCHANGE != 0 && flags&(fs.RENAME_NOREPLACE|fs.RENAME_WHITEOUT) != 0 {
@@ -156,7 +156,7 @@ func SysRenameat2Impl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr u
 	return abi.ErrnoOr(core.RootNS.Rename(&core.FSPages, oldAt, oldpath, newAt, newpath, flags, core.FSNow()), 0)
 }
 
-func SysLinkatImpl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uintptr, flags int) uint64 {
+func DoLinkat(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uintptr, flags int) uint64 {
 	if flags&^(fs.AT_SYMLINK_FOLLOW|fs.AT_EMPTY_PATH) != 0 { // before the paths, as Linux
 		return abi.Neg(abi.EINVAL)
 	}
@@ -180,8 +180,8 @@ func SysLinkatImpl(olddirfd int32, oldAddr uintptr, newdirfd int32, newAddr uint
 	return abi.ErrnoOr(core.RootNS.Link(&core.FSPages, oldAt, oldpath, newAt, newpath, flags, core.FSNow()), 0)
 }
 
-// SysSymlinkatImpl makes a symbolic link at path to target, which is copied as a path is.
-func SysSymlinkatImpl(targetAddr uintptr, dirfd int32, pathAddr uintptr) uint64 {
+// DoSymlinkat makes a symbolic link at path to target, which is copied as a path is.
+func DoSymlinkat(targetAddr uintptr, dirfd int32, pathAddr uintptr) uint64 {
 	target, errno := userPath(1, targetAddr)
 	if errno == 0 && len(target) == 0 {
 		errno = abi.ENOENT // an empty target, before the link's directory and path, as Linux
@@ -196,9 +196,9 @@ func SysSymlinkatImpl(targetAddr uintptr, dirfd int32, pathAddr uintptr) uint64 
 	return abi.ErrnoOr(core.RootNS.Symlink(&core.FSPages, target, at, path, core.FSNow()), 0)
 }
 
-// SysReadlinkatImpl copies a symbolic link's target, cut to bufsiz, to buf. An empty path names
+// DoReadlinkat copies a symbolic link's target, cut to bufsiz, to buf. An empty path names
 // dirfd itself (a link opened with O_PATH|O_NOFOLLOW), as Linux allows.
-func SysReadlinkatImpl(dirfd int32, pathAddr, buf uintptr, bufsiz int) uint64 {
+func DoReadlinkat(dirfd int32, pathAddr, buf uintptr, bufsiz int) uint64 {
 	if bufsiz <= 0 {
 		return abi.Neg(abi.EINVAL)
 	}
@@ -243,7 +243,7 @@ func statAt(dirfd int32, pathAddr uintptr, flags int) (fs.Stat, int) {
 	return st, errno
 }
 
-func SysNewfstatatImpl(dirfd int32, pathAddr, buf uintptr, flags int) uint64 {
+func DoNewfstatat(dirfd int32, pathAddr, buf uintptr, flags int) uint64 {
 	st, errno := statAt(dirfd, pathAddr, flags)
 	if errno == 0 {
 		errno = putStat(buf, &st)
@@ -258,19 +258,24 @@ const (
 	atStatxSyncTypes = 0x6000
 )
 
-// SysStatxImpl fills struct statx with everything memfs knows, whatever mask asks.
-func SysStatxImpl(dirfd int32, pathAddr uintptr, flags int, mask uint32, buf uintptr) uint64 {
+// Statx fills struct statx with everything memfs knows, whatever mask asks.
+func Statx(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	dirfd := int32(DirFDArg(a[0]))
+	pathAddr := uintptr(a[1])
+	flags := int(int32(a[2]))
+	mask := uint32(a[3])
+	buf := uintptr(a[4])
 	if mask&statxReserved != 0 || flags&atStatxSyncTypes == atStatxSyncTypes {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	st, errno := statAt(dirfd, pathAddr, flags)
 	if errno == 0 {
 		errno = putStatx(buf, &st)
 	}
-	return abi.ErrnoOr(errno, 0)
+	return abi.ErrnoOr(errno, 0), true
 }
 
-func SysFaccessatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
+func DoFaccessat(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
 	// The mode and the flags before the path, as Linux.
 	if mode&^(fs.R_OK|fs.W_OK|fs.X_OK) != 0 || flags&^(fs.AT_EACCESS|fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
 		return abi.Neg(abi.EINVAL)
@@ -282,7 +287,7 @@ func SysFaccessatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uin
 	return abi.ErrnoOr(core.RootNS.Access(at, path, mode, flags), 0)
 }
 
-func SysFchmodatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
+func DoFchmodat(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint64 {
 	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 { // before the path, as Linux
 		return abi.Neg(abi.EINVAL)
 	}
@@ -293,9 +298,9 @@ func SysFchmodatImpl(dirfd int32, pathAddr uintptr, mode uint32, flags int) uint
 	return abi.ErrnoOr(core.RootNS.Chmod(at, path, mode, flags, core.FSNow()), 0)
 }
 
-// SysFchownatImpl: as fchown, a change of owner is accepted and changes nothing, once the file
+// DoFchownat: as fchown, a change of owner is accepted and changes nothing, once the file
 // is found.
-func SysFchownatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
+func DoFchownat(dirfd int32, pathAddr uintptr, flags int) uint64 {
 	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 {
 		return abi.Neg(abi.EINVAL)
 	}
@@ -303,42 +308,48 @@ func SysFchownatImpl(dirfd int32, pathAddr uintptr, flags int) uint64 {
 	return abi.ErrnoOr(errno, 0)
 }
 
-func SysTruncateImpl(pathAddr uintptr, size int64) uint64 {
+func Truncate(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	pathAddr := uintptr(a[0])
+	size := int64(a[1])
 	if size < 0 { // before the path, as Linux's do_sys_truncate
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	at, path, errno := PathArg(0, AtFDCWD, pathAddr, false)
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
-	return abi.ErrnoOr(core.RootNS.Truncate(&core.FSPages, at, path, size, core.FSNow()), 0)
+	return abi.ErrnoOr(core.RootNS.Truncate(&core.FSPages, at, path, size, core.FSNow()), 0), true
 }
 
-// SysUtimensatImpl sets a file's access and modification times from the two timespecs at times
+// Utimensat sets a file's access and modification times from the two timespecs at times
 // (none: both now). A NULL path names dirfd's own file (futimens), as Linux allows.
-func SysUtimensatImpl(dirfd int32, pathAddr, times uintptr, flags int) uint64 {
+func Utimensat(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	dirfd := int32(DirFDArg(a[0]))
+	pathAddr := uintptr(a[1])
+	times := uintptr(a[2])
+	flags := int(int32(a[3]))
 	atime := fs.Timespec{Nsec: fs.UTIME_NOW}
 	mtime := atime
 	if times != 0 {
 		b, ok := core.UserBytes(times, 32, false)
 		if !ok {
-			return abi.Neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT), true
 		}
 		atime = fs.Timespec{Sec: int64(core.LE64(b[0:])), Nsec: int64(core.LE64(b[8:]))}
 		mtime = fs.Timespec{Sec: int64(core.LE64(b[16:])), Nsec: int64(core.LE64(b[24:]))}
 		if atime.Nsec == fs.UTIME_OMIT && mtime.Nsec == fs.UTIME_OMIT {
-			return 0 // Linux does not even look the path up
+			return 0, true // Linux does not even look the path up
 		}
 	}
 	if flags&^(fs.AT_SYMLINK_NOFOLLOW|fs.AT_EMPTY_PATH) != 0 { // before the path, as Linux
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
-	return setTimes(dirfd, pathAddr, atime, mtime, flags)
+	return setTimes(dirfd, pathAddr, atime, mtime, flags), true
 }
 
-// SysFutimesatImpl is utimes and futimesat: two timevals at times (none: both now), each
+// DoFutimesat is utimes and futimesat: two timevals at times (none: both now), each
 // tv_usec in [0, 1000000) (else EINVAL), as Linux's do_futimesat.
-func SysFutimesatImpl(dirfd int32, pathAddr, times uintptr) uint64 {
+func DoFutimesat(dirfd int32, pathAddr, times uintptr) uint64 {
 	atime := fs.Timespec{Nsec: fs.UTIME_NOW}
 	mtime := atime
 	if times != 0 {
@@ -356,20 +367,22 @@ func SysFutimesatImpl(dirfd int32, pathAddr, times uintptr) uint64 {
 	return setTimes(dirfd, pathAddr, atime, mtime, 0)
 }
 
-// SysUtimeImpl is utime: a struct utimbuf (access and modification seconds) at times, or none
+// Utime is utime: a struct utimbuf (access and modification seconds) at times, or none
 // for now.
-func SysUtimeImpl(pathAddr, times uintptr) uint64 {
+func Utime(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	pathAddr := uintptr(a[0])
+	times := uintptr(a[1])
 	atime := fs.Timespec{Nsec: fs.UTIME_NOW}
 	mtime := atime
 	if times != 0 {
 		b, ok := core.UserBytes(times, 16, false)
 		if !ok {
-			return abi.Neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT), true
 		}
 		atime = fs.Timespec{Sec: int64(core.LE64(b[0:]))}
 		mtime = fs.Timespec{Sec: int64(core.LE64(b[8:]))}
 	}
-	return setTimes(AtFDCWD, pathAddr, atime, mtime, 0)
+	return setTimes(AtFDCWD, pathAddr, atime, mtime, 0), true
 }
 
 // setTimes is the common end of utimensat, futimesat, utimes and utime.
@@ -392,50 +405,56 @@ func setTimes(dirfd int32, pathAddr uintptr, atime, mtime fs.Timespec, flags int
 	return abi.ErrnoOr(core.RootNS.Utimens(at, path, atime, mtime, flags, core.FSNow()), 0)
 }
 
-func SysStatfsImpl(pathAddr, buf uintptr) uint64 {
+func Statfs(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	pathAddr := uintptr(a[0])
+	buf := uintptr(a[1])
 	at, path, errno := PathArg(0, AtFDCWD, pathAddr, false)
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	n, errno := core.RootNS.Resolve(at.Root, at.Dir, path, true, false)
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
-	return abi.ErrnoOr(putStatfs(buf, n), 0)
+	return abi.ErrnoOr(putStatfs(buf, n), 0), true
 }
 
-func SysChdirImpl(pathAddr uintptr) uint64 {
+func Chdir(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	pathAddr := uintptr(a[0])
 	at, path, errno := PathArg(0, AtFDCWD, pathAddr, false)
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
-	return abi.ErrnoOr(SetCwd(core.RootNS.Chdir(at, path)), 0)
+	return abi.ErrnoOr(SetCwd(core.RootNS.Chdir(at, path)), 0), true
 }
 
-// SysGetcwdImpl copies the working directory's path and its NUL to buf: ERANGE if size has no
+// Getcwd copies the working directory's path and its NUL to buf: ERANGE if size has no
 // room for both, ENOENT if the directory was removed. It returns the length with the NUL.
-func SysGetcwdImpl(buf, size uintptr) uint64 {
+func Getcwd(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	buf := uintptr(a[0])
+	size := uintptr(a[1])
 	path := PathBufs[0][:]
 	n, errno := core.RootNS.Path(core.RootNS.Root(), core.Cwd, path[:len(path)-1])
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	if uintptr(n)+1 > size {
-		return abi.Neg(abi.ERANGE)
+		return abi.Neg(abi.ERANGE), true
 	}
 	path[n] = 0
 	dst, ok := core.UserBytes(buf, uintptr(n)+1, true)
 	if !ok {
-		return abi.Neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT), true
 	}
 	copy(dst, path[:n+1])
-	return uint64(n) + 1
+	return uint64(n) + 1, true
 }
 
-func SysUmaskImpl(mask uint32) uint64 {
+func Umask(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	mask := uint32(a[0])
 	old := core.Umask
 	core.Umask = mask & 0o777
-	return uint64(old)
+	return uint64(old), true
 }
 
 // reopenDescriptor is open(2) of /proc/self/fd/d where descriptor d has no file behind it

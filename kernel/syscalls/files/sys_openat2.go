@@ -23,7 +23,11 @@ const (
 	validResolve   = vfs.ResolveNoXdev | vfs.ResolveNoMagiclinks | vfs.ResolveNoSymlinks | vfs.ResolveBeneath | vfs.ResolveInRoot | resolveCached
 )
 
-func SysOpenat2Impl(f *machine.Frame, dirfd int32, pathAddr, howAddr, size uintptr) (uint64, bool) {
+func Openat2(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	dirfd := int32(DirFDArg(a[0]))
+	pathAddr := uintptr(a[1])
+	howAddr := uintptr(a[2])
+	size := uintptr(a[3])
 	switch {
 	case size < openHowSize0:
 		return abi.Neg(abi.EINVAL), true

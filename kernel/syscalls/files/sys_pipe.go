@@ -25,8 +25,8 @@ var (
 	pipeScratch [fd.PipeBuf]byte // gathers a small writev, which must be as atomic as a write
 )
 
-// SysPipe2Impl makes a pipe and stores its read and write descriptors as two ints at fds.
-func SysPipe2Impl(addr uintptr, flags int) uint64 {
+// DoPipe2 makes a pipe and stores its read and write descriptors as two ints at fds.
+func DoPipe2(addr uintptr, flags int) uint64 {
 	if flags&^(fd.O_CLOEXEC|fd.O_NONBLOCK) != 0 { // before the pointer, as Linux
 		return abi.Neg(abi.EINVAL)
 	}

@@ -30,7 +30,7 @@ func sockFD(n int) (i int, handle uint32, errno int) {
 
 var warnedNoNet bool
 
-func SysSocket(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Socket(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	domain, typ, proto := int(a[0]), int(a[1]), int(a[2])
 	base := typ & abi.SOCK_TYPE_MASK
 	switch {
@@ -97,7 +97,7 @@ func sockAddrIn(addr uintptr, addrLen int32) ([]byte, int) {
 	return b, 0
 }
 
-func SysBind(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Bind(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n, addrLen := int(int32(a[0])), int32(a[2])
 	if e := sockKindErrno(n); e != 0 { // the descriptor, then the address, as Linux's __sys_bind
 		return abi.Neg(e), true
@@ -111,7 +111,7 @@ func SysBind(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return SockSimple(f, n, sockwire.OpBind, [3]int64{}, SockCall{addr: uintptr(a[1]), addrLen: uintptr(addrLen)})
 }
 
-func SysConnect(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Connect(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	// Linux's __sys_connect copies the address in before it asks whether the open descriptor
 	// is a socket.
 	n, addr, addrLen := int(int32(a[0])), uintptr(a[1]), int32(a[2])
@@ -170,15 +170,15 @@ func pairConnect(sa []byte) int {
 	return abi.ECONNREFUSED
 }
 
-func SysListen(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Listen(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return SockSimple(f, int(a[0]), sockwire.OpListen, [3]int64{int64(int32(a[1]))}, SockCall{})
 }
 
-func SysAccept(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Accept(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return sockAccept(f, int(a[0]), uintptr(a[1]), uintptr(a[2]), 0)
 }
 
-func SysAccept4(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Accept4(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return sockAccept(f, int(a[0]), uintptr(a[1]), uintptr(a[2]), int(a[3]))
 }
 
@@ -210,18 +210,18 @@ func sockAccept(f *machine.Frame, n int, addr, addrLen uintptr, flags int) (uint
 	return sockStart(f, c)
 }
 
-func SysGetsockname(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Getsockname(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return SockSimple(f, int(a[0]), sockwire.OpSockName, [3]int64{}, SockCall{Out: serial.NetCall{Addr: uintptr(a[1]), AddrLen: uintptr(a[2])}})
 }
 
-func SysGetpeername(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Getpeername(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return SockSimple(f, int(a[0]), sockwire.OpPeerName, [3]int64{}, SockCall{Out: serial.NetCall{Addr: uintptr(a[1]), AddrLen: uintptr(a[2])}})
 }
 
 // maxOptLen bounds a socket option's value (the launcher's allow-list has none larger).
 const maxOptLen = 64
 
-func SysSetsockopt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Setsockopt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if e := sockKindErrno(int(int32(a[0]))); e != 0 { // the descriptor before the length
 		return abi.Neg(e), true
 	}
@@ -232,7 +232,7 @@ func SysSetsockopt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 		SockCall{addr: uintptr(a[3]), addrLen: uintptr(a[4])})
 }
 
-func SysGetsockopt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Getsockopt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	// The descriptor first, and a socket pair (AF_UNIX) has only SOL_SOCKET options: other
 	// levels are EOPNOTSUPP before the length is read, as Linux.
 	n := int(int32(a[0]))
@@ -257,7 +257,7 @@ func SysGetsockopt(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 		SockCall{Out: serial.NetCall{Buf: val, OptLen: lenp}})
 }
 
-func SysShutdown(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Shutdown(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	if e := sockKindErrno(int(int32(a[0]))); e != 0 { // the descriptor before how, as Linux
 		return abi.Neg(e), true
 	}
@@ -267,10 +267,10 @@ func SysShutdown(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return SockSimple(f, int(a[0]), sockwire.OpShutdown, [3]int64{int64(a[1])}, SockCall{})
 }
 
-// SysSendto and sysRecvfrom check in Linux's order: the buffer's range (import_ubuf: EFAULT
+// Sendto and Recvfrom check in Linux's order: the buffer's range (import_ubuf: EFAULT
 // unless the most a call moves, maxRW, lies in the user half), the descriptor, then sendto's
 // address.
-func SysSendto(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Sendto(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n, buf, count := int(int32(a[0])), uintptr(a[1]), uintptr(a[2])
 	if !core.AccessOK(buf, min(count, core.MaxRW)) {
 		return abi.Neg(abi.EFAULT), true
@@ -288,7 +288,7 @@ func SysSendto(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return sockSend(f, n, int64(int32(a[3])), c)
 }
 
-func SysRecvfrom(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Recvfrom(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n, buf, count := int(int32(a[0])), uintptr(a[1]), uintptr(a[2])
 	if !core.AccessOK(buf, min(count, core.MaxRW)) {
 		return abi.Neg(abi.EFAULT), true
@@ -360,9 +360,9 @@ func importMsghdr(msg uintptr, send bool) (h msgHeader, errno int) {
 // (sock_kmalloc's limit; ENOBUFS above it).
 const optmemMax = 131072
 
-// SysSendmsg checks as Linux's ___sys_sendmsg: the descriptor, the header (importMsghdr), the
+// Sendmsg checks as Linux's ___sys_sendmsg: the descriptor, the header (importMsghdr), the
 // control data's length (ENOBUFS) and bytes (EFAULT); then the socket's own checks.
-func SysSendmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Sendmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n := int(int32(a[0]))
 	if e := sockKindErrno(n); e != 0 {
 		return abi.Neg(e), true
@@ -389,8 +389,8 @@ func SysSendmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	return sockSend(f, n, int64(int32(a[2])), c)
 }
 
-// SysRecvmsg checks the descriptor, then the header (importMsghdr), as Linux's __sys_recvmsg.
-func SysRecvmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+// Recvmsg checks the descriptor, then the header (importMsghdr), as Linux's __sys_recvmsg.
+func Recvmsg(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n, msg := int(int32(a[0])), uintptr(a[1])
 	if e := sockKindErrno(n); e != 0 {
 		return abi.Neg(e), true

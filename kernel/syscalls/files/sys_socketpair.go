@@ -24,7 +24,7 @@ const (
 	shutRDWR     = 2
 )
 
-func SysSocketpair(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+func Socketpair(f *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	domain, typ, proto, sv := int(a[0]), int(a[1]), int(a[2]), uintptr(a[3])
 	// Linux's order: the flags; the family's and the type's range (__sock_create); the
 	// family's own checks of type and protocol, as creating each socket makes them; then the

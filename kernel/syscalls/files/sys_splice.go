@@ -178,13 +178,13 @@ var spliceKinds [core.MaxThreads]spliceKind
 func spliceRun(kind spliceKind, a machine.SyscallArgs) spliceOutcome {
 	switch kind {
 	case KindSplice:
-		return sysSpliceImpl(int(int32(a[0])), uintptr(a[1]), int(int32(a[2])), uintptr(a[3]), uintptr(a[4]), uint32(a[5]))
+		return doSplice(int(int32(a[0])), uintptr(a[1]), int(int32(a[2])), uintptr(a[3]), uintptr(a[4]), uint32(a[5]))
 	case KindTee:
-		return sysTeeImpl(int(int32(a[0])), int(int32(a[1])), uintptr(a[2]), uint32(a[3]))
+		return doTee(int(int32(a[0])), int(int32(a[1])), uintptr(a[2]), uint32(a[3]))
 	case KindSendfile:
-		return sysSendfileImpl(int(int32(a[0])), int(int32(a[1])), uintptr(a[2]), uintptr(a[3]))
+		return doSendfile(int(int32(a[0])), int(int32(a[1])), uintptr(a[2]), uintptr(a[3]))
 	}
-	return spliceDone(sysCopyFileRangeImpl(int(int32(a[0])), uintptr(a[1]), int(int32(a[2])), uintptr(a[3]), uintptr(a[4]), uint32(a[5])))
+	return spliceDone(doCopyFileRange(int(int32(a[0])), uintptr(a[1]), int(int32(a[2])), uintptr(a[3]), uintptr(a[4]), uint32(a[5])))
 }
 
 // SpliceCall is the system call: its result, or the thread blocks on the pipe it waits for.
@@ -228,8 +228,8 @@ func CompleteSpliceWait(f *machine.Frame, slot int32) {
 	}
 }
 
-// sysSpliceImpl is splice(fdIn, offIn, fdOut, offOut, length, flags).
-func sysSpliceImpl(fdIn int, offIn uintptr, fdOut int, offOut uintptr, length uintptr, flags uint32) spliceOutcome {
+// doSplice is splice(fdIn, offIn, fdOut, offOut, length, flags).
+func doSplice(fdIn int, offIn uintptr, fdOut int, offOut uintptr, length uintptr, flags uint32) spliceOutcome {
 	if length == 0 {
 		return spliceDone(0)
 	}
@@ -436,9 +436,9 @@ func fileToPipe(in int, offAddr uintptr, pos int64, out int, length int, nonbloc
 	return spliceDone(spliceMoved(in, offAddr, pos, seekable, moved))
 }
 
-// sysTeeImpl is tee(in, out, length, flags): a splice between two pipes that leaves the bytes
+// doTee is tee(in, out, length, flags): a splice between two pipes that leaves the bytes
 // in the first (fs/splice.c's do_tee: EINVAL unless both are pipes, and different ones).
-func sysTeeImpl(in, out int, length uintptr, flags uint32) spliceOutcome {
+func doTee(in, out int, length uintptr, flags uint32) spliceOutcome {
 	if flags&^splice.FAll != 0 {
 		return spliceErr(abi.EINVAL)
 	}
@@ -464,12 +464,12 @@ func sysTeeImpl(in, out int, length uintptr, flags uint32) spliceOutcome {
 	return pipeToPipe(in, out, int(min(length, core.MaxRW)), flags&splice.FNonblock != 0 || ie.Nonblock || oe.Nonblock, false)
 }
 
-// sysSendfileImpl is sendfile(out, in, offAddr, count), as Linux's do_sendfile: in must be a
+// doSendfile is sendfile(out, in, offAddr, count), as Linux's do_sendfile: in must be a
 // file open for reading (an offset with a descriptor that cannot seek ESPIPE, another kind
 // EINVAL); out is a pipe (filled as a splice from in; O_NONBLOCK says whether a full one
 // waits), a file (not O_APPEND: EINVAL) or the console; a socket or any other kind EINVAL. The
 // offset at offAddr is read and updated, or in's position moves.
-func sysSendfileImpl(out, in int, offAddr uintptr, count uintptr) spliceOutcome {
+func doSendfile(out, in int, offAddr uintptr, count uintptr) spliceOutcome {
 	ie, errno := spliceEnd(in, offAddr != 0)
 	switch {
 	case errno != 0:
@@ -651,9 +651,9 @@ func copyFile(in int, inAddr uintptr, posIn int64, out int, outAddr uintptr, cou
 	return uint64(copied)
 }
 
-// sysCopyFileRangeImpl is copy_file_range(in, offIn, out, offOut, length, flags): between two
+// doCopyFileRange is copy_file_range(in, offIn, out, offOut, length, flags): between two
 // regular files of one file system, with package splice's checks.
-func sysCopyFileRangeImpl(in int, offIn uintptr, out int, offOut uintptr, length uintptr, flags uint32) uint64 {
+func doCopyFileRange(in int, offIn uintptr, out int, offOut uintptr, length uintptr, flags uint32) uint64 {
 	var rf [2]splice.RangeFile
 	var pos [2]int64
 	for i, n := range [2]int{in, out} {

@@ -23,22 +23,24 @@ var (
 	dueTimerfds [16]int32
 )
 
-func SysTimerfdCreateImpl(clockid int32, flags int) uint64 {
+func TimerfdCreate(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	clockid := int32(a[0])
+	flags := int(int32(a[1]))
 	ok, realtime := timerfd.ValidClock(clockid)
 	if !ok || !timerfd.ValidCreateFlags(flags) {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	id, errno := Timerfds.Create(-1, realtime)
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	n, errno := core.FDs.OpenTimerfd(id, flags)
 	if errno != 0 {
 		Timerfds.Delete(id)
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	Timerfds.SetOwner(id, int32(n))
-	return uint64(n)
+	return uint64(n), true
 }
 
 // timerfdOf returns the timer behind descriptor n: EBADF if n is not open, EINVAL if it is no
@@ -60,19 +62,23 @@ func timerfdChanged(n, id int) {
 	core.WakeFDWaiters(n)
 }
 
-func SysTimerfdSettimeImpl(n int, flags int, newAddr, oldAddr uintptr) uint64 {
+func TimerfdSettime(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	n := int(int32(a[0]))
+	flags := int(int32(a[1]))
+	newAddr := uintptr(a[2])
+	oldAddr := uintptr(a[3])
 	b, ok := core.UserBytes(newAddr, core.ItimerspecSize, false)
 	if !ok {
-		return abi.Neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT), true
 	}
 	interval, iok := TimespecNanos(b[0:16])
 	value, vok := TimespecNanos(b[16:32])
 	if !timerfd.ValidSetFlags(flags) || !iok || !vok {
-		return abi.Neg(abi.EINVAL)
+		return abi.Neg(abi.EINVAL), true
 	}
 	id, errno := timerfdOf(n)
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	abs := flags&timerfd.TFD_TIMER_ABSTIME != 0
 	if abs && value != 0 && Timerfds.Realtime(id) {
@@ -82,23 +88,25 @@ func SysTimerfdSettimeImpl(n int, flags int, newAddr, oldAddr uintptr) uint64 {
 	timerfdChanged(n, id)
 	if oldAddr != 0 {
 		if !core.WriteTimespec(oldAddr, oldInterval) || !core.WriteTimespec(oldAddr+16, oldValue) {
-			return abi.Neg(abi.EFAULT)
+			return abi.Neg(abi.EFAULT), true
 		}
 	}
-	return 0
+	return 0, true
 }
 
-func SysTimerfdGettimeImpl(n int, addr uintptr) uint64 {
+func TimerfdGettime(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
+	n := int(int32(a[0]))
+	addr := uintptr(a[1])
 	id, errno := timerfdOf(n)
 	if errno != 0 {
-		return abi.Neg(errno)
+		return abi.Neg(errno), true
 	}
 	value, interval := Timerfds.Get(id, machine.Nanotime())
 	timerfdChanged(n, id)
 	if !core.WriteTimespec(addr, interval) || !core.WriteTimespec(addr+16, value) {
-		return abi.Neg(abi.EFAULT)
+		return abi.Neg(abi.EFAULT), true
 	}
-	return 0
+	return 0, true
 }
 
 // timerfdRead reads timerfd n's expirations into the 8 bytes at buf, or reports that a
