@@ -193,7 +193,7 @@ func writeFile(n int, buf, count uintptr) uint64 {
 	return uint64(got)
 }
 
-// Pread64 and doPwrite are pread64 and pwrite64: at off, leaving the position. A
+// Pread64 and Pwrite64 are pread64 and pwrite64: at off, leaving the position. A
 // descriptor that is not a file cannot seek (ESPIPE), as Linux's console and eventfds.
 func Pread64(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
 	n := int(a[0])

@@ -25,7 +25,7 @@ func DoOpenat(f *machine.Frame, dirfd int32, pathAddr uintptr, flags int, mode u
 	return openFIFO(f, fifo, flags)
 }
 
-// openPath is doOpenat but for a FIFO, which it returns (its reference released) for the
+// openPath is DoOpenat but for a FIFO, which it returns (its reference released) for the
 // caller to open.
 func openPath(dirfd int32, pathAddr uintptr, flags int, mode uint32) (ret uint64, fifo vfs.Node) {
 	if errno := vfs.OpenFlagsErrno(flags); errno != 0 { // the flags before the path, as Linux
