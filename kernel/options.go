@@ -32,18 +32,12 @@ func parseCommandLine() {
 	for i := 0; i < options.Cmdline.NumOptions(); i++ {
 		o := options.Cmdline.Option(i)
 		switch {
-		case options.Kernel.Set(o):
-		default:
-			if observe.WatchdogOption(o) || smpOption(o) || fsmemOption(o) || cwdOption(i, o) || shares.Option(i, o) || dnsOption(i, o) {
-				continue
-			}
-			if observe.SampleOption(i, o) || observe.OffCPUOption(i, o) || observe.WakersOption(o) {
-				observe.TraceOpts.Wanted = true // samples travel through the tracer
-				continue
-			}
-			if !observe.TraceOption(i, o) {
-				klog.Log().S("unknown kernel option ignored: ").S(o).NL()
-			}
+		case options.Kernel.Set(o), observe.WatchdogOption(o), smpOption(o), fsmemOption(o), cwdOption(i, o),
+			shares.Option(i, o), dnsOption(i, o):
+		case observe.SampleOption(i, o), observe.OffCPUOption(i, o), observe.WakersOption(o):
+			observe.TraceOpts.Wanted = true // samples travel through the tracer
+		case !observe.TraceOption(i, o):
+			klog.Log().S("unknown kernel option ignored: ").S(o).NL()
 		}
 	}
 }

@@ -10,9 +10,6 @@ var (
 	WakeHook Hook[func(slot int32, timedOut bool)]
 	// ProbeHook reports where the CPUs in mask are (a cross-CPU request they did not answer).
 	ProbeHook Hook[func(mask uint64)]
-	// SweepHook is the boot CPU's third timer client, the off-CPU sweep: its next deadline in
-	// ticks (0 for none).
-	SweepHook Hook[func() uint64]
 )
 
 // ExitGroup ends the program with status code: the machine stops. It does not return.
@@ -23,14 +20,4 @@ func whereCPUsAre(mask uint64) {
 	if ProbeHook.IsSet() {
 		ProbeHook.Get()(mask)
 	}
-}
-
-// sweepDeadline is the off-CPU sweep's next deadline on this CPU, in ticks, 0 for none.
-//
-//go:nosplit
-func sweepDeadline() uint64 {
-	if !SweepHook.IsSet() {
-		return 0
-	}
-	return SweepHook.Get()()
 }

@@ -35,6 +35,11 @@ const tickHz = 250
 // TickPeriod is the scheduler tick's period in ticks (the same on every CPU).
 var TickPeriod uint64
 
+// SweepAt is the boot CPU's third timer deadline, in ticks, 0 for none: the off-CPU sweep's
+// next, which its owner (the kernel's observe package) keeps here, so that arming the timer
+// reads a word rather than calling up.
+var SweepAt uint64
+
 // Samplers holds each CPU's sampler.
 var Samplers [MaxCPUs]sampler.CPU
 
@@ -73,7 +78,7 @@ func (l *CPULocal) TimerDeadline() uint64 {
 	if l.WakeNext != 0 && l.WakeNext < d {
 		d = l.WakeNext
 	}
-	if s := sweepDeadline(); s != 0 && s < d && l == &CPULocals[0] {
+	if s := SweepAt; s != 0 && s < d && l == &CPULocals[0] {
 		d = s
 	}
 	return d

@@ -5,7 +5,8 @@
 // the watchdog and its probe of unanswering CPUs (watchdog.go, probe.go), and the symbolized
 // kernel backtraces they and the fault report print (backtrace.go).
 //
-// They watch core's state without changing it; what core calls in them (a sample, a sweep
-// deadline, a wake-up record, a cross-CPU request's work) is handed down at boot by the kernel's
-// wiring.go, and the trap runs the rest in order (the kernel's tick.go).
+// They watch core's state without changing it. What core calls in them (a wake-up record, a
+// cross-CPU request's work, the report of unanswering CPUs) is handed down at boot by the
+// kernel's wiring.go; the trap runs the sample and the sweep in order (the kernel's tick.go); the
+// sweep's next deadline is core.SweepAt, which arming the timer reads.
 package observe

@@ -89,7 +89,6 @@ type sweeper struct {
 	reader   goroutines.Reader
 	period   uint64 // ticks between sweeps
 	periodNs uint64
-	next     uint64 // the tick count the next sweep is due at
 	seq      uint64
 	max      int
 	resume   int // the list entry the next sweep starts at, when the cap leaves some out
@@ -166,29 +165,25 @@ func StartBootOffCPU() {
 	s.max = n
 	s.period = max(machine.TicksHz()/uint64(hz), 1)
 	s.periodNs = 1_000_000_000 / uint64(hz)
-	s.next = machine.Ticks() + s.period
+	core.SweepAt = machine.Ticks() + s.period
 	s.On = true
 	core.ArmNext()
 }
 
-// SweepNext is the tick count of the next sweep on this CPU, 0 for none.
-//
-//go:nosplit
-func SweepNext() uint64 {
-	if !Sweep.On || machine.CPUIndex() != 0 {
-		return 0
-	}
-	return Sweep.next
+// StopSweep stops the sweep for good (the program's exit).
+func StopSweep() {
+	Sweep.On = false
+	core.SweepAt = 0
 }
 
 // SweepIfDue runs the sweep on the boot CPU when it is due (the timer's interrupt, now in ticks).
 func SweepIfDue(now uint64) {
 	s := &Sweep
-	if !s.On || machine.CPUIndex() != 0 || now < s.next {
+	if !s.On || machine.CPUIndex() != 0 || now < core.SweepAt {
 		return
 	}
-	missed := (now - s.next) / s.period
-	s.next += (missed + 1) * s.period
+	missed := (now - core.SweepAt) / s.period
+	core.SweepAt += (missed + 1) * s.period
 	s.run(now, (missed+1)*s.periodNs)
 }
 

@@ -5,13 +5,10 @@ import (
 
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/core"
-	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
-	"github.com/unitrace/unitrace/kernel/observe"
 	"github.com/unitrace/unitrace/kernel/tp"
 
 	"github.com/unitrace/unitrace/kernel/sched"
-	"github.com/unitrace/unitrace/trace/wire"
 )
 
 // clone flags (include/uapi/linux/sched.h).
@@ -95,26 +92,6 @@ func exitThread(f *machine.Frame, code int) {
 		core.ExitGroup(code)
 	}
 	core.Schedule(f)
-}
-
-// ExitProgram ends the program: the other CPUs stop first (so no record is produced behind the
-// final flush), then the console's last line says the status, and the machine stops.
-func ExitProgram(code int) {
-	if !core.StopOtherCPUs() {
-		core.ParkForGood() // another CPU is stopping the machine already
-	}
-	observe.StopSampler()
-	observe.Sweep.On = false
-	observe.ReportSampler()
-	observe.FlushOffCPU()
-	observe.ReportOffCPU()
-	observe.ReportWakers()
-	if core.NumCPUs > 1 {
-		core.ReportLock()
-	}
-	observe.TraceFinish(wire.EndExit, int32(code&0xff))
-	klog.Log().S("exit status ").D(int64(code & 0xff)).NL()
-	machine.Exit(uint32(code & 0xff))
 }
 
 // schedTarget finds the thread a sched_* call names: pid 0 or the caller's tid is the caller.

@@ -196,35 +196,32 @@ func writeFile(n int, buf, count uintptr) uint64 {
 // Pread64 and Pwrite64 are pread64 and pwrite64: at off, leaving the position. A
 // descriptor that is not a file cannot seek (ESPIPE), as Linux's console and eventfds.
 func Pread64(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	n := int(a[0])
-	buf := uintptr(a[1])
-	count := uintptr(a[2])
-	off := int64(a[3])
-	if off < 0 { // before the descriptor, as Linux
-		return abi.Neg(abi.EINVAL), true
-	}
-	f, errno := fileOf(n, abi.ESPIPE)
+	f, off, errno := positioned(a)
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
-	got, _, errno := fileRead(f, off, buf, count)
+	got, _, errno := fileRead(f, off, uintptr(a[1]), uintptr(a[2]))
 	return abi.ErrnoOr(errno, uint64(got)), true
 }
 
 func Pwrite64(_ *machine.Frame, a machine.SyscallArgs) (uint64, bool) {
-	n := int(a[0])
-	buf := uintptr(a[1])
-	count := uintptr(a[2])
-	off := int64(a[3])
-	if off < 0 { // before the descriptor, as Linux
-		return abi.Neg(abi.EINVAL), true
-	}
-	f, errno := fileOf(n, abi.ESPIPE)
+	f, off, errno := positioned(a)
 	if errno != 0 {
 		return abi.Neg(errno), true
 	}
-	got, _, _, errno := fileWrite(f, off, buf, count)
+	got, _, _, errno := fileWrite(f, off, uintptr(a[1]), uintptr(a[2]))
 	return abi.ErrnoOr(errno, uint64(got)), true
+}
+
+// positioned checks a pread64's or pwrite64's offset (a[3]), before the descriptor (a[0]) as
+// Linux, and returns the descriptor's file.
+func positioned(a machine.SyscallArgs) (*fd.File, int64, int) {
+	off := int64(a[3])
+	if off < 0 {
+		return nil, 0, abi.EINVAL
+	}
+	f, errno := fileOf(int(a[0]), abi.ESPIPE)
+	return f, off, errno
 }
 
 // VectorIO is readv, writev, preadv and pwritev: the buffers of the iovec array at iov in turn,
