@@ -1,0 +1,175 @@
+package probes
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/unitrace/unitrace/probe"
+)
+
+// Target is one function a spec matched, with its sites or why it cannot be probed.
+type Target struct {
+	Func  Func
+	Sites []probe.Site
+	Err   error // refused: Sites is empty
+}
+
+// Resolve finds the functions spec names and each one's sites. A spec that names no function
+// is an error; a function that cannot be probed is a Target with Err set, so that a glob still
+// probes the others (the caller says which were refused).
+func Resolve(im *Image, spec Spec) ([]Target, error) {
+	var out []Target
+	for _, f := range im.Funcs {
+		if !spec.Matches(f.Name) {
+			continue
+		}
+		t := Target{Func: f}
+		t.Sites, t.Err = im.Sites(f, spec.Return)
+		out = append(out, t)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("probe %s: no function of the image matches", spec)
+	}
+	return out, nil
+}
+
+// prologueLen bounds how far from the entry the stack-growth check may end, in instructions
+// (arm64's check of a large frame is six), and frameSetupLen how many frame-building stores may
+// come before the entry site.
+const (
+	prologueLen   = 8
+	frameSetupLen = 3
+	// morestackBlockLen bounds the instructions of a stack-growth block before its call of
+	// runtime.morestack (the spills of the argument registers come first).
+	morestackBlockLen = 64
+)
+
+// Sites returns f's entry site, or with ret its return sites.
+func (im *Image) Sites(f Func, ret bool) ([]probe.Site, error) {
+	if p, ok := probe.Denied([]byte(f.Name)); ok {
+		return nil, fmt.Errorf("%s is on the deny list (%s*): the probe's own handling runs it", f.Name, p)
+	}
+	insts, err := im.disassemble(f)
+	if err != nil {
+		return nil, err
+	}
+	if ret {
+		return im.returnSites(f, insts)
+	}
+	s, err := im.entrySite(f, insts)
+	if err != nil {
+		return nil, err
+	}
+	return []probe.Site{s}, nil
+}
+
+// disassemble decodes f from its entry to its end.
+func (im *Image) disassemble(f Func) ([]inst, error) {
+	code := im.Code(f.Entry, f.End)
+	if code == nil {
+		return nil, fmt.Errorf("%s: its code is outside .text", f.Name)
+	}
+	var insts []inst
+	for off := 0; off < len(code); {
+		in, err := im.decode(f.Entry+uint64(off), code[off:])
+		if err != nil {
+			return nil, fmt.Errorf("%s: disassembling: %w", f.Name, err)
+		}
+		insts = append(insts, in)
+		off += in.len
+	}
+	return insts, nil
+}
+
+// entrySite finds the entry site: past the stack-growth check, the first instruction the kernel
+// emulates, with only frame-building stores before it.
+func (im *Image) entrySite(f Func, insts []inst) (probe.Site, error) {
+	start := im.stackCheckEnd(insts)
+	for i := start; i < len(insts) && i < start+frameSetupLen+1; i++ {
+		if s, ok := im.site(insts[i], probe.KindEntry); ok {
+			return s, nil
+		}
+		if insts[i].class != classFrameStore {
+			break
+		}
+	}
+	if start >= len(insts) {
+		return probe.Site{}, fmt.Errorf("%s: no instruction after its stack check", f.Name)
+	}
+	return probe.Site{}, fmt.Errorf("%s: no instruction at its entry that the kernel can emulate (first: %s); the kernel emulates register moves and adds, never stores",
+		f.Name, insts[start].text)
+}
+
+// stackCheckEnd returns the index of the first instruction after f's stack-growth check (0 for
+// a function without one). The check is the prologue's conditional branches to the block that
+// calls runtime.morestack (one, or two for a large frame's overflow test on amd64; arm64's
+// large frame has two too): the first such branch names the block, and the check ends after
+// the last branch to it.
+func (im *Image) stackCheckEnd(insts []inst) int {
+	end, block := 0, uint64(0)
+	for i := 0; i < len(insts) && i < prologueLen; i++ {
+		in := insts[i]
+		if in.class != classCondBranch {
+			continue
+		}
+		if block == 0 && im.callsMorestack(insts, in.target) {
+			block = in.target
+		}
+		if block != 0 && in.target == block {
+			end = i + 1
+		}
+	}
+	return end
+}
+
+// callsMorestack reports whether the block at target calls runtime.morestack* before it
+// returns or jumps: then a branch to it is the stack-growth check's.
+func (im *Image) callsMorestack(insts []inst, target uint64) bool {
+	for i, in := range insts {
+		if in.pc != target {
+			continue
+		}
+		for _, b := range insts[i:min(len(insts), i+morestackBlockLen)] {
+			switch b.class {
+			case classCall:
+				callee, ok := im.FuncAt(b.target)
+				return ok && strings.HasPrefix(callee.Name, "runtime.morestack")
+			case classRet, classJump:
+				return false
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// returnSites returns a site on each of f's return instructions.
+func (im *Image) returnSites(f Func, insts []inst) ([]probe.Site, error) {
+	var sites []probe.Site
+	for _, in := range insts {
+		if in.class != classRet {
+			continue
+		}
+		s, ok := im.site(in, probe.KindReturn)
+		if !ok {
+			return nil, fmt.Errorf("%s: the return at %#x (%s) is not one the kernel emulates", f.Name, in.pc, in.text)
+		}
+		sites = append(sites, s)
+	}
+	if len(sites) == 0 {
+		return nil, fmt.Errorf("%s has no return instruction (it never returns, or ends in a jump to another function)", f.Name)
+	}
+	return sites, nil
+}
+
+// site makes a site of kind at in, if the kernel emulates it as such.
+func (im *Image) site(in inst, kind probe.Kind) (probe.Site, bool) {
+	code := im.Code(in.pc, in.pc+uint64(in.len))
+	d, ok := probe.Decode(im.Arch, code)
+	if !ok || int(d.Len) != in.len || in.len > probe.MaxInsnLen || (kind == probe.KindReturn) != (d.Op == probe.OpRet) {
+		return probe.Site{}, false
+	}
+	s := probe.Site{PC: in.pc, Len: d.Len, Kind: kind, Arch: im.Arch}
+	copy(s.Code[:], code)
+	return s, true
+}
