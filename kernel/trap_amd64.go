@@ -6,6 +6,7 @@ import (
 	"github.com/unitrace/unitrace/arch/amd64"
 	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/dev/console"
+	"github.com/unitrace/unitrace/kernel/dprobe"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/observe"
@@ -85,6 +86,9 @@ func interruptOrException(f *machine.Frame) {
 	case f.Vector == amd64.VectorSampler:
 		amd64.EOI()
 		samplerInterrupt()
+	case f.Vector == amd64.VectorBreakpoint && dprobe.Hit(f):
+		// A dynamic probe's breakpoint, from a thread or kernel code (its own IST stack): recorded
+		// and its instruction emulated, masked, without the lock.
 	case f.Prev != 0 && isInterrupt(f.Vector):
 		holdBack(f.Vector)
 	case f.Prev != 0:

@@ -4,6 +4,7 @@ import (
 	"github.com/unitrace/unitrace/arch/arm64"
 	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/dev/console"
+	"github.com/unitrace/unitrace/kernel/dprobe"
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/observe"
@@ -22,6 +23,9 @@ import (
 // and any other interrupt that arrives is held back until the trap returns (holdback.go).
 func trap(f *machine.Frame) {
 	core.NoteTrap(uint64(f.Kind)<<32|f.ESR>>26, f.PC())
+	if machine.IsBreakpoint(f) && dprobe.Hit(f) {
+		return // a dynamic probe's breakpoint, from a thread or kernel code: recorded and emulated, masked
+	}
 	if f.Prev != 0 || !f.FromThread() {
 		if f.Kind == arm64.KindIRQEL1h && f.Prev != 0 {
 			nestedIRQ(f)

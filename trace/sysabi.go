@@ -63,7 +63,35 @@ const (
 	// many as fit; it returns how many goroutines there were (more than fit: the rest are left
 	// out). ENODEV when the image has no runtime layout (package goroutines).
 	CtlGoroutines = 11
+	// CtlProbeSite (probe, buf) stages the site in the probe.SiteSize bytes at buf for dynamic
+	// probe number probe (one CtlProbeNew gave), not yet armed. It fails with EINVAL for a
+	// malformed site or number, ESRCH for a number not taken, EBUSY when the probe is armed, ENOENT when no function of the running
+	// image holds the site, EPERM when that function is on the deny list (probe.Denied),
+	// EEXIST when the address has a site already, EIO when the code there is not the site's
+	// (another image, or a site off an instruction boundary), ENOSPC when the kernel's site
+	// table is full.
+	CtlProbeSite = 12
+	// CtlProbeArm (probe, backtrace) writes the breakpoints of the probe's staged sites (its
+	// returns first) and returns how many; backtrace 1 records the stack with each hit. ESRCH
+	// for a probe with no site, EBUSY for one armed already.
+	CtlProbeArm = 13
+	// CtlProbeDel (probe) removes the probe's breakpoints, waits until no CPU can be in their
+	// handler, frees its sites and returns the hits they counted. ESRCH for an unused probe.
+	CtlProbeDel = 14
+	// CtlProbeNew takes an unused probe number (1..MaxProbes) and returns it; ENOSPC when every
+	// number is taken.
+	CtlProbeNew = 15
+	// CtlProbeList (buf, len) writes one ProbeListEntrySize-byte entry per probe site into buf
+	// (probe u16, kind u8 (probe.Kind), armed u8, 4 zero bytes, pc u64, hits u64, little-endian)
+	// and returns how many sites there are; those past len are left out.
+	CtlProbeList = 16
 )
+
+// ProbeListEntrySize is one CtlProbeList entry's bytes.
+const ProbeListEntrySize = 24
+
+// MaxProbes is the highest dynamic probe number the kernel takes.
+const MaxProbes = 64
 
 // MaxStackEntries bounds a CtlStacks reply: every CPU and every thread slot.
 const MaxStackEntries = MaxCPUs + 256

@@ -35,7 +35,10 @@ const (
 	istNMI         = 4
 	istMachineChk  = 5
 	istSampler     = 6 // the sampler's vector: it nests in the handlers of every other IRQ stack
-	numIST         = 6
+	// istBreakpoint: a dynamic probe's INT3, which may be hit in kernel code running on any
+	// other IST stack (a fault's handler, for one); its handler never takes another.
+	istBreakpoint = 7
+	numIST        = 7
 )
 
 // istFor returns the IST slot for vector v.
@@ -49,6 +52,8 @@ func istFor(v int) uint8 {
 		return istMachineChk
 	case v == VectorSampler:
 		return istSampler
+	case v == VectorBreakpoint:
+		return istBreakpoint
 	case v < FirstExternalVector:
 		return istException
 	}

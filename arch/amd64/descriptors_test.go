@@ -24,7 +24,7 @@ func TestIDTGate(t *testing.T) {
 }
 
 func TestISTFor(t *testing.T) {
-	cases := map[int]uint8{0: istException, 2: istNMI, 8: istDoubleFault, 14: istException, 18: istMachineChk, 32: istIRQ, 0xe0: istIRQ, VectorSampler: istSampler, 255: istIRQ}
+	cases := map[int]uint8{0: istException, 2: istNMI, 8: istDoubleFault, 14: istException, 18: istMachineChk, 32: istIRQ, 0xe0: istIRQ, VectorSampler: istSampler, VectorBreakpoint: istBreakpoint, 255: istIRQ}
 	for v, want := range cases {
 		if got := istFor(v); got != want {
 			t.Errorf("istFor(%d) = %d, want %d", v, got, want)

@@ -11,6 +11,7 @@ const (
 	slotNMI
 	slotMachineCheck
 	slotSampler
+	slotBreakpoint
 	slotIdle
 	numStackSlots
 )
@@ -81,7 +82,7 @@ func setupCPUArea(c *CPU, index int) {
 	c.ID = uint64(index)
 	c.SyscallStack = stackTopOf(index, slotSyscall)
 	c.TSS = [104]byte{}
-	for n, slot := range [numIST]int{slotIRQ, slotException, slotDoubleFault, slotNMI, slotMachineCheck, slotSampler} {
+	for n, slot := range [numIST]int{slotIRQ, slotException, slotDoubleFault, slotNMI, slotMachineCheck, slotSampler, slotBreakpoint} {
 		putTSSIST(&c.TSS, n+1, stackTopOf(index, slot))
 	}
 	c.GDT[0] = 0

@@ -37,8 +37,9 @@ import (
 // too; unwind because the tracer's emits and the kernel walk stacks with it;
 // goroutines because the off-CPU sweep reads the runtime's goroutines with it
 // in the timer interrupt; decimal because the console and /proc format
-// numbers with it.
-var kernelPackages = []string{"./kernel/...", "./arch/...", "./boot/...", "./symtab", "./sampler", "./unwind", "./goroutines", "./decimal", "./trace/ring", "./trace/record", "./trace/ctl", "./trace/imageid"}
+// numbers with it; probe because the breakpoint handler decodes and
+// emulates instructions with it.
+var kernelPackages = []string{"./kernel/...", "./arch/...", "./boot/...", "./symtab", "./sampler", "./unwind", "./goroutines", "./decimal", "./trace/ring", "./trace/record", "./trace/ctl", "./trace/imageid", "./probe"}
 
 func main() {
 	n, err := run(os.Args[1:], os.Stdout, os.Stderr)

@@ -33,6 +33,7 @@ var commands = []*command{
 	&annotateCommand,
 	&stacksCommand,
 	&signalCommand,
+	&probeCommand,
 }
 
 func main() {

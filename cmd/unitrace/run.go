@@ -50,10 +50,11 @@ type runOptions struct {
 	shares   vmconfig.ShareFlag // host directories the guest mounts while it runs
 
 	trace     vmconfig.TraceOptions
-	traceFile string // recording; default next to the image
-	pprofFile string // write the samples as a pprof profile here after the run
-	sockets   string // expose the trace ports in this directory instead of recording
-	ctlSock   string // listen here for clients of the guest's control port (unitrace signal)
+	traceFile string    // recording; default next to the image
+	pprofFile string    // write the samples as a pprof profile here after the run
+	sockets   string    // expose the trace ports in this directory instead of recording
+	ctlSock   string    // listen here for clients of the guest's control port (unitrace signal)
+	probes    probeFlag // -probe SPEC: dynamic probes armed before the program starts
 
 	netMode string     // -net: host (the default) or none
 	listen  listenFlag // -listen GUESTPORT=HOSTADDR:PORT
@@ -69,7 +70,7 @@ const (
 
 // tracing reports whether the run has the trace ports.
 func (o *runOptions) tracing() bool {
-	return o.trace != (vmconfig.TraceOptions{}) || o.traceFile != "" || o.sockets != "" || o.pprofFile != ""
+	return o.trace != (vmconfig.TraceOptions{}) || o.traceFile != "" || o.sockets != "" || o.pprofFile != "" || len(o.probes) > 0
 }
 
 const runDoc = `Build the main package in APP_DIR (it imports github.com/unitrace/unitrace/kernel)
@@ -115,7 +116,7 @@ var runCommand = command{
 	name: "run",
 	synopsis: "[-arch amd64|arm64] [-machine MACHINE] [-m SIZE] [-smp N] [-accel tcg|kvm] [-cpu MODEL] [-timeout D] [-image ELF] [-v] [-n] " +
 		"[-files HOSTDIR:GUESTDIR ...] [-files-mtime SECONDS] [-share HOSTDIR:GUESTDIR[:ro] ...] " +
-		"[-trace GLOBS] [-backtrace] [-ring SIZE] [-sample HZ] [-sample-force] [-offcpu [-offcpu-hz HZ] [-offcpu-max N]] [-wakers] [-mode stream|flight] [-pprof FILE] [-o FILE] [-sockets DIR] [-ctl SOCK] " +
+		"[-trace GLOBS] [-probe SPEC ...] [-backtrace] [-ring SIZE] [-sample HZ] [-sample-force] [-offcpu [-offcpu-hz HZ] [-offcpu-max N]] [-wakers] [-mode stream|flight] [-pprof FILE] [-o FILE] [-sockets DIR] [-ctl SOCK] " +
 		"[-net host|none] [-listen GUESTPORT=HOSTADDR:PORT ...] APP_DIR [KEY=VALUE ...] [-- ARGS ...]",
 	summary: "build the main package in APP_DIR into an image and boot it in QEMU (-trace records it)",
 	doc:     runDoc,
@@ -172,6 +173,7 @@ func (o *runOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.pprofFile, "pprof", "", "after the run, write the samples as a pprof profile to this file (with -sample or -offcpu)")
 	fs.StringVar(&o.traceFile, "o", "", "record the trace to this file (default with -trace: the image path with .utrace for .elf)")
 	fs.StringVar(&o.sockets, "sockets", "", "put the trace port sockets in this directory for \"unitrace record\" instead of recording")
+	fs.Var(&o.probes, "probe", "probe this function (a name or glob; NAME%return: its returns) from the program's start, and record each hit (repeatable; docs/probes.md)")
 	fs.StringVar(&o.ctlSock, "ctl", "", "listen on this unix socket for clients of the guest's control port (\"unitrace signal -ctl SOCK SIG\")")
 	fs.StringVar(&o.netMode, "net", netHost, "the guest's sockets: host (host sockets through the launcher; listeners on 127.0.0.1) or none")
 	o.listen = listenFlag{}
@@ -236,6 +238,9 @@ func (o *runOptions) check() error {
 	if o.sockets != "" && o.traceFile != "" {
 		return usageError{"-sockets leaves the recording to \"unitrace record\": it cannot be combined with -o"}
 	}
+	if o.sockets != "" && len(o.probes) > 0 {
+		return usageError{"-sockets leaves the control port to \"unitrace record\": -probe needs the launcher's"}
+	}
 	if o.sockets != "" && o.ctlSock != "" {
 		return usageError{"-sockets puts the control port on DIR/ctl.sock itself: it cannot be combined with -ctl"}
 	}
@@ -254,6 +259,9 @@ func (o *runOptions) check() error {
 	}
 	if o.tracing() && len(words) == 0 {
 		words = append(words, "unitrace.tracer=1") // record, with the tracepoints enabled later over the control port
+	}
+	if len(o.probes) > 0 {
+		words = append(words, "unitrace.hold=1") // the program waits for its probes
 	}
 	o.env = append(o.env, words...)
 	return nil
@@ -406,6 +414,9 @@ func (g guest) launch(std stdio, o runOptions, path, tool string) (vmconfig.Outc
 	}
 	if g.inputNote != "" {
 		fmt.Fprintf(std.err, "%s: %s\n", tool, g.inputNote)
+	}
+	if len(o.probes) > 0 && link.mux != nil {
+		go attachBootProbes(link.mux, path, o.probes, o.trace.Backtrace, std.err, tool)
 	}
 	out := boot(cfg, o.timeout, std, tool, link.mux, g.input)
 	if err := link.finish(std); err != nil {

@@ -42,6 +42,7 @@ func (d *Dict) Entry(id record.TPID) (*wire.DictEntry, bool) {
 var fixedNames = map[record.TPID]string{
 	record.TPLost: "lost", record.TPSample: "sample", record.TPClock: "clock", record.TPThrottle: "throttle",
 	record.TPGoroutine: "goroutine", record.TPWake: "wake", record.TPGoroutineSame: "goroutine_same",
+	record.TPProbe: "probe",
 }
 
 // Name returns the tracepoint name of id: the DICT name, the fixed name of a
@@ -89,6 +90,10 @@ func (d *Dict) FormatArgs(r *record.Record) string {
 		if w, ok := r.Wake(); ok {
 			return fmt.Sprintf("goid=%d blocked=%v wait=%d syscall=%d waker=%s waker_goid=%d waker_tid=%d woken_words=%d",
 				w.Woken, time.Duration(w.BlockedNs), w.Wait, w.Syscall, w.Waker, w.WakerGoid, w.WakerTID, len(w.WokenStack))
+		}
+	case record.TPProbe:
+		if p, ok := r.Probe(); ok {
+			return fmt.Sprintf("probe=%d kind=%d pc=%#x sp=%#x goid=%d stack_hi=%#x ints=%x floats=%x", p.Probe, p.Kind, p.PC, p.SP, p.Goid, p.StackHi, p.Ints, p.Float)
 		}
 	case record.TPSample:
 		if s, ok := r.Sample(); ok {

@@ -27,6 +27,11 @@ const (
 	XcallCapture   // record the interrupted frame of the running thread (the kernel's threadsnap.go)
 	XcallFlushLost // publish the ring's pending drops (a producer's job: this CPU's own)
 	XcallRingMode  // re-initialise the CPU's own ring: arg mode<<56 | size
+	// XcallSync has no work: answering it is the point. A CPU answers from an interrupt (a
+	// context synchronisation: it fetches text written before the request again) or from the
+	// kernel lock's wait loop, never from inside a trap handler that runs masked (a dynamic
+	// probe's breakpoint handler): once every CPU answered, none is still in one.
+	XcallSync
 	NumXcallOps
 )
 
@@ -110,6 +115,8 @@ func (op XcallOp) String() string {
 		return "flush-lost"
 	case XcallRingMode:
 		return "ring-mode"
+	case XcallSync:
+		return "sync"
 	}
 	return "none"
 }

@@ -169,3 +169,10 @@ func CPURelax() { amd64.Pause() }
 
 // FlushLocalTLB drops this CPU's cached translations.
 func FlushLocalTLB() { amd64.FlushTLB() }
+
+// FlushLocalPage drops this CPU's TLB entry for the page holding va.
+func FlushLocalPage(va uintptr) { amd64.Invlpg(va) }
+
+// Readable reports whether the word at va may be loaded without a fault (the page tables say
+// it is mapped).
+func Readable(va uintptr) bool { return amd64.Readable(va) }

@@ -185,3 +185,11 @@ func ConsoleInputInit() bool {
 	arm64.EnableConsoleReceive(intid)
 	return true
 }
+
+// FlushLocalPage drops the TLB entries for the page holding va (every CPU's: arm64's
+// invalidation is broadcast, and the page was this CPU's alone).
+func FlushLocalPage(va uintptr) { arm64.FlushPage(va) }
+
+// Readable reports whether the word at va may be loaded without a fault (the page tables say
+// it is mapped).
+func Readable(va uintptr) bool { return arm64.Readable(va) }

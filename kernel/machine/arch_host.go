@@ -147,3 +147,9 @@ func SaveFPU(f *Frame)                 {}
 func LoadFPU(f *Frame)                 {}
 func CPURelax()                        {}
 func FlushLocalTLB()                   {}
+
+// FlushLocalPage: there is no TLB.
+func FlushLocalPage(va uintptr) {}
+
+// Readable: a host test's addresses are its own memory.
+func Readable(va uintptr) bool { return va != 0 }

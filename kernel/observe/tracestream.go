@@ -5,6 +5,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/dev/console"
 	"github.com/unitrace/unitrace/kernel/dev/serial"
+	"github.com/unitrace/unitrace/kernel/dprobe"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/tp"
 	"github.com/unitrace/unitrace/kernel/virtio"
@@ -210,6 +211,16 @@ func TraceCtl(op, a, b uint64) uint64 {
 		return core.Xcall.Unanswered.Load()
 	case trace.CtlCPUs:
 		return uint64(core.OnlineCPUs())
+	case trace.CtlProbeSite:
+		return dprobe.Stage(a, b)
+	case trace.CtlProbeArm:
+		return dprobe.Arm(a, b != 0)
+	case trace.CtlProbeDel:
+		return dprobe.Remove(a)
+	case trace.CtlProbeNew:
+		return dprobe.New()
+	case trace.CtlProbeList:
+		return dprobe.List(a, b)
 	}
 	return abi.Neg(abi.EINVAL)
 }

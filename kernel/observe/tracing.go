@@ -26,6 +26,9 @@ import (
 //	unitrace.accel=tcg|kvm         how QEMU runs the guest, reported in HELLO (set by the launcher)
 //	unitrace.ctl=1                 without the tracer, still serve the control port's signal
 //	                               command (the launcher passes it on every run: ^C, unitrace signal)
+//	unitrace.hold=1                the program's own initialisation waits until the host says
+//	                               "resume" on the control port (the launcher's -probe: its probes
+//	                               are in before the program's first call)
 //
 // The tracer (rings and the agent that drains them to the data port) runs only when one of these
 // options but the last two is given and the machine has the trace device; otherwise the ports are
@@ -40,6 +43,7 @@ type traceOpts struct {
 	ringSize  uint64
 	mode      ring.Mode
 	accel     trace.Accel
+	hold      bool // unitrace.hold=1
 }
 
 var TraceOpts = traceOpts{ringSize: ring.DefaultSize, mode: ring.Stream}
@@ -49,6 +53,8 @@ func TraceOption(i int, o string) bool {
 	handled := true
 	switch {
 	case o == "unitrace.tracer=1":
+	case o == "unitrace.hold=1":
+		TraceOpts.hold = true
 	case strings.HasPrefix(o, "unitrace.trace="):
 		if TraceOpts.nenable < len(TraceOpts.enable) {
 			TraceOpts.enable[TraceOpts.nenable] = i
@@ -141,6 +147,11 @@ func init() {
 	case serial.TracingReady:
 		stream.started = true
 		agent.Start()
+		if TraceOpts.hold {
+			// This init function runs before the program's packages': holding it here holds
+			// them, while the agent's goroutines take the host's commands.
+			agent.WaitResume()
+		}
 	case ctlWanted && serial.DeviceReady && serial.Ports[serial.DevCtl].Port >= 0:
 		agent.StartControl()
 	}

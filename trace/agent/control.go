@@ -95,6 +95,13 @@ type response struct {
 	// others).
 	CPUs       *uint64 `json:"cpus,omitempty"`
 	Unanswered []int   `json:"unanswered,omitempty"`
+	// Sites is how many breakpoints a probe.arm wrote; Hits how many hits a probe's sites
+	// counted (probe.hits, and probe.del: up to its removal).
+	Sites *uint64 `json:"sites,omitempty"`
+	Hits  *uint64 `json:"hits,omitempty"`
+	// Probe is the number probe.new took; ProbeSites the sites probe.list found.
+	Probe      *uint64         `json:"probe,omitempty"`
+	ProbeSites []probeSiteInfo `json:"probe_sites,omitempty"`
 	// Stacks is the stacks command's snapshot; the goroutines command's has the goroutines
 	// too.
 	Stacks     *stacksReply     `json:"stacks,omitempty"`
@@ -130,6 +137,10 @@ func (a *agent) execute(body []byte) (reply []byte, then func()) {
 			return encode(response{ID: c.ID, Error: e.Message()}), nil
 		}
 		return encode(response{ID: c.ID, OK: true}), func() { raise(c.Sig) }
+	}
+	if c.Op == ctl.OpResume {
+		resume()
+		return encode(response{ID: c.ID, OK: true}), nil
 	}
 	if c.Op == ctl.OpStdinOpen || c.Op == ctl.OpStdinEnd {
 		if e := stdinCommand(&c); e != ctl.ErrNone {
@@ -172,6 +183,8 @@ func (a *agent) run1(c *ctl.Command, resp *response) ctl.Err {
 		return stacks(resp) // reads no ring and sends nothing on the data port: also after stop
 	case ctl.OpGoroutines:
 		return goroutinesCmd(resp)
+	case ctl.OpProbeSite, ctl.OpProbeArm, ctl.OpProbeDel, ctl.OpProbeNew, ctl.OpProbeList:
+		return probeCmd(c, resp)
 	}
 	if trace.Stopped() && c.Op != ctl.OpList {
 		return ctl.ErrStopped // after stop the session is over: END is out

@@ -34,12 +34,19 @@ const (
 	OpStdinOpen
 	OpStdinEnd
 	OpGoroutines
+	OpProbeSite
+	OpProbeArm
+	OpProbeDel
+	OpProbeNew
+	OpProbeList
+	OpResume
 	numOps
 )
 
 // opNames are the wire names, indexed by Op.
 var opNames = [numOps]string{"", "hello", "list", "enable", "disable", "mode", "snapshot", "flush",
-	"stats", "stop", "sampler.start", "sampler.stop", "stacks", "signal", "stdin.open", "stdin.end", "goroutines"}
+	"stats", "stop", "sampler.start", "sampler.stop", "stacks", "signal", "stdin.open", "stdin.end", "goroutines",
+	"probe.site", "probe.arm", "probe.del", "probe.new", "probe.list", "resume"}
 
 // String returns the wire name of the command ("" for OpNone or invalid).
 func (o Op) String() string {
@@ -61,7 +68,7 @@ const (
 // Field bits: which optional fields a command carried (Command.Has) and
 // which a command accepts.
 const (
-	HasMatch uint8 = 1 << iota
+	HasMatch uint16 = 1 << iota
 	HasStack
 	HasRing
 	HasSize
@@ -69,11 +76,17 @@ const (
 	HasForce
 	HasSig
 	HasTotal
+	HasProbe
+	HasSite
 )
+
+// MaxSite is the most bytes a site field carries (hex-encoded on the wire: twice as many
+// characters, within MaxString).
+const MaxSite = MaxString / 2
 
 // allowed and required fields per Op (beyond id and cmd).
 var (
-	allowed = [numOps]uint8{
+	allowed = [numOps]uint16{
 		OpList:         HasMatch,
 		OpEnable:       HasMatch | HasStack,
 		OpDisable:      HasMatch | HasStack,
@@ -81,12 +94,18 @@ var (
 		OpSamplerStart: HasHz | HasForce,
 		OpSignal:       HasSig,
 		OpStdinEnd:     HasTotal,
+		OpProbeSite:    HasProbe | HasSite,
+		OpProbeArm:     HasProbe | HasStack,
+		OpProbeDel:     HasProbe,
 	}
-	required = [numOps]uint8{
-		OpEnable:   HasMatch,
-		OpDisable:  HasMatch,
-		OpSignal:   HasSig,
-		OpStdinEnd: HasTotal,
+	required = [numOps]uint16{
+		OpEnable:    HasMatch,
+		OpDisable:   HasMatch,
+		OpSignal:    HasSig,
+		OpStdinEnd:  HasTotal,
+		OpProbeSite: HasProbe | HasSite,
+		OpProbeArm:  HasProbe,
+		OpProbeDel:  HasProbe,
 	}
 )
 
@@ -95,7 +114,7 @@ var (
 type Command struct {
 	ID       uint32
 	Op       Op
-	Has      uint8 // Has* bits of the optional fields present
+	Has      uint16 // Has* bits of the optional fields present
 	Match    [MaxString]byte
 	MatchLen uint8
 	Stack    bool
@@ -105,7 +124,15 @@ type Command struct {
 	Force    bool
 	Sig      uint8  // the signal command's signal number, 1..MaxSignal
 	Total    uint64 // stdin.end's byte count: the console's whole input
+	// Probe is a dynamic probe's number (1..MaxProbe), Site one of its sites' wire form
+	// (package probe), SiteLen its bytes.
+	Probe   uint8
+	Site    [MaxSite]byte
+	SiteLen uint8
 }
+
+// MaxProbe is the highest probe number a command takes (the kernel's trace.MaxProbes).
+const MaxProbe = 64
 
 // Pattern returns the match glob ("*" when the command had none).
 func (c *Command) Pattern() []byte {

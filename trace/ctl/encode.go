@@ -170,5 +170,17 @@ func (c *Command) Encode(dst []byte) (int, bool) {
 	if c.Has&HasTotal != 0 {
 		w.Uint("total", c.Total)
 	}
+	if c.Has&HasProbe != 0 {
+		w.Uint("probe", uint64(c.Probe))
+	}
+	if c.Has&HasSite != 0 {
+		var hex [2 * MaxSite]byte
+		const digits = "0123456789abcdef"
+		n := min(int(c.SiteLen), MaxSite)
+		for i, b := range c.Site[:n] {
+			hex[2*i], hex[2*i+1] = digits[b>>4], digits[b&15]
+		}
+		w.String("site", hex[:2*n])
+	}
 	return w.End()
 }

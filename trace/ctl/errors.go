@@ -34,6 +34,9 @@ const (
 	ErrNoTracer
 	ErrNoInput
 	ErrBadTotal
+	ErrBadProbe
+	ErrBadSite
+	ErrProbe
 	numErrs
 )
 
@@ -67,6 +70,9 @@ var errMessages = [numErrs]string{
 	ErrNoTracer:       "the tracer is not running: this guest serves only the signal and stdin commands",
 	ErrNoInput:        "the console takes no input (unitrace.stdin=null, or no interrupt for the UART)",
 	ErrBadTotal:       "total is below the bytes the console already received, or differs from the end given before",
+	ErrBadProbe:       "probe must be 1..64",
+	ErrBadSite:        "site must be a probe site's bytes in lower-case hex",
+	ErrProbe:          "the kernel refused the probe",
 }
 
 // Message returns the reply text for e (constant strings; no allocation).

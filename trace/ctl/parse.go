@@ -12,13 +12,15 @@ const (
 	keyForce
 	keySig
 	keyTotal
+	keyProbe
+	keySite
 	numKeys
 )
 
-var keyNames = [numKeys]string{"id", "cmd", "match", "stack", "ring", "size", "hz", "force", "sig", "total"}
+var keyNames = [numKeys]string{"id", "cmd", "match", "stack", "ring", "size", "hz", "force", "sig", "total", "probe", "site"}
 
 // keyHas maps a key to its Has* bit (0 for id and cmd, which are required).
-var keyHas = [numKeys]uint8{0, 0, HasMatch, HasStack, HasRing, HasSize, HasHz, HasForce, HasSig, HasTotal}
+var keyHas = [numKeys]uint16{0, 0, HasMatch, HasStack, HasRing, HasSize, HasHz, HasForce, HasSig, HasTotal, HasProbe, HasSite}
 
 // value is one scanned JSON value.
 type value struct {
@@ -124,9 +126,9 @@ func lookupKey(k []byte) uint8 {
 func (c *Command) set(k uint8, v *value) Err {
 	want := kindBool
 	switch k {
-	case keyID, keySize, keyHz, keySig, keyTotal:
+	case keyID, keySize, keyHz, keySig, keyTotal, keyProbe:
 		want = kindNumber
-	case keyCmd, keyMatch, keyRing:
+	case keyCmd, keyMatch, keyRing, keySite:
 		want = kindString
 	}
 	if v.kind != want {
@@ -179,8 +181,46 @@ func (c *Command) set(k uint8, v *value) Err {
 		c.Sig = uint8(v.num)
 	case keyTotal:
 		c.Total = v.num
+	case keyProbe:
+		if v.num == 0 || v.num > MaxProbe {
+			return ErrBadProbe
+		}
+		c.Probe = uint8(v.num)
+	case keySite:
+		n, ok := unhex(c.Site[:], s)
+		if !ok {
+			return ErrBadSite
+		}
+		c.SiteLen = uint8(n)
 	}
 	return ErrNone
+}
+
+// unhex decodes the lower-case hex digits of s into dst and returns the byte count; false for
+// an odd count, another character, or more bytes than dst holds.
+func unhex(dst, s []byte) (int, bool) {
+	if len(s)%2 != 0 || len(s)/2 > len(dst) {
+		return 0, false
+	}
+	for i := 0; i < len(s)/2; i++ {
+		hi, ok1 := nibble(s[2*i])
+		lo, ok2 := nibble(s[2*i+1])
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		dst[i] = hi<<4 | lo
+	}
+	return len(s) / 2, true
+}
+
+func nibble(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	}
+	return 0, false
 }
 
 func (p *parser) space() {

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func cmd(op Op, id uint32, has uint8, f func(*Command)) Command {
+func cmd(op Op, id uint32, has uint16, f func(*Command)) Command {
 	c := Command{ID: id, Op: op, Has: has}
 	if f != nil {
 		f(&c)
@@ -54,6 +54,14 @@ func TestParseCommands(t *testing.T) {
 		{`{"id":23,"cmd":"stdin.open"}`, cmd(OpStdinOpen, 23, 0, nil)},
 		{`{"id":24,"cmd":"stdin.end","total":0}`, cmd(OpStdinEnd, 24, HasTotal, nil)},
 		{`{"total":18446744073709551615,"cmd":"stdin.end","id":25}`, cmd(OpStdinEnd, 25, HasTotal, func(c *Command) { c.Total = 1<<64 - 1 })},
+		{`{"id":26,"cmd":"probe.site","probe":3,"site":"00ff10"}`, cmd(OpProbeSite, 26, HasProbe|HasSite,
+			func(c *Command) { c.Probe = 3; c.Site[1], c.Site[2], c.SiteLen = 0xff, 0x10, 3 })},
+		{`{"id":27,"cmd":"probe.arm","probe":64,"stack":true}`, cmd(OpProbeArm, 27, HasProbe|HasStack,
+			func(c *Command) { c.Probe = 64; c.Stack = true })},
+		{`{"id":28,"cmd":"probe.del","probe":1}`, cmd(OpProbeDel, 28, HasProbe, func(c *Command) { c.Probe = 1 })},
+		{`{"id":29,"cmd":"probe.new"}`, cmd(OpProbeNew, 29, 0, nil)},
+		{`{"id":31,"cmd":"probe.list"}`, cmd(OpProbeList, 31, 0, nil)},
+		{`{"id":30,"cmd":"resume"}`, cmd(OpResume, 30, 0, nil)},
 	}
 	for _, tt := range tests {
 		got, e := Parse([]byte(tt.in))
@@ -134,6 +142,15 @@ func TestParseErrors(t *testing.T) {
 		{`{"id":1,"cmd":"signal","sig":65}`, ErrBadSignal},
 		{`{"id":1,"cmd":"signal","sig":256}`, ErrBadSignal},
 		{`{"id":1,"cmd":"signal","sig":18446744073709551615}`, ErrBadSignal},
+		{`{"id":1,"cmd":"probe.del","probe":0}`, ErrBadProbe},
+		{`{"id":1,"cmd":"probe.del","probe":65}`, ErrBadProbe},
+		{`{"id":1,"cmd":"probe.del"}`, ErrMissingField},
+		{`{"id":1,"cmd":"probe.site","probe":1}`, ErrMissingField},
+		{`{"id":1,"cmd":"probe.site","probe":1,"site":"0"}`, ErrBadSite},
+		{`{"id":1,"cmd":"probe.site","probe":1,"site":"0G"}`, ErrBadSite},
+		{`{"id":1,"cmd":"probe.site","probe":1,"site":"AB"}`, ErrBadSite},
+		{`{"id":1,"cmd":"probe.del","probe":1,"site":"ab"}`, ErrFieldNotForCmd},
+		{`{"id":1,"cmd":"probe.new","probe":1}`, ErrFieldNotForCmd},
 		{`{"id":1,"cmd":"signal","sig":-2}`, ErrOutOfRange},
 		{`{"id":1,"cmd":"signal","sig":"INT"}`, ErrWrongType},
 		{`{"id":1,"cmd":"signal","sig":2.0}`, ErrBadNumber},

@@ -72,8 +72,9 @@ const (
 	TPWake      TPID = 6 // a thread blocked in the kernel was woken: by whom, after how long
 	// TPGoroutineSame: a goroutine stayed as its last GOROUTINE record showed it for more sweeps
 	TPGoroutineSame TPID = 7
+	TPProbe         TPID = 8 // a dynamic probe's breakpoint was hit
 
-	FirstDictID TPID = 16 // 8-15 are reserved
+	FirstDictID TPID = 16 // 9-15 are reserved
 )
 
 // Flags is the record's flags byte. Decoders ignore bits they do not know.
@@ -335,6 +336,34 @@ func MakeSampleState(idle bool, kind StackKind) SampleState {
 		s |= StateIdle
 	}
 	return s
+}
+
+// PROBE record arguments (tpid 8): a dynamic probe's hit. The registers are those of the
+// trapped context at the site, before the displaced instruction ran: at an entry Go's integer
+// argument registers (amd64 ABIInternal: RAX, RBX, RCX, RDI, RSI, R8-R11; arm64: R0-R15), at a
+// return its result registers (the same), then as many float registers (amd64 X0-X14's low
+// halves, arm64 F0-F15) as ProbeArgInfo says. The record's stack, when the probe asked for
+// one, is the trapped context's: its exact pc, then its chain (as a sample's, PC0Exact).
+const (
+	// ProbeArgInfo packs the probe's number (bits 0-15), the site's kind (bits 16-23:
+	// 1 entry, 2 return), the integer registers (bits 24-31) and the float registers (32-39).
+	ProbeArgInfo = 0
+	ProbeArgPC   = 1 // the site's address
+	ProbeArgSP   = 2 // the stack pointer at the site
+	ProbeArgGoid = 3 // the goroutine the thread ran (0: none known; the record's tid says which thread)
+	// ProbeArgStackHi is the top of the stack the site ran on (0 when unknown): Go copies a
+	// growing stack keeping each frame's distance from the top, so StackHi - SP names a frame
+	// across a move, and pairs an entry with its return.
+	ProbeArgStackHi = 4
+	ProbeArgs       = 5 // the fixed part; the registers follow
+	ProbeMaxRegs    = 16 + 16
+)
+
+// MakeProbeInfo packs ProbeArgInfo.
+//
+//go:nosplit
+func MakeProbeInfo(probe uint16, kind uint8, nint, nfloat uint8) uint64 {
+	return uint64(probe) | uint64(kind)<<16 | uint64(nint)<<24 | uint64(nfloat)<<32
 }
 
 // CLOCK record arguments (tpid 3).

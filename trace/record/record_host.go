@@ -144,3 +144,29 @@ func (r *Record) Throttle() (oldHz, newHz uint64, ok bool) {
 	}
 	return r.Args[ThrottleArgOldHz], r.Args[ThrottleArgNewHz], true
 }
+
+// Probe holds a PROBE record's arguments.
+type Probe struct {
+	Probe       uint16
+	Kind        uint8 // 1 entry, 2 return
+	PC, SP      uint64
+	Goid        uint64
+	StackHi     uint64
+	Ints, Float []uint64
+}
+
+// Probe returns the PROBE arguments; ok is false for other records and for one whose register
+// counts do not fit its slots.
+func (r *Record) Probe() (p Probe, ok bool) {
+	if r.TPID != TPProbe || len(r.Args) < ProbeArgs {
+		return Probe{}, false
+	}
+	a := r.Args
+	info := a[ProbeArgInfo]
+	ni, nf := int(info>>24&0xff), int(info>>32&0xff)
+	if ProbeArgs+ni+nf > len(a) {
+		return Probe{}, false
+	}
+	return Probe{Probe: uint16(info), Kind: uint8(info >> 16), PC: a[ProbeArgPC], SP: a[ProbeArgSP], Goid: a[ProbeArgGoid],
+		StackHi: a[ProbeArgStackHi], Ints: a[ProbeArgs : ProbeArgs+ni], Float: a[ProbeArgs+ni : ProbeArgs+ni+nf]}, true
+}

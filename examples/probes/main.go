@@ -1,0 +1,173 @@
+// Command probes is the dynamic probes' workload: functions whose calls, arguments, results and
+// durations it knows, called from several goroutines, for the VM tests to check the probes'
+// records against. At the end it prints what it did:
+//
+//	target calls=N sum=S       main.target(i, s) was called N times; the results add up to S
+//	spin calls=N each=D         main.spin(D) busy-waited D each call
+//	classify calls=N            main.classify took each of its return paths
+//	fact calls=N                main.fact's calls, recursive ones included
+//	panics=N                    main.mayPanic's calls that panicked
+//	digest=X                    a digest of every result, to compare runs
+//
+// target's arguments and results are known: call k of goroutine w passes i = w*1000+k and
+// s = "abc" (length 3) and gets i*3+len(s) back. Between calls each goroutine grows its stack
+// (a deep recursion over large frames), so the runtime moves it while target is being called.
+// Usage: probes [-calls N] [-spin D] [-loop] (-loop calls target until killed, for attach and
+// detach while it runs).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	_ "github.com/unitrace/unitrace/kernel"
+)
+
+const workers = 4
+
+var (
+	calls     = flag.Int("calls", 250, "calls of target per goroutine")
+	spinFor   = flag.Duration("spin", 2*time.Millisecond, "how long each spin call busy-waits")
+	spinCalls = flag.Int("spins", 20, "calls of spin")
+	loop      = flag.Bool("loop", false, "call target until killed")
+)
+
+// target is the probed function: a frame of its own (it calls mix), known arguments and result.
+//
+//go:noinline
+func target(i int, s string) int {
+	return mix(i) + len(s)
+}
+
+//go:noinline
+func mix(i int) int { return i * 3 }
+
+// grow recurses over large frames: each goroutine's stack starts small, so this moves it.
+//
+//go:noinline
+func grow(depth int) int {
+	var pad [512]byte
+	pad[depth%len(pad)] = byte(depth)
+	if depth == 0 {
+		return int(pad[0])
+	}
+	return grow(depth-1) + int(pad[depth%len(pad)])
+}
+
+// spin busy-waits d: its return probe's latency is d.
+//
+//go:noinline
+func spin(d time.Duration) int {
+	start := time.Now()
+	n := 0
+	for time.Since(start) < d {
+		n++
+	}
+	return n
+}
+
+// classify has three return paths.
+//
+//go:noinline
+func classify(n int) int {
+	if n < 0 {
+		return -1
+	}
+	if n == 0 {
+		return 0
+	}
+	return grow(1) + 1
+}
+
+// fact recurses: every call returns, and each return pairs with its own entry.
+//
+//go:noinline
+func fact(n int) int {
+	if n <= 1 {
+		return 1
+	}
+	return n * fact(n-1)
+}
+
+var panics atomic.Int64
+
+// mayPanic panics when n is a multiple of 5: its entry is seen and its return is not.
+//
+//go:noinline
+func mayPanic(n int) int {
+	if n%5 == 0 {
+		panic(fmt.Sprint("multiple of five: ", n))
+	}
+	return mix(n)
+}
+
+func tryPanic(n int) (r int) {
+	defer func() {
+		if recover() != nil {
+			panics.Add(1)
+			r = -1
+		}
+	}()
+	return mayPanic(n)
+}
+
+func main() {
+	flag.Parse()
+	if *loop {
+		for i := 0; ; i++ {
+			target(i, "abc")
+		}
+	}
+	var wg sync.WaitGroup
+	var sum atomic.Int64
+	var ncalls atomic.Int64
+	var locals [workers]int
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			local := 0
+			for k := 0; k < *calls; k++ {
+				r := target(w*1000+k, "abc")
+				ncalls.Add(1)
+				sum.Add(int64(r))
+				local = local*31 + r
+				grow(k % 64)
+			}
+			locals[w] = local
+		}()
+	}
+	wg.Wait()
+	digest := fnv.New64a()
+	for w, l := range locals {
+		fmt.Fprintf(digest, "%d:%d;", w, l)
+	}
+	for k := 0; k < *spinCalls; k++ {
+		spin(*spinFor)
+	}
+	nclass := 0
+	for _, n := range []int{-5, 0, 7, -1, 0, 3} {
+		classify(n)
+		nclass++
+	}
+	nfact := 0
+	for n := 1; n <= 6; n++ {
+		fact(n)
+		nfact += n // fact(n) makes n calls
+	}
+	for n := 1; n <= 20; n++ {
+		tryPanic(n)
+	}
+	fmt.Printf("target calls=%d sum=%d\n", ncalls.Load(), sum.Load())
+	fmt.Printf("spin calls=%d each=%v\n", *spinCalls, *spinFor)
+	fmt.Printf("classify calls=%d\n", nclass)
+	fmt.Printf("fact calls=%d\n", nfact)
+	fmt.Printf("panics=%d\n", panics.Load())
+	fmt.Printf("digest=%x\n", digest.Sum64())
+	os.Exit(0)
+}

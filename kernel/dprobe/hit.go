@@ -1,0 +1,67 @@
+package dprobe
+
+import (
+	"github.com/unitrace/unitrace/kernel/machine"
+	"github.com/unitrace/unitrace/probe"
+	"github.com/unitrace/unitrace/trace"
+	"github.com/unitrace/unitrace/trace/record"
+)
+
+// Hit handles a breakpoint trap, f, with interrupts masked, from a thread or from kernel code:
+// if a probe's site is at its pc, it records the hit (a PROBE record), emulates the displaced
+// instruction in f and reports true. A breakpoint that is no probe's is left to the caller
+// (false), unless its site was just removed: then f is set to run the restored instruction.
+// It runs on the trap's kernel stack and is not nosplit: the record's walk needs more than the
+// nosplit budget, as the sampler's does.
+func Hit(f *machine.Frame) bool {
+	pc := machine.BreakpointPC(f)
+	i := lookup(pc)
+	if i < 0 {
+		return removedJustNow(f, pc)
+	}
+	s := &sites[i]
+	if s.state.Load() != siteArmed {
+		return removedJustNow(f, pc)
+	}
+	s.hits.Add(1)
+	machine.SetFramePC(f, pc) // the record's exact pc is the site's
+	record1(f, s)
+	var r probe.Regs
+	machine.ProbeRegs(f, &r)
+	r.PC = uint64(pc)
+	if !probe.Emulate(machine.ProbeArch, s.insn, &r, loadWord) {
+		return false // an amd64 RET with an unreadable stack: the caller reports the trap
+	}
+	machine.SetProbeRegs(f, &r)
+	return true
+}
+
+// record1 writes the hit's PROBE record.
+func record1(f *machine.Frame, s *site) {
+	var regs [machine.ProbeIntRegs + machine.ProbeFloatRegs]uint64
+	ni, nf := machine.ProbeArgRegs(f, &regs)
+	info := record.MakeProbeInfo(s.probe, uint8(s.kind), uint8(ni), uint8(nf))
+	bt := probes[s.probe].Load()&probeBacktrace != 0
+	trace.EmitProbe(info, uint64(s.pc), uint64(machine.FrameSP(f)), regs[:ni+nf], bt)
+}
+
+// removedJustNow reports whether the instruction at pc is no breakpoint any more (its probe was
+// removed after this CPU trapped on it), and if so has f run it.
+func removedJustNow(f *machine.Frame, pc uintptr) bool {
+	text := machine.BytesAt(pc, uintptr(len(machine.Breakpoint)))
+	for i, b := range machine.Breakpoint {
+		if text[i] != b {
+			machine.SetFramePC(f, pc)
+			return true
+		}
+	}
+	return false
+}
+
+// loadWord reads the word at a stack address for an emulated return, if it is mapped.
+func loadWord(addr uint64) (uint64, bool) {
+	if !machine.Readable(uintptr(addr)) {
+		return 0, false
+	}
+	return *(*uint64)(machine.Ptr(uintptr(addr))), true
+}
