@@ -94,6 +94,7 @@ func TestSiteRoundTrip(t *testing.T) {
 		{func(b []byte) {}, ARM64, ErrArch},
 		{func(b []byte) { b[13] = byte(KindReturn) }, AMD64, ErrKind},
 		{func(b []byte) { b[13] = 9 }, AMD64, ErrKind},
+		{func(b []byte) { b[13] = 0 }, AMD64, ErrKind},
 		{func(b []byte) { b[12] = 2 }, AMD64, ErrInsn},
 		{func(b []byte) { b[11] = 1 }, AMD64, ErrInsn},
 		{func(b []byte) { b[15] = 1 }, AMD64, ErrReserved},

@@ -6,7 +6,13 @@ type Kind uint8
 const (
 	KindEntry  Kind = 1 // the function's entry, after its stack-growth check: the arguments
 	KindReturn Kind = 2 // one of its return instructions: the results
+	// KindCallEntry is a return probe's entry site: recorded as an entry (the arguments), so
+	// that each return is paired with its call and timed, but not a hit of an entry probe.
+	KindCallEntry Kind = 3
 )
+
+// IsEntry reports whether k is an entry site's kind.
+func (k Kind) IsEntry() bool { return k == KindEntry || k == KindCallEntry }
 
 // A Site is one breakpoint of a probe: its address, the instruction the breakpoint displaces
 // (its bytes, as the host read them from the image; the kernel checks them against its text),
@@ -81,7 +87,7 @@ func ParseSite(b []byte, arch Arch) (Site, Insn, Err) {
 		return Site{}, Insn{}, ErrReserved
 	case s.Arch != arch:
 		return Site{}, Insn{}, ErrArch
-	case s.Kind != KindEntry && s.Kind != KindReturn:
+	case !s.Kind.IsEntry() && s.Kind != KindReturn:
 		return Site{}, Insn{}, ErrKind
 	}
 	in, ok := Decode(arch, s.Code[:])

@@ -13,7 +13,10 @@ import (
 )
 
 const listDoc = `Print a recording's records, merged across CPUs by time, one per line:
-time since boot (s), CPU, thread, tracepoint and arguments. -b adds each
+time since boot (s), CPU, thread, tracepoint and arguments. A dynamic
+probe's hit is shown as the call, named from the image's DWARF:
+main.target(i=5, s="abc") at an entry, main.target(i=5, s="abc") = 17 in 3.2µs
+at a return paired with its entry. -b adds each
 record's backtrace, symbolized with inline frames from the image that made
 the recording (from the HOST frame, or -elf); the image's GNU build id must
 match the recording's unless -force.
@@ -53,7 +56,14 @@ func listSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 			}
 		}
 		f := recordFilter{globs: globs(*tps), cpu: *cpu, tid: *tid, since: since, until: until}
-		listTrace(std.out, tr, f, im)
+		recs := tr.Merged()
+		var pv *probeView
+		if hasProbes(tr) {
+			if pv, err = openProbeView(img, tr, recs); err != nil {
+				fmt.Fprintf(std.err, "%s: probe hits shown raw: %v\n", fs.Name(), err)
+			}
+		}
+		listTrace(std.out, tr, recs, f, im, pv)
 		return nil
 	}
 }
@@ -85,12 +95,16 @@ func (f *recordFilter) match(tr *tracefile.Trace, r *tracefile.Rec) bool {
 	return false
 }
 
-func listTrace(w io.Writer, tr *tracefile.Trace, f recordFilter, im *tracefile.Image) {
-	for _, r := range tr.Merged() {
+func listTrace(w io.Writer, tr *tracefile.Trace, recs []tracefile.Rec, f recordFilter, im *tracefile.Image, pv *probeView) {
+	for i, r := range recs {
 		if !f.match(tr, &r) {
 			continue
 		}
-		fmt.Fprintf(w, "%s %3d %5d %-16s %s\n", formatNs(r.Ns), r.CPU, r.TID, tr.Name(&r.Record), tr.Args(&r.Record))
+		args := tr.Args(&r.Record)
+		if t, ok := pv.call(i); ok {
+			args = t
+		}
+		fmt.Fprintf(w, "%s %3d %5d %-16s %s\n", formatNs(r.Ns), r.CPU, r.TID, tr.Name(&r.Record), args)
 		if im != nil && len(r.Stack) > 0 {
 			writeBacktrace(w, im, &r.Record)
 		}

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -97,6 +99,11 @@ func attachProbe(ask asker, im *probes.Image, spec probes.Spec, backtrace bool, 
 		c := ctl.Command{Op: ctl.OpProbeSite, Has: ctl.HasProbe | ctl.HasSite, Probe: n}
 		c.SiteLen = uint8(s.Put(c.Site[:]))
 		if _, err := askProbe(ask, c); err != nil {
+			if s.Kind == probe.KindCallEntry {
+				// An entry probe has the site: its records pair this probe's returns as well.
+				added.Sites--
+				continue
+			}
 			askProbe(ask, ctl.Command{Op: ctl.OpProbeDel, Has: ctl.HasProbe, Probe: n})
 			f, _ := im.FuncAt(s.PC)
 			return addedProbe{}, fmt.Errorf("probe %s: %s at %#x: %w", spec, f.Name, s.PC, err)
@@ -107,7 +114,7 @@ func attachProbe(ask asker, im *probes.Image, spec probes.Spec, backtrace bool, 
 		askProbe(ask, ctl.Command{Op: ctl.OpProbeDel, Has: ctl.HasProbe, Probe: n})
 		return addedProbe{}, fmt.Errorf("probe %s: %w", spec, err)
 	}
-	added.Number, added.Sites = int(n), len(sites)
+	added.Number, added.Sites = int(n), added.Sites+len(sites)
 	return added, nil
 }
 
@@ -140,6 +147,12 @@ func attachBootProbes(m *ctlMux, imagePath string, specs []string, backtrace boo
 		fmt.Fprintf(log, "%s: probes: %v\n", tool, err)
 		return
 	}
+	// Entry probes first: a return probe's entry site is left to an entry probe on the same
+	// function, whose records pair its returns too.
+	specs = slices.Clone(specs)
+	slices.SortStableFunc(specs, func(a, b string) int {
+		return cmp.Compare(b2i(strings.HasSuffix(a, probes.ReturnSuffix)), b2i(strings.HasSuffix(b, probes.ReturnSuffix)))
+	})
 	for _, s := range specs {
 		spec, _ := probes.ParseSpec(s) // checked with the flags
 		p, err := attachProbe(ask, im, spec, backtrace, prefixWriter{log, tool + ": "})
@@ -149,6 +162,13 @@ func attachBootProbes(m *ctlMux, imagePath string, specs []string, backtrace boo
 		}
 		fmt.Fprintf(log, "%s: probe %d: %s: %d sites in %s\n", tool, p.Number, spec, p.Sites, funcList(p.Funcs))
 	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // funcList names up to three functions.

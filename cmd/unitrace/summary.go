@@ -14,7 +14,9 @@ import (
 
 const summaryDoc = `Summarize a recording: records per tracepoint, each CPU's time span, lost
 totals, duration percentiles of paired tracepoints (X_enter/X_exit and
-X/X_ret, matched per thread), where shared directories' I/O time went
+X/X_ret, matched per thread), the dynamic probes' hits and, for return
+probes, the latencies of the calls they paired with their entries ("probe
+NAME hits N", "probe NAME%return hits N p50 D p99 D max D"), where shared directories' I/O time went
 (the p9_rpc round trips, by share and request type), the socket calls'
 round trips to the launcher (net_rpc, by call), and where the goroutines
 waited (the off-CPU sweep's samples of run -offcpu, by state and reason).
@@ -22,13 +24,15 @@ waited (the off-CPU sweep's samples of run -offcpu, by state and reason).
 
 var summaryCommand = command{
 	name:     "summary",
-	synopsis: "FILE",
+	synopsis: "[-elf ELF] [-force] FILE",
 	summary:  "counts per tracepoint, per-CPU spans, lost totals, durations of paired tracepoints",
 	doc:      summaryDoc,
 	setup:    summarySetup,
 }
 
 func summarySetup(fs *flag.FlagSet) func(std stdio, args []string) error {
+	var img imageFlags
+	img.register(fs)
 	return func(std stdio, args []string) error {
 		file, err := traceFlags(fs, args)
 		if err != nil {
@@ -38,12 +42,18 @@ func summarySetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 		if err != nil {
 			return err
 		}
-		summarize(std.out, tr)
+		var pv *probeView
+		if hasProbes(tr) {
+			if pv, err = openProbeView(img, tr, tr.Merged()); err != nil {
+				fmt.Fprintf(std.err, "%s: probes left out: %v\n", fs.Name(), err)
+			}
+		}
+		summarize(std.out, tr, pv)
 		return nil
 	}
 }
 
-func summarize(w io.Writer, tr *tracefile.Trace) {
+func summarize(w io.Writer, tr *tracefile.Trace, pv *probeView) {
 	recs := tr.Merged()
 	if len(recs) == 0 {
 		fmt.Fprintln(w, "no records")
@@ -103,6 +113,7 @@ func summarize(w io.Writer, tr *tracefile.Trace) {
 	summarizeShares(w, tr, recs)
 	summarizeSockets(w, tr, recs)
 	summarizeWaits(w, tr, recs)
+	summarizeProbes(w, pv)
 	spans, _ := matchPairs(tr, recs)
 	if len(spans) == 0 {
 		return
@@ -193,5 +204,31 @@ func summarizeShares(w io.Writer, tr *tracefile.Trace, recs []tracefile.Rec) {
 		}
 		fmt.Fprintf(w, "  %-5s %-10s %8d %12v %12v %12v %12d\n", "", name, len(d), time.Duration(sum),
 			time.Duration(percentile(d, 50)), time.Duration(percentile(d, 99)), bytes[k])
+	}
+}
+
+// summarizeProbes prints a line per probed function and kind: its hits, and for returns the
+// percentiles of the paired calls' latencies, with the calls that could not be paired.
+func summarizeProbes(w io.Writer, pv *probeView) {
+	if pv == nil || len(pv.stats) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nprobes:")
+	for _, s := range pv.stats {
+		fmt.Fprintf(w, "  probe %s hits %d", s.Name(), s.Hits)
+		if s.Return && len(s.Latencies) > 0 {
+			d := make([]int64, len(s.Latencies))
+			for i, l := range s.Latencies {
+				d[i] = int64(l)
+			}
+			fmt.Fprintf(w, " p50 %v p99 %v max %v", time.Duration(percentile(d, 50)), time.Duration(percentile(d, 99)), time.Duration(d[len(d)-1]))
+		}
+		if s.NoReturn > 0 {
+			fmt.Fprintf(w, " (%d calls did not return)", s.NoReturn)
+		}
+		if s.NoEntry > 0 {
+			fmt.Fprintf(w, " (%d returns without their entry)", s.NoEntry)
+		}
+		fmt.Fprintln(w)
 	}
 }

@@ -1,11 +1,13 @@
 package probes
 
 import (
+	"debug/dwarf"
 	"debug/elf"
 	"fmt"
 	"sort"
 
 	"github.com/unitrace/unitrace/probe"
+	"github.com/unitrace/unitrace/symtab"
 )
 
 // Func is one function of the image: its name and the extent of its code.
@@ -21,6 +23,18 @@ type Image struct {
 	Funcs    []Func
 	text     []byte
 	textAddr uint64
+
+	table   symtab.Table // the pclntab: SP deltas, for pairing a return with its entry
+	pclntab []byte       // kept so the table's slices stay valid
+	dwarf   *dwarf.Data  // parameters' names and types (nil: the image has no DWARF)
+	params  map[string][]Param
+	data    []dataRange // loaded sections with contents: a string's bytes, when static
+}
+
+// dataRange is a loaded section's bytes at its address.
+type dataRange struct {
+	addr  uint64
+	bytes []byte
 }
 
 // OpenImage reads the ELF image at path.
@@ -58,7 +72,59 @@ func OpenImage(path string) (*Image, error) {
 		im.Funcs = append(im.Funcs, Func{Name: s.Name, Entry: s.Value, End: s.Value + s.Size})
 	}
 	sort.Slice(im.Funcs, func(i, j int) bool { return im.Funcs[i].Entry < im.Funcs[j].Entry })
+	if err := im.readTables(f, syms); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	return im, nil
+}
+
+// readTables reads the pclntab, the DWARF (absent is no error: arguments then go unnamed) and
+// the loaded data sections.
+func (im *Image) readTables(f *elf.File, syms []elf.Symbol) error {
+	sec := f.Section(".gopclntab")
+	if sec == nil {
+		return fmt.Errorf("no .gopclntab section: not a Go image")
+	}
+	var err error
+	if im.pclntab, err = sec.Data(); err != nil {
+		return fmt.Errorf("reading .gopclntab: %w", err)
+	}
+	textStart := im.textAddr
+	for _, s := range syms {
+		if s.Name == "runtime.text" {
+			textStart = s.Value
+		}
+	}
+	tab, ok := symtab.New(im.pclntab, uintptr(textStart))
+	if !ok {
+		return fmt.Errorf(".gopclntab is not a pclntab this tool can read")
+	}
+	im.table = tab
+	im.dwarf, _ = f.DWARF()
+	for _, s := range f.Sections {
+		if s.Flags&elf.SHF_ALLOC == 0 || s.Type == elf.SHT_NOBITS || s.Size == 0 || s.Size > 1<<30 {
+			continue
+		}
+		if b, err := s.Data(); err == nil {
+			im.data = append(im.data, dataRange{s.Addr, b})
+		}
+	}
+	return nil
+}
+
+// SPDelta is how far below its entry stack pointer a function's stack pointer is at pc (the
+// pclntab's pcsp table).
+func (im *Image) SPDelta(pc uint64) (int32, bool) { return im.table.SPDelta(uintptr(pc)) }
+
+// Static returns the n bytes at addr if a loaded section of the image holds them (a string
+// literal's bytes, say), or false for anything else: heap, stack, or out of range.
+func (im *Image) Static(addr, n uint64) ([]byte, bool) {
+	for _, d := range im.data {
+		if addr >= d.addr && n <= uint64(len(d.bytes)) && addr-d.addr <= uint64(len(d.bytes))-n {
+			return d.bytes[addr-d.addr : addr-d.addr+n], true
+		}
+	}
+	return nil, false
 }
 
 // Code returns the code of [start, end), or nil outside .text.

@@ -44,7 +44,8 @@ const (
 	morestackBlockLen = 64
 )
 
-// Sites returns f's entry site, or with ret its return sites.
+// Sites returns f's entry site, or with ret its return sites and its entry as a call entry
+// (probe.KindCallEntry) when it has one.
 func (im *Image) Sites(f Func, ret bool) ([]probe.Site, error) {
 	if p, ok := probe.Denied([]byte(f.Name)); ok {
 		return nil, fmt.Errorf("%s is on the deny list (%s*): the probe's own handling runs it", f.Name, p)
@@ -54,7 +55,17 @@ func (im *Image) Sites(f Func, ret bool) ([]probe.Site, error) {
 		return nil, err
 	}
 	if ret {
-		return im.returnSites(f, insts)
+		sites, err := im.returnSites(f, insts)
+		if err != nil {
+			return nil, err
+		}
+		// The entry too, to pair each return with its call: its time and its arguments. A
+		// function whose entry cannot be probed still has its returns counted.
+		if e, err := im.entrySite(f, insts); err == nil {
+			e.Kind = probe.KindCallEntry
+			sites = append(sites, e)
+		}
+		return sites, nil
 	}
 	s, err := im.entrySite(f, insts)
 	if err != nil {

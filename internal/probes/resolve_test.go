@@ -83,7 +83,7 @@ func checkSites(t *testing.T, im *Image, tg Target, ret bool) {
 		if _, _, e := probe.ParseSite(b[:], im.Arch); e != probe.OK {
 			t.Errorf("%s: site %#x: the kernel would refuse it: %v", tg.Func.Name, s.PC, e)
 		}
-		if (s.Kind == probe.KindReturn) != ret {
+		if want := map[bool]probe.Kind{false: probe.KindEntry, true: probe.KindReturn}[ret]; s.Kind != want && !(ret && s.Kind == probe.KindCallEntry) {
 			t.Errorf("%s: site %#x kind %d", tg.Func.Name, s.PC, s.Kind)
 		}
 		insts, err := im.disassemble(tg.Func)

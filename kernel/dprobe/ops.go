@@ -130,10 +130,10 @@ func Arm(n uint64, backtrace bool) uint64 {
 	}
 	probes[n].Store(f | probeArmed)
 	armed := uint64(0)
-	for _, kind := range [...]probe.Kind{probe.KindReturn, probe.KindEntry} {
+	for _, entries := range [...]bool{false, true} {
 		for i := range sites {
 			s := &sites[i]
-			if s.state.Load() != siteStaged || s.probe != uint16(n) || s.kind != kind {
+			if s.state.Load() != siteStaged || s.probe != uint16(n) || s.kind.IsEntry() != entries {
 				continue
 			}
 			if !insert(i) {
@@ -169,10 +169,10 @@ func Remove(n uint64) uint64 {
 // CPU has synchronised, and frees its sites.
 func disarm(n uint16) {
 	restored := false
-	for _, kind := range [...]probe.Kind{probe.KindEntry, probe.KindReturn} {
+	for _, entries := range [...]bool{true, false} {
 		for i := range sites {
 			s := &sites[i]
-			if s.state.Load() == siteArmed && s.probe == n && s.kind == kind {
+			if s.state.Load() == siteArmed && s.probe == n && s.kind.IsEntry() == entries {
 				core.PatchText(s.pc, s.code[:len(machine.Breakpoint)])
 				restored = true
 			}
