@@ -7,6 +7,7 @@
 //	classify calls=N            main.classify took each of its return paths
 //	fact calls=N                main.fact's calls, recursive ones included
 //	panics=N                    main.mayPanic's calls that panicked
+//	sysinfo calls=N             sysinfo(2) system calls (the kernel's syscalls.Sysinfo)
 //	digest=X                    a digest of every result, to compare runs
 //
 // target's arguments and results are known: call k of goroutine w passes i = w*1000+k and
@@ -23,6 +24,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	_ "github.com/unitrace/unitrace/kernel"
@@ -35,6 +37,7 @@ var (
 	spinFor   = flag.Duration("spin", 2*time.Millisecond, "how long each spin call busy-waits")
 	spinCalls = flag.Int("spins", 20, "calls of spin")
 	loop      = flag.Bool("loop", false, "call target until killed")
+	sysinfos  = flag.Int("sysinfo", 50, "sysinfo(2) calls")
 )
 
 // target is the probed function: a frame of its own (it calls mix), known arguments and result.
@@ -163,11 +166,19 @@ func main() {
 	for n := 1; n <= 20; n++ {
 		tryPanic(n)
 	}
+	var si syscall.Sysinfo_t
+	for k := 0; k < *sysinfos; k++ {
+		if err := syscall.Sysinfo(&si); err != nil {
+			fmt.Println("sysinfo:", err)
+			os.Exit(1)
+		}
+	}
 	fmt.Printf("target calls=%d sum=%d\n", ncalls.Load(), sum.Load())
 	fmt.Printf("spin calls=%d each=%v\n", *spinCalls, *spinFor)
 	fmt.Printf("classify calls=%d\n", nclass)
 	fmt.Printf("fact calls=%d\n", nfact)
 	fmt.Printf("panics=%d\n", panics.Load())
+	fmt.Printf("sysinfo calls=%d\n", *sysinfos)
 	fmt.Printf("digest=%x\n", digest.Sum64())
 	os.Exit(0)
 }

@@ -1,0 +1,193 @@
+package vm_test
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/unitrace/unitrace/internal/probes"
+	"github.com/unitrace/unitrace/internal/tracefile"
+	"github.com/unitrace/unitrace/probe"
+)
+
+// Dynamic probes against examples/probes, whose calls, arguments, results and durations are
+// known: each probe's hits must be exactly the calls the program made, with exactly its
+// arguments and results, every return paired with its call, and the busy-wait's latency its
+// duration.
+
+const probesApp = "examples/probes"
+
+// probesSpin is how long each of main.spin's calls busy-waits, and probesLatencyShare how far
+// the median of its return probe's latencies may be from it.
+const (
+	probesSpin         = 2 * time.Millisecond
+	probesLatencyShare = 0.10
+	kernelProbe        = "github.com/unitrace/unitrace/kernel/syscalls.Sysinfo"
+	deniedProbe        = "github.com/unitrace/unitrace/trace.emit"
+)
+
+var probesSpecs = []string{"main.target", "main.target%return", "main.spin%return", "main.classify%return",
+	"main.fact%return", "main.mayPanic", "main.mayPanic%return", kernelProbe, deniedProbe}
+
+var probesLine = regexp.MustCompile(`^(target calls=(\d+) sum=(\d+)|spin calls=(\d+) each=\S+|classify calls=(\d+)|fact calls=(\d+)|panics=(\d+)|sysinfo calls=(\d+)|digest=[0-9a-f]+)$`)
+
+// TestProbes boots examples/probes on 2 CPUs with entry and return probes on its functions, a
+// probe on a kernel function (the sysinfo system call's handler) and one on the deny list. A
+// boot whose only miss is the busy-wait's latency (a vCPU stalled by the host) boots again,
+// three times at most.
+func TestProbes(t *testing.T) {
+	forEachArch(t, func(t *testing.T, a guestArch) {
+		img := buildImage(t, a, probesApp)
+		var errs []string
+		for attempt := 1; attempt <= 3; attempt++ {
+			var timing bool
+			errs, timing = runProbes(t, a, img, attempt)
+			if len(errs) == 0 {
+				return
+			}
+			if !timing {
+				break
+			}
+			t.Logf("attempt %d:\n%s", attempt, strings.Join(errs, "\n"))
+		}
+		t.Errorf("%s", strings.Join(errs, "\n"))
+	})
+}
+
+// runProbes boots once and returns what missed, and whether the misses were all timings.
+func runProbes(t *testing.T, a guestArch, img string, attempt int) (errs []string, timing bool) {
+	file := a.path(fmt.Sprintf("probes-%d.utrace", attempt))
+	args := []string{"-smp", "2", "-image", img, "-o", file}
+	for _, s := range probesSpecs {
+		args = append(args, "-probe", s)
+	}
+	args = append(args, probesApp, "--", "-spin", probesSpin.String())
+	stdout, stderr, status := runLauncher(t, a, args...)
+	if status != 0 {
+		t.Fatalf("status %d", status)
+	}
+	if !strings.Contains(stderr, deniedProbe+" is on the deny list") {
+		t.Errorf("the probe on %s was not refused for the deny list:\n%s", deniedProbe, stderr)
+	}
+	truth := map[string]int64{}
+	for _, l := range consoleLines(stdout) {
+		m := probesLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		for i, key := range []string{2: "target", 3: "sum", 4: "spin", 5: "classify", 6: "fact", 7: "panics", 8: "sysinfo"} {
+			if key != "" && m[i] != "" {
+				truth[key], _ = strconv.ParseInt(m[i], 10, 64)
+			}
+		}
+	}
+	if len(truth) != 7 {
+		t.Fatalf("the program's counts: %v, from:\n%s", truth, stdout)
+	}
+	tr, err := tracefile.LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range tr.Account.CPUs() {
+		if c.LostRecords+c.LostFrames+c.Missing != 0 {
+			t.Fatalf("cpu %d: records lost or missing: %+v", c.CPU, c)
+		}
+	}
+	im, err := probes.OpenImage(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits, stats := probes.Analyze(tr.Merged(), im)
+	byName := map[string]*probes.Stats{}
+	for _, s := range stats {
+		byName[s.Name()] = s
+	}
+	check := func(name string, hits, paired, noReturn int64) {
+		s := byName[name]
+		switch {
+		case s == nil:
+			errs = append(errs, fmt.Sprintf("%s: no hits", name))
+		case int64(s.Hits) != hits:
+			errs = append(errs, fmt.Sprintf("%s: %d hits, want %d", name, s.Hits, hits))
+		case s.Return && (int64(len(s.Latencies)) != paired || s.NoEntry != 0 || int64(s.NoReturn) != noReturn):
+			errs = append(errs, fmt.Sprintf("%s: %d returns paired, %d without entry, %d calls without return; want %d, 0, %d",
+				name, len(s.Latencies), s.NoEntry, s.NoReturn, paired, noReturn))
+		}
+	}
+	check("main.target", truth["target"], 0, 0)
+	check("main.target%return", truth["target"], truth["target"], 0)
+	check("main.spin%return", truth["spin"], truth["spin"], 0)
+	check("main.classify%return", truth["classify"], truth["classify"], 0)
+	check("main.fact%return", truth["fact"], truth["fact"], 0)
+	check("main.mayPanic", 20, 0, 0)
+	check("main.mayPanic%return", 20-truth["panics"], 20-truth["panics"], truth["panics"])
+	check(kernelProbe, truth["sysinfo"], 0, 0)
+	errs = append(errs, checkTargetValues(hits, truth)...)
+	classifyReturns := map[uint64]bool{}
+	for _, h := range hits {
+		if h.Func == "main.classify" && h.Return {
+			classifyReturns[h.P.PC] = true
+		}
+	}
+	if len(classifyReturns) != 3 {
+		errs = append(errs, fmt.Sprintf("main.classify: %d of its 3 return paths hit", len(classifyReturns)))
+	}
+	if len(errs) > 0 {
+		return errs, false
+	}
+	if s := byName["main.spin%return"]; s != nil {
+		med := s.Latencies[len(s.Latencies)/2]
+		if d := float64(med-probesSpin) / float64(probesSpin); d < -probesLatencyShare || d > probesLatencyShare {
+			return []string{fmt.Sprintf("main.spin%%return: median latency %v, want %v within %.0f%%", med, probesSpin, 100*probesLatencyShare)}, true
+		}
+		t.Logf("main.spin%%return: median latency %v for %v", med, probesSpin)
+	}
+	return nil, false
+}
+
+// checkTargetValues checks main.target's recorded arguments and results against the program's:
+// call k of goroutine w passes i = w*1000+k and s = "abc", and gets i*3+3 back. Every i must be
+// seen once, each return's result must be its own call's, and the results add up to the sum
+// the program printed.
+func checkTargetValues(hits []probes.Hit, truth map[string]int64) []string {
+	var errs []string
+	seen := map[uint64]int{}
+	var sum int64
+	for _, h := range hits {
+		if h.Func != "main.target" {
+			continue
+		}
+		switch {
+		case probe.Kind(h.P.Kind) == probe.KindEntry:
+			i := h.P.Ints[0]
+			seen[i]++
+			if h.P.Ints[2] != 3 {
+				errs = append(errs, fmt.Sprintf("main.target(i=%d): s has length %d, want 3", i, h.P.Ints[2]))
+			}
+		case h.Return:
+			e := hits[h.Entry]
+			if !h.Paired || e.P.Ints[0]*3+3 != h.P.Ints[0] {
+				errs = append(errs, fmt.Sprintf("main.target: result %d for the call with i=%d (paired %v)", h.P.Ints[0], e.P.Ints[0], h.Paired))
+			}
+			sum += int64(h.P.Ints[0])
+		}
+	}
+	calls := truth["target"] / 4
+	for w := uint64(0); w < 4; w++ {
+		for k := uint64(0); k < uint64(calls); k++ {
+			if n := seen[w*1000+k]; n != 1 {
+				errs = append(errs, fmt.Sprintf("main.target(i=%d) seen %d times", w*1000+k, n))
+			}
+		}
+	}
+	if sum != truth["sum"] {
+		errs = append(errs, fmt.Sprintf("main.target's recorded results add up to %d, the program's to %d", sum, truth["sum"]))
+	}
+	if len(errs) > 10 {
+		errs = append(errs[:10], fmt.Sprintf("and %d more", len(errs)-10))
+	}
+	return errs
+}
