@@ -224,7 +224,7 @@ func summarizeProbes(w io.Writer, pv *probeView) {
 			fmt.Fprintf(w, " p50 %v p99 %v max %v", time.Duration(percentile(d, 50)), time.Duration(percentile(d, 99)), time.Duration(d[len(d)-1]))
 		}
 		if s.NoReturn > 0 {
-			fmt.Fprintf(w, " (%d calls did not return)", s.NoReturn)
+			fmt.Fprintf(w, " (%d calls without their return)", s.NoReturn)
 		}
 		if s.NoEntry > 0 {
 			fmt.Fprintf(w, " (%d returns without their entry)", s.NoEntry)

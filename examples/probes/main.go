@@ -13,8 +13,12 @@
 // target's arguments and results are known: call k of goroutine w passes i = w*1000+k and
 // s = "abc" (length 3) and gets i*3+len(s) back. Between calls each goroutine grows its stack
 // (a deep recursion over large frames), so the runtime moves it while target is being called.
-// Usage: probes [-calls N] [-spin D] [-loop] (-loop calls target until killed, for attach and
-// detach while it runs).
+//
+// With -loop the goroutines call target until SIGINT instead, checking every result, and print
+// "loop calls=N bad=B" and the digest of their first 1000 calls each: the digest of a run with
+// -calls 1000, whatever probes came and went meanwhile.
+//
+// Usage: probes [-calls N] [-spin D] [-spins N] [-sysinfo N] [-loop [-rate N]]
 package main
 
 import (
@@ -22,6 +26,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"os"
+	"os/signal"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -36,8 +41,9 @@ var (
 	calls     = flag.Int("calls", 250, "calls of target per goroutine")
 	spinFor   = flag.Duration("spin", 2*time.Millisecond, "how long each spin call busy-waits")
 	spinCalls = flag.Int("spins", 20, "calls of spin")
-	loop      = flag.Bool("loop", false, "call target until killed")
+	loop      = flag.Bool("loop", false, "call target from every goroutine until SIGINT")
 	sysinfos  = flag.Int("sysinfo", 50, "sysinfo(2) calls")
+	loopRate  = flag.Int("rate", 0, "with -loop, at most this many calls a second per goroutine (0: as many as it can)")
 )
 
 // target is the probed function: a frame of its own (it calls mix), known arguments and result.
@@ -122,9 +128,8 @@ func tryPanic(n int) (r int) {
 func main() {
 	flag.Parse()
 	if *loop {
-		for i := 0; ; i++ {
-			target(i, "abc")
-		}
+		loopUntilInterrupt()
+		return
 	}
 	var wg sync.WaitGroup
 	var sum atomic.Int64
@@ -181,4 +186,54 @@ func main() {
 	fmt.Printf("sysinfo calls=%d\n", *sysinfos)
 	fmt.Printf("digest=%x\n", digest.Sum64())
 	os.Exit(0)
+}
+
+// loopDigestCalls is how many of each goroutine's calls the -loop digest covers; loopBatch how
+// many calls -rate lets go between sleeps.
+const (
+	loopDigestCalls = 1000
+	loopBatch       = 10
+)
+
+// loopUntilInterrupt is -loop: the workers call target until SIGINT, each result checked.
+func loopUntilInterrupt() {
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, os.Interrupt)
+	var done atomic.Bool
+	var wg sync.WaitGroup
+	var ncalls, bad atomic.Int64
+	var locals [workers]int
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			local := 0
+			for k := 0; !done.Load() || k < loopDigestCalls; k++ {
+				i := w*1000 + k
+				r := target(i, "abc")
+				if r != i*3+3 {
+					bad.Add(1)
+				}
+				if k < loopDigestCalls {
+					local = local*31 + r
+				}
+				ncalls.Add(1)
+				grow(k % 64)
+				if *loopRate > 0 && k%loopBatch == loopBatch-1 {
+					time.Sleep(time.Duration(loopBatch) * time.Second / time.Duration(*loopRate))
+				}
+			}
+			locals[w] = local
+		}()
+	}
+	fmt.Println("looping")
+	<-stop
+	done.Store(true)
+	wg.Wait()
+	digest := fnv.New64a()
+	for w, l := range locals {
+		fmt.Fprintf(digest, "%d:%d;", w, l)
+	}
+	fmt.Printf("loop calls=%d bad=%d\n", ncalls.Load(), bad.Load())
+	fmt.Printf("digest=%x\n", digest.Sum64())
 }

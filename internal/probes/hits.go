@@ -39,8 +39,8 @@ type Stats struct {
 	Hits   int
 	// Latencies are the paired returns' (sorted). For returns, NoEntry counts those with no
 	// entry (a call that began before the probe was armed, or a function whose entry could not
-	// be probed) and NoReturn the calls seen entering that never returned (a panic, or still
-	// running at the end).
+	// be probed) and NoReturn the calls seen entering whose return was not seen (a panic, a
+	// return after the probe was removed, or a call still running at the end).
 	Latencies []time.Duration
 	NoEntry   int
 	NoReturn  int
@@ -114,6 +114,11 @@ func Analyze(recs []tracefile.Rec, im *Image) ([]Hit, []*Stats) {
 		}
 		stack := open[key]
 		if !h.Return {
+			// A call at this depth means that the calls seen at it or deeper have ended, their
+			// returns unseen (a panic, or a return before the probe was armed).
+			for len(stack) > 0 && stack[len(stack)-1].depth >= depth {
+				stack = stack[:len(stack)-1]
+			}
 			open[key] = append(stack, openCall{depth: depth, hit: hi})
 			continue
 		}

@@ -11,8 +11,11 @@
 //
 // Concurrency. The table changes under the kernel lock; the handler runs on any CPU with
 // interrupts masked and reads it without the lock. A site is in the pc table before its
-// breakpoint is written, and leaves it only after the original instruction is back and every
-// CPU has answered a cross-CPU request: a CPU answers with interrupts enabled, so none is still
-// inside a handler that may have found the site. A breakpoint that traps while its site is
-// being removed finds no site, sees the original instruction back, and runs it again.
+// breakpoint is written. Removal puts the original instruction back, marks the site removed,
+// and waits for every CPU to answer a cross-CPU request: a CPU answers with interrupts enabled,
+// so none is still inside a handler that counted a hit; only then are the hits read and the
+// site freed. A breakpoint that traps after that (TCG may run a translation of the breakpoint
+// made before the write, even after the interrupt: measured, a few hits in 100 attach and
+// detach cycles) finds its site removed or gone, sees the original instruction back, and runs
+// it again, neither counted nor recorded.
 package dprobe

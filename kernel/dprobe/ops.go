@@ -150,8 +150,9 @@ func Arm(n uint64, backtrace bool) uint64 {
 	return armed
 }
 
-// Remove takes probe n away: its breakpoints, then (after every CPU synchronised) its sites. It
-// returns the hits its sites counted: EINVAL for a bad probe number, ESRCH for an unused one.
+// Remove takes probe n away: its breakpoints, then (once every CPU has synchronised, so no hit
+// is still being counted) its sites. It returns the hits its sites counted, all of them:
+// EINVAL for a bad probe number, ESRCH for an unused one.
 func Remove(n uint64) uint64 {
 	if n == 0 || n > MaxProbes {
 		return abi.Neg(abi.EINVAL)
@@ -159,21 +160,32 @@ func Remove(n uint64) uint64 {
 	if probes[n].Load()&probeUsed == 0 {
 		return abi.Neg(abi.ESRCH)
 	}
+	restore(uint16(n))
 	hits := Hits(n)
-	disarm(uint16(n))
+	free(uint16(n))
 	probes[n].Store(0)
 	return hits
 }
 
-// disarm puts back the instructions of probe n's armed sites (entries first), waits until every
-// CPU has synchronised, and frees its sites.
+// disarm takes probe n's breakpoints away and frees its sites.
 func disarm(n uint16) {
+	restore(n)
+	free(n)
+}
+
+// restore puts back the instructions of probe n's armed sites (entries first), marks the sites
+// removed, and waits until every CPU has synchronised: none is in a handler that counts a hit of
+// n's any more. A CPU may still run a breakpoint it fetched before the write (TCG can run code it
+// translated before another CPU wrote it, even after an interrupt); its handler then finds the
+// site removed and runs the instruction again, neither counted nor recorded.
+func restore(n uint16) {
 	restored := false
 	for _, entries := range [...]bool{true, false} {
 		for i := range sites {
 			s := &sites[i]
 			if s.state.Load() == siteArmed && s.probe == n && s.kind.IsEntry() == entries {
 				core.PatchText(s.pc, s.code[:len(machine.Breakpoint)])
+				s.state.Store(siteRemoved)
 				restored = true
 			}
 		}
@@ -181,10 +193,14 @@ func disarm(n uint16) {
 	if restored {
 		syncCPUs()
 	}
+}
+
+// free takes probe n's sites out of the pc table and frees them; their breakpoints are gone.
+func free(n uint16) {
 	for i := range sites {
 		s := &sites[i]
-		if s.state.Load() != siteFree && s.probe == n {
-			if s.state.Load() == siteArmed {
+		if st := s.state.Load(); st != siteFree && s.probe == n {
+			if st == siteArmed || st == siteRemoved {
 				remove(i)
 			}
 			s.state.Store(siteFree)

@@ -18,6 +18,7 @@ const (
 	siteFree uint32 = iota
 	siteStaged
 	siteArmed
+	siteRemoved // its instruction is back; it leaves the pc table once every CPU synchronised
 )
 
 // site is one breakpoint: where, what it displaced, for which probe.

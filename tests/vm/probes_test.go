@@ -2,6 +2,8 @@ package vm_test
 
 import (
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -190,4 +192,127 @@ func checkTargetValues(hits []probes.Hit, truth map[string]int64) []string {
 		errs = append(errs[:10], fmt.Sprintf("and %d more", len(errs)-10))
 	}
 	return errs
+}
+
+// probeCycles is how many times TestProbeAttachDetach adds and removes its probes, and
+// probeLoopRate how many calls a second each goroutine makes meanwhile: as many hits as the
+// trace port carries, so that a record lost would be the probes' fault, not a full ring's.
+const (
+	probeCycles   = 100
+	probeLoopRate = 2000
+)
+
+var (
+	probeAdded   = regexp.MustCompile(`^probe (\d+): `)
+	probeRemoved = regexp.MustCompile(`^probe (\d+): removed after (\d+) hits$`)
+	loopLine     = regexp.MustCompile(`^loop calls=(\d+) bad=(\d+)$`)
+)
+
+// TestProbeAttachDetach adds an entry and a return probe on main.target and removes them again,
+// probeCycles times, with unitrace probe on a running guest whose 4 goroutines call it on 2
+// CPUs (examples/probes -loop): no fault, every result the program checks right, its digest
+// that of a run without probes, and every hit the kernel counted between an add and its
+// removal a record in the recording.
+func TestProbeAttachDetach(t *testing.T) {
+	forEachArch(t, func(t *testing.T, a guestArch) {
+		img := buildImage(t, a, probesApp)
+		sock := filepath.Join(t.TempDir(), "ctl.sock")
+		rec := a.path("probes-cycles.utrace")
+		l := startLauncher(t, "run", "-arch", a.name, "-smp", "2", "-image", img, "-timeout", "10m", "-o", rec, "-ctl", sock,
+			probesApp, "--", "-loop", "-rate", strconv.Itoa(probeLoopRate))
+		l.waitLine(t, "looping")
+		var counted uint64
+		for c := 0; c < probeCycles; c++ {
+			out := probeTool(t, l, "-ctl", sock, "-elf", img, "add", "main.target", "main.target%return")
+			var nums []string
+			for _, line := range consoleLines(out) {
+				if m := probeAdded.FindStringSubmatch(line); m != nil {
+					nums = append(nums, m[1])
+				}
+			}
+			if len(nums) != 2 {
+				t.Fatalf("cycle %d: unitrace probe add printed %q", c, out)
+			}
+			out = probeTool(t, l, append([]string{"-ctl", sock, "del"}, nums...)...)
+			for _, line := range consoleLines(out) {
+				m := probeRemoved.FindStringSubmatch(line)
+				if m == nil {
+					t.Fatalf("cycle %d: unitrace probe del printed %q", c, out)
+				}
+				n, _ := strconv.ParseUint(m[2], 10, 64)
+				counted += n
+			}
+		}
+		signalTool(t, sock, "INT")
+		console, stderr, status := l.wait(t)
+		if status != 0 {
+			t.Fatalf("status %d, stderr %s", status, stderr)
+		}
+		var calls, bad int64 = -1, -1
+		digest := ""
+		for _, line := range console {
+			if m := loopLine.FindStringSubmatch(line); m != nil {
+				calls, _ = strconv.ParseInt(m[1], 10, 64)
+				bad, _ = strconv.ParseInt(m[2], 10, 64)
+			}
+			if d, ok := strings.CutPrefix(line, "digest="); ok {
+				digest = d
+			}
+		}
+		want := hostDigest(t)
+		if bad != 0 || digest != want || calls < 4*1000 {
+			t.Errorf("the program: calls %d, bad results %d, digest %q (without probes: %q)", calls, bad, digest, want)
+		}
+		tr, err := tracefile.LoadFile(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recorded := uint64(0)
+		for i := range tr.Records {
+			if _, ok := tr.Records[i].Probe(); ok {
+				recorded++
+			}
+		}
+		if recorded != counted || counted == 0 {
+			t.Errorf("the kernel counted %d hits over %d cycles, the recording has %d", counted, probeCycles, recorded)
+		}
+		t.Logf("%d cycles: %d hits, all recorded; the program made %d calls", probeCycles, counted, calls)
+	})
+}
+
+// probeTool runs unitrace probe args... and returns its output; it must succeed (else the test
+// fails with the guest's console, from l).
+func probeTool(t *testing.T, l *liveLauncher, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(launcherPath(t), append([]string{"probe"}, args...)...)
+	cmd.Dir = repoRoot
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("unitrace probe %s: %v\n%s%s\nconsole:\n%s\nlauncher:\n%s", strings.Join(args, " "), err, out, stderr,
+			strings.Join(l.out.all(), "\n"), l.stderr.String())
+	}
+	return string(out)
+}
+
+// hostDigest is examples/probes' digest without probes: its -loop digest covers each
+// goroutine's first 1000 calls, which a host run with -calls 1000 makes.
+func hostDigest(t *testing.T) string {
+	t.Helper()
+	cmd := exec.Command("go", "run", "./"+probesApp, "-calls", "1000", "-spins", "0", "-sysinfo", "0")
+	cmd.Dir = repoRoot
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s on the host: %v", probesApp, err)
+	}
+	for _, line := range consoleLines(string(out)) {
+		if d, ok := strings.CutPrefix(line, "digest="); ok {
+			return d
+		}
+	}
+	t.Fatalf("%s on the host printed no digest:\n%s", probesApp, out)
+	return ""
 }
