@@ -8,6 +8,7 @@
 //	fact calls=N                main.fact's calls, recursive ones included
 //	panics=N                    main.mayPanic's calls that panicked
 //	sysinfo calls=N             sysinfo(2) system calls (the kernel's syscalls.Sysinfo)
+//	twice calls=N sum=S         main.twice's calls, all inlined into main.main
 //	digest=X                    a digest of every result, to compare runs
 //
 // target's arguments and results are known: call k of goroutine w passes i = w*1000+k and
@@ -38,12 +39,13 @@ import (
 const workers = 4
 
 var (
-	calls     = flag.Int("calls", 250, "calls of target per goroutine")
-	spinFor   = flag.Duration("spin", 2*time.Millisecond, "how long each spin call busy-waits")
-	spinCalls = flag.Int("spins", 20, "calls of spin")
-	loop      = flag.Bool("loop", false, "call target from every goroutine until SIGINT")
-	sysinfos  = flag.Int("sysinfo", 50, "sysinfo(2) calls")
-	loopRate  = flag.Int("rate", 0, "with -loop, at most this many calls a second per goroutine (0: as many as it can)")
+	calls       = flag.Int("calls", 250, "calls of target per goroutine")
+	spinFor     = flag.Duration("spin", 2*time.Millisecond, "how long each spin call busy-waits")
+	spinCalls   = flag.Int("spins", 20, "calls of spin")
+	loop        = flag.Bool("loop", false, "call target from every goroutine until SIGINT")
+	sysinfos    = flag.Int("sysinfo", 50, "sysinfo(2) calls")
+	inlineCalls = flag.Int("twice", 30, "calls of twice, inlined")
+	loopRate    = flag.Int("rate", 0, "with -loop, at most this many calls a second per goroutine (0: as many as it can)")
 )
 
 // target is the probed function: a frame of its own (it calls mix), known arguments and result.
@@ -55,6 +57,10 @@ func target(i int, s string) int {
 
 //go:noinline
 func mix(i int) int { return i * 3 }
+
+// twice is small enough for the compiler to inline into its callers: a probe on it goes at
+// each inlined body's start. It calls mix, so that its body keeps code of its own.
+func twice(x, y int) int { return mix(y) }
 
 // grow recurses over large frames: each goroutine's stack starts small, so this moves it.
 //
@@ -163,6 +169,10 @@ func main() {
 		classify(n)
 		nclass++
 	}
+	twices := 1
+	for n := 0; n < *inlineCalls; n++ {
+		twices += twice(n, twices)
+	}
 	nfact := 0
 	for n := 1; n <= 6; n++ {
 		fact(n)
@@ -184,6 +194,7 @@ func main() {
 	fmt.Printf("fact calls=%d\n", nfact)
 	fmt.Printf("panics=%d\n", panics.Load())
 	fmt.Printf("sysinfo calls=%d\n", *sysinfos)
+	fmt.Printf("twice calls=%d sum=%d\n", *inlineCalls, twices)
 	fmt.Printf("digest=%x\n", digest.Sum64())
 	os.Exit(0)
 }

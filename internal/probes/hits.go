@@ -25,6 +25,10 @@ type Hit struct {
 	P      record.Probe
 	Func   string
 	Return bool
+	// Inlined marks a hit at the start of a body the compiler inlined into Caller: its
+	// arguments are wherever the caller's code keeps them, not in the ABI's registers.
+	Inlined bool
+	Caller  string
 	// Paired is set on a return matched with its call's entry, and on that entry; Latency is
 	// the time between them (on both).
 	Paired  bool
@@ -90,8 +94,14 @@ func Analyze(recs []tracefile.Rec, im *Image) ([]Hit, []*Stats) {
 		}
 		h := Hit{Index: i, Rec: &recs[i], P: p, Return: p.Kind == uint8(probe.KindReturn), Func: fmt.Sprintf("%#x", p.PC)}
 		f, known := im.FuncAt(p.PC)
-		if known {
+		inlined := false
+		if name, inl, ok := im.NameAt(p.PC); ok {
+			h.Func, inlined = name, inl
+		} else if known {
 			h.Func = f.Name
+		}
+		if inlined {
+			h.Inlined, h.Caller = true, f.Name
 		}
 		hits = append(hits, h)
 		hi := len(hits) - 1
@@ -100,8 +110,8 @@ func Analyze(recs []tracefile.Rec, im *Image) ([]Hit, []*Stats) {
 			s.Hits++ // a return probe's entry is no entry probe's hit
 		}
 		delta, ok := im.SPDelta(p.PC)
-		if !known || !ok {
-			continue
+		if !known || !ok || inlined {
+			continue // an inlined body has no return to pair with
 		}
 		sp0 := p.SP + uint64(delta)
 		key := callKey{entry: f.Entry, who: p.Goid}
@@ -164,6 +174,9 @@ func (im *Image) Format(hits []Hit, i int) string {
 	var entry *Hit
 	if h.Return && h.Paired {
 		entry = &hits[h.Entry]
+	}
+	if h.Inlined {
+		return fmt.Sprintf("%s(...) inlined into %s", h.Func, h.Caller)
 	}
 	ps := im.Params(h.Func, len(h.P.Ints), len(h.P.Float))
 	var b strings.Builder

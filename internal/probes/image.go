@@ -143,3 +143,13 @@ func (im *Image) FuncAt(pc uint64) (Func, bool) {
 	}
 	return Func{}, false
 }
+
+// NameAt names the function whose code holds pc: the innermost one, an inlined body's callee
+// included (inlined is then true).
+func (im *Image) NameAt(pc uint64) (name string, inlined bool, ok bool) {
+	fr, ok := im.table.Lookup(uintptr(pc))
+	if !ok {
+		return "", false, false
+	}
+	return string(fr.Name), fr.Inlined, true
+}

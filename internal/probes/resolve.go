@@ -5,18 +5,22 @@ import (
 	"strings"
 
 	"github.com/unitrace/unitrace/probe"
+	"github.com/unitrace/unitrace/symtab"
 )
 
 // Target is one function a spec matched, with its sites or why it cannot be probed.
 type Target struct {
-	Func  Func
-	Sites []probe.Site
-	Err   error // refused: Sites is empty
+	Func    Func // for an inlined body, the caller's extent with the callee's name
+	Inlined bool // a body the compiler inlined into Func's code
+	Sites   []probe.Site
+	Err     error // refused: Sites is empty
 }
 
-// Resolve finds the functions spec names and each one's sites. A spec that names no function
-// is an error; a function that cannot be probed is a Target with Err set, so that a glob still
-// probes the others (the caller says which were refused).
+// Resolve finds the functions spec names and each one's sites: its own code's, and for an entry
+// probe the start of each of its bodies the compiler inlined into a caller, so that the count is
+// the calls as written. A spec that names no function is an error; a function that cannot be
+// probed, or an inlined body, is a Target with Err set, so that a glob still probes the others
+// (the caller says which were refused).
 func Resolve(im *Image, spec Spec) ([]Target, error) {
 	var out []Target
 	for _, f := range im.Funcs {
@@ -26,6 +30,9 @@ func Resolve(im *Image, spec Spec) ([]Target, error) {
 		t := Target{Func: f}
 		t.Sites, t.Err = im.Sites(f, spec.Return)
 		out = append(out, t)
+	}
+	if !spec.Return {
+		out = append(out, im.inlinedTargets(spec)...)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("probe %s: no function of the image matches", spec)
@@ -183,4 +190,41 @@ func (im *Image) site(in inst, kind probe.Kind) (probe.Site, bool) {
 	s := probe.Site{PC: in.pc, Len: d.Len, Kind: kind, Arch: im.Arch}
 	copy(s.Code[:], code)
 	return s, true
+}
+
+// inlinedTargets returns a target for each inlined body of a function spec names, from the
+// inline trees of every function: its site is the body's start (symtab.InlinedCall.BodyStart),
+// its first instruction in address order. The Target's Func is the caller's, with the callee's
+// name.
+func (im *Image) inlinedTargets(spec Spec) []Target {
+	var out []Target
+	var calls []symtab.InlinedCall
+	for _, f := range im.Funcs {
+		calls = im.table.InlinedCalls(uintptr(f.Entry), calls[:0])
+		for _, c := range calls {
+			name := string(c.Name)
+			if !spec.Matches(name) {
+				continue
+			}
+			t := Target{Func: Func{Name: name, Entry: f.Entry, End: f.End}, Inlined: true}
+			if p, ok := probe.Denied([]byte(f.Name)); ok {
+				t.Err = fmt.Errorf("%s inlined into %s, which is on the deny list (%s*)", name, f.Name, p)
+				out = append(out, t)
+				continue
+			}
+			pc := uint64(c.BodyStart)
+			first := "nothing"
+			if in, err := im.decode(pc, im.Code(pc, min(pc+16, f.End))); err == nil {
+				first = in.text
+				if s, ok := im.site(in, probe.KindEntry); ok {
+					t.Sites = []probe.Site{s}
+				}
+			}
+			if t.Sites == nil {
+				t.Err = fmt.Errorf("%s inlined into %s: its body starts with %s, which the kernel cannot emulate", name, f.Name, first)
+			}
+			out = append(out, t)
+		}
+	}
+	return out
 }

@@ -267,3 +267,30 @@ func armReg(a arm64asm.Arg) uint8 {
 	}
 	return 255
 }
+
+// TestInlinedBodies resolves a function the compiler inlined everywhere: a site at its body's
+// start in main.main, which the image's inline tree names as the callee's code; and its
+// %return is refused, having no function of its own.
+func TestInlinedBodies(t *testing.T) {
+	for _, goarch := range arches {
+		t.Run(goarch, func(t *testing.T) {
+			im := buildTarget(t, goarch)
+			ts, err := Resolve(im, Spec{Pattern: "main.inlined"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ts) != 1 || !ts[0].Inlined || ts[0].Err != nil || len(ts[0].Sites) != 1 {
+				t.Fatalf("main.inlined: %+v", ts)
+			}
+			s := ts[0].Sites[0]
+			caller, _ := im.FuncAt(s.PC)
+			name, inlined, ok := im.NameAt(s.PC)
+			if caller.Name != "main.main" || name != "main.inlined" || !inlined || !ok {
+				t.Errorf("site %#x: in %s, named %s (inlined %v)", s.PC, caller.Name, name, inlined)
+			}
+			if _, err := Resolve(im, Spec{Pattern: "main.inlined", Return: true}); err == nil {
+				t.Error("main.inlined%return resolved: an inlined body has no return")
+			}
+		})
+	}
+}

@@ -32,12 +32,12 @@ const (
 )
 
 var probesSpecs = []string{"main.target", "main.target%return", "main.spin%return", "main.classify%return",
-	"main.fact%return", "main.mayPanic", "main.mayPanic%return", kernelProbe, deniedProbe}
+	"main.fact%return", "main.mayPanic", "main.mayPanic%return", "main.twice", kernelProbe, deniedProbe}
 
-var probesLine = regexp.MustCompile(`^(target calls=(\d+) sum=(\d+)|spin calls=(\d+) each=\S+|classify calls=(\d+)|fact calls=(\d+)|panics=(\d+)|sysinfo calls=(\d+)|digest=[0-9a-f]+)$`)
+var probesLine = regexp.MustCompile(`^(target calls=(\d+) sum=(\d+)|spin calls=(\d+) each=\S+|classify calls=(\d+)|fact calls=(\d+)|panics=(\d+)|sysinfo calls=(\d+)|twice calls=(\d+) sum=\d+|digest=[0-9a-f]+)$`)
 
-// TestProbes boots examples/probes on 2 CPUs with entry and return probes on its functions, a
-// probe on a kernel function (the sysinfo system call's handler) and one on the deny list. A
+// TestProbes boots examples/probes on 2 CPUs with entry and return probes on its functions, one
+// on a function the compiler inlined everywhere, a probe on a kernel function (the sysinfo system call's handler) and one on the deny list. A
 // boot whose only miss is the busy-wait's latency (a vCPU stalled by the host) boots again,
 // three times at most.
 func TestProbes(t *testing.T) {
@@ -80,13 +80,13 @@ func runProbes(t *testing.T, a guestArch, img string, attempt int) (errs []strin
 		if m == nil {
 			continue
 		}
-		for i, key := range []string{2: "target", 3: "sum", 4: "spin", 5: "classify", 6: "fact", 7: "panics", 8: "sysinfo"} {
+		for i, key := range []string{2: "target", 3: "sum", 4: "spin", 5: "classify", 6: "fact", 7: "panics", 8: "sysinfo", 9: "twice"} {
 			if key != "" && m[i] != "" {
 				truth[key], _ = strconv.ParseInt(m[i], 10, 64)
 			}
 		}
 	}
-	if len(truth) != 7 {
+	if len(truth) != 8 {
 		t.Fatalf("the program's counts: %v, from:\n%s", truth, stdout)
 	}
 	tr, err := tracefile.LoadFile(file)
@@ -127,6 +127,7 @@ func runProbes(t *testing.T, a guestArch, img string, attempt int) (errs []strin
 	check("main.mayPanic", 20, 0, 0)
 	check("main.mayPanic%return", 20-truth["panics"], 20-truth["panics"], truth["panics"])
 	check(kernelProbe, truth["sysinfo"], 0, 0)
+	check("main.twice", truth["twice"], 0, 0) // inlined into main.main: probed at its body's start
 	errs = append(errs, checkTargetValues(hits, truth)...)
 	classifyReturns := map[uint64]bool{}
 	for _, h := range hits {

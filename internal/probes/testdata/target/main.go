@@ -49,7 +49,17 @@ func returns(n int) (int, error) {
 	return p.x * p.y, nil
 }
 
+// inlined is inlined into main: its body starts with the move of y into sum's argument.
+func inlined(x, y int) int { return returnsOne(y) }
+
+//go:noinline
+func returnsOne(int) int { return 1 }
+
 func main() {
-	fmt.Println(small(2, 3), framed("x", 5), large(7))
+	t := 0
+	for i := range len(os.Args) + 2 {
+		t += inlined(i, t)
+	}
+	fmt.Println(small(2, 3), framed("x", 5), large(7), t)
 	fmt.Println(returns(len(os.Args)))
 }
