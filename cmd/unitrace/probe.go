@@ -218,7 +218,7 @@ it runs, where SPEC is resolved.
 
 Each hit is a PROBE record in the recording: "unitrace list" prints it with
 its arguments or results, "unitrace summary" counts hits and latencies
-(docs/probes.md).
+(docs/tools.md, "unitrace run -probe").
 `
 
 var probeCommand = command{

@@ -173,7 +173,7 @@ func (o *runOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.pprofFile, "pprof", "", "after the run, write the samples as a pprof profile to this file (with -sample or -offcpu)")
 	fs.StringVar(&o.traceFile, "o", "", "record the trace to this file (default with -trace: the image path with .utrace for .elf)")
 	fs.StringVar(&o.sockets, "sockets", "", "put the trace port sockets in this directory for \"unitrace record\" instead of recording")
-	fs.Var(&o.probes, "probe", "probe this function (a name or glob; NAME%return: its returns) from the program's start, and record each hit (repeatable; docs/probes.md)")
+	fs.Var(&o.probes, "probe", "probe this function (a name or glob; NAME%return: its returns) from the program's start, and record each hit (repeatable; docs/tools.md)")
 	fs.StringVar(&o.ctlSock, "ctl", "", "listen on this unix socket for clients of the guest's control port (\"unitrace signal -ctl SOCK SIG\")")
 	fs.StringVar(&o.netMode, "net", netHost, "the guest's sockets: host (host sockets through the launcher; listeners on 127.0.0.1) or none")
 	o.listen = listenFlag{}

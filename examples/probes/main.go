@@ -19,7 +19,10 @@
 // "loop calls=N bad=B" and the digest of their first 1000 calls each: the digest of a run with
 // -calls 1000, whatever probes came and went meanwhile.
 //
-// Usage: probes [-calls N] [-spin D] [-spins N] [-sysinfo N] [-loop [-rate N]]
+// With -bench D one goroutine calls target for D and prints "bench calls=N ns_per_call=T": a
+// probe's cost per hit is the difference a probe makes to T.
+//
+// Usage: probes [-calls N] [-spin D] [-spins N] [-sysinfo N] [-loop [-rate N]] [-bench D]
 package main
 
 import (
@@ -46,6 +49,7 @@ var (
 	sysinfos    = flag.Int("sysinfo", 50, "sysinfo(2) calls")
 	inlineCalls = flag.Int("twice", 30, "calls of twice, inlined")
 	loopRate    = flag.Int("rate", 0, "with -loop, at most this many calls a second per goroutine (0: as many as it can)")
+	benchFor    = flag.Duration("bench", 0, "call target from one goroutine for this long, print the calls and the time per call, and exit")
 )
 
 // target is the probed function: a frame of its own (it calls mix), known arguments and result.
@@ -135,6 +139,10 @@ func main() {
 	flag.Parse()
 	if *loop {
 		loopUntilInterrupt()
+		return
+	}
+	if *benchFor > 0 {
+		bench(*benchFor)
 		return
 	}
 	var wg sync.WaitGroup
@@ -247,4 +255,20 @@ func loopUntilInterrupt() {
 	}
 	fmt.Printf("loop calls=%d bad=%d\n", ncalls.Load(), bad.Load())
 	fmt.Printf("digest=%x\n", digest.Sum64())
+}
+
+// bench calls target for d from this goroutine and prints how many calls it made and the time
+// each took: the clock is read every benchBatch calls.
+func bench(d time.Duration) {
+	const benchBatch = 1000
+	start := time.Now()
+	n, sink := 0, 0
+	for time.Since(start) < d {
+		for k := 0; k < benchBatch; k++ {
+			sink += target(k, "abc")
+		}
+		n += benchBatch
+	}
+	el := time.Since(start)
+	fmt.Printf("bench calls=%d ns_per_call=%.1f sink=%d\n", n, float64(el.Nanoseconds())/float64(n), sink)
 }
