@@ -63,33 +63,3 @@ func (t *Table) pcmax(f fun, tab uint32) int32 {
 	}
 	return most
 }
-
-// pcranges calls fn for each run of the pc-value table at offset tab of f, in address order,
-// with its first pc (as an absolute text offset) and its value. It stops at the end of the
-// table or at the first malformed entry.
-func (t *Table) pcranges(f fun, tab uint32, fn func(lo uint64, val int32)) {
-	if tab == 0 {
-		return
-	}
-	p := t.pctab.start + uint64(tab)
-	pc := f.entry
-	val := int32(-1)
-	for t.pctab.contains(p, 1) {
-		uv, n := uvarint(t.tab, t.pctab, p)
-		if n == 0 || (uv == 0 && pc != f.entry) {
-			return
-		}
-		p += n
-		val += int32(-(uv & 1) ^ (uv >> 1))
-		pcDelta, n := uvarint(t.tab, t.pctab, p)
-		if n == 0 || pcDelta == 0 {
-			return
-		}
-		p += n
-		fn(pc, val)
-		pc += uint64(pcDelta) * t.quantum
-		if pc >= f.end {
-			return
-		}
-	}
-}
