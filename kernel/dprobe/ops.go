@@ -5,7 +5,6 @@ import (
 	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/probe"
-	"github.com/unitrace/unitrace/symtab"
 	"github.com/unitrace/unitrace/trace"
 )
 
@@ -66,7 +65,7 @@ func checkSite(pc uintptr, code []byte) int {
 	if pc < lo || pc+uintptr(len(code)) > hi {
 		return abi.ENOENT
 	}
-	t, ok := kernelSymtab()
+	t, ok := machine.ImageSymtab()
 	if !ok {
 		return abi.ENOENT
 	}
@@ -84,16 +83,6 @@ func checkSite(pc uintptr, code []byte) int {
 		}
 	}
 	return 0
-}
-
-// kernelSymtab reads the image's own pclntab.
-func kernelSymtab() (symtab.Table, bool) {
-	start, end := machine.Pclntab()
-	text, _ := machine.TextRange()
-	if end <= start {
-		return symtab.Table{}, false
-	}
-	return symtab.New(machine.BytesAt(start, end-start), text)
 }
 
 // hasSites reports whether probe n has a site in use.

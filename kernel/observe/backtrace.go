@@ -11,7 +11,7 @@ import (
 // PrintKernelBacktrace prints pc, then the frame-pointer chain from fp if sp is on a kernel
 // stack, every load checked against that stack's bounds.
 func PrintKernelBacktrace(pc, sp, fp uintptr) {
-	syms, haveSyms := kernelSymtab()
+	syms, haveSyms := machine.ImageSymtab()
 	printFrame(&syms, haveSyms, pc, false)
 	var pcs [unwind.MaxDepth]uint64
 	n, how := 0, record.Flags(0)
@@ -35,16 +35,6 @@ func PrintKernelBacktrace(pc, sp, fp uintptr) {
 
 // InFaultReport is set while a fault report is being printed.
 var InFaultReport bool
-
-// kernelSymtab reads the image's own pclntab.
-func kernelSymtab() (symtab.Table, bool) {
-	start, end := machine.Pclntab()
-	text, _ := machine.TextRange()
-	if end <= start {
-		return symtab.Table{}, false
-	}
-	return symtab.New(machine.BytesAt(start, end-start), text)
-}
 
 // printFrame prints one backtrace entry, "pc function+offset file:line", with the functions
 // inlined at pc before it. A return address is looked up inside the call it follows

@@ -86,6 +86,6 @@ func reportWhereCPUIs(c int) {
 		PrintKernelBacktrace(uintptr(p.pc), uintptr(p.sp), uintptr(p.fp))
 		return
 	}
-	syms, ok := kernelSymtab()
+	syms, ok := machine.ImageSymtab()
 	printFrame(&syms, ok, uintptr(p.pc), false)
 }

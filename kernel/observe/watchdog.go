@@ -98,7 +98,7 @@ func watchTicks(now int64) {
 				S(" ms (interrupts masked, or its vCPU not running); ").U(entries).S(" kernel entries meanwhile").NL()
 			if entries != 0 {
 				klog.Log().S("watchdog: the last of kind ").X(atomic.LoadUint64(&l.LastTrap)).S(" from:").NL()
-				syms, ok := kernelSymtab()
+				syms, ok := machine.ImageSymtab()
 				printFrame(&syms, ok, uintptr(atomic.LoadUint64(&l.LastTrapPC)), false)
 			}
 			reportWhereCPUIs(c)
@@ -144,7 +144,7 @@ func printStackEntry(e *trace.StackEntry, frames *[trace.MaxDepth]uint64, n int)
 	if e.PC == 0 || e.State == trace.StateNeverRun {
 		return
 	}
-	syms, ok := kernelSymtab()
+	syms, ok := machine.ImageSymtab()
 	first := 0
 	if e.Flags&trace.StackKernelPath != 0 {
 		// The kernel's path that blocked the thread, above the thread's own frames.
