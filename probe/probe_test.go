@@ -77,12 +77,13 @@ func TestEmulate(t *testing.T) {
 }
 
 func TestSiteRoundTrip(t *testing.T) {
-	s := Site{PC: 0x4012345, Code: [MaxInsnLen]byte{0x48, 0x89, 0xe5}, Len: 3, Kind: KindEntry, Arch: AMD64}
+	s := Site{PC: 0x4012345, Code: [MaxInsnLen]byte{0x48, 0x89, 0xe5}, Len: 3, Kind: KindEntry, Arch: AMD64,
+		Strings: [MaxStrings]StringRegs{{Ptr: 1, Len: 2}}, NStrings: 1, StringBytes: 16}
 	var b [SiteSize]byte
 	if s.Put(b[:]) != SiteSize || s.Put(b[:3]) != 0 {
 		t.Fatal("Put")
 	}
-	got, in, e := ParseSite(b[:], AMD64)
+	got, in, e := ParseSite(b[:], AMD64, 9)
 	if e != OK || got != s || in.Op != OpMove {
 		t.Fatalf("ParseSite: %+v %+v %v", got, in, e)
 	}
@@ -98,14 +99,19 @@ func TestSiteRoundTrip(t *testing.T) {
 		{func(b []byte) { b[12] = 2 }, AMD64, ErrInsn},
 		{func(b []byte) { b[11] = 1 }, AMD64, ErrInsn},
 		{func(b []byte) { b[15] = 1 }, AMD64, ErrReserved},
+		{func(b []byte) { b[23] = 1 }, AMD64, ErrReserved},
+		{func(b []byte) { b[16] = 3 }, AMD64, ErrStrings},
+		{func(b []byte) { b[17] = MaxStringBytes + 1 }, AMD64, ErrStrings},
+		{func(b []byte) { b[16], b[18], b[19] = 1, 9, 1 }, AMD64, ErrStrings},
+		{func(b []byte) { b[16], b[20] = 1, 1 }, AMD64, ErrStrings},
 	} {
 		c := b
 		tt.edit(c[:])
-		if _, _, e := ParseSite(c[:], tt.arch); e != tt.want {
+		if _, _, e := ParseSite(c[:], tt.arch, 9); e != tt.want {
 			t.Errorf("% x: %v, want %v", c, e, tt.want)
 		}
 	}
-	if _, _, e := ParseSite(b[:SiteSize-1], AMD64); e != ErrShort {
+	if _, _, e := ParseSite(b[:SiteSize-1], AMD64, 9); e != ErrShort {
 		t.Errorf("short: %v", e)
 	}
 }
@@ -137,7 +143,7 @@ func FuzzParseSite(f *testing.F) {
 	s.Put(b[:])
 	f.Add(b[:], uint8(ARM64))
 	f.Fuzz(func(t *testing.T, in []byte, arch uint8) {
-		site, insn, e := ParseSite(in, Arch(arch))
+		site, insn, e := ParseSite(in, Arch(arch), IntRegs(Arch(arch)))
 		if e != OK {
 			return
 		}

@@ -2,9 +2,13 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
+	"strings"
 
+	"github.com/unitrace/unitrace/internal/probes"
 	"github.com/unitrace/unitrace/internal/profile"
+	"github.com/unitrace/unitrace/probe"
 )
 
 const pprofDoc = `Write the samples as a pprof profile (gzipped protocol buffer) for
@@ -28,11 +32,17 @@ each stack is the blocked thread's as it blocked, then a frame "[woken by
 WAKER]", then the waker's (a thread's system call across the trap frame, or
 the kernel's path of a timer or device interrupt), with the labels goroutine,
 waker, waker_goroutine, waker_tid, kernel_wait and reason.
+
+With -probe NAME (a recording whose probes had -backtrace) the profile is of
+that dynamic probe's hits instead: NAME for an entry probe's, NAME%return for
+a return probe's, sample types hits/count and latency/nanoseconds (each
+return's call, paired with its entry; 0 for an entry, or a return without
+its entry), each stack the probed context's from its exact pc.
 `
 
 var pprofCommand = command{
 	name:     "pprof",
-	synopsis: "[-wakers] " + profFlagsSynopsis + " FILE -o cpu.pb.gz",
+	synopsis: "[-wakers | -probe NAME] " + profFlagsSynopsis + " FILE -o cpu.pb.gz",
 	summary:  "write the samples as a pprof profile for go tool pprof",
 	doc:      pprofDoc + "\n" + profCommonDoc,
 	setup:    pprofSetup,
@@ -43,6 +53,7 @@ func pprofSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 	pf.register(fs)
 	pf.registerWakers(fs)
 	out := fs.String("o", "", "output file (- for standard output)")
+	probeName := fs.String("probe", "", "a profile of this dynamic probe's hits (NAME, or NAME%return)")
 	return func(std stdio, args []string) error {
 		file, err := traceFlags(fs, args)
 		if err != nil {
@@ -51,10 +62,53 @@ func pprofSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 		if *out == "" {
 			return usageError{"-o is required"}
 		}
-		p, err := loadProfile(std, fs.Name(), file, &pf)
+		var p *profile.Profile
+		if *probeName != "" {
+			if pf.wakers || pf.offCPU || pf.wall {
+				return usageError{"-probe chooses the probe's hits: it cannot be combined with -wakers, -offcpu or -wall"}
+			}
+			p, err = loadProbeProfile(std, fs.Name(), file, *probeName, &pf)
+		} else {
+			p, err = loadProfile(std, fs.Name(), file, &pf)
+		}
 		if err != nil {
 			return err
 		}
 		return writeOutput(std, *out, func(w io.Writer) error { return profile.WritePProf(w, p) })
 	}
+}
+
+// loadProbeProfile makes the profile of the hits of the probe called name (NAME or
+// NAME%return) in the recording file.
+func loadProbeProfile(std stdio, tool, file, name string, f *profFlags) (*profile.Profile, error) {
+	tr, err := loadTrace(std, tool, file, false)
+	if err != nil {
+		return nil, err
+	}
+	recs := tr.Merged()
+	pv, err := openProbeView(f.img, tr, recs)
+	if err != nil {
+		return nil, err
+	}
+	fn, ret := strings.CutSuffix(name, probes.ReturnSuffix)
+	var hits []profile.ProbeHit
+	for i := range pv.hits {
+		h := &pv.hits[i]
+		if h.Func != fn || h.Return != ret || !ret && probe.Kind(h.P.Kind) != probe.KindEntry {
+			continue // another function, or a return probe's entry
+		}
+		ph := profile.ProbeHit{Rec: h.Rec}
+		if h.Return && h.Paired {
+			ph.LatencyNs = h.Latency.Nanoseconds()
+		}
+		hits = append(hits, ph)
+	}
+	if len(hits) == 0 {
+		return nil, fmt.Errorf("%s: no hits of a probe %s", file, name)
+	}
+	im, err := profile.OpenFor(f.img.elf, tr, f.img.force)
+	if err != nil {
+		return nil, err
+	}
+	return profile.BuildProbe(tr, im, hits, f.options())
 }

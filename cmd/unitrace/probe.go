@@ -59,6 +59,20 @@ func askProbe(ask asker, c ctl.Command) (probeReply, error) {
 	return r, nil
 }
 
+// probeOptions are what a probe's hits record beyond the registers.
+type probeOptions struct {
+	probes.Options
+	backtrace bool // the stack
+}
+
+// checkStringBytes checks a -strings value.
+func checkStringBytes(n int) error {
+	if n < 0 || n > probe.MaxStringBytes {
+		return fmt.Errorf("strings: want 0..%d bytes", probe.MaxStringBytes)
+	}
+	return nil
+}
+
 // addedProbe is what attachProbe did.
 type addedProbe struct {
 	Number int
@@ -69,8 +83,8 @@ type addedProbe struct {
 // attachProbe resolves spec in im and has the guest arm it: a number, its sites, then the
 // breakpoints. Functions of a glob that cannot be probed are reported to warn and left out; a
 // spec left with no site is an error, as is any site the guest refuses (the probe is removed).
-func attachProbe(ask asker, im *probes.Image, spec probes.Spec, backtrace bool, warn io.Writer) (addedProbe, error) {
-	targets, err := probes.Resolve(im, spec)
+func attachProbe(ask asker, im *probes.Image, spec probes.Spec, opt probeOptions, warn io.Writer) (addedProbe, error) {
+	targets, err := probes.Resolve(im, spec, opt.Options)
 	if err != nil {
 		return addedProbe{}, err
 	}
@@ -109,7 +123,7 @@ func attachProbe(ask asker, im *probes.Image, spec probes.Spec, backtrace bool, 
 			return addedProbe{}, fmt.Errorf("probe %s: %s at %#x: %w", spec, f.Name, s.PC, err)
 		}
 	}
-	c := ctl.Command{Op: ctl.OpProbeArm, Has: ctl.HasProbe | ctl.HasStack, Probe: n, Stack: backtrace}
+	c := ctl.Command{Op: ctl.OpProbeArm, Has: ctl.HasProbe | ctl.HasStack, Probe: n, Stack: opt.backtrace}
 	if _, err := askProbe(ask, c); err != nil {
 		askProbe(ask, ctl.Command{Op: ctl.OpProbeDel, Has: ctl.HasProbe, Probe: n})
 		return addedProbe{}, fmt.Errorf("probe %s: %w", spec, err)
@@ -139,7 +153,7 @@ const bootProbeTimeout = 5 * time.Minute
 
 // attachBootProbes arms run's -probe specs while the kernel holds the program, then lets it go
 // (resume), whatever became of them: a refused probe is reported, and the program runs without it.
-func attachBootProbes(m *ctlMux, imagePath string, specs []string, backtrace bool, log io.Writer, tool string) {
+func attachBootProbes(m *ctlMux, imagePath string, specs []string, opt probeOptions, log io.Writer, tool string) {
 	ask := muxAsker(m, bootProbeTimeout)
 	defer ask(ctl.Command{Op: ctl.OpResume})
 	im, err := probes.OpenImage(imagePath)
@@ -155,7 +169,7 @@ func attachBootProbes(m *ctlMux, imagePath string, specs []string, backtrace boo
 	})
 	for _, s := range specs {
 		spec, _ := probes.ParseSpec(s) // checked with the flags
-		p, err := attachProbe(ask, im, spec, backtrace, prefixWriter{log, tool + ": "})
+		p, err := attachProbe(ask, im, spec, opt, prefixWriter{log, tool + ": "})
 		if err != nil {
 			fmt.Fprintf(log, "%s: %v\n", tool, err)
 			continue
@@ -223,7 +237,7 @@ its arguments or results, "unitrace summary" counts hits and latencies
 
 var probeCommand = command{
 	name:     "probe",
-	synopsis: "-ctl SOCK -elf IMAGE [-backtrace] [-timeout D] add SPEC... | del N... | list",
+	synopsis: "-ctl SOCK -elf IMAGE [-backtrace] [-strings N] [-timeout D] add SPEC... | del N... | list",
 	summary:  "add, remove or list dynamic probes in a running guest (run -ctl SOCK)",
 	doc:      probeDoc,
 	setup:    probeSetup,
@@ -233,6 +247,7 @@ func probeSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 	ctlPath := fs.String("ctl", "", "socket of the guest's control port")
 	elfPath := fs.String("elf", "", "the image the guest runs")
 	backtrace := fs.Bool("backtrace", false, "record the stack with each hit")
+	strBytes := fs.Int("strings", 0, fmt.Sprintf("copy up to this many bytes of each string argument (result, at a return) at each hit (0..%d)", probe.MaxStringBytes))
 	timeout := fs.Duration("timeout", 30*time.Second, "give up when the guest has not answered a command by then")
 	return func(std stdio, args []string) error {
 		if err := fs.Parse(args); err != nil {
@@ -241,6 +256,10 @@ func probeSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 		if *ctlPath == "" || fs.NArg() == 0 {
 			return usageError{"want -ctl SOCK and add SPEC..., del N... or list"}
 		}
+		if err := checkStringBytes(*strBytes); err != nil {
+			return usageError{err.Error()}
+		}
+		opt := probeOptions{Options: probes.Options{StringBytes: *strBytes}, backtrace: *backtrace}
 		ask := func(c ctl.Command) ([]byte, error) { return askGuest(*ctlPath, c, *timeout) }
 		verb, rest := fs.Arg(0), fs.Args()[1:]
 		switch verb {
@@ -257,7 +276,7 @@ func probeSetup(fs *flag.FlagSet) func(std stdio, args []string) error {
 				if err != nil {
 					return usageError{err.Error()}
 				}
-				p, err := attachProbe(ask, im, spec, *backtrace, std.err)
+				p, err := attachProbe(ask, im, spec, opt, std.err)
 				if err != nil {
 					return err
 				}

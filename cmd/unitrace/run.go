@@ -20,8 +20,10 @@ import (
 	"github.com/hugelgupf/vmtest/qemu"
 	"github.com/unitrace/unitrace/internal/image"
 	"github.com/unitrace/unitrace/internal/packfiles"
+	"github.com/unitrace/unitrace/internal/probes"
 	"github.com/unitrace/unitrace/internal/tracefile"
 	"github.com/unitrace/unitrace/internal/vmconfig"
+	"github.com/unitrace/unitrace/probe"
 	"github.com/unitrace/unitrace/trace/ctl"
 )
 
@@ -55,6 +57,7 @@ type runOptions struct {
 	sockets   string    // expose the trace ports in this directory instead of recording
 	ctlSock   string    // listen here for clients of the guest's control port (unitrace signal)
 	probes    probeFlag // -probe SPEC: dynamic probes armed before the program starts
+	probeStr  int       // -probe-strings N: bytes of each string a probe's hit copies
 
 	netMode string     // -net: host (the default) or none
 	listen  listenFlag // -listen GUESTPORT=HOSTADDR:PORT
@@ -116,7 +119,7 @@ var runCommand = command{
 	name: "run",
 	synopsis: "[-arch amd64|arm64] [-machine MACHINE] [-m SIZE] [-smp N] [-accel tcg|kvm] [-cpu MODEL] [-timeout D] [-image ELF] [-v] [-n] " +
 		"[-files HOSTDIR:GUESTDIR ...] [-files-mtime SECONDS] [-share HOSTDIR:GUESTDIR[:ro] ...] " +
-		"[-trace GLOBS] [-probe SPEC ...] [-backtrace] [-ring SIZE] [-sample HZ] [-sample-force] [-offcpu [-offcpu-hz HZ] [-offcpu-max N]] [-wakers] [-mode stream|flight] [-pprof FILE] [-o FILE] [-sockets DIR] [-ctl SOCK] " +
+		"[-trace GLOBS] [-probe SPEC ... [-probe-strings N]] [-backtrace] [-ring SIZE] [-sample HZ] [-sample-force] [-offcpu [-offcpu-hz HZ] [-offcpu-max N]] [-wakers] [-mode stream|flight] [-pprof FILE] [-o FILE] [-sockets DIR] [-ctl SOCK] " +
 		"[-net host|none] [-listen GUESTPORT=HOSTADDR:PORT ...] APP_DIR [KEY=VALUE ...] [-- ARGS ...]",
 	summary: "build the main package in APP_DIR into an image and boot it in QEMU (-trace records it)",
 	doc:     runDoc,
@@ -174,6 +177,7 @@ func (o *runOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.traceFile, "o", "", "record the trace to this file (default with -trace: the image path with .utrace for .elf)")
 	fs.StringVar(&o.sockets, "sockets", "", "put the trace port sockets in this directory for \"unitrace record\" instead of recording")
 	fs.Var(&o.probes, "probe", "probe this function (a name or glob; NAME%return: its returns) from the program's start, and record each hit (repeatable; docs/tools.md)")
+	fs.IntVar(&o.probeStr, "probe-strings", 0, fmt.Sprintf("with -probe, copy up to this many bytes of each string argument (result, at a return) at each hit (0..%d)", probe.MaxStringBytes))
 	fs.StringVar(&o.ctlSock, "ctl", "", "listen on this unix socket for clients of the guest's control port (\"unitrace signal -ctl SOCK SIG\")")
 	fs.StringVar(&o.netMode, "net", netHost, "the guest's sockets: host (host sockets through the launcher; listeners on 127.0.0.1) or none")
 	o.listen = listenFlag{}
@@ -237,6 +241,9 @@ func (o *runOptions) check() error {
 	}
 	if o.sockets != "" && o.traceFile != "" {
 		return usageError{"-sockets leaves the recording to \"unitrace record\": it cannot be combined with -o"}
+	}
+	if err := checkStringBytes(o.probeStr); err != nil {
+		return usageError{"-probe-" + err.Error()}
 	}
 	if o.sockets != "" && len(o.probes) > 0 {
 		return usageError{"-sockets leaves the control port to \"unitrace record\": -probe needs the launcher's"}
@@ -416,7 +423,8 @@ func (g guest) launch(std stdio, o runOptions, path, tool string) (vmconfig.Outc
 		fmt.Fprintf(std.err, "%s: %s\n", tool, g.inputNote)
 	}
 	if len(o.probes) > 0 && link.mux != nil {
-		go attachBootProbes(link.mux, path, o.probes, o.trace.Backtrace, std.err, tool)
+		opt := probeOptions{Options: probes.Options{StringBytes: o.probeStr}, backtrace: o.trace.Backtrace}
+		go attachBootProbes(link.mux, path, o.probes, opt, std.err, tool)
 	}
 	out := boot(cfg, o.timeout, std, tool, link.mux, g.input)
 	if err := link.finish(std); err != nil {

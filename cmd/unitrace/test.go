@@ -53,7 +53,7 @@ var testCommand = command{
 	name: "test",
 	synopsis: "[-arch amd64|arm64] [-machine MACHINE] [-m SIZE] [-smp N] [-accel tcg|kvm] [-cpu MODEL] [-timeout D] [-image ELF] [-v] [-n] " +
 		"[-share HOSTDIR:GUESTDIR[:ro] ...] " +
-		"[-trace GLOBS] [-probe SPEC ...] [-backtrace] [-ring SIZE] [-sample HZ] [-sample-force] [-offcpu [-offcpu-hz HZ] [-offcpu-max N]] [-wakers] [-mode stream|flight] [-pprof FILE] [-o FILE] [-sockets DIR] [-ctl SOCK] [-net host|none] [-listen GUESTPORT=HOSTADDR:PORT ...] " +
+		"[-trace GLOBS] [-probe SPEC ... [-probe-strings N]] [-backtrace] [-ring SIZE] [-sample HZ] [-sample-force] [-offcpu [-offcpu-hz HZ] [-offcpu-max N]] [-wakers] [-mode stream|flight] [-pprof FILE] [-o FILE] [-sockets DIR] [-ctl SOCK] [-net host|none] [-listen GUESTPORT=HOSTADDR:PORT ...] " +
 		"[PKG ...] [KEY=VALUE ...] [-- TESTFLAGS ...]",
 	summary: "build the tests of packages into images and boot them in QEMU, printing and exiting as go test does",
 	doc:     testDoc,

@@ -9,6 +9,8 @@
 //	panics=N                    main.mayPanic's calls that panicked
 //	sysinfo calls=N             sysinfo(2) system calls (the kernel's syscalls.Sysinfo)
 //	twice calls=N sum=S         main.twice's calls, all inlined into main.main
+//	greet calls=N bytes=B       main.greet(name)'s calls: name is userK for call K, the result
+//	                            "hello, " and the name
 //	digest=X                    a digest of every result, to compare runs
 //
 // target's arguments and results are known: call k of goroutine w passes i = w*1000+k and
@@ -48,6 +50,7 @@ var (
 	loop        = flag.Bool("loop", false, "call target from every goroutine until SIGINT")
 	sysinfos    = flag.Int("sysinfo", 50, "sysinfo(2) calls")
 	inlineCalls = flag.Int("twice", 30, "calls of twice, inlined")
+	greets      = flag.Int("greet", 5, "calls of greet, with user0, user1, ...")
 	loopRate    = flag.Int("rate", 0, "with -loop, at most this many calls a second per goroutine (0: as many as it can)")
 	benchFor    = flag.Duration("bench", 0, "call target from one goroutine for this long, print the calls and the time per call, and exit")
 )
@@ -65,6 +68,12 @@ func mix(i int) int { return i * 3 }
 // twice is small enough for the compiler to inline into its callers: a probe on it goes at
 // each inlined body's start. It calls mix, so that its body keeps code of its own.
 func twice(x, y int) int { return mix(y) }
+
+// greet takes and returns strings built at run time: a probe copies their bytes at the hit
+// (-probe-strings), as the image does not hold them.
+//
+//go:noinline
+func greet(name string) string { return "hello, " + name }
 
 // grow recurses over large frames: each goroutine's stack starts small, so this moves it.
 //
@@ -181,6 +190,10 @@ func main() {
 	for n := 0; n < *inlineCalls; n++ {
 		twices += twice(n, twices)
 	}
+	greeted := 0
+	for k := 0; k < *greets; k++ {
+		greeted += len(greet(fmt.Sprint("user", k)))
+	}
 	nfact := 0
 	for n := 1; n <= 6; n++ {
 		fact(n)
@@ -203,6 +216,7 @@ func main() {
 	fmt.Printf("panics=%d\n", panics.Load())
 	fmt.Printf("sysinfo calls=%d\n", *sysinfos)
 	fmt.Printf("twice calls=%d sum=%d\n", *inlineCalls, twices)
+	fmt.Printf("greet calls=%d bytes=%d\n", *greets, greeted)
 	fmt.Printf("digest=%x\n", digest.Sum64())
 	os.Exit(0)
 }

@@ -196,7 +196,7 @@ func (im *Image) Format(hits []Hit, i int) string {
 				b.WriteString(", ")
 			}
 			n++
-			fmt.Fprintf(&b, "%s=%s", displayName(p.Name, n), im.FormatValue(p, args.P.Ints, args.P.Float))
+			fmt.Fprintf(&b, "%s=%s", displayName(p.Name, n), im.FormatValue(p, args.P.Ints, args.P.Float, args.P.Strings))
 		}
 		b.WriteByte(')')
 	} else {
@@ -208,7 +208,7 @@ func (im *Image) Format(hits []Hit, i int) string {
 	var res []string
 	for _, p := range ps {
 		if p.Result {
-			res = append(res, im.FormatValue(p, h.P.Ints, h.P.Float))
+			res = append(res, im.FormatValue(p, h.P.Ints, h.P.Float, h.P.Strings))
 		}
 	}
 	switch {

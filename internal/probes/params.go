@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/unitrace/unitrace/trace/record"
 )
 
 // A function's parameters, from the image's DWARF, with the registers Go's ABIInternal gives
@@ -162,7 +164,7 @@ const maxStringShown = 64
 // FormatValue renders p's value from the registers of a hit: a number, a bool, a pointer, a
 // string (its bytes when the image's data holds them, else its address and length), or the raw
 // words of anything else. "?" for a value passed on the stack.
-func (im *Image) FormatValue(p Param, ints, floats []uint64) string {
+func (im *Image) FormatValue(p Param, ints, floats []uint64, copied []record.ProbeString) string {
 	if p.OnStack || p.Type == nil {
 		return "?"
 	}
@@ -208,6 +210,11 @@ func (im *Image) FormatValue(p Param, ints, floats []uint64) string {
 		}
 	case *dwarf.StructType:
 		if t.StructName == "string" && len(iv) == 2 {
+			for _, c := range copied {
+				if int(c.PtrReg) == p.Ints[0] {
+					return formatCopied(c, iv[1])
+				}
+			}
 			return im.formatString(iv[0], iv[1])
 		}
 	}
@@ -216,6 +223,12 @@ func (im *Image) FormatValue(p Param, ints, floats []uint64) string {
 		words = append(words, fmt.Sprintf("%#x", w))
 	}
 	return "{" + strings.Join(words, ", ") + "}"
+}
+
+// isString reports whether p is a string passed in two integer registers.
+func isString(p Param) bool {
+	t, ok := underlying(p.Type).(*dwarf.StructType)
+	return ok && t.StructName == "string" && !p.OnStack && len(p.Ints) == 2
 }
 
 // formatString shows a string from its pointer and length: quoted when the image holds its
@@ -233,6 +246,18 @@ func (im *Image) formatString(ptr, n uint64) string {
 		return s
 	}
 	return fmt.Sprintf("string(%#x, %d)", ptr, n)
+}
+
+// formatCopied shows a string the hit copied, n bytes long.
+func formatCopied(c record.ProbeString, n uint64) string {
+	s := strconv.Quote(string(c.Bytes))
+	switch {
+	case c.Unreadable:
+		s += fmt.Sprintf("...(unreadable after %d of %d bytes)", len(c.Bytes), n)
+	case c.Trunc:
+		s += fmt.Sprintf("...(%d bytes)", n)
+	}
+	return s
 }
 
 func sizeMask(size int64) uint64 {

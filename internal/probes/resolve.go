@@ -16,12 +16,20 @@ type Target struct {
 	Err     error // refused: Sites is empty
 }
 
+// Options say what a probe's hits record beyond the registers.
+type Options struct {
+	// StringBytes is how many bytes of each string argument (at an entry) or result (at a
+	// return) a hit copies, up to probe.MaxStringBytes, for the first probe.MaxStrings of them
+	// that the ABI passes in registers; 0 copies none.
+	StringBytes int
+}
+
 // Resolve finds the functions spec names and each one's sites: its own code's, and for an entry
 // probe the start of each of its bodies the compiler inlined into a caller, so that the count is
 // the calls as written. A spec that names no function is an error; a function that cannot be
 // probed, or an inlined body, is a Target with Err set, so that a glob still probes the others
 // (the caller says which were refused).
-func Resolve(im *Image, spec Spec) ([]Target, error) {
+func Resolve(im *Image, spec Spec, opt Options) ([]Target, error) {
 	var out []Target
 	for _, f := range im.Funcs {
 		if !spec.Matches(f.Name) {
@@ -29,6 +37,9 @@ func Resolve(im *Image, spec Spec) ([]Target, error) {
 		}
 		t := Target{Func: f}
 		t.Sites, t.Err = im.Sites(f, spec.Return)
+		if opt.StringBytes > 0 {
+			im.copyStrings(f.Name, t.Sites, opt.StringBytes)
+		}
 		out = append(out, t)
 	}
 	if !spec.Return {
@@ -227,4 +238,24 @@ func (im *Image) inlinedTargets(spec Spec) []Target {
 		}
 	}
 	return out
+}
+
+// copyStrings has sites copy the string arguments (entry sites) or results (return sites) of
+// the function called name, as its DWARF says the ABI passes them.
+func (im *Image) copyStrings(name string, sites []probe.Site, n int) {
+	ps := im.Params(name, probe.IntRegs(im.Arch), probe.FloatRegs(im.Arch))
+	for i := range sites {
+		s := &sites[i]
+		s.StringBytes = uint8(min(n, probe.MaxStringBytes))
+		for _, p := range ps {
+			if p.Result != (s.Kind == probe.KindReturn) || !isString(p) || int(s.NStrings) >= probe.MaxStrings {
+				continue
+			}
+			s.Strings[s.NStrings] = probe.StringRegs{Ptr: uint8(p.Ints[0]), Len: uint8(p.Ints[1])}
+			s.NStrings++
+		}
+		if s.NStrings == 0 {
+			s.StringBytes = 0
+		}
+	}
 }

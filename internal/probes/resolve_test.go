@@ -36,7 +36,7 @@ func TestResolveTargets(t *testing.T) {
 		t.Run(goarch, func(t *testing.T) {
 			im := buildTarget(t, goarch)
 			// main.small is a frameless leaf: its entry is arithmetic the kernel does not emulate.
-			ts, err := Resolve(im, Spec{Pattern: "main.small"})
+			ts, err := Resolve(im, Spec{Pattern: "main.small"}, Options{})
 			if err != nil || len(ts) != 1 || ts[0].Err == nil || !strings.Contains(ts[0].Err.Error(), "can emulate") {
 				t.Errorf("main.small's entry: %+v, %v; want it refused", ts, err)
 			}
@@ -45,7 +45,7 @@ func TestResolveTargets(t *testing.T) {
 					if (name == "main.small" || name == "main.sum") && !ret {
 						continue // frameless leaves: their entries may be refused
 					}
-					ts, err := Resolve(im, Spec{Pattern: name, Return: ret})
+					ts, err := Resolve(im, Spec{Pattern: name, Return: ret}, Options{})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -55,7 +55,7 @@ func TestResolveTargets(t *testing.T) {
 					checkSites(t, im, ts[0], ret)
 				}
 			}
-			ts, err = Resolve(im, Spec{Pattern: "main.returns", Return: true})
+			ts, err = Resolve(im, Spec{Pattern: "main.returns", Return: true}, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +80,7 @@ func checkSites(t *testing.T, im *Image, tg Target, ret bool) {
 		}
 		var b [probe.SiteSize]byte
 		s.Put(b[:])
-		if _, _, e := probe.ParseSite(b[:], im.Arch); e != probe.OK {
+		if _, _, e := probe.ParseSite(b[:], im.Arch, probe.IntRegs(im.Arch)); e != probe.OK {
 			t.Errorf("%s: site %#x: the kernel would refuse it: %v", tg.Func.Name, s.PC, e)
 		}
 		if want := map[bool]probe.Kind{false: probe.KindEntry, true: probe.KindReturn}[ret]; s.Kind != want && !(ret && s.Kind == probe.KindCallEntry) {
@@ -275,7 +275,7 @@ func TestInlinedBodies(t *testing.T) {
 	for _, goarch := range arches {
 		t.Run(goarch, func(t *testing.T) {
 			im := buildTarget(t, goarch)
-			ts, err := Resolve(im, Spec{Pattern: "main.inlined"})
+			ts, err := Resolve(im, Spec{Pattern: "main.inlined"}, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -288,7 +288,7 @@ func TestInlinedBodies(t *testing.T) {
 			if caller.Name != "main.main" || name != "main.inlined" || !inlined || !ok {
 				t.Errorf("site %#x: in %s, named %s (inlined %v)", s.PC, caller.Name, name, inlined)
 			}
-			if _, err := Resolve(im, Spec{Pattern: "main.inlined", Return: true}); err == nil {
+			if _, err := Resolve(im, Spec{Pattern: "main.inlined", Return: true}, Options{}); err == nil {
 				t.Error("main.inlined%return resolved: an inlined body has no return")
 			}
 		})

@@ -31,6 +31,9 @@ const (
 	// ValueWakers: the wake-ups of blocked threads (WAKE records), each weighing the
 	// microseconds its thread was blocked (wake.go).
 	ValueWakers
+	// ValueProbe: a dynamic probe's hits (PROBE records), each weighing one hit, with its call's
+	// latency as a second value (probe.go).
+	ValueProbe
 )
 
 // ErrNoWakes is returned by Build for a wakers profile of a recording without WAKE records.

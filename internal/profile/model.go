@@ -413,6 +413,8 @@ func (p *Profile) Summary() string {
 		lost = fmt.Sprintf(", ~%d lost", n)
 	}
 	switch p.Value {
+	case ValueProbe:
+		return fmt.Sprintf("%d hits of a dynamic probe, with their calls' latencies", len(p.Samples))
 	case ValueWakers:
 		return fmt.Sprintf("%d wake-ups of blocked threads, %v blocked in all (weights in µs)", p.Wakes,
 			time.Duration(p.Deadlines)*time.Microsecond)

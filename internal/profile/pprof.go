@@ -37,13 +37,16 @@ func PProf(p *Profile) (*pprof.Profile, error) {
 	switch {
 	case p.Value == ValueWakers:
 		types[1].Type, def = "wait", "wait"
+	case p.Value == ValueProbe:
+		types = []*pprof.ValueType{{Type: "hits", Unit: "count"}, {Type: "latency", Unit: "nanoseconds"}}
+		def, period = "hits", 1
 	case p.Goroutines > 0 && p.Value == ValueAll:
 		types = append(types, &pprof.ValueType{Type: "wait", Unit: "nanoseconds"})
 	}
 	out := &pprof.Profile{
 		SampleType:        types,
 		DefaultSampleType: def,
-		PeriodType:        &pprof.ValueType{Type: def, Unit: "nanoseconds"},
+		PeriodType:        &pprof.ValueType{Type: def, Unit: types[0].Unit},
 		Period:            period,
 		Comments:          p.comments(),
 	}
@@ -80,6 +83,10 @@ func PProf(p *Profile) (*pprof.Profile, error) {
 			locs = append(locs, b.location(l))
 		}
 		w := int64(s.Weight)
+		if p.Value == ValueProbe {
+			b.sample(locs, labels, 1, s.Period, 0) // a hit: its call's latency
+			continue
+		}
 		if p.Value == ValueWakers {
 			b.sample(locs, labels, 1, s.Period, 0) // a wake-up: its blocked time
 			continue

@@ -36,13 +36,49 @@ func Hit(f *machine.Frame) bool {
 	return true
 }
 
-// record1 writes the hit's PROBE record.
+// stringSlots is the most slots a hit's string copies take: a header and the bytes of each.
+const stringSlots = probe.MaxStrings * (1 + probe.MaxStringBytes/8)
+
+// record1 writes the hit's PROBE record: the registers, then the strings the site copies.
 func record1(f *machine.Frame, s *site) {
+	var slots [machine.ProbeIntRegs + machine.ProbeFloatRegs + stringSlots]uint64
 	var regs [machine.ProbeIntRegs + machine.ProbeFloatRegs]uint64
 	ni, nf := machine.ProbeArgRegs(f, &regs)
-	info := record.MakeProbeInfo(s.probe, uint8(s.kind), uint8(ni), uint8(nf))
+	n := copy(slots[:], regs[:ni+nf])
+	strSlots := 0
+	for i := 0; i < int(s.nstrings) && i < probe.MaxStrings; i++ {
+		r := s.strings[i]
+		w := copyString(slots[n:], regs[r.Ptr], regs[r.Len], uint64(s.stringBytes), r.Ptr)
+		n += w
+		strSlots += w
+	}
+	info := record.MakeProbeInfo(s.probe, uint8(s.kind), uint8(ni), uint8(nf)) | record.ProbeStrings(s.nstrings, strSlots)
 	bt := probes[s.probe].Load()&probeBacktrace != 0
-	trace.EmitProbe(info, uint64(s.pc), uint64(machine.FrameSP(f)), regs[:ni+nf], bt)
+	trace.EmitProbe(info, uint64(s.pc), uint64(machine.FrameSP(f)), slots[:n], bt)
+}
+
+// copyString writes a string copy into dst: a header (record.ProbeStringHeader) and up to max
+// of the n bytes at ptr, 8 to a slot, each word read only if mapped; it returns the slots
+// written. A string whose bytes cannot all be read is copied up to the first unreadable word,
+// and says so.
+func copyString(dst []uint64, ptr, n, max uint64, ptrReg uint8) int {
+	want := min(n, max)
+	got := uint64(0)
+	unreadable := false
+	for got < want && 1+int(got/8) < len(dst) {
+		a := ptr + got
+		word := a &^ 7
+		if !machine.Readable(uintptr(word)) {
+			unreadable = true
+			break
+		}
+		v := *(*uint64)(machine.Ptr(uintptr(word)))
+		b := (v >> (8 * (a & 7))) & 0xff
+		dst[1+got/8] |= b << (8 * (got & 7))
+		got++
+	}
+	dst[0] = record.ProbeStringHeader(got, ptrReg, got < n, unreadable)
+	return 1 + int((got+7)/8)
 }
 
 // removedJustNow reports whether the instruction at pc is no breakpoint any more (its probe was

@@ -24,7 +24,7 @@ func Stage(n, buf uint64) uint64 {
 	if !ok {
 		return abi.Neg(abi.EFAULT)
 	}
-	s, in, e := probe.ParseSite(b, machine.ProbeArch)
+	s, in, e := probe.ParseSite(b, machine.ProbeArch, machine.ProbeIntRegs)
 	if e != probe.OK {
 		return abi.Neg(abi.EINVAL)
 	}
@@ -53,6 +53,7 @@ func Stage(n, buf uint64) uint64 {
 	}
 	x := &sites[free]
 	x.probe, x.kind, x.pc, x.code, x.len, x.insn = uint16(n), s.Kind, pc, s.Code, s.Len, in
+	x.strings, x.nstrings, x.stringBytes = s.Strings, s.NStrings, s.StringBytes
 	x.hits.Store(0)
 	x.state.Store(siteStaged)
 	return 0

@@ -31,6 +31,10 @@ type site struct {
 	len   uint8
 	insn  probe.Insn
 	hits  atomic.Uint64
+	// strings the hits copy: registers, count, bytes of each
+	strings     [probe.MaxStrings]probe.StringRegs
+	nstrings    uint8
+	stringBytes uint8
 }
 
 // Probe flags (probes[n]).

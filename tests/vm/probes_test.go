@@ -2,13 +2,17 @@ package vm_test
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	pprof "github.com/google/pprof/profile"
 
 	"github.com/unitrace/unitrace/internal/probes"
 	"github.com/unitrace/unitrace/internal/tracefile"
@@ -28,13 +32,14 @@ const (
 	probesSpin         = 2 * time.Millisecond
 	probesLatencyShare = 0.10
 	kernelProbe        = "github.com/unitrace/unitrace/kernel/syscalls.Sysinfo"
+	probesStringBytes  = 16 // -probe-strings: main.greet's strings, whole
 	deniedProbe        = "github.com/unitrace/unitrace/trace.emit"
 )
 
 var probesSpecs = []string{"main.target", "main.target%return", "main.spin%return", "main.classify%return",
-	"main.fact%return", "main.mayPanic", "main.mayPanic%return", "main.twice", kernelProbe, deniedProbe}
+	"main.fact%return", "main.mayPanic", "main.mayPanic%return", "main.twice", "main.greet", "main.greet%return", kernelProbe, deniedProbe}
 
-var probesLine = regexp.MustCompile(`^(target calls=(\d+) sum=(\d+)|spin calls=(\d+) each=\S+|classify calls=(\d+)|fact calls=(\d+)|panics=(\d+)|sysinfo calls=(\d+)|twice calls=(\d+) sum=\d+|digest=[0-9a-f]+)$`)
+var probesLine = regexp.MustCompile(`^(target calls=(\d+) sum=(\d+)|spin calls=(\d+) each=\S+|classify calls=(\d+)|fact calls=(\d+)|panics=(\d+)|sysinfo calls=(\d+)|twice calls=(\d+) sum=\d+|greet calls=(\d+) bytes=\d+|digest=[0-9a-f]+)$`)
 
 // TestProbes boots examples/probes on 2 CPUs with entry and return probes on its functions, one
 // on a function the compiler inlined everywhere, a probe on a kernel function (the sysinfo system call's handler) and one on the deny list. A
@@ -62,7 +67,7 @@ func TestProbes(t *testing.T) {
 // runProbes boots once and returns what missed, and whether the misses were all timings.
 func runProbes(t *testing.T, a guestArch, img string, attempt int) (errs []string, timing bool) {
 	file := a.path(fmt.Sprintf("probes-%d.utrace", attempt))
-	args := []string{"-smp", "2", "-image", img, "-o", file}
+	args := []string{"-smp", "2", "-image", img, "-o", file, "-probe-strings", strconv.Itoa(probesStringBytes), "-backtrace"}
 	for _, s := range probesSpecs {
 		args = append(args, "-probe", s)
 	}
@@ -80,13 +85,13 @@ func runProbes(t *testing.T, a guestArch, img string, attempt int) (errs []strin
 		if m == nil {
 			continue
 		}
-		for i, key := range []string{2: "target", 3: "sum", 4: "spin", 5: "classify", 6: "fact", 7: "panics", 8: "sysinfo", 9: "twice"} {
+		for i, key := range []string{2: "target", 3: "sum", 4: "spin", 5: "classify", 6: "fact", 7: "panics", 8: "sysinfo", 9: "twice", 10: "greet"} {
 			if key != "" && m[i] != "" {
 				truth[key], _ = strconv.ParseInt(m[i], 10, 64)
 			}
 		}
 	}
-	if len(truth) != 8 {
+	if len(truth) != 9 {
 		t.Fatalf("the program's counts: %v, from:\n%s", truth, stdout)
 	}
 	tr, err := tracefile.LoadFile(file)
@@ -128,7 +133,10 @@ func runProbes(t *testing.T, a guestArch, img string, attempt int) (errs []strin
 	check("main.mayPanic%return", 20-truth["panics"], 20-truth["panics"], truth["panics"])
 	check(kernelProbe, truth["sysinfo"], 0, 0)
 	check("main.twice", truth["twice"], 0, 0) // inlined into main.main: probed at its body's start
+	check("main.greet", truth["greet"], 0, 0)
+	check("main.greet%return", truth["greet"], truth["greet"], 0)
 	errs = append(errs, checkTargetValues(hits, truth)...)
+	errs = append(errs, checkGreetStrings(hits)...)
 	classifyReturns := map[uint64]bool{}
 	for _, h := range hits {
 		if h.Func == "main.classify" && h.Return {
@@ -138,6 +146,7 @@ func runProbes(t *testing.T, a guestArch, img string, attempt int) (errs []strin
 	if len(classifyReturns) != 3 {
 		errs = append(errs, fmt.Sprintf("main.classify: %d of its 3 return paths hit", len(classifyReturns)))
 	}
+	errs = append(errs, checkProbeProfile(t, a, file, truth["fact"])...)
 	if len(errs) > 0 {
 		return errs, false
 	}
@@ -149,6 +158,75 @@ func runProbes(t *testing.T, a guestArch, img string, attempt int) (errs []strin
 		t.Logf("main.spin%%return: median latency %v for %v", med, probesSpin)
 	}
 	return nil, false
+}
+
+// checkProbeProfile checks unitrace pprof -probe main.fact%return on the recording: a hit a
+// return of main.fact's, each with its call's latency, and stacks that go from main.fact's
+// exact pc through its recursion to main.main.
+func checkProbeProfile(t *testing.T, a guestArch, file string, calls int64) []string {
+	out := a.path("fact.pb.gz")
+	if _, stderr, status := runTool(t, "pprof", "-probe", "main.fact%return", "-o", out, file); status != 0 {
+		return []string{fmt.Sprintf("unitrace pprof -probe: status %d: %s", status, stderr)}
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	defer f.Close()
+	p, err := pprof.Parse(f)
+	if err != nil {
+		return []string{fmt.Sprintf("the probe's profile: %v", err)}
+	}
+	if len(p.SampleType) != 2 || p.SampleType[0].Type != "hits" || p.SampleType[1].Type != "latency" {
+		return []string{fmt.Sprintf("the probe's profile has sample types %v", p.SampleType)}
+	}
+	var hits, paired int64
+	var errs []string
+	for _, s := range p.Sample {
+		hits += s.Value[0]
+		if s.Value[1] > 0 {
+			paired += s.Value[0]
+		}
+		var names []string
+		for _, l := range s.Location {
+			for _, ln := range l.Line {
+				names = append(names, ln.Function.Name)
+			}
+		}
+		if len(names) == 0 || names[0] != "main.fact" || !slices.Contains(names, "main.main") {
+			errs = append(errs, fmt.Sprintf("a sample's stack: %v", names))
+		}
+	}
+	if hits != calls || paired != calls {
+		errs = append(errs, fmt.Sprintf("the probe's profile: %d hits, %d with a latency; want %d", hits, paired, calls))
+	}
+	return errs
+}
+
+// checkGreetStrings checks the strings main.greet's hits copied: call K gets "userK", built at
+// run time (no image holds it), and returns "hello, userK".
+func checkGreetStrings(hits []probes.Hit) []string {
+	var errs []string
+	k := 0
+	for _, h := range hits {
+		if h.Func != "main.greet" || !probe.Kind(h.P.Kind).IsEntry() {
+			continue
+		}
+		if want := fmt.Sprint("user", k); len(h.P.Strings) != 1 || string(h.P.Strings[0].Bytes) != want {
+			errs = append(errs, fmt.Sprintf("main.greet call %d: copied %+v, want %q", k, h.P.Strings, want))
+		}
+		k++
+	}
+	for _, h := range hits {
+		if h.Func != "main.greet" || !h.Return || !h.Paired {
+			continue
+		}
+		e := hits[h.Entry]
+		if len(e.P.Strings) != 1 || len(h.P.Strings) != 1 || string(h.P.Strings[0].Bytes) != "hello, "+string(e.P.Strings[0].Bytes) {
+			errs = append(errs, fmt.Sprintf("main.greet: result %+v for the call with %+v", h.P.Strings, e.P.Strings))
+		}
+	}
+	return errs
 }
 
 // checkTargetValues checks main.target's recorded arguments and results against the program's:

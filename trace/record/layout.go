@@ -356,8 +356,37 @@ const (
 	// across a move, and pairs an entry with its return.
 	ProbeArgStackHi = 4
 	ProbeArgs       = 5 // the fixed part; the registers follow
-	ProbeMaxRegs    = 16 + 16
+	// ProbeMaxRegs bounds the slots after the fixed part: 32 registers and two 64-byte strings.
+	ProbeMaxRegs = 16 + 16 + 2*(1+64/8)
 )
+
+// The strings a probe's hit copies follow its registers: per string a header slot
+// (ProbeStringHeader) and its bytes, 8 to a slot; ProbeArgInfo's bits 40-47 count the strings
+// and bits 48-55 the slots they take.
+const (
+	ProbeStringTrunc      = 1 << 24 // the string was longer than the bytes copied
+	ProbeStringUnreadable = 1 << 25 // a word of its bytes was not mapped: the copy stops there
+)
+
+// ProbeStrings packs the string counts of ProbeArgInfo.
+//
+//go:nosplit
+func ProbeStrings(n uint8, slots int) uint64 { return uint64(n)<<40 | uint64(slots&0xff)<<48 }
+
+// ProbeStringHeader packs a string copy's header: the bytes copied (bits 0-15), the register
+// of its pointer (16-23), and the flags.
+//
+//go:nosplit
+func ProbeStringHeader(n uint64, ptrReg uint8, trunc, unreadable bool) uint64 {
+	h := n&0xffff | uint64(ptrReg)<<16
+	if trunc {
+		h |= ProbeStringTrunc
+	}
+	if unreadable {
+		h |= ProbeStringUnreadable
+	}
+	return h
+}
 
 // MakeProbeInfo packs ProbeArgInfo.
 //

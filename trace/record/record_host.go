@@ -153,6 +153,15 @@ type Probe struct {
 	Goid        uint64
 	StackHi     uint64
 	Ints, Float []uint64
+	Strings     []ProbeString
+}
+
+// ProbeString is a string a probe's hit copied.
+type ProbeString struct {
+	PtrReg     uint8 // the integer register of its pointer
+	Bytes      []byte
+	Trunc      bool // longer than the bytes copied
+	Unreadable bool // a word was not mapped: Bytes stops there
 }
 
 // Probe returns the PROBE arguments; ok is false for other records and for one whose register
@@ -167,6 +176,31 @@ func (r *Record) Probe() (p Probe, ok bool) {
 	if ProbeArgs+ni+nf > len(a) {
 		return Probe{}, false
 	}
-	return Probe{Probe: uint16(info), Kind: uint8(info >> 16), PC: a[ProbeArgPC], SP: a[ProbeArgSP], Goid: a[ProbeArgGoid],
-		StackHi: a[ProbeArgStackHi], Ints: a[ProbeArgs : ProbeArgs+ni], Float: a[ProbeArgs+ni : ProbeArgs+ni+nf]}, true
+	p = Probe{Probe: uint16(info), Kind: uint8(info >> 16), PC: a[ProbeArgPC], SP: a[ProbeArgSP], Goid: a[ProbeArgGoid],
+		StackHi: a[ProbeArgStackHi], Ints: a[ProbeArgs : ProbeArgs+ni], Float: a[ProbeArgs+ni : ProbeArgs+ni+nf]}
+	ns, slots := int(info>>40&0xff), int(info>>48&0xff)
+	rest := a[ProbeArgs+ni+nf:]
+	if slots > len(rest) {
+		return Probe{}, false
+	}
+	rest = rest[:slots]
+	for i := 0; i < ns; i++ {
+		if len(rest) == 0 {
+			return Probe{}, false
+		}
+		h := rest[0]
+		n := int(h & 0xffff)
+		words := (n + 7) / 8
+		if 1+words > len(rest) {
+			return Probe{}, false
+		}
+		b := make([]byte, n)
+		for j := range b {
+			b[j] = byte(rest[1+j/8] >> (8 * (j % 8)))
+		}
+		p.Strings = append(p.Strings, ProbeString{PtrReg: uint8(h >> 16), Bytes: b, Trunc: h&ProbeStringTrunc != 0,
+			Unreadable: h&ProbeStringUnreadable != 0})
+		rest = rest[1+words:]
+	}
+	return p, true
 }

@@ -419,3 +419,34 @@ func TestStackMarksAreNoAddresses(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeDecode decodes a PROBE record's registers and string copies, and refuses counts
+// that run past its slots.
+func TestProbeDecode(t *testing.T) {
+	hello := uint64('h') | uint64('e')<<8 | uint64('l')<<16 | uint64('l')<<24 | uint64('o')<<32 | uint64(',')<<40 | uint64(' ')<<48 | uint64('u')<<56
+	args := []uint64{MakeProbeInfo(3, 2, 2, 1) | ProbeStrings(1, 3), 0x1000, 0x2000, 7, 0x3000,
+		0x11, 0x22, 0x33, // two integer registers, one float
+		ProbeStringHeader(9, 1, true, false), hello, uint64('s'),
+	}
+	r := Record{Header: Header{TPID: TPProbe}, Args: args}
+	p, ok := r.Probe()
+	if !ok || p.Probe != 3 || p.Kind != 2 || p.PC != 0x1000 || p.SP != 0x2000 || p.Goid != 7 || p.StackHi != 0x3000 ||
+		len(p.Ints) != 2 || len(p.Float) != 1 || len(p.Strings) != 1 {
+		t.Fatalf("%+v %v", p, ok)
+	}
+	if s := p.Strings[0]; string(s.Bytes) != "hello, us" || s.PtrReg != 1 || !s.Trunc || s.Unreadable {
+		t.Errorf("string %+v", s)
+	}
+	for _, bad := range [][]uint64{
+		append([]uint64{MakeProbeInfo(3, 2, 9, 0)}, args[1:5]...),                     // registers past the slots
+		append([]uint64{MakeProbeInfo(3, 2, 2, 1) | ProbeStrings(1, 4)}, args[1:]...), // string slots past the end
+		append([]uint64{MakeProbeInfo(3, 2, 2, 1) | ProbeStrings(2, 3)}, args[1:]...), // a second string with no slots
+		append([]uint64{MakeProbeInfo(3, 2, 2, 1) | ProbeStrings(1, 2)}, args[1:]...), // a header longer than its slots
+		args[:4], // short of the fixed part
+	} {
+		r := Record{Header: Header{TPID: TPProbe}, Args: bad}
+		if p, ok := r.Probe(); ok {
+			t.Errorf("%x decoded: %+v", bad, p)
+		}
+	}
+}
