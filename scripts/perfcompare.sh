@@ -4,7 +4,7 @@
 # QEMU, Debian's cloud kernel and linux-perf with apt-get when they are missing, builds the
 # Linux guest's initramfs (our /init, the host's perf with its libraries, the workload built for
 # Linux) and runs cmd/perfcompare. Extra arguments go to cmd/perfcompare (-duration, -freq,
-# -keep DIR).
+# -keep DIR, -overhead ROUNDS, -uprobe ROUNDS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,6 +34,7 @@ root=$work/root
 mkdir -p "$root/usr/bin" "$root/dev" "$root/proc" "$root/sys" "$root/tmp"
 GOOS=linux GOARCH=amd64 CGO_ENABLED=0 go build -o "$root/init" ./cmd/perfcompare/linuxinit
 GOOS=linux GOARCH=amd64 CGO_ENABLED=0 go build -o "$root/workload" ./examples/groundtruth
+GOOS=linux GOARCH=amd64 CGO_ENABLED=0 go build -o "$root/probes" ./examples/probes
 cp "$perf" "$root/usr/bin/perf"
 # Every library ldd names, the dynamic loader included, copied as a file to the path ldd prints
 # (in the initramfs /lib and /lib64 are plain directories, not merged-/usr symlinks).

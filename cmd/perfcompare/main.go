@@ -6,8 +6,11 @@
 //
 //	perfcompare -linux /boot/vmlinuz-... -initrd initrd.cpio [-unitrace BIN] [-duration 4s] [-freq 1000] [-keep DIR]
 //	perfcompare -overhead ROUNDS ...
+//	perfcompare -uprobe ROUNDS ...
 //
-// With -overhead it measures instead what each profiler costs a compute workload (overhead.go).
+// With -overhead it measures instead what each profiler costs a compute workload (overhead.go),
+// with -uprobe what a dynamic probe's hit costs, perf probe's uprobes against unitrace's probes
+// (uprobe.go).
 //
 // The numbers come from `perf script` (every sample's call chain) on the Linux side and from
 // `unitrace folded` on the unitrace side; `perf report`'s own percentages are printed under the
@@ -63,6 +66,7 @@ func run(args []string) error {
 	fs.StringVar(&o.keep, "keep", "", "keep the consoles, the recording and the folded stacks in this directory")
 	fs.DurationVar(&o.timeout, "timeout", 20*time.Minute, "limit on each guest's run")
 	overheadRounds := fs.Int("overhead", 0, "instead, measure the profilers' overhead on a compute workload over this many rounds")
+	uprobeRounds := fs.Int("uprobe", 0, "instead, measure a dynamic probe's cost per hit, perf probe's uprobes against unitrace's, over this many rounds")
 	if err := exitstatus.ParseFlags(fs, args); err != nil {
 		return err
 	}
@@ -93,6 +97,9 @@ func run(args []string) error {
 
 	if *overheadRounds > 0 {
 		return runOverhead(&o, dir, *overheadRounds, os.Stdout)
+	}
+	if *uprobeRounds > 0 {
+		return runUprobe(&o, dir, *uprobeRounds, os.Stdout)
 	}
 	lin, err := runLinux(&o, dir)
 	if err != nil {

@@ -33,3 +33,19 @@ func TestWriteOverhead(t *testing.T) {
 		}
 	}
 }
+
+func TestBenchNs(t *testing.T) {
+	ns, err := benchNs([]string{"noise", "bench calls=517000 ns_per_call=3868.6 sink=776275500"})
+	if err != nil || ns != 3868.6 {
+		t.Errorf("%v, %v", ns, err)
+	}
+	for _, bad := range [][]string{nil, {"bench calls=1 ns_per_call=x"}, {"bench calls=1 ns_per_call=0"}} {
+		if _, err := benchNs(bad); err == nil {
+			t.Errorf("%q read", bad)
+		}
+	}
+	e, r := probeRun{plain: 25, entry: 3825, ret: 7625}.perHit()
+	if e != 3800 || r != 3800 {
+		t.Errorf("per hit %v, %v", e, r)
+	}
+}

@@ -12,9 +12,13 @@
 //
 //	/init [FREQ WORKLOAD [ARGS...]]    (default: 1000 syscall 4s)
 //	/init overhead FREQ WORKLOAD [ARGS...]
+//	/init uprobe ARGS...
 //
 // The second form runs the workload plain and then under perf record (sections plain and
-// profiled), for perfcompare -overhead.
+// profiled), for perfcompare -overhead. The third runs /probes (examples/probes) with ARGS
+// plain, then adds uprobes on its main.target, at the entry and as a uretprobe (section
+// probe-add), and runs it under perf record with the entry's event (section entry) and with both
+// (section return), for perfcompare -uprobe.
 //
 // The workload is /workload, perf is /usr/bin/perf, and the recording is /tmp/p.data.
 package main
@@ -39,6 +43,10 @@ func main() {
 	}
 	if args[0] == "overhead" && len(args) >= 3 {
 		overhead(args[1], args[2:])
+		halt()
+	}
+	if args[0] == "uprobe" {
+		uprobe(args[1:])
 		halt()
 	}
 	freq, workload := args[0], args[1:]
@@ -87,6 +95,28 @@ func overhead(freq string, workload []string) {
 	})
 }
 
+// uprobe measures perf probe's uprobes on /probes' main.target: the program run plain, then
+// recorded with an entry probe, then with the entry and a return probe.
+func uprobe(args []string) {
+	run := func(argv ...string) func() error {
+		return func() error {
+			cmd := exec.Command(argv[0], argv[1:]...)
+			cmd.Stdout, cmd.Stderr = os.Stdout, os.Stdout
+			return cmd.Run()
+		}
+	}
+	section("plain", run(append([]string{"/probes"}, args...)...))
+	section("probe-add", func() error {
+		if err := run("/usr/bin/perf", "probe", "-x", "/probes", "-a", "target=main.target")(); err != nil {
+			return err
+		}
+		return run("/usr/bin/perf", "probe", "-x", "/probes", "-a", "target_ret=main.target%return")()
+	})
+	section("entry", run(append([]string{"/usr/bin/perf", "record", "-e", "probe_probes:target", "-o", "/tmp/e.data", "--", "/probes"}, args...)...))
+	section("return", run(append([]string{"/usr/bin/perf", "record", "-e", "probe_probes:target", "-e", "probe_probes:target_ret",
+		"-o", "/tmp/r.data", "--", "/probes"}, args...)...))
+}
+
 // setup mounts the file systems perf and the workload need and opens perf up to kernel symbols
 // and events. The kernel's own messages are kept off the console, so that nothing interleaves
 // with perf's output.
@@ -100,6 +130,8 @@ func setup() error {
 			return fmt.Errorf("mount %s on %s: %w", m.fstype, m.dir, err)
 		}
 	}
+	// perf probe writes its uprobes through tracefs; a kernel without it fails only that.
+	syscall.Mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, "")
 	for name, value := range map[string]string{"kernel/kptr_restrict": "0", "kernel/perf_event_paranoid": "-1", "kernel/printk": "1 4 1 7"} {
 		if err := os.WriteFile("/proc/sys/"+name, []byte(value+"\n"), 0); err != nil {
 			return fmt.Errorf("sysctl %s: %w", name, err)
