@@ -113,7 +113,7 @@ func uprobe(args []string) {
 		return run("/usr/bin/perf", "probe", "-x", "/probes", "-a", "target_ret=main.target%return")()
 	})
 	section("entry", run(append([]string{"/usr/bin/perf", "record", "-e", "probe_probes:target", "-o", "/tmp/e.data", "--", "/probes"}, args...)...))
-	section("return", run(append([]string{"/usr/bin/perf", "record", "-e", "probe_probes:target", "-e", "probe_probes:target_ret",
+	section("return", run(append([]string{"/usr/bin/perf", "record", "-e", "probe_probes:target", "-e", "probe_probes:target_ret__return",
 		"-o", "/tmp/r.data", "--", "/probes"}, args...)...))
 }
 
