@@ -33,20 +33,20 @@ import (
 func PProf(p *Profile) (*pprof.Profile, error) {
 	period := p.PeriodNs()
 	types := []*pprof.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}}
-	def := "cpu"
+	def, periodUnit := "cpu", "nanoseconds"
 	switch {
 	case p.Value == ValueWakers:
 		types[1].Type, def = "wait", "wait"
 	case p.Value == ValueProbe:
 		types = []*pprof.ValueType{{Type: "hits", Unit: "count"}, {Type: "latency", Unit: "nanoseconds"}}
-		def, period = "hits", 1
+		def, period, periodUnit = "hits", 1, "count"
 	case p.Goroutines > 0 && p.Value == ValueAll:
 		types = append(types, &pprof.ValueType{Type: "wait", Unit: "nanoseconds"})
 	}
 	out := &pprof.Profile{
 		SampleType:        types,
 		DefaultSampleType: def,
-		PeriodType:        &pprof.ValueType{Type: def, Unit: types[0].Unit},
+		PeriodType:        &pprof.ValueType{Type: def, Unit: periodUnit},
 		Period:            period,
 		Comments:          p.comments(),
 	}
