@@ -66,7 +66,8 @@ const maxInlineTree = 1 << 16
 
 // pcranges calls fn for each run of the pc-value table at offset tab of f, in address order,
 // with its first pc (as an absolute text offset) and its value. It stops at the end of the
-// table or at the first malformed entry.
+// table or at the first malformed entry. Its loop is pcvalue's, written again: a shared step
+// function is not inlined, and costs the kernel's table step (FrameAt) 12-15% (BenchmarkFrameAt).
 func (t *Table) pcranges(f fun, tab uint32, fn func(lo uint64, val int32)) {
 	if tab == 0 {
 		return
