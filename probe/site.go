@@ -42,12 +42,20 @@ type StringRegs struct{ Ptr, Len uint8 }
 func IntRegs(arch Arch) int {
 	switch arch {
 	case AMD64:
-		return 9
+		return AMD64IntRegs
 	case ARM64:
-		return 16
+		return ARM64IntRegs
 	}
 	return 0
 }
+
+// The ABI's argument registers by arch, for IntRegs and FloatRegs and for the kernel's arrays.
+const (
+	AMD64IntRegs   = 9
+	AMD64FloatRegs = 15
+	ARM64IntRegs   = 16
+	ARM64FloatRegs = 16
+)
 
 // FloatRegs is how many float registers carry a Go function's arguments and results on arch
 // (amd64 X0-X14, arm64 F0-F15).
@@ -56,9 +64,9 @@ func IntRegs(arch Arch) int {
 func FloatRegs(arch Arch) int {
 	switch arch {
 	case AMD64:
-		return 15
+		return AMD64FloatRegs
 	case ARM64:
-		return 16
+		return ARM64FloatRegs
 	}
 	return 0
 }

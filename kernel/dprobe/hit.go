@@ -27,8 +27,7 @@ func Hit(f *machine.Frame) bool {
 	machine.SetFramePC(f, pc) // the record's exact pc is the site's
 	record1(f, s)
 	var r probe.Regs
-	machine.ProbeRegs(f, &r)
-	r.PC = uint64(pc)
+	machine.ProbeRegs(f, &r) // its pc is the site's now
 	if !probe.Emulate(machine.ProbeArch, s.insn, &r, loadWord) {
 		return false // an amd64 RET with an unreadable stack: the caller reports the trap
 	}
@@ -41,14 +40,14 @@ const stringSlots = probe.MaxStrings * (1 + probe.MaxStringBytes/8)
 
 // record1 writes the hit's PROBE record: the registers, then the strings the site copies.
 func record1(f *machine.Frame, s *site) {
-	var slots [machine.ProbeIntRegs + machine.ProbeFloatRegs + stringSlots]uint64
-	var regs [machine.ProbeIntRegs + machine.ProbeFloatRegs]uint64
-	ni, nf := machine.ProbeArgRegs(f, &regs)
-	n := copy(slots[:], regs[:ni+nf])
+	const nregs = machine.ProbeIntRegs + machine.ProbeFloatRegs
+	var slots [nregs + stringSlots]uint64
+	ni, nf := machine.ProbeArgRegs(f, (*[nregs]uint64)(slots[:nregs]))
+	n := ni + nf
 	strSlots := 0
 	for i := 0; i < int(s.nstrings) && i < probe.MaxStrings; i++ {
 		r := s.strings[i]
-		w := copyString(slots[n:], regs[r.Ptr], regs[r.Len], uint64(s.stringBytes), r.Ptr)
+		w := copyString(slots[n:], slots[r.Ptr], slots[r.Len], uint64(s.stringBytes), r.Ptr)
 		n += w
 		strSlots += w
 	}
@@ -58,23 +57,25 @@ func record1(f *machine.Frame, s *site) {
 }
 
 // copyString writes a string copy into dst: a header (record.ProbeStringHeader) and up to max
-// of the n bytes at ptr, 8 to a slot, each word read only if mapped; it returns the slots
-// written. A string whose bytes cannot all be read is copied up to the first unreadable word,
-// and says so.
+// of the n bytes at ptr, 8 to a slot; it reads the aligned words that hold them, each checked
+// mapped once, and returns the slots written. A string whose bytes cannot all be read is copied
+// up to the first unreadable word, and says so.
 func copyString(dst []uint64, ptr, n, max uint64, ptrReg uint8) int {
 	want := min(n, max)
 	got := uint64(0)
 	unreadable := false
+	word, v := ^uint64(0), uint64(0) // the aligned word last read, and its value
 	for got < want && 1+int(got/8) < len(dst) {
 		a := ptr + got
-		word := a &^ 7
-		if !machine.Readable(uintptr(word)) {
-			unreadable = true
-			break
+		if a&^7 != word {
+			word = a &^ 7
+			if !machine.Readable(uintptr(word)) {
+				unreadable = true
+				break
+			}
+			v = *(*uint64)(machine.Ptr(uintptr(word)))
 		}
-		v := *(*uint64)(machine.Ptr(uintptr(word)))
-		b := (v >> (8 * (a & 7))) & 0xff
-		dst[1+got/8] |= b << (8 * (got & 7))
+		dst[1+got/8] |= (v >> (8 * (a & 7)) & 0xff) << (8 * (got & 7))
 		got++
 	}
 	dst[0] = record.ProbeStringHeader(got, ptrReg, got < n, unreadable)

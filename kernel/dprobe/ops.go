@@ -3,6 +3,7 @@ package dprobe
 import (
 	"github.com/unitrace/unitrace/kernel/abi"
 	"github.com/unitrace/unitrace/kernel/core"
+	"github.com/unitrace/unitrace/kernel/le"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/probe"
 	"github.com/unitrace/unitrace/trace"
@@ -12,10 +13,10 @@ import (
 // returns a system call's result: 0 or a count, or -errno (the agent says what each means).
 
 // Stage adds the site in the SiteSize bytes at buf to probe n (a number New gave), not yet
-// armed: EINVAL for a malformed site or probe number, ESRCH for a number not taken, EBUSY when n
-// is armed, ENOENT when no function of the image
-// holds its pc, EPERM when that function is on the deny list, EEXIST when the pc has a site
-// already, EIO when the code at pc is not the site's, ENOSPC when every site is taken.
+// armed: EINVAL for a malformed site or probe number, ESRCH for a number not taken, EBUSY when
+// n is armed, ENOENT when no function of the image holds its pc, EPERM when that function is on
+// the deny list, EEXIST when the pc has a site already, EIO when the code at pc is not the
+// site's, ENOSPC when every site is taken.
 func Stage(n, buf uint64) uint64 {
 	if n == 0 || n > MaxProbes {
 		return abi.Neg(abi.EINVAL)
@@ -151,7 +152,7 @@ func Remove(n uint64) uint64 {
 		return abi.Neg(abi.ESRCH)
 	}
 	restore(uint16(n))
-	hits := Hits(n)
+	hits := hitCount(n)
 	free(uint16(n))
 	probes[n].Store(0)
 	return hits
@@ -224,31 +225,25 @@ func List(buf, size uint64) uint64 {
 			if !ok {
 				return abi.Neg(abi.EFAULT)
 			}
-			armed := byte(0)
+			armed := uint8(0)
 			if st == siteArmed {
 				armed = 1
 			}
-			b[0], b[1], b[2], b[3] = byte(s.probe), byte(s.probe>>8), byte(s.kind), armed
-			b[4], b[5], b[6], b[7] = 0, 0, 0, 0
-			putLE(b[8:16], uint64(s.pc))
-			putLE(b[16:24], s.hits.Load())
+			w := le.Writer{B: b}
+			w.U16(s.probe)
+			w.U8(uint8(s.kind))
+			w.U8(armed)
+			w.U32(0)
+			w.U64(uint64(s.pc))
+			w.U64(s.hits.Load())
 		}
 		n++
 	}
 	return n
 }
 
-func putLE(b []byte, v uint64) {
-	for i := range b {
-		b[i] = byte(v >> (8 * i))
-	}
-}
-
-// Hits returns the hits of probe n's sites so far.
-func Hits(n uint64) uint64 {
-	if n == 0 || n > MaxProbes {
-		return 0
-	}
+// hitCount returns the hits of probe n's sites so far.
+func hitCount(n uint64) uint64 {
 	total := uint64(0)
 	for i := range sites {
 		if s := &sites[i]; s.state.Load() != siteFree && s.probe == uint16(n) {

@@ -38,11 +38,10 @@ func SetProbeRegs(f *Frame, r *probe.Regs) {
 }
 
 // ProbeIntRegs and ProbeFloatRegs are how many integer and float registers carry a Go
-// function's arguments and results (the ABIInternal of Go's internal/abi: RAX, RBX, RCX, RDI,
-// RSI, R8-R11; X0-X14).
+// function's arguments and results (package probe's, by the ABI).
 const (
-	ProbeIntRegs   = 9
-	ProbeFloatRegs = 15
+	ProbeIntRegs   = probe.AMD64IntRegs
+	ProbeFloatRegs = probe.AMD64FloatRegs
 )
 
 // fxXMM0 is where the FXSAVE64 image keeps XMM0 (SDM vol. 1 §10.5.1, table 10-2); each XMM

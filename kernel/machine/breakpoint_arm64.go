@@ -46,10 +46,10 @@ func SetProbeRegs(f *Frame, r *probe.Regs) {
 }
 
 // ProbeIntRegs and ProbeFloatRegs are how many integer and float registers carry a Go
-// function's arguments and results (the ABIInternal of Go's internal/abi: R0-R15; F0-F15).
+// function's arguments and results (package probe's, by the ABI).
 const (
-	ProbeIntRegs   = 16
-	ProbeFloatRegs = 16
+	ProbeIntRegs   = probe.ARM64IntRegs
+	ProbeFloatRegs = probe.ARM64FloatRegs
 )
 
 // ProbeArgRegs stores f's argument (or result) registers in dst in ABI order: the integer ones,
