@@ -7,6 +7,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/syscalls"
 	"github.com/unitrace/unitrace/kernel/syscalls/files"
 	"github.com/unitrace/unitrace/kernel/tp"
+	"github.com/unitrace/unitrace/sampler"
 	"github.com/unitrace/unitrace/trace/record"
 )
 
@@ -24,14 +25,24 @@ import (
 func samplerInterrupt() {
 	now := machine.Ticks()
 	cpu := machine.CPUIndex() & (core.MaxCPUs - 1)
+	timing, t := observe.TimePhases, now
 	if s := &core.Samplers[cpu]; s.Due(now) {
 		observe.TakeSample(s, now)
+		if timing {
+			t = observe.PhaseDone(sampler.PhaseSample, t)
+		}
 	}
 	if l := &core.CPULocals[cpu]; machine.SharedTimer && now >= l.TimerDeadline() && !l.TickHandedOn {
 		l.TickHandedOn = true
 		machine.HandOnTick()
+		if timing {
+			t = observe.PhaseDone(sampler.PhaseHandOn, t)
+		}
 	}
 	core.ArmNext()
+	if timing {
+		observe.PhaseDone(sampler.PhaseRearm, t)
+	}
 }
 
 // timerInterrupt handles the scheduler tick's interrupt without the kernel lock. It reports

@@ -13,6 +13,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/signal"
 	"github.com/unitrace/unitrace/kernel/syscalls"
 	"github.com/unitrace/unitrace/kernel/tp"
+	"github.com/unitrace/unitrace/sampler"
 )
 
 // trap is the kernel's entry from every interrupt, exception and system call: the entry stubs
@@ -84,7 +85,13 @@ func interruptOrException(f *machine.Frame) {
 		observe.AnswerProbe(f)
 		amd64.SkipHaltAfterNMI(f)
 	case f.Vector == amd64.VectorSampler:
-		amd64.EOI()
+		if observe.TimePhases {
+			t := observe.PhaseDone(sampler.PhaseEntry, f.Entered)
+			amd64.EOI()
+			observe.PhaseDone(sampler.PhaseEOI, t)
+		} else {
+			amd64.EOI()
+		}
 		samplerInterrupt()
 	case f.Vector == amd64.VectorBreakpoint && dprobe.Hit(f):
 		// A dynamic probe's breakpoint, from a thread or kernel code (its own IST stack): recorded

@@ -11,6 +11,7 @@ import (
 	"github.com/unitrace/unitrace/kernel/signal"
 	"github.com/unitrace/unitrace/kernel/syscalls"
 	"github.com/unitrace/unitrace/kernel/tp"
+	"github.com/unitrace/unitrace/sampler"
 )
 
 // trap is the kernel's entry from every exception: the vector stubs call it on SP_EL1 with the
@@ -40,6 +41,9 @@ func trap(f *machine.Frame) {
 		case arm64.IntidSpurious:
 			return
 		case arm64.IntidPhysicalTimer:
+			if observe.TimePhases {
+				observe.PhaseDone(sampler.PhaseEntry, trapEntered()) // from a thread: its entry's stamp
+			}
 			samplerIRQ(ack)
 			return
 		}
@@ -101,7 +105,13 @@ func nestedIRQ(f *machine.Frame) {
 // re-arming the timer.
 func samplerIRQ(ack uint32) {
 	samplerInterrupt()
+	if !observe.TimePhases {
+		arm64.EndOfIRQ(ack)
+		return
+	}
+	t := machine.Ticks()
 	arm64.EndOfIRQ(ack)
+	observe.PhaseDone(sampler.PhaseEOI, t)
 }
 
 // threadTrap handles a trap a thread took; ack and id are the acknowledged interrupt's, for an

@@ -47,6 +47,16 @@ type CPU struct {
 	APICID   uint64
 	Online   uint32
 	_        uint32
+
+	// The deadline (TSC) and vector the local APIC timer was last armed for, and the TSC when it
+	// was: ArmTimer skips arming it again for the same ones while the interrupt is surely still
+	// to come (armedFor).
+	TimerDeadline uint64
+	TimerArmedAt  uint64
+	TimerVector   uint8
+	_             [7]byte
+	// TimerWrites counts the initial-count writes ArmTimer made (the sampler's cost report).
+	TimerWrites uint64
 }
 
 // MaxCPUs bounds the CPUs the hardware layer can run: the boot CPU and MaxCPUs-1 application

@@ -39,6 +39,12 @@ type CPU struct {
 	MPIDR     uint64 // the CPU's MPIDR_EL1 affinity (its GICv3 and PSCI address)
 	BootStack uint64 // top of the CPU's boot stack (slotBoot), its first SP_EL1
 	TTBR0     uint64 // page tables the CPU turns its MMU on with: the boot CPU's, shared
+
+	// TimerArmed holds the deadline (virtual counter) each timer (Timer) was last armed for, 0
+	// while it is stopped, so that arming it again for the same one writes nothing (ArmTimer);
+	// TimerWrites counts the compare-value writes (the sampler's cost report).
+	TimerArmed  [2]uint64
+	TimerWrites uint64
 }
 
 // MaxCPUs is how many CPUs the hardware layer can run: the size of the per-CPU area array and

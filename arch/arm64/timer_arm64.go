@@ -40,8 +40,19 @@ func Nanotime() int64 { return ticksToNanos(cntvct()-entryTicks, ticksMult) }
 // its interrupt unmasked. The interrupt is level-triggered and stays asserted until the timer
 // is re-armed or stopped, so the handler must do one of the two before its EOI.
 //
+// Under TCG a compare-value write is the dearest step of a timer interrupt: QEMU moves its
+// timer and wakes its main loop for the new deadline (docs/measurements.md). The kernel arms
+// both timers whenever either's deadline may have moved, so a call for the deadline the timer
+// holds already, not yet reached (its interrupt still to come, its line low), writes nothing.
+//
 //go:nosplit
 func ArmTimer(deadline uint64, which Timer) {
+	c := &cpus[CPUIndex()&(MaxCPUs-1)]
+	if c.TimerArmed[which&1] == deadline && deadline > cntvct() {
+		return
+	}
+	c.TimerArmed[which&1] = deadline
+	c.TimerWrites++
 	if which == TimerPhysical {
 		writeCNTPCVAL(deadline + physOffset)
 		writeCNTPCTL(timerEnable)
@@ -55,6 +66,7 @@ func ArmTimer(deadline uint64, which Timer) {
 //
 //go:nosplit
 func StopTimer(which Timer) {
+	cpus[CPUIndex()&(MaxCPUs-1)].TimerArmed[which&1] = 0
 	if which == TimerPhysical {
 		writeCNTPCTL(0)
 		return
@@ -73,3 +85,6 @@ func TimerFired(which Timer) bool {
 	}
 	return ctl&(timerEnable|timerIMask|timerIStatus) == timerEnable|timerIStatus
 }
+
+// TimerWrites returns how many times cpu's timers were armed (a compare value written).
+func TimerWrites(cpu int) uint64 { return cpus[cpu&(MaxCPUs-1)].TimerWrites }

@@ -104,6 +104,10 @@ func HandOnTick() { amd64.SendSelfIPI(amd64.VectorTimer) }
 //go:nosplit
 func AckTimer() { amd64.EOI() }
 
+// TimerWrites returns how many times cpu's timer was armed: the writes ArmTimers made, not the
+// calls it skipped.
+func TimerWrites(cpu int) uint64 { return amd64.TimerWrites(cpu) }
+
 // RaisePriority and LowerPriority switch the task priority between the kernel's, which only the
 // sampler's vector passes, and the thread's (the kernel's holdback.go).
 //

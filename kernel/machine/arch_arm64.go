@@ -87,6 +87,10 @@ func ArmTimers(tick, sample uint64, samplerOn, _ bool) {
 //go:nosplit
 func AckTimer() {}
 
+// TimerWrites returns how many times cpu's timers were armed: the compare-value writes
+// ArmTimers made, not the calls it skipped.
+func TimerWrites(cpu int) uint64 { return arm64.TimerWrites(cpu) }
+
 // SharedTimer: the tick has a timer of its own on arm64, never handed on by the sampler.
 const SharedTimer = false
 

@@ -95,6 +95,9 @@ func HandOnTick() { Host.TicksSent++ }
 // AckTimer: nothing to acknowledge.
 func AckTimer() {}
 
+// TimerWrites: the host double arms no hardware.
+func TimerWrites(cpu int) uint64 { return 0 }
+
 // RaisePriority and LowerPriority record the kernel's priority.
 func RaisePriority() { Host.Priority = true }
 func LowerPriority() { Host.Priority = false }

@@ -23,6 +23,8 @@ import (
 //	unitrace.sample.force=1     allow up to 100000 Hz
 //	unitrace.debug=samplewalk   the sampler records the ordinary walk of its own handler instead
 //	                            of the interrupted thread (to show what that gets wrong)
+//	unitrace.debug=samplecost   time the sampler's interrupt phase by phase (sampler.Phases) and
+//	                            report the means at exit
 //
 // The control port's sampler.start {hz, force} and sampler.stop do the same at run time.
 
@@ -42,6 +44,8 @@ func SampleOption(i int, o string) bool {
 		SampleOpts.force = true
 	case o == "unitrace.debug=samplewalk":
 		SampleOpts.ordinary = true
+	case o == "unitrace.debug=samplecost":
+		TimePhases = true
 	default:
 		return false
 	}
@@ -64,6 +68,23 @@ func StartBootSampler() {
 		return
 	}
 	startSampler(uint64(hz))
+}
+
+// TimePhases is set by unitrace.debug=samplecost: the timer interrupts account their phases
+// (PhaseDone) while the sampler runs.
+var TimePhases bool
+
+// Phases holds each CPU's phase accounts (TimePhases).
+var Phases [core.MaxCPUs]sampler.Phases
+
+// PhaseDone accounts the phase p that ran on this CPU from start (ticks) to now and returns now,
+// the next phase's start. Call it only under TimePhases.
+//
+//go:nosplit
+func PhaseDone(p sampler.Phase, start uint64) uint64 {
+	now := machine.Ticks()
+	Phases[machine.CPUIndex()&(core.MaxCPUs-1)].Add(p, now-start)
+	return now
 }
 
 // SamplerHz is the rate every CPU samples at (0: off): a CPU that comes online later starts
@@ -191,4 +212,37 @@ func reportCPUSampler(cpu int) {
 	l.U(s.Samples).S(" samples, ").U(s.Late).S(" late, ").U(s.Missed).S(" missed (carried as weight), ").
 		U(s.Throttles).S(" throttled; handler cost over the last ").D(int64(n)).S(": median ").U(p50).
 		S(" cycles (").U(s.NsFromTicks(p50)).S(" ns), p99 ").U(p99).S(" cycles (").U(s.NsFromTicks(p99)).S(" ns)").NL()
+	if TimePhases {
+		reportPhases(cpu, s)
+	}
+}
+
+// reportPhases prints where cpu's timer interrupts spent their time, the mean of each phase
+// and its share of the sampler's time per sample (the sum over the samples taken).
+func reportPhases(cpu int, s *sampler.CPU) {
+	ph := &Phases[cpu]
+	var total uint64
+	for p := sampler.Phase(0); p < sampler.NumPhases; p++ {
+		sum, _ := ph.Total(p)
+		total += sum
+	}
+	l := klog.Log().S("sampler phases: ")
+	if core.NumCPUs > 1 {
+		l.S("cpu ").D(int64(cpu)).S(": ")
+	}
+	l.U(s.NsFromTicks(total / max(s.Samples, 1))).S(" ns per sample (")
+	for p := sampler.Phase(0); p < sampler.NumPhases; p++ {
+		sum, n := ph.Total(p)
+		if n == 0 {
+			continue
+		}
+		if p != 0 {
+			l.S(", ")
+		}
+		l.S(p.String()).S(" ").U(s.NsFromTicks(sum / n)).S(" ns x").U(n)
+	}
+	// Every timer write of the run, the tick's and the wake-ups' too: what arming costs is the
+	// re-arm phase's mean.
+	writes := machine.TimerWrites(cpu)
+	l.S("); ").U(writes).S(" timer writes, ").U(writes * 100 / max(s.Samples, 1)).S(" per 100 samples").NL()
 }
