@@ -210,7 +210,6 @@ func InitLocalTimer() {
 // converted to a one-shot count at the calibrated rates, so the interrupt may come a little
 // early; the kernel then finds nothing due and arms again for the rest.
 //
-//
 // Arming costs one write of the initial count, and under TCG that write is the dearest thing
 // the sampler does: QEMU moves its timer and wakes its main loop to wait for the new deadline,
 // 16-32 µs in most writes (docs/measurements.md). So a call for the deadline and vector the
@@ -232,7 +231,7 @@ func ArmTimer(deadline uint64, vector uint8) {
 		if hi < 1<<32 {
 			count = max(hi<<32|lo>>32, 1)
 		} else {
-			count = 0xffffffff // beyond the counter: as far as it goes
+			count = 0xffffffff  // beyond the counter: as far as it goes
 			c.TimerDeadline = 0 // and it fires before the deadline: arm again every time
 		}
 	}
