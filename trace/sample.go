@@ -91,6 +91,10 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle, here bool) 
 	if state&InterruptBacktrace != 0 {
 		fa = unwind.CurrentFrame()
 	}
+	// One walk, into frames: the record's size depends on its depth, so the walk runs before the
+	// ring is reserved, and a second walk to write the frames into the ring cost as much again
+	// under TCG as the copy of at most MaxDepth words.
+	var frames [MaxDepth]uint64
 	nframes := 0
 	var w unwind.Walk
 	fp := uintptr(0)
@@ -101,7 +105,7 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle, here bool) 
 		w.OnCurrentStack()
 		fp = unwind.CallerFP()
 		x.StartAcross(&w, fp, fa, MaxDepth)
-		nframes = x.Count()
+		nframes = x.Store(frames[:])
 		wf := x.End()
 		cs.countWalk(wf)
 		rflags |= wf
@@ -115,7 +119,7 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle, here bool) 
 		// that was kernel code, each context the traps beneath it saved, out to the thread.
 		rflags |= record.PC0Exact | record.StackFromInterrupt | record.HasStack
 		x.StartTraps(fa, MaxDepth)
-		nframes = x.Count()
+		nframes = x.Store(frames[:])
 		wf := x.End()
 		cs.countWalk(wf)
 		rflags |= wf
@@ -143,7 +147,7 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle, here bool) 
 		w.OnCurrentStack()
 		fp = unwind.CallerFP()
 		w.Start(fp, MaxDepth)
-		nframes = w.Count()
+		nframes = w.Store(frames[:])
 		wf := w.End()
 		cs.countWalk(wf)
 		rflags |= wf
@@ -172,23 +176,9 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle, here bool) 
 		for i := 0; i < nargs; i++ {
 			store(a+uintptr(i)*8, args[i])
 		}
-		// The second walk sees the same frames and chains (interrupts are masked) and writes
-		// what the first one counted straight into the ring.
 		st := a + uintptr(nargs)*8
-		dst := words(st, nframes)
-		got := 0
-		if here && fa != 0 {
-			x.StartAcross(&w, fp, fa, nframes)
-			got = x.Store(dst)
-		} else if fa != 0 {
-			x.StartTraps(fa, nframes)
-			got = x.Store(dst)
-		} else if nframes > 0 {
-			w.Start(fp, nframes)
-			got = w.Store(dst)
-		}
-		for ; got < nframes; got++ {
-			store(st+uintptr(got)*8, 0)
+		for i := 0; i < nframes; i++ {
+			store(st+uintptr(i)*8, frames[i])
 		}
 		cs.ring.Commit()
 		res = SampleWritten
