@@ -17,17 +17,18 @@ import (
 const CtlFD = 4
 
 const (
-	// How often the drain loop looks at the rings again: every drainPeriod after a pass that
-	// moved at least 1/activeShare of some ring, every quietPeriod after one that moved less.
-	// Each pass costs the program's CPU a timer interrupt, a wake-up and a frame on the port
-	// whatever it carries, so the sampler's steady trickle (about 1.5 KB per 10 ms at 1 kHz, a
-	// seven-hundredth of the default ring) goes out in a fifth as many frames. A quiet pass saw less than
-	// 1/activeShare of a ring come in over at least drainPeriod; at that rate a quiet period
-	// fills less than a sixth of the ring, and a faster burst is seen by the next pass, which
-	// then drains every drainPeriod, or at once when a ring is half full (busy).
-	drainPeriod = 10 * time.Millisecond
-	quietPeriod = 50 * time.Millisecond
-	activeShare = 32
+	// The drain loop looks at the rings every checkPeriod, by reading their heads (no system
+	// call), and drains them when a ring holds 1/fillShare of its size, when quietPeriod has
+	// passed since the last drain, and at once again while a ring is half full (busy). A drain
+	// costs the program's CPU far more than a look: the system call with the rings' producers
+	// paused, the frame's copy and checksum, the port's notification and its completion
+	// interrupt. So the sampler's steady trickle (about 150 KB/s at 1 kHz, 30 KB a quiet period
+	// against a 1 MiB ring) goes out in one frame a quiet period rather than one every 10 ms,
+	// and a burst is still seen within checkPeriod: only one that fills half a ring in less
+	// (25 MB/s for the default ring) finds the drain late, and the ring counts what it drops.
+	checkPeriod = 20 * time.Millisecond
+	quietPeriod = 200 * time.Millisecond
+	fillShare   = 16
 	clockPeriod = time.Second // how often a CLOCK frame goes out
 	passLimit   = 64          // frames per ring per pass, so one busy ring cannot starve the rest
 )
@@ -76,7 +77,7 @@ func (a *agent) run() {
 	if err != nil {
 		return // no data port to speak of: nothing else will work either
 	}
-	lastClock := time.Now()
+	lastClock, lastDrain := time.Now(), time.Time{}
 	for {
 		a.mu.Lock()
 		if a.stopped {
@@ -86,43 +87,55 @@ func (a *agent) run() {
 		if trace.NumPoints() != a.points {
 			a.sendHello()
 		}
-		busy, active := a.drainStream()
+		busy := false
+		if time.Since(lastDrain) >= quietPeriod || ringsFilled(fillShare) {
+			busy = a.drainStream()
+			lastDrain = time.Now()
+		}
 		if time.Since(lastClock) >= clockPeriod {
 			a.sendClock()
 			lastClock = time.Now()
 		}
 		a.mu.Unlock()
-		switch {
-		case busy:
-		case active:
-			time.Sleep(drainPeriod)
-		default:
-			time.Sleep(quietPeriod)
+		if !busy {
+			time.Sleep(checkPeriod)
 		}
 	}
 }
 
-// drainStream moves what the stream rings hold now to the port. It reports whether a ring is
-// filling faster than one pass per period drains it (busy), and whether a ring had records
-// coming in at a rate the quiet period should not wait out (active: the pass moved at least
-// 1/activeShare of it). It does not drain until empty: draining fires tracepoints of its own
-// (system calls, context switches), so that would never end. Flight rings keep their records
-// until a snapshot. Call with mu held.
-func (a *agent) drainStream() (busy, active bool) {
+// ringsFilled reports whether some stream ring holds at least 1/share of its size. It reads the
+// rings' positions, which their producers move without a lock: a look may be a record behind.
+func ringsFilled(share uint64) bool {
+	for cpu := 0; cpu < trace.Boot().NCPU; cpu++ {
+		if r := trace.Ring(cpu); r != nil && r.Mode() == ring.Stream && held(r) >= r.Size()/share {
+			return true
+		}
+	}
+	return false
+}
+
+// held is the bytes of records r holds.
+func held(r *ring.Ring) uint64 {
+	first, second := r.Peek()
+	return uint64(first.Len + second.Len)
+}
+
+// drainStream moves what the stream rings hold now to the port, and reports whether a ring is
+// filling faster than one pass drains it (busy: still half full after). It does not drain until
+// empty: draining fires tracepoints of its own (system calls, context switches), so that would
+// never end. Flight rings keep their records until a snapshot. Call with mu held.
+func (a *agent) drainStream() (busy bool) {
 	for cpu := 0; cpu < trace.Boot().NCPU; cpu++ {
 		r := trace.Ring(cpu)
 		if r == nil || r.Mode() != ring.Stream {
 			continue
 		}
-		if n, _ := drainRing(cpu, passLimit); n >= r.Size()/activeShare {
-			active = true
-		}
-		first, second := r.Peek()
-		if first.Len+second.Len > r.Size()/2 {
+		drainRing(cpu, passLimit)
+		if held(r) > r.Size()/2 {
 			busy = true
 		}
 	}
-	return busy, active
+	return busy
 }
 
 // drainAll empties every ring up to what it held when called (a flush, a snapshot, the end),
