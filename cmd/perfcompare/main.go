@@ -5,7 +5,7 @@
 // between getrandom(2) and a frameless assembly leaf and prints the split it measured.
 //
 //	perfcompare -linux /boot/vmlinuz-... -initrd initrd.cpio [-unitrace BIN] [-duration 4s] [-freq 1000] [-keep DIR]
-//	perfcompare -overhead ROUNDS ...
+//	perfcompare -overhead ROUNDS [-phase 250ms] ...
 //	perfcompare -uprobe ROUNDS ...
 //
 // With -overhead it measures instead what each profiler costs a compute workload (overhead.go),
@@ -49,6 +49,7 @@ type options struct {
 	freq          int
 	keep          string
 	timeout       time.Duration
+	phase         time.Duration // -overhead: each on or off phase
 }
 
 const workloadName = "syscall"
@@ -65,6 +66,7 @@ func run(args []string) error {
 	fs.IntVar(&o.freq, "freq", 1000, "sampling rate (Hz) of both profilers")
 	fs.StringVar(&o.keep, "keep", "", "keep the consoles, the recording and the folded stacks in this directory")
 	fs.DurationVar(&o.timeout, "timeout", 20*time.Minute, "limit on each guest's run")
+	fs.DurationVar(&o.phase, "phase", 250*time.Millisecond, "with -overhead, how long each profiler stays on or off")
 	overheadRounds := fs.Int("overhead", 0, "instead, measure the profilers' overhead on a compute workload over this many rounds")
 	uprobeRounds := fs.Int("uprobe", 0, "instead, measure a dynamic probe's cost per hit, perf probe's uprobes against unitrace's, over this many rounds")
 	if err := exitstatus.ParseFlags(fs, args); err != nil {
@@ -76,8 +78,8 @@ func run(args []string) error {
 	if o.linux == "" || o.initrd == "" {
 		return errors.New("need -linux and -initrd (scripts/perfcompare.sh prepares them)")
 	}
-	if o.freq <= 0 || o.duration <= 0 {
-		return errors.New("-freq and -duration must be positive")
+	if o.freq <= 0 || o.duration <= 0 || o.phase <= 0 {
+		return errors.New("-freq, -duration and -phase must be positive")
 	}
 	o.unitrace = []string{"go", "run", "./cmd/unitrace"}
 	if *ut != "" {

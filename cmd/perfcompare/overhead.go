@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,49 +9,43 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 )
 
-// The profilers' cost (-overhead ROUNDS): the compute workload (examples/groundtruth hash) run
-// plain and under each profiler at the same rate, perf record -g in the Linux guest (both runs
-// in one boot) and unitrace's sampler (two boots), round after round. A run's throughput is the
-// workload's own units per second; a profiler's overhead is the share of it that profiling
-// took, 1 - profiled/plain, from the fastest run of each kind (the host's noise only slows runs
-// down, by up to a third here, far more than a profiler costs) and from the medians.
+// The profilers' cost (-overhead ROUNDS): the compute workload (examples/groundtruth hash)
+// switches its profiler on and off every -phase within one run (groundtruth -toggle), perf
+// record -F FREQ -g in the Linux guest through perf's control FIFOs, unitrace's sampler at FREQ
+// through the tracer's control call, and reports the median over its on phases of the
+// throughput each lost against the off phases on either side. A round is one boot of each; the
+// result is the median over the rounds. The host's speed drifts by up to a third over seconds
+// on a shared machine, far more than a profiler costs: phases a fraction of a second long,
+// compared with their neighbours, see the same host.
 
-const overheadWorkload = "hash"
-
-// throughput reads "groundtruth: hash elapsed=D ... units=N" from lines: units per second.
-func throughput(lines []string) (float64, error) {
-	prefix := "groundtruth: " + overheadWorkload + " "
+// overheadLine reads "groundtruth: toggle ... overhead=P% ..." from lines: the run's overhead
+// as a fraction.
+func overheadLine(lines []string) (float64, error) {
+	const prefix = "groundtruth: toggle "
 	for _, l := range lines {
 		i := strings.Index(l, prefix)
 		if i < 0 {
 			continue
 		}
-		var elapsed time.Duration
-		var units uint64
-		var err1, err2 error
 		for _, f := range strings.Fields(l[i+len(prefix):]) {
-			k, v, _ := strings.Cut(f, "=")
-			switch k {
-			case "elapsed":
-				elapsed, err1 = time.ParseDuration(v)
-			case "units":
-				units, err2 = strconv.ParseUint(v, 10, 64)
+			if v, ok := strings.CutPrefix(f, "overhead="); ok {
+				p, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
+				if err != nil {
+					return 0, fmt.Errorf("bad line %q", l)
+				}
+				return p / 100, nil
 			}
 		}
-		if err := errors.Join(err1, err2); err != nil || elapsed <= 0 || units == 0 {
-			return 0, fmt.Errorf("bad line %q", l)
-		}
-		return float64(units) / elapsed.Seconds(), nil
+		return 0, fmt.Errorf("no overhead in %q", l)
 	}
 	return 0, fmt.Errorf("no %q line", strings.TrimSpace(prefix))
 }
 
-// overheadRound is one round's throughputs: plain and profiled, per side.
+// overheadRound is one round's overheads, per profiler.
 type overheadRound struct {
-	linuxPlain, linuxPerf, unitracePlain, unitraceSampled float64
+	perf, sampler float64
 }
 
 func runOverhead(o *options, dir string, rounds int, w io.Writer) error {
@@ -60,66 +53,52 @@ func runOverhead(o *options, dir string, rounds int, w io.Writer) error {
 	for r := 1; r <= rounds; r++ {
 		var rd overheadRound
 		var err error
-		if rd.linuxPlain, rd.linuxPerf, err = overheadLinux(o, dir, r); err != nil {
+		if rd.perf, err = overheadLinux(o, dir, r); err != nil {
 			return fmt.Errorf("round %d, linux guest: %w", r, err)
 		}
-		if rd.unitracePlain, err = overheadUnitrace(o, dir, r, false); err != nil {
+		if rd.sampler, err = overheadUnitrace(o, dir, r); err != nil {
 			return fmt.Errorf("round %d, unitrace: %w", r, err)
 		}
-		if rd.unitraceSampled, err = overheadUnitrace(o, dir, r, true); err != nil {
-			return fmt.Errorf("round %d, unitrace with the sampler: %w", r, err)
-		}
-		fmt.Fprintf(os.Stderr, "perfcompare: overhead round %d/%d done\n", r, rounds)
+		fmt.Fprintf(os.Stderr, "perfcompare: overhead round %d/%d: perf %.2f%%, unitrace %.2f%%\n", r, rounds, 100*rd.perf, 100*rd.sampler)
 		rs = append(rs, rd)
 	}
 	writeOverhead(w, o, rs)
 	return nil
 }
 
-// overheadLinux boots the Linux guest once: the workload plain, then under perf record.
-func overheadLinux(o *options, dir string, round int) (plain, perf float64, err error) {
-	args := qemuArgs(o, fmt.Sprintf("overhead %d %s %v", o.freq, overheadWorkload, o.duration))
+// overheadLinux boots the Linux guest once, the workload under perf record switched on and off.
+func overheadLinux(o *options, dir string, round int) (float64, error) {
+	args := qemuArgs(o, fmt.Sprintf("overhead %d %v %v", o.freq, o.phase, o.duration))
 	out, err := runCmd(o.timeout, filepath.Join(dir, fmt.Sprintf("linux-overhead-%d.console", round)), o.qemu, args...)
 	if err != nil {
-		return 0, 0, fmt.Errorf("%s: %w%s", o.qemu, err, tail(out))
+		return 0, fmt.Errorf("%s: %w%s", o.qemu, err, tail(out))
 	}
 	c, err := parseConsole(bytes.NewReader(out))
 	if err != nil {
-		return 0, 0, err
+		return 0, err
 	}
-	for _, s := range []struct {
-		name string
-		v    *float64
-	}{{"plain", &plain}, {"profiled", &perf}} {
-		lines, err := c.section(s.name)
-		if err != nil {
-			return 0, 0, err
-		}
-		if *s.v, err = throughput(lines); err != nil {
-			return 0, 0, fmt.Errorf("section %s: %w", s.name, err)
-		}
+	lines, err := c.section("toggle")
+	if err != nil {
+		return 0, err
 	}
-	return plain, perf, nil
+	v, err := overheadLine(lines)
+	if err != nil {
+		return 0, fmt.Errorf("section toggle: %w", err)
+	}
+	return v, nil
 }
 
-// overheadUnitrace runs the workload under unitrace once, with the sampler or without.
-func overheadUnitrace(o *options, dir string, round int, sampled bool) (float64, error) {
-	args := append(append([]string{}, o.unitrace[1:]...), "run")
-	name := "plain"
-	if sampled {
-		args = append(args, "-sample", strconv.Itoa(o.freq))
-		name = "sampled"
-	}
-	args = append(args, o.app, "--", overheadWorkload, o.duration.String())
-	out, err := runCmd(o.timeout, filepath.Join(dir, fmt.Sprintf("unitrace-%s-%d.console", name, round)), o.unitrace[0], args...)
+// overheadUnitrace boots the workload under unitrace once, its sampler switched on and off. The
+// sampler needs the trace ports, which -o gives the run.
+func overheadUnitrace(o *options, dir string, round int) (float64, error) {
+	args := append(append([]string{}, o.unitrace[1:]...), "run", "-o", filepath.Join(dir, fmt.Sprintf("unitrace-overhead-%d.utrace", round)),
+		o.app, "--", "-toggle", o.phase.String(), "-toggle-hz", strconv.Itoa(o.freq), "hash", o.duration.String())
+	out, err := runCmd(o.timeout, filepath.Join(dir, fmt.Sprintf("unitrace-overhead-%d.console", round)), o.unitrace[0], args...)
 	if err != nil {
 		return 0, fmt.Errorf("run: %w%s", err, tail(out))
 	}
-	return throughput(strings.Split(string(out), "\n"))
+	return overheadLine(strings.Split(string(out), "\n"))
 }
-
-// cost is the overhead of profiled throughput against plain.
-func cost(plain, profiled float64) float64 { return 1 - profiled/plain }
 
 func median(v []float64) float64 {
 	s := slices.Clone(v)
@@ -131,19 +110,23 @@ func median(v []float64) float64 {
 }
 
 func writeOverhead(w io.Writer, o *options, rs []overheadRound) {
-	var lp, lf, up, us []float64
+	var perf, sampler []float64
 	for _, r := range rs {
-		lp, lf = append(lp, r.linuxPlain), append(lf, r.linuxPerf)
-		up, us = append(up, r.unitracePlain), append(us, r.unitraceSampled)
+		perf, sampler = append(perf, r.perf), append(sampler, r.sampler)
 	}
-	perfBest, samplerBest := cost(slices.Max(lp), slices.Max(lf)), cost(slices.Max(up), slices.Max(us))
-	perfMed, samplerMed := cost(median(lp), median(lf)), cost(median(up), median(us))
-	fmt.Fprintf(w, "Profiling examples/groundtruth %s for %v at %d Hz, %d rounds: the throughput each profiler took, from the fastest run of each kind (the host's noise only ever slows a run) and from the medians:\n\n",
-		overheadWorkload, o.duration, o.freq, len(rs))
-	fmt.Fprintf(w, "| profiler | overhead, fastest runs | overhead, medians |\n| --- | --- | --- |\n")
-	fmt.Fprintf(w, "| perf record -F %d -g, Linux guest | %.1f%% | %.1f%% |\n", o.freq, 100*perfBest, 100*perfMed)
-	fmt.Fprintf(w, "| unitrace -sample %d | %.1f%% | %.1f%% |\n", o.freq, 100*samplerBest, 100*samplerMed)
-	if perfBest > 0 {
-		fmt.Fprintf(w, "\nunitrace's overhead / perf's, fastest runs: %.2f\n", samplerBest/perfBest)
+	fmt.Fprintf(w, "Profiling examples/groundtruth hash at %d Hz, switched on and off every %v for %v, %d rounds (one boot of each a round): the throughput each profiler took, the median over its on phases against the off phases beside them, per round and over the rounds:\n\n",
+		o.freq, o.phase, o.duration, len(rs))
+	fmt.Fprintf(w, "| profiler | median | rounds |\n| --- | --- | --- |\n")
+	row := func(name string, v []float64) {
+		fmt.Fprintf(w, "| %s | %.2f%% |", name, 100*median(v))
+		for _, x := range v {
+			fmt.Fprintf(w, " %.2f", 100*x)
+		}
+		fmt.Fprintf(w, " |\n")
+	}
+	row(fmt.Sprintf("perf record -F %d -g, Linux guest", o.freq), perf)
+	row(fmt.Sprintf("unitrace, sampler at %d Hz", o.freq), sampler)
+	if m := median(perf); m > 0 {
+		fmt.Fprintf(w, "\nunitrace's overhead / perf's, medians: %.2f\n", median(sampler)/m)
 	}
 }

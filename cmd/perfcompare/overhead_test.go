@@ -3,31 +3,31 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
-// TestThroughput reads the workload's units per second from its line, among others.
-func TestThroughput(t *testing.T) {
-	got, err := throughput([]string{"noise", "groundtruth: hash elapsed=2s calls=10 units=500 checksum=0x1"})
-	if err != nil || got != 250 {
-		t.Fatalf("throughput = %v, %v; want 250", got, err)
+// TestOverheadLine reads the workload's toggle report, among other lines.
+func TestOverheadLine(t *testing.T) {
+	got, err := overheadLine([]string{"noise", "groundtruth: toggle phase=250ms pairs=3 overhead=4.50% (median of the pairs; each: 4.50 3.00 6.00)"})
+	if err != nil || got != 0.045 {
+		t.Fatalf("overheadLine = %v, %v; want 0.045", got, err)
 	}
-	for _, lines := range [][]string{{"nothing"}, {"groundtruth: hash elapsed=0s units=5"}, {"groundtruth: hash elapsed=1s units=x"}} {
-		if _, err := throughput(lines); err == nil {
-			t.Errorf("throughput(%q) took it", lines)
+	for _, lines := range [][]string{{"nothing"}, {"groundtruth: toggle phase=1s pairs=0"}, {"groundtruth: toggle overhead=x%"}} {
+		if _, err := overheadLine(lines); err == nil {
+			t.Errorf("overheadLine(%q) took it", lines)
 		}
 	}
 }
 
-// TestWriteOverhead: overheads are the throughput lost, from the fastest runs and the medians,
-// and the ratio is unitrace's over perf's.
+// TestWriteOverhead: each profiler's median over the rounds, every round, and the ratio of
+// unitrace's median to perf's.
 func TestWriteOverhead(t *testing.T) {
 	var b strings.Builder
-	writeOverhead(&b, &options{freq: 1000}, []overheadRound{
-		{linuxPlain: 100, linuxPerf: 80, unitracePlain: 100, unitraceSampled: 95},
-		{linuxPlain: 90, linuxPerf: 70, unitracePlain: 80, unitraceSampled: 78},
-		{linuxPlain: 60, linuxPerf: 50, unitracePlain: 90, unitraceSampled: 85},
+	writeOverhead(&b, &options{freq: 1000, phase: 250 * time.Millisecond, duration: 6 * time.Second}, []overheadRound{
+		{perf: 0.05, sampler: 0.04}, {perf: 0.06, sampler: 0.03}, {perf: 0.04, sampler: 0.05},
 	})
-	for _, want := range []string{"| perf record -F 1000 -g, Linux guest | 20.0% | 22.2% |", "| unitrace -sample 1000 | 5.0% | 5.6% |", "unitrace's overhead / perf's, fastest runs: 0.25"} {
+	for _, want := range []string{"every 250ms for 6s, 3 rounds", "| perf record -F 1000 -g, Linux guest | 5.00% | 5.00 6.00 4.00 |",
+		"| unitrace, sampler at 1000 Hz | 4.00% | 4.00 3.00 5.00 |", "unitrace's overhead / perf's, medians: 0.80"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("missing %q in\n%s", want, b.String())
 		}

@@ -73,7 +73,8 @@ type result struct {
 }
 
 const usage = "usage: groundtruth [-cpuprofile FILE] [-trace FILE] [-memprofile FILE] [-blockprofile FILE] " +
-	"[-mutexprofile FILE] [-goroutineprofile FILE] hash|asmleaf|badfp|clobber|recurse|shares|syscall|preempt [DURATION]"
+	"[-mutexprofile FILE] [-goroutineprofile FILE] [-toggle PHASE [-toggle-hz N] [-perf-control CTL,ACK]] " +
+	"hash|asmleaf|badfp|clobber|recurse|shares|syscall|preempt [DURATION]"
 
 func main() {
 	fs := flag.NewFlagSet("groundtruth", flag.ExitOnError) // a bad flag exits 2, -h 0
@@ -83,6 +84,8 @@ func main() {
 	}
 	var prof selfProfiles
 	prof.register(fs)
+	var toggle toggleOpts
+	toggle.register(fs)
 	fs.Parse(os.Args[1:])
 	args := fs.Args()
 	if len(args) < 1 || len(args) > 2 {
@@ -97,6 +100,9 @@ func main() {
 		}
 	}
 	workload := args[0]
+	if toggle.phase < 0 || (toggle.phase > 0 && workload != "hash") {
+		fail("groundtruth: -toggle takes a positive phase and the hash workload\n" + usage)
+	}
 	if !slices.Contains(workloads, workload) {
 		fail(fmt.Sprintf("groundtruth: unknown workload %q\n%s", workload, usage))
 	}
@@ -108,10 +114,22 @@ func main() {
 	start := time.Now()
 	var r result
 	var preemptSpent [3]time.Duration
+	var toggleRates []float64
 	// Each workload is called from here directly, so main.main is the known caller of its top
 	// function in every sample.
 	switch workload {
 	case "hash":
+		if toggle.phase > 0 {
+			sw, err := toggle.profilerFor()
+			if err == nil {
+				r, toggleRates, err = toggleHash(d, toggle.phase, sw)
+			}
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "groundtruth: -toggle:", err)
+				os.Exit(1)
+			}
+			break
+		}
 		r = outerWorkload(d)
 	case "asmleaf":
 		r = middle(d)
@@ -139,6 +157,9 @@ func main() {
 	fmt.Println(cputime)
 	if workload == "preempt" {
 		fmt.Println(preemptTruth(preemptSpent))
+	}
+	if toggle.phase > 0 {
+		fmt.Println(toggleLine(toggle.phase, pairOverheads(toggleRates)))
 	}
 }
 

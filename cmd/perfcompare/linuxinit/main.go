@@ -11,11 +11,12 @@
 // Its arguments come after "--" on the kernel command line:
 //
 //	/init [FREQ WORKLOAD [ARGS...]]    (default: 1000 syscall 4s)
-//	/init overhead FREQ WORKLOAD [ARGS...]
+//	/init overhead FREQ PHASE DURATION
 //	/init uprobe ARGS...
 //
-// The second form runs the workload plain and then under perf record (sections plain and
-// profiled), for perfcompare -overhead. The third runs /probes (examples/probes) with ARGS
+// The second form runs the workload's hash for DURATION under perf record -F FREQ -g with its
+// events disabled, and the workload switches them on and off every PHASE through perf's control
+// FIFOs (groundtruth -toggle; section toggle), for perfcompare -overhead. The third runs /probes (examples/probes) with ARGS
 // plain, then adds uprobes on its main.target, at the entry and as a uretprobe (section
 // probe-add), and runs it under perf record with the entry's event (section entry) and with both
 // (section return), for perfcompare -uprobe.
@@ -41,8 +42,8 @@ func main() {
 		fmt.Printf("perfcompare: init: %v\n", err)
 		halt()
 	}
-	if args[0] == "overhead" && len(args) >= 3 {
-		overhead(args[1], args[2:])
+	if args[0] == "overhead" && len(args) == 4 {
+		overhead(args[1], args[2], args[3])
 		halt()
 	}
 	if args[0] == "uprobe" {
@@ -80,16 +81,20 @@ func main() {
 	halt()
 }
 
-// overhead runs the workload plain (section "plain") and then under perf record at freq
-// (section "profiled"), for perfcompare -overhead.
-func overhead(freq string, workload []string) {
-	section("plain", func() error {
-		cmd := exec.Command("/workload", workload...)
-		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stdout
-		return cmd.Run()
-	})
-	section("profiled", func() error {
-		cmd := exec.Command("/usr/bin/perf", append([]string{"record", "-F", freq, "-g", "-o", "/tmp/o.data", "--", "/workload"}, workload...)...)
+// overhead runs the workload's hash under perf record at freq with its events disabled (-D -1),
+// and the workload switches them on and off every phase through perf's control FIFOs (section
+// "toggle"), for perfcompare -overhead.
+func overhead(freq, phase, duration string) {
+	section("toggle", func() error {
+		const ctl, ack = "/tmp/perf.ctl", "/tmp/perf.ack"
+		for _, p := range []string{ctl, ack} {
+			if err := syscall.Mkfifo(p, 0o600); err != nil {
+				return fmt.Errorf("mkfifo %s: %w", p, err)
+			}
+		}
+		cmd := exec.Command("/usr/bin/perf", "record", "-F", freq, "-g", "-D", "-1",
+			"--control", "fifo:"+ctl+","+ack, "-o", "/tmp/o.data", "--",
+			"/workload", "-toggle", phase, "-perf-control", ctl+","+ack, "hash", duration)
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stdout
 		return cmd.Run()
 	})
