@@ -353,7 +353,7 @@ func testTraceBacktraceCrossesTrapFrame(t *testing.T, a guestArch) {
 		}
 	}
 	t.Logf("%d syscall_enter backtraces, %d cross the trap frame, %d reach main.*", n, crossed, toMain)
-	if n < 1000 || crossed != n || toMain == 0 {
+	if n < 500 || crossed != n || toMain == 0 { // hello makes about 900 calls (TestTraceHello)
 		t.Errorf("%d backtraces, %d crossing, %d reaching main.*: want all crossing, some reaching main", n, crossed, toMain)
 	}
 }

@@ -60,7 +60,9 @@ func testTraceHello(t *testing.T, a guestArch) {
 	for _, m := range regexp.MustCompile(`(?m)^\s+(syscall_enter|syscall_exit|sched_switch)\s+(\d+)$`).FindAllStringSubmatch(out, -1) {
 		counts[m[1]], _ = strconv.Atoi(m[2])
 	}
-	if counts["syscall_enter"] < 1000 || counts["sched_switch"] < 10 {
+	// hello's checks and the runtime make about 900 calls on either arch; the trace agent's
+	// drains add a few (one a ring's sixteenth or 200 ms).
+	if counts["syscall_enter"] < 500 || counts["sched_switch"] < 10 {
 		t.Errorf("implausible counts %v\n%s", counts, out)
 	}
 	// Every call returns but the few that never do (exit_group, and the waits still blocked
