@@ -46,7 +46,7 @@ func run(args []string, stdout io.Writer) error {
 	image := fs.String("image", "", "unitrace image that prints a boot_ns line (examples/syscallbench)")
 	linux := fs.String("linux", "", "Linux kernel (bzImage)")
 	initrd := fs.String("initrd", "", "initramfs whose /init prints a boot_ns line")
-	machine := fs.String("machine", "q35", "QEMU machine (Debian's kernel does not boot on microvm here)")
+	machine := fs.String("machine", "q35", "QEMU machine (q35 or microvm)")
 	n := fs.Int("n", 7, "boots of each")
 	if err := exitstatus.ParseFlags(fs, args); err != nil {
 		return err
