@@ -48,6 +48,7 @@ func startProgram(shareBlock uintptr) {
 	shares.Init(shareBlock)
 	initNetFiles()
 	applyCwd() // may name a directory in a share
+	bootStep("files")
 	machine.IdleFrame(&core.Threads[0].Frame)
 	main := core.NewThread()
 	t := &core.Threads[main]
@@ -62,14 +63,19 @@ func startProgram(shareBlock uintptr) {
 	if options.Kernel.Verbose {
 		klog.Log().S("boot: ticks at ").U(machine.TicksHz()).S(" Hz, kernel ready in ").D(options.BootNanos / 1000).S(" us").NL()
 	}
+	bootStep("first thread")
 	core.InitTimers()
+	bootStep("timers")
 	observe.InitGoLayout()
 	if !options.Kernel.FPOnly && !unwind.LoadFuncTable() {
 		klog.Log().S("unwind: the image's function table did not load: walks follow frame pointers alone").NL()
 	}
+	bootStep("image tables")
 	observe.StartBootSampler()
 	observe.StartBootOffCPU()
 	observe.StartBootWakers()
 	startSecondaries()
+	bootStep("samplers and CPUs")
+	reportBootSteps()
 	machine.Enter(&t.Frame)
 }

@@ -25,13 +25,18 @@ func bootMain(startInfoAddr uintptr) {
 		klog.BootFault(err.String())
 	}
 	parseCommandLine()
+	bootStep("console and command line")
 	amd64.SetAVX(!options.Kernel.NoAVX)
 	amd64.InitCPU()
 	amd64.SetTrapEntry(funcCodeAddr(trap))
 	amd64.InitIOAPIC()
+	amd64.StartTimerCalibration() // the boot's next steps are its window (InitLocalTimer)
+	bootStep("CPU and interrupts")
 	devBlock, ringBlock, shareBlock := carveMemory()
+	bootStep("memory")
 	amd64.InitClock()
 	core.BootWallNanos = amd64.ReadRTC().Unix() * 1e9
+	bootStep("clock")
 	core.FDs.Init()
 	console.Init()
 	if devBlock != 0 {
@@ -39,6 +44,7 @@ func bootMain(startInfoAddr uintptr) {
 		amd64.UnmaskSharedGSIs()
 	}
 	observe.InitTracing(ringBlock)
+	bootStep("devices and tracing")
 	startProgram(shareBlock)
 }
 

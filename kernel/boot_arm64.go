@@ -28,14 +28,18 @@ func bootMain(dtb uintptr) {
 		arm64.InitConsole(uintptr(machine.Board.UART.Reg.Addr))
 	}
 	parseCommandLine()
+	bootStep("console and command line")
 	arm64.InitCPU()
 	initGIC()
+	bootStep("CPU and interrupts")
 	devBlock, ringBlock, shareBlock := carveMemory()
+	bootStep("memory")
 	arm64.InitClock()
 	if machine.Board.RTC.Present() {
 		arm64.InitRTC(uintptr(machine.Board.RTC.Reg.Addr))
 		core.BootWallNanos = arm64.ReadRTC().Unix() * 1e9
 	}
+	bootStep("clock")
 	core.FDs.Init()
 	console.Init()
 	if devBlock != 0 {
@@ -43,6 +47,7 @@ func bootMain(dtb uintptr) {
 		core.EnableDeviceIRQ(serial.DeviceBase)
 	}
 	observe.InitTracing(ringBlock)
+	bootStep("devices and tracing")
 	startProgram(shareBlock)
 }
 

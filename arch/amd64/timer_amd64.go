@@ -186,17 +186,47 @@ func writeTimerLVT(v uint32) {
 	c.TimerLVT = v
 }
 
-// InitLocalTimer enables the local APIC and measures its timer against the TSC; the timer stays
-// masked until ArmTimer.
-func InitLocalTimer() {
+// TimerHz returns the local APIC timer's calibrated rate (after its divider).
+func TimerHz() uint64 { return lapicHz }
+
+// lapicCalStart is the TSC when StartTimerCalibration set the boot CPU's local APIC timer
+// counting down from its largest count (its interrupt masked), 0 if it did not.
+var lapicCalStart uint64
+
+// StartTimerCalibration enables the boot CPU's local APIC and sets its timer counting down,
+// masked, so that InitLocalTimer measures it over the rest of the boot instead of a window
+// spent waiting: the boot's other steps, some tens of milliseconds under TCG, are the window.
+func StartTimerCalibration() {
 	InitLocalAPIC()
 	lapicWrite(lapicInit, 0xffffffff)
-	start := Rdtsc()
-	for Rdtsc()-start < tscHz/lapicWindowsPerSecond {
-		Pause()
+	lapicCalStart = Rdtsc()
+}
+
+// InitLocalTimer enables the local APIC and measures its timer against the calibrated TSC; the
+// timer stays masked until ArmTimer. The count down StartTimerCalibration began is the
+// measurement when it ran (its one read's delay, some microseconds under TCG, against tens of
+// milliseconds); otherwise, or if the count ran out, a window of 1/lapicWindowsPerSecond.
+func InitLocalTimer() {
+	start := lapicCalStart
+	left := uint64(0)
+	if start != 0 {
+		left = uint64(lapicRead(lapicCount))
 	}
-	used := 0xffffffff - uint64(lapicRead(lapicCount))
-	lapicHz = used * tscHz / max(Rdtsc()-start, 1)
+	if left == 0 {
+		InitLocalAPIC()
+		lapicWrite(lapicInit, 0xffffffff)
+		start = Rdtsc()
+		for Rdtsc()-start < tscHz/lapicWindowsPerSecond {
+			Pause()
+		}
+		left = uint64(lapicRead(lapicCount))
+	}
+	used := 0xffffffff - left
+	hi, lo := bits.Mul64(used, tscHz)
+	elapsed := max(Rdtsc()-start, 1)
+	if hi < elapsed {
+		lapicHz, _ = bits.Div64(hi, lo, elapsed)
+	}
 	if lapicHz == 0 {
 		lapicHz = 62_500_000
 	}

@@ -68,6 +68,9 @@ const (
 	TraceTickSource = wire.TickTSC
 )
 
+// TimerHz is the rate the timer hardware counts at: the local APIC timer's, calibrated.
+func TimerHz() uint64 { return amd64.TimerHz() }
+
 // InitLocalTimer starts this CPU's timer hardware (the local APIC's), unarmed.
 func InitLocalTimer() { amd64.InitLocalTimer() }
 

@@ -61,6 +61,9 @@ const (
 	TraceTickSource = wire.TickCNTVCT
 )
 
+// TimerHz is the rate the timer hardware counts at: the generic timer's, the counter's.
+func TimerHz() uint64 { return TicksHz() }
+
 // InitLocalTimer starts this CPU's timer interrupts: the virtual timer (the scheduler tick) and
 // the physical timer (the sampler) through the GIC.
 func InitLocalTimer() {

@@ -92,6 +92,9 @@ const SharedTimer = true
 // HandOnTick counts the self-interrupt.
 func HandOnTick() { Host.TicksSent++ }
 
+// TimerHz: the host double has no timer hardware.
+func TimerHz() uint64 { return 0 }
+
 // AckTimer: nothing to acknowledge.
 func AckTimer() {}
 
