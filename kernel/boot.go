@@ -48,7 +48,7 @@ func startProgram(shareBlock uintptr) {
 	shares.Init(shareBlock)
 	initNetFiles()
 	applyCwd() // may name a directory in a share
-	bootStep("files")
+	bootStep(stepFiles)
 	machine.IdleFrame(&core.Threads[0].Frame)
 	main := core.NewThread()
 	t := &core.Threads[main]
@@ -63,19 +63,19 @@ func startProgram(shareBlock uintptr) {
 	if options.Kernel.Verbose {
 		klog.Log().S("boot: ticks at ").U(machine.TicksHz()).S(" Hz, kernel ready in ").D(options.BootNanos / 1000).S(" us").NL()
 	}
-	bootStep("first thread")
+	bootStep(stepFirstThread)
 	core.InitTimers()
-	bootStep("timers")
+	bootStep(stepTimers)
 	observe.InitGoLayout()
 	if !options.Kernel.FPOnly && !unwind.LoadFuncTable() {
 		klog.Log().S("unwind: the image's function table did not load: walks follow frame pointers alone").NL()
 	}
-	bootStep("image tables")
+	bootStep(stepImageTables)
 	observe.StartBootSampler()
 	observe.StartBootOffCPU()
 	observe.StartBootWakers()
 	startSecondaries()
-	bootStep("samplers and CPUs")
+	bootStep(stepSamplers)
 	reportBootSteps()
 	machine.Enter(&t.Frame)
 }

@@ -25,18 +25,18 @@ func bootMain(startInfoAddr uintptr) {
 		klog.BootFault(err.String())
 	}
 	parseCommandLine()
-	bootStep("console and command line")
+	bootStep(stepConsole)
 	amd64.SetAVX(!options.Kernel.NoAVX)
 	amd64.InitCPU()
 	amd64.SetTrapEntry(funcCodeAddr(trap))
 	amd64.InitIOAPIC()
 	amd64.StartTimerCalibration() // the boot's next steps are its window (InitLocalTimer)
-	bootStep("CPU and interrupts")
+	bootStep(stepCPU)
 	devBlock, ringBlock, shareBlock := carveMemory()
-	bootStep("memory")
+	bootStep(stepMemory)
 	amd64.InitClock()
 	core.BootWallNanos = amd64.ReadRTC().Unix() * 1e9
-	bootStep("clock")
+	bootStep(stepClock)
 	core.FDs.Init()
 	console.Init()
 	if devBlock != 0 {
@@ -44,7 +44,7 @@ func bootMain(startInfoAddr uintptr) {
 		amd64.UnmaskSharedGSIs()
 	}
 	observe.InitTracing(ringBlock)
-	bootStep("devices and tracing")
+	bootStep(stepDevices)
 	startProgram(shareBlock)
 }
 

@@ -28,18 +28,18 @@ func bootMain(dtb uintptr) {
 		arm64.InitConsole(uintptr(machine.Board.UART.Reg.Addr))
 	}
 	parseCommandLine()
-	bootStep("console and command line")
+	bootStep(stepConsole)
 	arm64.InitCPU()
 	initGIC()
-	bootStep("CPU and interrupts")
+	bootStep(stepCPU)
 	devBlock, ringBlock, shareBlock := carveMemory()
-	bootStep("memory")
+	bootStep(stepMemory)
 	arm64.InitClock()
 	if machine.Board.RTC.Present() {
 		arm64.InitRTC(uintptr(machine.Board.RTC.Reg.Addr))
 		core.BootWallNanos = arm64.ReadRTC().Unix() * 1e9
 	}
-	bootStep("clock")
+	bootStep(stepClock)
 	core.FDs.Init()
 	console.Init()
 	if devBlock != 0 {
@@ -47,7 +47,7 @@ func bootMain(dtb uintptr) {
 		core.EnableDeviceIRQ(serial.DeviceBase)
 	}
 	observe.InitTracing(ringBlock)
-	bootStep("devices and tracing")
+	bootStep(stepDevices)
 	startProgram(shareBlock)
 }
 

@@ -13,17 +13,34 @@ import (
 // (the counter's value then is the clock's base, known once the clock is calibrated, so the
 // stamps are raw ticks until the report converts them).
 var bootSteps struct {
-	n     int
-	names [24]string
-	ticks [24]uint64
+	ticks [numBootSteps]uint64 // 0: the step did not run
 }
 
-// bootStep records that the boot step name has just ended.
-func bootStep(name string) {
-	s := &bootSteps
-	if s.n < len(s.names) {
-		s.names[s.n], s.ticks[s.n] = name, machine.Ticks()
-		s.n++
+// The boot's steps, in order.
+type bootStepID uint8
+
+const (
+	stepConsole bootStepID = iota
+	stepCPU
+	stepMemory
+	stepClock
+	stepDevices
+	stepFiles
+	stepFirstThread
+	stepTimers
+	stepImageTables
+	stepSamplers
+	numBootSteps
+)
+
+var bootStepNames = [numBootSteps]string{"console and command line", "CPU and interrupts", "memory", "clock",
+	"devices and tracing", "files", "first thread", "timers", "image tables", "samplers and CPUs"}
+
+// bootStep records that the boot step id has just ended. It stores one word: the stamps are taken
+// before the kernel may allocate or use write barriers.
+func bootStep(id bootStepID) {
+	if id < numBootSteps {
+		bootSteps.ticks[id] = machine.Ticks()
 	}
 }
 
@@ -42,9 +59,12 @@ func reportBootSteps() {
 	klog.Log().S("boot: timer at ").U(machine.TimerHz()).S(" Hz").NL()
 	l := klog.Log().S("boot: steps (us since entry, and each one's own):")
 	prev := int64(0)
-	for i := 0; i < bootSteps.n; i++ {
-		at := us(bootSteps.ticks[i])
-		l.S(" ").S(bootSteps.names[i]).S(" ").D(at).S(" (").D(at - prev).S(")")
+	for id, t := range bootSteps.ticks {
+		if t == 0 {
+			continue
+		}
+		at := us(t)
+		l.S(" ").S(bootStepNames[id]).S(" ").D(at).S(" (").D(at - prev).S(")")
 		prev = at
 	}
 	l.NL()
