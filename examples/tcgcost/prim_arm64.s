@@ -79,3 +79,23 @@ TEXT ·getppid(SB),NOSPLIT|NOFRAME,$0
 	MOVD	$173, R8                // SYS_getppid
 	SVC
 	RET
+
+// sysregs makes the system-register accesses of a trap's entry and return stubs
+// (arch/arm64/trap_arm64.s) but the stack pointer's, writing back what it read, with IRQs
+// masked meanwhile (an exception between would change ELR_EL1 and SPSR_EL1). Clobbers R0-R8.
+TEXT ·sysregs(SB),NOSPLIT|NOFRAME,$0
+	MRS	DAIF, R8
+	MSR	$3, DAIFSet
+	MRS	ELR_EL1, R1
+	MRS	SPSR_EL1, R2
+	MRS	ESR_EL1, R3
+	MRS	FAR_EL1, R4
+	MRS	TPIDR_EL1, R5
+	MRS	FPCR, R6
+	MRS	FPSR, R7
+	MSR	R6, FPCR
+	MSR	R7, FPSR
+	MSR	R1, ELR_EL1
+	MSR	R2, SPSR_EL1
+	MSR	R8, DAIF
+	RET
