@@ -1,8 +1,6 @@
 package kernel
 
 import (
-	"math/bits"
-
 	"github.com/unitrace/unitrace/kernel/klog"
 	"github.com/unitrace/unitrace/kernel/machine"
 	"github.com/unitrace/unitrace/kernel/options"
@@ -49,13 +47,6 @@ func reportBootSteps() {
 	if !options.Kernel.Verbose {
 		return
 	}
-	base, mult := machine.ClockParams()
-	us := func(ticks uint64) int64 {
-		if ticks < base {
-			return 0
-		}
-		return ticksToNanos(ticks-base, mult) / 1000
-	}
 	klog.Log().S("boot: timer at ").U(machine.TimerHz()).S(" Hz").NL()
 	l := klog.Log().S("boot: steps (us since entry, and each one's own):")
 	prev := int64(0)
@@ -63,15 +54,9 @@ func reportBootSteps() {
 		if t == 0 {
 			continue
 		}
-		at := us(t)
+		at := machine.NanosAt(t) / 1000
 		l.S(" ").S(bootStepNames[id]).S(" ").D(at).S(" (").D(at - prev).S(")")
 		prev = at
 	}
 	l.NL()
-}
-
-// ticksToNanos is the clock's conversion (machine.ClockParams): ns = ticks * mult >> 32.
-func ticksToNanos(ticks, mult uint64) int64 {
-	hi, lo := bits.Mul64(ticks, mult)
-	return int64(hi<<32 | lo>>32)
 }

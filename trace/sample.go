@@ -97,13 +97,12 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle, here bool) 
 	var frames [MaxDepth]uint64
 	nframes := 0
 	var w unwind.Walk
-	fp := uintptr(0)
 	switch {
 	case here && fa != 0:
 		// The caller's own path, then the trap frames' contexts out to the thread.
 		rflags |= record.StackFromInterrupt | record.HasStack
 		w.OnCurrentStack()
-		fp = unwind.CallerFP()
+		fp := unwind.CallerFP()
 		x.StartAcross(&w, fp, fa, MaxDepth)
 		nframes = x.Store(frames[:])
 		wf := x.End()
@@ -145,7 +144,7 @@ func emitSample(p *Point, state uint32, lateNs, weight uint64, idle, here bool) 
 		}
 		rflags |= record.HasStack
 		w.OnCurrentStack()
-		fp = unwind.CallerFP()
+		fp := unwind.CallerFP()
 		w.Start(fp, MaxDepth)
 		nframes = w.Store(frames[:])
 		wf := w.End()

@@ -208,10 +208,7 @@ func StartTimerCalibration() {
 // milliseconds); otherwise, or if the count ran out, a window of 1/lapicWindowsPerSecond.
 func InitLocalTimer() {
 	start := lapicCalStart
-	left := uint64(0)
-	if start != 0 {
-		left = uint64(lapicRead(lapicCount))
-	}
+	left := uint64(lapicRead(lapicCount)) // 0 if never started, or if the count ran out
 	if left == 0 {
 		InitLocalAPIC()
 		lapicWrite(lapicInit, 0xffffffff)

@@ -33,7 +33,12 @@ func InitClock() {
 // Nanotime returns nanoseconds since the kernel's entry.
 //
 //go:nosplit
-func Nanotime() int64 { return ticksToNanos(cntvct()-entryTicks, ticksMult) }
+func Nanotime() int64 { return NanosAt(cntvct()) }
+
+// NanosAt is the kernel's clock (Nanotime) at virtual counter reading ticks.
+//
+//go:nosplit
+func NanosAt(ticks uint64) int64 { return ticksToNanos(ticks-entryTicks, ticksMult) }
 
 // ArmTimer programs timer which to interrupt once when the virtual counter reaches deadline (at
 // once if it has): the compare value, then the control register with the timer enabled and

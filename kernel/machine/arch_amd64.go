@@ -68,6 +68,9 @@ const (
 	TraceTickSource = wire.TickTSC
 )
 
+// NanosAt is the kernel's clock (Nanotime) at counter reading ticks (Ticks).
+func NanosAt(ticks uint64) int64 { return amd64.NanosAt(ticks) }
+
 // TimerHz is the rate the timer hardware counts at: the local APIC timer's, calibrated.
 func TimerHz() uint64 { return amd64.TimerHz() }
 

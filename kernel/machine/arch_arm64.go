@@ -61,6 +61,9 @@ const (
 	TraceTickSource = wire.TickCNTVCT
 )
 
+// NanosAt is the kernel's clock (Nanotime) at counter reading ticks (Ticks).
+func NanosAt(ticks uint64) int64 { return arm64.NanosAt(ticks) }
+
 // TimerHz is the rate the timer hardware counts at: the generic timer's, the counter's.
 func TimerHz() uint64 { return TicksHz() }
 

@@ -92,6 +92,9 @@ const SharedTimer = true
 // HandOnTick counts the self-interrupt.
 func HandOnTick() { Host.TicksSent++ }
 
+// NanosAt: the host double's clock counts nanoseconds.
+func NanosAt(ticks uint64) int64 { return int64(ticks) }
+
 // TimerHz: the host double has no timer hardware.
 func TimerHz() uint64 { return 0 }
 
