@@ -20,6 +20,7 @@ func exitProgram(code int) {
 	observe.FlushOffCPU()
 	observe.ReportOffCPU()
 	observe.ReportWakers()
+	reportSVCBranches()
 	if core.NumCPUs > 1 {
 		core.ReportLock()
 	}

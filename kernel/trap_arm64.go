@@ -1,6 +1,8 @@
 package kernel
 
 import (
+	"sync/atomic"
+
 	"github.com/unitrace/unitrace/arch/arm64"
 	"github.com/unitrace/unitrace/kernel/core"
 	"github.com/unitrace/unitrace/kernel/dev/console"
@@ -23,6 +25,10 @@ import (
 // Every other entry runs with IRQs unmasked: the sampler's timer interrupts it where it runs,
 // and any other interrupt that arrives is held back until the trap returns (holdback.go).
 func trap(f *machine.Frame) {
+	if f.Kind == arm64.KindSyncEL1t && f.Prev == 0 && arm64.ESRClass(f.ESR) == arm64.ECSVC64 {
+		systemCall(f)
+		return
+	}
 	core.NoteTrap(uint64(f.Kind)<<32|f.ESR>>26, f.PC())
 	if machine.IsBreakpoint(f) && dprobe.Hit(f) {
 		return // a dynamic probe's breakpoint, from a thread or kernel code: recorded and emulated, masked
@@ -51,6 +57,41 @@ func trap(f *machine.Frame) {
 		return
 	}
 	interruptible(f, 0, 0)
+}
+
+// systemCall handles a thread's system call, the kernel's busiest path, with as few calls as it
+// can: under TCG a call and its return cost as much as a dozen plain instructions. A call that
+// needs no lock is served with IRQs masked and the kernel clock stopped (its entry left it so):
+// it is short and never waits. While the sampler runs every call is served interruptible, so
+// that a sample lands where the CPU is and not at the call's return point.
+func systemCall(f *machine.Frame) {
+	if atomic.LoadUint64(&observe.SamplerHz) != 0 {
+		arm64.StartKernelClock()
+		core.NoteTrap(uint64(f.Kind)<<32|f.ESR>>26, f.PC())
+		interruptible(f, 0, 0)
+		return
+	}
+	site := svcBranchSite(f) // before the call: f may hold another thread after it
+	needsLock := syscalls.Unlocked(f)
+	if !needsLock && site == 0 {
+		return
+	}
+	arm64.StartKernelClock()
+	core.NoteTrap(uint64(f.Kind)<<32|f.ESR>>26, f.PC())
+	arm64.EnableInterrupts()
+	if core.OtherCPUStopping() {
+		core.ParkForGood() // another CPU is stopping the machine
+	}
+	core.LockKernel(f)
+	if site != 0 {
+		branchSVC(site)
+	}
+	if needsLock {
+		syscalls.Locked(f)
+	}
+	finishEntry(f)
+	arm64.DisableInterrupts()
+	core.ReleaseHeldInterrupts()
 }
 
 // interruptible runs the handler of a thread's trap with IRQs unmasked: the sampler's timer may
@@ -122,6 +163,7 @@ func threadTrap(f *machine.Frame, ack, id uint32) {
 		core.ParkForGood() // another CPU is stopping the machine
 	}
 	tickDue := false
+	var svcSite uintptr
 	switch {
 	case f.IsIRQ():
 		switch id {
@@ -144,7 +186,14 @@ func threadTrap(f *machine.Frame, ack, id uint32) {
 	case f.Kind != arm64.KindSyncEL1t:
 		kernelFault(f, "unexpected exception (FIQ or SError)")
 	case arm64.ESRClass(f.ESR) == arm64.ECSVC64:
+		svcSite = svcBranchSite(f) // before the call: f may hold another thread after it
 		if !syscalls.Unlocked(f) {
+			if svcSite == 0 {
+				return
+			}
+			core.LockKernel(f)
+			branchSVC(svcSite)
+			finishEntry(f)
 			return
 		}
 	}
@@ -157,6 +206,9 @@ func threadTrap(f *machine.Frame, ack, id uint32) {
 	case f.IsIRQ():
 		deviceIRQ(ack, id)
 	case arm64.ESRClass(f.ESR) == arm64.ECSVC64:
+		if svcSite != 0 {
+			branchSVC(svcSite)
+		}
 		syscalls.Locked(f)
 	default:
 		threadException(f)

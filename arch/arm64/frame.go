@@ -31,6 +31,14 @@ type Frame struct {
 	Kind uint64 // which vector: KindSyncEL1t, ..., KindSErrorEL1h (VBAR offset / 0x80)
 	Prev uint64 // the CPU's current-frame pointer before this entry (non-zero: nested in the kernel)
 
+	// Jump is 1 when the context may be resumed by a branch instead of ERET: it entered the
+	// kernel through a system-call site rewritten into a branch (svc.go), so its x18 is dead
+	// (the return carries the target in it; Go never uses x18) and its PSTATE is a thread's
+	// plain one. It travels with the context; the kernel clears it where it rewrites a context
+	// wholesale (a signal's delivery, rt_sigreturn).
+	Jump uint64
+	_    uint64 // keeps Q 16-byte aligned
+
 	FPCR uint64
 	FPSR uint64
 	// Q holds q0-q31, each as two words (low, high): the whole FP/SIMD state with FPCR and FPSR.

@@ -41,7 +41,7 @@ func TestFrameLayout(t *testing.T) {
 		{"SPSR", unsafe.Offsetof(f.SPSR)}, {"ESR", unsafe.Offsetof(f.ESR)},
 		{"FAR", unsafe.Offsetof(f.FAR)}, {"Kind", unsafe.Offsetof(f.Kind)},
 		{"Prev", unsafe.Offsetof(f.Prev)}, {"FPCR", unsafe.Offsetof(f.FPCR)},
-		{"FPSR", unsafe.Offsetof(f.FPSR)},
+		{"FPSR", unsafe.Offsetof(f.FPSR)}, {"Jump", unsafe.Offsetof(f.Jump)},
 	} {
 		// MOVD's scaled 12-bit offset reaches 32760; keep them well inside.
 		if c.off%8 != 0 || c.off > 4095 {

@@ -153,13 +153,14 @@ TEXT el1hEntry<>(SB),NOSPLIT|NOFRAME,$0
 //
 // It records the kind, ELR, SPSR, ESR and FAR, saves q0-q31, FPCR and FPSR, links the Frame into
 // CPU.CurrentFrame (the previous value goes to Frame.Prev), starts the CPU's kernel clock if it
-// came from a thread (CPU.KernelSince = CNTVCT), points g (R28) at the stand-in g at
-// the base of this kernel stack (percpu.go), and clears R29 so frame-pointer walks of the
-// handler end here. The kernel's trap runs with DAIF masked, on this stack, below the Frame.
-// It returns through trapReturn's ERET; it clobbers nothing the Frame does not restore.
+// came from a thread (CPU.KernelSince = CNTVCT) but for a system call (the kernel's Go code
+// starts it when the call needs the lock or the sampler runs: StartKernelClock), points g (R28)
+// at the stand-in g at the base of this kernel stack (percpu.go), and clears R29 so
+// frame-pointer walks of the handler end here. The kernel's trap runs with DAIF masked, on this
+// stack, below the Frame. It returns through trapReturn; it clobbers nothing the Frame does not
+// restore.
 TEXT trapCommon<>(SB),NOSPLIT|NOFRAME,$0
 	MOVD	R29, R1                 // no-op read: R29 is the trapped context's, already in the Frame (tells vet's framepointer check)
-	MOVD	R0, Frame_Kind(RSP)
 	MRS	ELR_EL1, R1
 	MOVD	R1, Frame_ELR(RSP)
 	MRS	SPSR_EL1, R1
@@ -168,6 +169,15 @@ TEXT trapCommon<>(SB),NOSPLIT|NOFRAME,$0
 	MOVD	R1, Frame_ESR(RSP)
 	MRS	FAR_EL1, R1
 	MOVD	R1, Frame_FAR(RSP)
+	MOVD	ZR, Frame_Jump(RSP)     // an exception returns with ERET
+	B	trapSaved<>(SB)
+
+// trapSaved is trapCommon once the Frame's ELR, SPSR, ESR, FAR and Jump are filled in, by
+// trapCommon from the system registers or by svcEntry for a rewritten system-call site. Entry
+// and return as trapCommon's.
+TEXT trapSaved<>(SB),NOSPLIT|NOFRAME,$0
+	MOVD	R29, R1                 // no-op read, as in trapCommon
+	MOVD	R0, Frame_Kind(RSP)
 	FSTPQ	(F0, F1), (Frame_Q+0)(RSP)
 	FSTPQ	(F2, F3), (Frame_Q+32)(RSP)
 	FSTPQ	(F4, F5), (Frame_Q+64)(RSP)
@@ -195,6 +205,13 @@ TEXT trapCommon<>(SB),NOSPLIT|NOFRAME,$0
 	MOVD	RSP, R3
 	MOVD	R3, CPU_CurrentFrame(R1)
 	CBNZ	R2, nested
+	CMP	$const_KindSyncEL1t, R0
+	BNE	startClock
+	MOVD	Frame_ESR(RSP), R3
+	LSR	$const_esrECShift, R3, R3
+	CMP	$const_ECSVC64, R3
+	BEQ	nested                  // a system call: the clock stays stopped (StartKernelClock)
+startClock:
 	MRS	CNTVCT_EL0, R3          // from a thread: the CPU's kernel clock runs from here
 	MOVD	R3, CPU_KernelSince(R1)
 nested:
@@ -209,14 +226,19 @@ nested:
 	ADD	$16, RSP                // back to the Frame (no register survives an ABI0 call)
 	B	trapReturn<>(SB)
 
-// trapReturn restores the context held by the Frame at SP and returns into it with ERET.
+// trapReturn restores the context held by the Frame at SP and returns into it with ERET, or,
+// for a context that entered through a rewritten system-call site (Frame.Jump, svc.go), with a
+// branch: under TCG, ERET is a helper that rebuilds the emulator's cached CPU state and leaves
+// the translated code.
 //
 // Entry: DAIF masked, SP = a Frame on a kernel stack. The Frame's SPSR decides the way back:
 // to EL1t (a thread) it reloads SP_EL0 from SavedSP and leaves SP_EL1 at the Frame's end plus
 // frameGap (the trap stack's top, for a Frame built by a stub or by Enter); to EL1h (the kernel)
 // it resumes on SavedSP. It restores CPU.CurrentFrame from Frame.Prev; back to a thread
 // (Prev = 0) it first stops the CPU's kernel clock (KernelTicks += CNTVCT - KernelSince, then
-// KernelSince = 0).
+// KernelSince = 0), if it runs. The branch back is the ERET's equivalent for a thread's plain
+// PSTATE (EL1t, DAIF clear): NZCV by MSR, SPSel back to SP_EL0, DAIF cleared, and a jump to ELR
+// through x18, which is therefore not restored.
 TEXT trapReturn<>(SB),NOSPLIT|NOFRAME,$0
 	MRS	TPIDR_EL1, R1
 	MOVD	Frame_Prev(RSP), R2
@@ -252,13 +274,30 @@ unlink:
 	MSR	R1, FPCR
 	MOVD	Frame_FPSR(RSP), R1
 	MSR	R1, FPSR
+	MOVD	Frame_SPSR(RSP), R1
+	TBNZ	$0, R1, toEL1h          // SPSR.M[0]: 1 = SP_ELx, the kernel
+	MOVD	Frame_SavedSP(RSP), R2
+	MSR	R2, SP_EL0
+	MOVD	Frame_Jump(RSP), R2
+	CBZ	R2, eret
+	AND	$~const_spsrNZCV, R1, R2
+	CMP	$const_SPSRModeEL1t, R2
+	BNE	eret                    // a PSTATE only ERET restores
+	// Back to a thread by a branch: the flags by MSR, SP_EL1 back to the trap stack's top, SP
+	// back to SP_EL0, interrupts unmasked, and a jump through x18 (Frame.Jump).
+	MSR	R1, NZCV
+	LOAD_X2_X17
+	LOAD_X19_X30
+	MOVD	Frame_ELR(RSP), R18_PLATFORM
+	LDP	(Frame_X+0)(RSP), (R0, R1)
+	ADD_SP(const_trapReserve)
+	MSR	$0, SPSel
+	MSR	$15, DAIFClr
+	JMP	(R18_PLATFORM)
+eret:
+	MSR	R1, SPSR_EL1
 	MOVD	Frame_ELR(RSP), R1
 	MSR	R1, ELR_EL1
-	MOVD	Frame_SPSR(RSP), R1
-	MSR	R1, SPSR_EL1
-	TBNZ	$0, R1, toEL1h          // SPSR.M[0]: 1 = SP_ELx, the kernel
-	MOVD	Frame_SavedSP(RSP), R1
-	MSR	R1, SP_EL0
 	LOAD_X2_X17
 	MOVD	(Frame_X+144)(RSP), R18_PLATFORM
 	LOAD_X19_X30
@@ -266,12 +305,95 @@ unlink:
 	ADD_SP(const_trapReserve)
 	ERET
 toEL1h:
+	MSR	R1, SPSR_EL1
+	MOVD	Frame_ELR(RSP), R1
+	MSR	R1, ELR_EL1
 	LOAD_X2_X17
 	LOAD_X19_X30
 	MOVD	Frame_SavedSP(RSP), R18_PLATFORM
 	LDP	(Frame_X+0)(RSP), (R0, R1)
 	MOVD	R18_PLATFORM, RSP
 	ERET
+
+// SVC_SLOT is slot k of svcSlots: the target of the branch that replaced a thread's SVC #0
+// (svc.go). Entry as at the SVC: EL1t on the thread's stack (SP_EL0), interrupts unmasked,
+// every register the thread's. It masks DAIF and moves to SP_EL1 (the top of this CPU's trap
+// stack, as an exception would), starts the Frame there, saves x0 and x1 and jumps to svcEntry
+// with k in R0. 32 bytes, padded with NOPs.
+#define SVC_SLOT(k) \
+	MSR	$15, DAIFSet; \
+	MSR	$1, SPSel; \
+	SUB_SP(const_trapReserve); \
+	STP	(R0, R1), (Frame_X+0)(RSP); \
+	MOVD	$(k), R0; \
+	B	svcEntry<>(SB); \
+	WORD	$0xd503201f; \
+	WORD	$0xd503201f
+
+#define SVC_SLOTS_16(k) \
+	SVC_SLOT((k)+0); SVC_SLOT((k)+1); SVC_SLOT((k)+2); SVC_SLOT((k)+3); \
+	SVC_SLOT((k)+4); SVC_SLOT((k)+5); SVC_SLOT((k)+6); SVC_SLOT((k)+7); \
+	SVC_SLOT((k)+8); SVC_SLOT((k)+9); SVC_SLOT((k)+10); SVC_SLOT((k)+11); \
+	SVC_SLOT((k)+12); SVC_SLOT((k)+13); SVC_SLOT((k)+14); SVC_SLOT((k)+15)
+
+// func svcSlots()
+//
+// svcSlots is NumSVCSlots slots of svcSlotBytes each, slot k at svcSlots+k*32. Never called
+// from Go.
+TEXT ·svcSlots(SB),NOSPLIT|NOFRAME,$0
+	SVC_SLOTS_16(0)
+	SVC_SLOTS_16(16)
+	SVC_SLOTS_16(32)
+	SVC_SLOTS_16(48)
+	SVC_SLOTS_16(64)
+	SVC_SLOTS_16(80)
+	SVC_SLOTS_16(96)
+	SVC_SLOTS_16(112)
+
+// svcEntry continues SVC_SLOT: it saves x2-x30 and SP_EL0 as el1tEntry does, fills in what the
+// SVC exception would have left in system registers (ELR = the slot's call site + 4, SPSR = EL1t
+// with the thread's flags, ESR = SVC #0's syndrome; FAR is 0), marks the Frame for a return by
+// branch (Frame.Jump) and joins trapSaved as a synchronous exception from EL1t.
+// Entry: SP = the Frame, x0/x1 saved, R0 = the slot's index, DAIF masked.
+TEXT svcEntry<>(SB),NOSPLIT|NOFRAME,$0
+	SAVE_X2_X30
+	MRS	NZCV, R2                // before anything here sets flags
+	MRS	SP_EL0, R1
+	MOVD	R1, Frame_SavedSP(RSP)
+	MOVD	$·svcReturns(SB), R1
+	MOVD	(R1)(R0<<3), R1
+	MOVD	R1, Frame_ELR(RSP)
+	ORR	$const_SPSRModeEL1t, R2
+	MOVD	R2, Frame_SPSR(RSP)
+	MOVD	$const_svcESR, R1
+	MOVD	R1, Frame_ESR(RSP)
+	MOVD	ZR, Frame_FAR(RSP)
+	MOVD	$1, R1
+	MOVD	R1, Frame_Jump(RSP)
+	MOVD	$const_KindSyncEL1t, R0
+	B	trapSaved<>(SB)
+
+// func addrOfSVCSlots() uintptr
+TEXT ·addrOfSVCSlots(SB),NOSPLIT,$0-8
+	MOVD	$·svcSlots(SB), R0
+	MOVD	R0, ret+0(FP)
+	RET
+
+// func StartKernelClock()
+//
+// StartKernelClock starts this CPU's kernel clock for the system call it is serving, whose entry
+// left it stopped (trapSaved): CPU.KernelSince gets CNTVCT, unless the clock already runs. The
+// return to the thread stops it again (trapReturn).
+// Entry: IRQs masked, in the Go code of a thread's system call (Frame.Prev = 0), by the ABI0
+// convention. Clobbers R0 and R1. Returns with RET.
+TEXT ·StartKernelClock(SB),NOSPLIT,$0-0
+	MRS	TPIDR_EL1, R0
+	MOVD	CPU_KernelSince(R0), R1
+	CBNZ	R1, running
+	MRS	CNTVCT_EL0, R1
+	MOVD	R1, CPU_KernelSince(R0)
+running:
+	RET
 
 // func resume(f uintptr)
 //

@@ -32,6 +32,7 @@ func pushSignalFrame(f *machine.Frame, t *Thread, sig int, info signal.Info, a s
 	f.ELR, f.SavedSP = call.PC, call.SP
 	f.X[0], f.X[1], f.X[2] = call.Sig, call.Info, call.Uc
 	f.X[29], f.X[30] = call.FP, call.LR
+	f.Jump = 0 // the handler starts with every register as the kernel set it, x18 included
 	return true
 }
 
@@ -47,6 +48,7 @@ func SysSigreturn(f *machine.Frame) (uint64, bool) {
 	f.X = c.X
 	f.SavedSP, f.ELR = c.SP, c.PC
 	f.SPSR = signal.ARM64RestoredPstate(f.SPSR, c.Pstate)
+	f.Jump = 0 // the restored context may be anywhere, x18 live: back by ERET
 	if fp {
 		f.FPSR, f.FPCR = c.FPSR, c.FPCR
 	}

@@ -18,17 +18,20 @@ import "github.com/unitrace/unitrace/boot"
 //	unitrace.stdin=null      the console has no input: its reads are at end of file, as
 //	                         /dev/null's (unitrace run passes it when it gives QEMU no input)
 //	unitrace.avx=0           amd64: no AVX, SSE only (ignored on arm64)
+//	unitrace.svcbranch=0     arm64: every system call takes the SVC exception; no call site is
+//	                         rewritten into a branch to the kernel (ignored on amd64)
 //	unitrace.unwind=fp       walks follow frame pointers alone, never the image's SP-delta
 //	                         tables (to compare, or to measure the tables' cost)
 type Flags struct {
-	Verbose    bool
-	Strace     bool
-	DebugFault bool
-	MaskSpin   bool
-	NoVDSO     bool
-	StdinNull  bool
-	NoAVX      bool
-	FPOnly     bool
+	Verbose     bool
+	Strace      bool
+	DebugFault  bool
+	MaskSpin    bool
+	NoVDSO      bool
+	StdinNull   bool
+	NoAVX       bool
+	NoSVCBranch bool
+	FPOnly      bool
 }
 
 // Set reads word if it is one of the kernel's flags, and reports whether it was.
@@ -48,6 +51,8 @@ func (f *Flags) Set(word string) bool {
 		f.StdinNull = true
 	case "unitrace.avx=0":
 		f.NoAVX = true
+	case "unitrace.svcbranch=0":
+		f.NoSVCBranch = true
 	case "unitrace.unwind=fp":
 		f.FPOnly = true
 	default:

@@ -14,6 +14,7 @@ func TestFlagsSet(t *testing.T) {
 		{"unitrace.vdso=0", Flags{NoVDSO: true}},
 		{"unitrace.stdin=null", Flags{StdinNull: true}},
 		{"unitrace.avx=0", Flags{NoAVX: true}},
+		{"unitrace.svcbranch=0", Flags{NoSVCBranch: true}},
 		{"unitrace.unwind=fp", Flags{FPOnly: true}},
 	}
 	for _, c := range cases {

@@ -120,7 +120,7 @@ var faultReport = map[string][]string{
 		`^unitrace: backtrace \(exception pc, then the frame-pointer chain\):$`,
 		`^unitrace:   0x[0-9a-f]+ github.com/unitrace/unitrace/kernel/syscalls.crashForTest\+0x[0-9a-f]+ \S+/kernel/syscalls/syscall.go:\d+$`,
 		`^unitrace:   0x[0-9a-f]+ github.com/unitrace/unitrace/kernel/syscalls.Unlocked\+0x[0-9a-f]+ \S+/kernel/syscalls/syscall.go:\d+$`,
-		`^unitrace:   0x[0-9a-f]+ trapCommon\+`,
+		`^unitrace:   0x[0-9a-f]+ trapSaved\+`, // the stub that calls the kernel's trap
 	},
 }
 

@@ -23,7 +23,7 @@ import (
 
 // kernelPackages are the import-path prefixes of the kernel's own code.
 var kernelPackages = []string{"github.com/unitrace/unitrace/kernel", "github.com/unitrace/unitrace/arch/",
-	"github.com/unitrace/unitrace/trace", "github.com/unitrace/unitrace/sampler", "trapCommon"}
+	"github.com/unitrace/unitrace/trace", "github.com/unitrace/unitrace/sampler", "trapCommon", "trapSaved"}
 
 func isKernelFunc(fn string) bool {
 	for _, p := range kernelPackages {
