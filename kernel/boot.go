@@ -64,7 +64,8 @@ func startProgram(shareBlock uintptr) {
 		klog.Log().S("boot: ticks at ").U(machine.TicksHz()).S(" Hz, kernel ready in ").D(options.BootNanos / 1000).S(" us").NL()
 	}
 	bootStep(stepFirstThread)
-	core.InitTimers()
+	core.KeepTick = options.Kernel.NoTickless
+	core.InitTimers(tickStretch())
 	bootStep(stepTimers)
 	observe.InitGoLayout()
 	if !options.Kernel.FPOnly && !unwind.LoadFuncTable() {
@@ -78,4 +79,14 @@ func startProgram(shareBlock uintptr) {
 	bootStep(stepSamplers)
 	reportBootSteps()
 	machine.Enter(&t.Frame)
+}
+
+// tickStretch is how long a CPU may go without a tick (core.TickStretch, ns): a second, or a
+// quarter of the watchdog's period, which reports a CPU whose tick count stands still that long.
+func tickStretch() int64 {
+	stretch := int64(1e9)
+	if p := observe.WatchdogPeriod; p != 0 {
+		stretch = min(stretch, p/4)
+	}
+	return stretch
 }

@@ -13,12 +13,13 @@ import (
 // branch into the kernel without an exception.
 
 // svcBranchSite returns the address of the SVC #0 that the thread's system call in f came from
-// when it should be rewritten into a branch, else 0. It runs on every SVC exception, which a
-// rewritten site no longer raises: one load from the text just executed.
+// when it should be rewritten into a branch, else 0. It runs on every system call: a call that
+// came by a branch (Frame.Jump) is done at once, an SVC exception costs one load from the text
+// just executed.
 //
 //go:nosplit
 func svcBranchSite(f *machine.Frame) uintptr {
-	if options.Kernel.NoSVCBranch || !arm64.SVCSlotsLeft() {
+	if f.Jump != 0 || options.Kernel.NoSVCBranch || !arm64.SVCSlotsLeft() {
 		return 0
 	}
 	site := uintptr(f.ELR) - 4

@@ -55,7 +55,7 @@ func timerInterrupt() (tickDue bool) {
 	l.TickHandedOn = false
 	l.Periodic = now >= l.TickNext && l.HeldTick != l.TickNext
 	if now >= l.TickNext {
-		l.TickNext += ((now-l.TickNext)/core.TickPeriod + 1) * core.TickPeriod
+		core.NextTick(l, now)
 		l.Ticks.Add(1)
 		tickDue = true
 	}
@@ -64,6 +64,7 @@ func timerInterrupt() (tickDue bool) {
 		tickDue = true
 	}
 	observe.SweepIfDue(now)
+	core.UpdateTick() // an idle CPU's tick stops here: its entries take no lock
 	core.ArmNext()
 	return tickDue
 }
@@ -119,6 +120,8 @@ func finishEntry(f *machine.Frame) {
 	core.CheckHeldOffTick(core.CurSlot())
 	core.DeliverSignals(f)
 	publishSchedHints()
+	core.KickForRunnable()
+	core.UpdateTick()
 	core.UnlockKernel()
 }
 

@@ -37,7 +37,11 @@ type Frame struct {
 	// plain one. It travels with the context; the kernel clears it where it rewrites a context
 	// wholesale (a signal's delivery, rt_sigreturn).
 	Jump uint64
-	_    uint64 // keeps Q 16-byte aligned
+	// FPUnsaved is 1 when a system call's entry left q0-q31 out of Q: the Go ABI keeps no vector
+	// value live across a call, and the runtime's system calls are calls. The return to such a
+	// context loads none (the thread finds what the kernel's code left there); signal delivery
+	// puts zeros in their place. FPCR and FPSR are always saved.
+	FPUnsaved uint64
 
 	FPCR uint64
 	FPSR uint64

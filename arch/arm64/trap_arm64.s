@@ -151,7 +151,8 @@ TEXT el1hEntry<>(SB),NOSPLIT|NOFRAME,$0
 // Entry: DAIF masked, SP = a Frame on a kernel stack with x0-x30 and SavedSP filled in,
 // R0 = kind. Every FP/SIMD register still holds the interrupted context's value.
 //
-// It records the kind, ELR, SPSR, ESR and FAR, saves q0-q31, FPCR and FPSR, links the Frame into
+// It records the kind, ELR, SPSR, ESR and FAR, saves FPCR, FPSR and, but for a thread's system
+// call (Frame.FPUnsaved: the Go ABI keeps no vector value live across it), q0-q31, links the Frame into
 // CPU.CurrentFrame (the previous value goes to Frame.Prev), starts the CPU's kernel clock if it
 // came from a thread (CPU.KernelSince = CNTVCT) but for a system call (the kernel's Go code
 // starts it when the call needs the lock or the sampler runs: StartKernelClock), points g (R28)
@@ -178,6 +179,20 @@ TEXT trapCommon<>(SB),NOSPLIT|NOFRAME,$0
 TEXT trapSaved<>(SB),NOSPLIT|NOFRAME,$0
 	MOVD	R29, R1                 // no-op read, as in trapCommon
 	MOVD	R0, Frame_Kind(RSP)
+	MRS	FPCR, R1
+	MOVD	R1, Frame_FPCR(RSP)
+	MRS	FPSR, R1
+	MOVD	R1, Frame_FPSR(RSP)
+	MOVD	ZR, R4                  // R4 = 1 for a thread's system call
+	CMP	$const_KindSyncEL1t, R0
+	BNE	saveQ
+	MOVD	Frame_ESR(RSP), R3
+	LSR	$const_esrECShift, R3, R3
+	CMP	$const_ECSVC64, R3
+	BNE	saveQ
+	MOVD	$1, R4                  // a system call: no vector register is live across it
+	B	qDone
+saveQ:
 	FSTPQ	(F0, F1), (Frame_Q+0)(RSP)
 	FSTPQ	(F2, F3), (Frame_Q+32)(RSP)
 	FSTPQ	(F4, F5), (Frame_Q+64)(RSP)
@@ -194,10 +209,8 @@ TEXT trapSaved<>(SB),NOSPLIT|NOFRAME,$0
 	FSTPQ	(F26, F27), (Frame_Q+416)(RSP)
 	FSTPQ	(F28, F29), (Frame_Q+448)(RSP)
 	FSTPQ	(F30, F31), (Frame_Q+480)(RSP)
-	MRS	FPCR, R1
-	MOVD	R1, Frame_FPCR(RSP)
-	MRS	FPSR, R1
-	MOVD	R1, Frame_FPSR(RSP)
+qDone:
+	MOVD	R4, Frame_FPUnsaved(RSP)
 
 	MRS	TPIDR_EL1, R1
 	MOVD	CPU_CurrentFrame(R1), R2
@@ -205,13 +218,7 @@ TEXT trapSaved<>(SB),NOSPLIT|NOFRAME,$0
 	MOVD	RSP, R3
 	MOVD	R3, CPU_CurrentFrame(R1)
 	CBNZ	R2, nested
-	CMP	$const_KindSyncEL1t, R0
-	BNE	startClock
-	MOVD	Frame_ESR(RSP), R3
-	LSR	$const_esrECShift, R3, R3
-	CMP	$const_ECSVC64, R3
-	BEQ	nested                  // a system call: the clock stays stopped (StartKernelClock)
-startClock:
+	CBNZ	R4, nested              // a system call: the clock stays stopped (StartKernelClock)
 	MRS	CNTVCT_EL0, R3          // from a thread: the CPU's kernel clock runs from here
 	MOVD	R3, CPU_KernelSince(R1)
 nested:
@@ -254,6 +261,8 @@ TEXT trapReturn<>(SB),NOSPLIT|NOFRAME,$0
 	STLR	ZR, (R6)                // after KernelTicks, for KernelClock's readers
 unlink:
 	MOVD	R2, CPU_CurrentFrame(R1) // after the clock: an exception before this is nested
+	MOVD	Frame_FPUnsaved(RSP), R3
+	CBNZ	R3, qLoaded             // a system call's: the thread finds what the kernel left
 	FLDPQ	(Frame_Q+0)(RSP), (F0, F1)
 	FLDPQ	(Frame_Q+32)(RSP), (F2, F3)
 	FLDPQ	(Frame_Q+64)(RSP), (F4, F5)
@@ -270,6 +279,7 @@ unlink:
 	FLDPQ	(Frame_Q+416)(RSP), (F26, F27)
 	FLDPQ	(Frame_Q+448)(RSP), (F28, F29)
 	FLDPQ	(Frame_Q+480)(RSP), (F30, F31)
+qLoaded:
 	MOVD	Frame_FPCR(RSP), R1
 	MSR	R1, FPCR
 	MOVD	Frame_FPSR(RSP), R1

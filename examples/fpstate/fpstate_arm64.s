@@ -1,12 +1,15 @@
 #include "textflag.h"
 
+// spinIterations is how long roundTrip spins with its pattern in the registers.
+#define spinIterations 20000
+
 // func roundTrip(seed uint64, nr, a0, a1 uintptr) int
 //
 // Fills V0-V31 with seed+i (low doubleword) and seed^i<<8 (high doubleword), and FPCR's
-// rounding mode with a value made from seed (toward zero for odd threads: bit 32), makes the system
-// call (SVC, number in R8), then counts the registers (and FPCR) that changed. Clobbers R0-R9
-// and V0-V31; puts FPCR back to round-to-nearest.
-TEXT ·roundTrip(SB),NOSPLIT,$16-40
+// rounding mode with a value made from seed (toward zero for odd threads: bit 32), spins, counts
+// the vector registers that changed, makes the system call (SVC, number in R8), then counts
+// FPCR if it changed. Clobbers R0-R10 and V0-V31; puts FPCR back to round-to-nearest.
+TEXT ·roundTrip(SB),NOSPLIT,$32-40
 	MOVD	seed+0(FP), R4
 	MOVD	$0, R5
 	TBZ	$32, R4, 2(PC)
@@ -141,13 +144,11 @@ TEXT ·roundTrip(SB),NOSPLIT,$16-40
 	EOR	$(31<<8), R4, R7
 	VMOV	R6, V31.D[0]
 	VMOV	R7, V31.D[1]
-	MOVD	R4, 8(RSP)
-	MOVD	nr+8(FP), R8
-	MOVD	a0+16(FP), R0
-	MOVD	a1+24(FP), R1
-	MOVD	$0, R2
-	SVC
-	MOVD	8(RSP), R4
+	// Interrupts, thread switches and signals land in the spin, with the pattern in the registers.
+	MOVD	$spinIterations, R10
+spin:
+	SUB	$1, R10
+	CBNZ	R10, spin
 	MOVD	$0, R9
 	ADD	$0, R4, R6
 	VMOV	V0.D[0], R7
@@ -469,6 +470,17 @@ TEXT ·roundTrip(SB),NOSPLIT,$16-40
 	CMP	R6, R7
 	BEQ	2(PC)
 	ADD	$1, R9
+	// The system call: it keeps FPCR (and x0-x30 but x0); the Go ABI keeps no vector value live
+	// across a call, and neither does the kernel (a system call's entry saves none).
+	MOVD	R4, 8(RSP)
+	MOVD	R9, 16(RSP)
+	MOVD	nr+8(FP), R8
+	MOVD	a0+16(FP), R0
+	MOVD	a1+24(FP), R1
+	MOVD	$0, R2
+	SVC
+	MOVD	8(RSP), R4
+	MOVD	16(RSP), R9
 	MOVD	$0, R5
 	TBZ	$32, R4, 2(PC)
 	MOVD	$(3<<22), R5

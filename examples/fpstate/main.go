@@ -4,9 +4,9 @@
 // with a pattern of their own, make a system call that blocks (so that the CPU runs the other
 // threads meanwhile) or does not, and check the registers afterwards (fpstate_amd64.s,
 // fpstate_arm64.s). Meanwhile the runtime's preemption signals and a SIGPROF profile interrupt
-// them. On amd64 a system call keeps the vector registers as Go's ABI needs (X15 zero, X0-X14
-// scratch), so the vector registers are checked after a spin, where interrupts land, and only
-// X15 after the call; on arm64 the kernel keeps every register across a system call too. With
+// them. A system call keeps the vector registers as Go's ABI needs (amd64: X15 zero, X0-X14
+// scratch; arm64: none live across a call), so the vector registers are checked after a spin,
+// where interrupts land, and after the call only what it keeps (amd64: X15; arm64: FPCR). With
 // AVX on (amd64), each round trip also spins with all of YMM0-YMM15 filled (wide_amd64.go).
 //
 // It prints "fpstate: ok N round trips" or "fpstate: FAIL ..." and exits with status 0 or 1.

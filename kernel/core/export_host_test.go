@@ -9,3 +9,6 @@ func InterruptWait(slot int32) { interruptWait(slot) }
 
 // Restarting reports whether the thread in slot's system call is to run again.
 func Restarting(slot int32) bool { return Threads[slot].restarting }
+
+// SetCPUTimersArmed stands for a CPU-time timer armed, or none.
+func SetCPUTimersArmed(armed bool) { cpuTimersArmed.Store(armed) }

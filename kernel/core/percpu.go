@@ -44,6 +44,9 @@ type CPULocal struct {
 	Waker record.WakerKind
 
 	TickNext uint64 // the scheduler tick's next deadline (ticks)
+	// TickStopped: this CPU's tick is stopped (UpdateTick), its TickNext TickStretch ahead.
+	// Written by this CPU under the kernel lock, read by others under it (kickTicklessCPU).
+	TickStopped atomic.Bool
 	// wakeNext is the earliest deadline of a sleeper or a wall-clock timer that this CPU armed
 	// its timer for (ticks; 0 for none): the wake-up comes then, not at the next tick.
 	WakeNext uint64

@@ -146,3 +146,37 @@ func kickIdleCPU(slot int32) {
 		} // else a kick is on its way there already: try another
 	}
 }
+
+// KickTicklessCPUs kicks every other CPU that has stopped its tick, after a CPU-time timer was
+// armed: the thread one runs may be the one the timer measures.
+func KickTicklessCPUs() {
+	for c := 0; c < NumCPUs; c++ {
+		if CPULocals[c].TickStopped.Load() && CPULocals[c].Online.Load() {
+			KickCPU(c)
+		}
+	}
+}
+
+// KickForRunnable kicks the CPUs, other than this one, that have stopped their tick while a
+// queued thread may run there (the hints just published): at the end of the kick's entry each
+// restarts its tick, and the quantum then shares the CPU. An idle CPU the thread may run on
+// takes it instead (kickIdleCPU), and none is kicked. Publishing the hints before looking at
+// TickStopped, as UpdateTick stores TickStopped before it looks at the hints, means that one of
+// the two sees the other.
+func KickForRunnable() {
+	on := SchedHints.RunnableOn.Load()
+	if on == 0 {
+		return
+	}
+	me := machine.CPUIndex()
+	for c := 0; c < NumCPUs; c++ {
+		if on&(1<<uint(c)) != 0 && IsIdleSlot(Scheduler.Current(c)) {
+			return
+		}
+	}
+	for c := 0; c < NumCPUs; c++ {
+		if c != me && on&(1<<uint(c)) != 0 && CPULocals[c].TickStopped.Load() {
+			KickCPU(c)
+		}
+	}
+}

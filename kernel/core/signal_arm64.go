@@ -19,6 +19,9 @@ func pushSignalFrame(f *machine.Frame, t *Thread, sig int, info signal.Info, a s
 	if !ok {
 		return false
 	}
+	if f.FPUnsaved != 0 {
+		clear(f.Q[:]) // a system call's entry saved no vector register: the frame shows zeros
+	}
 	c := signal.ARM64Context{
 		X:  f.X,
 		SP: f.SavedSP, PC: f.ELR, Pstate: f.SPSR,
@@ -51,6 +54,7 @@ func SysSigreturn(f *machine.Frame) (uint64, bool) {
 	f.Jump = 0 // the restored context may be anywhere, x18 live: back by ERET
 	if fp {
 		f.FPSR, f.FPCR = c.FPSR, c.FPCR
+		f.FPUnsaved = 0 // the return loads what the frame held
 	}
 	Cur().Sig.SetMask(mask)
 	return 0, false // x0 is the restored context's, not a result

@@ -43,11 +43,74 @@ var SweepAt uint64
 // Samplers holds each CPU's sampler.
 var Samplers [MaxCPUs]sampler.CPU
 
-// InitTimers sets up the boot CPU's timer hardware and starts its scheduler tick.
-func InitTimers() {
+// InitTimers sets up the boot CPU's timer hardware and starts its scheduler tick. stretch is
+// the longest a CPU may go without a tick (ns; see TickStretch).
+func InitTimers(stretch int64) {
 	machine.InitLocalTimer()
 	TickPeriod = max(machine.TicksHz()/tickHz, 1)
+	TickStretch = max(uint64(stretch)*machine.TicksHz()/1e9, TickPeriod)
 	StartTick()
+}
+
+// The tick stops where it has nothing to do: on an idle CPU, and on a CPU that runs the one
+// thread it may run, while that thread has no CPU-time timer to check. Sleepers and wall-clock
+// timers never waited for it (their own deadline, WakeNext), and a thread that becomes runnable
+// reaches a CPU without a tick by a kick, as it reaches an idle one (kickIdleCPU). A stopped
+// tick is one whose deadline moved TickStretch ahead: the CPU still takes one then, so that the
+// load average and the watchdog, which count on ticks, see it alive.
+
+// TickStretch is how far ahead a stopped tick's deadline moves (ticks): a second, or a quarter
+// of the watchdog's period if that is shorter.
+var TickStretch uint64
+
+// KeepTick keeps every CPU's tick running (unitrace.tickless=0).
+var KeepTick bool
+
+// tickNeeded reports whether this CPU needs its periodic tick: a thread waits that may run here
+// (the quantum), or the thread it runs has CPU-time timers to check.
+//
+//go:nosplit
+func tickNeeded() bool {
+	return KeepTick || RunnableHere() || (cpuTimersArmed.Load() && !OnIdle())
+}
+
+// UpdateTick stops or restarts this CPU's tick as tickNeeded says: at the end of every locked
+// kernel entry, after the scheduler's hints are published, and on every tick. Stopping writes
+// no timer: the interrupt already armed comes within a tick period and re-arms for the moved
+// deadline. It stores TickStopped before it looks at the hints again, as a CPU that queues a
+// thread publishes them before it looks at TickStopped (KickForRunnable, KickTicklessCPUs): a
+// thread queued meanwhile either keeps the tick here or kicks this CPU. Restarting arms the
+// timer.
+//
+//go:nosplit
+func UpdateTick() {
+	l := Here()
+	stopped := l.TickStopped.Load()
+	switch needed := tickNeeded(); {
+	case needed && stopped:
+		l.TickStopped.Store(false)
+		l.TickNext = machine.Ticks() + TickPeriod
+		ArmNext()
+	case !needed && !stopped:
+		l.TickStopped.Store(true)
+		if tickNeeded() {
+			l.TickStopped.Store(false) // queued meanwhile: keep it
+			return
+		}
+		l.TickNext = machine.Ticks() + TickStretch
+	}
+}
+
+// NextTick moves this CPU's tick deadline on past now, after a tick at or after it: by whole
+// periods while the tick runs, TickStretch ahead while it is stopped.
+//
+//go:nosplit
+func NextTick(l *CPULocal, now uint64) {
+	if l.TickStopped.Load() {
+		l.TickNext = now + TickStretch
+		return
+	}
+	l.TickNext += ((now-l.TickNext)/TickPeriod + 1) * TickPeriod
 }
 
 // StartTick starts the scheduler tick on the calling CPU (a secondary's timer needs no

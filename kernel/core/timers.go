@@ -179,6 +179,9 @@ func timerInfo(t *Thread, sig int) (info signal.Info, ok bool) {
 // timer on), so it looks only at the armed CPU-time timers and at the threads hinted before.
 func TimersChanged() {
 	armed := Timers.CPUArmed()
+	if armed && !cpuTimersArmed.Load() {
+		KickTicklessCPUs() // their threads' CPU time is checked on the tick
+	}
 	cpuTimersArmed.Store(armed)
 	var process int64
 	var hinted [len(hintedThreads)]uint64

@@ -20,6 +20,7 @@ import "github.com/unitrace/unitrace/boot"
 //	unitrace.avx=0           amd64: no AVX, SSE only (ignored on arm64)
 //	unitrace.svcbranch=0     arm64: every system call takes the SVC exception; no call site is
 //	                         rewritten into a branch to the kernel (ignored on amd64)
+//	unitrace.tickless=0      keep every CPU's scheduler tick running, idle or not
 //	unitrace.unwind=fp       walks follow frame pointers alone, never the image's SP-delta
 //	                         tables (to compare, or to measure the tables' cost)
 type Flags struct {
@@ -31,6 +32,7 @@ type Flags struct {
 	StdinNull   bool
 	NoAVX       bool
 	NoSVCBranch bool
+	NoTickless  bool
 	FPOnly      bool
 }
 
@@ -53,6 +55,8 @@ func (f *Flags) Set(word string) bool {
 		f.NoAVX = true
 	case "unitrace.svcbranch=0":
 		f.NoSVCBranch = true
+	case "unitrace.tickless=0":
+		f.NoTickless = true
 	case "unitrace.unwind=fp":
 		f.FPOnly = true
 	default:

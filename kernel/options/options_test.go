@@ -15,6 +15,7 @@ func TestFlagsSet(t *testing.T) {
 		{"unitrace.stdin=null", Flags{StdinNull: true}},
 		{"unitrace.avx=0", Flags{NoAVX: true}},
 		{"unitrace.svcbranch=0", Flags{NoSVCBranch: true}},
+		{"unitrace.tickless=0", Flags{NoTickless: true}},
 		{"unitrace.unwind=fp", Flags{FPOnly: true}},
 	}
 	for _, c := range cases {
