@@ -64,7 +64,7 @@ func timerInterrupt() (tickDue bool) {
 		tickDue = true
 	}
 	observe.SweepIfDue(now)
-	core.UpdateTick() // an idle CPU's tick stops here: its entries take no lock
+	core.UpdateTick() // the one place a tick stops
 	core.ArmNext()
 	return tickDue
 }
@@ -121,7 +121,7 @@ func finishEntry(f *machine.Frame) {
 	core.DeliverSignals(f)
 	publishSchedHints()
 	core.KickForRunnable()
-	core.UpdateTick()
+	core.RestartTick()
 	core.UnlockKernel()
 }
 

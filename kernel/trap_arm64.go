@@ -16,14 +16,16 @@ import (
 	"github.com/unitrace/unitrace/sampler"
 )
 
-// trap is the kernel's entry from every exception: the vector stubs call it on SP_EL1 with the
-// Frame they built, interrupts masked. Threads (the Go program and the idle threads) run at
-// EL1t, so an exception of an EL1h kind is the kernel's own, and only an IRQ may cause one.
-// Whatever context f holds when trap returns is the one the CPU resumes.
+// trap is the kernel's entry from every exception, and from the system-call sites rewritten
+// into branches (svcbranch_arm64.go): the stubs call it on SP_EL1 with the Frame they built,
+// interrupts masked. Threads (the Go program and the idle threads) run at EL1t, so an exception
+// of an EL1h kind is the kernel's own, and only an IRQ may cause one. Whatever context f holds
+// when trap returns is the one the CPU resumes.
 //
-// The sampler's interrupt runs with interrupts masked and touches only this CPU's state.
-// Every other entry runs with IRQs unmasked: the sampler's timer interrupts it where it runs,
-// and any other interrupt that arrives is held back until the trap returns (holdback.go).
+// The sampler's interrupt runs with interrupts masked and touches only this CPU's state, and so
+// do the system calls that need no lock while the sampler is off (systemCall). Every other entry
+// runs with IRQs unmasked: the sampler's timer interrupts it where it runs, and any other
+// interrupt that arrives is held back until the trap returns (holdback.go).
 func trap(f *machine.Frame) {
 	if f.Kind == arm64.KindSyncEL1t && f.Prev == 0 && arm64.ESRClass(f.ESR) == arm64.ECSVC64 {
 		systemCall(f)

@@ -74,31 +74,47 @@ func tickNeeded() bool {
 	return KeepTick || RunnableHere() || (cpuTimersArmed.Load() && !OnIdle())
 }
 
-// UpdateTick stops or restarts this CPU's tick as tickNeeded says: at the end of every locked
-// kernel entry, after the scheduler's hints are published, and on every tick. Stopping writes
-// no timer: the interrupt already armed comes within a tick period and re-arms for the moved
-// deadline. It stores TickStopped before it looks at the hints again, as a CPU that queues a
-// thread publishes them before it looks at TickStopped (KickForRunnable, KickTicklessCPUs): a
-// thread queued meanwhile either keeps the tick here or kicks this CPU. Restarting arms the
-// timer.
+// UpdateTick stops or restarts this CPU's tick as tickNeeded says, on every tick (the timer's
+// interrupt). A tick stops only there, after a whole period with no need of it: stopping writes
+// no timer (the interrupt re-arms for the moved deadline anyway), but restarting does, and a
+// thread queued and run again within a period (a wake-up that the waker follows by blocking)
+// would pay a timer write each time, which under TCG costs more than the tick saves.
+//
+// It stores TickStopped before it looks at the hints again, as a CPU that queues a thread
+// publishes them before it looks at TickStopped (KickForRunnable, KickTicklessCPUs): a thread
+// queued meanwhile either keeps the tick here or kicks this CPU.
 //
 //go:nosplit
 func UpdateTick() {
 	l := Here()
-	stopped := l.TickStopped.Load()
-	switch needed := tickNeeded(); {
-	case needed && stopped:
-		l.TickStopped.Store(false)
-		l.TickNext = machine.Ticks() + TickPeriod
-		ArmNext()
-	case !needed && !stopped:
-		l.TickStopped.Store(true)
-		if tickNeeded() {
-			l.TickStopped.Store(false) // queued meanwhile: keep it
-			return
-		}
-		l.TickNext = machine.Ticks() + TickStretch
+	if tickNeeded() {
+		RestartTick()
+		return
 	}
+	if l.TickStopped.Load() {
+		return
+	}
+	l.TickStopped.Store(true)
+	if tickNeeded() {
+		l.TickStopped.Store(false) // queued meanwhile: keep it
+		return
+	}
+	l.TickNext = machine.Ticks() + TickStretch
+}
+
+// RestartTick restarts this CPU's tick if it is stopped and needed again: at the end of every
+// locked kernel entry, after the scheduler's hints are published, and from UpdateTick. It arms
+// the timer for the tick's next period.
+//
+//go:nosplit
+func RestartTick() {
+	l := Here()
+	if !l.TickStopped.Load() || !tickNeeded() {
+		return
+	}
+	l.TickStopped.Store(false)
+	l.TickNext = machine.Ticks() + TickPeriod
+	ArmNext()
 }
 
 // NextTick moves this CPU's tick deadline on past now, after a tick at or after it: by whole
