@@ -31,7 +31,7 @@ func trap(f *machine.Frame) {
 		systemCall(f)
 		return
 	}
-	core.NoteTrap(uint64(f.Kind)<<32|f.ESR>>26, f.PC())
+	noteTrap(f)
 	if machine.IsBreakpoint(f) && dprobe.Hit(f) {
 		return // a dynamic probe's breakpoint, from a thread or kernel code: recorded and emulated, masked
 	}
@@ -69,7 +69,7 @@ func trap(f *machine.Frame) {
 func systemCall(f *machine.Frame) {
 	if atomic.LoadUint64(&observe.SamplerHz) != 0 {
 		arm64.StartKernelClock()
-		core.NoteTrap(uint64(f.Kind)<<32|f.ESR>>26, f.PC())
+		noteTrap(f)
 		interruptible(f, 0, 0)
 		return
 	}
@@ -79,7 +79,7 @@ func systemCall(f *machine.Frame) {
 		return
 	}
 	arm64.StartKernelClock()
-	core.NoteTrap(uint64(f.Kind)<<32|f.ESR>>26, f.PC())
+	noteTrap(f)
 	arm64.EnableInterrupts()
 	if core.OtherCPUStopping() {
 		core.ParkForGood() // another CPU is stopping the machine
@@ -95,6 +95,9 @@ func systemCall(f *machine.Frame) {
 	arm64.DisableInterrupts()
 	core.ReleaseHeldInterrupts()
 }
+
+// noteTrap records the entry for the watchdog's report (core.NoteTrap): its kind and class.
+func noteTrap(f *machine.Frame) { core.NoteTrap(uint64(f.Kind)<<32|f.ESR>>26, f.PC()) }
 
 // interruptible runs the handler of a thread's trap with IRQs unmasked: the sampler's timer may
 // interrupt it, and nestedIRQ holds back the rest.
