@@ -64,21 +64,39 @@ func trap(f *machine.Frame) {
 // systemCall handles a thread's system call, the kernel's busiest path, with as few calls as it
 // can: under TCG a call and its return cost as much as a dozen plain instructions. A call that
 // needs no lock is served with IRQs masked and the kernel clock stopped (its entry left it so):
-// it is short and never waits. While the sampler runs every call is served interruptible, so
-// that a sample lands where the CPU is and not at the call's return point.
+// it is short and never waits. While the sampler runs it is served interruptible, as every other
+// call is (lockedSystemCall), so that a sample lands where the CPU is and not at the call's return
+// point; a sampler deadline that passes in the masked exit is taken on the way out as the
+// kernel's (observe.SampleAtExit).
 func systemCall(f *machine.Frame) {
-	if atomic.LoadUint64(&observe.SamplerHz) != 0 {
+	sampling := atomic.LoadUint64(&observe.SamplerHz) != 0
+	entered := uint64(0)
+	if sampling {
 		arm64.StartKernelClock()
-		noteTrap(f)
-		interruptible(f, 0, 0)
-		return
+		entered = trapEntered() // f may hold another thread when the call returns
+		arm64.EnableInterrupts()
 	}
-	site := svcBranchSite(f) // before the call: f may hold another thread after it
+	site := svcBranchSite(f) // before the call, for the same reason
 	needsLock := syscalls.Unlocked(f)
-	if !needsLock && site == 0 {
-		return
+	switch {
+	case needsLock || site != 0:
+		if !sampling {
+			arm64.StartKernelClock()
+		}
+		lockedSystemCall(f, site, needsLock)
+	case sampling:
+		arm64.DisableInterrupts()
+		core.ReleaseHeldInterrupts()
 	}
-	arm64.StartKernelClock()
+	if sampling {
+		observe.SampleAtExit(entered)
+	}
+}
+
+// lockedSystemCall finishes the system call in f under the kernel lock, interruptible: it
+// rewrites the call's site into a branch if svcBranchSite gave one, runs the call if it needs
+// the lock (call; else Unlocked served it), and ends in finishEntry.
+func lockedSystemCall(f *machine.Frame, site uintptr, call bool) {
 	noteTrap(f)
 	arm64.EnableInterrupts()
 	if core.OtherCPUStopping() {
@@ -88,7 +106,7 @@ func systemCall(f *machine.Frame) {
 	if site != 0 {
 		branchSVC(site)
 	}
-	if needsLock {
+	if call {
 		syscalls.Locked(f)
 	}
 	finishEntry(f)
@@ -160,15 +178,14 @@ func samplerIRQ(ack uint32) {
 	observe.PhaseDone(sampler.PhaseEOI, t)
 }
 
-// threadTrap handles a trap a thread took; ack and id are the acknowledged interrupt's, for an
-// IRQ. The IPI and the tick's lock-free part are per-CPU work and run without the kernel lock;
+// threadTrap handles a trap a thread took other than a system call (systemCall); ack and id are
+// the acknowledged interrupt's, for an IRQ. The IPI and the tick's lock-free part are per-CPU work and run without the kernel lock;
 // everything else runs under it (lock.go) and ends in finishEntry.
 func threadTrap(f *machine.Frame, ack, id uint32) {
 	if core.OtherCPUStopping() {
 		core.ParkForGood() // another CPU is stopping the machine
 	}
 	tickDue := false
-	var svcSite uintptr
 	switch {
 	case f.IsIRQ():
 		switch id {
@@ -190,17 +207,6 @@ func threadTrap(f *machine.Frame, ack, id uint32) {
 		}
 	case f.Kind != arm64.KindSyncEL1t:
 		kernelFault(f, "unexpected exception (FIQ or SError)")
-	case arm64.ESRClass(f.ESR) == arm64.ECSVC64:
-		svcSite = svcBranchSite(f) // before the call: f may hold another thread after it
-		if !syscalls.Unlocked(f) {
-			if svcSite == 0 {
-				return
-			}
-			core.LockKernel(f)
-			branchSVC(svcSite)
-			finishEntry(f)
-			return
-		}
 	}
 	core.LockKernel(f)
 	switch {
@@ -210,11 +216,6 @@ func threadTrap(f *machine.Frame, ack, id uint32) {
 		// a kick: finishEntry does what it was for
 	case f.IsIRQ():
 		deviceIRQ(ack, id)
-	case arm64.ESRClass(f.ESR) == arm64.ECSVC64:
-		if svcSite != 0 {
-			branchSVC(svcSite)
-		}
-		syscalls.Locked(f)
 	default:
 		threadException(f)
 	}

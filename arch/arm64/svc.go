@@ -43,7 +43,8 @@ const (
 // instruction after it): the slot's Frame.ELR.
 var svcReturns [NumSVCSlots]uint64
 
-// svcSlotsUsed is how many slots are claimed. Written under the kernel lock only.
+// svcSlotsUsed is how many slots are claimed. Written under the kernel lock only; read without
+// it by SVCSlotsLeft, a hint that claimSVCSlot checks again under the lock.
 var svcSlotsUsed uint32
 
 // SVCBranchable reports whether word, the instruction before a thread's SVC exception's return

@@ -348,7 +348,7 @@ toEL1h:
 
 // func svcSlots()
 //
-// svcSlots is NumSVCSlots slots of svcSlotBytes each, slot k at svcSlots+k*32. Never called
+// svcSlots is NumSVCSlots slots of SVCSlotBytes each, slot k at svcSlots+k*32. Never called
 // from Go.
 TEXT ·svcSlots(SB),NOSPLIT|NOFRAME,$0
 	SVC_SLOTS_16(0)

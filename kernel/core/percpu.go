@@ -45,7 +45,8 @@ type CPULocal struct {
 
 	TickNext uint64 // the scheduler tick's next deadline (ticks)
 	// TickStopped: this CPU's tick is stopped (UpdateTick), its TickNext TickStretch ahead.
-	// Written by this CPU under the kernel lock, read by others under it (kickTicklessCPU).
+	// Written by this CPU only, in its tick's interrupt and at the end of its locked entries;
+	// read by the CPUs that may have to kick it (KickForRunnable, KickTicklessCPUs).
 	TickStopped atomic.Bool
 	// wakeNext is the earliest deadline of a sleeper or a wall-clock timer that this CPU armed
 	// its timer for (ticks; 0 for none): the wake-up comes then, not at the next tick.

@@ -147,11 +147,12 @@ func kickIdleCPU(slot int32) {
 	}
 }
 
-// KickTicklessCPUs kicks every other CPU that has stopped its tick, after a CPU-time timer was
-// armed: the thread one runs may be the one the timer measures.
+// KickTicklessCPUs kicks every other CPU that runs a thread with its tick stopped, after a
+// CPU-time timer was armed: that thread may be the one the timer measures. An idle CPU needs no
+// tick for it.
 func KickTicklessCPUs() {
 	for c := 0; c < NumCPUs; c++ {
-		if CPULocals[c].TickStopped.Load() && CPULocals[c].Online.Load() {
+		if CPULocals[c].TickStopped.Load() && CPULocals[c].Online.Load() && !IsIdleSlot(Scheduler.Current(c)) {
 			KickCPU(c)
 		}
 	}
@@ -159,20 +160,25 @@ func KickTicklessCPUs() {
 
 // KickForRunnable kicks the CPUs, other than this one, that have stopped their tick while a
 // queued thread may run there (the hints just published): at the end of the kick's entry each
-// restarts its tick, and the quantum then shares the CPU. An idle CPU the thread may run on
-// takes it instead (kickIdleCPU), and none is kicked. Publishing the hints before looking at
-// TickStopped, as UpdateTick stores TickStopped before it looks at the hints, means that one of
-// the two sees the other.
+// restarts its tick, and the quantum then shares the CPU. When there are at least as many idle
+// CPUs that the queued threads may run on as queued threads, those take them (kickIdleCPU), and
+// none is kicked: a kick would cost a timer write to restart a tick for a period. Publishing the
+// hints before looking at TickStopped, as UpdateTick stores TickStopped before it looks at the
+// hints, means that one of the two sees the other.
 func KickForRunnable() {
 	on := SchedHints.RunnableOn.Load()
 	if on == 0 {
 		return
 	}
 	me := machine.CPUIndex()
+	idle := 0
 	for c := 0; c < NumCPUs; c++ {
 		if on&(1<<uint(c)) != 0 && IsIdleSlot(Scheduler.Current(c)) {
-			return
+			idle++
 		}
+	}
+	if idle >= Scheduler.Queued() {
+		return
 	}
 	for c := 0; c < NumCPUs; c++ {
 		if c != me && on&(1<<uint(c)) != 0 && CPULocals[c].TickStopped.Load() {

@@ -74,47 +74,51 @@ func tickNeeded() bool {
 	return KeepTick || RunnableHere() || (cpuTimersArmed.Load() && !OnIdle())
 }
 
-// UpdateTick stops or restarts this CPU's tick as tickNeeded says, on every tick (the timer's
-// interrupt). A tick stops only there, after a whole period with no need of it: stopping writes
-// no timer (the interrupt re-arms for the moved deadline anyway), but restarting does, and a
-// thread queued and run again within a period (a wake-up that the waker follows by blocking)
-// would pay a timer write each time, which under TCG costs more than the tick saves.
+// UpdateTick stops or restarts this CPU's tick as tickNeeded says, in the tick's own interrupt,
+// whose handler arms the timer next (ArmNext). A tick stops only there, after a whole period with
+// no need of it: stopping writes no timer (the interrupt re-arms for the moved deadline anyway),
+// but restarting does, and a thread queued and run again within a period (a wake-up that the
+// waker follows by blocking) would pay a timer write each time, which under TCG costs more than
+// the tick saves.
 //
-// It stores TickStopped before it looks at the hints again, as a CPU that queues a thread
-// publishes them before it looks at TickStopped (KickForRunnable, KickTicklessCPUs): a thread
-// queued meanwhile either keeps the tick here or kicks this CPU.
+// It stores TickStopped before it looks at the hints again, as a CPU that queues a thread or
+// arms a CPU-time timer publishes that before it looks at TickStopped (KickForRunnable,
+// KickTicklessCPUs): whatever happens meanwhile either keeps the tick here or kicks this CPU.
 //
 //go:nosplit
 func UpdateTick() {
 	l := Here()
-	if tickNeeded() {
-		RestartTick()
-		return
+	stopped := l.TickStopped.Load()
+	switch needed := tickNeeded(); {
+	case needed && stopped:
+		restartTick(l)
+	case !needed && !stopped:
+		l.TickStopped.Store(true)
+		if tickNeeded() {
+			l.TickStopped.Store(false) // queued meanwhile: keep it
+			return
+		}
+		l.TickNext = machine.Ticks() + TickStretch
 	}
-	if l.TickStopped.Load() {
-		return
-	}
-	l.TickStopped.Store(true)
-	if tickNeeded() {
-		l.TickStopped.Store(false) // queued meanwhile: keep it
-		return
-	}
-	l.TickNext = machine.Ticks() + TickStretch
 }
 
-// RestartTick restarts this CPU's tick if it is stopped and needed again: at the end of every
-// locked kernel entry, after the scheduler's hints are published, and from UpdateTick. It arms
-// the timer for the tick's next period.
+// RestartTick restarts this CPU's tick, and arms the timer for it, if it is stopped and needed
+// again: at the end of every locked kernel entry, after the scheduler's hints are published.
 //
 //go:nosplit
 func RestartTick() {
-	l := Here()
-	if !l.TickStopped.Load() || !tickNeeded() {
-		return
+	if l := Here(); l.TickStopped.Load() && tickNeeded() {
+		restartTick(l)
+		ArmNext()
 	}
+}
+
+// restartTick puts l's tick back to its period from now; the caller arms the timer.
+//
+//go:nosplit
+func restartTick(l *CPULocal) {
 	l.TickStopped.Store(false)
 	l.TickNext = machine.Ticks() + TickPeriod
-	ArmNext()
 }
 
 // NextTick moves this CPU's tick deadline on past now, after a tick at or after it: by whole

@@ -179,10 +179,11 @@ func timerInfo(t *Thread, sig int) (info signal.Info, ok bool) {
 // timer on), so it looks only at the armed CPU-time timers and at the threads hinted before.
 func TimersChanged() {
 	armed := Timers.CPUArmed()
-	if armed && !cpuTimersArmed.Load() {
-		KickTicklessCPUs() // their threads' CPU time is checked on the tick
-	}
+	newlyArmed := armed && !cpuTimersArmed.Load()
 	cpuTimersArmed.Store(armed)
+	if newlyArmed {
+		KickTicklessCPUs() // after the store, which a CPU stopping its tick looks at after its own
+	}
 	var process int64
 	var hinted [len(hintedThreads)]uint64
 	for id := Timers.NextCPU(-1); id >= 0; id = Timers.NextCPU(id) {
